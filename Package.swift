@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Fieldbook",
+    platforms: [.macOS(.v14)],
+    products: [.executable(name: "fieldbook", targets: ["fieldbook"])],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "HTTPServer", dependencies: [
+            "CMicroHTTPD", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Domain"),
+        .target(name: "Storage", dependencies: [
+            "Domain", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Sync", dependencies: ["Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "WebUI", dependencies: [
+            "HTTPServer", "Domain", "Storage", "Sync",
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "JSONAPI", dependencies: [
+            "HTTPServer", "Domain", "Storage", "Sync",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "App", dependencies: [
+            "HTTPServer", "Domain", "Storage", "Sync", "WebUI", "JSONAPI",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "fieldbook", dependencies: [
+            "App", "Domain", "Storage",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "DomainTests", dependencies: [
+            "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "StorageTests", dependencies: [
+            "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI", "App", "Storage", "Domain", "HTTPServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["App", "Storage", "Domain", "HTTPServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,44 @@
+import Foundation
+import HTTPServer
+import Storage
+
+/// Everything Fieldbook is configured with, built once from flags and environment and passed down.
+public struct AppConfiguration: Sendable {
+    public var server: ServerConfiguration
+    /// Folder holding fieldbook.sqlite.
+    public var dataDirectory: String
+    /// Folder holding templates/ and Public/.
+    public var resourcesDirectory: String
+    public var upstream: URL?
+    public var passwordCost: PasswordHasher.Cost
+    public var sessionPolicy: SessionPolicy
+    public var version: String
+
+    public init(server: ServerConfiguration = ServerConfiguration(), dataDirectory: String = "./data",
+                resourcesDirectory: String = ".", upstream: URL? = nil, passwordCost: PasswordHasher.Cost = .standard,
+                sessionPolicy: SessionPolicy = SessionPolicy(), version: String = FieldbookVersion.current) {
+        self.server = server
+        self.dataDirectory = dataDirectory
+        self.resourcesDirectory = resourcesDirectory
+        self.upstream = upstream
+        self.passwordCost = passwordCost
+        self.sessionPolicy = sessionPolicy
+        self.version = version
+    }
+
+    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("fieldbook.sqlite") }
+    public var templatesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("templates") }
+    public var publicDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("Public") }
+}
+
+/// The version Fieldbook reports in /api/v1/health.
+public enum FieldbookVersion {
+    public static let current = "0.1.0"
+}
+
+/// Opens the database in the data directory, creating the folder (owner-only) if needed.
+public func openDatabase(_ configuration: AppConfiguration) throws -> AppDatabase {
+    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+                                            attributes: [.posixPermissions: 0o700])
+    return try AppDatabase(path: configuration.databasePath, passwordCost: configuration.passwordCost)
+}

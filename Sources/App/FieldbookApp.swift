@@ -1,0 +1,78 @@
+import Foundation
+import HTTPServer
+import JSONAPI
+import Logging
+import Storage
+import Sync
+import WebUI
+
+/// A whole Fieldbook node, composed from its configuration: database, pages, API and server.
+public final class FieldbookApp: Sendable {
+    public let configuration: AppConfiguration
+    public let database: AppDatabase
+    public let server: HTTPServer
+    public let setupCode: SetupCode
+    let logger: Logger
+
+    /// Opens the database and loads and checks templates and static files; fails before listening if any is wrong.
+    public static func make(_ configuration: AppConfiguration, logger: Logger) async throws -> FieldbookApp {
+        let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
+        let database = try openDatabase(configuration)
+        return try FieldbookApp(configuration: configuration, database: database, renderer: renderer, logger: logger)
+    }
+
+    private init(configuration: AppConfiguration, database: AppDatabase, renderer: PageRenderer, logger: Logger) throws {
+        self.configuration = configuration
+        self.database = database
+        self.logger = logger
+        self.setupCode = SetupCode()
+        let staticFiles = try StaticFiles(mounts: [("", configuration.publicDirectory)])
+        let syncStatus = SyncStatusReporter(database: database, upstream: configuration.upstream)
+        let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
+                        setupCode: setupCode, configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy,
+                                                                                version: configuration.version),
+                        logger: logger)
+        let api = JSONAPI(database: database, version: configuration.version, logger: logger)
+        server = HTTPServer(configuration: configuration.server,
+                            responder: AppResponder(staticFiles: staticFiles, web: web, api: api), logger: logger)
+    }
+
+    /// Starts listening; returns the bound port. Prints the address and, before the first account exists, the setup code.
+    @discardableResult
+    public func start(announce: (String) -> Void = { _ in }) throws -> UInt16 {
+        try database.purgeExpiredSessions(policy: configuration.sessionPolicy)
+        let port = try server.start()
+        let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
+        let scheme = configuration.server.isTLS ? "https" : "http"
+        announce("Fieldbook is serving at \(scheme)://\(host):\(port)/")
+        if try database.userCount() == 0 {
+            announce("One-time setup code: \(setupCode.generate())")
+            announce("Open \(scheme)://\(host):\(port)/setup to create the first administrator with this code.")
+        }
+        return port
+    }
+
+    /// Finishes requests in flight, stops the server and closes the database.
+    public func stop() {
+        server.stop()
+        do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }
+    }
+}
+
+/// Sends each request to the surface it belongs to: static files, the JSON API, or the pages.
+struct AppResponder: RequestResponder {
+    let staticFiles: StaticFiles
+    let web: WebUI
+    let api: JSONAPI
+
+    func respond(to request: Request) -> Response {
+        if request.method == .get || request.method == .head, let file = staticFiles.response(for: request) { return file }
+        return isAPI(request) ? api.respond(to: request) : web.respond(to: request)
+    }
+
+    func respond(to request: Request, failure: HTTPError) -> Response {
+        isAPI(request) ? api.respond(to: request, failure: failure) : web.respond(to: request, failure: failure)
+    }
+
+    private func isAPI(_ request: Request) -> Bool { request.path.hasPrefix("/api/") }
+}

@@ -1,0 +1,59 @@
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// The embedded web server: libmicrohttpd underneath, whole requests in, whole responses out.
+public final class HTTPServer: @unchecked Sendable {
+    public let configuration: ServerConfiguration
+    private let responder: RequestResponder
+    private let logger: Logger
+    private let inFlight = Atomic<Int>(0)
+    private let daemon = Mutex<MicroHTTPDaemon?>(nil)
+
+    public init(configuration: ServerConfiguration, responder: RequestResponder, logger: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+    }
+
+    /// Starts listening; returns the bound port (the real one when configured with port 0).
+    @discardableResult
+    public func start() throws -> UInt16 {
+        let started = try MicroHTTPDaemon(server: self, configuration: configuration)
+        daemon.withLock { $0 = started }
+        logger.info("listening", metadata: ["address": "\(configuration.host):\(started.port)",
+                                            "threads": "\(configuration.threadCount)", "tls": "\(configuration.isTLS)"])
+        return started.port
+    }
+
+    public var port: UInt16 { daemon.withLock { $0?.port ?? 0 } }
+
+    /// Stops accepting connections, lets requests in flight finish (up to `drainSeconds`), then stops.
+    public func stop() {
+        guard let running = daemon.withLock({ current -> MicroHTTPDaemon? in defer { current = nil }; return current }) else { return }
+        running.quiesce()
+        let deadline = Date().addingTimeInterval(configuration.drainSeconds)
+        while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
+            usleep(10_000)
+        }
+        running.stop()
+        logger.info("stopped")
+    }
+
+    func requestStarted() { inFlight.add(1, ordering: .relaxed) }
+    func requestFinished() { inFlight.subtract(1, ordering: .releasing) }
+
+    /// Requests currently being read or answered.
+    public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    func respond(to request: Request, failure: HTTPError?, startedAt: DispatchTime) -> Response {
+        var response = failure.map { responder.respond(to: request, failure: $0) } ?? responder.respond(to: request)
+        SecurityHeaders.apply(to: &response, isTLS: configuration.isTLS)
+        let micros = (DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1000
+        logger.info("\(request.method.rawValue) \(request.path) \(response.status.code)", metadata: [
+            "client": "\(request.remoteAddress)", "bytes": "\(response.body.count)", "µs": "\(micros)",
+        ])
+        return response
+    }
+}

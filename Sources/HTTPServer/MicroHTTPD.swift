@@ -1,0 +1,242 @@
+// The only Swift file that calls libmicrohttpd: it turns C callbacks and results into Swift values and errors.
+import CMicroHTTPD
+import Foundation
+
+/// Errors from starting the C daemon.
+public enum ServerStartError: Error, CustomStringConvertible {
+    case invalidHost(String)
+    case cannotListen(host: String, port: UInt16)
+
+    public var description: String {
+        switch self {
+        case .invalidHost(let host): "'\(host)' is not an IP address; use e.g. 127.0.0.1, 0.0.0.0 or ::1"
+        case .cannotListen(let host, let port): "could not listen on \(host):\(port) (port in use, or TLS files invalid?)"
+        }
+    }
+}
+
+/// State of one request while its body arrives; owned by libmicrohttpd's con_cls slot.
+final class PendingRequest {
+    let method: String
+    let url: String
+    let startedAt = DispatchTime.now()
+    var postProcessor: OpaquePointer?
+    var form = Parameters()
+    var files: [UploadedFile] = []
+    var body: [UInt8] = []
+    var received = 0
+    var failure: HTTPError?
+    var answered = false
+
+    init(method: String, url: String) {
+        self.method = method
+        self.url = url
+    }
+}
+
+/// A running libmicrohttpd daemon that hands complete requests to an `HTTPServer`.
+final class MicroHTTPDaemon: @unchecked Sendable {
+    private var daemon: OpaquePointer?
+    private let retainedServer: Unmanaged<HTTPServer>
+    let port: UInt16
+
+    init(server: HTTPServer, configuration: ServerConfiguration) throws {
+        retainedServer = Unmanaged.passRetained(server)
+        let context = retainedServer.toOpaque()
+        var startError: Int32 = 0
+        let started: OpaquePointer? = configuration.host.withCString { host in
+            withOptionalCString(configuration.tlsCertificatePEM) { cert in
+                withOptionalCString(configuration.tlsKeyPEM) { key in
+                    var settings = fb_daemon_settings(
+                        host: host, port: configuration.port,
+                        thread_pool_size: UInt32(configuration.threadCount),
+                        connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
+                        connection_limit: UInt32(configuration.connectionLimit),
+                        connection_memory_limit: 128 * 1024,
+                        tls_cert_pem: cert, tls_key_pem: key)
+                    return fb_start_daemon(&settings, accessHandler, context, requestCompleted, context, &startError)
+                }
+            }
+        }
+        guard let started else {
+            retainedServer.release()
+            if startError == 1 { throw ServerStartError.invalidHost(configuration.host) }
+            throw ServerStartError.cannotListen(host: configuration.host, port: configuration.port)
+        }
+        daemon = started
+        port = fb_daemon_port(started)
+    }
+
+    /// Stops accepting connections; requests already in progress carry on.
+    func quiesce() {
+        guard let daemon else { return }
+        let listenSocket = MHD_quiesce_daemon(daemon)
+        if listenSocket >= 0 { close(listenSocket) }
+    }
+
+    /// Stops every thread and frees the daemon.
+    func stop() {
+        guard let daemon else { return }
+        self.daemon = nil
+        MHD_stop_daemon(daemon)
+        retainedServer.release()
+    }
+}
+
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
+
+private func string(_ pointer: UnsafePointer<CChar>?) -> String {
+    pointer.map { String(cString: $0) } ?? ""
+}
+
+// MARK: - Callbacks
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+    guard let cls, let connection, let conCls, let uploadSize else { return MHD_Result.NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    guard let existing = conCls.pointee else {
+        let pending = PendingRequest(method: string(method), url: string(url))
+        conCls.pointee = Unmanaged.passRetained(pending).toOpaque()
+        server.requestStarted()
+        return begin(pending, connection: connection, server: server)
+    }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    if pending.answered {
+        uploadSize.pointee = 0
+        return MHD_Result.YES
+    }
+    if uploadSize.pointee > 0 {
+        receive(pending, data: uploadData, count: uploadSize.pointee, limit: server.configuration.maxBodyBytes)
+        uploadSize.pointee = 0
+        return MHD_Result.YES
+    }
+    finishBody(pending)
+    return answer(pending, connection: connection, server: server)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+    guard let cls, let conCls, let existing = conCls.pointee else { return }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeRetainedValue()
+    if let processor = pending.postProcessor { _ = MHD_destroy_post_processor(processor) }
+    conCls.pointee = nil
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestFinished()
+}
+
+/// First call for a request: refuse an announced oversized body at once, set up the form parser.
+private func begin(_ pending: PendingRequest, connection: OpaquePointer, server: HTTPServer) -> MHD_Result {
+    let limit = server.configuration.maxBodyBytes
+    if let length = lookup(connection, kind: .HEADER_KIND, key: "Content-Length").flatMap(Int.init), length > limit {
+        pending.failure = .bodyTooLarge(limit: limit)
+        return answer(pending, connection: connection, server: server)
+    }
+    let contentType = lookup(connection, kind: .HEADER_KIND, key: "Content-Type")?.lowercased() ?? ""
+    if contentType.hasPrefix("application/x-www-form-urlencoded") || contentType.hasPrefix("multipart/form-data") {
+        let context = Unmanaged.passUnretained(pending).toOpaque()
+        pending.postProcessor = MHD_create_post_processor(connection, 64 * 1024, postIterator, context)
+        if pending.postProcessor == nil { pending.failure = .malformedBody("the form encoding is missing its boundary") }
+    }
+    return MHD_Result.YES
+}
+
+private func receive(_ pending: PendingRequest, data: UnsafePointer<CChar>?, count: Int, limit: Int) {
+    guard pending.failure == nil, let data else { return }
+    pending.received += count
+    if pending.received > limit {
+        pending.failure = .bodyTooLarge(limit: limit)
+        return
+    }
+    if let processor = pending.postProcessor {
+        if MHD_post_process(processor, data, count) == MHD_Result.NO {
+            pending.failure = .malformedBody("the form encoding is not valid")
+        }
+    } else {
+        data.withMemoryRebound(to: UInt8.self, capacity: count) { pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+    }
+}
+
+/// Flushes the parser: a trailing empty value is only delivered when the processor is destroyed.
+private func finishBody(_ pending: PendingRequest) {
+    guard let processor = pending.postProcessor else { return }
+    pending.postProcessor = nil
+    if MHD_destroy_post_processor(processor) == MHD_Result.NO, pending.failure == nil {
+        pending.failure = .malformedBody("the form ended in the middle of a field")
+    }
+}
+
+private let postIterator: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, offset, size in
+    guard let cls else { return MHD_Result.NO }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(cls).takeUnretainedValue()
+    let name = string(key)
+    let bytes: [UInt8] = data.map { pointer in
+        pointer.withMemoryRebound(to: UInt8.self, capacity: size) { Array(UnsafeBufferPointer(start: $0, count: size)) }
+    } ?? []
+    if let filename {
+        if offset == 0 {
+            pending.files.append(UploadedFile(fieldName: name, filename: String(cString: filename),
+                                              declaredContentType: contentType.map { String(cString: $0) }, data: bytes))
+        } else if !pending.files.isEmpty {
+            pending.files[pending.files.count - 1].data += bytes
+        }
+    } else {
+        pending.form.appendChunk(name, String(decoding: bytes, as: UTF8.self), continuing: offset > 0)
+    }
+    return MHD_Result.YES
+}
+
+/// Builds the request, asks the server for a response and queues it.
+private func answer(_ pending: PendingRequest, connection: OpaquePointer, server: HTTPServer) -> MHD_Result {
+    pending.answered = true
+    let request = makeRequest(pending, connection: connection, isTLS: server.configuration.isTLS)
+    let response = server.respond(to: request, failure: pending.failure, startedAt: pending.startedAt)
+    return queue(response, on: connection)
+}
+
+private func makeRequest(_ pending: PendingRequest, connection: OpaquePointer, isTLS: Bool) -> Request {
+    var headers: [String: String] = [:]
+    for (name, value) in values(connection, kind: .HEADER_KIND) { headers[name.lowercased()] = value }
+    var query = Parameters()
+    for (name, value) in values(connection, kind: .GET_ARGUMENT_KIND) { query.append(name, value) }
+    var address = [CChar](repeating: 0, count: 64)
+    fb_client_address(connection, &address, address.count)
+    let method = HTTPMethod(rawValue: pending.method.uppercased()) ?? .options
+    let path = pending.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
+    return Request(method: method, path: path.isEmpty ? "/" : path, query: query, headers: headers,
+                   cookies: headers["cookie"].map(Cookie.parse(header:)) ?? [:], form: pending.form,
+                   files: pending.files, body: pending.body,
+                   remoteAddress: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                   isTLS: isTLS)
+}
+
+private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+    let created: OpaquePointer? = response.body.withUnsafeBytes { buffer in
+        MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+    }
+    guard let mhdResponse = created else { return MHD_Result.NO }
+    for (name, value) in response.headers {
+        _ = MHD_add_response_header(mhdResponse, name, value)
+    }
+    let result = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+    MHD_destroy_response(mhdResponse)
+    return result
+}
+
+private final class ValueCollector {
+    var pairs: [(String, String)] = []
+}
+
+private func values(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
+    let collector = ValueCollector()
+    _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+        guard let cls else { return MHD_Result.NO }
+        Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue().pairs.append((string(key), string(value)))
+        return MHD_Result.YES
+    }, Unmanaged.passUnretained(collector).toOpaque())
+    return collector.pairs
+}
+
+private func lookup(_ connection: OpaquePointer, kind: MHD_ValueKind, key: String) -> String? {
+    MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
+}

@@ -1,0 +1,63 @@
+/// How the HTTP server listens and what it accepts.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: UInt16
+    /// Worker threads in libmicrohttpd's pool (each runs its own epoll loop).
+    public var threadCount: Int
+    public var maxBodyBytes: Int
+    public var connectionTimeoutSeconds: Int
+    public var connectionLimit: Int
+    public var tlsCertificatePEM: String?
+    public var tlsKeyPEM: String?
+    /// How long shutdown waits for requests in flight.
+    public var drainSeconds: Double
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 8080, threadCount: Int = 8,
+                maxBodyBytes: Int = 10 << 20, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
+                tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil, drainSeconds: Double = 10) {
+        self.host = host
+        self.port = port
+        self.threadCount = threadCount
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.connectionLimit = connectionLimit
+        self.tlsCertificatePEM = tlsCertificatePEM
+        self.tlsKeyPEM = tlsKeyPEM
+        self.drainSeconds = drainSeconds
+    }
+
+    public var isTLS: Bool { tlsCertificatePEM != nil && tlsKeyPEM != nil }
+}
+
+/// What the server asks of the application: an answer for every request, including those it could not read.
+public protocol RequestResponder: Sendable {
+    /// Answers a fully read request.
+    func respond(to request: Request) -> Response
+    /// Answers a request whose body the server refused (too large, malformed).
+    func respond(to request: Request, failure: HTTPError) -> Response
+}
+
+/// Headers every response carries unless the handler set its own.
+public enum SecurityHeaders {
+    public static let contentSecurityPolicy = [
+        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+        "connect-src 'self'", "font-src 'self'", "object-src 'none'", "base-uri 'none'",
+        "form-action 'self'", "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+
+    public static func apply(to response: inout Response, isTLS: Bool) {
+        var defaults: [(String, String)] = [
+            ("Content-Security-Policy", contentSecurityPolicy),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "same-origin"),
+            ("X-Frame-Options", "DENY"),
+            ("Cross-Origin-Opener-Policy", "same-origin"),
+            ("Permissions-Policy", "camera=(self), geolocation=(self), microphone=()"),
+        ]
+        if isTLS { defaults.append(("Strict-Transport-Security", "max-age=31536000")) }
+        if response.header("Cache-Control") == nil { defaults.append(("Cache-Control", "no-store")) }
+        for (name, value) in defaults where response.header(name) == nil {
+            response.addHeader(name, value)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Domain
+import Foundation
+import HTTPServer
+import Logging
+import Storage
+
+/// The JSON surface under /api/v1: its route table and its one error envelope.
+public final class JSONAPI: Sendable {
+    let database: AppDatabase
+    let version: String
+    let logger: Logger
+    private let router: Router
+
+    public init(database: AppDatabase, version: String, logger: Logger) {
+        self.database = database
+        self.version = version
+        self.logger = logger
+        var router = Router()
+        JSONRoutes.register(in: &router, database: database, version: version)
+        self.router = router
+    }
+
+    public func respond(to request: Request) -> Response {
+        do {
+            return try router.handle(request)
+        } catch {
+            return errorResponse(for: error, request: request)
+        }
+    }
+
+    public func respond(to request: Request, failure: HTTPError) -> Response {
+        errorResponse(for: failure, request: request)
+    }
+
+    private func errorResponse(for error: Error, request: Request) -> Response {
+        let (status, code, message, fields) = Self.describe(error)
+        if status == .internalServerError {
+            logger.error("unhandled API error", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+        }
+        var response = JSONResponse.make(ErrorEnvelope(error: .init(code: code, message: message, fields: fields)), status: status)
+        if let httpError = error as? HTTPError, !httpError.allowedMethods.isEmpty {
+            response.setHeader("Allow", httpError.allowedMethods.map(\.rawValue).joined(separator: ", "))
+        }
+        return response
+    }
+
+    static func describe(_ error: Error) -> (HTTPStatus, String, String, [FieldError]?) {
+        switch error {
+        case let error as ValidationError: (.unprocessableContent, "validation_failed", "Some fields are not valid.", error.fieldErrors)
+        case let error as DomainError:
+            switch error {
+            case .notFound: (.notFound, "not_found", error.userMessage, nil)
+            case .protected: (.forbidden, "protected", error.userMessage, nil)
+            case .stillReferenced: (.conflict, "still_referenced", error.userMessage, nil)
+            case .staleVersion: (.conflict, "stale_version", error.userMessage, nil)
+            }
+        case let error as HTTPResponseError:
+            (error.status, error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"), error.publicMessage, nil)
+        default: (.internalServerError, "internal_error", "Something went wrong on the server; the details are in its log.", nil)
+        }
+    }
+}
+
+/// The one shape every API error takes.
+struct ErrorEnvelope: Encodable {
+    struct Body: Encodable {
+        let code: String
+        let message: String
+        let fields: [FieldError]?
+    }
+
+    let error: Body
+}
+
+enum JSONResponse {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    static func make(_ value: some Encodable, status: HTTPStatus = .ok) -> Response {
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response.json(data, status: status)
+    }
+}

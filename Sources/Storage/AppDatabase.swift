@@ -1,0 +1,95 @@
+import Domain
+import Foundation
+import GRDB
+
+/// The one entry point to Fieldbook's SQLite database: a WAL pool, the migrations, and named write methods
+/// that each record their change in the outbox inside the same transaction.
+public final class AppDatabase: Sendable {
+    let pool: DatabasePool
+    let passwordHasher: PasswordHasher
+    public let path: String
+
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    public init(path: String, passwordCost: PasswordHasher.Cost = .standard) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // FULL: a commit is on disk before the response leaves, so acknowledged writes survive a crash or power cut.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        passwordHasher = PasswordHasher(cost: passwordCost)
+        self.path = path
+        try Migrations.migrator.migrate(pool)
+    }
+
+    /// The single write path for synced data: runs `body` in one transaction with a recorder for its changes.
+    func write<T>(by actor: Actor, _ body: (Database, ChangeRecorder) throws -> T) throws -> T {
+        try pool.write { db in
+            try body(db, ChangeRecorder(db: db, author: actor.recorded))
+        }
+    }
+
+    /// Writes node-local state (sessions, settings) that never syncs.
+    func writeLocal<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.write(body)
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
+    }
+
+    /// True when the database answers a query.
+    public func isHealthy() -> Bool {
+        (try? pool.read { try Int.fetchOne($0, sql: "SELECT 1") }) == 1
+    }
+
+    /// Writes an online, consistent copy of the database to `destination` (replaced if it exists).
+    public func backup(to destination: String) throws {
+        let temporary = destination + ".partial"
+        try? FileManager.default.removeItem(atPath: temporary)
+        let copy = try DatabaseQueue(path: temporary)
+        try pool.backup(to: copy)
+        try copy.close()
+        if FileManager.default.fileExists(atPath: destination) {
+            try FileManager.default.removeItem(atPath: destination)
+        }
+        try FileManager.default.moveItem(atPath: temporary, toPath: destination)
+    }
+
+    /// Checkpoints the WAL and closes every connection (on shutdown).
+    public func close() throws {
+        try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try pool.close()
+    }
+}
+
+/// Appends outbox entries for the changes of the transaction it was made for.
+struct ChangeRecorder {
+    let db: Database
+    let author: String
+
+    func record(_ change: Change) throws {
+        let fields = try JSONEncoder.sortedKeys.encode(change.fields)
+        try db.execute(sql: """
+            INSERT INTO outbox (operation_id, operation, entity, entity_id, fields, base_version, author, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [UUID().databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
+                             String(decoding: fields, as: UTF8.self), change.baseVersion, author, Date()])
+    }
+}
+
+extension JSONEncoder {
+    static let sortedKeys: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+}
+
+extension Row {
+    /// Reads a text id column as a UUID.
+    func uuid(_ column: String) -> UUID {
+        UUID(uuidString: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    }
+}

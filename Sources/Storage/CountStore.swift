@@ -1,0 +1,24 @@
+import GRDB
+
+/// How many records of one kind exist, for the home page.
+public struct RecordCount: Sendable {
+    public let label: String
+    public let count: Int
+    /// The list page, where one exists.
+    public let path: String?
+}
+
+extension AppDatabase {
+    public func recordCounts() throws -> [RecordCount] {
+        let tables: [(String, String, String?)] = [
+            ("Activities", "activities", nil), ("Participants", "participants", nil), ("Venues", "venues", nil),
+            ("Geographic areas", "geographic_areas", nil), ("Activity types", "activity_types", "/activity-types"),
+            ("Roles", "participant_roles", "/roles"),
+        ]
+        return try read { db in
+            try tables.map { label, table, path in
+                RecordCount(label: label, count: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0, path: path)
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Domain
+import Foundation
+import GRDB
+
+/// The registered schema migrations, applied in order at every start.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-schema", migrate: createSchema)
+        migrator.registerMigration("v1-predefined-categories", migrate: seedPredefinedCategories)
+        return migrator
+    }
+
+    private static func createSchema(_ db: Database) throws {
+        for kind in CategoryKind.allCases {
+            try db.execute(sql: """
+                CREATE TABLE \(kind.table) (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL COLLATE NOCASE UNIQUE CHECK (length(name) BETWEEN 1 AND 50),
+                    is_predefined INTEGER NOT NULL DEFAULT 0,
+                    version INTEGER NOT NULL DEFAULT 1,
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL
+                )
+                """)
+        }
+        try db.execute(sql: """
+            CREATE TABLE geographic_areas (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                area_type TEXT NOT NULL CHECK (area_type IN ('NEIGHBOURHOOD','COMMUNITY','CITY','CLUSTER','COUNTY',
+                    'PROVINCE','STATE','COUNTRY','CONTINENT','HEMISPHERE','WORLD')),
+                parent_id TEXT REFERENCES geographic_areas(id) ON DELETE RESTRICT,
+                version INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                CHECK (parent_id IS NULL OR parent_id <> id)
+            );
+            CREATE INDEX geographic_areas_parent ON geographic_areas(parent_id);
+            CREATE INDEX geographic_areas_name ON geographic_areas(name COLLATE NOCASE);
+
+            CREATE TABLE venues (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                address TEXT NOT NULL,
+                geographic_area_id TEXT NOT NULL REFERENCES geographic_areas(id) ON DELETE RESTRICT,
+                latitude REAL CHECK (latitude IS NULL OR latitude BETWEEN -90 AND 90),
+                longitude REAL CHECK (longitude IS NULL OR longitude BETWEEN -180 AND 180),
+                venue_type TEXT CHECK (venue_type IS NULL OR venue_type IN ('PUBLIC_BUILDING','PRIVATE_RESIDENCE')),
+                version INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            );
+            CREATE INDEX venues_area ON venues(geographic_area_id);
+            CREATE INDEX venues_name ON venues(name COLLATE NOCASE);
+
+            CREATE TABLE participants (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                email TEXT NOT NULL,
+                phone TEXT,
+                notes TEXT CHECK (notes IS NULL OR length(notes) <= 500),
+                home_venue_id TEXT REFERENCES venues(id) ON DELETE RESTRICT,
+                version INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            );
+            CREATE INDEX participants_name ON participants(name COLLATE NOCASE);
+            CREATE INDEX participants_email ON participants(email COLLATE NOCASE);
+            CREATE INDEX participants_home_venue ON participants(home_venue_id);
+
+            CREATE TABLE participant_address_history (
+                id TEXT PRIMARY KEY NOT NULL,
+                participant_id TEXT NOT NULL REFERENCES participants(id) ON DELETE CASCADE,
+                venue_id TEXT NOT NULL REFERENCES venues(id) ON DELETE RESTRICT,
+                effective_from TEXT NOT NULL,
+                effective_to TEXT,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX participant_address_history_participant ON participant_address_history(participant_id, effective_from DESC);
+            CREATE INDEX participant_address_history_venue ON participant_address_history(venue_id);
+
+            CREATE TABLE activities (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                description TEXT,
+                activity_type_id TEXT NOT NULL REFERENCES activity_types(id) ON DELETE RESTRICT,
+                start_date TEXT NOT NULL,
+                end_date TEXT,
+                status TEXT NOT NULL CHECK (status IN ('PLANNED','ACTIVE','COMPLETED','CANCELLED')),
+                version INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                CHECK (end_date IS NULL OR end_date > start_date)
+            );
+            CREATE INDEX activities_type ON activities(activity_type_id);
+            CREATE INDEX activities_status ON activities(status);
+            CREATE INDEX activities_start ON activities(start_date);
+            CREATE INDEX activities_name ON activities(name COLLATE NOCASE);
+
+            CREATE TABLE activity_venue_history (
+                id TEXT PRIMARY KEY NOT NULL,
+                activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+                venue_id TEXT NOT NULL REFERENCES venues(id) ON DELETE RESTRICT,
+                effective_from TEXT NOT NULL,
+                effective_to TEXT,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX activity_venue_history_activity ON activity_venue_history(activity_id, effective_from DESC);
+            CREATE INDEX activity_venue_history_venue ON activity_venue_history(venue_id);
+
+            CREATE TABLE assignments (
+                id TEXT PRIMARY KEY NOT NULL,
+                activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+                participant_id TEXT NOT NULL REFERENCES participants(id) ON DELETE CASCADE,
+                role_id TEXT NOT NULL REFERENCES participant_roles(id) ON DELETE RESTRICT,
+                assigned_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1,
+                UNIQUE (activity_id, participant_id, role_id)
+            );
+            CREATE INDEX assignments_participant ON assignments(participant_id);
+            CREATE INDEX assignments_role ON assignments(role_id);
+
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY NOT NULL,
+                email TEXT NOT NULL COLLATE NOCASE UNIQUE,
+                name TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('administrator','editor','read-only')),
+                password_hash TEXT NOT NULL,
+                is_disabled INTEGER NOT NULL DEFAULT 0,
+                version INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            );
+
+            -- Node-local state below: never synced, so not recorded in the outbox.
+            CREATE TABLE sessions (
+                token_hash TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                csrf_token TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                last_seen_at TEXT NOT NULL
+            );
+            CREATE INDEX sessions_user ON sessions(user_id);
+
+            CREATE TABLE settings (
+                key TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            );
+
+            CREATE TABLE outbox (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                operation_id TEXT NOT NULL UNIQUE,
+                operation TEXT NOT NULL CHECK (operation IN ('create','update','delete')),
+                entity TEXT NOT NULL,
+                entity_id TEXT NOT NULL,
+                fields TEXT NOT NULL,
+                base_version INTEGER NOT NULL,
+                author TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','failed')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT
+            );
+            CREATE INDEX outbox_state ON outbox(state, seq);
+            CREATE INDEX outbox_entity ON outbox(entity, entity_id);
+            """)
+    }
+
+    /// Predefined entries carry fixed ids on every node, so they are part of the schema, not outbox changes.
+    private static func seedPredefinedCategories(_ db: Database) throws {
+        let now = Date()
+        for kind in CategoryKind.allCases {
+            for entry in kind.predefined {
+                try db.execute(sql: """
+                    INSERT INTO \(kind.table) (id, name, is_predefined, version, created_at, updated_at)
+                    VALUES (?, ?, 1, 1, ?, ?)
+                    """, arguments: [entry.id.databaseText, entry.name, now, now])
+            }
+        }
+    }
+}
+
+extension UUID {
+    /// How ids are stored: lower-case text, readable in the sqlite3 shell and in the API.
+    var databaseText: String { uuidString.lowercased() }
+}

@@ -1,0 +1,87 @@
+import Crypto
+import Domain
+import Foundation
+import GRDB
+
+/// A signed-in browser: its user and the token its forms must carry.
+public struct SignedInSession: Sendable {
+    public let user: User
+    public let csrfToken: String
+}
+
+/// How long sessions live.
+public struct SessionPolicy: Sendable {
+    public var idleTimeout: TimeInterval
+    public var absoluteTimeout: TimeInterval
+
+    public init(idleTimeout: TimeInterval = 2 * 3600, absoluteTimeout: TimeInterval = 12 * 3600) {
+        self.idleTimeout = idleTimeout
+        self.absoluteTimeout = absoluteTimeout
+    }
+}
+
+/// Server-side sessions. Only a hash of the cookie's token is stored, so a copied database opens no sessions.
+extension AppDatabase {
+    /// Starts a session; returns the token for the cookie and the session's CSRF token.
+    public func startSession(for userId: UUID) throws -> (token: String, csrfToken: String) {
+        let token = Self.randomToken()
+        let csrf = Self.randomToken()
+        let now = Date()
+        try writeLocal { db in
+            try db.execute(sql: "INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [Self.tokenHash(token), userId.databaseText, csrf, now, now])
+        }
+        return (token, csrf)
+    }
+
+    /// The live session for a cookie token, or nil when unknown, expired or its user is disabled.
+    /// Refreshes the idle timer at most once a minute, so most page views only read.
+    public func session(token: String, policy: SessionPolicy, now: Date = Date()) throws -> SignedInSession? {
+        let hash = Self.tokenHash(token)
+        let row = try read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT s.csrf_token, s.created_at AS session_created, s.last_seen_at, u.* FROM sessions s
+                JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?
+                """, arguments: [hash])
+        }
+        guard let row else { return nil }
+        let created: Date = row["session_created"]
+        let lastSeen: Date = row["last_seen_at"]
+        let user = User(row: row)
+        if user.isDisabled || now.timeIntervalSince(lastSeen) > policy.idleTimeout || now.timeIntervalSince(created) > policy.absoluteTimeout {
+            try endSession(token: token)
+            return nil
+        }
+        if now.timeIntervalSince(lastSeen) > 60 {
+            try writeLocal { db in
+                try db.execute(sql: "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", arguments: [now, hash])
+            }
+        }
+        return SignedInSession(user: user, csrfToken: row["csrf_token"])
+    }
+
+    public func endSession(token: String) throws {
+        try writeLocal { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [Self.tokenHash(token)])
+        }
+    }
+
+    /// Removes sessions past their absolute lifetime (run now and then).
+    public func purgeExpiredSessions(policy: SessionPolicy, now: Date = Date()) throws {
+        try writeLocal { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE created_at < ? OR last_seen_at < ?",
+                           arguments: [now.addingTimeInterval(-policy.absoluteTimeout), now.addingTimeInterval(-policy.idleTimeout)])
+        }
+    }
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func tokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

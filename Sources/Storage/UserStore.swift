@@ -1,0 +1,132 @@
+import Domain
+import Foundation
+import GRDB
+
+/// Accounts: queries, sign-in checks, and the writes that keep at least one administrator.
+extension AppDatabase {
+    public func userCount() throws -> Int {
+        try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM users") ?? 0 }
+    }
+
+    public func users() throws -> [User] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY name COLLATE NOCASE, email").map(User.init(row:)) }
+    }
+
+    public func user(id: UUID) throws -> User {
+        try read { db in try Self.fetchUser(db, id: id) }
+    }
+
+    /// The user whose email and password match, if enabled; nil otherwise (same work either way).
+    public func verifyCredentials(email: String, password: String) throws -> User? {
+        let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let row = try read { db in try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email = ?", arguments: [normalized]) }
+        guard let row else {
+            _ = passwordHasher.verify(password, against: passwordHasher.dummyHash())
+            return nil
+        }
+        guard passwordHasher.verify(password, against: row["password_hash"]) else { return nil }
+        let user = User(row: row)
+        return user.isDisabled ? nil : user
+    }
+
+    @discardableResult
+    public func createUser(_ input: NewUserInput, by actor: Actor) throws -> User {
+        let valid = try input.validated()
+        let hash = try passwordHasher.hash(valid.password)
+        return try write(by: actor) { db, changes in
+            try Self.ensureUniqueEmail(db, valid.email)
+            let now = Date()
+            let user = User(id: UUID(), email: valid.email, name: valid.name, role: valid.role, isDisabled: false,
+                            version: 1, createdAt: now, updatedAt: now)
+            try db.execute(sql: """
+                INSERT INTO users (id, email, name, role, password_hash, is_disabled, version, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, 0, 1, ?, ?)
+                """, arguments: [user.id.databaseText, user.email, user.name, user.role.rawValue, hash, now, now])
+            try changes.record(Change(operation: .create, entity: "user", entityId: user.id, fields: [
+                "email": .string(user.email), "name": .string(user.name), "role": .string(user.role.rawValue),
+                "is_disabled": .bool(false), "password_hash": .string(hash),
+            ], baseVersion: 0))
+            return user
+        }
+    }
+
+    /// Creates the first administrator; refused once any user exists (so /setup works exactly once).
+    @discardableResult
+    public func createFirstAdministrator(_ input: NewUserInput) throws -> User {
+        var first = input
+        first.role = UserRole.administrator.rawValue
+        guard try userCount() == 0 else {
+            throw DomainError.protected(message: "Fieldbook already has an administrator. Sign in instead.")
+        }
+        return try createUser(first, by: .system("setup"))
+    }
+
+    /// Changes name, role or disabled state; the last enabled administrator cannot be demoted or disabled.
+    @discardableResult
+    public func updateUser(id: UUID, _ input: UserChangeInput, by actor: Actor) throws -> User {
+        let valid = try input.validated()
+        return try write(by: actor) { db, changes in
+            var user = try Self.fetchUser(db, id: id)
+            let losesAdministration = user.role == .administrator && !user.isDisabled
+                && (valid.role != .administrator || valid.isDisabled)
+            if losesAdministration, try Self.enabledAdministratorCount(db) <= 1 {
+                throw DomainError.protected(message: "\(user.name) is the only administrator. Make someone else an administrator first, so that somebody can still manage users.")
+            }
+            var fields: [String: JSONValue] = [:]
+            if user.name != valid.name { fields["name"] = .string(valid.name) }
+            if user.role != valid.role { fields["role"] = .string(valid.role.rawValue) }
+            if user.isDisabled != valid.isDisabled { fields["is_disabled"] = .bool(valid.isDisabled) }
+            guard !fields.isEmpty else { return user }
+            let baseVersion = user.version
+            (user.name, user.role, user.isDisabled) = (valid.name, valid.role, valid.isDisabled)
+            user.version += 1
+            user.updatedAt = Date()
+            try db.execute(sql: "UPDATE users SET name = ?, role = ?, is_disabled = ?, version = ?, updated_at = ? WHERE id = ?",
+                           arguments: [user.name, user.role.rawValue, user.isDisabled, user.version, user.updatedAt, id.databaseText])
+            if user.isDisabled { try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [id.databaseText]) }
+            try changes.record(Change(operation: .update, entity: "user", entityId: id, fields: fields, baseVersion: baseVersion))
+            return user
+        }
+    }
+
+    /// Sets a new password and signs the user out everywhere.
+    public func resetPassword(id: UUID, password: String, confirmation: String, by actor: Actor) throws {
+        var errors = ValidationError()
+        AccountRules.checkNewPassword(password, confirmation: confirmation, into: &errors)
+        try errors.throwIfAny()
+        let hash = try passwordHasher.hash(password)
+        try write(by: actor) { db, changes in
+            let user = try Self.fetchUser(db, id: id)
+            try db.execute(sql: "UPDATE users SET password_hash = ?, version = version + 1, updated_at = ? WHERE id = ?",
+                           arguments: [hash, Date(), id.databaseText])
+            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [id.databaseText])
+            try changes.record(Change(operation: .update, entity: "user", entityId: id,
+                                      fields: ["password_hash": .string(hash)], baseVersion: user.version))
+        }
+    }
+
+    private static func fetchUser(_ db: Database, id: UUID) throws -> User {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id.databaseText]) else {
+            throw DomainError.notFound(entity: "user")
+        }
+        return User(row: row)
+    }
+
+    private static func ensureUniqueEmail(_ db: Database, _ email: String) throws {
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", arguments: [email]) == true {
+            throw ValidationError([FieldError(field: "email", message: "A user with the email \(email) already exists; use another address")])
+        }
+    }
+
+    private static func enabledAdministratorCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE role = 'administrator' AND is_disabled = 0") ?? 0
+    }
+}
+
+extension User {
+    init(row: Row) {
+        self.init(id: row.uuid("id"), email: row["email"], name: row["name"],
+                  role: UserRole(rawValue: row["role"]) ?? .readOnly, isDisabled: row["is_disabled"],
+                  version: row["version"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+    }
+}

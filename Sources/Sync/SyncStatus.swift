@@ -1,0 +1,45 @@
+import Foundation
+import Storage
+
+/// Whether this node talks to a hub, and how that is going.
+public enum HubState: String, Sendable {
+    case standalone, online, offline
+
+    public var label: String {
+        switch self {
+        case .standalone: "Standalone"
+        case .online: "Hub online"
+        case .offline: "Hub offline"
+        }
+    }
+}
+
+/// What every page shows about sync: hub state, operations waiting to be pushed, last successful sync.
+public struct SyncStatus: Sendable, Equatable {
+    public var hub: HubState
+    public var pendingOperations: Int
+    public var lastSuccessfulSync: Date?
+
+    public init(hub: HubState, pendingOperations: Int, lastSuccessfulSync: Date?) {
+        self.hub = hub
+        self.pendingOperations = pendingOperations
+        self.lastSuccessfulSync = lastSuccessfulSync
+    }
+}
+
+/// Reports the current sync status. With no upstream configured the node is standalone and opens no connection.
+public final class SyncStatusReporter: Sendable {
+    private let database: AppDatabase
+    private let upstream: URL?
+
+    public init(database: AppDatabase, upstream: URL?) {
+        self.database = database
+        self.upstream = upstream
+    }
+
+    public func current() -> SyncStatus {
+        let pending = (try? database.pendingOperationCount()) ?? 0
+        // The sync engine (a later issue) will report online/offline; until then a configured hub is unconfirmed.
+        return SyncStatus(hub: upstream == nil ? .standalone : .offline, pendingOperations: pending, lastSuccessfulSync: nil)
+    }
+}

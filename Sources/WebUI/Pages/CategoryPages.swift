@@ -1,0 +1,156 @@
+import Domain
+import Foundation
+import HTTPServer
+
+/// Activity types and roles (Requirements 2 and 3): one set of thin handlers serving both kinds.
+struct CategoryPages: Sendable {
+    let kind: CategoryKind
+
+    var basePath: String { kind == .activityType ? "/activity-types" : "/roles" }
+    private var section: Section { kind == .activityType ? .activityTypes : .roles }
+
+    func list(_ context: inout PageContext) throws -> Response {
+        let entries = try context.database.categories(kind)
+        let rows = entries.map { entry -> [String: Any] in
+            ["name": entry.name, "path": "\(basePath)/\(entry.id.lowercasedString)", "predefined": entry.isPredefined]
+        }
+        return context.page("categories/list", title: kind.title, section: section, view: kindView().merging([
+            "rows": rows, "custom_count": entries.filter { !$0.isPredefined }.count,
+            "predefined_count": entries.filter(\.isPredefined).count,
+        ]) { $1 })
+    }
+
+    func detail(_ context: inout PageContext) throws -> Response {
+        let entry = try context.database.category(kind, id: context.request.uuidParameter())
+        let usage = try context.database.categoryReferences(kind, id: entry.id)
+        var view = kindView().merging(["entry": entryView(entry), "usage_text": usageText(usage.total),
+                                       "usage_names": usage.names, "has_usage": !usage.names.isEmpty]) { $1 }
+        if usage.total > usage.names.count { view["usage_more"] = usage.total - usage.names.count }
+        return context.page("categories/detail", title: entry.name, section: section, view: view)
+    }
+
+    func newForm(_ context: inout PageContext) throws -> Response {
+        form(&context, title: "New \(kind.singular)", action: "\(basePath)/new", name: "", version: nil, errors: ValidationError())
+    }
+
+    func create(_ context: inout PageContext) throws -> Response {
+        let name = context.request.field("name")
+        do {
+            let entry = try context.database.createCategory(kind, CategoryInput(name: name), by: context.actor)
+            return context.redirect(to: basePath, flash: "\(kind.singularTitle) “\(entry.name)” created.")
+        } catch let errors as ValidationError {
+            return form(&context, title: "New \(kind.singular)", action: "\(basePath)/new", name: name, version: nil,
+                        errors: errors, status: .unprocessableContent)
+        }
+    }
+
+    func editForm(_ context: inout PageContext) throws -> Response {
+        let entry = try context.database.category(kind, id: context.request.uuidParameter())
+        if entry.isPredefined { return protectedPage(&context, entry) }
+        return form(&context, title: "Edit \(kind.singular)", action: "\(basePath)/\(entry.id.lowercasedString)/edit",
+                    name: entry.name, version: entry.version, errors: ValidationError())
+    }
+
+    func update(_ context: inout PageContext) throws -> Response {
+        let id = try context.request.uuidParameter()
+        let name = context.request.field("name")
+        let version = Int(context.request.field("version"))
+        do {
+            let entry = try context.database.updateCategory(kind, id: id, CategoryInput(name: name), expectedVersion: version,
+                                                            by: context.actor)
+            return context.redirect(to: "\(basePath)/\(entry.id.lowercasedString)", flash: "\(kind.singularTitle) “\(entry.name)” saved.")
+        } catch let errors as ValidationError {
+            return form(&context, title: "Edit \(kind.singular)", action: "\(basePath)/\(id.lowercasedString)/edit", name: name,
+                        version: version, errors: errors, status: .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let current = try context.database.category(kind, id: id)
+            var errors = ValidationError()
+            errors.add("name", "Someone else renamed this \(kind.singular) to “\(current.name)” while you were editing. Submit again to replace it with your name")
+            return form(&context, title: "Edit \(kind.singular)", action: "\(basePath)/\(id.lowercasedString)/edit", name: name,
+                        version: current.version, errors: errors, status: .conflict)
+        }
+    }
+
+    func deleteConfirmation(_ context: inout PageContext) throws -> Response {
+        let entry = try context.database.category(kind, id: context.request.uuidParameter())
+        if entry.isPredefined { return protectedPage(&context, entry) }
+        let usage = try context.database.categoryReferences(kind, id: entry.id)
+        if usage.total > 0 {
+            return refusalPage(&context, entry, message: kind.deletionRefusal(name: entry.name, usedBy: usage.total),
+                               references: usage.names, total: usage.total, status: .ok)
+        }
+        return context.page("categories/delete", title: "Delete \(kind.singular) “\(entry.name)”", section: section,
+                            view: kindView().merging(["entry": entryView(entry), "can_delete": true]) { $1 })
+    }
+
+    func delete(_ context: inout PageContext) throws -> Response {
+        let entry = try context.database.category(kind, id: context.request.uuidParameter())
+        do {
+            try context.database.deleteCategory(kind, id: entry.id, by: context.actor)
+            return context.redirect(to: basePath, flash: "\(kind.singularTitle) “\(entry.name)” deleted.")
+        } catch DomainError.stillReferenced(let message, let references) {
+            let total = try context.database.categoryReferences(kind, id: entry.id).total
+            return refusalPage(&context, entry, message: message, references: references, total: total, status: .conflict)
+        } catch DomainError.protected {
+            return protectedPage(&context, entry, status: .forbidden)
+        }
+    }
+
+    private func form(_ context: inout PageContext, title: String, action: String, name: String, version: Int?,
+                      errors: ValidationError, status: HTTPStatus = .ok) -> Response {
+        var form = FormView(errors: errors)
+        form.input("name", label: "Name", value: name, hint: "Up to \(CategoryInput.maxNameLength) characters; must differ from every other \(kind.singular)")
+        var view = kindView().merging(form.view) { $1 }
+        view["heading"] = title
+        view["action"] = action
+        if let version { view["version"] = version }
+        return context.page("categories/form", title: title, section: section, view: view, status: status, hasErrors: form.hasErrors)
+    }
+
+    private func refusalPage(_ context: inout PageContext, _ entry: Category, message: String, references: [String],
+                             total: Int, status: HTTPStatus) -> Response {
+        var view = kindView().merging(["entry": entryView(entry), "refusal": message, "references": references,
+                                       "has_references": !references.isEmpty]) { $1 }
+        if total > references.count { view["references_more"] = total - references.count }
+        return context.page("categories/delete", title: "“\(entry.name)” cannot be deleted", section: section, view: view,
+                            status: status)
+    }
+
+    private func protectedPage(_ context: inout PageContext, _ entry: Category, status: HTTPStatus = .ok) -> Response {
+        context.page("categories/delete", title: "“\(entry.name)” is predefined", section: section, view: kindView().merging([
+            "entry": entryView(entry), "refusal": kind.predefinedRefusal(name: entry.name), "predefined_refusal": true,
+        ]) { $1 }, status: status)
+    }
+
+    private func usageText(_ total: Int) -> String {
+        switch (kind, total) {
+        case (_, 0): "Nothing uses it yet"
+        case (.activityType, 1): "1 activity"
+        case (.activityType, _): "\(total) activities"
+        case (.participantRole, 1): "1 assignment"
+        case (.participantRole, _): "\(total) assignments"
+        }
+    }
+
+    private func kindView() -> [String: Any] {
+        ["kind_title": kind.title, "kind_singular": kind.singular, "kind_plural": kind.plural,
+         "kind_singular_title": kind.singularTitle, "base_path": basePath]
+    }
+
+    private func entryView(_ entry: Category) -> [String: Any] {
+        ["name": entry.name, "predefined": entry.isPredefined, "path": "\(basePath)/\(entry.id.lowercasedString)",
+         "created": DateText.format(entry.createdAt), "updated": DateText.format(entry.updatedAt)]
+    }
+}
+
+extension UUID {
+    /// Ids in addresses are lower-case, as stored.
+    var lowercasedString: String { uuidString.lowercased() }
+}
+
+/// Dates as people read them on pages.
+enum DateText {
+    static func format(_ date: Date) -> String {
+        date.formatted(.dateTime.year().month(.abbreviated).day().hour().minute())
+    }
+}

@@ -1,0 +1,35 @@
+import Domain
+
+/// The HTML surface's route table: every address, who may use it, and its handler.
+enum WebRoutes {
+    static func register(in table: inout WebRouteTable) {
+        table.get("/setup", .anyone, SetupPages.form)
+        table.post("/setup", .anyone, SetupPages.submit)
+        table.get("/login", .anyone, LoginPages.form)
+        table.post("/login", .anyone, LoginPages.submit)
+        table.post("/logout", .signedIn, LoginPages.logout)
+        table.get("/", .signedIn, HomePage.show)
+
+        for kind in CategoryKind.allCases {
+            let pages = CategoryPages(kind: kind)
+            let base = pages.basePath
+            table.get(base, .signedIn, pages.list)
+            table.get(base + "/new", .editor, pages.newForm)
+            table.post(base + "/new", .editor, pages.create)
+            table.get(base + "/{id}", .signedIn, pages.detail)
+            table.get(base + "/{id}/edit", .editor, pages.editForm)
+            table.post(base + "/{id}/edit", .editor, pages.update)
+            table.get(base + "/{id}/delete", .editor, pages.deleteConfirmation)
+            table.post(base + "/{id}/delete", .editor, pages.delete)
+        }
+
+        table.get("/users", .administrator, UserPages.list)
+        table.get("/users/new", .administrator, UserPages.newForm)
+        table.post("/users/new", .administrator, UserPages.create)
+        table.get("/users/{id}", .administrator, UserPages.detail)
+        table.get("/users/{id}/edit", .administrator, UserPages.editForm)
+        table.post("/users/{id}/edit", .administrator, UserPages.update)
+        table.get("/users/{id}/password", .administrator, UserPages.passwordForm)
+        table.post("/users/{id}/password", .administrator, UserPages.resetPassword)
+    }
+}

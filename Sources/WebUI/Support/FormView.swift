@@ -1,0 +1,40 @@
+import Domain
+
+/// Builds the view of a form's fields: typed values kept, each error tied to its field (GOV.UK error summary pattern).
+struct FormView {
+    private(set) var fields: [String: [String: Any]] = [:]
+    let errors: ValidationError
+
+    init(errors: ValidationError = ValidationError()) { self.errors = errors }
+
+    /// Adds a text-like input; `value` is what the user typed (or the stored value on first display).
+    mutating func input(_ name: String, label: String, value: String, type: String = "text", hint: String? = nil,
+                        autocomplete: String? = nil) {
+        var field: [String: Any] = ["name": name, "id": name, "label": label, "value": value, "type": type]
+        if let hint { field["hint"] = hint; field["hint_id"] = "\(name)-hint" }
+        if let autocomplete { field["autocomplete"] = autocomplete }
+        if let message = errors.message(for: name) {
+            field["error"] = message
+            field["error_id"] = "\(name)-error"
+        }
+        let describedBy = [field["hint_id"], field["error_id"]].compactMap { $0 as? String }
+        if !describedBy.isEmpty { field["describedby"] = describedBy.joined(separator: " ") }
+        fields[name] = field
+    }
+
+    /// Where the error summary links for fields that are not a single input (a radio group links to its first radio).
+    var anchors: [String: String] = [:]
+
+    /// The view for templates: `field_<name>` for each field plus the error summary.
+    var view: [String: Any] {
+        var view: [String: Any] = [:]
+        for (name, field) in fields { view["field_\(name)"] = field }
+        if !errors.isEmpty {
+            view["has_errors"] = true
+            view["errors"] = errors.fieldErrors.map { ["anchor": anchors[$0.field] ?? $0.field, "message": $0.message] }
+        }
+        return view
+    }
+
+    var hasErrors: Bool { !errors.isEmpty }
+}

@@ -1,0 +1,122 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// The sections of the main navigation; each page names the one it belongs to.
+enum Section: String, CaseIterable {
+    case home, activityTypes, roles, users
+
+    var label: String {
+        switch self {
+        case .home: "Home"
+        case .activityTypes: "Activity types"
+        case .roles: "Roles"
+        case .users: "Users"
+        }
+    }
+
+    var path: String {
+        switch self {
+        case .home: "/"
+        case .activityTypes: "/activity-types"
+        case .roles: "/roles"
+        case .users: "/users"
+        }
+    }
+
+    func isVisible(to user: User) -> Bool { self != .users || user.role.canAdminister }
+}
+
+/// Everything a page handler needs for one request: who is asking, their form token, and how to answer.
+struct PageContext {
+    let request: Request
+    let session: SignedInSession?
+    let csrfToken: String
+    /// Cookies the answer must set (a new anonymous CSRF token, a cleared flash message).
+    var cookies: [Cookie]
+    let flash: String?
+    let web: WebUI
+
+    var user: User? { session?.user }
+    var database: AppDatabase { web.database }
+
+    /// The signed-in user; routes that need one are only reached with a session.
+    var signedInUser: User {
+        get throws {
+            guard let user else { throw AccessDenied(message: "Sign in to see this page.") }
+            return user
+        }
+    }
+
+    var actor: Actor { user.map { .user($0.id) } ?? .system("anonymous") }
+
+    /// Renders a page template inside the layout.
+    func page(_ template: String, title: String, section: Section?, view: [String: Any] = [:],
+              status: HTTPStatus = .ok, hasErrors: Bool = false) -> Response {
+        var pageView = view
+        pageView["csrf_token"] = csrfToken
+        pageView["can_edit"] = user?.role.canEditRecords ?? false
+        pageView["is_admin"] = user?.role.canAdminister ?? false
+        let body = web.renderer.render(template, pageView)
+        var layout = layoutView(title: title, section: section, hasErrors: hasErrors)
+        layout["body"] = body
+        var response = Response.html(web.renderer.render("layout", layout), status: status)
+        cookies.forEach { response.setCookie($0) }
+        return response
+    }
+
+    /// Post/Redirect/Get with an optional one-time message for the next page.
+    func redirect(to location: String, flash message: String? = nil) -> Response {
+        var response = Response.redirect(to: location)
+        cookies.forEach { response.setCookie($0) }
+        if let message {
+            response.setCookie(Cookie(name: CookieName.flash, value: QueryString.escape(message), secure: request.isTLS, sameSite: "Strict"))
+        }
+        return response
+    }
+
+    private func layoutView(title: String, section: Section?, hasErrors: Bool) -> [String: Any] {
+        var view: [String: Any] = [
+            "title": (hasErrors ? "Error: " : "") + title + " – Fieldbook",
+            "css_url": web.staticFiles.url(for: "css/app.css"),
+            "js_url": web.staticFiles.url(for: "js/app.js"),
+            "csrf_token": csrfToken,
+            "sync": syncView(),
+        ]
+        if let flash { view["flash"] = flash }
+        if let user {
+            view["user"] = ["name": user.name, "role": user.role.label]
+            view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> [String: Any] in
+                ["label": item.label, "path": item.path, "current": item == section]
+            }
+        }
+        return view
+    }
+
+    private func syncView() -> [String: Any] {
+        let status = web.syncStatus.current()
+        var view: [String: Any] = ["state": status.hub.label, "pending": status.pendingOperations]
+        view["pending_label"] = status.pendingOperations == 1 ? "1 change not yet synced" : "\(status.pendingOperations) changes not yet synced"
+        if status.hub == .standalone { view["pending_label"] = nil }
+        return view
+    }
+}
+
+/// The signed-in user's role does not allow this page or action.
+struct AccessDenied: HTTPResponseError {
+    var message: String
+    var status: HTTPStatus { .forbidden }
+    var publicMessage: String { message }
+}
+
+extension Request {
+    /// A form value, or "" when absent.
+    func field(_ name: String) -> String { form[name] ?? "" }
+
+    /// The `{id}` path parameter as a UUID; a malformed id is a page that does not exist.
+    func uuidParameter(_ name: String = "id") throws -> UUID {
+        guard let text = pathParameter(name), let id = UUID(uuidString: text) else { throw HTTPError.notFound(path) }
+        return id
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Mustache
+
+/// Mustache templates, loaded and checked once at start-up.
+public struct PageRenderer: Sendable {
+    /// Templates the pages use; start-up fails if any is missing or does not parse.
+    static let requiredTemplates = [
+        "layout", "_error_summary", "_field", "_csrf", "_role_radios", "error", "setup", "login", "home",
+        "categories/list", "categories/detail", "categories/form", "categories/delete",
+        "users/list", "users/detail", "users/new", "users/edit", "users/password",
+    ]
+
+    private let library: MustacheLibrary
+
+    public static func load(directory: String) async throws -> PageRenderer {
+        let library = try await MustacheLibrary(directory: directory)
+        let missing = requiredTemplates.filter { library.getTemplate(named: $0) == nil }
+        guard missing.isEmpty else { throw TemplateError.missing(missing, directory: directory) }
+        return PageRenderer(library: library)
+    }
+
+    func render(_ template: String, _ context: [String: Any]) -> String {
+        library.render(context, withTemplate: template) ?? ""
+    }
+}
+
+/// A template problem found at start-up.
+public enum TemplateError: Error, CustomStringConvertible {
+    case missing([String], directory: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let names, let directory): "missing templates in \(directory): \(names.joined(separator: ", "))"
+        }
+    }
+}

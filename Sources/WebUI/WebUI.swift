@@ -1,0 +1,178 @@
+import Domain
+import Foundation
+import HTTPServer
+import Logging
+import Storage
+import Sync
+
+/// Settings of the HTML surface.
+public struct WebUIConfiguration: Sendable {
+    public var sessionPolicy: SessionPolicy
+    public var version: String
+
+    public init(sessionPolicy: SessionPolicy = SessionPolicy(), version: String) {
+        self.sessionPolicy = sessionPolicy
+        self.version = version
+    }
+}
+
+/// Who may use a route.
+enum Access {
+    case anyone, signedIn, editor, administrator
+
+    func allows(_ user: User?) -> Bool {
+        switch self {
+        case .anyone: true
+        case .signedIn: user != nil
+        case .editor: user?.role.canEditRecords ?? false
+        case .administrator: user?.role.canAdminister ?? false
+        }
+    }
+}
+
+/// A page handler: load, build the view, render.
+typealias PageHandler = (inout PageContext) throws -> Response
+
+/// The HTML surface: its route table, sessions, CSRF checks and the error pages.
+public final class WebUI: Sendable {
+    let database: AppDatabase
+    let renderer: PageRenderer
+    let staticFiles: StaticFiles
+    let syncStatus: SyncStatusReporter
+    let setupCode: SetupCode
+    let configuration: WebUIConfiguration
+    let loginThrottle = LoginThrottle()
+    let logger: Logger
+    private let router: Router
+
+    public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: SyncStatusReporter,
+                setupCode: SetupCode, configuration: WebUIConfiguration, logger: Logger) {
+        self.database = database
+        self.renderer = renderer
+        self.staticFiles = staticFiles
+        self.syncStatus = syncStatus
+        self.setupCode = setupCode
+        self.configuration = configuration
+        self.logger = logger
+        var table = WebRouteTable()
+        WebRoutes.register(in: &table)
+        self.router = table.router
+        table.bind(to: self)
+    }
+
+    /// Answers a page request; every failure becomes an HTML error page.
+    public func respond(to request: Request) -> Response {
+        do {
+            return try router.handle(request)
+        } catch {
+            return errorPage(for: error, request: request)
+        }
+    }
+
+    /// Answers a request whose body the server refused.
+    public func respond(to request: Request, failure: HTTPError) -> Response {
+        errorPage(for: failure, request: request)
+    }
+
+    /// Runs one page: resolves the session, checks role and CSRF token, then calls the handler.
+    func run(_ request: Request, access: Access, handler: PageHandler) throws -> Response {
+        var context = makeContext(request)
+        if access != .anyone, context.user == nil {
+            if try database.userCount() == 0 { return context.redirect(to: "/setup") }
+            let next = request.method == .get ? "?next=" + QueryString.escape(request.pathWithQuery) : ""
+            return context.redirect(to: "/login" + next)
+        }
+        guard access.allows(context.user) else {
+            throw AccessDenied(message: "Your role (\(context.user?.role.label ?? "none")) does not allow this. Ask an administrator if you need it.")
+        }
+        if request.method == .post, !constantTimeEquals(request.field("csrf_token"), context.csrfToken) {
+            throw HTTPError(.forbidden, "This form has expired or did not come from Fieldbook. Go back, reload the page and submit it again.")
+        }
+        return try handler(&context)
+    }
+
+    private func makeContext(_ request: Request) -> PageContext {
+        var cookies: [Cookie] = []
+        let session = request.cookies[CookieName.session].flatMap {
+            try? database.session(token: $0, policy: configuration.sessionPolicy)
+        }
+        if session == nil, request.cookies[CookieName.session] != nil {
+            cookies.append(.expired(CookieName.session, secure: request.isTLS))
+        }
+        var csrf = session?.csrfToken ?? request.cookies[CookieName.anonymousCSRF] ?? ""
+        if session == nil, csrf.count != 48 {
+            csrf = randomToken()
+            cookies.append(Cookie(name: CookieName.anonymousCSRF, value: csrf, secure: request.isTLS, sameSite: "Strict"))
+        }
+        let flash = request.cookies[CookieName.flash].flatMap { $0.removingPercentEncoding }
+        if flash != nil, request.method == .get { cookies.append(.expired(CookieName.flash, secure: request.isTLS)) }
+        return PageContext(request: request, session: session, csrfToken: csrf, cookies: cookies,
+                           flash: request.method == .get ? flash : nil, web: self)
+    }
+
+    func errorPage(for error: Error, request: Request) -> Response {
+        let (status, message) = Self.describe(error)
+        if status == .internalServerError {
+            logger.error("unhandled error", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+        }
+        var context = makeContext(request)
+        if status == .notFound || status.code >= 500 { context.cookies.removeAll { $0.name == CookieName.flash } }
+        var response = context.page("error", title: status.reasonPhrase, section: nil,
+                                    view: ["status": status.code, "heading": Self.heading(status), "message": message],
+                                    status: status)
+        if case let httpError as HTTPError = error, !httpError.allowedMethods.isEmpty {
+            response.setHeader("Allow", httpError.allowedMethods.map(\.rawValue).joined(separator: ", "))
+        }
+        return response
+    }
+
+    static func describe(_ error: Error) -> (HTTPStatus, String) {
+        switch error {
+        case let error as HTTPResponseError: (error.status, error.publicMessage)
+        case let error as DomainError:
+            switch error {
+            case .notFound: (.notFound, error.userMessage)
+            case .protected: (.forbidden, error.userMessage)
+            case .stillReferenced, .staleVersion: (.conflict, error.userMessage)
+            }
+        default: (.internalServerError, "Something went wrong on the server. Nothing you typed was saved by this request; go back and try again. If it keeps happening, tell your administrator (the details are in the server log).")
+        }
+    }
+
+    static func heading(_ status: HTTPStatus) -> String {
+        switch status.code {
+        case 400: "The request could not be read"
+        case 403: "You cannot do this"
+        case 404: "Page not found"
+        case 405: "This address does not accept that request"
+        case 409: "This cannot be done right now"
+        case 413: "What you sent is too large"
+        case 429: "Too many attempts"
+        default: "Sorry, there is a problem with the service"
+        }
+    }
+}
+
+/// Collects routes with their access level, then binds them to the WebUI that runs them.
+struct WebRouteTable {
+    private(set) var router = Router()
+    private let owner = OwnerBox()
+
+    final class OwnerBox: @unchecked Sendable {
+        weak var web: WebUI?
+    }
+
+    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, _ handler: @escaping PageHandler) {
+        let owner = self.owner
+        nonisolated(unsafe) let handler = handler
+        router.add(method, pattern) { request in
+            guard let web = owner.web else { throw HTTPError(.serviceUnavailable, "Fieldbook is shutting down.") }
+            return try web.run(request, access: access, handler: handler)
+        }
+    }
+
+    mutating func get(_ pattern: String, _ access: Access, _ handler: @escaping PageHandler) { add(.get, pattern, access, handler) }
+    mutating func post(_ pattern: String, _ access: Access, _ handler: @escaping PageHandler) { add(.post, pattern, access, handler) }
+
+    func bind(to web: WebUI) { owner.web = web }
+}
