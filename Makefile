@@ -1,0 +1,33 @@
+# Fieldbook: `make run` serves it, `make test` runs every test. Both install what is missing first.
+SWIFT ?= swift
+TOOLS_DIR ?= $(HOME)/.cache/fieldbook-test-tools
+VENV := $(TOOLS_DIR)/venv
+RUN_ARGS ?=
+
+.PHONY: run test deps test-tools build release unit-tests browser-tests benchmark clean
+
+run: deps release
+	.build/release/fieldbook serve $(RUN_ARGS)
+
+test: deps test-tools build unit-tests browser-tests
+
+deps:
+	@bash scripts/install-deps.sh
+
+test-tools:
+	@FIELDBOOK_TOOLS_DIR=$(TOOLS_DIR) bash scripts/install-test-tools.sh
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release --product fieldbook
+
+unit-tests: build
+	FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook $(SWIFT) test
+
+browser-tests: build
+	$(VENV)/bin/python tests/browser/check_pages.py --binary .build/debug/fieldbook
+
+clean:
+	rm -rf .build

@@ -1,0 +1,181 @@
+import Foundation
+import HTTPServer
+import Logging
+import Testing
+
+/// Echoes what the server parsed, so tests can see exactly what a handler would receive.
+struct EchoResponder: RequestResponder {
+    func respond(to request: Request) -> Response {
+        var router = Router()
+        router.get("/echo/{name}") { request in
+            let query = request.query.pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            return .text("name=\(request.pathParameter("name") ?? "") query=\(query)")
+        }
+        router.post("/form") { request in
+            let form = request.form.pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            let files = request.files.map { "\($0.fieldName):\($0.filename):\($0.data.count)" }.joined(separator: ",")
+            return .text("form=\(form) files=\(files) raw=\(request.body.count)")
+        }
+        router.get("/slow") { _ in
+            Thread.sleep(forTimeInterval: 0.5)
+            return .text("done")
+        }
+        do {
+            return try router.handle(request)
+        } catch let error as HTTPError {
+            var response = Response.text(error.publicMessage, status: error.status)
+            if !error.allowedMethods.isEmpty { response.setHeader("Allow", error.allowedMethods.map(\.rawValue).joined(separator: ", ")) }
+            return response
+        } catch {
+            return .text("error", status: .internalServerError)
+        }
+    }
+
+    func respond(to request: Request, failure: HTTPError) -> Response {
+        .text("refused: \(failure.publicMessage)", status: failure.status)
+    }
+}
+
+@Suite(.serialized) struct HTTPServerTests {
+    func withServer(maxBody: Int = 1024, _ body: (UInt16) throws -> Void) throws {
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, threadCount: 4, maxBodyBytes: maxBody),
+                                responder: EchoResponder(), logger: Logger(label: "test"))
+        let port = try server.start()
+        defer { server.stop() }
+        try body(port)
+    }
+
+    @Test func routesPathParametersAndDecodesTheQuery() throws {
+        try withServer { port in
+            let answer = try RawHTTPClient.send("GET /echo/ada?q=a%20b&q=c&empty= HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+            #expect(answer.status == 200)
+            #expect(answer.body == "name=ada query=q=a b&q=c&empty=")
+        }
+    }
+
+    @Test func everyResponseCarriesTheSecurityHeaders() throws {
+        try withServer { port in
+            let answer = try RawHTTPClient.send("GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+            #expect(answer.status == 404)
+            #expect(answer.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
+            #expect(answer.headers["content-security-policy"]?.contains("script-src 'self'") == true)
+            #expect(answer.headers["x-content-type-options"] == "nosniff")
+            #expect(answer.headers["referrer-policy"] == "same-origin")
+        }
+    }
+
+    @Test func wrongMethodIs405WithAllow() throws {
+        try withServer { port in
+            let answer = try RawHTTPClient.send("POST /echo/x HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", port: port)
+            #expect(answer.status == 405)
+            #expect(answer.headers["allow"] == "GET, HEAD")
+        }
+    }
+
+    @Test func headIsAnsweredByTheGetRouteWithoutABody() throws {
+        try withServer { port in
+            let answer = try RawHTTPClient.send("HEAD /echo/ada HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+            #expect(answer.status == 200)
+            #expect(answer.body.isEmpty)
+        }
+    }
+
+    @Test func parsesURLEncodedFormsIncludingATrailingEmptyValue() throws {
+        try withServer { port in
+            let body = "name=Ada+Lovelace&note=%C3%A9t%C3%A9&last="
+            let answer = try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", port: port)
+            #expect(answer.body == "form=name=Ada Lovelace&note=été&last= files= raw=0")
+        }
+    }
+
+    @Test func parsesMultipartFormsWithFiles() throws {
+        try withServer(maxBody: 64 * 1024) { port in
+            let file = String(repeating: "x", count: 5000)
+            let body = "--XyZzy42\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nPicnic\r\n--XyZzy42\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n\(file)\r\n--XyZzy42--\r\n"
+            let answer = try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZzy42\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", port: port)
+            #expect(answer.body == "form=title=Picnic files=photo:p.jpg:5000 raw=0")
+        }
+    }
+
+    @Test func announcedOversizedBodyIs413() throws {
+        try withServer { port in
+            let answer = try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n", port: port)
+            #expect(answer.status == 413)
+            #expect(answer.body.contains("larger than the 1 KiB"))
+        }
+    }
+
+    @Test func chunkedOversizedBodyIs413() throws {
+        try withServer { port in
+            let chunk = String(repeating: "a", count: 800)
+            let chunked = "320\r\nv=\(chunk.dropFirst(2))\r\n320\r\n\(chunk)\r\n0\r\n\r\n"
+            let answer = try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n\(chunked)", port: port)
+            #expect(answer.status == 413)
+        }
+    }
+
+    @Test func malformedFormBodyIs400() throws {
+        try withServer { port in
+            let body = "a=1&b"
+            let answer = try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", port: port)
+            #expect(answer.status == 400)
+            #expect(answer.body.contains("could not be read"))
+        }
+    }
+
+    @Test func multipartWithoutBoundaryIs400() throws {
+        try withServer { port in
+            let answer = try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc", port: port)
+            #expect(answer.status == 400)
+        }
+    }
+
+    @Test func stopWaitsForRequestsInFlight() throws {
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, threadCount: 2), responder: EchoResponder(),
+                                logger: Logger(label: "test"))
+        let port = try server.start()
+        nonisolated(unsafe) var answer: RawHTTPClient.Answer?
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            answer = try? RawHTTPClient.send("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+            done.signal()
+        }
+        while server.requestsInFlight == 0 { usleep(1000) }
+        server.stop()
+        done.wait()
+        #expect(answer?.status == 200)
+        #expect(answer?.body == "done")
+    }
+
+    @Test func aSlowClientDoesNotStallOthers() throws {
+        try withServer { port in
+            // A client that sends half a request and then waits holds no worker thread.
+            let slowSockets = try (0..<6).map { _ in try OpenSocket(port: port, partial: "GET /echo/slow HTTP/1.1\r\nHost: x\r\n") }
+            let started = Date()
+            let answer = try RawHTTPClient.send("GET /echo/fast HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+            #expect(answer.status == 200)
+            #expect(Date().timeIntervalSince(started) < 5)
+            withExtendedLifetime(slowSockets) {}
+        }
+    }
+}
+
+/// A connection left open after sending part of a request.
+final class OpenSocket {
+    let descriptor: Int32
+
+    init(port: UInt16, partial: String) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        _ = partial.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    }
+
+    deinit { close(descriptor) }
+}

@@ -1,0 +1,49 @@
+import HTTPServer
+import Foundation
+import Testing
+
+@Suite struct RouterTests {
+    var router: Router {
+        var router = Router()
+        router.get("/things") { _ in .text("list") }
+        router.get("/things/new") { _ in .text("new") }
+        router.get("/things/{id}") { request in .text("thing \(request.pathParameter("id") ?? "")") }
+        router.post("/things/{id}/edit") { _ in .text("edited") }
+        return router
+    }
+
+    @Test func literalSegmentsWinWhenListedFirst() throws {
+        #expect(try router.handle(Request(method: .get, path: "/things/new")).bodyText == "new")
+        #expect(try router.handle(Request(method: .get, path: "/things/42")).bodyText == "thing 42")
+        #expect(try router.handle(Request(method: .get, path: "/things/")).bodyText == "list")
+    }
+
+    @Test func unknownPathsAre404AndOtherMethods405() {
+        #expect(throws: HTTPError.notFound("/nothing")) { try router.handle(Request(method: .get, path: "/nothing")) }
+        do {
+            _ = try router.handle(Request(method: .get, path: "/things/1/edit"))
+            Issue.record("expected 405")
+        } catch let error as HTTPError {
+            #expect(error.status == .methodNotAllowed)
+            #expect(error.allowedMethods == [.post])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func staticFilesAreFingerprintedAndCachedForAYear() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("static-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("css"), withIntermediateDirectories: true)
+        try Data("body{}".utf8).write(to: directory.appendingPathComponent("css/app.css"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try StaticFiles(mounts: [("", directory.path)])
+        let url = files.url(for: "css/app.css")
+        #expect(url.hasPrefix("/static/") && url.hasSuffix("/css/app.css") && url != "/static/css/app.css")
+        let cached = try #require(files.response(for: Request(method: .get, path: url)))
+        #expect(cached.header("Cache-Control")?.contains("immutable") == true)
+        #expect(cached.header("Content-Type") == "text/css; charset=utf-8")
+        let plain = try #require(files.response(for: Request(method: .get, path: "/static/css/app.css")))
+        #expect(plain.header("Cache-Control") == "no-cache")
+        #expect(files.response(for: Request(method: .get, path: "/static/../Package.swift")) == nil)
+    }
+}

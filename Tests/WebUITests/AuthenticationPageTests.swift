@@ -1,0 +1,90 @@
+import Domain
+import Foundation
+import HTTPServer
+import Testing
+@testable import WebUI
+
+@Suite struct AuthenticationPageTests {
+    @Test func setupNeedsTheOneTimeCodeAndWorksOnce() async throws {
+        let given = try await WebHarness()
+        let code = given.setupCode.generate()
+        #expect(given.get("/").header("Location") == "/setup")
+        let wrong = given.post("/setup", [("setup_code", "AAAA-AAAA"), ("name", "Ada"), ("email", "ada@example.org"),
+                                          ("password", WebHarness.password), ("password_confirmation", WebHarness.password)])
+        #expect(wrong.status == .unprocessableContent)
+        #expect(wrong.bodyText.contains("<title>Error: Set up Fieldbook"))
+        #expect(wrong.bodyText.contains("href=\"#setup_code\""))
+        #expect(wrong.bodyText.contains("value=\"ada@example.org\""))
+        let right = given.post("/setup", [("setup_code", code.lowercased()), ("name", "Ada"), ("email", "ada@example.org"),
+                                          ("password", WebHarness.password), ("password_confirmation", WebHarness.password)])
+        #expect(right.status == .seeOther)
+        #expect(given.get("/").status == .ok)
+        #expect(try given.database.users().map(\.role) == [.administrator])
+        #expect(given.get("/setup").header("Location") == "/login")
+    }
+
+    @Test func wrongPasswordShowsTheErrorSummaryAndKeepsTheEmail() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        let answer = given.post("/login", [("email", "ed@example.org"), ("password", "not the password")])
+        #expect(answer.status == .unprocessableContent)
+        #expect(answer.bodyText.contains("<title>Error: Sign in"))
+        #expect(answer.bodyText.contains("class=\"error-summary\""))
+        #expect(answer.bodyText.contains("href=\"#password\""))
+        #expect(answer.bodyText.contains("value=\"ed@example.org\""))
+        #expect(answer.bodyText.contains("aria-describedby=\"password-error\""))
+        #expect(given.cookies["fieldbook_session"] == nil)
+    }
+
+    @Test func loginStartsASessionAndLogoutEndsIt() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        let login = given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password), ("next", "/roles")])
+        #expect(login.header("Location") == "/roles")
+        let cookie = try #require(login.headers.first { $0.value.hasPrefix("fieldbook_session=") }?.value)
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+        #expect(given.get("/").status == .ok)
+        let logout = given.post("/logout", [], formPath: "/")
+        #expect(logout.header("Location") == "/login")
+        #expect(given.get("/").header("Location")?.hasPrefix("/login") == true)
+    }
+
+    @Test func loginNeverRedirectsToAnotherSite() {
+        #expect(LoginPages.safeNext("//evil.example/") == "/")
+        #expect(LoginPages.safeNext("https://evil.example/") == "/")
+        #expect(LoginPages.safeNext("/\\evil.example") == "/")
+        #expect(LoginPages.safeNext("/roles?page=2") == "/roles?page=2")
+    }
+
+    @Test func repeatedFailuresAreSlowedDown() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        for _ in 0..<LoginThrottle.freeAttempts {
+            #expect(given.post("/login", [("email", "ed@example.org"), ("password", "wrong")]).status == .unprocessableContent)
+        }
+        let throttled = given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password)])
+        #expect(throttled.status == .tooManyRequests)
+        #expect(throttled.bodyText.contains("Too many failed sign-in attempts. Wait"))
+        #expect(given.cookies["fieldbook_session"] == nil)
+    }
+
+    @Test func aPostWithoutAValidCSRFTokenIsRefused() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        let missing = given.post("/activity-types/new", [("name", "Picnic")], csrf: "")
+        #expect(missing.status == .forbidden)
+        let forged = given.post("/activity-types/new", [("name", "Picnic")], csrf: String(repeating: "a", count: 43))
+        #expect(forged.status == .forbidden)
+        #expect(try given.database.categories(.activityType).contains { $0.name == "Picnic" } == false)
+        let anonymous = try await WebHarness()
+        try anonymous.createUser("ed@example.org", .editor)
+        #expect(anonymous.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password)], csrf: "x").status == .forbidden)
+    }
+
+    @Test func signedOutVisitorsAreSentToLogin() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        #expect(given.get("/roles?page=2").header("Location") == "/login?next=%2Froles%3Fpage%3D2")
+    }
+}

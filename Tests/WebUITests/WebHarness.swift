@@ -1,0 +1,79 @@
+import Domain
+import Foundation
+import HTTPServer
+import Logging
+import Storage
+import Sync
+@testable import WebUI
+
+/// A WebUI over a fresh temporary database and the real templates, driven by calling its handler directly.
+final class WebHarness {
+    let directory: URL
+    let database: AppDatabase
+    let web: WebUI
+    let setupCode = SetupCode()
+    /// Cookies the "browser" holds, updated from every Set-Cookie.
+    var cookies: [String: String] = [:]
+    static let password = "correct horse battery staple"
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-web-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
+        let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path)
+        let staticFiles = try StaticFiles(mounts: [("", Self.repositoryRoot.appendingPathComponent("Public").path)])
+        web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
+                    syncStatus: SyncStatusReporter(database: database, upstream: nil), setupCode: setupCode,
+                    configuration: WebUIConfiguration(version: "test"), logger: Logger(label: "test"))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    @discardableResult
+    func get(_ path: String) -> Response {
+        let parts = path.split(separator: "?", maxSplits: 1)
+        let query = parts.count > 1 ? QueryString.decode(String(parts[1])) : Parameters()
+        return send(Request(method: .get, path: String(parts[0]), query: query, cookies: cookies))
+    }
+
+    /// Posts a form; the CSRF token is taken from the page at `formPath` unless `csrf` is given.
+    @discardableResult
+    func post(_ path: String, _ fields: [(String, String)], csrf: String? = nil, formPath: String? = nil) -> Response {
+        let token = csrf ?? csrfToken(from: get(formPath ?? path))
+        var form = Parameters(fields.map { (name: $0.0, value: $0.1) })
+        if let token { form.append("csrf_token", token) }
+        return send(Request(method: .post, path: path, cookies: cookies, form: form))
+    }
+
+    func send(_ request: Request) -> Response {
+        let response = web.respond(to: request)
+        for header in response.headers where header.name == "Set-Cookie" {
+            let pair = header.value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(pair[0]), value = pair.count > 1 ? String(pair[1]) : ""
+            if header.value.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = value }
+        }
+        return response
+    }
+
+    func csrfToken(from response: Response) -> String? {
+        let html = response.bodyText
+        guard let range = html.range(of: "name=\"csrf_token\" value=\"") else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @discardableResult
+    func createUser(_ email: String, _ role: UserRole) throws -> User {
+        try database.createUser(NewUserInput(name: "User \(email)", email: email, role: role.rawValue, password: Self.password,
+                                             passwordConfirmation: Self.password), by: .system("test"))
+    }
+
+    /// Signs in through the login form, as a browser would.
+    func signIn(_ email: String) {
+        cookies = [:]
+        post("/login", [("email", email), ("password", Self.password)])
+    }
+}
