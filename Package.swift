@@ -51,12 +51,15 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: [
             "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: [
+            "HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "WebUITests", dependencies: [
             "WebUI", "Storage", "Domain", "HTTPServer", "Sync",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["App", "Storage", "Domain", "HTTPServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -37,18 +37,19 @@ public final class FieldbookApp: Sendable {
                             responder: AppResponder(staticFiles: staticFiles, web: web, api: api), logger: logger)
     }
 
-    /// Starts listening; returns the bound port. Prints the address and, before the first account exists, the setup code.
+    /// Starts listening; returns the bound port. Prints the setup code (before the first account exists), then the address.
     @discardableResult
     public func start(announce: (String) -> Void = { _ in }) throws -> UInt16 {
         try database.purgeExpiredSessions(policy: configuration.sessionPolicy)
         let port = try server.start()
         let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
         let scheme = configuration.server.isTLS ? "https" : "http"
-        announce("Fieldbook is serving at \(scheme)://\(host):\(port)/")
         if try database.userCount() == 0 {
             announce("One-time setup code: \(setupCode.generate())")
             announce("Open \(scheme)://\(host):\(port)/setup to create the first administrator with this code.")
         }
+        // Printed last, so a script that waits for this line has everything above it too.
+        announce("Fieldbook is serving at \(scheme)://\(host):\(port)/")
         return port
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Testing
+import TestSupport
 
 /// Echoes what the server parsed, so tests can see exactly what a handler would receive.
 struct EchoResponder: RequestResponder {

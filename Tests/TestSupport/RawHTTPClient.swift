@@ -4,14 +4,18 @@ import Glibc
 #endif
 
 /// Sends exact bytes to a server on loopback and reads the whole answer, so tests control malformed and chunked bodies.
-enum RawHTTPClient {
-    struct Answer {
-        let status: Int
-        let headers: [String: String]
-        let body: String
+public enum RawHTTPClient {
+    /// A parsed HTTP answer.
+    public struct Answer: Sendable {
+        public let status: Int
+        /// Header values by lower-cased name (the last one wins).
+        public let headers: [String: String]
+        /// Every Set-Cookie header, in order.
+        public let setCookies: [String]
+        public let body: String
     }
 
-    static func send(_ request: String, port: UInt16, body: [UInt8] = []) throws -> Answer {
+    public static func send(_ request: String, port: UInt16, body: [UInt8] = []) throws -> Answer {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw POSIXError(.EIO) }
         defer { close(socketFD) }
@@ -43,10 +47,14 @@ enum RawHTTPClient {
         let lines = head.components(separatedBy: "\r\n")
         let status = lines.first?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         var headers: [String: String] = [:]
+        var cookies: [String] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = value
+            if name == "set-cookie" { cookies.append(value) }
         }
-        return Answer(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+        return Answer(status: status, headers: headers, setCookies: cookies, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The real `fieldbook` executable running as a child process on a free port with its own data folder.
+public final class FieldbookProcess {
+    public let process = Process()
+    public let dataDirectory: URL
+    public private(set) var port: UInt16 = 0
+    public private(set) var setupCode: String?
+    private let output = Pipe()
+
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The binary under test: $FIELDBOOK_BINARY, or the debug build in .build.
+    public static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["FIELDBOOK_BINARY"] { return URL(fileURLWithPath: path) }
+        return repositoryRoot.appendingPathComponent(".build/debug/fieldbook")
+    }
+
+    /// Starts the server and waits until it prints its address.
+    public init(dataDirectory: URL, extraArguments: [String] = []) throws {
+        self.dataDirectory = dataDirectory
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--port", "0", "--data", dataDirectory.path,
+                             "--resources", Self.repositoryRoot.path, "--log-level", "warning"] + extraArguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["FIELDBOOK_PASSWORD_COST"] = "test"
+        process.environment = environment
+        process.standardOutput = output
+        try process.run()
+        try readAnnouncements()
+    }
+
+    /// Reads stdout up to the "serving at" line, which the server prints after the setup code.
+    private func readAnnouncements() throws {
+        let handle = output.fileHandleForReading
+        var text = ""
+        while !(text.contains("Fieldbook is serving at") && text.hasSuffix("\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n")
+        setupCode = lines.first { $0.hasPrefix("One-time setup code:") }
+            .map { $0.dropFirst("One-time setup code:".count).trimmingCharacters(in: .whitespaces) }
+        let address = lines.first { $0.hasPrefix("Fieldbook is serving at") }
+        port = address.flatMap { UInt16($0.split(separator: ":").last?.trimmingCharacters(in: CharacterSet(charactersIn: "/ ")) ?? "") } ?? 0
+        guard port != 0 else { throw ProcessError.didNotStart(text) }
+    }
+
+    /// SIGKILL: the process gets no chance to flush or clean up.
+    public func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM and wait; returns the exit status.
+    @discardableResult
+    public func terminate() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { kill9() } }
+
+    /// The server did not print its address.
+    public enum ProcessError: Error {
+        case didNotStart(String)
+    }
+}
