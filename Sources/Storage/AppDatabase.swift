@@ -77,6 +77,25 @@ struct ChangeRecorder {
             """, arguments: [UUID().databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
                              String(decoding: fields, as: UTF8.self), change.baseVersion, author, Date()])
     }
+
+    /// Records a new record with all its fields.
+    func recordCreate(_ entity: String, id: UUID, fields: [String: JSONValue]) throws {
+        try record(Change(operation: .create, entity: entity, entityId: id, fields: fields, baseVersion: 0))
+    }
+
+    /// Records only the fields that differ between `before` and `after`; returns false (recording nothing) when none do.
+    @discardableResult
+    func recordUpdate(_ entity: String, id: UUID, before: [String: JSONValue], after: [String: JSONValue],
+                      baseVersion: Int) throws -> Bool {
+        let changed = after.filter { before[$0.key] != $0.value }
+        guard !changed.isEmpty else { return false }
+        try record(Change(operation: .update, entity: entity, entityId: id, fields: changed, baseVersion: baseVersion))
+        return true
+    }
+
+    func recordDelete(_ entity: String, id: UUID, baseVersion: Int) throws {
+        try record(Change(operation: .delete, entity: entity, entityId: id, fields: [:], baseVersion: baseVersion))
+    }
 }
 
 extension JSONEncoder {

@@ -27,8 +27,7 @@ extension AppDatabase {
             try db.execute(sql: """
                 INSERT INTO \(kind.table) (id, name, is_predefined, version, created_at, updated_at) VALUES (?, ?, 0, 1, ?, ?)
                 """, arguments: [category.id.databaseText, category.name, now, now])
-            try changes.record(Change(operation: .create, entity: kind.rawValue, entityId: category.id,
-                                      fields: ["name": .string(category.name)], baseVersion: 0))
+            try changes.recordCreate(kind.rawValue, id: category.id, fields: ["name": .string(category.name)])
             return category
         }
     }
@@ -50,8 +49,8 @@ extension AppDatabase {
             category.updatedAt = Date()
             try db.execute(sql: "UPDATE \(kind.table) SET name = ?, version = ?, updated_at = ? WHERE id = ?",
                            arguments: [category.name, category.version, category.updatedAt, id.databaseText])
-            try changes.record(Change(operation: .update, entity: kind.rawValue, entityId: id,
-                                      fields: ["name": .string(category.name)], baseVersion: baseVersion))
+            try changes.recordUpdate(kind.rawValue, id: id, before: [:], after: ["name": .string(category.name)],
+                                     baseVersion: baseVersion)
             return category
         }
     }
@@ -67,8 +66,7 @@ extension AppDatabase {
                                                   references: references.names)
             }
             try db.execute(sql: "DELETE FROM \(kind.table) WHERE id = ?", arguments: [id.databaseText])
-            try changes.record(Change(operation: .delete, entity: kind.rawValue, entityId: id, fields: [:],
-                                      baseVersion: category.version))
+            try changes.recordDelete(kind.rawValue, id: id, baseVersion: category.version)
         }
     }
 

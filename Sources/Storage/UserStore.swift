@@ -42,10 +42,7 @@ extension AppDatabase {
                 INSERT INTO users (id, email, name, role, password_hash, is_disabled, version, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, 0, 1, ?, ?)
                 """, arguments: [user.id.databaseText, user.email, user.name, user.role.rawValue, hash, now, now])
-            try changes.record(Change(operation: .create, entity: "user", entityId: user.id, fields: [
-                "email": .string(user.email), "name": .string(user.name), "role": .string(user.role.rawValue),
-                "is_disabled": .bool(false), "password_hash": .string(hash),
-            ], baseVersion: 0))
+            try changes.recordCreate("user", id: user.id, fields: user.syncedFields.merging(["password_hash": .string(hash)]) { $1 })
             return user
         }
     }
@@ -72,19 +69,16 @@ extension AppDatabase {
             if losesAdministration, try Self.enabledAdministratorCount(db) <= 1 {
                 throw DomainError.protected(message: "\(user.name) is the only administrator. Make someone else an administrator first, so that somebody can still manage users.")
             }
-            var fields: [String: JSONValue] = [:]
-            if user.name != valid.name { fields["name"] = .string(valid.name) }
-            if user.role != valid.role { fields["role"] = .string(valid.role.rawValue) }
-            if user.isDisabled != valid.isDisabled { fields["is_disabled"] = .bool(valid.isDisabled) }
-            guard !fields.isEmpty else { return user }
+            let before = user.syncedFields
             let baseVersion = user.version
             (user.name, user.role, user.isDisabled) = (valid.name, valid.role, valid.isDisabled)
+            guard user.syncedFields != before else { return user }
             user.version += 1
             user.updatedAt = Date()
             try db.execute(sql: "UPDATE users SET name = ?, role = ?, is_disabled = ?, version = ?, updated_at = ? WHERE id = ?",
                            arguments: [user.name, user.role.rawValue, user.isDisabled, user.version, user.updatedAt, id.databaseText])
             if user.isDisabled { try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [id.databaseText]) }
-            try changes.record(Change(operation: .update, entity: "user", entityId: id, fields: fields, baseVersion: baseVersion))
+            try changes.recordUpdate("user", id: id, before: before, after: user.syncedFields, baseVersion: baseVersion)
             return user
         }
     }
@@ -100,8 +94,7 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE users SET password_hash = ?, version = version + 1, updated_at = ? WHERE id = ?",
                            arguments: [hash, Date(), id.databaseText])
             try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [id.databaseText])
-            try changes.record(Change(operation: .update, entity: "user", entityId: id,
-                                      fields: ["password_hash": .string(hash)], baseVersion: user.version))
+            try changes.recordUpdate("user", id: id, before: [:], after: ["password_hash": .string(hash)], baseVersion: user.version)
         }
     }
 
@@ -124,6 +117,11 @@ extension AppDatabase {
 }
 
 extension User {
+    /// The fields that travel in outbox entries (the password hash is added where it changes).
+    var syncedFields: [String: JSONValue] {
+        ["email": .string(email), "name": .string(name), "role": .string(role.rawValue), "is_disabled": .bool(isDisabled)]
+    }
+
     init(row: Row) {
         self.init(id: row.uuid("id"), email: row["email"], name: row["name"],
                   role: UserRole(rawValue: row["role"]) ?? .readOnly, isDisabled: row["is_disabled"],

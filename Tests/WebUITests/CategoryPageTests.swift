@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Testing
+@testable import WebUI
 
 @Suite struct CategoryPageTests {
     func signedInEditor() async throws -> WebHarness {
@@ -99,5 +100,19 @@ import Testing
         #expect(unknown.bodyText.contains("does not exist"))
         #expect(given.get("/roles/not-an-id").status == .notFound)
         #expect(given.get("/no/such/page").bodyText.contains("<h1 class=\"page-title\">Page not found</h1>"))
+    }
+}
+
+@Suite struct PaginationTests {
+    @Test func pageNumbersShowEndsAndANeighbourhoodWithGaps() {
+        #expect(Pagination.pageNumbers(current: 1, count: 1) == [])
+        #expect(Pagination.pageNumbers(current: 1, count: 3) == [1, 2, 3])
+        #expect(Pagination.pageNumbers(current: 6, count: 20) == [1, nil, 4, 5, 6, 7, 8, nil, 20])
+    }
+
+    @Test func linksKeepTheOtherQueryParameters() {
+        let request = Request(method: .get, path: "/participants", query: QueryString.decode("q=ann&sort=name&page=3"))
+        #expect(request.link(setting: "page", to: "4") == "/participants?q=ann&sort=name&page=4")
+        #expect(request.link(setting: "page", to: nil) == "/participants?q=ann&sort=name")
     }
 }

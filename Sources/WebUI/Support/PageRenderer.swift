@@ -5,7 +5,7 @@ import Mustache
 public struct PageRenderer: Sendable {
     /// Templates the pages use; start-up fails if any is missing or does not parse.
     static let requiredTemplates = [
-        "layout", "_error_summary", "_field", "_csrf", "_role_radios", "error", "setup", "login", "home",
+        "layout", "_error_summary", "_field", "_csrf", "_role_radios", "_pagination", "error", "setup", "login", "home",
         "categories/list", "categories/detail", "categories/form", "categories/delete",
         "users/list", "users/detail", "users/new", "users/edit", "users/password",
     ]

@@ -1,0 +1,50 @@
+import HTTPServer
+import Storage
+
+/// The view of a list's page links; every link keeps the list's filters and sort from the query string.
+enum Pagination {
+    static func view<Item>(_ page: ListPage<Item>, request: Request, noun: (singular: String, plural: String)) -> [String: Any] {
+        let current = page.request.page
+        let first = page.total == 0 ? 0 : page.request.offset + 1
+        let last = page.request.offset + page.items.count
+        var view: [String: Any] = [
+            "total_text": page.total == 1 ? "1 \(noun.singular)" : "\(page.total) \(noun.plural)",
+            "range_text": page.total == 0 ? "" : "Showing \(first) to \(last) of \(page.total)",
+            "has_pages": page.pageCount > 1,
+            "pages": pageNumbers(current: current, count: page.pageCount).map { number -> [String: Any] in
+                guard let number else { return ["gap": true] }
+                return ["number": number, "url": request.link(setting: "page", to: number == 1 ? nil : "\(number)"),
+                        "current": number == current]
+            },
+        ]
+        if current > 1 { view["previous_url"] = request.link(setting: "page", to: current == 2 ? nil : "\(current - 1)") }
+        if current < page.pageCount { view["next_url"] = request.link(setting: "page", to: "\(current + 1)") }
+        return view
+    }
+
+    /// The page requested in `?page=`, defaulting to the first.
+    static func pageRequest(_ request: Request) -> PageRequest {
+        PageRequest(page: request.query["page"].flatMap(Int.init) ?? 1)
+    }
+
+    /// 1 … 4 5 [6] 7 8 … 20: nil marks a gap.
+    static func pageNumbers(current: Int, count: Int) -> [Int?] {
+        guard count > 1 else { return [] }
+        let window = Set([1, count] + Array(max(1, current - 2)...min(count, current + 2)))
+        var result: [Int?] = []
+        for number in window.sorted() {
+            if let last = result.last ?? nil, number > last + 1 { result.append(nil) }
+            result.append(number)
+        }
+        return result
+    }
+}
+
+extension Request {
+    /// This page's address with one query parameter set (nil removes it); all other parameters are kept.
+    func link(setting name: String, to value: String?) -> String {
+        var kept = Parameters(query.pairs.filter { $0.name != name })
+        if let value { kept.append(name, value) }
+        return kept.isEmpty ? path : path + "?" + QueryString.encode(kept)
+    }
+}
