@@ -54,6 +54,14 @@ struct Environment {
         guard let value = values[name], !value.isEmpty else { return nil }
         return value
     }
+
+    /// The flag's value, else the environment variable's (which must parse), else the default.
+    func resolve<T: LosslessStringConvertible>(_ flag: T?, _ variable: String, default value: T) throws -> T {
+        if let flag { return flag }
+        guard let text = self[variable] else { return value }
+        guard let parsed = T(text) else { throw ValidationError("\(variable) must be a number, got '\(text)'") }
+        return parsed
+    }
 }
 
 /// Writes a line to stdout at once (stdout is block-buffered when piped).

@@ -46,11 +46,11 @@ struct Serve: AsyncParsableCommand {
         var configuration = AppConfiguration()
         common.apply(to: &configuration, environment: environment)
         configuration.server.host = host ?? environment["FIELDBOOK_HOST"] ?? "127.0.0.1"
-        configuration.server.port = try port ?? environment["FIELDBOOK_PORT"].map { try parse($0, "FIELDBOOK_PORT") } ?? 8080
-        configuration.server.threadCount = try threads ?? environment["FIELDBOOK_THREADS"].map { try parse($0, "FIELDBOOK_THREADS") }
-            ?? max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
-        configuration.server.maxBodyBytes = try maxBody ?? environment["FIELDBOOK_MAX_BODY"].map { try parse($0, "FIELDBOOK_MAX_BODY") }
-            ?? configuration.server.maxBodyBytes
+        configuration.server.port = try environment.resolve(port, "FIELDBOOK_PORT", default: 8080)
+        configuration.server.threadCount = try environment.resolve(threads, "FIELDBOOK_THREADS",
+                                                                   default: max(8, 4 * ProcessInfo.processInfo.activeProcessorCount))
+        configuration.server.maxBodyBytes = try environment.resolve(maxBody, "FIELDBOOK_MAX_BODY",
+                                                                    default: configuration.server.maxBodyBytes)
         if let text = upstream ?? environment["FIELDBOOK_UPSTREAM"] {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
                 throw ValidationError("--upstream must be an http:// or https:// URL, got '\(text)'")
@@ -67,10 +67,6 @@ struct Serve: AsyncParsableCommand {
         return configuration
     }
 
-    private func parse<T: LosslessStringConvertible>(_ text: String, _ name: String) throws -> T {
-        guard let value = T(text) else { throw ValidationError("\(name) must be a number, got '\(text)'") }
-        return value
-    }
 }
 
 /// Suspends until SIGINT or SIGTERM arrives.

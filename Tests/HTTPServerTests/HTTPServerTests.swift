@@ -151,7 +151,7 @@ struct EchoResponder: RequestResponder {
     @Test func aSlowClientDoesNotStallOthers() throws {
         try withServer { port in
             // A client that sends half a request and then waits holds no worker thread.
-            let slowSockets = try (0..<6).map { _ in try OpenSocket(port: port, partial: "GET /echo/slow HTTP/1.1\r\nHost: x\r\n") }
+            let slowSockets = try (0..<6).map { _ in try StalledConnection(port: port, partial: "GET /echo/slow HTTP/1.1\r\nHost: x\r\n") }
             let started = Date()
             let answer = try RawHTTPClient.send("GET /echo/fast HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
             #expect(answer.status == 200)
@@ -159,24 +159,4 @@ struct EchoResponder: RequestResponder {
             withExtendedLifetime(slowSockets) {}
         }
     }
-}
-
-/// A connection left open after sending part of a request.
-final class OpenSocket {
-    let descriptor: Int32
-
-    init(port: UInt16, partial: String) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        _ = partial.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    }
-
-    deinit { close(descriptor) }
 }

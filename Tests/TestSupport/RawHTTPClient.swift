@@ -16,19 +16,10 @@ public enum RawHTTPClient {
     }
 
     public static func send(_ request: String, port: UInt16, body: [UInt8] = []) throws -> Answer {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { throw POSIXError(.EIO) }
+        let socketFD = try connectToLoopback(port: port)
         defer { close(socketFD) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let bytes = Array(request.utf8) + body
         _ = bytes.withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var received: [UInt8] = []
@@ -57,4 +48,34 @@ public enum RawHTTPClient {
         }
         return Answer(status: status, headers: headers, setCookies: cookies, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
+}
+
+/// Opens a TCP connection to 127.0.0.1:port and returns its descriptor.
+public func connectToLoopback(port: UInt16) throws -> Int32 {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(descriptor)
+        throw POSIXError(.ECONNREFUSED)
+    }
+    return descriptor
+}
+
+/// A connection left open after sending part of a request, like a client on a bad network.
+public final class StalledConnection {
+    let descriptor: Int32
+
+    public init(port: UInt16, partial: String) throws {
+        descriptor = try connectToLoopback(port: port)
+        _ = partial.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    }
+
+    deinit { close(descriptor) }
 }
