@@ -66,7 +66,6 @@ struct Serve: AsyncParsableCommand {
         }
         return configuration
     }
-
 }
 
 /// Suspends until SIGINT or SIGTERM arrives.
