@@ -2,7 +2,7 @@
 # Installs what building and running Fieldbook needs on Debian 12, only if missing. Idempotent; run as root (or via sudo).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
-PACKAGES=(libmicrohttpd-dev libsqlite3-dev pkg-config libjs-leaflet libjs-leaflet.markercluster curl ca-certificates)
+PACKAGES=(libmicrohttpd-dev libsqlite3-dev pkg-config libjs-leaflet libjs-leaflet.markercluster curl ca-certificates openssl)
 
 missing=()
 for package in "${PACKAGES[@]}"; do
