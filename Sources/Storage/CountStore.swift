@@ -11,8 +11,8 @@ public struct RecordCount: Sendable {
 extension AppDatabase {
     public func recordCounts() throws -> [RecordCount] {
         let tables: [(String, String, String?)] = [
-            ("Activities", "activities", nil), ("Participants", "participants", nil), ("Venues", "venues", nil),
-            ("Geographic areas", "geographic_areas", nil), ("Activity types", "activity_types", "/activity-types"),
+            ("Activities", "activities", nil), ("Participants", "participants", nil), ("Venues", "venues", "/venues"),
+            ("Geographic areas", "geographic_areas", "/areas"), ("Activity types", "activity_types", "/activity-types"),
             ("Roles", "participant_roles", "/roles"),
         ]
         return try read { db in

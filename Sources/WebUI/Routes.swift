@@ -23,6 +23,24 @@ enum WebRoutes {
             table.post(base + "/{id}/delete", .editor, pages.delete)
         }
 
+        table.get("/areas", .signedIn, AreaPages.list)
+        table.get("/areas/new", .editor, AreaPages.newForm)
+        table.post("/areas/new", .editor, AreaPages.create)
+        table.get("/areas/{id}", .signedIn, AreaPages.detail)
+        table.get("/areas/{id}/edit", .editor, AreaPages.editForm)
+        table.post("/areas/{id}/edit", .editor, AreaPages.update)
+        table.get("/areas/{id}/delete", .editor, AreaPages.deleteConfirmation)
+        table.post("/areas/{id}/delete", .editor, AreaPages.delete)
+
+        table.get("/venues", .signedIn, VenuePages.list)
+        table.get("/venues/new", .editor, VenuePages.newForm)
+        table.post("/venues/new", .editor, VenuePages.create)
+        table.get("/venues/{id}", .signedIn, VenuePages.detail)
+        table.get("/venues/{id}/edit", .editor, VenuePages.editForm)
+        table.post("/venues/{id}/edit", .editor, VenuePages.update)
+        table.get("/venues/{id}/delete", .editor, VenuePages.deleteConfirmation)
+        table.post("/venues/{id}/delete", .editor, VenuePages.delete)
+
         table.get("/users", .administrator, UserPages.list)
         table.get("/users/new", .administrator, UserPages.newForm)
         table.post("/users/new", .administrator, UserPages.create)

@@ -22,6 +22,14 @@ struct FormView {
         fields[name] = field
     }
 
+    /// Adds a `<select>`; `options` are (value, label) pairs and the one equal to `value` is selected.
+    mutating func select(_ name: String, label: String, value: String, options: [(value: String, label: String)], hint: String? = nil) {
+        input(name, label: label, value: value, hint: hint)
+        fields[name]?["options"] = options.map { option -> [String: Any] in
+            ["value": option.value, "label": option.label, "selected": option.value == value]
+        }
+    }
+
     /// Where the error summary links for fields that are not a single input (a radio group links to its first radio).
     var anchors: [String: String] = [:]
 

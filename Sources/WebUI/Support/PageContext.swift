@@ -5,11 +5,13 @@ import Storage
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
-    case home, activityTypes, roles, users
+    case home, venues, areas, activityTypes, roles, users
 
     var label: String {
         switch self {
         case .home: "Home"
+        case .venues: "Venues"
+        case .areas: "Areas"
         case .activityTypes: "Activity types"
         case .roles: "Roles"
         case .users: "Users"
@@ -19,6 +21,8 @@ enum Section: String, CaseIterable {
     var path: String {
         switch self {
         case .home: "/"
+        case .venues: "/venues"
+        case .areas: "/areas"
         case .activityTypes: "/activity-types"
         case .roles: "/roles"
         case .users: "/users"

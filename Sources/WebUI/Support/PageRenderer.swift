@@ -7,7 +7,8 @@ public struct PageRenderer: Sendable {
     static let requiredTemplates = [
         "layout", "_error_summary", "_field", "_csrf", "_role_radios", "_pagination", "error", "setup", "login", "home",
         "categories/list", "categories/detail", "categories/form", "categories/delete",
-        "users/list", "users/detail", "users/new", "users/edit", "users/password",
+        "users/list", "users/detail", "users/new", "users/edit", "users/password", "_select", "_area_tree",
+        "areas/list", "areas/detail", "areas/form", "areas/delete", "venues/list", "venues/detail", "venues/form", "venues/delete",
     ]
 
     private let library: MustacheLibrary

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The kinds of geographic area, smallest to largest (Requirement 6B).
+public enum AreaType: String, Sendable, CaseIterable, Codable {
+    case neighbourhood = "NEIGHBOURHOOD", community = "COMMUNITY", city = "CITY", cluster = "CLUSTER", county = "COUNTY"
+    case province = "PROVINCE", state = "STATE", country = "COUNTRY", continent = "CONTINENT", hemisphere = "HEMISPHERE"
+    case world = "WORLD"
+
+    public var label: String { rawValue.prefix(1) + rawValue.dropFirst().lowercased() }
+}
+
+/// A region in the area hierarchy; `parentId` is nil for top-level areas.
+public struct GeographicArea: Sendable, Equatable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var areaType: AreaType
+    public var parentId: UUID?
+    public var version: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: UUID, name: String, areaType: AreaType, parentId: UUID?, version: Int, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.name = name
+        self.areaType = areaType
+        self.parentId = parentId
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// What the area form or API submits, as typed.
+public struct AreaInput: Sendable, Equatable {
+    public var name: String
+    public var areaType: String
+    /// The parent's id as text; empty for a top-level area.
+    public var parentId: String
+
+    public init(name: String, areaType: String, parentId: String) {
+        self.name = name
+        self.areaType = areaType
+        self.parentId = parentId
+    }
+
+    /// A checked area: trimmed name (1–100), a known type, a well-formed parent id or none.
+    public struct Valid: Sendable, Equatable {
+        public let name: String
+        public let areaType: AreaType
+        public let parentId: UUID?
+    }
+
+    public func validated() throws -> Valid {
+        var errors = ValidationError()
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { errors.add("name", "Enter a name for the area") }
+        else if trimmed.count > 100 { errors.add("name", "Name must be 100 characters or fewer (it has \(trimmed.count))") }
+        let type = AreaType(rawValue: areaType)
+        if type == nil { errors.add("area_type", "Choose the kind of area, for example City or Neighbourhood") }
+        let parentText = parentId.trimmingCharacters(in: .whitespaces)
+        let parent = parentText.isEmpty ? nil : UUID(uuidString: parentText)
+        if !parentText.isEmpty && parent == nil { errors.add("parent_id", "Choose a parent area from the list, or “None (top level)”") }
+        try errors.throwIfAny()
+        return Valid(name: trimmed, areaType: type!, parentId: parent)
+    }
+}
+
+/// Counts for an area including all its descendant areas.
+public struct AreaStatistics: Sendable, Equatable {
+    public let totalActivities: Int
+    public let totalParticipants: Int
+    public let activeActivities: Int
+    public let ongoingActivities: Int
+
+    public init(totalActivities: Int, totalParticipants: Int, activeActivities: Int, ongoingActivities: Int) {
+        self.totalActivities = totalActivities
+        self.totalParticipants = totalParticipants
+        self.activeActivities = activeActivities
+        self.ongoingActivities = ongoingActivities
+    }
+}

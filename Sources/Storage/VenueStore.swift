@@ -1,0 +1,232 @@
+import Domain
+import Foundation
+import GRDB
+
+/// How the venue list is filtered, sorted and paged; every field comes from the query string.
+public struct VenueQuery: Sendable, Equatable {
+    /// Case-insensitive substring of the name or address.
+    public var text: String
+    /// Venues in this area or any area below it.
+    public var areaId: UUID?
+    public var venueType: VenueType?
+    public var sort: Sort
+    public var page: PageRequest
+
+    /// The orders the venue list offers.
+    public enum Sort: String, Sendable, CaseIterable {
+        case name, area, created
+    }
+
+    public init(text: String = "", areaId: UUID? = nil, venueType: VenueType? = nil, sort: Sort = .name, page: PageRequest = PageRequest()) {
+        self.text = text
+        self.areaId = areaId
+        self.venueType = venueType
+        self.sort = sort
+        self.page = page
+    }
+}
+
+/// A venue as listed: with its area's name.
+public struct VenueListItem: Sendable, Equatable {
+    public let venue: Venue
+    public let areaName: String
+}
+
+/// A named link target (an activity, a participant) shown on a venue's page.
+public struct NamedReference: Sendable, Equatable {
+    public let id: UUID
+    public let name: String
+}
+
+/// Venues (Requirement 6A): search, filters, detail, and writes that refuse deleting what is used.
+extension AppDatabase {
+    public func venues(_ query: VenueQuery) throws -> ListPage<VenueListItem> {
+        try read { db in
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            let text = query.text.trimmingCharacters(in: .whitespaces)
+            if !text.isEmpty {
+                conditions.append("(v.name LIKE ? ESCAPE '\\' OR v.address LIKE ? ESCAPE '\\')")
+                let pattern = "%" + text.likeEscaped + "%"
+                arguments += [pattern, pattern]
+            }
+            if let areaId = query.areaId {
+                conditions.append("""
+                    v.geographic_area_id IN (WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL
+                    SELECT a.id FROM geographic_areas a JOIN tree t ON a.parent_id = t.id) SELECT id FROM tree)
+                    """)
+                arguments += [areaId.databaseText]
+            }
+            if let type = query.venueType {
+                conditions.append("v.venue_type = ?")
+                arguments += [type.rawValue]
+            }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let order = switch query.sort {
+            case .name: "v.name COLLATE NOCASE, v.id"
+            case .area: "g.name COLLATE NOCASE, v.name COLLATE NOCASE, v.id"
+            case .created: "v.created_at DESC, v.id"
+            }
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM venues v \(filter)", arguments: arguments) ?? 0
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT v.*, g.name AS area_name FROM venues v JOIN geographic_areas g ON g.id = v.geographic_area_id
+                \(filter) ORDER BY \(order) LIMIT ? OFFSET ?
+                """, arguments: arguments + [query.page.perPage, query.page.offset])
+            return ListPage(items: rows.map { VenueListItem(venue: Venue(row: $0), areaName: $0["area_name"]) },
+                            total: total, request: query.page)
+        }
+    }
+
+    public func venue(id: UUID) throws -> Venue {
+        try read { db in try Self.fetchVenue(db, id: id) }
+    }
+
+    /// Venues whose name or address contains `text`, for pickers on other forms.
+    public func venueMatches(_ text: String, limit: Int = 20) throws -> [VenueListItem] {
+        try venues(VenueQuery(text: text, page: PageRequest(page: 1, perPage: limit))).items
+    }
+
+    /// Activities currently held at the venue and participants living there (first `limit` of each, with totals).
+    public func venueOccupancy(id: UUID, limit: Int = 100) throws -> (activities: [NamedReference], activityTotal: Int,
+                                                                        participants: [NamedReference], participantTotal: Int) {
+        try read { db in
+            let venue = id.databaseText
+            let activities = try Row.fetchAll(db, sql: """
+                SELECT DISTINCT a.id, a.name FROM activity_venue_history h JOIN activities a ON a.id = h.activity_id
+                WHERE h.venue_id = ? AND h.effective_to IS NULL ORDER BY a.name COLLATE NOCASE LIMIT ?
+                """, arguments: [venue, limit]).map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
+            let activityTotal = try Int.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT activity_id) FROM activity_venue_history WHERE venue_id = ? AND effective_to IS NULL
+                """, arguments: [venue]) ?? 0
+            let participants = try Row.fetchAll(db, sql: """
+                SELECT id, name FROM participants WHERE home_venue_id = ? ORDER BY name COLLATE NOCASE LIMIT ?
+                """, arguments: [venue, limit]).map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
+            let participantTotal = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM participants WHERE home_venue_id = ?",
+                                                    arguments: [venue]) ?? 0
+            return (activities, activityTotal, participants, participantTotal)
+        }
+    }
+
+    @discardableResult
+    public func createVenue(_ input: VenueInput, by actor: Actor) throws -> Venue {
+        let valid = try input.validated()
+        return try write(by: actor) { db, changes in
+            try Self.ensureAreaExists(db, valid.areaId)
+            let now = Date()
+            let venue = Venue(id: UUID(), name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
+                              longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
+            try db.execute(sql: """
+                INSERT INTO venues (id, name, address, geographic_area_id, latitude, longitude, venue_type, version, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+                """, arguments: [venue.id.databaseText, venue.name, venue.address, venue.areaId.databaseText, venue.latitude,
+                                 venue.longitude, venue.venueType?.rawValue, now, now])
+            try changes.recordCreate("venue", id: venue.id, fields: venue.syncedFields)
+            return venue
+        }
+    }
+
+    @discardableResult
+    public func updateVenue(id: UUID, _ input: VenueInput, expectedVersion: Int?, by actor: Actor) throws -> Venue {
+        let valid = try input.validated()
+        return try write(by: actor) { db, changes in
+            var venue = try Self.fetchVenue(db, id: id)
+            if let expectedVersion, expectedVersion != venue.version { throw DomainError.staleVersion(entity: "venue") }
+            try Self.ensureAreaExists(db, valid.areaId)
+            let before = venue.syncedFields
+            (venue.name, venue.address, venue.areaId) = (valid.name, valid.address, valid.areaId)
+            (venue.latitude, venue.longitude, venue.venueType) = (valid.latitude, valid.longitude, valid.venueType)
+            guard venue.syncedFields != before else { return venue }
+            let baseVersion = venue.version
+            venue.version += 1
+            venue.updatedAt = Date()
+            try db.execute(sql: """
+                UPDATE venues SET name = ?, address = ?, geographic_area_id = ?, latitude = ?, longitude = ?, venue_type = ?,
+                version = ?, updated_at = ? WHERE id = ?
+                """, arguments: [venue.name, venue.address, venue.areaId.databaseText, venue.latitude, venue.longitude,
+                                 venue.venueType?.rawValue, venue.version, venue.updatedAt, id.databaseText])
+            try changes.recordUpdate("venue", id: id, before: before, after: venue.syncedFields, baseVersion: baseVersion)
+            return venue
+        }
+    }
+
+    /// Deletes a venue nothing refers to (Property 27): no participant lives there, no activity was ever held there.
+    public func deleteVenue(id: UUID, by actor: Actor) throws {
+        try write(by: actor) { db, changes in
+            let venue = try Self.fetchVenue(db, id: id)
+            let references = try Self.venueReferenceCounts(db, id: id)
+            if references.total > 0 {
+                throw DomainError.stillReferenced(message: references.refusal(name: venue.name), references: [])
+            }
+            try db.execute(sql: "DELETE FROM venues WHERE id = ?", arguments: [id.databaseText])
+            try changes.recordDelete("venue", id: id, baseVersion: venue.version)
+        }
+    }
+
+    /// Counts of what refers to a venue, for its delete confirmation.
+    public func venueReferenceCounts(id: UUID) throws -> VenueReferenceCounts {
+        try read { db in try Self.venueReferenceCounts(db, id: id) }
+    }
+
+    private static func venueReferenceCounts(_ db: Database, id: UUID) throws -> VenueReferenceCounts {
+        let venue = id.databaseText
+        func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql, arguments: [venue]) ?? 0 }
+        return VenueReferenceCounts(
+            residents: try count("SELECT COUNT(*) FROM participants WHERE home_venue_id = ?"),
+            addressHistory: try count("SELECT COUNT(*) FROM participant_address_history WHERE venue_id = ?"),
+            activityHistory: try count("SELECT COUNT(*) FROM activity_venue_history WHERE venue_id = ?"))
+    }
+
+    private static func fetchVenue(_ db: Database, id: UUID) throws -> Venue {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM venues WHERE id = ?", arguments: [id.databaseText]) else {
+            throw DomainError.notFound(entity: "venue")
+        }
+        return Venue(row: row)
+    }
+
+    private static func ensureAreaExists(_ db: Database, _ areaId: UUID) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geographic_areas WHERE id = ?)",
+                                arguments: [areaId.databaseText]) == true else {
+            throw ValidationError([FieldError(field: "geographic_area_id", message: "The chosen area no longer exists; choose another")])
+        }
+    }
+}
+
+/// What refers to a venue and so keeps it from being deleted.
+public struct VenueReferenceCounts: Sendable, Equatable {
+    public let residents: Int
+    public let addressHistory: Int
+    public let activityHistory: Int
+
+    public var total: Int { residents + addressHistory + activityHistory }
+
+    /// Why the venue cannot be deleted, naming each kind of reference.
+    public func refusal(name: String) -> String {
+        var parts: [String] = []
+        if residents > 0 { parts.append(residents == 1 ? "1 participant lives there" : "\(residents) participants live there") }
+        if addressHistory > residents { parts.append("it is in participants' address history") }
+        if activityHistory > 0 { parts.append(activityHistory == 1 ? "1 activity was held there" : "activities were held there (\(activityHistory) venue records)") }
+        return "“\(name)” cannot be deleted because \(parts.joined(separator: ", and ")). Its history would be lost; edit the venue instead."
+    }
+}
+
+extension String {
+    /// Escapes LIKE wildcards so user text matches literally (with ESCAPE '\').
+    var likeEscaped: String {
+        replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+}
+
+extension Venue {
+    var syncedFields: [String: JSONValue] {
+        ["name": .string(name), "address": .string(address), "geographic_area_id": .string(areaId.databaseText),
+         "latitude": latitude.map(JSONValue.double) ?? .null, "longitude": longitude.map(JSONValue.double) ?? .null,
+         "venue_type": venueType.map { .string($0.rawValue) } ?? .null]
+    }
+
+    init(row: Row) {
+        let type: String? = row["venue_type"]
+        self.init(id: row.uuid("id"), name: row["name"], address: row["address"], areaId: row.uuid("geographic_area_id"),
+                  latitude: row["latitude"], longitude: row["longitude"], venueType: type.flatMap(VenueType.init(rawValue:)),
+                  version: row["version"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+    }
+}

@@ -1,0 +1,155 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Geographic areas (Requirement 6B): the hierarchy as nested lists, detail with statistics, forms, deletion rules.
+enum AreaPages {
+    static func list(_ context: inout PageContext) throws -> Response {
+        let tree = try context.database.areaTree()
+        return context.page("areas/list", title: "Geographic areas", section: .areas,
+                            view: ["children": nest(tree), "has_areas": !tree.isEmpty, "count": tree.count])
+    }
+
+    static func detail(_ context: inout PageContext) throws -> Response {
+        let area = try context.database.area(id: context.request.uuidParameter())
+        let statistics = try context.database.areaStatistics(id: area.id)
+        let venues = try context.database.venues(VenueQuery(areaId: area.id, page: PageRequest(page: 1, perPage: 20)))
+        let children = try context.database.childAreas(of: area.id)
+        let view: [String: Any] = [
+            "area": areaView(area),
+            "ancestors": try context.database.ancestors(of: area.id).map(areaView),
+            "children": children.map(areaView), "has_children": !children.isEmpty,
+            "venues": venues.items.map { ["name": $0.venue.name, "path": "/venues/\($0.venue.id.lowercasedString)", "area": $0.areaName] },
+            "has_venues": venues.total > 0, "venue_total": venues.total, "venues_more": venues.total > venues.items.count,
+            "statistics": [
+                ["label": "Activities", "value": statistics.totalActivities],
+                ["label": "Active activities", "value": statistics.activeActivities],
+                ["label": "Ongoing activities", "value": statistics.ongoingActivities],
+                ["label": "Participants living here", "value": statistics.totalParticipants],
+            ],
+        ]
+        return context.page("areas/detail", title: area.name, section: .areas, view: view)
+    }
+
+    static func newForm(_ context: inout PageContext) throws -> Response {
+        try form(&context, area: nil, values: AreaInput(name: "", areaType: "", parentId: context.request.query["parent"] ?? ""),
+                 errors: ValidationError())
+    }
+
+    static func create(_ context: inout PageContext) throws -> Response {
+        let input = submitted(context.request)
+        do {
+            let area = try context.database.createArea(input, by: context.actor)
+            return context.redirect(to: "/areas/\(area.id.lowercasedString)", flash: "Area “\(area.name)” created.")
+        } catch let errors as ValidationError {
+            return try form(&context, area: nil, values: input, errors: errors, status: .unprocessableContent)
+        }
+    }
+
+    static func editForm(_ context: inout PageContext) throws -> Response {
+        let area = try context.database.area(id: context.request.uuidParameter())
+        return try form(&context, area: area, values: AreaInput(name: area.name, areaType: area.areaType.rawValue,
+                                                                parentId: area.parentId?.lowercasedString ?? ""),
+                        errors: ValidationError())
+    }
+
+    static func update(_ context: inout PageContext) throws -> Response {
+        let area = try context.database.area(id: context.request.uuidParameter())
+        let input = submitted(context.request)
+        do {
+            let saved = try context.database.updateArea(id: area.id, input, expectedVersion: Int(context.request.field("version")),
+                                                        by: context.actor)
+            return context.redirect(to: "/areas/\(saved.id.lowercasedString)", flash: "Area “\(saved.name)” saved.")
+        } catch let errors as ValidationError {
+            return try form(&context, area: area, values: input, errors: errors, status: .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let errors = ValidationError([FieldError(field: "name", message: "Someone else changed this area while you were editing. Check the values and submit again")])
+            return try form(&context, area: try context.database.area(id: area.id), values: input, errors: errors, status: .conflict)
+        }
+    }
+
+    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
+        let area = try context.database.area(id: context.request.uuidParameter())
+        return try deletePage(&context, area: area, status: .ok)
+    }
+
+    static func delete(_ context: inout PageContext) throws -> Response {
+        let area = try context.database.area(id: context.request.uuidParameter())
+        do {
+            try context.database.deleteArea(id: area.id, by: context.actor)
+            return context.redirect(to: "/areas", flash: "Area “\(area.name)” deleted.")
+        } catch DomainError.stillReferenced {
+            return try deletePage(&context, area: area, status: .conflict)
+        }
+    }
+
+    private static func deletePage(_ context: inout PageContext, area: GeographicArea, status: HTTPStatus) throws -> Response {
+        let references = try context.database.areaReferences(id: area.id)
+        var view: [String: Any] = ["area": areaView(area)]
+        if references.isEmpty {
+            view["can_delete"] = true
+        } else {
+            view["refusal"] = AreaReferences.refusal(name: area.name, references)
+            view["children"] = references.children.map { ["name": $0.name, "path": "/areas/\($0.id.lowercasedString)"] }
+            view["venues"] = references.venues.map { ["name": $0.name, "path": "/venues/\($0.id.lowercasedString)"] }
+            view["has_children"] = !references.children.isEmpty
+            view["has_venues"] = !references.venues.isEmpty
+        }
+        let title = references.isEmpty ? "Delete area “\(area.name)”" : "“\(area.name)” cannot be deleted"
+        return context.page("areas/delete", title: title, section: .areas, view: view, status: status)
+    }
+
+    private static func submitted(_ request: Request) -> AreaInput {
+        AreaInput(name: request.field("name"), areaType: request.field("area_type"), parentId: request.field("parent_id"))
+    }
+
+    private static func form(_ context: inout PageContext, area: GeographicArea?, values: AreaInput, errors: ValidationError,
+                             status: HTTPStatus = .ok) throws -> Response {
+        let excluded = try area.map { try context.database.areaTree(below: $0.id) } ?? []
+        let parents = try context.database.areaTree().filter { !excluded.contains($0.area.id) }
+        var form = FormView(errors: errors)
+        form.input("name", label: "Name", value: values.name)
+        form.select("area_type", label: "Kind of area", value: values.areaType,
+                    options: [("", "Choose…")] + AreaType.allCases.map { ($0.rawValue, $0.label) })
+        form.select("parent_id", label: "Parent area", value: values.parentId,
+                    options: [("", "None (top level)")] + parents.map { ($0.area.id.lowercasedString, indented($0)) },
+                    hint: "The larger area this one is part of")
+        var view = form.view
+        view["heading"] = area.map { "Edit “\($0.name)”" } ?? "New area"
+        view["action"] = area.map { "/areas/\($0.id.lowercasedString)/edit" } ?? "/areas/new"
+        view["back"] = area.map { "/areas/\($0.id.lowercasedString)" } ?? "/areas"
+        if let area { view["version"] = area.version }
+        return context.page("areas/form", title: view["heading"] as? String ?? "Area", section: .areas, view: view,
+                            status: status, hasErrors: form.hasErrors)
+    }
+
+    /// Builds nested `children` lists from tree-ordered entries.
+    static func nest(_ entries: [AreaTreeEntry]) -> [[String: Any]] {
+        var index = 0
+        func level(_ depth: Int) -> [[String: Any]] {
+            var nodes: [[String: Any]] = []
+            while index < entries.count, entries[index].depth == depth {
+                var node = areaView(entries[index].area)
+                index += 1
+                let children = index < entries.count && entries[index].depth > depth ? level(depth + 1) : []
+                node["children"] = children
+                node["has_children"] = !children.isEmpty
+                node["child_count"] = children.count
+                nodes.append(node)
+            }
+            return nodes
+        }
+        return level(0)
+    }
+
+    static func indented(_ entry: AreaTreeEntry) -> String {
+        String(repeating: "— ", count: entry.depth) + entry.area.name + " (\(entry.area.areaType.label))"
+    }
+
+    static func areaView(_ area: GeographicArea) -> [String: Any] {
+        ["id": area.id.lowercasedString, "name": area.name, "type_label": area.areaType.label,
+         "path": "/areas/\(area.id.lowercasedString)",
+         "created": DateText.format(area.createdAt), "updated": DateText.format(area.updatedAt)]
+    }
+}

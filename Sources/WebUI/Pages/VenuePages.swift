@@ -1,0 +1,149 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Venues (Requirement 6A): searchable list, detail with who meets and lives there, forms, deletion rules.
+enum VenuePages {
+    static func list(_ context: inout PageContext) throws -> Response {
+        let request = context.request
+        let query = VenueQuery(text: request.query["q"] ?? "", areaId: request.query["area"].flatMap(UUID.init(uuidString:)),
+                               venueType: request.query["type"].flatMap(VenueType.init(rawValue:)),
+                               sort: request.query["sort"].flatMap(VenueQuery.Sort.init(rawValue:)) ?? .name,
+                               page: Pagination.pageRequest(request))
+        let page = try context.database.venues(query)
+        let areas = try context.database.areaTree()
+        var filters = FormView()
+        filters.input("q", label: "Name or address contains", value: query.text)
+        filters.select("area", label: "Area (and the areas inside it)", value: query.areaId?.lowercasedString ?? "",
+                       options: [("", "Any area")] + areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
+        filters.select("type", label: "Kind of venue", value: query.venueType?.rawValue ?? "",
+                       options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
+        filters.select("sort", label: "Sort by", value: query.sort.rawValue,
+                       options: [("name", "Name"), ("area", "Area"), ("created", "Newest first")])
+        var view = filters.view
+        view["rows"] = page.items.map(rowView)
+        view["has_rows"] = !page.items.isEmpty
+        view["filtered"] = query != VenueQuery(sort: query.sort, page: query.page)
+        view["has_areas"] = !areas.isEmpty
+        view["pagination"] = Pagination.view(page, request: request, noun: ("venue", "venues"))
+        return context.page("venues/list", title: "Venues", section: .venues, view: view)
+    }
+
+    static func detail(_ context: inout PageContext) throws -> Response {
+        let venue = try context.database.venue(id: context.request.uuidParameter())
+        let area = try context.database.area(id: venue.areaId)
+        let occupancy = try context.database.venueOccupancy(id: venue.id)
+        let view: [String: Any] = [
+            "venue": venueView(venue), "area": AreaPages.areaView(area),
+            "activities": occupancy.activities.map { ["name": $0.name, "path": "/activities/\($0.id.lowercasedString)"] },
+            "participants": occupancy.participants.map { ["name": $0.name, "path": "/participants/\($0.id.lowercasedString)"] },
+            "has_activities": occupancy.activityTotal > 0, "activity_total": occupancy.activityTotal,
+            "has_participants": occupancy.participantTotal > 0, "participant_total": occupancy.participantTotal,
+        ]
+        return context.page("venues/detail", title: venue.name, section: .venues, view: view)
+    }
+
+    static func newForm(_ context: inout PageContext) throws -> Response {
+        try form(&context, venue: nil, values: VenueInput(name: "", address: "", areaId: context.request.query["area"] ?? ""),
+                 errors: ValidationError())
+    }
+
+    static func create(_ context: inout PageContext) throws -> Response {
+        let input = submitted(context.request)
+        do {
+            let venue = try context.database.createVenue(input, by: context.actor)
+            return context.redirect(to: "/venues/\(venue.id.lowercasedString)", flash: "Venue “\(venue.name)” created.")
+        } catch let errors as ValidationError {
+            return try form(&context, venue: nil, values: input, errors: errors, status: .unprocessableContent)
+        }
+    }
+
+    static func editForm(_ context: inout PageContext) throws -> Response {
+        let venue = try context.database.venue(id: context.request.uuidParameter())
+        let values = VenueInput(name: venue.name, address: venue.address, areaId: venue.areaId.lowercasedString,
+                                latitude: venue.latitude.map { "\($0)" } ?? "", longitude: venue.longitude.map { "\($0)" } ?? "",
+                                venueType: venue.venueType?.rawValue ?? "")
+        return try form(&context, venue: venue, values: values, errors: ValidationError())
+    }
+
+    static func update(_ context: inout PageContext) throws -> Response {
+        let venue = try context.database.venue(id: context.request.uuidParameter())
+        let input = submitted(context.request)
+        do {
+            let saved = try context.database.updateVenue(id: venue.id, input, expectedVersion: Int(context.request.field("version")),
+                                                         by: context.actor)
+            return context.redirect(to: "/venues/\(saved.id.lowercasedString)", flash: "Venue “\(saved.name)” saved.")
+        } catch let errors as ValidationError {
+            return try form(&context, venue: venue, values: input, errors: errors, status: .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let errors = ValidationError([FieldError(field: "name", message: "Someone else changed this venue while you were editing. Check the values and submit again")])
+            return try form(&context, venue: try context.database.venue(id: venue.id), values: input, errors: errors, status: .conflict)
+        }
+    }
+
+    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
+        try deletePage(&context, venue: try context.database.venue(id: context.request.uuidParameter()), status: .ok)
+    }
+
+    static func delete(_ context: inout PageContext) throws -> Response {
+        let venue = try context.database.venue(id: context.request.uuidParameter())
+        do {
+            try context.database.deleteVenue(id: venue.id, by: context.actor)
+            return context.redirect(to: "/venues", flash: "Venue “\(venue.name)” deleted.")
+        } catch DomainError.stillReferenced {
+            return try deletePage(&context, venue: venue, status: .conflict)
+        }
+    }
+
+    private static func deletePage(_ context: inout PageContext, venue: Venue, status: HTTPStatus) throws -> Response {
+        let references = try context.database.venueReferenceCounts(id: venue.id)
+        var view: [String: Any] = ["venue": venueView(venue)]
+        if references.total == 0 { view["can_delete"] = true } else { view["refusal"] = references.refusal(name: venue.name) }
+        let title = references.total == 0 ? "Delete venue “\(venue.name)”" : "“\(venue.name)” cannot be deleted"
+        return context.page("venues/delete", title: title, section: .venues, view: view, status: status)
+    }
+
+    private static func submitted(_ request: Request) -> VenueInput {
+        VenueInput(name: request.field("name"), address: request.field("address"), areaId: request.field("geographic_area_id"),
+                   latitude: request.field("latitude"), longitude: request.field("longitude"), venueType: request.field("venue_type"))
+    }
+
+    private static func form(_ context: inout PageContext, venue: Venue?, values: VenueInput, errors: ValidationError,
+                             status: HTTPStatus = .ok) throws -> Response {
+        let areas = try context.database.areaTree()
+        var form = FormView(errors: errors)
+        form.input("name", label: "Name", value: values.name)
+        form.input("address", label: "Address", value: values.address)
+        form.select("geographic_area_id", label: "Area", value: values.areaId,
+                    options: [("", "Choose…")] + areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) },
+                    hint: areas.isEmpty ? "There are no areas yet: add one on the Areas page first" : nil)
+        form.input("latitude", label: "Latitude (optional)", value: values.latitude, hint: "Decimal degrees, −90 to 90, like 51.5072")
+        form.input("longitude", label: "Longitude (optional)", value: values.longitude, hint: "Decimal degrees, −180 to 180, like -0.1276")
+        form.select("venue_type", label: "Kind of venue", value: values.venueType,
+                    options: [("", "Not specified")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
+        var view = form.view
+        view["heading"] = venue.map { "Edit “\($0.name)”" } ?? "New venue"
+        view["action"] = venue.map { "/venues/\($0.id.lowercasedString)/edit" } ?? "/venues/new"
+        view["back"] = venue.map { "/venues/\($0.id.lowercasedString)" } ?? "/venues"
+        if let venue { view["version"] = venue.version }
+        return context.page("venues/form", title: view["heading"] as? String ?? "Venue", section: .venues, view: view,
+                            status: status, hasErrors: form.hasErrors)
+    }
+
+    private static func rowView(_ item: VenueListItem) -> [String: Any] {
+        venueView(item.venue).merging(["area": item.areaName]) { $1 }
+    }
+
+    static func venueView(_ venue: Venue) -> [String: Any] {
+        var view: [String: Any] = [
+            "name": venue.name, "address": venue.address, "path": "/venues/\(venue.id.lowercasedString)",
+            "type_label": venue.venueType?.label ?? "Not specified",
+            "created": DateText.format(venue.createdAt), "updated": DateText.format(venue.updatedAt),
+        ]
+        if let latitude = venue.latitude, let longitude = venue.longitude {
+            view["coordinates"] = String(format: "%.5f, %.5f", latitude, longitude)
+        }
+        return view
+    }
+}
