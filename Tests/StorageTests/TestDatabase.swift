@@ -17,14 +17,33 @@ final class TestDatabase {
     /// Rows in the outbox, for asserting that each write recorded exactly one change.
     func outboxCount() throws -> Int { try database.outboxEntries(limit: 100_000).count }
 
-    /// Inserts an activity of the given type directly (activities get their write methods in a later issue).
-    func insertActivity(named name: String, typeId: UUID) throws -> UUID {
+    /// Inserts an activity directly, optionally held at a venue (for tests of features that read activities).
+    @discardableResult
+    func insertActivity(named name: String, typeId: UUID, status: String = "ACTIVE", endDate: String? = nil,
+                        venue: UUID? = nil) throws -> UUID {
         let id = UUID()
         try database.pool.write { db in
             try db.execute(sql: """
-                INSERT INTO activities (id, name, activity_type_id, start_date, status, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'ACTIVE', ?, ?)
-                """, arguments: [id.databaseText, name, typeId.databaseText, Date(), Date(), Date()])
+                INSERT INTO activities (id, name, activity_type_id, start_date, end_date, status, created_at, updated_at)
+                VALUES (?, ?, ?, '2025-01-01', ?, ?, ?, ?)
+                """, arguments: [id.databaseText, name, typeId.databaseText, endDate, status, Date(), Date()])
+            if let venue {
+                try db.execute(sql: """
+                    INSERT INTO activity_venue_history (id, activity_id, venue_id, effective_from) VALUES (?, ?, ?, '2025-01-01')
+                    """, arguments: [UUID().databaseText, id.databaseText, venue.databaseText])
+            }
+        }
+        return id
+    }
+
+    /// Inserts a participant directly, living at `homeVenue`.
+    @discardableResult
+    func insertParticipant(named name: String, homeVenue: UUID?) throws -> UUID {
+        let id = UUID()
+        try database.pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO participants (id, name, email, home_venue_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [id.databaseText, name, "\(name.lowercased())@example.org", homeVenue?.databaseText, Date(), Date()])
         }
         return id
     }

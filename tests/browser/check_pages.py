@@ -242,6 +242,45 @@ def check_categories(checker, browser, role, base):
     checker.page(browser, f"{role}: {base}/delete predefined (refused)", post=(predefined + "/delete", {}, base), expect=403)
 
 
+def location_id(response, prefix):
+    match = re.search(rf"{prefix}/([0-9a-f-]{{36}})", response.url)
+    return match.group(1) if match else None
+
+
+def create_places(editor):
+    """An area tree (World > Kenya > Nairobi) and a venue, created through the forms."""
+    world = location_id(editor.post("/areas/new", {"name": "World", "area_type": "WORLD", "parent_id": ""}), "/areas")
+    kenya = location_id(editor.post("/areas/new", {"name": "Kenya", "area_type": "COUNTRY", "parent_id": world}), "/areas")
+    editor.post("/areas/new", {"name": "Nairobi", "area_type": "CITY", "parent_id": kenya})
+    editor.post("/venues/new", {"name": "Kibera Community Hall", "address": "1 Olympic Road", "geographic_area_id": kenya,
+                                "latitude": "-1.3133", "longitude": "36.7876", "venue_type": "PUBLIC_BUILDING"})
+
+
+def check_places(checker, browser, role, empty=False):
+    state = " (empty)" if empty else ""
+    checker.page(browser, f"{role}: /areas{state}", "/areas")
+    checker.page(browser, f"{role}: /venues{state}", "/venues")
+    if empty:
+        return
+    areas = ids(browser.http.get(browser.base + "/areas").text, "/areas")
+    venue = ids(browser.http.get(browser.base + "/venues").text, "/venues")[0]
+    world, kenya = areas[0], areas[1]
+    checker.page(browser, f"{role}: area detail", world)
+    checker.page(browser, f"{role}: venue detail", venue)
+    checker.page(browser, f"{role}: /venues (filtered, no match)", "/venues?q=no-such-venue&type=PRIVATE_RESIDENCE")
+    if role == "read-only":
+        checker.page(browser, f"{role}: /venues/new (forbidden)", "/venues/new", expect=403)
+        return
+    for label, path in (("/areas/new", "/areas/new"), ("area edit", kenya + "/edit"), ("area delete (refused)", kenya + "/delete"),
+                        ("/venues/new", "/venues/new"), ("venue edit", venue + "/edit"), ("venue delete (confirm)", venue + "/delete")):
+        checker.page(browser, f"{role}: {label}", path)
+    if role != "editor":
+        return
+    checker.page(browser, f"{role}: /areas/new (errors)", post=("/areas/new", {"name": ""}), fill=("/areas/new", {"name": ""}), expect=422)
+    bad_venue = {"name": "Hall", "address": "", "latitude": "95"}
+    checker.page(browser, f"{role}: /venues/new (errors)", post=("/venues/new", bad_venue), fill=("/venues/new", bad_venue), expect=422)
+
+
 def check_users(checker, browser, role):
     if role != "administrator":
         checker.page(browser, f"{role}: /users (forbidden)", "/users", expect=403)
@@ -271,8 +310,11 @@ def main():
             try:
                 browser.sign_in(email)
                 if role == "administrator":
+                    check_places(checker, browser, role, empty=True)
                     create_users_and_records(browser)
+                    create_places(browser)
                 checker.page(browser, f"{role}: home", "/")
+                check_places(checker, browser, role)
                 check_categories(checker, browser, role, "/activity-types")
                 check_categories(checker, browser, role, "/roles")
                 check_users(checker, browser, role)

@@ -1,0 +1,85 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Testing
+
+@Suite struct AreaVenuePageTests {
+    func signedInEditor() async throws -> WebHarness {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        return given
+    }
+
+    func id(from location: String?) throws -> String {
+        try #require(location?.split(separator: "/").last.map(String.init))
+    }
+
+    @Test func areasAreListedAsNestedListsAndCreatedThroughTheForm() async throws {
+        let given = try await signedInEditor()
+        #expect(given.get("/areas").bodyText.contains("No geographic areas yet"))
+        let world = try id(from: given.post("/areas/new", [("name", "World"), ("area_type", "WORLD"), ("parent_id", "")]).header("Location"))
+        given.post("/areas/new", [("name", "Kenya"), ("area_type", "COUNTRY"), ("parent_id", world)])
+        let html = given.get("/areas").bodyText
+        #expect(html.contains("<ul class=\"tree\">"))
+        let worldAt = try #require(html.range(of: ">World</a>")), kenyaAt = try #require(html.range(of: ">Kenya</a>"))
+        #expect(worldAt.upperBound < kenyaAt.lowerBound)
+        #expect(html.components(separatedBy: "<ul class=\"tree\">").count == 3, "Kenya's list is nested inside World's")
+    }
+
+    @Test func invalidAreaKeepsTypedValuesAndACycleIsExplained() async throws {
+        let given = try await signedInEditor()
+        let empty = given.post("/areas/new", [("name", "Lakeside"), ("area_type", ""), ("parent_id", "")])
+        #expect(empty.status == .unprocessableContent)
+        #expect(empty.bodyText.contains("<title>Error: New area"))
+        #expect(empty.bodyText.contains("value=\"Lakeside\""))
+        #expect(empty.bodyText.contains("href=\"#area_type\""))
+        let world = try id(from: given.post("/areas/new", [("name", "World"), ("area_type", "WORLD"), ("parent_id", "")]).header("Location"))
+        let kenya = try id(from: given.post("/areas/new", [("name", "Kenya"), ("area_type", "COUNTRY"), ("parent_id", world)]).header("Location"))
+        let edit = given.get("/areas/\(world)/edit").bodyText
+        #expect(!edit.contains("value=\"\(kenya)\""), "an area's own descendants are not offered as its parent")
+        let cycle = given.post("/areas/\(world)/edit", [("name", "World"), ("area_type", "WORLD"), ("parent_id", kenya)])
+        #expect(cycle.status == .unprocessableContent)
+        #expect(cycle.bodyText.contains("cannot be its parent"))
+    }
+
+    @Test func venueFormValidatesAndTheListFilters() async throws {
+        let given = try await signedInEditor()
+        let city = try id(from: given.post("/areas/new", [("name", "Nairobi"), ("area_type", "CITY"), ("parent_id", "")]).header("Location"))
+        let bad = given.post("/venues/new", [("name", "Hall"), ("address", ""), ("geographic_area_id", city),
+                                              ("latitude", "95"), ("longitude", "36.8"), ("venue_type", "")])
+        #expect(bad.status == .unprocessableContent)
+        #expect(bad.bodyText.contains("Latitude must be between -90 and 90"))
+        #expect(bad.bodyText.contains("Enter the venue&#39;s address"))
+        #expect(bad.bodyText.contains("value=\"95\"") && bad.bodyText.contains("value=\"Hall\""))
+        let created = given.post("/venues/new", [("name", "Kibera Hall"), ("address", "1 Main Road"), ("geographic_area_id", city),
+                                                  ("latitude", "-1.3"), ("longitude", "36.8"), ("venue_type", "PUBLIC_BUILDING")])
+        let venue = try id(from: created.header("Location"))
+        #expect(given.get("/venues/\(venue)").bodyText.contains("-1.30000, 36.80000"))
+        #expect(given.get("/venues?q=KIBERA").bodyText.contains("Kibera Hall"))
+        #expect(given.get("/venues?q=nothing").bodyText.contains("No venue matches these filters"))
+        #expect(given.get("/venues?type=PRIVATE_RESIDENCE").bodyText.contains("No venue matches"))
+    }
+
+    @Test func referencedAreaAndVenueAreNotDeleted() async throws {
+        let given = try await signedInEditor()
+        let city = try id(from: given.post("/areas/new", [("name", "Nairobi"), ("area_type", "CITY"), ("parent_id", "")]).header("Location"))
+        let venue = try id(from: given.post("/venues/new", [("name", "Kibera Hall"), ("address", "1 Main Road"),
+                                                              ("geographic_area_id", city)]).header("Location"))
+        let confirm = given.get("/areas/\(city)/delete").bodyText
+        #expect(confirm.contains("cannot be deleted because it has 1 venue in it"))
+        #expect(confirm.contains("href=\"/venues/\(venue)\""))
+        #expect(given.post("/areas/\(city)/delete", [], formPath: "/areas").status == .conflict)
+        #expect(given.post("/venues/\(venue)/delete", []).header("Location") == "/venues")
+        #expect(given.post("/areas/\(city)/delete", []).header("Location") == "/areas")
+    }
+
+    @Test func readOnlyUsersCannotChangeAreasOrVenues() async throws {
+        let given = try await WebHarness()
+        try given.createUser("reader@example.org", .readOnly)
+        given.signIn("reader@example.org")
+        for path in ["/areas/new", "/venues/new"] { #expect(given.get(path).status == .forbidden) }
+        #expect(!given.get("/areas").bodyText.contains("/areas/new"))
+    }
+}
