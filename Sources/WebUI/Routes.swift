@@ -41,6 +41,15 @@ enum WebRoutes {
         table.get("/venues/{id}/delete", .editor, VenuePages.deleteConfirmation)
         table.post("/venues/{id}/delete", .editor, VenuePages.delete)
 
+        table.get("/participants", .signedIn, ParticipantPages.list)
+        table.get("/participants/new", .editor, ParticipantPages.newForm)
+        table.post("/participants/new", .editor, ParticipantPages.create)
+        table.get("/participants/{id}", .signedIn, ParticipantPages.detail)
+        table.get("/participants/{id}/edit", .editor, ParticipantPages.editForm)
+        table.post("/participants/{id}/edit", .editor, ParticipantPages.update)
+        table.get("/participants/{id}/delete", .editor, ParticipantPages.deleteConfirmation)
+        table.post("/participants/{id}/delete", .editor, ParticipantPages.delete)
+
         table.get("/users", .administrator, UserPages.list)
         table.get("/users/new", .administrator, UserPages.newForm)
         table.post("/users/new", .administrator, UserPages.create)

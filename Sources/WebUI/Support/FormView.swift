@@ -10,7 +10,9 @@ struct FormView {
     /// Adds a text-like input; `value` is what the user typed (or the stored value on first display).
     mutating func input(_ name: String, label: String, value: String, type: String = "text", hint: String? = nil,
                         autocomplete: String? = nil) {
-        var field: [String: Any] = ["name": name, "id": name, "label": label, "value": value, "type": type]
+        // A date the browser cannot show (typed elsewhere) is kept as text, so the value is not lost and the HTML stays valid.
+        let shownType = type == "date" && !value.isEmpty && CalendarDate(value) == nil ? "text" : type
+        var field: [String: Any] = ["name": name, "id": name, "label": label, "value": value, "type": shownType]
         if let hint { field["hint"] = hint; field["hint_id"] = "\(name)-hint" }
         if let autocomplete { field["autocomplete"] = autocomplete }
         if let message = errors.message(for: name) {

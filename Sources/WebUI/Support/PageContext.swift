@@ -5,11 +5,12 @@ import Storage
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
-    case home, venues, areas, activityTypes, roles, users
+    case home, participants, venues, areas, activityTypes, roles, users
 
     var label: String {
         switch self {
         case .home: "Home"
+        case .participants: "Participants"
         case .venues: "Venues"
         case .areas: "Areas"
         case .activityTypes: "Activity types"
@@ -21,6 +22,7 @@ enum Section: String, CaseIterable {
     var path: String {
         switch self {
         case .home: "/"
+        case .participants: "/participants"
         case .venues: "/venues"
         case .areas: "/areas"
         case .activityTypes: "/activity-types"

@@ -1,0 +1,155 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Participants (Requirement 4): searchable list, detail with address history and assignments, forms with a venue picker.
+enum ParticipantPages {
+    static let picker = VenuePicker(field: "home_venue_id", legend: "Home venue", multiple: false)
+
+    static func list(_ context: inout PageContext) throws -> Response {
+        let request = context.request
+        let query = ParticipantQuery(text: request.query["q"] ?? "", areaId: request.query["area"].flatMap(UUID.init(uuidString:)),
+                                     home: request.query["home"].flatMap(ParticipantQuery.HomeFilter.init(rawValue:)) ?? .any,
+                                     sort: request.query["sort"].flatMap(ParticipantQuery.Sort.init(rawValue:)) ?? .name,
+                                     descending: request.query["order"] == "desc", page: Pagination.pageRequest(request))
+        let page = try context.database.participants(query)
+        var filters = FormView()
+        filters.input("q", label: "Name or email contains", value: query.text)
+        filters.select("area", label: "Living in area", value: query.areaId?.lowercasedString ?? "",
+                       options: [("", "Any area")] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
+        filters.select("home", label: "Home venue", value: query.home.rawValue,
+                       options: [("any", "Any"), ("with", "Has a home venue"), ("without", "No home venue")])
+        filters.select("sort", label: "Sort by", value: query.sort.rawValue, options: [("name", "Name"), ("email", "Email"), ("created", "Date added")])
+        filters.select("order", label: "Order", value: query.descending ? "desc" : "asc", options: [("asc", "Ascending"), ("desc", "Descending")])
+        var view = filters.view
+        view["rows"] = page.items.map { item -> [String: Any] in
+            var row = participantView(item.participant)
+            if let venue = item.homeVenueName { row["venue_name"] = venue }
+            return row
+        }
+        view["has_rows"] = !page.items.isEmpty
+        view["filtered"] = query.text != "" || query.areaId != nil || query.home != .any
+        view["pagination"] = Pagination.view(page, request: request, noun: ("participant", "participants"))
+        return context.page("participants/list", title: "Participants", section: .participants, view: view)
+    }
+
+    static func detail(_ context: inout PageContext) throws -> Response {
+        let participant = try context.database.participant(id: context.request.uuidParameter())
+        let history = try context.database.addressHistory(of: participant.id)
+        let assignments = try context.database.assignments(of: participant.id)
+        var view: [String: Any] = [
+            "participant": participantView(participant),
+            "history": history.map { period -> [String: Any] in
+                ["venue": period.venueName, "path": "/venues/\(period.venueId.lowercasedString)", "from": period.effectiveFrom.display,
+                 "to": period.effectiveTo?.display ?? "now", "current": period.effectiveTo == nil]
+            },
+            "has_history": !history.isEmpty,
+            "assignments": assignments.map { ["activity": $0.activityName, "role": $0.roleName, "path": "/activities/\($0.activityId.lowercasedString)"] },
+            "has_assignments": !assignments.isEmpty,
+        ]
+        if let id = participant.homeVenueId {
+            let venue = try context.database.venue(id: id)
+            view["home"] = ["name": venue.name, "address": venue.address, "path": "/venues/\(id.lowercasedString)"]
+        }
+        return context.page("participants/detail", title: participant.name, section: .participants, view: view)
+    }
+
+    static func newForm(_ context: inout PageContext) throws -> Response {
+        try form(&context, participant: nil, values: ParticipantInput(name: "", email: ""), search: "", errors: ValidationError())
+    }
+
+    static func create(_ context: inout PageContext) throws -> Response {
+        let input = submitted(context.request)
+        if context.request.form[VenuePicker.findButton] != nil {
+            return try form(&context, participant: nil, values: input, search: context.request.field("venue_search"), errors: ValidationError())
+        }
+        do {
+            let participant = try context.database.createParticipant(input, by: context.actor)
+            return context.redirect(to: "/participants/\(participant.id.lowercasedString)", flash: "Participant \(participant.name) added.")
+        } catch let errors as ValidationError {
+            return try form(&context, participant: nil, values: input, search: context.request.field("venue_search"),
+                            errors: errors, status: .unprocessableContent)
+        }
+    }
+
+    static func editForm(_ context: inout PageContext) throws -> Response {
+        let participant = try context.database.participant(id: context.request.uuidParameter())
+        let values = ParticipantInput(name: participant.name, email: participant.email, phone: participant.phone ?? "",
+                                      notes: participant.notes ?? "", homeVenueId: participant.homeVenueId?.lowercasedString ?? "")
+        return try form(&context, participant: participant, values: values, search: "", errors: ValidationError())
+    }
+
+    static func update(_ context: inout PageContext) throws -> Response {
+        let participant = try context.database.participant(id: context.request.uuidParameter())
+        let input = submitted(context.request)
+        let search = context.request.field("venue_search")
+        if context.request.form[VenuePicker.findButton] != nil {
+            return try form(&context, participant: participant, values: input, search: search, errors: ValidationError())
+        }
+        do {
+            let saved = try context.database.updateParticipant(id: participant.id, input, expectedVersion: Int(context.request.field("version")),
+                                                               by: context.actor)
+            return context.redirect(to: "/participants/\(saved.id.lowercasedString)", flash: "Participant \(saved.name) saved.")
+        } catch let errors as ValidationError {
+            return try form(&context, participant: participant, values: input, search: search, errors: errors, status: .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let errors = ValidationError([FieldError(field: "name", message: "Someone else changed this participant while you were editing. Check the values and submit again")])
+            return try form(&context, participant: try context.database.participant(id: participant.id), values: input, search: search,
+                            errors: errors, status: .conflict)
+        }
+    }
+
+    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
+        let participant = try context.database.participant(id: context.request.uuidParameter())
+        let count = try context.database.assignments(of: participant.id).count
+        return context.page("participants/delete", title: "Delete \(participant.name)", section: .participants, view: [
+            "participant": participantView(participant),
+            "assignment_text": count == 0 ? "They have no assignments." : count == 1 ? "Their 1 assignment will be removed too."
+                : "Their \(count) assignments will be removed too.",
+        ])
+    }
+
+    static func delete(_ context: inout PageContext) throws -> Response {
+        let participant = try context.database.participant(id: context.request.uuidParameter())
+        try context.database.deleteParticipant(id: participant.id, by: context.actor)
+        return context.redirect(to: "/participants", flash: "Participant \(participant.name) deleted.")
+    }
+
+    private static func submitted(_ request: Request) -> ParticipantInput {
+        ParticipantInput(name: request.field("name"), email: request.field("email"), phone: request.field("phone"),
+                         notes: request.field("notes"), homeVenueId: request.field("home_venue_id"), movedOn: request.field("moved_on"))
+    }
+
+    private static func form(_ context: inout PageContext, participant: Participant?, values: ParticipantInput, search: String,
+                             errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
+        var form = FormView(errors: errors)
+        form.input("name", label: "Full name", value: values.name, autocomplete: "off")
+        form.input("email", label: "Email address", value: values.email, type: "email", autocomplete: "off")
+        form.input("phone", label: "Phone (optional)", value: values.phone, type: "tel", hint: "Use \(ParticipantInput.phoneFormat)",
+                   autocomplete: "off")
+        form.input("notes", label: "Notes (optional)", value: values.notes, hint: "Up to \(ParticipantInput.maxNotesLength) characters")
+        form.input("moved_on", label: "Home venue applies from", value: values.movedOn, type: "date",
+                   hint: "Only used when the home venue changes; leave empty for today")
+        var view = form.view
+        view["picker"] = try picker.view(database: context.database, search: search,
+                                         chosen: UUID(uuidString: values.homeVenueId).map { [$0] } ?? [],
+                                         error: errors.message(for: "home_venue_id"))
+        view["heading"] = participant.map { "Edit \($0.name)" } ?? "New participant"
+        view["action"] = participant.map { "/participants/\($0.id.lowercasedString)/edit" } ?? "/participants/new"
+        view["back"] = participant.map { "/participants/\($0.id.lowercasedString)" } ?? "/participants"
+        if let participant { view["version"] = participant.version }
+        return context.page("participants/form", title: view["heading"] as? String ?? "Participant", section: .participants,
+                            view: view, status: status, hasErrors: form.hasErrors)
+    }
+
+    static func participantView(_ participant: Participant) -> [String: Any] {
+        var view: [String: Any] = [
+            "name": participant.name, "email": participant.email, "path": "/participants/\(participant.id.lowercasedString)",
+            "created": DateText.format(participant.createdAt), "updated": DateText.format(participant.updatedAt),
+        ]
+        if let phone = participant.phone { view["phone"] = phone }
+        if let notes = participant.notes { view["notes"] = notes }
+        return view
+    }
+}
