@@ -8,6 +8,7 @@ enum Migrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-schema", migrate: createSchema)
         migrator.registerMigration("v1-predefined-categories", migrate: seedPredefinedCategories)
+        migrator.registerMigration("v2-search-text", migrate: addSearchText)
         return migrator
     }
 
@@ -165,6 +166,26 @@ enum Migrations {
             CREATE INDEX outbox_state ON outbox(state, seq);
             CREATE INDEX outbox_entity ON outbox(entity, entity_id);
             """)
+    }
+
+    /// Folded copies of searchable fields (see SearchText), kept by the write methods.
+    private static func addSearchText(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE participants ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+            ALTER TABLE venues ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+            ALTER TABLE activities ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+            """)
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, email FROM participants") {
+            try db.execute(sql: "UPDATE participants SET search_text = ? WHERE id = ?",
+                           arguments: [SearchText.of(row["name"], row["email"]), row["id"] as String])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, address FROM venues") {
+            try db.execute(sql: "UPDATE venues SET search_text = ? WHERE id = ?",
+                           arguments: [SearchText.of(row["name"], row["address"]), row["id"] as String])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM activities") {
+            try db.execute(sql: "UPDATE activities SET search_text = ? WHERE id = ?", arguments: [SearchText.of(row["name"]), row["id"] as String])
+        }
     }
 
     /// Predefined entries carry fixed ids on every node, so they are part of the schema, not outbox changes.

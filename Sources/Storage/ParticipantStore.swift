@@ -55,9 +55,8 @@ extension AppDatabase {
             var arguments: StatementArguments = []
             let text = query.text.trimmingCharacters(in: .whitespaces)
             if !text.isEmpty {
-                conditions.append("(p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')")
-                let pattern = "%" + text.likeEscaped + "%"
-                arguments += [pattern, pattern]
+                conditions.append("p.search_text LIKE ? ESCAPE '\\'")
+                arguments += [SearchText.pattern(text)]
             }
             if let areaId = query.areaId {
                 conditions.append("""
@@ -123,10 +122,10 @@ extension AppDatabase {
             let participant = Participant(id: UUID(), name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes,
                                           homeVenueId: valid.homeVenueId, version: 1, createdAt: now, updatedAt: now)
             try db.execute(sql: """
-                INSERT INTO participants (id, name, email, phone, notes, home_venue_id, version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
+                INSERT INTO participants (id, name, email, phone, notes, home_venue_id, version, created_at, updated_at, search_text)
+                VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
                 """, arguments: [participant.id.databaseText, participant.name, participant.email, participant.phone, participant.notes,
-                                 participant.homeVenueId?.databaseText, now, now])
+                                 participant.homeVenueId?.databaseText, now, now, participant.searchText])
             try changes.recordCreate("participant", id: participant.id, fields: participant.syncedFields)
             if let venue = valid.homeVenueId {
                 try Self.recordMove(db, changes, participant: participant.id, to: venue, on: valid.movedOn)
@@ -152,10 +151,11 @@ extension AppDatabase {
             participant.version += 1
             participant.updatedAt = Date()
             try db.execute(sql: """
-                UPDATE participants SET name = ?, email = ?, phone = ?, notes = ?, home_venue_id = ?, version = ?, updated_at = ?
-                WHERE id = ?
+                UPDATE participants SET name = ?, email = ?, phone = ?, notes = ?, home_venue_id = ?, version = ?, updated_at = ?,
+                search_text = ? WHERE id = ?
                 """, arguments: [participant.name, participant.email, participant.phone, participant.notes,
-                                 participant.homeVenueId?.databaseText, participant.version, participant.updatedAt, id.databaseText])
+                                 participant.homeVenueId?.databaseText, participant.version, participant.updatedAt,
+                                 participant.searchText, id.databaseText])
             try changes.recordUpdate("participant", id: id, before: before, after: participant.syncedFields, baseVersion: baseVersion)
             if moved {
                 try Self.closeCurrentAddress(db, changes, participant: id, on: valid.movedOn)
@@ -215,6 +215,8 @@ extension AppDatabase {
 }
 
 extension Participant {
+    var searchText: String { SearchText.of(name, email) }
+
     var syncedFields: [String: JSONValue] {
         ["name": .string(name), "email": .string(email), "phone": phone.map(JSONValue.string) ?? .null,
          "notes": notes.map(JSONValue.string) ?? .null, "home_venue_id": homeVenueId.map { .string($0.databaseText) } ?? .null]

@@ -46,9 +46,8 @@ extension AppDatabase {
             var arguments: StatementArguments = []
             let text = query.text.trimmingCharacters(in: .whitespaces)
             if !text.isEmpty {
-                conditions.append("(v.name LIKE ? ESCAPE '\\' OR v.address LIKE ? ESCAPE '\\')")
-                let pattern = "%" + text.likeEscaped + "%"
-                arguments += [pattern, pattern]
+                conditions.append("v.search_text LIKE ? ESCAPE '\\'")
+                arguments += [SearchText.pattern(text)]
             }
             if let areaId = query.areaId {
                 conditions.append("""
@@ -116,10 +115,10 @@ extension AppDatabase {
             let venue = Venue(id: UUID(), name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
                               longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
             try db.execute(sql: """
-                INSERT INTO venues (id, name, address, geographic_area_id, latitude, longitude, venue_type, version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+                INSERT INTO venues (id, name, address, geographic_area_id, latitude, longitude, venue_type, version, created_at,
+                updated_at, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
                 """, arguments: [venue.id.databaseText, venue.name, venue.address, venue.areaId.databaseText, venue.latitude,
-                                 venue.longitude, venue.venueType?.rawValue, now, now])
+                                 venue.longitude, venue.venueType?.rawValue, now, now, venue.searchText])
             try changes.recordCreate("venue", id: venue.id, fields: venue.syncedFields)
             return venue
         }
@@ -141,9 +140,9 @@ extension AppDatabase {
             venue.updatedAt = Date()
             try db.execute(sql: """
                 UPDATE venues SET name = ?, address = ?, geographic_area_id = ?, latitude = ?, longitude = ?, venue_type = ?,
-                version = ?, updated_at = ? WHERE id = ?
+                version = ?, updated_at = ?, search_text = ? WHERE id = ?
                 """, arguments: [venue.name, venue.address, venue.areaId.databaseText, venue.latitude, venue.longitude,
-                                 venue.venueType?.rawValue, venue.version, venue.updatedAt, id.databaseText])
+                                 venue.venueType?.rawValue, venue.version, venue.updatedAt, venue.searchText, id.databaseText])
             try changes.recordUpdate("venue", id: id, before: before, after: venue.syncedFields, baseVersion: baseVersion)
             return venue
         }
@@ -217,6 +216,8 @@ extension String {
 }
 
 extension Venue {
+    var searchText: String { SearchText.of(name, address) }
+
     var syncedFields: [String: JSONValue] {
         ["name": .string(name), "address": .string(address), "geographic_area_id": .string(areaId.databaseText),
          "latitude": latitude.map(JSONValue.double) ?? .null, "longitude": longitude.map(JSONValue.double) ?? .null,

@@ -42,8 +42,9 @@ final class TestDatabase {
         let id = UUID()
         try database.pool.write { db in
             try db.execute(sql: """
-                INSERT INTO participants (id, name, email, home_venue_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [id.databaseText, name, "\(name.lowercased())@example.org", homeVenue?.databaseText, Date(), Date()])
+                INSERT INTO participants (id, name, email, home_venue_id, created_at, updated_at, search_text) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id.databaseText, name, "\(name.lowercased())@example.org", homeVenue?.databaseText, Date(), Date(),
+                                 SearchText.of(name, "\(name.lowercased())@example.org")])
         }
         return id
     }

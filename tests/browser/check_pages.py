@@ -89,8 +89,8 @@ class Browser:
         self.post("/login", {"email": email, "password": PASSWORD})
         self.fill("/login", {"email": email, "password": PASSWORD})
 
-    def fill(self, path, fields):
-        """Opens the form at `path` in Chromium, types `fields` and submits it with its submit button."""
+    def fill(self, path, fields, button="main form.form button[type=submit]:not([name]):not([tabindex])"):
+        """Opens the form at `path` in Chromium, types `fields` and submits it with `button` (default: its Save button)."""
         self.driver.get(self.base + path)
         for name, value in fields.items():
             element = self.driver.find_element(By.NAME, name)
@@ -99,7 +99,7 @@ class Browser:
             else:
                 element.clear()
                 element.send_keys(value)
-        self.driver.find_element(By.CSS_SELECTOR, "main form.form button[type=submit]").click()
+        self.driver.find_element(By.CSS_SELECTOR, button).click()
 
     def quit(self):
         self.driver.quit()
@@ -210,11 +210,19 @@ def check_keyboard(checker, browser):
     first.send_keys(Keys.ENTER)
     checker.expect("keyboard: skip link", driver.switch_to.active_element.get_attribute("id") == "main",
                    "the skip link does not move focus to main")
-    browser.fill("/activity-types/new", {"name": ""})
+    name_field = driver.find_element(By.ID, "name")
+    name_field.send_keys(Keys.ENTER)
     summary = driver.find_elements(By.CSS_SELECTOR, ".error-summary a[href='#name']")
     checker.expect("keyboard: error summary", bool(summary), "no error summary link to #name after an empty submit")
     checker.expect("keyboard: error summary", driver.switch_to.active_element.get_attribute("class") == "error-summary",
                    "focus is not moved to the error summary")
+    driver.get(browser.base + "/participants/new")
+    driver.find_element(By.ID, "name").send_keys("Chen Li")
+    email = driver.find_element(By.ID, "email")
+    email.send_keys("chen@example.org")
+    email.send_keys(Keys.ENTER)
+    checker.expect("keyboard: Enter saves a form with a search button", re.search(r"/participants/[0-9a-f-]{36}$", driver.current_url),
+                   f"Enter in a text field did not save the participant (now at {driver.current_url})")
 
 
 def check_categories(checker, browser, role, base):
@@ -252,8 +260,34 @@ def create_places(editor):
     world = location_id(editor.post("/areas/new", {"name": "World", "area_type": "WORLD", "parent_id": ""}), "/areas")
     kenya = location_id(editor.post("/areas/new", {"name": "Kenya", "area_type": "COUNTRY", "parent_id": world}), "/areas")
     editor.post("/areas/new", {"name": "Nairobi", "area_type": "CITY", "parent_id": kenya})
-    editor.post("/venues/new", {"name": "Kibera Community Hall", "address": "1 Olympic Road", "geographic_area_id": kenya,
-                                "latitude": "-1.3133", "longitude": "36.7876", "venue_type": "PUBLIC_BUILDING"})
+    hall = location_id(editor.post("/venues/new", {
+        "name": "Kibera Community Hall", "address": "1 Olympic Road", "geographic_area_id": kenya,
+        "latitude": "-1.3133", "longitude": "36.7876", "venue_type": "PUBLIC_BUILDING"}), "/venues")
+    editor.post("/participants/new", {"name": "Ann Wanjiru", "email": "ann@example.org", "phone": "+254 712 345 678",
+                                      "home_venue_id": hall, "moved_on": "2024-01-01"})
+
+
+def check_participants(checker, browser, role, empty=False):
+    if empty:
+        checker.page(browser, f"{role}: /participants (empty)", "/participants")
+        return
+    checker.page(browser, f"{role}: /participants", "/participants")
+    checker.page(browser, f"{role}: /participants (no match)", "/participants?q=nobody&home=without")
+    person = ids(browser.http.get(browser.base + "/participants").text, "/participants")[0]
+    checker.page(browser, f"{role}: participant detail", person)
+    if role == "read-only":
+        checker.page(browser, f"{role}: /participants/new (forbidden)", "/participants/new", expect=403)
+        return
+    checker.page(browser, f"{role}: /participants/new", "/participants/new")
+    checker.page(browser, f"{role}: participant edit", person + "/edit")
+    checker.page(browser, f"{role}: participant delete (confirm)", person + "/delete")
+    if role != "editor":
+        return
+    find = {"name": "Bongani Okafor", "email": "bongani@example.org", "venue_search": "hall"}
+    checker.page(browser, f"{role}: /participants/new (venue search)", post=("/participants/new", dict(find, find_venues="1")),
+                 fill=("/participants/new", find, "button[name=find_venues]"), expect=200)
+    bad = {"name": "", "email": "not-an-email", "phone": "call me"}
+    checker.page(browser, f"{role}: /participants/new (errors)", post=("/participants/new", bad), fill=("/participants/new", bad), expect=422)
 
 
 def check_places(checker, browser, role, empty=False):
@@ -311,10 +345,12 @@ def main():
                 browser.sign_in(email)
                 if role == "administrator":
                     check_places(checker, browser, role, empty=True)
+                    check_participants(checker, browser, role, empty=True)
                     create_users_and_records(browser)
                     create_places(browser)
                 checker.page(browser, f"{role}: home", "/")
                 check_places(checker, browser, role)
+                check_participants(checker, browser, role)
                 check_categories(checker, browser, role, "/activity-types")
                 check_categories(checker, browser, role, "/roles")
                 check_users(checker, browser, role)

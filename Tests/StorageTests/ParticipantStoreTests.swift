@@ -1,0 +1,130 @@
+import Domain
+import Foundation
+import PropertyBased
+@testable import Storage
+import Testing
+
+@Suite struct ParticipantStoreTests {
+    let actor = Actor.system("test")
+    static let first = ["Ann", "Bongani", "Chen", "Dana", "Émile", "Farah", "Goran", "Hana"]
+    static let last = ["Wanjiru", "Okafor", "Li", "Schmidt", "Dubois", "Haddad", "Petrović", "Sato"]
+
+    func people(_ picks: [Int]) throws -> (TestDatabase, [Participant], venue: Venue) {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: actor)
+        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        var created: [Participant] = []
+        for (index, pick) in picks.enumerated() {
+            let name = "\(Self.first[pick % 8]) \(Self.last[(pick / 8) % 8])"
+            created.append(try given.database.createParticipant(ParticipantInput(
+                name: name, email: "p\(index).\(Self.last[pick % 8].lowercased())@example.org",
+                homeVenueId: pick % 3 == 0 ? venue.id.uuidString : ""), by: actor))
+        }
+        return (given, created, venue)
+    }
+
+    func all(_ database: AppDatabase, _ query: ParticipantQuery) throws -> [ParticipantListItem] {
+        var query = query
+        query.page = PageRequest(page: 1, perPage: 500)
+        return try database.participants(query).items
+    }
+
+    // Feature: fieldbook, Property 1: Complete Data Retrieval
+    @Test func property1_participantCompleteDataRetrieval() async throws {
+        await propertyCheck(count: 10, input: Gen.int(in: 0...63).array(of: 0...120)) { picks in
+            let (given, created, _) = try people(picks)
+            var seen: [UUID] = []
+            for page in 1...max(1, (created.count + 49) / 50) {
+                let listed = try given.database.participants(ParticipantQuery(page: PageRequest(page: page)))
+                #expect(listed.total == created.count)
+                seen += listed.items.map(\.participant.id)
+            }
+            #expect(seen.count == created.count && Set(seen) == Set(created.map(\.id)))
+        }
+    }
+
+    // Feature: fieldbook, Property 3: Search Result Accuracy
+    @Test func property3_searchResultAccuracy() async throws {
+        await propertyCheck(count: 20, input: Gen.int(in: 0...63).array(of: 1...40), Gen.element(of: ["ann", "LI", "é", "emile", "ÉMI", "okafor", "p1", "zz", "@example", "ć"])) { picks, picked in
+            let text = try #require(picked)
+            let (given, created, _) = try people(picks)
+            let found = Set(try all(given.database, ParticipantQuery(text: text)).map(\.participant.id))
+            let fold = { (text: String) in text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+            let expected = Set(created.filter { fold($0.name).contains(fold(text)) || fold($0.email).contains(fold(text)) }.map(\.id))
+            #expect(found == expected)
+        }
+    }
+
+    // Feature: fieldbook, Property 4: Filter Correctness
+    @Test func property4_participantFilterCorrectness() async throws {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...63).array(of: 1...40)) { picks in
+            let (given, created, venue) = try people(picks)
+            let withHome = Set(try all(given.database, ParticipantQuery(home: .withHome)).map(\.participant.id))
+            let withoutHome = Set(try all(given.database, ParticipantQuery(home: .withoutHome)).map(\.participant.id))
+            #expect(withHome == Set(created.filter { $0.homeVenueId == venue.id }.map(\.id)))
+            #expect(withoutHome == Set(created.filter { $0.homeVenueId == nil }.map(\.id)))
+            #expect(Set(try all(given.database, ParticipantQuery(areaId: venue.areaId)).map(\.participant.id)) == withHome)
+        }
+    }
+
+    // Feature: fieldbook, Property 5: Sort Order Preservation
+    @Test func property5_participantSortOrderPreservation() async throws {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...63).array(of: 2...40), Gen.bool) { picks, descending in
+            let (given, _, _) = try people(picks)
+            let names = try all(given.database, ParticipantQuery(sort: .name, descending: descending)).map { $0.participant.name.lowercased() }
+            #expect(names == (descending ? names.sorted(by: >) : names.sorted()))
+            let emails = try all(given.database, ParticipantQuery(sort: .email, descending: descending)).map(\.participant.email)
+            #expect(emails == (descending ? emails.sorted(by: >) : emails.sorted()))
+        }
+    }
+
+    // Feature: fieldbook, Property 6: Input Validation Rejection
+    @Test func property6_participantInputValidationRejection() async {
+        await propertyCheck(count: 200, input: Gen.int(in: 0...120), Gen.int(in: 0...5), Gen.int(in: 0...600)) { nameLength, emailPick, notesLength in
+            let emails = ["a@b.org", "", "no-at-sign", "x@y", "two@@example.org", "ok.name+tag@example.co.uk"]
+            let input = ParticipantInput(name: String(repeating: "n", count: nameLength), email: emails[emailPick],
+                                         notes: String(repeating: "x", count: notesLength))
+            let valid = (1...100).contains(nameLength) && [0, 5].contains(emailPick) && notesLength <= 500
+            #expect(((try? input.validated()) != nil) == valid)
+        }
+        #expect(throws: ValidationError.self) { try ParticipantInput(name: "A", email: "a@b.org", phone: "call me").validated() }
+        #expect((try? ParticipantInput(name: "A", email: "a@b.org", phone: "+254 (712) 345-678").validated()) != nil)
+    }
+
+    // Feature: fieldbook, Property 37: Participant Address History Display
+    @Test func property37_participantAddressHistoryDisplay() async throws {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...2).array(of: 1...8)) { moves in
+            let (given, _, _) = try people([])
+            let area = try given.database.createArea(AreaInput(name: "Town", areaType: "CITY", parentId: ""), by: actor)
+            let venues = try (0..<3).map { try given.database.createVenue(VenueInput(name: "V\($0)", address: "\($0) Lane", areaId: area.id.uuidString), by: actor) }
+            var participant = try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org"), by: actor)
+            var expectedPeriods = 0
+            for (step, pick) in moves.enumerated() {
+                let date = String(format: "2024-%02d-01", step + 1)
+                let changes = participant.homeVenueId != venues[pick].id
+                participant = try given.database.updateParticipant(id: participant.id, ParticipantInput(
+                    name: "Ann", email: "ann@example.org", homeVenueId: venues[pick].id.uuidString, movedOn: date), expectedVersion: nil, by: actor)
+                if changes { expectedPeriods += 1 }
+            }
+            let history = try given.database.addressHistory(of: participant.id)
+            #expect(history.count == expectedPeriods)
+            #expect(history.map(\.effectiveFrom) == history.map(\.effectiveFrom).sorted(by: >), "newest first")
+            #expect(history.filter { $0.effectiveTo == nil }.count == 1)
+            #expect(history.first?.venueId == participant.homeVenueId)
+            for (newer, older) in zip(history, history.dropFirst()) { #expect(older.effectiveTo == newer.effectiveFrom) }
+        }
+    }
+
+    @Test func aMoveRecordsTheParticipantAndBothHistoryChanges() throws {
+        let (given, _, venue) = try people([])
+        let area = try given.database.area(id: venue.areaId)
+        let other = try given.database.createVenue(VenueInput(name: "Other", address: "9 Road", areaId: area.id.uuidString), by: actor)
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString), by: actor)
+        let before = try given.outboxCount()
+        try given.database.updateParticipant(id: ann.id, ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: other.id.uuidString),
+                                             expectedVersion: 1, by: actor)
+        let entries = try given.database.outboxEntries().dropFirst(before)
+        #expect(entries.map(\.change.entity) == ["participant", "participant_address", "participant_address"])
+        #expect(entries.map(\.change.operation) == [.update, .update, .create])
+    }
+}

@@ -1,0 +1,63 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Testing
+
+@Suite struct ParticipantPageTests {
+    func editorWithVenues() async throws -> (WebHarness, hall: Venue, house: Venue) {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        let area = try given.database.createArea(AreaInput(name: "Nairobi", areaType: "CITY", parentId: ""), by: .system("test"))
+        let hall = try given.database.createVenue(VenueInput(name: "Kibera Hall", address: "1 Main Road", areaId: area.id.uuidString), by: .system("test"))
+        let house = try given.database.createVenue(VenueInput(name: "Green House", address: "2 Side Road", areaId: area.id.uuidString), by: .system("test"))
+        given.signIn("ed@example.org")
+        return (given, hall, house)
+    }
+
+    @Test func findingVenuesKeepsEveryTypedValueAndListsMatches() async throws {
+        let (given, hall, house) = try await editorWithVenues()
+        let found = given.post("/participants/new", [("name", "Ann Wanjiru"), ("email", "ann@example.org"), ("phone", "0712 345678"),
+                                                      ("notes", "Prefers Swahili"), ("venue_search", "HALL"), ("find_venues", "1")])
+        #expect(found.status == .ok)
+        let html = found.bodyText
+        #expect(html.contains("value=\"Ann Wanjiru\"") && html.contains("value=\"0712 345678\"") && html.contains(">Prefers Swahili</textarea>"))
+        #expect(html.contains("value=\"\(hall.id.uuidString.lowercased())\""))
+        #expect(!html.contains("value=\"\(house.id.uuidString.lowercased())\""))
+        #expect(try given.database.participants(ParticipantQuery()).total == 0, "searching venues saves nothing")
+    }
+
+    @Test func savingWithAHomeVenueRecordsHistoryShownNewestFirst() async throws {
+        let (given, hall, house) = try await editorWithVenues()
+        let created = given.post("/participants/new", [("name", "Ann"), ("email", "ann@example.org"),
+                                                        ("home_venue_id", hall.id.uuidString.lowercased()), ("moved_on", "2024-01-01")])
+        let path = try #require(created.header("Location"))
+        given.post(path + "/edit", [("name", "Ann"), ("email", "ann@example.org"), ("home_venue_id", house.id.uuidString.lowercased()),
+                                    ("moved_on", "2025-06-01"), ("version", "1")])
+        let detail = given.get(path).bodyText
+        let newer = try #require(detail.range(of: "Green House</a> <strong")), older = try #require(detail.range(of: "Kibera Hall</a></td>"))
+        #expect(newer.lowerBound < older.lowerBound)
+        #expect(detail.contains("<td>1 Jan 2024</td><td>1 Jun 2025</td>"))
+    }
+
+    @Test func invalidParticipantShowsEveryErrorAndKeepsValues() async throws {
+        let (given, _, _) = try await editorWithVenues()
+        let answer = given.post("/participants/new", [("name", ""), ("email", "not-an-email"), ("phone", "call me"),
+                                                       ("notes", String(repeating: "x", count: 501)), ("moved_on", "2025-02-30")])
+        #expect(answer.status == .unprocessableContent)
+        let html = answer.bodyText
+        #expect(html.contains("<title>Error: New participant"))
+        for anchor in ["#name", "#email", "#phone", "#notes", "#moved_on"] { #expect(html.contains("href=\"\(anchor)\""), "\(anchor)") }
+        #expect(html.contains("value=\"not-an-email\"") && html.contains("value=\"call me\"") && html.contains("value=\"2025-02-30\""))
+    }
+
+    @Test func listSearchesAndDeleteAsksFirst() async throws {
+        let (given, _, _) = try await editorWithVenues()
+        let path = try #require(given.post("/participants/new", [("name", "Émile Dubois"), ("email", "emile@example.org")]).header("Location"))
+        #expect(given.get("/participants?q=emile").bodyText.contains("Émile Dubois"))
+        #expect(given.get("/participants?q=zzz").bodyText.contains("No participant matches"))
+        #expect(given.get(path + "/delete").bodyText.contains("They have no assignments."))
+        #expect(given.post(path + "/delete", []).header("Location") == "/participants")
+        #expect(given.get(path).status == .notFound)
+    }
+}
