@@ -23,6 +23,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 PASSWORD = "correct horse battery staple"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -201,6 +203,12 @@ def create_users_and_records(admin):
     admin.post("/roles/new", {"name": "Driver"})
 
 
+def press_enter(driver, element):
+    """Presses Enter in a form field and waits for the next page."""
+    element.send_keys(Keys.ENTER)
+    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(element))
+
+
 def check_keyboard(checker, browser):
     driver = browser.driver
     driver.get(browser.base + "/activity-types/new")
@@ -210,8 +218,7 @@ def check_keyboard(checker, browser):
     first.send_keys(Keys.ENTER)
     checker.expect("keyboard: skip link", driver.switch_to.active_element.get_attribute("id") == "main",
                    "the skip link does not move focus to main")
-    name_field = driver.find_element(By.ID, "name")
-    name_field.send_keys(Keys.ENTER)
+    press_enter(driver, driver.find_element(By.ID, "name"))
     summary = driver.find_elements(By.CSS_SELECTOR, ".error-summary a[href='#name']")
     checker.expect("keyboard: error summary", bool(summary), "no error summary link to #name after an empty submit")
     checker.expect("keyboard: error summary", driver.switch_to.active_element.get_attribute("class") == "error-summary",
@@ -220,7 +227,7 @@ def check_keyboard(checker, browser):
     driver.find_element(By.ID, "name").send_keys("Chen Li")
     email = driver.find_element(By.ID, "email")
     email.send_keys("chen@example.org")
-    email.send_keys(Keys.ENTER)
+    press_enter(driver, email)
     checker.expect("keyboard: Enter saves a form with a search button", re.search(r"/participants/[0-9a-f-]{36}$", driver.current_url),
                    f"Enter in a text field did not save the participant (now at {driver.current_url})")
 
