@@ -11,7 +11,7 @@ public struct RecordCount: Sendable {
 extension AppDatabase {
     public func recordCounts() throws -> [RecordCount] {
         let tables: [(String, String, String?)] = [
-            ("Activities", "activities", nil), ("Participants", "participants", "/participants"), ("Venues", "venues", "/venues"),
+            ("Activities", "activities", "/activities"), ("Participants", "participants", "/participants"), ("Venues", "venues", "/venues"),
             ("Geographic areas", "geographic_areas", "/areas"), ("Activity types", "activity_types", "/activity-types"),
             ("Roles", "participant_roles", "/roles"),
         ]

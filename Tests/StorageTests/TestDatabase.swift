@@ -17,7 +17,7 @@ final class TestDatabase {
     /// Rows in the outbox, for asserting that each write recorded exactly one change.
     func outboxCount() throws -> Int { try database.outboxEntries(limit: 100_000).count }
 
-    /// Inserts an activity directly, optionally held at a venue (for tests of features that read activities).
+    /// Inserts an activity directly, optionally held at a venue (bypassing validation, for tests of what reads activities).
     @discardableResult
     func insertActivity(named name: String, typeId: UUID, status: String = "ACTIVE", endDate: String? = nil,
                         venue: UUID? = nil) throws -> UUID {

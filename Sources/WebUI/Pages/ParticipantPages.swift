@@ -5,7 +5,9 @@ import Storage
 
 /// Participants (Requirement 4): searchable list, detail with address history and assignments, forms with a venue picker.
 enum ParticipantPages {
-    static let picker = VenuePicker(field: "home_venue_id", legend: "Home venue", multiple: false)
+    static let picker = SearchPicker(field: "home_venue_id", legend: "Home venue", multiple: false, noneLabel: "No home venue",
+                                     searchField: "venue_search", searchLabel: "Search venues by name or address",
+                                     findButton: "find_venues", buttonLabel: "Find venues")
 
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
@@ -61,7 +63,7 @@ enum ParticipantPages {
 
     static func create(_ context: inout PageContext) throws -> Response {
         let input = submitted(context.request)
-        if context.request.form[VenuePicker.findButton] != nil {
+        if context.request.form[picker.findButton] != nil {
             return try form(&context, participant: nil, values: input, search: context.request.field("venue_search"), errors: ValidationError())
         }
         do {
@@ -84,7 +86,7 @@ enum ParticipantPages {
         let participant = try context.database.participant(id: context.request.uuidParameter())
         let input = submitted(context.request)
         let search = context.request.field("venue_search")
-        if context.request.form[VenuePicker.findButton] != nil {
+        if context.request.form[picker.findButton] != nil {
             return try form(&context, participant: participant, values: input, search: search, errors: ValidationError())
         }
         do {
@@ -132,9 +134,8 @@ enum ParticipantPages {
         form.input("moved_on", label: "Home venue applies from", value: values.movedOn, type: "date",
                    hint: "Only used when the home venue changes; leave empty for today")
         var view = form.view
-        view["picker"] = try picker.view(database: context.database, search: search,
-                                         chosen: UUID(uuidString: values.homeVenueId).map { [$0] } ?? [],
-                                         error: errors.message(for: "home_venue_id"))
+        view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, UUID(uuidString: values.homeVenueId).map { [$0] } ?? []),
+                                     matches: try VenueChoices.matches(context.database, search), error: errors.message(for: "home_venue_id"))
         view["heading"] = participant.map { "Edit \($0.name)" } ?? "New participant"
         view["action"] = participant.map { "/participants/\($0.id.lowercasedString)/edit" } ?? "/participants/new"
         view["back"] = participant.map { "/participants/\($0.id.lowercasedString)" } ?? "/participants"

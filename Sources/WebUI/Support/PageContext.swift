@@ -5,11 +5,12 @@ import Storage
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
-    case home, participants, venues, areas, activityTypes, roles, users
+    case home, activities, participants, venues, areas, activityTypes, roles, users
 
     var label: String {
         switch self {
         case .home: "Home"
+        case .activities: "Activities"
         case .participants: "Participants"
         case .venues: "Venues"
         case .areas: "Areas"
@@ -22,6 +23,7 @@ enum Section: String, CaseIterable {
     var path: String {
         switch self {
         case .home: "/"
+        case .activities: "/activities"
         case .participants: "/participants"
         case .venues: "/venues"
         case .areas: "/areas"

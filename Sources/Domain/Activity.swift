@@ -1,0 +1,132 @@
+import Foundation
+
+/// Where an activity stands. PLANNED: not started yet; ACTIVE: under way; COMPLETED: finished as intended;
+/// CANCELLED: stopped or called off.
+public enum ActivityStatus: String, Sendable, CaseIterable, Codable {
+    case planned = "PLANNED", active = "ACTIVE", completed = "COMPLETED", cancelled = "CANCELLED"
+
+    public var label: String { rawValue.prefix(1) + rawValue.dropFirst().lowercased() }
+}
+
+/// Something that happens (Requirement 5): finite when it has an end date, ongoing when it has none (Property 7).
+public struct Activity: Sendable, Equatable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var description: String?
+    public var typeId: UUID
+    public var startDate: CalendarDate
+    public var endDate: CalendarDate?
+    public var status: ActivityStatus
+    public var version: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: UUID, name: String, description: String?, typeId: UUID, startDate: CalendarDate, endDate: CalendarDate?,
+                status: ActivityStatus, version: Int, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.typeId = typeId
+        self.startDate = startDate
+        self.endDate = endDate
+        self.status = status
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// Ongoing activities have no end date; finite ones do.
+    public var isOngoing: Bool { endDate == nil }
+
+    /// "12 Mar 2025 – 30 Jun 2025" or "since 12 Mar 2025, ongoing".
+    public var dateText: String {
+        endDate.map { "\(startDate.display) – \($0.display)" } ?? "since \(startDate.display), ongoing"
+    }
+}
+
+/// What the activity form or API submits, as typed.
+public struct ActivityInput: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    public var typeId: String
+    public var startDate: String
+    /// "finite" or "ongoing".
+    public var duration: String
+    public var endDate: String
+    public var status: String
+    public var venueIds: [String]
+    /// From when venue changes apply; empty means today.
+    public var venuesFrom: String
+
+    public init(name: String, description: String = "", typeId: String, startDate: String, duration: String, endDate: String = "",
+                status: String, venueIds: [String] = [], venuesFrom: String = "") {
+        self.name = name
+        self.description = description
+        self.typeId = typeId
+        self.startDate = startDate
+        self.duration = duration
+        self.endDate = endDate
+        self.status = status
+        self.venueIds = venueIds
+        self.venuesFrom = venuesFrom
+    }
+
+    /// A checked activity; past start dates are allowed (organizers record activities already under way).
+    public struct Valid: Sendable, Equatable {
+        public let name: String
+        public let description: String?
+        public let typeId: UUID
+        public let startDate: CalendarDate
+        public let endDate: CalendarDate?
+        public let status: ActivityStatus
+        public let venueIds: [UUID]
+        public let venuesFrom: CalendarDate
+    }
+
+    public func validated(today: CalendarDate = .today()) throws -> Valid {
+        var errors = ValidationError()
+        let name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if name.isEmpty { errors.add("name", "Enter a name for the activity") }
+        else if name.count > 200 { errors.add("name", "Name must be 200 characters or fewer (it has \(name.count))") }
+        let description = self.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        if description.count > 2000 { errors.add("description", "Description must be 2000 characters or fewer (it has \(description.count))") }
+        let type = UUID(uuidString: typeId.trimmingCharacters(in: .whitespaces))
+        if type == nil { errors.add("activity_type_id", "Choose the type of activity") }
+        let start = CalendarDate(startDate)
+        if startDate.trimmingCharacters(in: .whitespaces).isEmpty { errors.add("start_date", "Enter the date the activity starts") }
+        else if start == nil { errors.add("start_date", "Enter the start date as a real day, like 2025-03-12") }
+        let end = Self.checkEnd(duration: duration, endDate: endDate, start: start, into: &errors)
+        let status = ActivityStatus(rawValue: self.status)
+        if status == nil { errors.add("status", "Choose the activity's status") }
+        var seen = Set<UUID>()
+        let venues = venueIds.compactMap(UUID.init(uuidString:)).filter { seen.insert($0).inserted }
+        let moved = venuesFrom.trimmingCharacters(in: .whitespaces).isEmpty ? today : CalendarDate(venuesFrom)
+        if moved == nil { errors.add("venues_from", "Enter the date as a real day, like 2025-03-12") }
+        try errors.throwIfAny()
+        return Valid(name: name, description: description.isEmpty ? nil : description, typeId: type!, startDate: start!,
+                     endDate: end, status: status!, venueIds: venues, venuesFrom: moved!)
+    }
+
+    private static func checkEnd(duration: String, endDate: String, start: CalendarDate?, into errors: inout ValidationError) -> CalendarDate? {
+        let text = endDate.trimmingCharacters(in: .whitespaces)
+        switch duration {
+        case "ongoing":
+            if !text.isEmpty { errors.add("end_date", "An ongoing activity has no end date: clear the end date, or choose “Finite”") }
+            return nil
+        case "finite":
+            guard !text.isEmpty else {
+                errors.add("end_date", "Enter the date a finite activity ends, or choose “Ongoing”")
+                return nil
+            }
+            guard let end = CalendarDate(text) else {
+                errors.add("end_date", "Enter the end date as a real day, like 2025-06-30")
+                return nil
+            }
+            if let start, end <= start { errors.add("end_date", "The end date must be after the start date (\(start.display))") }
+            return end
+        default:
+            errors.add("duration", "Choose whether the activity is finite or ongoing")
+            return nil
+        }
+    }
+}

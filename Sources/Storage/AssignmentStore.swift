@@ -1,0 +1,98 @@
+import Domain
+import Foundation
+import GRDB
+
+/// A participant taking part in an activity in a role (Requirement 6).
+public struct Assignment: Sendable, Equatable, Identifiable {
+    public let id: UUID
+    public let activityId: UUID
+    public let participantId: UUID
+    public let participantName: String
+    public let roleId: UUID
+    public let roleName: String
+    public let assignedAt: Date
+}
+
+/// Assignments: the same participant in the same role twice is refused (Property 8).
+extension AppDatabase {
+    public func assignments(ofActivity id: UUID) throws -> [Assignment] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT s.*, p.name AS participant_name, r.name AS role_name FROM assignments s
+                JOIN participants p ON p.id = s.participant_id JOIN participant_roles r ON r.id = s.role_id
+                WHERE s.activity_id = ? ORDER BY p.name COLLATE NOCASE, r.name
+                """, arguments: [id.databaseText]).map(Assignment.init(row:))
+        }
+    }
+
+    public func assignment(id: UUID) throws -> Assignment {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT s.*, p.name AS participant_name, r.name AS role_name FROM assignments s
+                JOIN participants p ON p.id = s.participant_id JOIN participant_roles r ON r.id = s.role_id WHERE s.id = ?
+                """, arguments: [id.databaseText]) else { throw DomainError.notFound(entity: "assignment") }
+            return Assignment(row: row)
+        }
+    }
+
+    /// Assigns a participant (ids as typed in the form) to an activity in a role.
+    @discardableResult
+    public func assign(participant participantText: String, role roleText: String, toActivity activityId: UUID,
+                       by actor: Actor) throws -> Assignment {
+        var errors = ValidationError()
+        let participantId = UUID(uuidString: participantText.trimmingCharacters(in: .whitespaces))
+        let roleId = UUID(uuidString: roleText.trimmingCharacters(in: .whitespaces))
+        if participantId == nil { errors.add("participant_id", "Choose a participant: search by name or email, then pick one") }
+        if roleId == nil { errors.add("role_id", "Choose the participant's role") }
+        try errors.throwIfAny()
+        let id = try write(by: actor) { db, changes -> UUID in
+            _ = try Self.fetchActivityName(db, activityId)
+            guard let participant = try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [participantId!.databaseText]) else {
+                throw ValidationError([FieldError(field: "participant_id", message: "That participant no longer exists; search again")])
+            }
+            guard let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId!.databaseText]) else {
+                throw ValidationError([FieldError(field: "role_id", message: "That role no longer exists; choose another")])
+            }
+            if try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM assignments WHERE activity_id = ? AND participant_id = ? AND role_id = ?)
+                """, arguments: [activityId.databaseText, participantId!.databaseText, roleId!.databaseText]) == true {
+                throw ValidationError([FieldError(field: "role_id", message: "\(participant) is already assigned to this activity as \(role); choose another role or participant")])
+            }
+            let id = UUID()
+            let now = Date()
+            try db.execute(sql: "INSERT INTO assignments (id, activity_id, participant_id, role_id, assigned_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [id.databaseText, activityId.databaseText, participantId!.databaseText, roleId!.databaseText, now])
+            try changes.recordCreate("assignment", id: id, fields: [
+                "activity_id": .string(activityId.databaseText), "participant_id": .string(participantId!.databaseText),
+                "role_id": .string(roleId!.databaseText), "assigned_at": .string(ISO8601DateFormatter().string(from: now)),
+            ])
+            return id
+        }
+        return try assignment(id: id)
+    }
+
+    public func unassign(_ id: UUID, by actor: Actor) throws {
+        try write(by: actor) { db, changes in
+            guard let version = try Int.fetchOne(db, sql: "SELECT version FROM assignments WHERE id = ?", arguments: [id.databaseText]) else {
+                throw DomainError.notFound(entity: "assignment")
+            }
+            try db.execute(sql: "DELETE FROM assignments WHERE id = ?", arguments: [id.databaseText])
+            try changes.recordDelete("assignment", id: id, baseVersion: version)
+        }
+    }
+
+    private static func fetchActivityName(_ db: Database, _ id: UUID) throws -> String {
+        guard let name = try String.fetchOne(db, sql: "SELECT name FROM activities WHERE id = ?", arguments: [id.databaseText]) else {
+            throw DomainError.notFound(entity: "activity")
+        }
+        return name
+    }
+}
+
+extension Assignment {
+    init(row: Row) {
+        self.init(id: row.uuid("id"), activityId: row.uuid("activity_id"), participantId: row.uuid("participant_id"),
+                  participantName: row["participant_name"], roleId: row.uuid("role_id"), roleName: row["role_name"],
+                  assignedAt: row["assigned_at"])
+    }
+}

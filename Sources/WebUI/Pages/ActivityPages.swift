@@ -1,0 +1,182 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Activities (Requirement 5): filtered list, detail with venues, history and assignments, forms, completion.
+enum ActivityPages {
+    static let picker = SearchPicker(field: "venue_ids", legend: "Venues", multiple: true, noneLabel: nil, searchField: "venue_search",
+                                     searchLabel: "Search venues by name or address to add one", findButton: "find_venues",
+                                     buttonLabel: "Find venues")
+
+    static func list(_ context: inout PageContext) throws -> Response {
+        let request = context.request
+        let query = ActivityQuery(text: request.query["q"] ?? "", typeId: request.query["type"].flatMap(UUID.init(uuidString:)),
+                                  status: request.query["status"].flatMap(ActivityStatus.init(rawValue:)),
+                                  sort: request.query["sort"].flatMap(ActivityQuery.Sort.init(rawValue:)) ?? .start,
+                                  descending: request.query["order"] != "asc", page: Pagination.pageRequest(request))
+        let page = try context.database.activities(query)
+        var filters = FormView()
+        filters.input("q", label: "Name contains", value: query.text)
+        filters.select("type", label: "Type", value: query.typeId?.lowercasedString ?? "",
+                       options: [("", "Any type")] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, $0.name) })
+        filters.select("status", label: "Status", value: query.status?.rawValue ?? "",
+                       options: [("", "Any status")] + ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
+        filters.select("sort", label: "Sort by", value: query.sort.rawValue, options: [("start", "Start date"), ("name", "Name"), ("type", "Type")])
+        filters.select("order", label: "Order", value: query.descending ? "desc" : "asc",
+                       options: [("desc", "Descending (newest first)"), ("asc", "Ascending (oldest first)")])
+        var view = filters.view
+        view["rows"] = page.items.map { item in
+            activityView(item.activity).merging(["type": item.typeName, "venues": item.venueNames.joined(separator: ", ")]) { $1 }
+        }
+        view["has_rows"] = !page.items.isEmpty
+        view["filtered"] = !query.text.isEmpty || query.typeId != nil || query.status != nil
+        view["pagination"] = Pagination.view(page, request: request, noun: ("activity", "activities"))
+        return context.page("activities/list", title: "Activities", section: .activities, view: view)
+    }
+
+    static func detail(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        let type = try context.database.category(.activityType, id: activity.typeId)
+        let history = try context.database.venueHistory(ofActivity: activity.id)
+        let assignments = try context.database.assignments(ofActivity: activity.id)
+        let current = history.filter { $0.effectiveTo == nil }
+        let view: [String: Any] = [
+            "activity": activityView(activity), "type": type.name,
+            "current_venues": current.map { ["name": $0.venueName, "path": "/venues/\($0.venueId.lowercasedString)"] },
+            "has_current_venues": !current.isEmpty,
+            "history": history.map { period -> [String: Any] in
+                ["venue": period.venueName, "path": "/venues/\(period.venueId.lowercasedString)", "from": period.effectiveFrom.display,
+                 "to": period.effectiveTo?.display ?? "now"]
+            },
+            "has_history": !history.isEmpty,
+            "assignments": assignments.map { assignment -> [String: Any] in
+                ["participant": assignment.participantName, "role": assignment.roleName, "assigned": DateText.format(assignment.assignedAt),
+                 "participant_path": "/participants/\(assignment.participantId.lowercasedString)",
+                 "remove_path": "/activities/\(activity.id.lowercasedString)/assignments/\(assignment.id.lowercasedString)/delete"]
+            },
+            "has_assignments": !assignments.isEmpty,
+            "can_complete": activity.status != .completed && activity.startDate < .today(),
+        ]
+        return context.page("activities/detail", title: activity.name, section: .activities, view: view)
+    }
+
+    static func newForm(_ context: inout PageContext) throws -> Response {
+        let today = CalendarDate.today().description
+        return try form(&context, activity: nil, values: ActivityInput(name: "", typeId: "", startDate: today, duration: "finite",
+                                                                       status: ActivityStatus.planned.rawValue),
+                        search: "", errors: ValidationError())
+    }
+
+    static func create(_ context: inout PageContext) throws -> Response {
+        let input = submitted(context.request)
+        let search = context.request.field("venue_search")
+        if context.request.form[picker.findButton] != nil {
+            return try form(&context, activity: nil, values: input, search: search, errors: ValidationError())
+        }
+        do {
+            let activity = try context.database.createActivity(input, by: context.actor)
+            return context.redirect(to: "/activities/\(activity.id.lowercasedString)", flash: "Activity “\(activity.name)” created.")
+        } catch let errors as ValidationError {
+            return try form(&context, activity: nil, values: input, search: search, errors: errors, status: .unprocessableContent)
+        }
+    }
+
+    static func editForm(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        let venues = try context.database.venueHistory(ofActivity: activity.id).filter { $0.effectiveTo == nil }.map(\.venueId.lowercasedString)
+        let values = ActivityInput(name: activity.name, description: activity.description ?? "", typeId: activity.typeId.lowercasedString,
+                                   startDate: activity.startDate.description, duration: activity.isOngoing ? "ongoing" : "finite",
+                                   endDate: activity.endDate?.description ?? "", status: activity.status.rawValue, venueIds: venues)
+        return try form(&context, activity: activity, values: values, search: "", errors: ValidationError())
+    }
+
+    static func update(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        let input = submitted(context.request)
+        let search = context.request.field("venue_search")
+        if context.request.form[picker.findButton] != nil {
+            return try form(&context, activity: activity, values: input, search: search, errors: ValidationError())
+        }
+        do {
+            let saved = try context.database.updateActivity(id: activity.id, input, expectedVersion: Int(context.request.field("version")),
+                                                            by: context.actor)
+            return context.redirect(to: "/activities/\(saved.id.lowercasedString)", flash: "Activity “\(saved.name)” saved.")
+        } catch let errors as ValidationError {
+            return try form(&context, activity: activity, values: input, search: search, errors: errors, status: .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let errors = ValidationError([FieldError(field: "name", message: "Someone else changed this activity while you were editing. Check the values and submit again")])
+            return try form(&context, activity: try context.database.activity(id: activity.id), values: input, search: search,
+                            errors: errors, status: .conflict)
+        }
+    }
+
+    /// `POST /activities/{id}/completion`: marks the activity complete.
+    static func complete(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.completeActivity(id: context.request.uuidParameter(), by: context.actor)
+        return context.redirect(to: "/activities/\(activity.id.lowercasedString)",
+                                flash: "“\(activity.name)” marked complete (ended \(activity.endDate?.display ?? "today")).")
+    }
+
+    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        let assignments = try context.database.assignments(ofActivity: activity.id).count
+        let periods = try context.database.venueHistory(ofActivity: activity.id).count
+        return context.page("activities/delete", title: "Delete “\(activity.name)”", section: .activities, view: [
+            "activity": activityView(activity),
+            "consequence": "Its \(assignments) \(assignments == 1 ? "assignment" : "assignments") and \(periods) venue \(periods == 1 ? "record" : "records") are deleted with it.",
+        ])
+    }
+
+    static func delete(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        try context.database.deleteActivity(id: activity.id, by: context.actor)
+        return context.redirect(to: "/activities", flash: "Activity “\(activity.name)” deleted.")
+    }
+
+    private static func submitted(_ request: Request) -> ActivityInput {
+        ActivityInput(name: request.field("name"), description: request.field("description"), typeId: request.field("activity_type_id"),
+                      startDate: request.field("start_date"), duration: request.field("duration"), endDate: request.field("end_date"),
+                      status: request.field("status"), venueIds: request.form.all("venue_ids"), venuesFrom: request.field("venues_from"))
+    }
+
+    private static func form(_ context: inout PageContext, activity: Activity?, values: ActivityInput, search: String,
+                             errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
+        var form = FormView(errors: errors)
+        form.anchors["duration"] = "duration-finite"
+        form.input("name", label: "Name", value: values.name)
+        form.input("description", label: "Description (optional)", value: values.description, hint: "Up to 2000 characters")
+        form.select("activity_type_id", label: "Type", value: values.typeId,
+                    options: [("", "Choose…")] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, $0.name) })
+        form.input("start_date", label: "Start date", value: values.startDate, type: "date",
+                   hint: "Can be in the past, for an activity already under way")
+        form.input("end_date", label: "End date (finite activities only)", value: values.endDate, type: "date",
+                   hint: "Must be after the start date")
+        form.select("status", label: "Status", value: values.status, options: ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
+        form.input("venues_from", label: "Venue changes apply from", value: values.venuesFrom, type: "date",
+                   hint: "Leave empty for today (never earlier than the start date)")
+        var view = form.view
+        view["duration_finite"] = values.duration == "finite"
+        view["duration_ongoing"] = values.duration == "ongoing"
+        if let message = errors.message(for: "duration") { view["duration_error"] = message }
+        let chosen = values.venueIds.compactMap(UUID.init(uuidString:))
+        view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, chosen),
+                                     matches: try VenueChoices.matches(context.database, search), error: errors.message(for: "venue_ids"))
+        view["heading"] = activity.map { "Edit “\($0.name)”" } ?? "New activity"
+        view["action"] = activity.map { "/activities/\($0.id.lowercasedString)/edit" } ?? "/activities/new"
+        view["back"] = activity.map { "/activities/\($0.id.lowercasedString)" } ?? "/activities"
+        if let activity { view["version"] = activity.version }
+        return context.page("activities/form", title: view["heading"] as? String ?? "Activity", section: .activities, view: view,
+                            status: status, hasErrors: form.hasErrors)
+    }
+
+    static func activityView(_ activity: Activity) -> [String: Any] {
+        var view: [String: Any] = [
+            "name": activity.name, "path": "/activities/\(activity.id.lowercasedString)", "dates": activity.dateText,
+            "ongoing": activity.isOngoing, "status": activity.status.label, "start": activity.startDate.display,
+            "created": DateText.format(activity.createdAt), "updated": DateText.format(activity.updatedAt),
+        ]
+        if let description = activity.description { view["description"] = description }
+        return view
+    }
+}
