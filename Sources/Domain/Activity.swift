@@ -80,7 +80,8 @@ public struct ActivityInput: Sendable, Equatable {
         public let endDate: CalendarDate?
         public let status: ActivityStatus
         public let venueIds: [UUID]
-        public let venuesFrom: CalendarDate
+        /// When the venue choice applies; nil when not given (a new activity's venues then apply from its start).
+        public let venuesFrom: CalendarDate?
     }
 
     public func validated(today: CalendarDate = .today()) throws -> Valid {
@@ -100,11 +101,12 @@ public struct ActivityInput: Sendable, Equatable {
         if status == nil { errors.add("status", "Choose the activity's status") }
         var seen = Set<UUID>()
         let venues = venueIds.compactMap(UUID.init(uuidString:)).filter { seen.insert($0).inserted }
-        let moved = venuesFrom.trimmingCharacters(in: .whitespaces).isEmpty ? today : CalendarDate(venuesFrom)
-        if moved == nil { errors.add("venues_from", "Enter the date as a real day, like 2025-03-12") }
+        let fromText = venuesFrom.trimmingCharacters(in: .whitespaces)
+        let moved = CalendarDate(fromText)
+        if !fromText.isEmpty && moved == nil { errors.add("venues_from", "Enter the date as a real day, like 2025-03-12") }
         try errors.throwIfAny()
         return Valid(name: name, description: description.isEmpty ? nil : description, typeId: type!, startDate: start!,
-                     endDate: end, status: status!, venueIds: venues, venuesFrom: moved!)
+                     endDate: end, status: status!, venueIds: venues, venuesFrom: moved)
     }
 
     private static func checkEnd(duration: String, endDate: String, start: CalendarDate?, into errors: inout ValidationError) -> CalendarDate? {

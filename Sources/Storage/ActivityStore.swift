@@ -106,7 +106,7 @@ extension AppDatabase {
                                  activity.startDate.description, activity.endDate?.description, activity.status.rawValue, now, now,
                                  SearchText.of(activity.name)])
             try changes.recordCreate("activity", id: activity.id, fields: activity.syncedFields)
-            let from = max(valid.venuesFrom, valid.startDate)
+            let from = max(valid.venuesFrom ?? valid.startDate, valid.startDate)
             for venue in valid.venueIds { try Self.openVenuePeriod(db, changes, activity: activity.id, venue: venue, from: from) }
             return activity
         }
@@ -131,7 +131,7 @@ extension AppDatabase {
                 try Self.saveActivity(db, activity)
                 try changes.recordUpdate("activity", id: id, before: before, after: activity.syncedFields, baseVersion: baseVersion)
             }
-            try Self.replaceVenues(db, changes, activity: id, with: valid.venueIds, from: max(valid.venuesFrom, valid.startDate))
+            try Self.replaceVenues(db, changes, activity: id, with: valid.venueIds, from: max(valid.venuesFrom ?? .today(), valid.startDate))
             return activity
         }
     }

@@ -270,8 +270,52 @@ def create_places(editor):
     hall = location_id(editor.post("/venues/new", {
         "name": "Kibera Community Hall", "address": "1 Olympic Road", "geographic_area_id": kenya,
         "latitude": "-1.3133", "longitude": "36.7876", "venue_type": "PUBLIC_BUILDING"}), "/venues")
-    editor.post("/participants/new", {"name": "Ann Wanjiru", "email": "ann@example.org", "phone": "+254 712 345 678",
-                                      "home_venue_id": hall, "moved_on": "2024-01-01"})
+    ann = location_id(editor.post("/participants/new", {"name": "Ann Wanjiru", "email": "ann@example.org",
+                                                        "phone": "+254 712 345 678", "home_venue_id": hall, "moved_on": "2024-01-01"}),
+                      "/participants")
+    page = editor.http.get(editor.base + "/activities/new").text
+    activity_type = re.search(r'<option value="([0-9a-f-]{36})">', page).group(1)
+    choir = location_id(editor.post("/activities/new", {"name": "Community Choir", "activity_type_id": activity_type,
+                                                         "start_date": "2024-02-01", "duration": "ongoing", "status": "ACTIVE",
+                                                         "venue_ids": hall}), "/activities")
+    editor.post("/activities/new", {"name": "First Aid Course", "activity_type_id": activity_type, "start_date": "2024-03-01",
+                                    "duration": "finite", "end_date": "2024-06-30", "status": "COMPLETED", "venue_ids": hall})
+    form = editor.http.get(f"{editor.base}/activities/{choir}/assignments/new").text
+    role = re.search(r'<option value="([0-9a-f-]{36})">', form).group(1)
+    editor.post(f"/activities/{choir}/assignments", {"participant_id": ann, "role_id": role}, f"/activities/{choir}/assignments/new")
+
+
+def check_activities(checker, browser, role, empty=False):
+    if empty:
+        checker.page(browser, f"{role}: /activities (empty)", "/activities")
+        return
+    checker.page(browser, f"{role}: /activities", "/activities")
+    checker.page(browser, f"{role}: /activities (no match)", "/activities?q=nothing&status=CANCELLED")
+    activity = ids(browser.http.get(browser.base + "/activities?sort=name&order=asc").text, "/activities")[0]
+    checker.page(browser, f"{role}: activity detail", activity)
+    if role == "read-only":
+        checker.page(browser, f"{role}: /activities/new (forbidden)", "/activities/new", expect=403)
+        return
+    assignment = re.search(r'href="(/activities/[0-9a-f-]{36}/assignments/[0-9a-f-]{36}/delete)"',
+                           browser.http.get(browser.base + activity).text).group(1)
+    for label, path in (("/activities/new", "/activities/new"), ("activity edit", activity + "/edit"),
+                        ("activity delete (confirm)", activity + "/delete"), ("assign participant", activity + "/assignments/new"),
+                        ("remove assignment (confirm)", assignment)):
+        checker.page(browser, f"{role}: {label}", path)
+    if role != "editor":
+        return
+    bad = {"name": "", "start_date": "2025-05-01", "end_date": "2025-04-01"}
+    checker.page(browser, f"{role}: /activities/new (errors)", post=("/activities/new", dict(bad, duration="finite")),
+                 fill=("/activities/new", bad), expect=422)
+    find = {"name": "Youth Football", "venue_search": "kibera"}
+    checker.page(browser, f"{role}: /activities/new (venue search)", post=("/activities/new", dict(find, find_venues="1")),
+                 fill=("/activities/new", find, "button[name=find_venues]"))
+    search = {"participant_search": "ann"}
+    checker.page(browser, f"{role}: assign participant (search)",
+                 post=(activity + "/assignments", dict(search, find_participants="1"), activity + "/assignments/new"),
+                 fill=(activity + "/assignments/new", search, "button[name=find_participants]"))
+    checker.page(browser, f"{role}: assign participant (errors)", post=(activity + "/assignments", {}, activity + "/assignments/new"),
+                 fill=(activity + "/assignments/new", {}), expect=422)
 
 
 def check_participants(checker, browser, role, empty=False):
@@ -353,11 +397,13 @@ def main():
                 if role == "administrator":
                     check_places(checker, browser, role, empty=True)
                     check_participants(checker, browser, role, empty=True)
+                    check_activities(checker, browser, role, empty=True)
                     create_users_and_records(browser)
                     create_places(browser)
                 checker.page(browser, f"{role}: home", "/")
                 check_places(checker, browser, role)
                 check_participants(checker, browser, role)
+                check_activities(checker, browser, role)
                 check_categories(checker, browser, role, "/activity-types")
                 check_categories(checker, browser, role, "/roles")
                 check_users(checker, browser, role)

@@ -154,7 +154,7 @@ enum ActivityPages {
                    hint: "Must be after the start date")
         form.select("status", label: "Status", value: values.status, options: ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
         form.input("venues_from", label: "Venue changes apply from", value: values.venuesFrom, type: "date",
-                   hint: "Leave empty for today (never earlier than the start date)")
+                   hint: "Leave empty: a new activity's venues apply from its start date, later changes from today")
         var view = form.view
         view["duration_finite"] = values.duration == "finite"
         view["duration_ongoing"] = values.duration == "ongoing"

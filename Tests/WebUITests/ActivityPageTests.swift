@@ -1,0 +1,83 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Testing
+
+@Suite struct ActivityPageTests {
+    struct Setup {
+        let given: WebHarness
+        let type: Domain.Category
+        let role: Domain.Category
+        let hall: Venue
+        let ann: Participant
+    }
+
+    func setUp() async throws -> Setup {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        let area = try given.database.createArea(AreaInput(name: "Nairobi", areaType: "CITY", parentId: ""), by: .system("test"))
+        let hall = try given.database.createVenue(VenueInput(name: "Kibera Hall", address: "1 Main Road", areaId: area.id.uuidString), by: .system("test"))
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann Wanjiru", email: "ann@example.org"), by: .system("test"))
+        given.signIn("ed@example.org")
+        return Setup(given: given, type: try given.database.categories(.activityType)[0],
+                     role: try given.database.categories(.participantRole)[0], hall: hall, ann: ann)
+    }
+
+    func create(_ setup: Setup, _ fields: [(String, String)]) -> Response {
+        setup.given.post("/activities/new", [("activity_type_id", setup.type.id.uuidString.lowercased()), ("status", "ACTIVE")] + fields)
+    }
+
+    @Test func finiteAndOngoingAreToldApartInText() async throws {
+        let setup = try await setUp()
+        create(setup, [("name", "Choir"), ("start_date", "2025-01-12"), ("duration", "ongoing")])
+        create(setup, [("name", "Course"), ("start_date", "2025-03-12"), ("duration", "finite"), ("end_date", "2025-06-30")])
+        let list = setup.given.get("/activities").bodyText
+        #expect(list.contains("tag--ongoing\">Ongoing</strong> since 12 Jan 2025, ongoing"))
+        #expect(list.contains("tag--finite\">Finite</strong> 12 Mar 2025 – 30 Jun 2025"))
+        #expect(setup.given.get("/activities?status=COMPLETED").bodyText.contains("No activity matches these filters"))
+    }
+
+    @Test func anEndDateBeforeTheStartIsExplainedAndValuesKept() async throws {
+        let setup = try await setUp()
+        let answer = create(setup, [("name", "Course"), ("start_date", "2025-03-12"), ("duration", "finite"), ("end_date", "2025-03-01")])
+        #expect(answer.status == .unprocessableContent)
+        #expect(answer.bodyText.contains("The end date must be after the start date (12 Mar 2025)"))
+        #expect(answer.bodyText.contains("value=\"Course\"") && answer.bodyText.contains("value=\"2025-03-01\""))
+        #expect(answer.bodyText.contains("id=\"duration-finite\" name=\"duration\" value=\"finite\" checked"))
+    }
+
+    @Test func venuePickerAddsVenuesWithoutLosingTheForm() async throws {
+        let setup = try await setUp()
+        let found = create(setup, [("name", "Choir"), ("start_date", "2025-01-12"), ("duration", "ongoing"), ("venue_search", "kibera"),
+                                   ("find_venues", "1")])
+        #expect(found.status == .ok)
+        #expect(found.bodyText.contains("value=\"\(setup.hall.id.uuidString.lowercased())\"") && found.bodyText.contains("value=\"Choir\""))
+        let saved = create(setup, [("name", "Choir"), ("start_date", "2025-01-12"), ("duration", "ongoing"),
+                                   ("venue_ids", setup.hall.id.uuidString.lowercased())])
+        let path = try #require(saved.header("Location"))
+        #expect(setup.given.get(path).bodyText.contains(">Kibera Hall</a></td><td>12 Jan 2025</td><td>now</td>"))
+    }
+
+    @Test func assignMarkCompleteAndRemove() async throws {
+        let setup = try await setUp()
+        let path = try #require(create(setup, [("name", "Choir"), ("start_date", "2025-01-12"), ("duration", "ongoing")]).header("Location"))
+        let search = setup.given.post(path + "/assignments", [("participant_search", "WANJIRU"), ("find_participants", "1")],
+                                      formPath: path + "/assignments/new")
+        #expect(search.bodyText.contains("Ann Wanjiru (ann@example.org)"))
+        let fields = [("participant_id", setup.ann.id.uuidString.lowercased()), ("role_id", setup.role.id.uuidString.lowercased())]
+        #expect(setup.given.post(path + "/assignments", fields, formPath: path + "/assignments/new").header("Location") == path)
+        let again = setup.given.post(path + "/assignments", fields, formPath: path + "/assignments/new")
+        #expect(again.status == .unprocessableContent)
+        #expect(again.bodyText.contains("already assigned to this activity as \(setup.role.name)"))
+        #expect(setup.given.get("/participants/\(setup.ann.id.uuidString.lowercased())").bodyText.contains(">Choir</a>, as \(setup.role.name)"))
+        #expect(setup.given.post(path + "/completion", [], formPath: path).header("Location") == path)
+        #expect(setup.given.get(path).bodyText.contains("<dd class=\"summary-list__value\">Completed</dd>"))
+        let activityId = try #require(UUID(uuidString: String(path.dropFirst("/activities/".count))))
+        let assignment = try #require(try setup.given.database.assignments(ofActivity: activityId).first)
+        let remove = "\(path)/assignments/\(assignment.id.uuidString.lowercased())/delete"
+        #expect(setup.given.get(remove).bodyText.contains("Remove Ann Wanjiru from “Choir”?"))
+        #expect(setup.given.post(remove, []).header("Location") == path)
+        #expect(setup.given.get(path).bodyText.contains("Nobody is assigned yet."))
+    }
+}
