@@ -71,11 +71,11 @@ struct ChangeRecorder {
 
     func record(_ change: Change) throws {
         let fields = try JSONEncoder.sortedKeys.encode(change.fields)
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO outbox (operation_id, operation, entity, entity_id, fields, base_version, author, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [UUID().databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
-                             String(decoding: fields, as: UTF8.self), change.baseVersion, author, Date()])
+            """).execute(arguments: [UUID().databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
+                                     String(decoding: fields, as: UTF8.self), change.baseVersion, author, Date()])
     }
 
     /// Records a new record with all its fields.

@@ -1,0 +1,52 @@
+import Domain
+import Foundation
+import GRDB
+@testable import Storage
+import Testing
+
+@Suite struct DemoDataTests {
+    let size = DemoCommunity.Size(venues: 40, participants: 300, activities: 80)
+    let today = CalendarDate("2026-06-15")!
+
+    @Test func aDemoCommunityIsConsistentAndFullyRecorded() throws {
+        let given = try TestDatabase()
+        let summary = try given.database.importDemoCommunity(size: size, seed: 7, today: today)
+        #expect(summary.venues == 40 && summary.participants == 300 && summary.activities == 80)
+        let tree = try given.database.areaTree()
+        #expect(tree.count == summary.areas)
+        #expect((tree.map(\.depth).max() ?? 0) >= 4, "World > continent > country > region > city > neighbourhood")
+        let rows = summary.areas + summary.venues + summary.participants + summary.addressPeriods + summary.activities
+            + summary.venuePeriods + summary.assignments
+        #expect(try given.outboxCount() == rows, "every created row has exactly one outbox entry")
+        func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
+            try given.database.pool.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+        }
+        #expect(try given.database.pool.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty)
+        #expect(try count("""
+            SELECT COUNT(*) FROM participants p WHERE home_venue_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM participant_address_history h
+            WHERE h.participant_id = p.id AND h.venue_id = p.home_venue_id AND h.effective_to IS NULL)
+            """) == 0, "each home venue has its open address period")
+        #expect(try count("SELECT COUNT(*) FROM activities WHERE end_date IS NOT NULL AND end_date <= start_date") == 0)
+        #expect(try count("SELECT COUNT(*) FROM activities WHERE status = 'PLANNED' AND start_date <= ?", [today.description]) == 0)
+        #expect(try count("SELECT COUNT(DISTINCT status) FROM activities") == 4)
+        #expect(try count("SELECT COUNT(*) FROM activities WHERE end_date IS NULL") > 0)
+        #expect(try given.database.participants(ParticipantQuery(text: "émile")).total
+                == (try given.database.participants(ParticipantQuery(text: "EMILE")).total))
+    }
+
+    @Test func theSameSeedGivesTheSameCommunity() {
+        let first = DemoCommunity.generate(size: size, seed: 42, today: today, typeCount: 8, roleCount: 6)
+        let second = DemoCommunity.generate(size: size, seed: 42, today: today, typeCount: 8, roleCount: 6)
+        let other = DemoCommunity.generate(size: size, seed: 43, today: today, typeCount: 8, roleCount: 6)
+        #expect(first.participants.map(\.name) == second.participants.map(\.name))
+        #expect(first.activities.map(\.id) == second.activities.map(\.id))
+        #expect(first.participants.map(\.name) != other.participants.map(\.name))
+    }
+
+    @Test func anExistingCommunityIsNeverMixedWithDemoData() throws {
+        let given = try TestDatabase()
+        try given.database.createArea(AreaInput(name: "Home", areaType: "CITY", parentId: ""), by: .system("test"))
+        #expect(throws: DomainError.self) { try given.database.importDemoCommunity(size: size, seed: 1) }
+        #expect(try given.database.venues(VenueQuery()).total == 0)
+    }
+}
