@@ -55,8 +55,8 @@ extension AppDatabase {
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let direction = query.descending ? "DESC" : "ASC"
             let order = switch query.sort {
-            case .start: "a.start_date \(direction), a.name COLLATE NOCASE, a.id"
-            case .name: "a.name COLLATE NOCASE \(direction), a.id"
+            case .start: "a.start_date \(direction), a.id \(direction)"
+            case .name: "a.name COLLATE NOCASE \(direction), a.id \(direction)"
             case .type: "t.name COLLATE NOCASE \(direction), a.start_date DESC, a.id"
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activities a \(filter)", arguments: arguments) ?? 0

@@ -23,7 +23,7 @@ extension AppDatabase {
     }
 
     public func pendingOperationCount() throws -> Int {
-        try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending'") ?? 0 }
+        try read { try Int.fetchOne($0, sql: "SELECT count FROM outbox_counts WHERE state = 'pending'") ?? 0 }
     }
 }
 

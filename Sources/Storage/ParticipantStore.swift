@@ -73,9 +73,9 @@ extension AppDatabase {
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let direction = query.descending ? "DESC" : "ASC"
             let order = switch query.sort {
-            case .name: "p.name COLLATE NOCASE \(direction), p.id"
-            case .email: "p.email COLLATE NOCASE \(direction), p.id"
-            case .created: "p.created_at \(direction), p.id"
+            case .name: "p.name COLLATE NOCASE \(direction), p.id \(direction)"
+            case .email: "p.email COLLATE NOCASE \(direction), p.id \(direction)"
+            case .created: "p.created_at \(direction), p.id \(direction)"
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM participants p \(filter)", arguments: arguments) ?? 0
             let rows = try Row.fetchAll(db, sql: """

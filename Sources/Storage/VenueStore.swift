@@ -64,7 +64,7 @@ extension AppDatabase {
             let order = switch query.sort {
             case .name: "v.name COLLATE NOCASE, v.id"
             case .area: "g.name COLLATE NOCASE, v.name COLLATE NOCASE, v.id"
-            case .created: "v.created_at DESC, v.id"
+            case .created: "v.created_at DESC, v.id DESC"
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM venues v \(filter)", arguments: arguments) ?? 0
             let rows = try Row.fetchAll(db, sql: """

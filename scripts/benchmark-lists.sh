@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Benchmark of Fieldbook's list pages on the 100,000-participant demo community, with Datasette on the same file for comparison.
+# Prints one table: URL, requests/s (wrk, 2 threads, 8 connections, 5 s), p50 and p95 latency of 200 sequential requests.
+# All traffic goes to 127.0.0.1; every process started here is stopped on exit.
+#   scripts/benchmark-lists.sh [participants activities venues]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PARTICIPANTS=${1:-100000}; ACTIVITIES=${2:-20000}; VENUES=${3:-5000}
+TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
+VENV="$TOOLS_DIR/venv"
+WORK=$(mktemp -d /tmp/fieldbook-bench.XXXXXX)
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+command -v wrk >/dev/null || { apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends wrk >/dev/null; }
+bash scripts/install-test-tools.sh
+[ -x "$VENV/bin/datasette" ] || "$VENV/bin/python" -m pip -q --disable-pip-version-check install datasette==0.65.5
+swift build -c release --product fieldbook 2>&1 | tail -1
+BIN=.build/release/fieldbook
+
+echo "== demo data: $PARTICIPANTS participants, $ACTIVITIES activities, $VENUES venues"
+"$BIN" demo-data --data "$WORK/data" --participants "$PARTICIPANTS" --activities "$ACTIVITIES" --venues "$VENUES" --seed 1
+printf '%s\n' "benchmark password 1" | FIELDBOOK_PASSWORD_COST=test "$BIN" create-user --data "$WORK/data" --email bench@example.org --role editor >/dev/null
+
+"$BIN" serve --data "$WORK/data" --port 0 --log-level warning > "$WORK/server.out" 2> "$WORK/server.err" &
+PIDS+=($!)
+for _ in $(seq 100); do grep -q "serving at" "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
+BASE=$(grep -o 'http://[^ ]*' "$WORK/server.out" | tail -1); BASE=${BASE%/}
+
+DATASETTE_PORT=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$VENV/bin/datasette" serve "$WORK/data/fieldbook.sqlite" --host 127.0.0.1 --port "$DATASETTE_PORT" --immutable "$WORK/data/fieldbook.sqlite" \
+  > "$WORK/datasette.log" 2>&1 &
+PIDS+=($!)
+
+"$VENV/bin/python" scripts/benchmark_lists.py --base "$BASE" --email bench@example.org --password "benchmark password 1" \
+  --datasette "http://127.0.0.1:$DATASETTE_PORT"
