@@ -13,7 +13,7 @@ PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-command -v wrk >/dev/null || { apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends wrk >/dev/null; }
+bash scripts/apt-install-missing.sh wrk
 bash scripts/install-test-tools.sh
 [ -x "$VENV/bin/datasette" ] || "$VENV/bin/python" -m pip -q --disable-pip-version-check install datasette==0.65.5
 swift build -c release --product fieldbook 2>&1 | tail -1

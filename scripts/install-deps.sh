@@ -1,19 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and running Fieldbook needs on Debian 12, only if missing. Idempotent; run as root (or via sudo).
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
-PACKAGES=(libmicrohttpd-dev libsqlite3-dev pkg-config libjs-leaflet libjs-leaflet.markercluster curl ca-certificates openssl)
-
-missing=()
-for package in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
-done
-if ((${#missing[@]})); then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  echo "[install-deps] installing ${missing[*]}"
-  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q
-  $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
-fi
+bash "$(dirname "$0")/apt-install-missing.sh" libmicrohttpd-dev libsqlite3-dev pkg-config libjs-leaflet libjs-leaflet.markercluster \
+  curl ca-certificates openssl
 
 if ! command -v swift >/dev/null 2>&1; then
   for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do

