@@ -64,8 +64,9 @@ extension AppDatabase {
                 SELECT a.*, t.name AS type_name,
                     (SELECT group_concat(v.name, char(31)) FROM activity_venue_history h JOIN venues v ON v.id = h.venue_id
                      WHERE h.activity_id = a.id AND h.effective_to IS NULL) AS venue_names
-                FROM activities a JOIN activity_types t ON t.id = a.activity_type_id
-                \(filter) ORDER BY \(order) LIMIT ? OFFSET ?
+                FROM (SELECT a.id FROM activities a JOIN activity_types t ON t.id = a.activity_type_id
+                      \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
+                JOIN activities a ON a.id = page.id JOIN activity_types t ON t.id = a.activity_type_id ORDER BY \(order)
                 """, arguments: arguments + [query.page.perPage, query.page.offset])
             return ListPage(items: rows.map { row in
                 let venues: String? = row["venue_names"]

@@ -202,6 +202,7 @@ enum Migrations {
             CREATE INDEX activities_name_id ON activities(name COLLATE NOCASE, id);
             CREATE INDEX activities_status_start_id ON activities(status, start_date, id);
             CREATE INDEX activities_type_start_id ON activities(activity_type_id, start_date, id);
+            CREATE INDEX participants_search ON participants(search_text);
             DROP INDEX participants_name;
             DROP INDEX participants_email;
             DROP INDEX venues_name;

@@ -78,9 +78,10 @@ extension AppDatabase {
             case .created: "p.created_at \(direction), p.id \(direction)"
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM participants p \(filter)", arguments: arguments) ?? 0
+            // The page's ids come from the sort index alone, so a deep OFFSET skips index entries, not joined rows.
             let rows = try Row.fetchAll(db, sql: """
-                SELECT p.*, v.name AS venue_name FROM participants p LEFT JOIN venues v ON v.id = p.home_venue_id
-                \(filter) ORDER BY \(order) LIMIT ? OFFSET ?
+                SELECT p.*, v.name AS venue_name FROM (SELECT p.id FROM participants p \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
+                JOIN participants p ON p.id = page.id LEFT JOIN venues v ON v.id = p.home_venue_id ORDER BY \(order)
                 """, arguments: arguments + [query.page.perPage, query.page.offset])
             return ListPage(items: rows.map { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) },
                             total: total, request: query.page)

@@ -68,8 +68,9 @@ extension AppDatabase {
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM venues v \(filter)", arguments: arguments) ?? 0
             let rows = try Row.fetchAll(db, sql: """
-                SELECT v.*, g.name AS area_name FROM venues v JOIN geographic_areas g ON g.id = v.geographic_area_id
-                \(filter) ORDER BY \(order) LIMIT ? OFFSET ?
+                SELECT v.*, g.name AS area_name FROM (SELECT v.id FROM venues v JOIN geographic_areas g ON g.id = v.geographic_area_id
+                \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
+                JOIN venues v ON v.id = page.id JOIN geographic_areas g ON g.id = v.geographic_area_id ORDER BY \(order)
                 """, arguments: arguments + [query.page.perPage, query.page.offset])
             return ListPage(items: rows.map { VenueListItem(venue: Venue(row: $0), areaName: $0["area_name"]) },
                             total: total, request: query.page)

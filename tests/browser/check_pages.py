@@ -11,6 +11,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -20,10 +21,10 @@ import time
 import requests
 from axe_selenium_python import Axe
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 PASSWORD = "correct horse battery staple"
@@ -65,6 +66,16 @@ class Server:
         self.process.wait()
 
 
+def await_next_page(driver, action):
+    """Does `action` (a click, a key press) and waits until another page has loaded. Marks the current window instead of
+    waiting for an element to go stale: during navigation Chromium may answer "Node with given id does not belong to the
+    document" rather than "stale element"."""
+    driver.execute_script("window.fieldbookPreviousPage = true")
+    action()
+    WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script("return !window.fieldbookPreviousPage && document.readyState === 'complete'"))
+
+
 def csrf(html):
     match = re.search(r'name="csrf_token" value="([^"]*)"', html)
     return match.group(1) if match else ""
@@ -97,11 +108,15 @@ class Browser:
         for name, value in fields.items():
             element = self.driver.find_element(By.NAME, name)
             if element.get_attribute("type") in ("radio", "checkbox"):
-                self.driver.find_element(By.CSS_SELECTOR, f'input[name="{name}"][value="{value}"]').click()
+                choice = self.driver.find_element(By.CSS_SELECTOR, f'input[name="{name}"][value="{value}"]')
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", choice)
+                choice.click()
             else:
                 element.clear()
                 element.send_keys(value)
-        self.driver.find_element(By.CSS_SELECTOR, button).click()
+        button = self.driver.find_element(By.CSS_SELECTOR, button)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", button)
+        await_next_page(self.driver, button.click)
 
     def quit(self):
         self.driver.quit()
@@ -116,7 +131,14 @@ class Checker:
         self.files = {}
 
     def page(self, browser, label, path=None, post=None, fill=None, expect=200):
-        """Checks one state: a GET of `path`, or a POST of `post=(path, fields)` / Chromium `fill=(path, fields)`."""
+        """Checks one state: a GET of `path`, or a POST of `post=(path, fields)` / Chromium `fill=(path, fields)`.
+        A step that breaks (no such field, a timeout) is a failed result for this state, not the end of the run."""
+        try:
+            self.check_page(browser, label, path, post, fill, expect)
+        except Exception as error:  # noqa: BLE001 - reported as a failure of this page state
+            self.results.append((label, "error", [f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"]))
+
+    def check_page(self, browser, label, path, post, fill, expect):
         if post:
             response = browser.post(*post)
         else:
@@ -205,8 +227,7 @@ def create_users_and_records(admin):
 
 def press_enter(driver, element):
     """Presses Enter in a form field and waits for the next page."""
-    element.send_keys(Keys.ENTER)
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(element))
+    await_next_page(driver, lambda: element.send_keys(Keys.ENTER))
 
 
 def check_keyboard(checker, browser):
@@ -241,6 +262,8 @@ def check_categories(checker, browser, role, base):
     checker.page(browser, f"{role}: {base} detail (custom)", custom)
     if role == "read-only":
         checker.page(browser, f"{role}: {base}/new (forbidden)", base + "/new", expect=403)
+        checker.page(browser, f"{role}: {base}/edit (forbidden)", custom + "/edit", expect=403)
+        checker.page(browser, f"{role}: {base}/delete (forbidden)", custom + "/delete", expect=403)
         return
     checker.page(browser, f"{role}: {base}/new", base + "/new")
     checker.page(browser, f"{role}: {base}/edit", custom + "/edit")
@@ -366,10 +389,14 @@ def check_places(checker, browser, role, empty=False):
     checker.page(browser, f"{role}: /venues/new (errors)", post=("/venues/new", bad_venue), fill=("/venues/new", bad_venue), expect=422)
 
 
-def check_users(checker, browser, role):
+def check_users(checker, browser, role, user=None):
+    """Returns the id path of a user the administrator found, for the others' forbidden pages."""
     if role != "administrator":
         checker.page(browser, f"{role}: /users (forbidden)", "/users", expect=403)
-        return
+        checker.page(browser, f"{role}: /users/new (forbidden)", "/users/new", expect=403)
+        if user:
+            checker.page(browser, f"{role}: user edit (forbidden)", user + "/edit", expect=403)
+        return user
     user = ids(browser.http.get(browser.base + "/users").text, "/users")[-1]
     for label, path in (("/users", "/users"), ("/users/new", "/users/new"), ("user detail", user),
                         ("user edit", user + "/edit"), ("user password", user + "/password")):
@@ -378,6 +405,18 @@ def check_users(checker, browser, role):
                  fill=("/users/new", {"name": ""}), expect=422)
     checker.page(browser, f"{role}: user password (errors)", post=(user + "/password", {"password": "short"}),
                  fill=(user + "/password", {"password": "short"}), expect=422)
+    return user
+
+
+def check_sign_out(checker, browser, role):
+    """The header's Sign out button (a POST form to /logout) ends the session."""
+    try:
+        browser.fill("/", {}, 'form[action="/logout"] button[type=submit]')
+        browser.driver.get(browser.base + "/activity-types")
+        checker.expect(f"{role}: sign out", "/login" in browser.driver.current_url,
+                       f"still signed in after Sign out (at {browser.driver.current_url})")
+    except Exception as error:  # noqa: BLE001 - reported as a failed check
+        checker.expect(f"{role}: sign out", False, f"{type(error).__name__}: {error}".splitlines()[0])
 
 
 def main():
@@ -388,6 +427,7 @@ def main():
     args = parser.parse_args()
     server = Server(os.path.abspath(args.binary), args.resources)
     checker = Checker(tempfile.mkdtemp(prefix="fieldbook-html-"))
+    user = None
     try:
         check_signed_out(checker, server)
         for role, (_, email) in USERS.items():
@@ -406,9 +446,10 @@ def main():
                 check_activities(checker, browser, role)
                 check_categories(checker, browser, role, "/activity-types")
                 check_categories(checker, browser, role, "/roles")
-                check_users(checker, browser, role)
+                user = check_users(checker, browser, role, user)
                 if role == "editor":
                     check_keyboard(checker, browser)
+                check_sign_out(checker, browser, role)
             finally:
                 browser.quit()
         checker.run_vnu()
@@ -417,6 +458,9 @@ def main():
     failed = checker.report()
     if failed:
         print(f"saved pages: {checker.out}; server log: {server.log.name}")
+    elif not args.keep:
+        shutil.rmtree(checker.out, ignore_errors=True)
+        shutil.rmtree(server.data, ignore_errors=True)
     sys.exit(1 if failed else 0)
 
 
