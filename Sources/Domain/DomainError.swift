@@ -18,3 +18,10 @@ public enum DomainError: Error, Sendable, Equatable {
         }
     }
 }
+
+extension ValidationError {
+    /// The problem an edit form shows when its record changed after the form was loaded (tied to the first field).
+    public static func staleEdit(of entity: String, field: String = "name") -> ValidationError {
+        ValidationError([FieldError(field: field, message: DomainError.staleVersion(entity: entity).userMessage)])
+    }
+}

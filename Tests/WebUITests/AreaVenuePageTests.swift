@@ -71,8 +71,27 @@ import Testing
         #expect(confirm.contains("cannot be deleted because it has 1 venue in it"))
         #expect(confirm.contains("href=\"/venues/\(venue)\""))
         #expect(given.post("/areas/\(city)/delete", [], formPath: "/areas").status == .conflict)
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann Wanjiru", email: "ann@example.org", homeVenueId: venue),
+                                                       by: .system("test"))
+        let refusal = given.get("/venues/\(venue)/delete").bodyText
+        #expect(refusal.contains("1 participant lives there"))
+        #expect(refusal.contains("href=\"/participants/\(ann.id.uuidString.lowercased())\">Ann Wanjiru</a>"))
+        #expect(given.post("/venues/\(venue)/delete", [], formPath: "/venues").status == .conflict)
+        try given.database.deleteParticipant(id: ann.id, by: .system("test"))
         #expect(given.post("/venues/\(venue)/delete", []).header("Location") == "/venues")
         #expect(given.post("/areas/\(city)/delete", []).header("Location") == "/areas")
+    }
+
+    @Test func aStaleVenueEditIsRefusedAndKeepsWhatWasTyped() async throws {
+        let given = try await signedInEditor()
+        let city = try id(from: given.post("/areas/new", [("name", "Nairobi"), ("area_type", "CITY"), ("parent_id", "")]).header("Location"))
+        let venue = try id(from: given.post("/venues/new", [("name", "Hall"), ("address", "1 Road"), ("geographic_area_id", city)]).header("Location"))
+        given.post("/venues/\(venue)/edit", [("name", "Town Hall"), ("address", "1 Road"), ("geographic_area_id", city), ("version", "1")])
+        let stale = given.post("/venues/\(venue)/edit", [("name", "Old Hall"), ("address", "1 Road"), ("geographic_area_id", city), ("version", "1")])
+        #expect(stale.status == .conflict)
+        #expect(stale.bodyText.contains("Someone else changed this venue while you were editing it"))
+        #expect(stale.bodyText.contains("value=\"Old Hall\""))
+        #expect(try given.database.venue(id: try #require(UUID(uuidString: venue))).name == "Town Hall")
     }
 
     @Test func readOnlyUsersCannotChangeAreasOrVenues() async throws {

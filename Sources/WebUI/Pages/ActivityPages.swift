@@ -105,7 +105,7 @@ enum ActivityPages {
         } catch let errors as ValidationError {
             return try form(&context, activity: activity, values: input, search: search, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
-            let errors = ValidationError([FieldError(field: "name", message: "Someone else changed this activity while you were editing. Check the values and submit again")])
+            let errors = ValidationError.staleEdit(of: "activity")
             return try form(&context, activity: try context.database.activity(id: activity.id), values: input, search: search,
                             errors: errors, status: .conflict)
         }

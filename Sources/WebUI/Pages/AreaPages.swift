@@ -64,7 +64,7 @@ enum AreaPages {
         } catch let errors as ValidationError {
             return try form(&context, area: area, values: input, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
-            let errors = ValidationError([FieldError(field: "name", message: "Someone else changed this area while you were editing. Check the values and submit again")])
+            let errors = ValidationError.staleEdit(of: "area")
             return try form(&context, area: try context.database.area(id: area.id), values: input, errors: errors, status: .conflict)
         }
     }

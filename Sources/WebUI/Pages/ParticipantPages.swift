@@ -96,7 +96,7 @@ enum ParticipantPages {
         } catch let errors as ValidationError {
             return try form(&context, participant: participant, values: input, search: search, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
-            let errors = ValidationError([FieldError(field: "name", message: "Someone else changed this participant while you were editing. Check the values and submit again")])
+            let errors = ValidationError.staleEdit(of: "participant")
             return try form(&context, participant: try context.database.participant(id: participant.id), values: input, search: search,
                             errors: errors, status: .conflict)
         }

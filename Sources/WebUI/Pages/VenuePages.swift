@@ -77,7 +77,7 @@ enum VenuePages {
         } catch let errors as ValidationError {
             return try form(&context, venue: venue, values: input, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
-            let errors = ValidationError([FieldError(field: "name", message: "Someone else changed this venue while you were editing. Check the values and submit again")])
+            let errors = ValidationError.staleEdit(of: "venue")
             return try form(&context, venue: try context.database.venue(id: venue.id), values: input, errors: errors, status: .conflict)
         }
     }
@@ -99,7 +99,16 @@ enum VenuePages {
     private static func deletePage(_ context: inout PageContext, venue: Venue, status: HTTPStatus) throws -> Response {
         let references = try context.database.venueReferenceCounts(id: venue.id)
         var view: [String: Any] = ["venue": venueView(venue)]
-        if references.total == 0 { view["can_delete"] = true } else { view["refusal"] = references.refusal(name: venue.name) }
+        if references.total == 0 {
+            view["can_delete"] = true
+        } else {
+            view["refusal"] = references.refusal(name: venue.name)
+            let occupancy = try context.database.venueOccupancy(id: venue.id, limit: 10)
+            view["participants"] = occupancy.participants.map { ["name": $0.name, "path": "/participants/\($0.id.lowercasedString)"] }
+            view["activities"] = occupancy.activities.map { ["name": $0.name, "path": "/activities/\($0.id.lowercasedString)"] }
+            view["has_participants"] = !occupancy.participants.isEmpty
+            view["has_activities"] = !occupancy.activities.isEmpty
+        }
         let title = references.total == 0 ? "Delete venue “\(venue.name)”" : "“\(venue.name)” cannot be deleted"
         return context.page("venues/delete", title: title, section: .venues, view: view, status: status)
     }
