@@ -4,8 +4,11 @@ public struct PageRequest: Sendable, Equatable {
     public let page: Int
     public let perPage: Int
 
+    /// Page numbers beyond this are treated as this one; it keeps `offset` far from overflowing.
+    public static let maxPage = 1_000_000
+
     public init(page: Int = 1, perPage: Int = PageRequest.defaultPerPage) {
-        self.page = max(1, page)
+        self.page = min(max(1, page), Self.maxPage)
         self.perPage = min(max(1, perPage), 500)
     }
 
@@ -26,4 +29,7 @@ public struct ListPage<Item: Sendable>: Sendable {
     }
 
     public var pageCount: Int { max(1, (total + request.perPage - 1) / request.perPage) }
+
+    /// A page number past the last page: it has no rows although the list may have some.
+    public var isPastTheEnd: Bool { request.page > pageCount }
 }

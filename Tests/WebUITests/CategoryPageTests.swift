@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Storage
 import Testing
 @testable import WebUI
 
@@ -108,6 +109,8 @@ import Testing
         #expect(Pagination.pageNumbers(current: 1, count: 1) == [])
         #expect(Pagination.pageNumbers(current: 1, count: 3) == [1, 2, 3])
         #expect(Pagination.pageNumbers(current: 6, count: 20) == [1, nil, 4, 5, 6, 7, 8, nil, 20])
+        #expect(Pagination.pageNumbers(current: 99_999, count: 3) == [1, 2, 3], "a page past the end must not crash")
+        #expect(PageRequest(page: Int.max).offset > 0, "a huge page number must not overflow")
     }
 
     @Test func linksKeepTheOtherQueryParameters() {

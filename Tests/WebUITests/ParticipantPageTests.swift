@@ -51,6 +51,17 @@ import Testing
         #expect(html.contains("value=\"not-an-email\"") && html.contains("value=\"call me\"") && html.contains("value=\"2025-02-30\""))
     }
 
+    @Test func pagesPastTheEndAnswerWithALinkBack() async throws {
+        let (given, _, _) = try await editorWithVenues()
+        given.post("/participants/new", [("name", "Ann"), ("email", "ann@example.org")])
+        for path in ["/participants?page=99999", "/participants?page=9223372036854775807", "/venues?page=500", "/activities?page=3"] {
+            let answer = given.get(path)
+            #expect(answer.status == .ok, "\(path)")
+            #expect(path.hasPrefix("/activities") || answer.bodyText.contains("There is no page"), "\(path)")
+        }
+        #expect(given.get("/participants?page=7").bodyText.contains("href=\"/participants\" rel=\"prev\""))
+    }
+
     @Test func listSearchesAndDeleteAsksFirst() async throws {
         let (given, _, _) = try await editorWithVenues()
         let path = try #require(given.post("/participants/new", [("name", "Émile Dubois"), ("email", "emile@example.org")]).header("Location"))

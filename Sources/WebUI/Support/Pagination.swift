@@ -9,15 +9,17 @@ enum Pagination {
         let last = page.request.offset + page.items.count
         var view: [String: Any] = [
             "total_text": page.total == 1 ? "1 \(noun.singular)" : "\(page.total) \(noun.plural)",
-            "range_text": page.total == 0 ? "" : "Showing \(first) to \(last) of \(page.total)",
-            "has_pages": page.pageCount > 1,
+            "range_text": page.total == 0 ? "" : page.isPastTheEnd
+                ? "There is no page \(current): the last page is \(page.pageCount)" : "Showing \(first) to \(last) of \(page.total)",
+            "has_pages": page.pageCount > 1 || page.isPastTheEnd,
             "pages": pageNumbers(current: current, count: page.pageCount).map { number -> [String: Any] in
                 guard let number else { return ["gap": true] }
                 return ["number": number, "url": request.link(setting: "page", to: number == 1 ? nil : "\(number)"),
                         "current": number == current]
             },
         ]
-        if current > 1 { view["previous_url"] = request.link(setting: "page", to: current == 2 ? nil : "\(current - 1)") }
+        let previous = min(current - 1, page.pageCount)
+        if current > 1 { view["previous_url"] = request.link(setting: "page", to: previous == 1 ? nil : "\(previous)") }
         if current < page.pageCount { view["next_url"] = request.link(setting: "page", to: "\(current + 1)") }
         return view
     }
@@ -28,8 +30,9 @@ enum Pagination {
     }
 
     /// 1 … 4 5 [6] 7 8 … 20: nil marks a gap.
-    static func pageNumbers(current: Int, count: Int) -> [Int?] {
+    static func pageNumbers(current requested: Int, count: Int) -> [Int?] {
         guard count > 1 else { return [] }
+        let current = min(max(1, requested), count)
         let window = Set([1, count] + Array(max(1, current - 2)...min(count, current + 2)))
         var result: [Int?] = []
         for number in window.sorted() {
