@@ -41,7 +41,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [
-            "App", "Domain", "Storage",
+            "App", "Sync", "Domain", "Storage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -9,7 +9,10 @@ public struct AppConfiguration: Sendable {
     public var dataDirectory: String
     /// Folder holding templates/ and Public/.
     public var resourcesDirectory: String
+    /// Overrides the linked hub's URL (a hub that moved, or a proxy in tests); linking itself is `fieldbook link`.
     public var upstream: URL?
+    /// Overrides the sync interval stored in the settings, in seconds.
+    public var syncInterval: TimeInterval?
     public var passwordCost: PasswordHasher.Cost
     public var sessionPolicy: SessionPolicy
     public var version: String

@@ -12,6 +12,7 @@ public final class FieldbookApp: Sendable {
     public let database: AppDatabase
     public let server: HTTPServer
     public let setupCode: SetupCode
+    public let syncEngine: SyncEngine
     let logger: Logger
 
     /// Opens the database and loads and checks templates and static files; fails before listening if any is wrong.
@@ -27,7 +28,13 @@ public final class FieldbookApp: Sendable {
         self.logger = logger
         self.setupCode = SetupCode()
         let staticFiles = try StaticFiles(mounts: [("", configuration.publicDirectory)])
-        let syncStatus = SyncStatusReporter(database: database, upstream: configuration.upstream)
+        var syncSettings = SyncEngineSettings()
+        syncSettings.intervalOverride = configuration.syncInterval
+        syncSettings.upstreamOverride = configuration.upstream
+        syncEngine = SyncEngine(database: database, settings: syncSettings, logger: logger)
+        let engine = syncEngine
+        database.queuedWrites.observe { engine.wake(reason: "local write") }
+        let syncStatus = SyncStatusReporter(database: database, engine: syncEngine)
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy,
                                                                                 version: configuration.version),
@@ -42,6 +49,7 @@ public final class FieldbookApp: Sendable {
     public func start(announce: (String) -> Void = { _ in }) throws -> UInt16 {
         try database.purgeExpiredSessions(policy: configuration.sessionPolicy)
         let port = try server.start()
+        syncEngine.start()
         let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
         let scheme = configuration.server.isTLS ? "https" : "http"
         if try database.userCount() == 0 {
@@ -55,6 +63,7 @@ public final class FieldbookApp: Sendable {
 
     /// Finishes requests in flight, stops the server and closes the database.
     public func stop() {
+        syncEngine.stop()
         server.stop()
         do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }
     }

@@ -187,7 +187,7 @@ extension AppDatabase {
             let end = max(date.description, row["effective_from"] as String)
             try db.execute(sql: "UPDATE activity_venue_history SET effective_to = ?, version = version + 1 WHERE id = ?",
                            arguments: [end, row["id"] as String])
-            try changes.recordUpdate("activity_venue", id: row.uuid("id"), before: [:], after: ["effective_to": .string(end)],
+            try changes.recordUpdate("activity_venue", id: row.uuid("id"), before: ["effective_to": .null], after: ["effective_to": .string(end)],
                                      baseVersion: row["version"])
         }
         for venue in venues where !current.contains(venue) {

@@ -8,6 +8,8 @@ public final class AppDatabase: Sendable {
     let pool: DatabasePool
     let passwordHasher: PasswordHasher
     public let path: String
+    /// Fires after each committed write that queued operations for the hub (the sync engine wakes on it).
+    public let queuedWrites = WriteSignal()
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     public init(path: String, passwordCost: PasswordHasher.Cost = .standard) throws {
@@ -25,9 +27,13 @@ public final class AppDatabase: Sendable {
 
     /// The single write path for synced data: runs `body` in one transaction with a recorder for its changes.
     func write<T>(by actor: Actor, _ body: (Database, ChangeRecorder) throws -> T) throws -> T {
-        try pool.write { db in
-            try body(db, ChangeRecorder(db: db, author: actor.recorded))
+        var queued = false
+        let result = try pool.write { db in
+            queued = try Self.isLinked(db)
+            return try body(db, ChangeRecorder(db: db, author: actor.recorded, queuesForHub: queued))
         }
+        if queued { queuedWrites.notify() }
+        return result
     }
 
     /// Writes node-local state (sessions, settings) that never syncs.
@@ -64,18 +70,23 @@ public final class AppDatabase: Sendable {
     }
 }
 
-/// Appends outbox entries for the changes of the transaction it was made for.
+/// Appends outbox entries for the changes of the transaction it was made for. With no hub linked there is nobody
+/// to push to, so nothing is queued (the change log, kept by triggers, still records every change for pulling nodes).
 struct ChangeRecorder {
     let db: Database
     let author: String
+    let queuesForHub: Bool
 
-    func record(_ change: Change) throws {
+    func record(_ change: Change, before: [String: JSONValue] = [:], operationId: UUID = UUID()) throws {
+        guard queuesForHub else { return }
         let fields = try JSONEncoder.sortedKeys.encode(change.fields)
+        let beforeFields = try JSONEncoder.sortedKeys.encode(before.filter { change.fields[$0.key] != nil })
         try db.cachedStatement(sql: """
-            INSERT INTO outbox (operation_id, operation, entity, entity_id, fields, base_version, author, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [UUID().databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
-                                     String(decoding: fields, as: UTF8.self), change.baseVersion, author, Date()])
+            INSERT INTO outbox (operation_id, operation, entity, entity_id, fields, before_fields, base_version, author, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [operationId.databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
+                                     String(decoding: fields, as: UTF8.self), String(decoding: beforeFields, as: UTF8.self),
+                                     change.baseVersion, author, Date()])
     }
 
     /// Records a new record with all its fields.
@@ -89,7 +100,7 @@ struct ChangeRecorder {
                       baseVersion: Int) throws -> Bool {
         let changed = after.filter { before[$0.key] != $0.value }
         guard !changed.isEmpty else { return false }
-        try record(Change(operation: .update, entity: entity, entityId: id, fields: changed, baseVersion: baseVersion))
+        try record(Change(operation: .update, entity: entity, entityId: id, fields: changed, baseVersion: baseVersion), before: before)
         return true
     }
 
@@ -110,5 +121,19 @@ extension Row {
     /// Reads a text id column as a UUID.
     func uuid(_ column: String) -> UUID {
         UUID(uuidString: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    }
+}
+
+/// A thread-safe list of callbacks run after an event.
+public final class WriteSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [@Sendable () -> Void] = []
+
+    public init() {}
+
+    public func observe(_ observer: @escaping @Sendable () -> Void) { lock.withLock { observers.append(observer) } }
+
+    func notify() {
+        for observer in lock.withLock({ observers }) { observer() }
     }
 }

@@ -64,7 +64,7 @@ extension AppDatabase {
                            arguments: [id.databaseText, activityId.databaseText, participantId!.databaseText, roleId!.databaseText, now])
             try changes.recordCreate("assignment", id: id, fields: [
                 "activity_id": .string(activityId.databaseText), "participant_id": .string(participantId!.databaseText),
-                "role_id": .string(roleId!.databaseText), "assigned_at": .string(ISO8601DateFormatter().string(from: now)),
+                "role_id": .string(roleId!.databaseText), "assigned_at": .string(now.storedText),
             ])
             return id
         }

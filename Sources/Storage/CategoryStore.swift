@@ -44,12 +44,13 @@ extension AppDatabase {
             try Self.ensureUniqueName(db, kind, valid.name, except: id)
             guard valid.name != category.name else { return category }
             let baseVersion = category.version
+            let before: [String: JSONValue] = ["name": .string(category.name)]
             category.name = valid.name
             category.version += 1
             category.updatedAt = Date()
             try db.execute(sql: "UPDATE \(kind.table) SET name = ?, version = ?, updated_at = ? WHERE id = ?",
                            arguments: [category.name, category.version, category.updatedAt, id.databaseText])
-            try changes.recordUpdate(kind.rawValue, id: id, before: [:], after: ["name": .string(category.name)],
+            try changes.recordUpdate(kind.rawValue, id: id, before: before, after: ["name": .string(category.name)],
                                      baseVersion: baseVersion)
             return category
         }

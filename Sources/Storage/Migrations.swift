@@ -10,6 +10,7 @@ enum Migrations {
         migrator.registerMigration("v1-predefined-categories", migrate: seedPredefinedCategories)
         migrator.registerMigration("v2-search-text", migrate: addSearchText)
         migrator.registerMigration("v3-list-indexes-and-outbox-counts", migrate: addListIndexesAndOutboxCounts)
+        migrator.registerMigration("v4-sync", migrate: SyncSchema.create)
         return migrator
     }
 

@@ -2,17 +2,26 @@ import Domain
 import Foundation
 import GRDB
 
-/// One recorded change waiting to be pushed upstream.
+/// One recorded change waiting to be pushed upstream (or set aside as failed).
 public struct OutboxEntry: Sendable, Equatable {
     public let seq: Int64
     public let operationId: UUID
     public let change: Change
+    public let before: [String: JSONValue]
     public let author: String
     public let createdAt: Date
     public let state: String
+    public let attempts: Int
+    public let lastError: String?
+
+    /// The operation as pushed to the hub.
+    public var syncOperation: SyncOperation {
+        SyncOperation(operationId: operationId, operation: change.operation, entity: change.entity, entityId: change.entityId,
+                      fields: change.fields, before: before, baseVersion: change.baseVersion, author: author, createdAt: createdAt)
+    }
 }
 
-/// Reading the outbox (the sync engine will consume it).
+/// Reading the outbox: the queue the sync engine pushes first-in first-out.
 extension AppDatabase {
     /// Entries in the order they were recorded.
     public func outboxEntries(limit: Int = 1000, after seq: Int64 = 0) throws -> [OutboxEntry] {
@@ -22,18 +31,40 @@ extension AppDatabase {
         }
     }
 
+    /// The oldest pending entries, the next to push.
+    public func pendingOperations(limit: Int) throws -> [OutboxEntry] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT ?", arguments: [limit])
+                .map(OutboxEntry.init(row:))
+        }
+    }
+
+    /// Entries set aside after a rejection or too many failed attempts, oldest first.
+    public func failedOperations(limit: Int = 200) throws -> [OutboxEntry] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'failed' ORDER BY seq LIMIT ?", arguments: [limit])
+                .map(OutboxEntry.init(row:))
+        }
+    }
+
     public func pendingOperationCount() throws -> Int {
         try read { try Int.fetchOne($0, sql: "SELECT count FROM outbox_counts WHERE state = 'pending'") ?? 0 }
+    }
+
+    public func failedOperationCount() throws -> Int {
+        try read { try Int.fetchOne($0, sql: "SELECT count FROM outbox_counts WHERE state = 'failed'") ?? 0 }
     }
 }
 
 extension OutboxEntry {
     init(row: Row) {
-        let fieldsText: String = row["fields"]
-        let fields = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(fieldsText.utf8))) ?? [:]
+        let decoder = JSONDecoder()
+        let fields = (try? decoder.decode([String: JSONValue].self, from: Data((row["fields"] as String).utf8))) ?? [:]
+        let before = (try? decoder.decode([String: JSONValue].self, from: Data((row["before_fields"] as String).utf8))) ?? [:]
         self.init(seq: row["seq"], operationId: row.uuid("operation_id"),
                   change: Change(operation: ChangeOperation(rawValue: row["operation"]) ?? .update, entity: row["entity"],
                                  entityId: row.uuid("entity_id"), fields: fields, baseVersion: row["base_version"]),
-                  author: row["author"], createdAt: row["created_at"], state: row["state"])
+                  before: before, author: row["author"], createdAt: row["created_at"], state: row["state"],
+                  attempts: row["attempts"], lastError: row["last_error"])
     }
 }

@@ -196,7 +196,7 @@ extension AppDatabase {
             let end = max(date.description, from)
             try db.execute(sql: "UPDATE participant_address_history SET effective_to = ?, version = version + 1 WHERE id = ?",
                            arguments: [end, row["id"] as String])
-            try changes.recordUpdate("participant_address", id: row.uuid("id"), before: [:], after: ["effective_to": .string(end)],
+            try changes.recordUpdate("participant_address", id: row.uuid("id"), before: ["effective_to": .null], after: ["effective_to": .string(end)],
                                      baseVersion: row["version"])
         }
     }

@@ -91,10 +91,12 @@ extension AppDatabase {
         let hash = try passwordHasher.hash(password)
         try write(by: actor) { db, changes in
             let user = try Self.fetchUser(db, id: id)
+            let oldHash = try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [id.databaseText]) ?? ""
             try db.execute(sql: "UPDATE users SET password_hash = ?, version = version + 1, updated_at = ? WHERE id = ?",
                            arguments: [hash, Date(), id.databaseText])
             try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [id.databaseText])
-            try changes.recordUpdate("user", id: id, before: [:], after: ["password_hash": .string(hash)], baseVersion: user.version)
+            try changes.recordUpdate("user", id: id, before: ["password_hash": .string(oldHash)], after: ["password_hash": .string(hash)],
+                                     baseVersion: user.version)
         }
     }
 

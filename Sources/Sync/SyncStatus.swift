@@ -27,19 +27,21 @@ public struct SyncStatus: Sendable, Equatable {
     }
 }
 
-/// Reports the current sync status. With no upstream configured the node is standalone and opens no connection.
+/// Reports the current sync status from the database and the sync engine. With no hub linked the node is standalone
+/// and opens no connection.
 public final class SyncStatusReporter: Sendable {
     private let database: AppDatabase
-    private let upstream: URL?
+    private let engine: SyncEngine?
 
-    public init(database: AppDatabase, upstream: URL?) {
+    public init(database: AppDatabase, engine: SyncEngine?) {
         self.database = database
-        self.upstream = upstream
+        self.engine = engine
     }
 
     public func current() -> SyncStatus {
         let pending = (try? database.pendingOperationCount()) ?? 0
-        // The sync engine (a later issue) will report online/offline; until then a configured hub is unconfirmed.
-        return SyncStatus(hub: upstream == nil ? .standalone : .offline, pendingOperations: pending, lastSuccessfulSync: nil)
+        let linked = (try? database.hubLink()) != nil
+        let hub: HubState = !linked ? .standalone : (engine?.snapshot().hub ?? .offline)
+        return SyncStatus(hub: hub, pendingOperations: pending, lastSuccessfulSync: try? database.lastSuccessfulSync())
     }
 }

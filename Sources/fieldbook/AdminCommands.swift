@@ -3,6 +3,7 @@ import ArgumentParser
 import Domain
 import Foundation
 import Storage
+import Sync
 
 /// `fieldbook create-user`: add an account from the command line (password on stdin).
 struct CreateUser: AsyncParsableCommand {
@@ -56,6 +57,38 @@ struct Backup: AsyncParsableCommand {
         let database = try openDatabase(configuration)
         try database.backup(to: file)
         announce("Backed up \(configuration.databasePath) to \(file).")
+        try database.close()
+    }
+}
+
+/// `fieldbook link`: connect this node to an upstream hub (the hub administrator's password on stdin).
+struct Link: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Link this node to a Fieldbook hub; reads the hub account's password from standard input.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "The hub's address, like http://192.168.1.20:8080")
+    var upstream: String
+
+    @Option(help: "Email of an administrator account on the hub.")
+    var email: String
+
+    func run() async throws {
+        var configuration = AppConfiguration()
+        common.apply(to: &configuration, environment: Environment())
+        guard let url = URL(string: upstream) else { throw ValidationError("--upstream must be a URL like http://192.168.1.20:8080") }
+        guard let password = readLine(strippingNewline: true) else {
+            throw ValidationError("no password on standard input; pipe it in, e.g. printf '%s\\n' \"$PASSWORD\" | fieldbook link ...")
+        }
+        setenv("no_proxy", "127.0.0.1,localhost,::1", 0)
+        let database = try openDatabase(configuration)
+        do {
+            try HubLinker.link(database, upstream: url, email: email, password: password)
+        } catch let failure as HubLinker.Failure {
+            throw ValidationError(failure.description)
+        }
+        announce("Linked to \(url.absoluteString) as \(email). `fieldbook serve` syncs with it in the background.")
         try database.close()
     }
 }

@@ -16,8 +16,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port; 0 picks a free one (env FIELDBOOK_PORT; default 8080).")
     var port: UInt16?
 
-    @Option(help: "URL of the upstream Fieldbook hub (env FIELDBOOK_UPSTREAM; default none: standalone).")
+    @Option(help: "Use this URL for the linked hub instead of the one saved by `fieldbook link` (env FIELDBOOK_UPSTREAM).")
     var upstream: String?
+
+    @Option(help: "Seconds between automatic syncs with the hub (env FIELDBOOK_SYNC_INTERVAL; default: the settings page's, 300).")
+    var syncInterval: Int?
 
     @Option(help: "Worker threads (env FIELDBOOK_THREADS; default 4 per core, at least 8).")
     var threads: Int?
@@ -34,6 +37,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let environment = Environment()
         let configuration = try makeConfiguration(environment)
+        // libcurl (under URLSession) would send even loopback hub requests through http_proxy.
+        setenv("no_proxy", "127.0.0.1,localhost,::1", 0)
         let logger = common.makeLogger(environment: environment)
         let app = try await FieldbookApp.make(configuration, logger: logger)
         try app.start(announce: announce)
@@ -56,6 +61,13 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--upstream must be an http:// or https:// URL, got '\(text)'")
             }
             configuration.upstream = url
+        }
+        if let seconds = try syncInterval ?? environment["FIELDBOOK_SYNC_INTERVAL"].map({ text in
+            guard let value = Int(text) else { throw ValidationError("FIELDBOOK_SYNC_INTERVAL must be a number of seconds") }
+            return value
+        }) {
+            guard seconds >= 1 else { throw ValidationError("--sync-interval must be at least 1 second") }
+            configuration.syncInterval = TimeInterval(seconds)
         }
         let certificate = tlsCert ?? environment["FIELDBOOK_TLS_CERT"]
         let key = tlsKey ?? environment["FIELDBOOK_TLS_KEY"]

@@ -6,10 +6,12 @@ final class TestDatabase {
     let directory: URL
     let database: AppDatabase
 
-    init() throws {
+    /// `linked`: linked to a hub (never contacted here), so writes queue operations in the outbox as on a node.
+    init(linked: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
+        if linked { try database.linkHub(.unreachableForTests) }
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -48,4 +50,10 @@ final class TestDatabase {
         }
         return id
     }
+}
+
+extension HubLink {
+    /// A link to a hub that is never contacted (the .invalid domain never resolves).
+    static let unreachableForTests = HubLink(upstream: URL(string: "http://hub.invalid")!, email: "hub@example.org",
+                                             refreshToken: "not-a-real-token", linkedAt: Date())
 }

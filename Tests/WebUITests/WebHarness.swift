@@ -24,10 +24,13 @@ final class WebHarness {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
+        // Linked to a hub that is never contacted, so writes queue outbox entries the tests can count.
+        try database.linkHub(HubLink(upstream: URL(string: "http://hub.invalid")!, email: "hub@example.org",
+                                     refreshToken: "not-a-real-token", linkedAt: Date()))
         let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path)
         let staticFiles = try StaticFiles(mounts: [("", Self.repositoryRoot.appendingPathComponent("Public").path)])
         web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
-                    syncStatus: SyncStatusReporter(database: database, upstream: nil), setupCode: setupCode,
+                    syncStatus: SyncStatusReporter(database: database, engine: nil), setupCode: setupCode,
                     configuration: WebUIConfiguration(version: "test"), logger: Logger(label: "test"))
     }
 

@@ -1,0 +1,100 @@
+import Domain
+import Foundation
+import GRDB
+
+/// An edit of this node's that lost at the hub, kept with both values.
+public struct SyncConflict: Sendable, Equatable {
+    /// What lost: an edit to fields, a delete of a record edited meanwhile, or an edit of a record deleted meanwhile.
+    public enum Kind: String, Sendable { case edit, delete, deleted }
+
+    public let id: UUID
+    public let entity: String
+    public let entityId: UUID
+    public let kind: Kind
+    public let fields: [LosingField]
+    public let author: String
+    public let editedAt: Date
+    public let detectedAt: Date
+    public let resolution: String?
+    /// The record's name (or email) now, for people to recognise it; nil when it no longer exists.
+    public let recordLabel: String?
+}
+
+/// Conflicts: listing them, re-applying the losing values, dismissing them.
+extension AppDatabase {
+    public func conflicts(includeResolved: Bool = false, limit: Int = 200) throws -> [SyncConflict] {
+        try read { db in
+            let filter = includeResolved ? "" : "WHERE resolution IS NULL"
+            return try Row.fetchAll(db, sql: "SELECT * FROM sync_conflicts \(filter) ORDER BY detected_at DESC LIMIT ?", arguments: [limit])
+                .map { try Self.conflict(db, $0) }
+        }
+    }
+
+    public func openConflictCount() throws -> Int {
+        try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sync_conflicts WHERE resolution IS NULL") ?? 0 }
+    }
+
+    public func conflict(id: UUID) throws -> SyncConflict {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sync_conflicts WHERE id = ?", arguments: [id.databaseText]) else {
+                throw DomainError.notFound(entity: "conflict")
+            }
+            return try Self.conflict(db, row)
+        }
+    }
+
+    /// Writes the losing values again as a new edit (or deletes again), queued for the hub like any edit.
+    public func reapplyConflict(id: UUID, by actor: Actor) throws {
+        let conflict = try conflict(id: id)
+        guard conflict.resolution == nil else { return }
+        guard conflict.kind != .deleted, let table = SyncedTable.named(conflict.entity) else {
+            throw DomainError.protected(message: "The record was deleted, so its old values cannot be applied again. Create it anew if it is still needed.")
+        }
+        try write(by: actor) { db, changes in
+            var state = try RecordStates.read(db, table, id: conflict.entityId)
+            guard !state.deleted else { throw DomainError.notFound(entity: conflict.entity.replacingOccurrences(of: "_", with: " ")) }
+            let baseVersion = state.version
+            if conflict.kind == .delete {
+                try db.execute(sql: "DELETE FROM \(table.table) WHERE id = ?", arguments: [conflict.entityId.databaseText])
+                try changes.recordDelete(conflict.entity, id: conflict.entityId, baseVersion: baseVersion)
+            } else {
+                let before = state.fields
+                for field in conflict.fields where table.columns.contains(field.name) { state.fields[field.name] = field.mine }
+                try table.validate(db, conflict.entityId, state.fields)
+                state.version += 1
+                if table.metaColumns.contains("updated_at") { state.fields["updated_at"] = .string(Date().storedText) }
+                try RecordStates.write(db, table, state)
+                let synced = state.fields.filter { table.columns.contains($0.key) }
+                try changes.recordUpdate(conflict.entity, id: conflict.entityId, before: before, after: synced, baseVersion: baseVersion)
+            }
+            try Self.resolve(db, id, as: "reapplied")
+        }
+    }
+
+    /// Accepts the winning values; the conflict leaves the open list.
+    public func dismissConflict(id: UUID) throws {
+        try writeLocal { db in
+            try Self.resolve(db, id, as: "dismissed")
+            guard db.changesCount == 1 else { throw DomainError.notFound(entity: "conflict") }
+        }
+    }
+
+    private static func resolve(_ db: Database, _ id: UUID, as resolution: String) throws {
+        try db.execute(sql: "UPDATE sync_conflicts SET resolution = ?, resolved_at = ? WHERE id = ? AND resolution IS NULL",
+                       arguments: [resolution, Date(), id.databaseText])
+    }
+
+    private static func conflict(_ db: Database, _ row: Row) throws -> SyncConflict {
+        let entity: String = row["entity"]
+        let entityId = row.uuid("entity_id")
+        var label: String?
+        if let table = SyncedTable.named(entity) {
+            let state = try RecordStates.read(db, table, id: entityId)
+            label = state.deleted ? nil : (state.fields.text("name").isEmpty ? state.fields.text("email") : state.fields.text("name"))
+        }
+        let fields = (try? JSONDecoder().decode([LosingField].self, from: Data((row["fields"] as String).utf8))) ?? []
+        return SyncConflict(id: row.uuid("id"), entity: entity, entityId: entityId, kind: SyncConflict.Kind(rawValue: row["kind"]) ?? .edit,
+                            fields: fields, author: row["author"], editedAt: row["edited_at"], detectedAt: row["detected_at"],
+                            resolution: row["resolution"], recordLabel: label)
+    }
+}

@@ -1,0 +1,190 @@
+import Domain
+import Foundation
+import GRDB
+
+/// The hub side of sync: applying pushed operations once each, in order, and paging through the change log.
+extension AppDatabase {
+    /// Applies a node's batch in order. Each operation runs in its own savepoint, so one rejected operation
+    /// leaves the others applied; an operation id seen before gets the answer it got the first time.
+    public func applyPush(_ request: PushRequest) throws -> PushResponse {
+        try pool.write { db in
+            let recorder = ChangeRecorder(db: db, author: "", queuesForHub: try Self.isLinked(db))
+            var results: [SyncResult] = []
+            for operation in request.operations {
+                if let earlier = try Self.earlierResult(db, operation.operationId) {
+                    results.append(earlier)
+                    continue
+                }
+                let result = try HubApplier(db: db, recorder: recorder).apply(operation)
+                results.append(result)
+                // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
+                guard result.outcome != .rejected else { continue }
+                try db.execute(sql: "INSERT INTO applied_operations (operation_id, result, applied_at) VALUES (?, ?, ?)",
+                               arguments: [operation.operationId.databaseText,
+                                           String(decoding: try JSONEncoder.sortedKeys.encode(result), as: UTF8.self), Date()])
+            }
+            return PushResponse(results: results)
+        }
+    }
+
+    /// The change log after `cursor`: each changed record once, with its state now, in the order of its latest change.
+    public func changes(after cursor: Int64, limit: Int) throws -> ChangePage {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT seq, entity, entity_id FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?",
+                                        arguments: [cursor, limit])
+            var states: [String: [UUID: RecordState]] = [:]
+            for (entity, group) in Dictionary(grouping: rows, by: { $0["entity"] as String }) {
+                guard let table = SyncedTable.named(entity) else { continue }
+                states[entity] = try RecordStates.read(db, table, ids: group.map { $0.uuid("entity_id") })
+            }
+            let entries = rows.map { row -> ChangeLogEntry in
+                let entity: String = row["entity"]
+                let id = row.uuid("entity_id")
+                let state = states[entity]?[id] ?? RecordState(entity: entity, entityId: id, deleted: true, version: 0, fields: [:])
+                return ChangeLogEntry(seq: row["seq"], state: state)
+            }
+            let next = entries.last?.seq ?? cursor
+            let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_log WHERE seq > ?", arguments: [next]) ?? 0
+            return ChangePage(changes: entries, nextCursor: next, hasMore: remaining > 0, remaining: remaining)
+        }
+    }
+
+    private static func earlierResult(_ db: Database, _ operationId: UUID) throws -> SyncResult? {
+        guard let text = try String.fetchOne(db, sql: "SELECT result FROM applied_operations WHERE operation_id = ?",
+                                             arguments: [operationId.databaseText]) else { return nil }
+        return try JSONDecoder().decode(SyncResult.self, from: Data(text.utf8))
+    }
+}
+
+/// Decides and applies one pushed operation against the hub's current record.
+private struct HubApplier {
+    let db: Database
+    let recorder: ChangeRecorder
+
+    func apply(_ operation: SyncOperation) throws -> SyncResult {
+        guard let table = SyncedTable.named(operation.entity) else {
+            return rejected(operation, "Fieldbook does not know records of kind “\(operation.entity)”.", current: nil)
+        }
+        let current = try RecordStates.read(db, table, id: operation.entityId)
+        if let refusal = try permissionRefusal(operation, table) { return rejected(operation, refusal, current: current) }
+        do {
+            var result: SyncResult?
+            try db.inSavepoint {
+                let decided = try decide(operation, table, current)
+                result = decided
+                return decided.outcome == .rejected ? .rollback : .commit
+            }
+            return result!
+        } catch let error as ValidationError {
+            return rejected(operation, error.fieldErrors.map(\.message).joined(separator: "; "), current: current)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            return rejected(operation, Self.explain(error, table), current: current)
+        }
+    }
+
+    private func decide(_ operation: SyncOperation, _ table: SyncedTable, _ current: RecordState) throws -> SyncResult {
+        switch operation.operation {
+        case .create where current.deleted: try create(operation, table)
+        case .create, .update: try update(operation, table, current)
+        case .delete: try delete(operation, table, current)
+        }
+    }
+
+    private func create(_ operation: SyncOperation, _ table: SyncedTable) throws -> SyncResult {
+        var fields = operation.fields.filter { table.columns.contains($0.key) }
+        for column in table.columns where fields[column] == nil { fields[column] = .null }
+        try table.validate(db, operation.entityId, fields)
+        let now = Date().storedText
+        if table.metaColumns.contains("created_at") {
+            fields["created_at"] = .string(operation.createdAt.storedText)
+            fields["updated_at"] = .string(now)
+        }
+        if table.metaColumns.contains("is_predefined") { fields["is_predefined"] = .int(0) }
+        let state = RecordState(entity: table.entity, entityId: operation.entityId, deleted: false, version: 1, fields: fields)
+        try RecordStates.write(db, table, state)
+        try forward(operation, fields: operation.fields)
+        return SyncResult(operationId: operation.operationId, outcome: .applied, current: state)
+    }
+
+    private func update(_ operation: SyncOperation, _ table: SyncedTable, _ current: RecordState) throws -> SyncResult {
+        if current.deleted {
+            guard try RecordStates.wasEverWritten(db, table, id: operation.entityId) else {
+                return rejected(operation, "This \(table.entity.replacingOccurrences(of: "_", with: " ")) does not exist on the hub; its creation may have failed.", current: current)
+            }
+            let losing = operation.fields.map { LosingField(name: $0.key, mine: $0.value, theirs: .null) }.sorted { $0.name < $1.name }
+            return SyncResult(operationId: operation.operationId, outcome: .conflict, reason: "deleted", losingFields: losing, current: current)
+        }
+        var winning: [String: JSONValue] = [:]
+        var losing: [LosingField] = []
+        for (name, mine) in operation.fields where table.columns.contains(name) {
+            let theirs = current.fields[name] ?? .null
+            if theirs.storesSame(as: mine) { continue }
+            let before = operation.before[name]
+            if operation.operation == .update, before == nil || before!.storesSame(as: theirs) {
+                winning[name] = mine
+            } else {
+                losing.append(LosingField(name: name, mine: mine, theirs: theirs))
+            }
+        }
+        var state = current
+        if !winning.isEmpty {
+            state.fields.merge(winning) { $1 }
+            try table.validate(db, operation.entityId, state.fields)
+            state.version += 1
+            if table.metaColumns.contains("updated_at") { state.fields["updated_at"] = .string(Date().storedText) }
+            try RecordStates.write(db, table, state)
+            try forward(operation, fields: winning)
+        }
+        let outcome: SyncOutcome = !losing.isEmpty ? .conflict : (current.version == operation.baseVersion ? .applied : .merged)
+        return SyncResult(operationId: operation.operationId, outcome: outcome, reason: losing.isEmpty ? nil : "edited",
+                          losingFields: losing.sorted { $0.name < $1.name }, current: state)
+    }
+
+    private func delete(_ operation: SyncOperation, _ table: SyncedTable, _ current: RecordState) throws -> SyncResult {
+        if current.deleted { return SyncResult(operationId: operation.operationId, outcome: .applied, current: current) }
+        if current.version > operation.baseVersion {
+            return SyncResult(operationId: operation.operationId, outcome: .conflict, reason: "changed", current: current)
+        }
+        var gone = current
+        (gone.deleted, gone.fields) = (true, [:])
+        try RecordStates.write(db, table, gone)
+        try forward(operation, fields: [:])
+        return SyncResult(operationId: operation.operationId, outcome: .applied, current: gone)
+    }
+
+    /// A hub that is itself linked upstream passes accepted operations on, under the same id.
+    private func forward(_ operation: SyncOperation, fields: [String: JSONValue]) throws {
+        let change = Change(operation: operation.operation, entity: operation.entity, entityId: operation.entityId, fields: fields,
+                            baseVersion: operation.baseVersion)
+        try ChangeRecorder(db: db, author: operation.author, queuesForHub: recorder.queuesForHub)
+            .record(change, before: operation.before, operationId: operation.operationId)
+    }
+
+    /// Operations keep their author's rights: a user this hub knows must still hold the role the change needs.
+    private func permissionRefusal(_ operation: SyncOperation, _ table: SyncedTable) throws -> String? {
+        guard let authorId = UUID(uuidString: operation.author),
+              let row = try Row.fetchOne(db, sql: "SELECT role, is_disabled FROM users WHERE id = ?", arguments: [authorId.databaseText])
+        else { return nil }
+        let role = UserRole(rawValue: row["role"]) ?? .readOnly
+        let allowed = table.requiredRole == .administrator ? role.canAdminister : role.canEditRecords
+        if row["is_disabled"] as Bool { return "The author's account is disabled on the hub." }
+        return allowed ? nil : "The author's role on the hub (\(role.label)) may not change this kind of record."
+    }
+
+    private func rejected(_ operation: SyncOperation, _ reason: String, current: RecordState?) -> SyncResult {
+        let state = current ?? RecordState(entity: operation.entity, entityId: operation.entityId, deleted: true, version: 0, fields: [:])
+        return SyncResult(operationId: operation.operationId, outcome: .rejected, reason: reason, current: state)
+    }
+
+    private static func explain(_ error: DatabaseError, _ table: SyncedTable) -> String {
+        let kind = table.entity.replacingOccurrences(of: "_", with: " ")
+        switch error.extendedResultCode {
+        case .SQLITE_CONSTRAINT_FOREIGNKEY:
+            return "This \(kind) refers to a record the hub does not have, or other records on the hub still use it."
+        case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
+            return "Another \(kind) on the hub already has the same \(kind == "user" ? "email" : "name or combination")."
+        default:
+            return "The hub refused a value of this \(kind): \(error.message ?? "a constraint failed")."
+        }
+    }
+}

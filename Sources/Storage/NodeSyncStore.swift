@@ -1,0 +1,151 @@
+import Domain
+import Foundation
+import GRDB
+
+/// How a pushed batch went.
+public struct PushTally: Sendable, Equatable {
+    public var applied = 0
+    public var merged = 0
+    public var conflicts = 0
+    public var rejected = 0
+
+    public init() {}
+}
+
+/// The node side of sync: taking the hub's answers and its changes into the local database.
+extension AppDatabase {
+    /// Settles pushed entries with the hub's answers in one transaction: accepted ones leave the queue, lost edits are
+    /// kept as conflicts, rejected ones are set aside; each record takes the hub's values unless more local edits of it wait.
+    public func settlePush(_ entries: [OutboxEntry], results: [SyncResult]) throws -> PushTally {
+        try writeRemote { db in
+            var tally = PushTally()
+            let answers = Dictionary(results.map { ($0.operationId, $0) }) { first, _ in first }
+            for entry in entries {
+                guard let result = answers[entry.operationId] else { continue }
+                try Self.settle(db, entry, result, &tally)
+            }
+            return tally
+        }
+    }
+
+    /// Counts a failed attempt at the head of the queue; after `maxAttempts` the entry is set aside so the rest flows.
+    /// Returns true when it was set aside.
+    @discardableResult
+    public func recordFailedAttempt(operationId: UUID, error: String, maxAttempts: Int) throws -> Bool {
+        try writeLocal { db in
+            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE operation_id = ?",
+                           arguments: [error, operationId.databaseText])
+            let attempts = try Int.fetchOne(db, sql: "SELECT attempts FROM outbox WHERE operation_id = ?",
+                                            arguments: [operationId.databaseText]) ?? 0
+            guard attempts >= maxAttempts else { return false }
+            try db.execute(sql: "UPDATE outbox SET state = 'failed' WHERE operation_id = ?", arguments: [operationId.databaseText])
+            return true
+        }
+    }
+
+    /// Applies a page of the hub's change log and saves the cursor in the same transaction, so a crash resumes after
+    /// the last page applied. Records with local edits still waiting keep them (the push settles those).
+    @discardableResult
+    public func applyPulledPage(_ page: ChangePage) throws -> Int {
+        try writeRemote { db in
+            var applied = 0
+            for entry in page.changes {
+                guard let table = SyncedTable.named(entry.state.entity) else { continue }
+                if try Self.hasPendingEdits(db, entry.state) { continue }
+                try Self.takeHubState(db, table, entry.state)
+                applied += 1
+            }
+            try Self.putSettings(db, ["sync.cursor": String(page.nextCursor)])
+            return applied
+        }
+    }
+
+    /// Puts a failed operation back at its place in the queue.
+    public func retryFailedOperation(_ operationId: UUID) throws {
+        try writeLocal { db in
+            try db.execute(sql: "UPDATE outbox SET state = 'pending', attempts = 0, last_error = NULL WHERE operation_id = ? AND state = 'failed'",
+                           arguments: [operationId.databaseText])
+            guard db.changesCount == 1 else { throw DomainError.notFound(entity: "failed operation") }
+        }
+    }
+
+    /// Drops a failed operation for good (the record already shows the hub's values).
+    public func discardFailedOperation(_ operationId: UUID) throws {
+        try writeLocal { db in
+            try db.execute(sql: "DELETE FROM outbox WHERE operation_id = ? AND state = 'failed'", arguments: [operationId.databaseText])
+            guard db.changesCount == 1 else { throw DomainError.notFound(entity: "failed operation") }
+        }
+    }
+
+    /// Writes with foreign keys unchecked: the hub's change log lists each record once, in the order of its latest
+    /// change, so a child can arrive before a parent renamed later. Every page leaves the hub's consistent state.
+    func writeRemote<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            var result: T?
+            try db.inTransaction {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
+    }
+
+    private static func settle(_ db: Database, _ entry: OutboxEntry, _ result: SyncResult, _ tally: inout PushTally) throws {
+        let id = entry.operationId.databaseText
+        switch result.outcome {
+        case .applied, .merged:
+            result.outcome == .applied ? (tally.applied += 1) : (tally.merged += 1)
+            try db.execute(sql: "DELETE FROM outbox WHERE operation_id = ?", arguments: [id])
+        case .conflict:
+            tally.conflicts += 1
+            try db.execute(sql: "DELETE FROM outbox WHERE operation_id = ?", arguments: [id])
+            try recordConflict(db, entry, result)
+        case .rejected:
+            tally.rejected += 1
+            try db.execute(sql: "UPDATE outbox SET state = 'failed', attempts = attempts + 1, last_error = ? WHERE operation_id = ?",
+                           arguments: [result.reason ?? "Refused by the hub", id])
+        }
+        if let table = SyncedTable.named(result.current.entity), try !hasPendingEdits(db, result.current) {
+            try takeHubState(db, table, result.current)
+        }
+    }
+
+    private static func hasPendingEdits(_ db: Database, _ state: RecordState) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE entity = ? AND entity_id = ? AND state = 'pending')",
+                          arguments: [state.entity, state.entityId.databaseText]) ?? false
+    }
+
+    /// The hub's record replaces the local one. A local account with the same email under another id gives way to
+    /// the hub's account (its sessions end; the person signs in with the hub's password).
+    private static func takeHubState(_ db: Database, _ table: SyncedTable, _ state: RecordState) throws {
+        if table.entity == "user", !state.deleted, let email = state.fields["email"] {
+            let others = try String.fetchAll(db, sql: "SELECT id FROM users WHERE email = ? AND id <> ?",
+                                             arguments: [email.databaseValue, state.entityId.databaseText])
+            for other in others {
+                try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [other])
+                try db.execute(sql: "DELETE FROM outbox WHERE entity = 'user' AND entity_id = ?", arguments: [other])
+                try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [other])
+            }
+        }
+        if table.entity == "user", state.deleted || state.fields["is_disabled"]?.isTrue == true {
+            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [state.entityId.databaseText])
+        }
+        try RecordStates.write(db, table, state)
+    }
+
+    private static func recordConflict(_ db: Database, _ entry: OutboxEntry, _ result: SyncResult) throws {
+        let kind = switch result.reason {
+        case "deleted": "deleted"
+        case "changed": "delete"
+        default: "edit"
+        }
+        let fields = String(decoding: try JSONEncoder.sortedKeys.encode(result.losingFields), as: UTF8.self)
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO sync_conflicts (id, operation_id, entity, entity_id, kind, fields, author, edited_at, detected_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [UUID().databaseText, entry.operationId.databaseText, entry.change.entity, entry.change.entityId.databaseText,
+                             kind, fields, entry.author, entry.createdAt, Date()])
+    }
+}

@@ -1,0 +1,60 @@
+import Domain
+import Foundation
+import GRDB
+
+/// Reading and writing whole records in their wire form, for both sides of sync.
+enum RecordStates {
+    static func read(_ db: Database, _ table: SyncedTable, id: UUID) throws -> RecordState {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.table) WHERE id = ?", arguments: [id.databaseText]) else {
+            return RecordState(entity: table.entity, entityId: id, deleted: true, version: 0, fields: [:])
+        }
+        return state(of: row, table)
+    }
+
+    /// The states of many records of one table, read in one query.
+    static func read(_ db: Database, _ table: SyncedTable, ids: [UUID]) throws -> [UUID: RecordState] {
+        guard !ids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.table) WHERE id IN (\(marks))",
+                                    arguments: StatementArguments(ids.map(\.databaseText)))
+        return Dictionary(rows.map { (row: Row) in (row.uuid("id"), state(of: row, table)) }) { first, _ in first }
+    }
+
+    private static func state(of row: Row, _ table: SyncedTable) -> RecordState {
+        var fields: [String: JSONValue] = [:]
+        for column in table.columns + table.metaColumns {
+            fields[column] = JSONValue(row[column] as DatabaseValue? ?? .null)
+        }
+        return RecordState(entity: table.entity, entityId: row.uuid("id"), deleted: false, version: row["version"], fields: fields)
+    }
+
+    /// Makes the stored record equal `state` (inserting, replacing or deleting it).
+    static func write(_ db: Database, _ table: SyncedTable, _ state: RecordState) throws {
+        if state.deleted {
+            try db.execute(sql: "DELETE FROM \(table.table) WHERE id = ?", arguments: [state.entityId.databaseText])
+            return
+        }
+        var columns = ["id", "version"]
+        var values: [DatabaseValue] = [state.entityId.databaseText.databaseValue, state.version.databaseValue]
+        for column in table.columns + table.metaColumns {
+            guard let value = state.fields[column] else { continue }
+            columns.append(column)
+            values.append(value.databaseValue)
+        }
+        if let searchText = table.searchText {
+            columns.append("search_text")
+            values.append(searchText(state.fields).databaseValue)
+        }
+        let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        try db.execute(sql: """
+            INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+            ON CONFLICT(id) DO UPDATE SET \(updates)
+            """, arguments: StatementArguments(values))
+    }
+
+    /// True when the record was ever written here (a deleted record leaves its change-log entry behind).
+    static func wasEverWritten(_ db: Database, _ table: SyncedTable, id: UUID) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM change_log WHERE entity = ? AND entity_id = ?)",
+                          arguments: [table.entity, id.databaseText]) ?? false
+    }
+}

@@ -1,0 +1,79 @@
+import Domain
+import Foundation
+import GRDB
+
+/// One run of the sync engine and what it did.
+public struct SyncSessionRecord: Sendable, Equatable {
+    /// How a session ended.
+    public enum Outcome: String, Sendable { case running, succeeded, failed, cancelled, interrupted }
+
+    public let id: Int64
+    public let startedAt: Date
+    public let finishedAt: Date?
+    public let outcome: Outcome
+    public var statistics: SyncStatistics
+    public let error: String?
+
+    /// Seconds from start to finish (nil while running).
+    public var duration: TimeInterval? { finishedAt.map { $0.timeIntervalSince(startedAt) } }
+}
+
+/// Counts a sync session reports.
+public struct SyncStatistics: Sendable, Equatable {
+    public var pushed = 0
+    public var pulled = 0
+    public var merged = 0
+    public var conflicts = 0
+    public var failures = 0
+
+    public init(pushed: Int = 0, pulled: Int = 0, merged: Int = 0, conflicts: Int = 0, failures: Int = 0) {
+        (self.pushed, self.pulled, self.merged, self.conflicts, self.failures) = (pushed, pulled, merged, conflicts, failures)
+    }
+}
+
+/// The history of sync sessions.
+extension AppDatabase {
+    public func startSyncSession() throws -> Int64 {
+        try writeLocal { db in
+            try db.execute(sql: "INSERT INTO sync_sessions (started_at, outcome) VALUES (?, 'running')", arguments: [Date()])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func finishSyncSession(_ id: Int64, outcome: SyncSessionRecord.Outcome, statistics: SyncStatistics, error: String?) throws {
+        try writeLocal { db in
+            try db.execute(sql: """
+                UPDATE sync_sessions SET finished_at = ?, outcome = ?, pushed = ?, pulled = ?, merged = ?, conflicts = ?, failures = ?,
+                error = ? WHERE id = ?
+                """, arguments: [Date(), outcome.rawValue, statistics.pushed, statistics.pulled, statistics.merged, statistics.conflicts,
+                                 statistics.failures, error, id])
+        }
+    }
+
+    /// Sessions still marked running when the process starts were cut off by a crash or kill.
+    public func markInterruptedSyncSessions() throws {
+        try writeLocal { db in
+            try db.execute(sql: "UPDATE sync_sessions SET outcome = 'interrupted', finished_at = started_at WHERE outcome = 'running'")
+        }
+    }
+
+    public func syncSessions(limit: Int = 20) throws -> [SyncSessionRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM sync_sessions ORDER BY id DESC LIMIT ?", arguments: [limit]).map(SyncSessionRecord.init(row:))
+        }
+    }
+
+    public func lastSuccessfulSync() throws -> Date? {
+        try read { try Date.fetchOne($0, sql: "SELECT MAX(finished_at) FROM sync_sessions WHERE outcome = 'succeeded'") }
+    }
+}
+
+extension SyncSessionRecord {
+    init(row: Row) {
+        self.init(id: row["id"], startedAt: row["started_at"], finishedAt: row["finished_at"],
+                  outcome: Outcome(rawValue: row["outcome"]) ?? .failed,
+                  statistics: SyncStatistics(pushed: row["pushed"], pulled: row["pulled"], merged: row["merged"],
+                                             conflicts: row["conflicts"], failures: row["failures"]),
+                  error: row["error"])
+    }
+}

@@ -1,0 +1,121 @@
+import Domain
+import Foundation
+import GRDB
+
+/// This node's link to its hub, as kept in the settings table. The refresh token is a secret: it is never rendered
+/// or logged, and `description` leaves it out.
+public struct HubLink: Sendable, Equatable, CustomStringConvertible {
+    public var upstream: URL
+    public var email: String
+    public var refreshToken: String
+    public var linkedAt: Date
+
+    public init(upstream: URL, email: String, refreshToken: String, linkedAt: Date) {
+        self.upstream = upstream
+        self.email = email
+        self.refreshToken = refreshToken
+        self.linkedAt = linkedAt
+    }
+
+    public var description: String { "HubLink(\(upstream.absoluteString), \(email))" }
+}
+
+/// Node-local sync settings: node id, hub link, interval, pull cursor.
+extension AppDatabase {
+    static let defaultSyncInterval = 300
+
+    static func isLinked(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM settings WHERE key = 'sync.upstream')") ?? false
+    }
+
+    /// This Fieldbook's id among nodes, made on first use.
+    public func nodeId() throws -> UUID {
+        if let text = try setting("node_id"), let id = UUID(uuidString: text) { return id }
+        let id = UUID()
+        try writeLocal { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO settings (key, value) VALUES ('node_id', ?)", arguments: [id.databaseText])
+        }
+        return try UUID(uuidString: setting("node_id") ?? "") ?? id
+    }
+
+    public func hubLink() throws -> HubLink? {
+        let values = try settings(prefix: "sync.")
+        guard let text = values["sync.upstream"], let url = URL(string: text) else { return nil }
+        return HubLink(upstream: url, email: values["sync.email"] ?? "", refreshToken: values["sync.refresh_token"] ?? "",
+                       linkedAt: values["sync.linked_at"].flatMap { Date.fromDatabaseValue($0.databaseValue) } ?? Date())
+    }
+
+    /// Links this node to a hub. Records made here before linking are queued for the first push, so nothing made
+    /// while standalone stays behind.
+    public func linkHub(_ link: HubLink) throws {
+        try writeLocal { db in
+            let wasLinked = try Self.isLinked(db)
+            try Self.putSettings(db, ["sync.upstream": link.upstream.absoluteString, "sync.email": link.email,
+                                      "sync.refresh_token": link.refreshToken, "sync.linked_at": link.linkedAt.storedText])
+            if !wasLinked { try Self.queueExistingRecords(db) }
+        }
+    }
+
+    /// Keeps the rotated refresh token (the hub invalidates the old one).
+    public func storeHubRefreshToken(_ token: String) throws {
+        try writeLocal { db in try Self.putSettings(db, ["sync.refresh_token": token]) }
+    }
+
+    /// Forgets the hub: the node becomes standalone again; queued operations stay for a later link.
+    public func unlinkHub() throws {
+        try writeLocal { db in
+            try db.execute(sql: "DELETE FROM settings WHERE key IN ('sync.upstream','sync.email','sync.refresh_token','sync.linked_at')")
+        }
+    }
+
+    /// Seconds between automatic syncs.
+    public func syncInterval() throws -> Int {
+        try setting("sync.interval").flatMap(Int.init) ?? Self.defaultSyncInterval
+    }
+
+    public func setSyncInterval(_ seconds: Int) throws {
+        try writeLocal { db in try Self.putSettings(db, ["sync.interval": String(seconds)]) }
+    }
+
+    /// The hub change-log position this node has applied up to.
+    public func pullCursor() throws -> Int64 {
+        try setting("sync.cursor").flatMap(Int64.init) ?? 0
+    }
+
+    func setting(_ key: String) throws -> String? {
+        try read { try String.fetchOne($0, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
+    }
+
+    private func settings(prefix: String) throws -> [String: String] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM settings WHERE key LIKE ?", arguments: [prefix + "%"])
+            return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }) { first, _ in first }
+        }
+    }
+
+    static func putSettings(_ db: Database, _ values: [String: String]) throws {
+        for (key, value) in values {
+            try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        }
+    }
+
+    /// Queues a create for every record this node holds, parents before children, so a hub receives them in an order
+    /// it can check.
+    private static func queueExistingRecords(_ db: Database) throws {
+        let recorder = ChangeRecorder(db: db, author: "system:link", queuesForHub: true)
+        for table in SyncedTable.all {
+            let custom = table.metaColumns.contains("is_predefined") ? "WHERE is_predefined = 0" : ""
+            let sql = table.table == "geographic_areas" ? """
+                WITH RECURSIVE depth(id, level) AS (SELECT id, 0 FROM geographic_areas WHERE parent_id IS NULL
+                UNION ALL SELECT a.id, level + 1 FROM geographic_areas a JOIN depth d ON a.parent_id = d.id)
+                SELECT id FROM depth ORDER BY level
+                """ : "SELECT id FROM \(table.table) \(custom)"
+            for id in try String.fetchAll(db, sql: sql).compactMap(UUID.init(uuidString:)) {
+                let state = try RecordStates.read(db, table, id: id)
+                let fields = state.fields.filter { table.columns.contains($0.key) }
+                try recorder.record(Change(operation: .create, entity: table.entity, entityId: id, fields: fields, baseVersion: 0))
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Domain
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why a request to the hub failed, in words an organizer can act on.
+public enum HubError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No answer: the hub is down, the network is broken, or the request timed out.
+    case unreachable(String)
+    /// The hub no longer accepts this node's credentials; an administrator must link again.
+    case unauthorized
+    /// The hub answered with an error status.
+    case server(status: Int, message: String)
+    /// The hub answered something that is not Fieldbook's sync protocol.
+    case badResponse(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let detail): "The hub could not be reached (\(detail))."
+        case .unauthorized: "The hub refused this node's sign-in; an administrator must link the node again on the settings page."
+        case .server(let status, let message): "The hub answered \(status): \(message)"
+        case .badResponse(let detail): "The hub's answer was not understood (\(detail))."
+        }
+    }
+}
+
+/// Tokens the hub hands out at sign-in and refresh.
+public struct HubTokens: Sendable, Decodable {
+    public let accessToken: String
+    public let refreshToken: String
+    /// The signed-in account's role on the hub, when the hub says.
+    public let role: String?
+
+    enum CodingKeys: String, CodingKey { case accessToken = "access_token", refreshToken = "refresh_token", user }
+    enum UserKeys: String, CodingKey { case role }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        refreshToken = try container.decode(String.self, forKey: .refreshToken)
+        role = try? container.nestedContainer(keyedBy: UserKeys.self, forKey: .user).decode(String.self, forKey: .role)
+    }
+}
+
+/// Talks to a hub's JSON API over HTTP(S), synchronously, from the sync thread.
+public struct HubClient: Sendable {
+    public let baseURL: URL
+    let timeout: TimeInterval
+
+    public init(baseURL: URL, timeout: TimeInterval = 30) {
+        self.baseURL = baseURL
+        self.timeout = timeout
+    }
+
+    public func isHealthy() -> Bool {
+        (try? send("GET", "api/v1/health", body: nil, token: nil)) != nil
+    }
+
+    public func signIn(email: String, password: String) throws -> HubTokens {
+        try decode(send("POST", "api/v1/auth/login", body: encode(["email": email, "password": password]), token: nil))
+    }
+
+    public func refresh(_ refreshToken: String) throws -> HubTokens {
+        try decode(send("POST", "api/v1/auth/refresh", body: encode(["refresh_token": refreshToken]), token: nil))
+    }
+
+    public func push(_ request: PushRequest, token: String) throws -> PushResponse {
+        try decode(send("POST", "api/v1/sync/push", body: encode(request), token: token))
+    }
+
+    public func changes(after cursor: Int64, limit: Int, token: String) throws -> ChangePage {
+        try decode(send("GET", "api/v1/sync/changes?after=\(cursor)&limit=\(limit)", body: nil, token: token))
+    }
+
+    private func send(_ method: String, _ path: String, body: Data?, token: String?) throws -> Data {
+        guard let url = URL(string: path, relativeTo: baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")) else {
+            throw HubError.badResponse("bad URL \(path)")
+        }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try perform(request)
+        switch response.statusCode {
+        case 200..<300: return data
+        case 401: throw HubError.unauthorized
+        default: throw HubError.server(status: response.statusCode, message: Self.errorMessage(data))
+        }
+    }
+
+    private func perform(_ request: URLRequest) throws -> (Data, HTTPURLResponse) {
+        let box = ResponseBox()
+        let semaphore = DispatchSemaphore(value: 0)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: request) { data, response, error in
+            box.set(data, response, error)
+            semaphore.signal()
+        }.resume()
+        semaphore.wait()
+        let (data, response, error) = box.get()
+        if let error { throw HubError.unreachable(error.localizedDescription) }
+        guard let http = response as? HTTPURLResponse else { throw HubError.unreachable("no HTTP response") }
+        return (data ?? Data(), http)
+    }
+
+    private func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601withFractions
+        return try encoder.encode(value)
+    }
+
+    private func decode<T: Decodable>(_ data: Data) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601withFractions
+        do { return try decoder.decode(T.self, from: data) } catch { throw HubError.badResponse("\(T.self): \(error)") }
+    }
+
+    private static func errorMessage(_ data: Data) -> String {
+        struct Envelope: Decodable { struct Body: Decodable { let message: String }; let error: Body }
+        return (try? JSONDecoder().decode(Envelope.self, from: data).error.message) ?? String(decoding: data.prefix(200), as: UTF8.self)
+    }
+}
+
+/// Carries a URLSession completion across threads.
+private final class ResponseBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
+
+    func set(_ data: Data?, _ response: URLResponse?, _ error: Error?) { lock.withLock { value = (data, response, error) } }
+    func get() -> (Data?, URLResponse?, Error?) { lock.withLock { value } }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Progress of the running sync session. `fraction` only ever grows within a session.
+public struct SyncProgress: Sendable, Equatable {
+    /// The step the session is on.
+    public enum Phase: String, Sendable { case connecting, pushing, pulling, finishing }
+
+    public var phase: Phase
+    public var fraction: Double
+    public var pushed: Int
+    public var pulled: Int
+    public var message: String
+}
+
+/// What the engine reports to pages: hub reachability, the current session, and whether sync is paused.
+public struct SyncEngineSnapshot: Sendable, Equatable {
+    public var hub: HubState
+    public var paused: Bool
+    public var progress: SyncProgress?
+    public var lastError: String?
+}
+
+/// The engine's shared state, guarded by one condition lock: wake-ups, pause, cancel, stop, progress.
+final class SyncEngineState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var wakeRequested = false
+    private var stopRequested = false
+    private var cancelRequested = false
+    private var threadRunning = false
+    private var current = SyncEngineSnapshot(hub: .offline, paused: false, progress: nil, lastError: nil)
+
+    func snapshot() -> SyncEngineSnapshot { locked { current } }
+
+    var shouldStop: Bool { locked { stopRequested } }
+    var isThreadRunning: Bool { locked { threadRunning } }
+
+    func woken(reason: String) {
+        locked {
+            wakeRequested = true
+            condition.broadcast()
+        }
+    }
+
+    func requestStop() {
+        locked {
+            stopRequested = true
+            cancelRequested = true
+            condition.broadcast()
+        }
+    }
+
+    func requestCancel() { locked { cancelRequested = true } }
+
+    /// True once per cancel request made during a session (pausing or stopping also ends the session).
+    func takeCancel() -> Bool {
+        locked {
+            let cancel = cancelRequested || current.paused
+            cancelRequested = false
+            return cancel
+        }
+    }
+
+    func setPaused(_ paused: Bool) { locked { current.paused = paused } }
+    func setThreadRunning(_ running: Bool) { locked { threadRunning = running } }
+
+    func setHub(_ hub: HubState, error: String? = nil) {
+        locked {
+            current.hub = hub
+            current.lastError = error
+        }
+    }
+
+    func setError(_ error: String?) { locked { current.lastError = error } }
+
+    /// Sets progress, never letting the fraction fall back within a session.
+    func setProgress(_ progress: SyncProgress?) {
+        locked {
+            guard var progress else {
+                current.progress = nil
+                return
+            }
+            progress.fraction = max(progress.fraction, current.progress?.fraction ?? 0)
+            current.progress = progress
+        }
+    }
+
+    func waitForWake(timeout: TimeInterval) {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !wakeRequested && !stopRequested {
+            if !condition.wait(until: deadline) { break }
+        }
+        wakeRequested = false
+        cancelRequested = false
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+}

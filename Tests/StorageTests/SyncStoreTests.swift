@@ -1,0 +1,309 @@
+import Domain
+import Foundation
+import GRDB
+import PropertyBased
+import Testing
+@testable import Storage
+
+/// The sync protocol's storage sides: a hub database and node databases exchanging operations and changes.
+@Suite struct SyncStoreTests {
+    let hub: TestDatabase
+    let nodeA: TestDatabase
+    let nodeB: TestDatabase
+    let actor = Actor.system("test")
+
+    init() throws {
+        hub = try TestDatabase(linked: false)
+        nodeA = try TestDatabase()
+        nodeB = try TestDatabase()
+    }
+
+    /// Given a participant made on the hub and pulled by both nodes.
+    private func sharedParticipant() throws -> Participant {
+        let participant = try hub.database.createParticipant(ParticipantInput(name: "Ann Okafor", email: "ann@example.org"), by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        try SyncExchange.pull(nodeB.database, from: hub.database)
+        return participant
+    }
+
+    private func edit(_ node: TestDatabase, _ id: UUID, name: String? = nil, phone: String? = nil) throws {
+        let current = try node.database.participant(id: id)
+        try node.database.updateParticipant(id: id, ParticipantInput(name: name ?? current.name, email: current.email,
+                                                                     phone: phone ?? current.phone ?? ""),
+                                            expectedVersion: nil, by: actor)
+    }
+
+    private func converge() throws {
+        for _ in 0..<2 {
+            try SyncExchange.sync(nodeA.database, with: hub.database)
+            try SyncExchange.sync(nodeB.database, with: hub.database)
+        }
+    }
+
+    private func expectAllEqual() throws {
+        let hubState = try SyncExchange.snapshot(hub.database)
+        for node in [nodeA, nodeB] {
+            let nodeState = try SyncExchange.snapshot(node.database)
+            for (table, rows) in hubState where nodeState[table] != rows {
+                Issue.record("\(table) differs: hub \(rows) node \(nodeState[table] ?? [:])")
+            }
+        }
+    }
+
+    @Test func firstPullBringsAFullCopy() throws {
+        let area = try hub.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venue = try hub.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        try hub.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString), by: actor)
+        try hub.database.createCategory(.activityType, CategoryInput(name: "Choir"), by: actor)
+
+        let pulled = try SyncExchange.pull(nodeA.database, from: hub.database, page: 2)
+
+        #expect(pulled >= 5)
+        try #expect(SyncExchange.snapshot(nodeA.database) == SyncExchange.snapshot(hub.database))
+        #expect(try nodeA.database.pendingOperationCount() == 0)
+    }
+
+    @Test func editsOfDifferentFieldsOfOneRecordBothSurvive() throws {
+        let participant = try sharedParticipant()
+        try edit(nodeA, participant.id, phone: "+254 700 000 001")
+        try edit(nodeB, participant.id, name: "Ann O.")
+
+        let first = try SyncExchange.push(nodeA.database, to: hub.database)
+        let second = try SyncExchange.push(nodeB.database, to: hub.database)
+        try converge()
+
+        #expect(first.applied == 1 && second.merged == 1 && second.conflicts == 0)
+        let merged = try hub.database.participant(id: participant.id)
+        #expect(merged.name == "Ann O." && merged.phone == "+254 700 000 001")
+        try expectAllEqual()
+        #expect(try nodeA.database.conflicts().isEmpty && nodeB.database.conflicts().isEmpty)
+    }
+
+    @Test func sameFieldEditedApartTheFirstToReachTheHubWinsAndTheLoserKeepsTheirValue() throws {
+        let participant = try sharedParticipant()
+        try edit(nodeA, participant.id, name: "Ann from A")
+        try edit(nodeB, participant.id, name: "Ann from B")
+
+        try SyncExchange.push(nodeA.database, to: hub.database)
+        let late = try SyncExchange.push(nodeB.database, to: hub.database)
+        try converge()
+
+        #expect(late.conflicts == 1)
+        #expect(try hub.database.participant(id: participant.id).name == "Ann from A")
+        try expectAllEqual()
+        #expect(try nodeA.database.conflicts().isEmpty)
+        let conflict = try #require(try nodeB.database.conflicts().first)
+        #expect(conflict.kind == .edit && conflict.recordLabel == "Ann from A")
+        #expect(conflict.fields == [LosingField(name: "name", mine: .string("Ann from B"), theirs: .string("Ann from A"))])
+
+        try nodeB.database.reapplyConflict(id: conflict.id, by: actor)
+        try converge()
+        #expect(try hub.database.participant(id: participant.id).name == "Ann from B")
+        try expectAllEqual()
+        #expect(try nodeB.database.conflicts().isEmpty)
+    }
+
+    @Test func aDeleteAgainstAnEarlierEditLosesAndIsShown() throws {
+        let participant = try sharedParticipant()
+        try edit(nodeA, participant.id, phone: "+254 700 000 002")
+        try nodeB.database.deleteParticipant(id: participant.id, by: actor)
+
+        try SyncExchange.push(nodeA.database, to: hub.database)
+        let late = try SyncExchange.push(nodeB.database, to: hub.database)
+        try converge()
+
+        #expect(late.conflicts == 1)
+        #expect(try nodeB.database.participant(id: participant.id).phone == "+254 700 000 002")
+        #expect(try nodeB.database.conflicts().first?.kind == .delete)
+        try expectAllEqual()
+    }
+
+    @Test func anEditAgainstAnEarlierDeleteLosesAndIsShown() throws {
+        let participant = try sharedParticipant()
+        try nodeB.database.deleteParticipant(id: participant.id, by: actor)
+        try edit(nodeA, participant.id, phone: "+254 700 000 003")
+
+        try SyncExchange.push(nodeB.database, to: hub.database)
+        let late = try SyncExchange.push(nodeA.database, to: hub.database)
+        try converge()
+
+        #expect(late.conflicts == 1)
+        #expect(throws: DomainError.notFound(entity: "participant")) { try nodeA.database.participant(id: participant.id) }
+        let conflict = try #require(try nodeA.database.conflicts().first)
+        #expect(conflict.kind == .deleted && conflict.recordLabel == nil)
+        #expect(conflict.fields.contains(LosingField(name: "phone", mine: .string("+254 700 000 003"), theirs: .null)))
+        try expectAllEqual()
+    }
+
+    @Test func anOperationPushedTwiceHasOneEffect() throws {
+        try nodeA.database.createParticipant(ParticipantInput(name: "Bo", email: "bo@example.org"), by: actor)
+        try nodeA.database.createCategory(.participantRole, CategoryInput(name: "Usher"), by: actor)
+        let entries = try nodeA.database.pendingOperations(limit: 10)
+        let request = PushRequest(nodeId: try nodeA.database.nodeId(), operations: entries.map(\.syncOperation))
+
+        let first = try hub.database.applyPush(request)
+        let again = try hub.database.applyPush(request)
+
+        #expect(first.results == again.results)
+        #expect(first.results.allSatisfy { $0.outcome == .applied })
+        #expect(try hub.database.categories(.participantRole).filter { $0.name == "Usher" }.count == 1)
+        #expect(try hub.database.changes(after: 0, limit: 100).changes.count == 2)
+    }
+
+    @Test func aRejectedOperationIsSetAsideWithItsReasonAndTheRestFlows() throws {
+        try hub.database.createCategory(.activityType, CategoryInput(name: "Choir"), by: actor)
+        let mine = try nodeA.database.createCategory(.activityType, CategoryInput(name: "Choir"), by: actor)
+        try nodeA.database.createParticipant(ParticipantInput(name: "Cy", email: "cy@example.org"), by: actor)
+
+        let tally = try SyncExchange.push(nodeA.database, to: hub.database)
+
+        #expect(tally.rejected == 1 && tally.applied == 1)
+        let failed = try nodeA.database.failedOperations()
+        #expect(failed.map(\.change.entityId) == [mine.id])
+        #expect(failed.first?.lastError?.contains("already has the same name") == true)
+        #expect(try nodeA.database.pendingOperationCount() == 0 && nodeA.database.failedOperationCount() == 1)
+        // The node shows the hub's state: its own Choir is gone until the operation is retried and accepted.
+        #expect(throws: DomainError.notFound(entity: "activity type")) { try nodeA.database.category(.activityType, id: mine.id) }
+
+        try nodeA.database.retryFailedOperation(failed[0].operationId)
+        #expect(try nodeA.database.pendingOperationCount() == 1)
+        try SyncExchange.push(nodeA.database, to: hub.database)
+        try nodeA.database.discardFailedOperation(failed[0].operationId)
+        #expect(try nodeA.database.failedOperationCount() == 0)
+    }
+
+    @Test func localEditsWaitingToBePushedSurviveAPullAndMergeAfterThePush() throws {
+        let participant = try sharedParticipant()
+        try edit(nodeA, participant.id, name: "Ann (A)")
+        try edit(nodeB, participant.id, phone: "+254 700 000 004")
+        try SyncExchange.sync(nodeB.database, with: hub.database)
+
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        #expect(try nodeA.database.participant(id: participant.id).name == "Ann (A)")
+
+        try converge()
+        let result = try nodeA.database.participant(id: participant.id)
+        #expect(result.name == "Ann (A)" && result.phone == "+254 700 000 004")
+        try expectAllEqual()
+    }
+
+    @Test func aPullCutOffMidwayResumesAfterTheLastSavedPage() throws {
+        for index in 0..<30 {
+            try hub.database.createParticipant(ParticipantInput(name: "P\(index)", email: "p\(index)@example.org"), by: actor)
+        }
+        let firstPage = try hub.database.changes(after: 0, limit: 10)
+        try nodeA.database.applyPulledPage(firstPage)
+
+        let reopened = try AppDatabase(path: nodeA.database.path, passwordCost: .test)
+        #expect(try reopened.pullCursor() == firstPage.nextCursor)
+        let rest = try SyncExchange.pull(reopened, from: hub.database, page: 7)
+
+        #expect(rest == 20)
+        try #expect(SyncExchange.snapshot(reopened) == SyncExchange.snapshot(hub.database))
+    }
+
+    @Test func aRoleChangedOnTheHubAppliesOnTheNodeAfterThePull() throws {
+        let user = try hub.database.createUser(NewUserInput(name: "Dee", email: "dee@example.org", role: "editor",
+                                                            password: "long enough password", passwordConfirmation: "long enough password"),
+                                               by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        #expect(try nodeA.database.user(id: user.id).role == .editor)
+
+        try hub.database.updateUser(id: user.id, UserChangeInput(name: "Dee", role: "read-only", isDisabled: false), by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+
+        #expect(try nodeA.database.user(id: user.id).role == .readOnly)
+    }
+
+    @Test func anOperationByAnAuthorWhoseHubRoleIsReadOnlyIsRejected() throws {
+        let user = try hub.database.createUser(NewUserInput(name: "Eve", email: "eve@example.org", role: "read-only",
+                                                            password: "long enough password", passwordConfirmation: "long enough password"),
+                                               by: actor)
+        try nodeA.database.createParticipant(ParticipantInput(name: "Fay", email: "fay@example.org"), by: .user(user.id))
+
+        let tally = try SyncExchange.push(nodeA.database, to: hub.database)
+
+        #expect(tally.rejected == 1)
+        #expect(try nodeA.database.failedOperations().first?.lastError?.contains("Read-only") == true)
+    }
+
+    // Feature: fieldbook, Property 13: Offline Operation Queuing
+    @Test func property13_offlineOperationQueuing() async throws {
+        await propertyCheck(count: 20, input: Gen.int(in: 0...2).array(of: 1...25)) { steps in
+            let node = try TestDatabase()
+            var ids: [UUID] = []
+            var effective = 0
+            for (index, step) in steps.enumerated() {
+                switch step {
+                case 0:
+                    ids.append(try node.database.createParticipant(ParticipantInput(name: "N\(index)", email: "n\(index)@example.org"),
+                                                                   by: .system("test")).id)
+                    effective += 1
+                case 1 where !ids.isEmpty:
+                    let id = ids[index % ids.count]
+                    let current = try node.database.participant(id: id)
+                    try node.database.updateParticipant(id: id, ParticipantInput(name: current.name + "+", email: current.email),
+                                                        expectedVersion: nil, by: .system("test"))
+                    effective += 1
+                case 2 where !ids.isEmpty:
+                    try node.database.deleteParticipant(id: ids.remove(at: index % ids.count), by: .system("test"))
+                    effective += 1
+                default: break
+                }
+            }
+            let queued = try node.database.outboxEntries(limit: 10_000)
+            #expect(queued.count == effective)
+            #expect(queued.map(\.seq) == queued.map(\.seq).sorted())
+        }
+    }
+
+    // Feature: fieldbook, Property 16: Sync Queue Processing
+    @Test func property16_syncQueueProcessing() async throws {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...2).array(of: 1...30), Gen.int(in: 1...7)) { steps, batch in
+            let hub = try TestDatabase(linked: false)
+            let node = try TestDatabase()
+            var ids: [UUID] = []
+            for (index, step) in steps.enumerated() {
+                if step == 0 || ids.isEmpty {
+                    ids.append(try node.database.createParticipant(ParticipantInput(name: "Q\(index)", email: "q\(index)@example.org"),
+                                                                   by: .system("test")).id)
+                } else if step == 1 {
+                    let id = ids[index % ids.count]
+                    try node.database.updateParticipant(id: id, ParticipantInput(name: "Q\(index) renamed", email: "q@example.org"),
+                                                        expectedVersion: nil, by: .system("test"))
+                } else {
+                    try node.database.deleteParticipant(id: ids.remove(at: index % ids.count), by: .system("test"))
+                }
+            }
+            try SyncExchange.push(node.database, to: hub.database, batch: batch)
+            #expect(try node.database.pendingOperationCount() == 0)
+            #expect(try node.database.outboxEntries(limit: 10_000).isEmpty)
+            let onHub = try hub.database.participants(ParticipantQuery(page: PageRequest(page: 1, perPage: 100))).items.map(\.participant.id)
+            #expect(Set(onHub) == Set(ids))
+        }
+    }
+
+    // Feature: fieldbook, Property 18: Queue Count Accuracy
+    @Test func property18_queueCountAccuracy() async throws {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...4).array(of: 1...40)) { steps in
+            let hub = try TestDatabase(linked: false)
+            let node = try TestDatabase()
+            try hub.database.createCategory(.activityType, CategoryInput(name: "Taken"), by: .system("test"))
+            for (index, step) in steps.enumerated() {
+                switch step {
+                case 0: try node.database.createParticipant(ParticipantInput(name: "R\(index)", email: "r\(index)@example.org"), by: .system("test"))
+                case 1: try? node.database.createCategory(.activityType, CategoryInput(name: "Taken"), by: .system("test"))
+                case 2: try SyncExchange.push(node.database, to: hub.database, batch: 3)
+                case 3: if let failed = try node.database.failedOperations().first { try node.database.retryFailedOperation(failed.operationId) }
+                default: if let failed = try node.database.failedOperations().first { try node.database.discardFailedOperation(failed.operationId) }
+                }
+                let counted = try node.database.read { db in
+                    (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'pending'") ?? -1,
+                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE state = 'failed'") ?? -1)
+                }
+                #expect(try node.database.pendingOperationCount() == counted.0)
+                #expect(try node.database.failedOperationCount() == counted.1)
+            }
+        }
+    }
+}
