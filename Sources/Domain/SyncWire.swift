@@ -2,10 +2,10 @@ import Foundation
 
 /// One outbox operation as a node pushes it to its hub.
 public struct SyncOperation: Sendable, Equatable, Codable {
-    public var operationId: UUID
+    @LowercasedID public var operationId: UUID
     public var operation: ChangeOperation
     public var entity: String
-    public var entityId: UUID
+    @LowercasedID public var entityId: UUID
     /// The new values of the fields the operation changed (every field for a create, none for a delete).
     public var fields: [String: JSONValue]
     /// The values those fields had when the edit was made; a field whose hub value differs from both is a conflict.
@@ -36,7 +36,7 @@ public struct SyncOperation: Sendable, Equatable, Codable {
 /// A record as the hub holds it now: every synced column, or `deleted` when it no longer exists.
 public struct RecordState: Sendable, Equatable, Codable {
     public var entity: String
-    public var entityId: UUID
+    @LowercasedID public var entityId: UUID
     public var deleted: Bool
     public var version: Int
     public var fields: [String: JSONValue]
@@ -81,7 +81,7 @@ public struct LosingField: Sendable, Equatable, Codable {
 
 /// The hub's answer for one pushed operation.
 public struct SyncResult: Sendable, Equatable, Codable {
-    public var operationId: UUID
+    @LowercasedID public var operationId: UUID
     public var outcome: SyncOutcome
     public var reason: String?
     public var losingFields: [LosingField]
@@ -103,7 +103,7 @@ public struct SyncResult: Sendable, Equatable, Codable {
 
 /// A batch a node pushes.
 public struct PushRequest: Sendable, Codable {
-    public var nodeId: UUID
+    @LowercasedID public var nodeId: UUID
     public var operations: [SyncOperation]
 
     public init(nodeId: UUID, operations: [SyncOperation]) {
@@ -184,5 +184,20 @@ public enum SyncDateFormat {
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)
+    }
+}
+
+/// A UUID written lower-case, as Fieldbook writes ids everywhere (read in either case).
+@propertyWrapper
+public struct LowercasedID: Sendable, Equatable, Hashable, Codable {
+    public var wrappedValue: UUID
+
+    public init(wrappedValue: UUID) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: Decoder) throws { wrappedValue = try UUID(from: decoder) }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue.uuidString.lowercased())
     }
 }

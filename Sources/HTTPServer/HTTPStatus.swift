@@ -6,6 +6,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
 
     public static let ok = HTTPStatus(200)
     public static let created = HTTPStatus(201)
+    public static let accepted = HTTPStatus(202)
     public static let noContent = HTTPStatus(204)
     public static let movedPermanently = HTTPStatus(301)
     public static let seeOther = HTTPStatus(303)
@@ -27,6 +28,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
         switch code {
         case 200: "OK"
         case 201: "Created"
+        case 202: "Accepted"
         case 204: "No Content"
         case 301: "Moved Permanently"
         case 303: "See Other"

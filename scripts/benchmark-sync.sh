@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Benchmark of sync with real processes on loopback (release build):
+#  1. push: a node with about 10,000 queued operations pushes them to a hub; prints operations per second;
+#  2. first sync: a new node linked to a hub holding the demo community (100,000 participants by default) pulls a full copy;
+#     prints the time and records per second.
+#   scripts/benchmark-sync.sh [participants activities venues]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PARTICIPANTS=${1:-100000}; ACTIVITIES=${2:-20000}; VENUES=${3:-5000}
+WORK=$(mktemp -d /tmp/fieldbook-sync-bench.XXXXXX)
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+export FIELDBOOK_PASSWORD_COST=test no_proxy=127.0.0.1,localhost
+PASSWORD="benchmark password 1"
+
+swift build -c release --product fieldbook 2>&1 | tail -1
+BIN=.build/release/fieldbook
+
+# serve DIR [extra args...]: starts a server on a free port, prints its base URL.
+serve() {
+  local dir=$1; shift
+  "$BIN" serve --data "$dir" --port 0 --log-level warning "$@" > "$dir.out" 2> "$dir.err" &
+  PIDS+=($!)
+  for _ in $(seq 300); do grep -q "serving at" "$dir.out" 2>/dev/null && break; sleep 0.1; done
+  local url; url=$(grep -o 'http://[^ ]*' "$dir.out" | tail -1); echo "${url%/}"
+}
+admin() { printf '%s\n' "$PASSWORD" | "$BIN" create-user --data "$1" --email admin@example.org --role administrator >/dev/null; }
+sql() { python3 -c 'import sqlite3,sys; print(sqlite3.connect("file:"+sys.argv[1]+"?mode=ro", uri=True).execute(sys.argv[2]).fetchone()[0])' "$1/fieldbook.sqlite" "$2"; }
+now() { date +%s.%N; }
+
+echo "== push: queue about 10,000 operations on a node, then push them to a hub"
+admin "$WORK/hub1"; HUB=$(serve "$WORK/hub1")
+mkdir -p "$WORK/node1"
+printf '%s\n' "$PASSWORD" | "$BIN" link --data "$WORK/node1" --upstream "$HUB" --email admin@example.org >/dev/null
+"$BIN" demo-data --data "$WORK/node1" --participants 2000 --activities 700 --venues 300 --seed 2 >/dev/null
+QUEUED=$(sql "$WORK/node1" "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")
+START=$(now); serve "$WORK/node1" --sync-interval 3600 >/dev/null
+until [ "$(sql "$WORK/node1" "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")" = 0 ]; do sleep 0.05; done
+END=$(now)
+FAILED=$(sql "$WORK/node1" "SELECT COUNT(*) FROM outbox WHERE state = 'failed'")
+python3 -c "import sys; q,s,e=int(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); print(f'pushed {q} operations in {e-s:.2f} s (from process start): {q/(e-s):.0f} operations/s; failed: {sys.argv[4]}')" "$QUEUED" "$START" "$END" "$FAILED"
+
+echo "== first sync: $PARTICIPANTS participants, $ACTIVITIES activities, $VENUES venues on the hub"
+"$BIN" demo-data --data "$WORK/hub2" --participants "$PARTICIPANTS" --activities "$ACTIVITIES" --venues "$VENUES" --seed 1 >/dev/null
+admin "$WORK/hub2"; HUB=$(serve "$WORK/hub2")
+RECORDS=$(sql "$WORK/hub2" "SELECT COUNT(*) FROM change_log")
+mkdir -p "$WORK/node2"
+printf '%s\n' "$PASSWORD" | "$BIN" link --data "$WORK/node2" --upstream "$HUB" --email admin@example.org >/dev/null
+START=$(now); serve "$WORK/node2" --sync-interval 3600 >/dev/null
+until [ "$(sql "$WORK/node2" "SELECT COUNT(*) FROM sync_sessions WHERE outcome <> 'running'")" != 0 ]; do sleep 0.2; done
+END=$(now)
+OUTCOME=$(sql "$WORK/node2" "SELECT outcome || ' pulled ' || pulled || ' in ' || round((julianday(finished_at) - julianday(started_at)) * 86400, 2) || ' s' FROM sync_sessions ORDER BY id LIMIT 1")
+HAVE=$(sql "$WORK/node2" "SELECT COUNT(*) FROM participants")
+python3 -c "import sys; r,s,e=int(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); print(f'first sync of {r} records: {e-s:.1f} s from process start ({r/(e-s):.0f} records/s)')" "$RECORDS" "$START" "$END"
+echo "session: $OUTCOME; participants on the node: $HAVE"
