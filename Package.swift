@@ -59,6 +59,10 @@ let package = Package(
             "WebUI", "Storage", "Domain", "HTTPServer", "Sync",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "SyncTests", dependencies: [
+            "Sync", "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -137,7 +137,7 @@ public struct ChangePage: Sendable, Codable {
     public var changes: [ChangeLogEntry]
     public var nextCursor: Int64
     public var hasMore: Bool
-    /// How many changes remain after this page (for progress).
+    /// At most how many changes remain after this page (for progress).
     public var remaining: Int
 
     public init(changes: [ChangeLogEntry], nextCursor: Int64, hasMore: Bool, remaining: Int) {

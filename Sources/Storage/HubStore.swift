@@ -44,8 +44,10 @@ extension AppDatabase {
                 return ChangeLogEntry(seq: row["seq"], state: state)
             }
             let next = entries.last?.seq ?? cursor
-            let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_log WHERE seq > ?", arguments: [next]) ?? 0
-            return ChangePage(changes: entries, nextCursor: next, hasMore: remaining > 0, remaining: remaining)
+            // An upper bound (renumbering leaves gaps) read in constant time; counting would scan the rest of the log per page.
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log") ?? 0
+            let remaining = Int(max(0, last - next))
+            return ChangePage(changes: entries, nextCursor: next, hasMore: last > next, remaining: remaining)
         }
     }
 
