@@ -12,6 +12,8 @@ public final class FieldbookApp: Sendable {
     public let database: AppDatabase
     public let server: HTTPServer
     public let setupCode: SetupCode
+    /// Where the sync engine announces status changes; pages show them live.
+    public let syncStatus: StatusBroadcaster
     let logger: Logger
 
     /// Opens the database and loads and checks templates and static files; fails before listening if any is wrong.
@@ -27,7 +29,7 @@ public final class FieldbookApp: Sendable {
         self.logger = logger
         self.setupCode = SetupCode()
         let staticFiles = try StaticFiles(mounts: [("", configuration.publicDirectory)])
-        let syncStatus = SyncStatusReporter(database: database, upstream: configuration.upstream)
+        syncStatus = StatusBroadcaster(reporter: SyncStatusReporter(database: database, upstream: configuration.upstream))
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy,
                                                                                 version: configuration.version),
