@@ -13,6 +13,8 @@ public final class FieldbookApp: Sendable {
     public let server: HTTPServer
     public let setupCode: SetupCode
     public let syncEngine: SyncEngine
+    /// Where the sync engine announces status changes; pages show them live.
+    public let syncStatus: StatusBroadcaster
     let logger: Logger
 
     /// Opens the database and loads and checks templates and static files; fails before listening if any is wrong.
@@ -31,10 +33,18 @@ public final class FieldbookApp: Sendable {
         var syncSettings = SyncEngineSettings()
         syncSettings.intervalOverride = configuration.syncInterval
         syncSettings.upstreamOverride = configuration.upstream
-        syncEngine = SyncEngine(database: database, settings: syncSettings, logger: logger)
+        let relay = StatusRelay()
+        syncEngine = SyncEngine(database: database, settings: syncSettings, logger: logger) { relay.fire() }
         let engine = syncEngine
-        database.queuedWrites.observe { engine.wake(reason: "local write") }
-        let syncStatus = SyncStatusReporter(database: database, engine: syncEngine)
+        let reporter = SyncStatusReporter(database: database, engine: syncEngine)
+        syncStatus = StatusBroadcaster(reporter: reporter)
+        let broadcaster = syncStatus
+        relay.set { broadcaster.publish(reporter.current()) }
+        // A write from any surface (pages or API) wakes the sync thread and updates open pages' pending count.
+        database.queuedWrites.observe {
+            engine.wake(reason: "local write")
+            relay.fire()
+        }
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy,
                                                                                 version: configuration.version),
@@ -85,4 +95,14 @@ struct AppResponder: RequestResponder {
     }
 
     private func isAPI(_ request: Request) -> Bool { request.path.hasPrefix("/api/") }
+}
+
+/// Lets the sync engine, built before the broadcaster it reports to, reach it once both exist.
+final class StatusRelay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var action: (@Sendable () -> Void)?
+
+    func set(_ action: @escaping @Sendable () -> Void) { lock.withLock { self.action = action } }
+
+    func fire() { lock.withLock { action }?() }
 }

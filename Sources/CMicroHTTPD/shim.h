@@ -29,7 +29,8 @@ static inline struct MHD_Daemon *fb_start_daemon(const struct fb_daemon_settings
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *addr = NULL;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG
+                         | MHD_ALLOW_SUSPEND_RESUME; /* streaming responses park their connection */
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, s->host, &v4.sin_addr) == 1) {

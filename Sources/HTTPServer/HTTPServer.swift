@@ -3,13 +3,14 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The embedded web server: libmicrohttpd underneath, whole requests in, whole responses out.
+/// The embedded web server: libmicrohttpd underneath, whole requests in, whole or streamed responses out.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let responder: RequestResponder
     private let logger: Logger
     private let inFlight = Atomic<Int>(0)
     private let daemon = Mutex<MicroHTTPDaemon?>(nil)
+    private let openStreams = OpenStreams()
 
     public init(configuration: ServerConfiguration, responder: RequestResponder, logger: Logger) {
         self.configuration = configuration
@@ -20,6 +21,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Starts listening; returns the bound port (the real one when configured with port 0).
     @discardableResult
     public func start() throws -> UInt16 {
+        openStreams.reopen()
         let started = try MicroHTTPDaemon(server: self, configuration: configuration)
         daemon.withLock { $0 = started }
         logger.info("listening", metadata: ["address": "\(configuration.host):\(started.port)",
@@ -29,10 +31,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     public var port: UInt16 { daemon.withLock { $0?.port ?? 0 } }
 
-    /// Stops accepting connections, lets requests in flight finish (up to `drainSeconds`), then stops.
+    /// Stops accepting connections, ends open streams, lets requests in flight finish (up to `drainSeconds`), then stops.
     public func stop() {
         guard let running = daemon.withLock({ current -> MicroHTTPDaemon? in defer { current = nil }; return current }) else { return }
         running.quiesce()
+        // Before draining: a stream never finishes by itself, and a parked one must be woken before MHD_stop_daemon.
+        openStreams.closeAll()
         let deadline = Date().addingTimeInterval(configuration.drainSeconds)
         while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
             usleep(10_000)
@@ -44,15 +48,20 @@ public final class HTTPServer: @unchecked Sendable {
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
     func requestFinished() { inFlight.subtract(1, ordering: .releasing) }
 
-    /// Requests currently being read or answered.
+    /// Requests currently being read or answered (open streams included).
     public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Streaming responses currently open.
+    public var openStreamCount: Int { openStreams.count }
 
     func respond(to request: Request, failure: HTTPError?, startedAt: DispatchTime) -> Response {
         var response = failure.map { responder.respond(to: request, failure: $0) } ?? responder.respond(to: request)
         SecurityHeaders.apply(to: &response, isTLS: configuration.isTLS)
+        if let stream = response.stream { openStreams.register(stream) }
         let micros = (DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1000
         logger.info("\(request.method.rawValue) \(request.path) \(response.status.code)", metadata: [
-            "client": "\(request.remoteAddress)", "bytes": "\(response.body.count)", "µs": "\(micros)",
+            "client": "\(request.remoteAddress)", "bytes": response.stream == nil ? "\(response.body.count)" : "stream",
+            "µs": "\(micros)",
         ])
         return response
     }

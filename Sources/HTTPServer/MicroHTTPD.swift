@@ -211,8 +211,12 @@ private func makeRequest(_ pending: PendingRequest, connection: OpaquePointer, i
 }
 
 private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
-    let created: OpaquePointer? = response.body.withUnsafeBytes { buffer in
-        MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+    let created: OpaquePointer? = if let stream = response.stream {
+        streamingResponse(stream, connection: connection)
+    } else {
+        response.body.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
     }
     guard let mhdResponse = created else { return MHD_Result.NO }
     for (name, value) in response.headers {
@@ -221,6 +225,59 @@ private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Re
     let result = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
     MHD_destroy_response(mhdResponse)
     return result
+}
+
+// MARK: - Streaming responses
+
+/// Ties an `EventStream` to the connection it feeds, for the content reader and the free callback.
+private final class StreamedConnection: @unchecked Sendable {
+    let stream: EventStream
+    /// Only used to park and wake; valid until libmicrohttpd frees the response (see `streamFinished`).
+    let connection: OpaquePointer
+
+    init(stream: EventStream, connection: OpaquePointer) {
+        self.stream = stream
+        self.connection = connection
+    }
+}
+
+/// Returning 0 bytes from the reader means "no data yet", but with MHD's internal polling threads that makes
+/// the connection busy-wait. So an empty stream suspends its connection instead (it leaves the epoll set and
+/// costs no thread and no CPU), and `send`/`close` resume it. One pool thread serves any number of streams.
+private func streamingResponse(_ stream: EventStream, connection: OpaquePointer) -> OpaquePointer? {
+    let streamed = StreamedConnection(stream: stream, connection: connection)
+    stream.attach(waker: { MHD_resume_connection(streamed.connection) })
+    let context = Unmanaged.passRetained(streamed).toOpaque()
+    // MHD_SIZE_UNKNOWN (not imported by Swift): the body is sent chunked until the reader reports its end.
+    guard let created = MHD_create_response_from_callback(UInt64.max, 4096, streamReader, context, streamFinished) else {
+        stream.attach(waker: nil)
+        Unmanaged<StreamedConnection>.fromOpaque(context).release()
+        stream.close()
+        return nil
+    }
+    return created
+}
+
+private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    guard let cls, let buffer else { return -2 } // MHD_CONTENT_READER_END_WITH_ERROR
+    let streamed = Unmanaged<StreamedConnection>.fromOpaque(cls).takeUnretainedValue()
+    switch streamed.stream.next(maxBytes: max, park: { MHD_suspend_connection(streamed.connection) }) {
+    case .bytes(let bytes):
+        UnsafeMutableRawBufferPointer(start: buffer, count: max).copyBytes(from: bytes)
+        return bytes.count
+    case .parked:
+        return 0
+    case .end:
+        return -1 // MHD_CONTENT_READER_END_OF_STREAM
+    }
+}
+
+/// The response is freed when the connection is done with it (finished, client gone, or server stopping).
+private let streamFinished: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    let streamed = Unmanaged<StreamedConnection>.fromOpaque(cls).takeRetainedValue()
+    streamed.stream.attach(waker: nil)
+    streamed.stream.close()
 }
 
 private final class ValueCollector {

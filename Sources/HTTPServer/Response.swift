@@ -1,11 +1,13 @@
 import Foundation
 
-/// A complete HTTP response.
+/// An HTTP response: a complete body, or a long-lived stream (Server-Sent Events).
 public struct Response: Sendable {
     public var status: HTTPStatus
     /// Header name/value pairs; a name may repeat (Set-Cookie).
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// When set, the body is whatever the application sends into this stream until it closes; `body` is ignored.
+    public var stream: EventStream?
 
     public init(status: HTTPStatus = .ok, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -23,6 +25,13 @@ public struct Response: Sendable {
 
     public static func json(_ data: Data, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: [("Content-Type", "application/json")], body: Array(data))
+    }
+
+    /// A long-lived response fed by `stream`; the server never caches it and ends it when the server stops.
+    public static func stream(contentType: String, _ stream: EventStream) -> Response {
+        var response = Response(headers: [("Content-Type", contentType), ("Cache-Control", "no-store")])
+        response.stream = stream
+        return response
     }
 
     /// A redirect after a successful POST (Post/Redirect/Get).

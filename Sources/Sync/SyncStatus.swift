@@ -45,3 +45,9 @@ public final class SyncStatusReporter: Sendable {
         return SyncStatus(hub: hub, pendingOperations: pending, lastSuccessfulSync: try? database.lastSuccessfulSync())
     }
 }
+
+/// Where status changes are announced (the pages' live status); the sync engine calls it whenever status changes.
+public protocol SyncStatusPublisher: Sendable {
+    /// Announces `status` to everyone watching.
+    func publish(_ status: SyncStatus)
+}

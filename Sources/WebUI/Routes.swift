@@ -9,6 +9,7 @@ enum WebRoutes {
         table.post("/login", .anyone, LoginPages.submit)
         table.post("/logout", .signedIn, LoginPages.logout)
         table.get("/", .signedIn, HomePage.show)
+        table.get("/events", .signedIn, StatusEventsPage.stream)
 
         for kind in CategoryKind.allCases {
             let pages = CategoryPages(kind: kind)

@@ -38,14 +38,15 @@ public final class WebUI: Sendable {
     let database: AppDatabase
     let renderer: PageRenderer
     let staticFiles: StaticFiles
-    let syncStatus: SyncStatusReporter
+    /// The live sync status: what every page shows, and what /events streams.
+    let syncStatus: StatusBroadcaster
     let setupCode: SetupCode
     let configuration: WebUIConfiguration
     let loginThrottle = LoginThrottle()
     let logger: Logger
     private let router: Router
 
-    public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: SyncStatusReporter,
+    public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
                 setupCode: SetupCode, configuration: WebUIConfiguration, logger: Logger) {
         self.database = database
         self.renderer = renderer
@@ -88,7 +89,10 @@ public final class WebUI: Sendable {
         if request.method == .post, !constantTimeEquals(request.field("csrf_token"), context.csrfToken) {
             throw HTTPError(.forbidden, "This form has expired or did not come from Fieldbook. Go back, reload the page and submit it again.")
         }
-        return try handler(&context)
+        let response = try handler(&context)
+        // A write may have changed the pending count; open pages update live. Unchanged statuses are not re-sent.
+        if request.method == .post, response.status.code < 400 { syncStatus.publishCurrent() }
+        return response
     }
 
     private func makeContext(_ request: Request) -> PageContext {

@@ -49,6 +49,28 @@ public final class FieldbookProcess {
         guard port != 0 else { throw ProcessError.didNotStart(text) }
     }
 
+    /// Runs a one-off command (`link`, `create-user`, ...) with `input` on stdin; returns its exit status and output.
+    @discardableResult
+    public static func command(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["FIELDBOOK_PASSWORD_COST"] = "test"
+        process.environment = environment
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
     /// SIGKILL: the process gets no chance to flush or clean up.
     public func kill9() {
         kill(process.processIdentifier, SIGKILL)

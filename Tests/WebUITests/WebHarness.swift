@@ -30,7 +30,7 @@ final class WebHarness {
         let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path)
         let staticFiles = try StaticFiles(mounts: [("", Self.repositoryRoot.appendingPathComponent("Public").path)])
         web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
-                    syncStatus: SyncStatusReporter(database: database, engine: nil), setupCode: setupCode,
+                    syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: nil)), setupCode: setupCode,
                     configuration: WebUIConfiguration(version: "test"), logger: Logger(label: "test"))
     }
 

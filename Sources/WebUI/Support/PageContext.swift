@@ -90,23 +90,16 @@ struct PageContext {
             "css_url": web.staticFiles.url(for: "css/app.css"),
             "js_url": web.staticFiles.url(for: "js/app.js"),
             "csrf_token": csrfToken,
-            "sync": syncView(),
+            "sync": SyncStatusText(status: web.syncStatus.current()).layoutView,
         ]
         if let flash { view["flash"] = flash }
         if let user {
+            view["events_url"] = "/events"
             view["user"] = ["name": user.name, "role": user.role.label]
             view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> [String: Any] in
                 ["label": item.label, "path": item.path, "current": item == section]
             }
         }
-        return view
-    }
-
-    private func syncView() -> [String: Any] {
-        let status = web.syncStatus.current()
-        var view: [String: Any] = ["state": status.hub.label, "pending": status.pendingOperations]
-        view["pending_label"] = status.pendingOperations == 1 ? "1 change not yet synced" : "\(status.pendingOperations) changes not yet synced"
-        if status.hub == .standalone { view["pending_label"] = nil }
         return view
     }
 }

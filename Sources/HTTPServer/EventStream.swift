@@ -1,0 +1,100 @@
+import Synchronization
+
+/// The outgoing bytes of one long-lived streaming response (Server-Sent Events): a thread-safe queue that any
+/// thread fills and the server drains; closed by the application, by server stop, or when the client goes away.
+public final class EventStream: Sendable {
+    /// What the server gets when it asks for the next bytes.
+    enum Pull: Equatable {
+        case bytes([UInt8])
+        /// Nothing queued yet: the connection was parked and is woken by the next `send` or `close`.
+        case parked
+        case end
+    }
+
+    private struct State {
+        var queued: [UInt8] = []
+        var closed = false
+        var parked = false
+        var waker: (@Sendable () -> Void)?
+        var closeHandlers: [@Sendable () -> Void] = []
+    }
+
+    /// Bytes a client may fall behind by before it is dropped; a client that stops reading must not grow memory.
+    public let maxQueuedBytes: Int
+    private let state = Mutex(State())
+
+    public init(maxQueuedBytes: Int = 256 * 1024) {
+        self.maxQueuedBytes = maxQueuedBytes
+    }
+
+    /// Queues bytes for the client; false when the stream is closed (or was just closed for falling too far behind).
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool {
+        let (accepted, overflowed) = state.withLock { state -> (Bool, Bool) in
+            guard !state.closed else { return (false, false) }
+            guard state.queued.count + bytes.count <= maxQueuedBytes else { return (false, true) }
+            state.queued += bytes
+            Self.wake(&state)
+            return (true, false)
+        }
+        if overflowed { close() }
+        return accepted
+    }
+
+    @discardableResult
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Ends the stream: the client receives what is queued, then the end of the response. Runs close handlers once.
+    public func close() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.closed else { return [] }
+            state.closed = true
+            Self.wake(&state)
+            defer { state.closeHandlers = [] }
+            return state.closeHandlers
+        }
+        handlers.forEach { $0() }
+    }
+
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Runs `handler` when the stream closes (at once if it already has), e.g. to forget a subscriber.
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.closed { return true }
+            state.closeHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    // MARK: - The server's side
+
+    /// Installs how to wake a parked connection; the server removes it before the connection is freed.
+    func attach(waker: (@Sendable () -> Void)?) {
+        state.withLock { $0.waker = waker }
+    }
+
+    /// Takes up to `maxBytes` queued bytes. With nothing queued, calls `park` (under the lock, so a concurrent
+    /// `send` cannot slip between the check and the parking) and answers `.parked`.
+    func next(maxBytes: Int, park: () -> Void) -> Pull {
+        state.withLock { state in
+            if !state.queued.isEmpty {
+                let count = min(maxBytes, state.queued.count)
+                defer { state.queued.removeFirst(count) }
+                return .bytes(Array(state.queued[..<count]))
+            }
+            if state.closed { return .end }
+            park()
+            state.parked = true
+            return .parked
+        }
+    }
+
+    /// Wakes a parked connection exactly once per parking: waking one that is not parked is undefined in libmicrohttpd.
+    private static func wake(_ state: inout State) {
+        guard state.parked else { return }
+        state.parked = false
+        state.waker?()
+    }
+}

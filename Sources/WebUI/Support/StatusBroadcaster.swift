@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+import HTTPServer
+import Synchronization
+import Sync
+
+/// Feeds the live sync status to every open /events stream: the current status on connect, each change
+/// published since, and a heartbeat comment so proxies keep the connection and vanished clients are noticed.
+public final class StatusBroadcaster: SyncStatusPublisher, Sendable {
+    private let reporter: SyncStatusReporter
+    private let subscribers = Mutex<[ObjectIdentifier: EventStream]>([:])
+    /// Held while a status is read and sent, so concurrent publishers cannot deliver an older status last.
+    private let lastSent = Mutex<SyncStatus?>(nil)
+    private nonisolated(unsafe) let heartbeatTimer: DispatchSourceTimer
+
+    public init(reporter: SyncStatusReporter, heartbeatInterval: TimeInterval = 15) {
+        self.reporter = reporter
+        heartbeatTimer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "fieldbook.status-heartbeat"))
+        heartbeatTimer.schedule(deadline: .now() + heartbeatInterval, repeating: heartbeatInterval)
+        heartbeatTimer.setEventHandler { [weak self] in self?.sendHeartbeat() }
+        heartbeatTimer.resume()
+    }
+
+    deinit { heartbeatTimer.cancel() }
+
+    /// The status as it is now.
+    public func current() -> SyncStatus { reporter.current() }
+
+    /// Sends `status` to every subscriber, unless it is what they were last sent.
+    public func publish(_ status: SyncStatus) {
+        lastSent.withLock { last in
+            guard last != status else { return }
+            last = status
+            send(Self.event(status))
+        }
+    }
+
+    /// Publishes the status as it is now (after a write changed the pending count).
+    public func publishCurrent() {
+        lastSent.withLock { last in
+            let status = reporter.current()
+            guard last != status else { return }
+            last = status
+            send(Self.event(status))
+        }
+    }
+
+    /// A new subscriber's stream, opened with the current status; it is forgotten when the stream closes.
+    func subscribe() -> EventStream {
+        let stream = EventStream()
+        let key = ObjectIdentifier(stream)
+        lastSent.withLock { _ in
+            stream.send("retry: 5000\n\n" + Self.event(reporter.current()))
+            subscribers.withLock { $0[key] = stream }
+        }
+        stream.onClose { [weak self] in self?.subscribers.withLock { _ = $0.removeValue(forKey: key) } }
+        return stream
+    }
+
+    var subscriberCount: Int { subscribers.withLock { $0.count } }
+
+    private func sendHeartbeat() { send(": heartbeat\n\n") }
+
+    /// Sends outside the subscriber lock: a stream that closes while sending removes itself under that lock.
+    private func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        subscribers.withLock { Array($0.values) }.forEach { $0.send(bytes) }
+    }
+
+    static func event(_ status: SyncStatus) -> String {
+        "event: status\ndata: \(SyncStatusText(status: status).json)\n\n"
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Sync
+
+/// The words for a sync status, shared by the page layout and the live /events updates so both say the same.
+struct SyncStatusText {
+    let status: SyncStatus
+
+    var state: String { status.hub.label }
+
+    /// Nil when standalone: nothing waits for a hub that does not exist.
+    var pending: String? {
+        guard status.hub != .standalone else { return nil }
+        return status.pendingOperations == 1 ? "1 change not yet synced" : "\(status.pendingOperations) changes not yet synced"
+    }
+
+    /// Nil when standalone.
+    var lastSync: String? {
+        guard status.hub != .standalone else { return nil }
+        guard let date = status.lastSuccessfulSync else { return "Never synced" }
+        return "Last synced " + date.formatted(.dateTime.day().month(.abbreviated).year().hour().minute())
+    }
+
+    /// The layout's `sync` section.
+    var layoutView: [String: Any] {
+        var view: [String: Any] = ["state": state, "hub": status.hub.rawValue]
+        view["pending_label"] = pending
+        view["last_sync_label"] = lastSync
+        return view
+    }
+
+    /// The data of an `event: status` message.
+    var json: String {
+        let payload = StatusPayload(hub: status.hub.rawValue, hubLabel: state, pendingOperations: status.pendingOperations,
+                                    pendingLabel: pending, lastSuccessfulSync: status.lastSuccessfulSync?.formatted(.iso8601),
+                                    lastSuccessfulSyncLabel: lastSync)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(payload)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+/// The JSON of a status event; absent values are sent as null so clients can clear what they show.
+private struct StatusPayload: Encodable {
+    let hub: String
+    let hubLabel: String
+    let pendingOperations: Int
+    let pendingLabel: String?
+    let lastSuccessfulSync: String?
+    let lastSuccessfulSyncLabel: String?
+
+    enum CodingKeys: String, CodingKey {
+        case hub, hubLabel = "hub_label", pendingOperations = "pending_operations", pendingLabel = "pending_label"
+        case lastSuccessfulSync = "last_successful_sync", lastSuccessfulSyncLabel = "last_successful_sync_label"
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(hub, forKey: .hub)
+        try container.encode(hubLabel, forKey: .hubLabel)
+        try container.encode(pendingOperations, forKey: .pendingOperations)
+        try container.encode(pendingLabel, forKey: .pendingLabel)
+        try container.encode(lastSuccessfulSync, forKey: .lastSuccessfulSync)
+        try container.encode(lastSuccessfulSyncLabel, forKey: .lastSuccessfulSyncLabel)
+    }
+}

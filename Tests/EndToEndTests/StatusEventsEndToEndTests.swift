@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The live status stream of the real executable: who may open it, what it sends, and that shutdown ends it.
+@Suite(.serialized) struct StatusEventsEndToEndTests {
+    let password = "correct horse battery staple"
+
+    @Test func signedInStreamFollowsWritesAndShutdownEndsIt() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        // A node linked to a hub that is then stopped: writes queue, and the pending count is what changes live.
+        let hubData = data.appendingPathComponent("hub")
+        let hub = try FieldbookProcess(dataDirectory: hubData)
+        try FieldbookProcess.command(["create-user", "--data", hubData.path, "--email", "hub@example.org", "--role", "administrator"],
+                                     input: password + "\n")
+        let linked = try FieldbookProcess.command(["link", "--data", data.appendingPathComponent("node").path, "--upstream",
+                                                   "http://127.0.0.1:\(hub.port)", "--email", "hub@example.org"], input: password + "\n")
+        #expect(linked.status == 0, "\(linked.output)")
+        hub.terminate()
+        let server = try FieldbookProcess(dataDirectory: data.appendingPathComponent("node"))
+        defer { server.terminate() }
+        let admin = BrowserSession(port: server.port)
+        let code = try #require(server.setupCode)
+        #expect(try admin.post("/setup", [("setup_code", code), ("name", "Ada Admin"), ("email", "admin@example.org"),
+                                          ("password", password), ("password_confirmation", password)]).status == 303)
+
+        let signedOut = try StreamingClient(port: server.port, path: "/events")
+        #expect(signedOut.wait { $0.head != nil })
+        #expect(signedOut.status == 303)
+        #expect(signedOut.header("Location") == "/login?next=%2Fevents")
+
+        let cookie = admin.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        let events = try StreamingClient(port: server.port, path: "/events", headers: "Cookie: \(cookie)\r\n")
+        #expect(events.waitFor("event: status\ndata: {\"hub\":\"offline\""))
+        #expect(events.header("Content-Type") == "text/event-stream")
+        #expect(events.header("Cache-Control") == "no-store")
+        let first = try #require(pendingCounts(in: events.body).last)
+
+        // A write in another session reaches this open stream without a reload.
+        let other = BrowserSession(port: server.port)
+        #expect(try other.post("/login", [("email", "admin@example.org"), ("password", password)]).status == 303)
+        #expect(try other.post("/activity-types/new", [("name", "Night Market")]).status == 303)
+        #expect(events.wait { pendingCounts(in: $0.body).last == first + 1 })
+
+        let stopping = Date()
+        #expect(server.terminate() == 0)
+        #expect(Date().timeIntervalSince(stopping) < 5) // the drain allows 10 s; an open stream must not use them
+        #expect(events.waitForEnd(timeout: 1))
+    }
+
+    /// The pending_operations values of the status events in `body`, in order.
+    func pendingCounts(in body: String) -> [Int] {
+        body.components(separatedBy: "\"pending_operations\":").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import HTTPServer
+import Logging
+import Synchronization
+import Testing
+import TestSupport
+
+/// Hands out a new stream for every GET /stream and keeps them, so tests can feed and inspect them.
+final class StreamingResponder: RequestResponder {
+    let streams = Mutex<[EventStream]>([])
+    let maxQueuedBytes: Int
+
+    init(maxQueuedBytes: Int = 256 * 1024) { self.maxQueuedBytes = maxQueuedBytes }
+
+    func respond(to request: Request) -> Response {
+        guard request.path == "/stream" else { return .text("pong \(request.path)") }
+        let stream = EventStream(maxQueuedBytes: maxQueuedBytes)
+        stream.send(": open\n\n")
+        streams.withLock { $0.append(stream) }
+        return .stream(contentType: "text/event-stream", stream)
+    }
+
+    func respond(to request: Request, failure: HTTPError) -> Response { .text("refused", status: failure.status) }
+
+    var all: [EventStream] { streams.withLock { $0 } }
+
+    /// Waits until `count` streams were handed out.
+    func waitForStreams(_ count: Int, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while all.count < count, Date() < deadline { usleep(5000) }
+        return all.count >= count
+    }
+}
+
+@Suite(.serialized) struct StreamingTests {
+    func startServer(threads: Int = 2, responder: StreamingResponder = StreamingResponder()) throws -> (HTTPServer, UInt16, StreamingResponder) {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, threadCount: threads), responder: responder, logger: logger)
+        return (server, try server.start(), responder)
+    }
+
+    @Test func eventsArriveAsTheyAreSent() throws {
+        let (server, port, responder) = try startServer()
+        defer { server.stop() }
+        let client = try StreamingClient(port: port, path: "/stream")
+        #expect(client.waitFor(": open\n\n"))
+        #expect(client.status == 200)
+        #expect(client.header("Content-Type") == "text/event-stream")
+        #expect(client.header("Cache-Control") == "no-store")
+        #expect(client.header("Transfer-Encoding") == "chunked")
+        let stream = try #require(responder.all.first)
+        for number in 1...3 {
+            #expect(stream.send("event: tick\ndata: \(number)\n\n"))
+            #expect(client.waitFor("data: \(number)\n\n"))
+        }
+        #expect(!client.ended)
+        stream.close()
+        #expect(client.waitForEnd())
+        #expect(client.body == ": open\n\nevent: tick\ndata: 1\n\nevent: tick\ndata: 2\n\nevent: tick\ndata: 3\n\n")
+    }
+
+    @Test func aLargeEventArrivesWhole() throws {
+        let (server, port, responder) = try startServer()
+        defer { server.stop() }
+        let client = try StreamingClient(port: port, path: "/stream")
+        #expect(client.waitFor(": open"))
+        let big = "data: " + String(repeating: "x", count: 20_000) + "\n\n"
+        try #require(responder.all.first).send(big)
+        #expect(client.waitFor(big))
+    }
+
+    @Test func stopEndsOpenStreamsPromptly() throws {
+        let (server, port, responder) = try startServer()
+        let clients = try (0..<5).map { _ in try StreamingClient(port: port, path: "/stream") }
+        #expect(clients.allSatisfy { $0.waitFor(": open") })
+        #expect(server.openStreamCount == 5)
+        let started = Date()
+        server.stop() // drainSeconds is 10: an endless stream that held the drain up would take that long
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(clients.allSatisfy { $0.waitForEnd(timeout: 2) })
+        #expect(responder.all.allSatisfy { $0.isClosed })
+    }
+
+    @Test func aClientThatLeavesClosesItsStream() throws {
+        let (server, port, responder) = try startServer()
+        defer { server.stop() }
+        var client: StreamingClient? = try StreamingClient(port: port, path: "/stream")
+        #expect(client?.waitFor(": open") == true)
+        let stream = try #require(responder.all.first)
+        client = nil // closes the socket
+        // A parked connection notices the departure on its next write, as with a heartbeat.
+        let deadline = Date().addingTimeInterval(5)
+        while !stream.isClosed, Date() < deadline {
+            stream.send(": heartbeat\n\n")
+            usleep(50_000)
+        }
+        #expect(stream.isClosed)
+        #expect(server.openStreamCount == 0)
+        _ = client
+    }
+
+    @Test func aClientThatNeverReadsIsDroppedWhenItFallsTooFarBehind() throws {
+        let (server, port, responder) = try startServer(responder: StreamingResponder(maxQueuedBytes: 64 * 1024))
+        defer { server.stop() }
+        let stalled = try StalledConnection(port: port, partial: "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(responder.waitForStreams(1))
+        let stream = try #require(responder.all.first)
+        let chunk = String(repeating: "y", count: 8 * 1024)
+        var sent = 0
+        while stream.send("data: \(chunk)\n\n"), sent < 10_000 { sent += 1 }
+        #expect(stream.isClosed) // the kernel buffers absorb some, then the queue limit ends it
+        withExtendedLifetime(stalled) {}
+    }
+
+    /// 50 SSE clients on a pool of 2 threads: 25 that read and 25 that never read while events keep coming.
+    /// Normal requests are still answered quickly, and parked streams cost no CPU (no busy-waiting).
+    @Test func manyStreamsDoNotStarveNormalRequests() throws {
+        let (server, port, responder) = try startServer(threads: 2)
+        defer { server.stop() }
+        let readers = try (0..<25).map { _ in try StreamingClient(port: port, path: "/stream") }
+        let stalled = try (0..<25).map { _ in try StalledConnection(port: port, partial: "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n") }
+        #expect(responder.waitForStreams(50))
+        #expect(readers.allSatisfy { $0.waitFor(": open") })
+
+        let idleCPU = processCPUSeconds(during: 1.0)
+        #expect(idleCPU < 0.3, "50 open streams with nothing to send used \(idleCPU) s of CPU in 1 s")
+
+        let feeding = Atomic<Bool>(true)
+        let feeder = Thread {
+            let payload = "data: " + String(repeating: "z", count: 1000) + "\n\n"
+            while feeding.load(ordering: .relaxed) {
+                responder.all.forEach { $0.send(payload) }
+                usleep(2000)
+            }
+        }
+        feeder.start()
+        defer { feeding.store(false, ordering: .relaxed) }
+        var slowest = 0.0
+        for number in 0..<30 {
+            let started = Date()
+            let answer = try RawHTTPClient.send("GET /ping/\(number) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+            slowest = max(slowest, Date().timeIntervalSince(started))
+            #expect(answer.status == 200 && answer.body == "pong /ping/\(number)")
+        }
+        #expect(slowest < 1, "slowest normal request took \(slowest) s")
+        #expect(readers.allSatisfy { $0.waitFor("zzz") })
+        withExtendedLifetime(stalled) {}
+    }
+}
+
+/// CPU time (user + system) this process spends while sleeping for `seconds`.
+func processCPUSeconds(during seconds: TimeInterval) -> Double {
+    func now() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return user + system
+    }
+    let before = now()
+    Thread.sleep(forTimeInterval: seconds)
+    return now() - before
+}
