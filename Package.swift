@@ -59,6 +59,11 @@ let package = Package(
             "WebUI", "Storage", "Domain", "HTTPServer", "Sync",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "JSONAPITests", dependencies: [
+            "JSONAPI", "Storage", "Domain", "HTTPServer",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
