@@ -57,4 +57,8 @@ fi
 if grep -qF -e "$TOKEN" -e "$PASSWORD" "$WORK/server.log"; then
   log "the server log contains the bearer token or the password"; status=1
 fi
+if [ "$status" -ne 0 ]; then
+  cp "$WORK/server.log" "${TMPDIR:-/tmp}/fieldbook-schemathesis-server.log"
+  log "server log kept in ${TMPDIR:-/tmp}/fieldbook-schemathesis-server.log"
+fi
 exit "$status"

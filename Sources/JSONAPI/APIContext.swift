@@ -87,5 +87,28 @@ extension APIContext {
     }
 }
 
+extension APIContext {
+    /// POST of a record: reads the body (400/422), builds the form input, checks it (422) and saves it (409 when refused).
+    func create<Input, Saved>(_ fields: [Field], input: (APIBody) throws -> Input, validate: (Input) throws -> Void,
+                              save: (Input) throws -> Saved) throws -> Saved {
+        let value = try input(body(fields, mode: .full))
+        return try self.save(validate: { try validate(value) }) { try save(value) }
+    }
+
+    /// PUT and PATCH of a record: loads it (404), reads the body (400/422), builds the form input (`keep` is the
+    /// current record for PATCH, whose absent fields keep their values; nil for PUT), checks and saves it with the
+    /// version the body names, if any.
+    func update<Current, Input, Saved>(_ fields: [Field], mode: WriteMode, load: (UUID) throws -> Current,
+                                       input: (APIBody, _ keep: Current?, _ current: Current) throws -> Input,
+                                       validate: (Input) throws -> Void,
+                                       save: (_ id: UUID, Input, _ version: Int?) throws -> Saved) throws -> Saved {
+        let id = try id()
+        let current = try load(id)
+        let body = try body(fields, mode: mode)
+        let value = try input(body, mode == .partial ? current : nil, current)
+        return try self.save(validate: { try validate(value) }) { try save(id, value, body.integer("version")) }
+    }
+}
+
 /// A JSON API handler.
 typealias APIHandler = @Sendable (APIContext) throws -> Response

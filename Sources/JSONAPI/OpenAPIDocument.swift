@@ -35,17 +35,17 @@ enum OpenAPIDocument {
     private static func paths(_ routes: [APIRoute]) -> [String: Any] {
         var paths: [String: [String: Any]] = [:]
         for route in routes {
-            paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route)
+            paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, routes: routes)
         }
         return paths
     }
 
-    private static func operation(_ route: APIRoute) -> [String: Any] {
+    private static func operation(_ route: APIRoute, routes: [APIRoute]) -> [String: Any] {
         let op = route.operation
         var result: [String: Any] = [
             "operationId": op.id, "summary": op.summary, "tags": [tag(route.path)],
             "description": "For \(route.access.label).",
-            "responses": responses(route),
+            "responses": responses(route, routes: routes),
         ]
         let parameters = pathParameters(route.path) + op.query.map(queryParameter)
         if !parameters.isEmpty { result["parameters"] = parameters }
@@ -61,8 +61,8 @@ enum OpenAPIDocument {
     }
 
     private static func pathParameters(_ path: String) -> [[String: Any]] {
-        path.split(separator: "/").filter { $0.hasPrefix("{") }.map { segment in
-            ["name": String(segment.dropFirst().dropLast()), "in": "path", "required": true,
+        parameterNames(path).map { name in
+            ["name": name, "in": "path", "required": true,
              "schema": ["type": "string", "format": "uuid"]]
         }
     }
@@ -73,7 +73,7 @@ enum OpenAPIDocument {
         return parameter
     }
 
-    private static func responses(_ route: APIRoute) -> [String: Any] {
+    private static func responses(_ route: APIRoute, routes: [APIRoute]) -> [String: Any] {
         let op = route.operation
         var responses: [String: Any] = [:]
         switch op.success {
@@ -82,6 +82,8 @@ enum OpenAPIDocument {
         case .created(let schema):
             var created = json("Created; Location says where to read it", ref(schema))
             created["headers"] = ["Location": ["required": true, "schema": ["type": "string"]]]
+            let links = links(from: route, to: routes)
+            if !links.isEmpty { created["links"] = links }
             responses["201"] = created
         case .noContent: responses["204"] = ["description": "Done"]
         }
@@ -93,6 +95,25 @@ enum OpenAPIDocument {
             responses[String(status)] = response
         }
         return responses
+    }
+
+    /// Links from a create to the operations on what it created (`{path}/{id}...`), so stateful tests use real ids.
+    private static func links(from create: APIRoute, to routes: [APIRoute]) -> [String: Any] {
+        let known = parameterNames(create.path)
+        var links: [String: Any] = [:]
+        for target in routes where target.path.hasPrefix(create.path + "/{") {
+            let fresh = parameterNames(target.path).filter { !known.contains($0) }
+            guard fresh.count == 1 else { continue }
+            var parameters = [fresh[0]: "$response.body#/id"]
+            for name in known { parameters[name] = "$request.path.\(name)" }
+            let id = target.operation.id
+            links[id.prefix(1).uppercased() + id.dropFirst()] = ["operationId": id, "parameters": parameters]
+        }
+        return links
+    }
+
+    private static func parameterNames(_ path: String) -> [String] {
+        path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
     }
 
     /// The error statuses a route can answer, each with why.

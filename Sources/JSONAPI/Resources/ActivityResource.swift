@@ -56,7 +56,7 @@ enum ActivityResource {
                                           success: .json("Activity"), conflict: true, protected: true)
 
     static func body(_ activity: Activity, _ context: APIContext) throws -> Body {
-        let venues = try context.database.venueHistory(ofActivity: activity.id).filter { $0.effectiveTo == nil }.map(\.venueId.text)
+        let venues = try currentVenues(of: activity.id, context)
         return Body(id: activity.id.text, name: activity.name, description: activity.description, activityTypeId: activity.typeId.text,
                     startDate: activity.startDate.description, endDate: activity.endDate?.description, status: activity.status.rawValue,
                     venueIds: venues, version: activity.version, createdAt: activity.createdAt, updatedAt: activity.updatedAt)
@@ -74,18 +74,17 @@ enum ActivityResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let input = input(try context.body(writeFields, mode: .full), keep: nil, venues: [])
-        let activity = try context.save(validate: { _ = try input.validated() }) { try context.database.createActivity(input, by: context.actor) }
+        let activity = try context.create(writeFields, input: { input($0, keep: nil, venues: []) }, validate: { _ = try $0.validated() }) {
+            try context.database.createActivity($0, by: context.actor)
+        }
         return APIResponse.created(try body(activity, context), at: "\(JSONRoutes.prefix)/activities/\(activity.id.text)")
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let id = try context.id()
-        let current = try body(try context.database.activity(id: id), context)
-        let request = try context.body(writeFields, mode: mode)
-        let input = input(request, keep: mode == .partial ? current : nil, venues: current.venueIds)
-        let activity = try context.save(validate: { _ = try input.validated() }) {
-            try context.database.updateActivity(id: id, input, expectedVersion: request.integer("version"), by: context.actor)
+        let activity = try context.update(writeFields, mode: mode, load: context.database.activity(id:), input: { body, keep, current in
+            input(body, keep: keep, venues: try currentVenues(of: current.id, context))
+        }, validate: { _ = try $0.validated() }) {
+            try context.database.updateActivity(id: $0, $1, expectedVersion: $2, by: context.actor)
         }
         return APIResponse.ok(try body(activity, context))
     }
@@ -99,13 +98,17 @@ enum ActivityResource {
         APIResponse.ok(try body(try context.database.completeActivity(id: try context.id(), by: context.actor), context))
     }
 
+    private static func currentVenues(of id: UUID, _ context: APIContext) throws -> [String] {
+        try context.database.venueHistory(ofActivity: id).filter { $0.effectiveTo == nil }.map(\.venueId.text)
+    }
+
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out, `venues` the current venues.
-    private static func input(_ body: APIBody, keep: Body?, venues: [String]) -> ActivityInput {
-        let end = body.text("end_date", otherwise: keep?.endDate)
+    private static func input(_ body: APIBody, keep: Activity?, venues: [String]) -> ActivityInput {
+        let end = body.text("end_date", otherwise: keep?.endDate?.description)
         return ActivityInput(name: body.text("name", otherwise: keep?.name), description: body.text("description", otherwise: keep?.description),
-                             typeId: body.text("activity_type_id", otherwise: keep?.activityTypeId),
-                             startDate: body.text("start_date", otherwise: keep?.startDate), duration: end.isEmpty ? "ongoing" : "finite",
-                             endDate: end, status: body.text("status", otherwise: keep?.status),
+                             typeId: body.text("activity_type_id", otherwise: keep?.typeId.text),
+                             startDate: body.text("start_date", otherwise: keep?.startDate.description), duration: end.isEmpty ? "ongoing" : "finite",
+                             endDate: end, status: body.text("status", otherwise: keep?.status.rawValue),
                              venueIds: body.strings("venue_ids") ?? venues, venuesFrom: body.text("venues_from"))
     }
 }

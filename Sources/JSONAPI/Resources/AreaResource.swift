@@ -69,18 +69,16 @@ enum AreaResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let input = input(try context.body(writeFields, mode: .full), keep: nil)
-        let area = try context.save(validate: { _ = try input.validated() }) { try context.database.createArea(input, by: context.actor) }
+        let area = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
+            try context.database.createArea($0, by: context.actor)
+        }
         return APIResponse.created(Body(area), at: "\(JSONRoutes.prefix)/areas/\(area.id.text)")
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let id = try context.id()
-        let current = try context.database.area(id: id)
-        let body = try context.body(writeFields, mode: mode)
-        let input = input(body, keep: mode == .partial ? current : nil)
-        let area = try context.save(validate: { _ = try input.validated() }) {
-            try context.database.updateArea(id: id, input, expectedVersion: body.integer("version"), by: context.actor)
+        let area = try context.update(writeFields, mode: mode, load: context.database.area(id:), input: { body, keep, _ in input(body, keep: keep) },
+                                      validate: { _ = try $0.validated() }) {
+            try context.database.updateArea(id: $0, $1, expectedVersion: $2, by: context.actor)
         }
         return APIResponse.ok(Body(area))
     }

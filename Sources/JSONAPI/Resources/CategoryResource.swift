@@ -55,9 +55,9 @@ struct CategoryResource: Sendable {
 
     private var create: APIHandler {
         { [kind, path] context in
-            let input = CategoryInput(name: try context.body(Self.writeFields, mode: .full).text("name"))
-            let category = try context.save(validate: { _ = try input.validated(kind: kind) }) {
-                try context.database.createCategory(kind, input, by: context.actor)
+            let category = try context.create(Self.writeFields, input: { CategoryInput(name: $0.text("name")) },
+                                              validate: { _ = try $0.validated(kind: kind) }) {
+                try context.database.createCategory(kind, $0, by: context.actor)
             }
             return APIResponse.created(Body(category), at: JSONRoutes.prefix + path + "/" + category.id.text)
         }
@@ -65,12 +65,10 @@ struct CategoryResource: Sendable {
 
     private var update: @Sendable (APIContext, WriteMode) throws -> Response {
         { [kind] context, mode in
-            let id = try context.id()
-            let body = try context.body(Self.writeFields, mode: mode)
-            let current = try context.database.category(kind, id: id)
-            let input = CategoryInput(name: body.text("name", otherwise: current.name))
-            let category = try context.save(validate: { _ = try input.validated(kind: kind) }) {
-                try context.database.updateCategory(kind, id: id, input, expectedVersion: body.integer("version"), by: context.actor)
+            let category = try context.update(Self.writeFields, mode: mode, load: { try context.database.category(kind, id: $0) },
+                                              input: { body, keep, _ in CategoryInput(name: body.text("name", otherwise: keep?.name)) },
+                                              validate: { _ = try $0.validated(kind: kind) }) {
+                try context.database.updateCategory(kind, id: $0, $1, expectedVersion: $2, by: context.actor)
             }
             return APIResponse.ok(Body(category))
         }

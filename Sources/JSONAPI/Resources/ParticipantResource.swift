@@ -85,20 +85,16 @@ enum ParticipantResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let input = input(try context.body(writeFields, mode: .full), keep: nil)
-        let participant = try context.save(validate: { _ = try input.validated() }) {
-            try context.database.createParticipant(input, by: context.actor)
+        let participant = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
+            try context.database.createParticipant($0, by: context.actor)
         }
         return APIResponse.created(Body(participant), at: "\(JSONRoutes.prefix)/participants/\(participant.id.text)")
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let id = try context.id()
-        let current = try context.database.participant(id: id)
-        let body = try context.body(writeFields, mode: mode)
-        let input = input(body, keep: mode == .partial ? current : nil)
-        let participant = try context.save(validate: { _ = try input.validated() }) {
-            try context.database.updateParticipant(id: id, input, expectedVersion: body.integer("version"), by: context.actor)
+        let participant = try context.update(writeFields, mode: mode, load: context.database.participant(id:),
+                                             input: { body, keep, _ in input(body, keep: keep) }, validate: { _ = try $0.validated() }) {
+            try context.database.updateParticipant(id: $0, $1, expectedVersion: $2, by: context.actor)
         }
         return APIResponse.ok(Body(participant))
     }

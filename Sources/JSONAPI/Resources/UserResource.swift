@@ -67,24 +67,23 @@ enum UserResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let body = try context.body(createFields, mode: .full)
-        let password = body.text("password")
-        let input = NewUserInput(name: body.text("name"), email: body.text("email"), role: body.text("role"), password: password,
-                                 passwordConfirmation: password)
-        let user = try context.save(validate: { _ = try input.validated() }) { try context.database.createUser(input, by: context.actor) }
+        let user = try context.create(createFields, input: { body in
+            NewUserInput(name: body.text("name"), email: body.text("email"), role: body.text("role"), password: body.text("password"),
+                         passwordConfirmation: body.text("password"))
+        }, validate: { _ = try $0.validated() }) { try context.database.createUser($0, by: context.actor) }
         return APIResponse.created(Body(user), at: "\(JSONRoutes.prefix)/users/\(user.id.text)")
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let id = try context.id()
-        let current = try context.database.user(id: id)
-        let body = try context.body(writeFields, mode: mode)
-        if let expected = body.integer("version"), expected != current.version { throw DomainError.staleVersion(entity: "user") }
-        let keep = mode == .partial ? current : nil
-        let input = UserChangeInput(name: body.text("name", otherwise: keep?.name), role: body.text("role", otherwise: keep?.role.rawValue),
-                                    isDisabled: body.bool("is_disabled") ?? keep?.isDisabled ?? false)
-        let user = try context.save(validate: { _ = try input.validated() }) {
-            try context.database.updateUser(id: id, input, by: context.actor)
+        // The store's updateUser takes no version, so the version the body names is compared here.
+        var currentVersion = 0
+        let user = try context.update(writeFields, mode: mode, load: context.database.user(id:), input: { body, keep, current in
+            currentVersion = current.version
+            return UserChangeInput(name: body.text("name", otherwise: keep?.name), role: body.text("role", otherwise: keep?.role.rawValue),
+                                   isDisabled: body.bool("is_disabled") ?? keep?.isDisabled ?? false)
+        }, validate: { _ = try $0.validated() }) { id, input, version in
+            if let version, version != currentVersion { throw DomainError.staleVersion(entity: "user") }
+            return try context.database.updateUser(id: id, input, by: context.actor)
         }
         return APIResponse.ok(Body(user))
     }

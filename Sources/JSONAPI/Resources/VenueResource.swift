@@ -81,18 +81,16 @@ enum VenueResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let input = input(try context.body(writeFields, mode: .full), keep: nil)
-        let venue = try context.save(validate: { _ = try input.validated() }) { try context.database.createVenue(input, by: context.actor) }
+        let venue = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
+            try context.database.createVenue($0, by: context.actor)
+        }
         return APIResponse.created(Body(venue), at: "\(JSONRoutes.prefix)/venues/\(venue.id.text)")
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let id = try context.id()
-        let current = try context.database.venue(id: id)
-        let body = try context.body(writeFields, mode: mode)
-        let input = input(body, keep: mode == .partial ? current : nil)
-        let venue = try context.save(validate: { _ = try input.validated() }) {
-            try context.database.updateVenue(id: id, input, expectedVersion: body.integer("version"), by: context.actor)
+        let venue = try context.update(writeFields, mode: mode, load: context.database.venue(id:), input: { body, keep, _ in input(body, keep: keep) },
+                                       validate: { _ = try $0.validated() }) {
+            try context.database.updateVenue(id: $0, $1, expectedVersion: $2, by: context.actor)
         }
         return APIResponse.ok(Body(venue))
     }
