@@ -63,7 +63,7 @@ struct APIBody {
         }
     }
 
-    func integer(_ name: String) -> Int? { values[name]?.number.map { Int($0) } }
+    func integer(_ name: String) -> Int? { values[name]?.number.flatMap { Int(exactly: $0) } }
 
     func number(_ name: String) -> Double? { values[name]?.number }
 

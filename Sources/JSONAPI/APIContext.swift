@@ -20,6 +20,13 @@ struct APIContext {
         return id
     }
 
+    /// The `{id}` of a record that exists: `load` throws 404 for one that does not (for sub-lists of a record).
+    func existingId(_ load: (UUID) throws -> some Any) throws -> UUID {
+        let id = try id()
+        _ = try load(id)
+        return id
+    }
+
     /// The JSON body checked against `fields`.
     func body(_ fields: [Field], mode: WriteMode) throws -> APIBody {
         try APIBody(request, fields: fields, mode: mode, example: Field.example(fields))

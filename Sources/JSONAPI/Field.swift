@@ -16,7 +16,7 @@ struct Field: Sendable {
     }
 
     let name: String
-    let kind: Kind
+    var kind: Kind
     var required = false
     var nullable = false
     var minLength: Int?
@@ -51,8 +51,9 @@ struct Field: Sendable {
     }
 
     func kind(_ kind: Kind) -> Field {
-        Field(name: name, kind: kind, required: required, nullable: nullable, minLength: minLength, maxLength: maxLength,
-              notBlank: notBlank, pattern: pattern, minimum: minimum, maximum: maximum, summary: summary)
+        var copy = self
+        copy.kind = kind
+        return copy
     }
 
     func matching(_ pattern: TextPattern) -> Field {

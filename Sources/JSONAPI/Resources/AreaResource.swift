@@ -89,27 +89,23 @@ enum AreaResource {
     }
 
     @Sendable static func children(_ context: APIContext) throws -> Response {
-        let id = try context.id()
-        _ = try context.database.area(id: id)
+        let id = try context.existingId(context.database.area(id:))
         return APIResponse.ok(ListEnvelope(all: try context.database.childAreas(of: id).map(Body.init), page: try context.pageRequest()))
     }
 
     @Sendable static func ancestors(_ context: APIContext) throws -> Response {
-        let id = try context.id()
-        _ = try context.database.area(id: id)
+        let id = try context.existingId(context.database.area(id:))
         return APIResponse.ok(ListEnvelope(all: try context.database.ancestors(of: id).map(Body.init), page: try context.pageRequest()))
     }
 
     @Sendable static func venues(_ context: APIContext) throws -> Response {
-        let id = try context.id()
-        _ = try context.database.area(id: id)
+        let id = try context.existingId(context.database.area(id:))
         let page = try context.database.venues(VenueQuery(areaId: id, page: try context.pageRequest()))
         return APIResponse.ok(ListEnvelope(page) { VenueResource.Body($0.venue) })
     }
 
     @Sendable static func statistics(_ context: APIContext) throws -> Response {
-        let id = try context.id()
-        _ = try context.database.area(id: id)
+        let id = try context.existingId(context.database.area(id:))
         let statistics = try context.database.areaStatistics(id: id)
         return APIResponse.ok(Statistics(totalActivities: statistics.totalActivities, totalParticipants: statistics.totalParticipants,
                                          activeActivities: statistics.activeActivities, ongoingActivities: statistics.ongoingActivities))

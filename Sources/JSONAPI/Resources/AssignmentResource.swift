@@ -40,8 +40,7 @@ enum AssignmentResource {
     static let deleteDoc = APIOperation(id: "deleteAssignment", summary: "Remove an assignment", success: .noContent)
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        let id = try context.id()
-        _ = try context.database.activity(id: id)
+        let id = try context.existingId(context.database.activity(id:))
         return APIResponse.ok(ListEnvelope(all: try context.database.assignments(ofActivity: id).map(Body.init), page: try context.pageRequest()))
     }
 

@@ -105,8 +105,7 @@ enum ParticipantResource {
     }
 
     @Sendable static func history(_ context: APIContext) throws -> Response {
-        let id = try context.id()
-        _ = try context.database.participant(id: id)
+        let id = try context.existingId(context.database.participant(id:))
         return APIResponse.ok(ListEnvelope(all: try context.database.addressHistory(of: id).map(Period.init), page: try context.pageRequest()))
     }
 

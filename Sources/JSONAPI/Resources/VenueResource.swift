@@ -101,16 +101,14 @@ enum VenueResource {
     }
 
     @Sendable static func activities(_ context: APIContext) throws -> Response {
-        let (id, page) = (try context.id(), try context.pageRequest())
-        _ = try context.database.venue(id: id)
+        let (id, page) = (try context.existingId(context.database.venue(id:)), try context.pageRequest())
         let occupancy = try context.database.venueOccupancy(id: id, limit: page.offset + page.perPage)
         let items = try occupancy.activities.dropFirst(page.offset).map { try ActivityResource.body(context.database.activity(id: $0.id), context) }
         return APIResponse.ok(ListEnvelope(items: items, page: page, total: occupancy.activityTotal))
     }
 
     @Sendable static func participants(_ context: APIContext) throws -> Response {
-        let (id, page) = (try context.id(), try context.pageRequest())
-        _ = try context.database.venue(id: id)
+        let (id, page) = (try context.existingId(context.database.venue(id:)), try context.pageRequest())
         let occupancy = try context.database.venueOccupancy(id: id, limit: page.offset + page.perPage)
         let items = try occupancy.participants.dropFirst(page.offset).map { ParticipantResource.Body(try context.database.participant(id: $0.id)) }
         return APIResponse.ok(ListEnvelope(items: items, page: page, total: occupancy.participantTotal))
