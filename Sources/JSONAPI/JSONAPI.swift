@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Storage
+import Sync
 
 /// The JSON surface under /api/v1: its route table and its one error envelope.
 public final class JSONAPI: Sendable {
@@ -11,12 +12,15 @@ public final class JSONAPI: Sendable {
     let logger: Logger
     private let router: Router
 
-    public init(database: AppDatabase, version: String, logger: Logger) {
+    public init(database: AppDatabase, version: String, logger: Logger, tokenPolicy: APITokenPolicy = APITokenPolicy(),
+                syncEngine: SyncEngine? = nil, syncStatus: SyncStatusReporter? = nil) {
         self.database = database
         self.version = version
         self.logger = logger
+        var table = APIRouteTable()
+        JSONRoutes.register(in: &table, version: version, sync: SyncEndpoints(engine: syncEngine, status: syncStatus))
         var router = Router()
-        JSONRoutes.register(in: &router, database: database, version: version)
+        table.register(in: &router, authenticator: APIAuthenticator(database: database, policy: tokenPolicy))
         self.router = router
     }
 
@@ -41,6 +45,8 @@ public final class JSONAPI: Sendable {
         if let httpError = error as? HTTPError, !httpError.allowedMethods.isEmpty {
             response.setHeader("Allow", httpError.allowedMethods.map(\.rawValue).joined(separator: ", "))
         }
+        if status == .unauthorized { response.setHeader("WWW-Authenticate", "Bearer") }
+        if let throttled = error as? TooManySignIns { response.setHeader("Retry-After", String(throttled.seconds)) }
         return response
     }
 
@@ -54,12 +60,23 @@ public final class JSONAPI: Sendable {
             case .stillReferenced: (.conflict, "still_referenced", error.userMessage, nil)
             case .staleVersion: (.conflict, "stale_version", error.userMessage, nil)
             }
+        case let error as APIConflict: (.conflict, "conflict", "The change conflicts with other records; see fields.", error.fields)
+        case let error as APIErrorCode & HTTPResponseError: (error.status, error.code, error.publicMessage, nil)
         case let error as HTTPResponseError:
             (error.status, error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"), error.publicMessage, nil)
         default: (.internalServerError, "internal_error", "Something went wrong on the server; the details are in its log.", nil)
         }
     }
 }
+
+/// An API error with its own machine-readable code (rather than one derived from the status).
+protocol APIErrorCode {
+    var code: String { get }
+}
+
+extension APIMalformedJSON: APIErrorCode { var code: String { "malformed_json" } }
+extension APIBadParameter: APIErrorCode { var code: String { "invalid_parameter" } }
+extension APIUnauthorized: APIErrorCode { var code: String { "unauthorized" } }
 
 /// The one shape every API error takes.
 struct ErrorEnvelope: Encodable {
@@ -75,8 +92,9 @@ struct ErrorEnvelope: Encodable {
 enum JSONResponse {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         return encoder
     }()
 

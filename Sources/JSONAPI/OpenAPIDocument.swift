@@ -1,38 +1,237 @@
 import Foundation
+import HTTPServer
 
-/// The OpenAPI 3 description of exactly what /api/v1 serves.
+/// The OpenAPI 3 description of exactly what /api/v1 serves, built from the route table and the same field
+/// values the server checks bodies against.
 enum OpenAPIDocument {
-    static func json(version: String) -> Data {
+    static let operation = APIOperation(id: "getOpenAPIDocument", summary: "This document", success: .json("OpenAPIDocument"))
+
+    static func json(version: String, routes: [APIRoute]) -> Data {
         let document: [String: Any] = [
             "openapi": "3.0.3",
-            "info": ["title": "Fieldbook API", "version": version,
-                     "description": "JSON API of a Fieldbook node. Errors use one envelope: {\"error\": {\"code\", \"message\", \"fields\"}}."],
-            "paths": [
-                "/api/v1/health": ["get": [
-                    "operationId": "getHealth",
-                    "summary": "Liveness and database check",
-                    "responses": [
-                        "200": ["description": "Healthy", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Health"]]]],
-                        "503": ["description": "Database unavailable", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Health"]]]],
-                    ],
-                ]],
-                "/api/v1/openapi.json": ["get": [
-                    "operationId": "getOpenAPIDocument",
-                    "summary": "This document",
-                    "responses": ["200": ["description": "The OpenAPI document", "content": ["application/json": ["schema": ["type": "object"]]]]],
+            "info": ["title": "Fieldbook API", "version": version, "description": description],
+            "security": [["bearerAuth": [String]()]],
+            "paths": paths(routes),
+            "components": [
+                "securitySchemes": ["bearerAuth": ["type": "http", "scheme": "bearer",
+                                                   "description": "An access token from POST /api/v1/auth/login"]],
+                "schemas": schemas(routes),
+            ],
+        ]
+        return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    }
+
+    static let description = """
+        JSON API of a Fieldbook node. Sign in with POST /api/v1/auth/login and send the access token as \
+        `Authorization: Bearer <token>`; it lasts 15 minutes, and POST /api/v1/auth/refresh exchanges the refresh token \
+        (30 days, single use) for a new pair. Read-only users read, editors also change community records, administrators \
+        also manage users. Errors use one envelope: {"error": {"code", "message", "fields"}}. A body that is not JSON is \
+        400 malformed_json; a field that breaks its rule is 422 validation_failed with `fields`; a change the current \
+        records refuse (stale version, a referenced record that does not exist, a name in use, a record still in use) is 409.
+        """
+
+    // MARK: - Paths
+
+    private static func paths(_ routes: [APIRoute]) -> [String: Any] {
+        var paths: [String: [String: Any]] = [:]
+        for route in routes {
+            paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, routes: routes)
+        }
+        return paths
+    }
+
+    private static func operation(_ route: APIRoute, routes: [APIRoute]) -> [String: Any] {
+        let op = route.operation
+        var result: [String: Any] = [
+            "operationId": op.id, "summary": op.summary, "tags": [tag(route.path)],
+            "description": "For \(route.access.label).",
+            "responses": responses(route, routes: routes),
+        ]
+        let parameters = pathParameters(route.path) + op.query.map(queryParameter)
+        if !parameters.isEmpty { result["parameters"] = parameters }
+        if let body = op.body {
+            result["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(body)]]]
+        }
+        if route.access == .anyone { result["security"] = [Any]() }
+        return result
+    }
+
+    private static func tag(_ path: String) -> String {
+        path.dropFirst(JSONRoutes.prefix.count + 1).split(separator: "/").first.map(String.init) ?? "api"
+    }
+
+    private static func pathParameters(_ path: String) -> [[String: Any]] {
+        parameterNames(path).map { name in
+            ["name": name, "in": "path", "required": true,
+             "schema": ["type": "string", "format": "uuid"]]
+        }
+    }
+
+    private static func queryParameter(_ field: Field) -> [String: Any] {
+        var parameter: [String: Any] = ["name": field.name, "in": "query", "required": false, "schema": property(field)]
+        if let summary = field.summary { parameter["description"] = summary }
+        return parameter
+    }
+
+    private static func responses(_ route: APIRoute, routes: [APIRoute]) -> [String: Any] {
+        let op = route.operation
+        var responses: [String: Any] = [:]
+        switch op.success {
+        case .json(let schema): responses["200"] = json("OK", ref(schema))
+        case .page(let schema): responses["200"] = json("One page of the list", ref(schema + "Page"))
+        case .created(let schema):
+            var created = json("Created; Location says where to read it", ref(schema))
+            created["headers"] = ["Location": ["required": true, "schema": ["type": "string"]]]
+            let links = links(from: route, to: routes)
+            if !links.isEmpty { created["links"] = links }
+            responses["201"] = created
+        case .noContent: responses["204"] = ["description": "Done"]
+        }
+        if op.mayBeUnavailable, case .json(let schema) = op.success { responses["503"] = json("The database does not answer", ref(schema)) }
+        for (status, text) in errorStatuses(route) {
+            var response = json(text, ref("Error"))
+            if status == 401 { response["headers"] = ["WWW-Authenticate": ["required": true, "schema": ["type": "string"]]] }
+            if status == 429 { response["headers"] = ["Retry-After": ["required": true, "schema": ["type": "integer"]]] }
+            responses[String(status)] = response
+        }
+        return responses
+    }
+
+    /// Links from a create to the operations on what it created (`{path}/{id}...`), so stateful tests use real ids.
+    private static func links(from create: APIRoute, to routes: [APIRoute]) -> [String: Any] {
+        let known = parameterNames(create.path)
+        var links: [String: Any] = [:]
+        for target in routes where target.path.hasPrefix(create.path + "/{") {
+            let fresh = parameterNames(target.path).filter { !known.contains($0) }
+            guard fresh.count == 1 else { continue }
+            var parameters = [fresh[0]: "$response.body#/id"]
+            for name in known { parameters[name] = "$request.path.\(name)" }
+            let id = target.operation.id
+            links[id.prefix(1).uppercased() + id.dropFirst()] = ["operationId": id, "parameters": parameters]
+        }
+        return links
+    }
+
+    private static func parameterNames(_ path: String) -> [String] {
+        path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+    }
+
+    /// The error statuses a route can answer, each with why.
+    private static func errorStatuses(_ route: APIRoute) -> [(Int, String)] {
+        let op = route.operation
+        var statuses: [(Int, String)] = []
+        if op.body != nil || !op.query.isEmpty { statuses.append((400, "The body is not a JSON object (malformed_json), or a query parameter is out of range")) }
+        if route.access != .anyone || op.refusesCredentials { statuses.append((401, "No valid token (or credentials)")) }
+        if route.access == .editor || route.access == .administrator || op.protected {
+            statuses.append((403, "Your role does not allow this, or the record is protected"))
+        }
+        if route.path.contains("{") { statuses.append((404, "No such record")) }
+        if op.conflict { statuses.append((409, "The current records refuse this change")) }
+        if op.body != nil { statuses.append((422, "Some fields break their rules; see fields")) }
+        if op.throttled { statuses.append((429, "Too many failed sign-ins; wait Retry-After seconds")) }
+        return statuses
+    }
+
+    private static func json(_ description: String, _ schema: [String: Any]) -> [String: Any] {
+        ["description": description, "content": ["application/json": ["schema": schema]]]
+    }
+
+    private static var scalar: [String: Any] { [
+        "nullable": true, "anyOf": [["type": "string"], ["type": "number"], ["type": "boolean"]],
+    ] }
+
+    private static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/" + name] }
+
+    // MARK: - Schemas
+
+    private static func schemas(_ routes: [APIRoute]) -> [String: Any] {
+        let bodies = Set(routes.compactMap(\.operation.body))
+        var schemas: [String: Any] = [
+            "Error": errorSchema,
+            "OpenAPIDocument": ["type": "object", "description": "An OpenAPI 3.0.3 document"],
+        ]
+        for (name, fields) in JSONRoutes.components {
+            schemas[name] = object(fields, closed: !bodies.contains(name))
+            if name.hasSuffix("Write") {
+                schemas[name.dropLast("Write".count) + "Patch"] = object(fields.map { field in
+                    var optional = field
+                    optional.required = false
+                    return optional
+                }, closed: false)
+            }
+        }
+        for route in routes {
+            if case .page(let item) = route.operation.success { schemas[item + "Page"] = page(of: item) }
+        }
+        return schemas
+    }
+
+    private static func object(_ fields: [Field], closed: Bool) -> [String: Any] {
+        var schema: [String: Any] = ["type": "object", "properties": Dictionary(uniqueKeysWithValues: fields.map { ($0.name, property($0)) })]
+        let required = fields.filter(\.required).map(\.name)
+        if !required.isEmpty { schema["required"] = required }
+        if closed { schema["additionalProperties"] = false }
+        return schema
+    }
+
+    private static func property(_ field: Field) -> [String: Any] {
+        var schema = baseSchema(field.kind)
+        if let value = field.minLength { schema["minLength"] = value }
+        if let value = field.maxLength { schema["maxLength"] = value }
+        if field.notBlank { schema["pattern"] = #"\S"# }
+        if let pattern = field.pattern { schema["pattern"] = pattern.regex }
+        if let value = field.minimum { schema["minimum"] = value.rounded() == value ? Int(value) as Any : value }
+        if let value = field.maximum { schema["maximum"] = value.rounded() == value ? Int(value) as Any : value }
+        if let summary = field.summary { schema["description"] = summary }
+        if field.nullable {
+            schema["nullable"] = true
+            if let options = schema["enum"] as? [Any] { schema["enum"] = options + [NSNull()] }
+        }
+        return schema
+    }
+
+    private static func baseSchema(_ kind: Field.Kind) -> [String: Any] {
+        switch kind {
+        case .text: ["type": "string"]
+        case .email: ["type": "string", "format": "email"]
+        case .uuid: ["type": "string", "format": "uuid"]
+        case .date: ["type": "string", "format": "date"]
+        case .dateTime: ["type": "string", "format": "date-time"]
+        case .integer: ["type": "integer"]
+        case .number: ["type": "number"]
+        case .boolean: ["type": "boolean"]
+        case .choice(let options): ["type": "string", "enum": options]
+        case .uuidList: ["type": "array", "items": ["type": "string", "format": "uuid"]]
+        case .object(let fields): object(fields, closed: false)
+        case .reference(let name): ref(name)
+        case .list(let name): ["type": "array", "items": ref(name)]
+        case .anyValue: scalar
+        case .anyObject: ["type": "object", "additionalProperties": scalar]
+        }
+    }
+
+    private static func page(of item: String) -> [String: Any] {
+        ["type": "object", "required": ["items", "page", "per_page", "total"], "additionalProperties": false,
+         "properties": [
+            "items": ["type": "array", "items": ref(item)],
+            "page": ["type": "integer", "minimum": 1],
+            "per_page": ["type": "integer", "minimum": 1, "maximum": 500],
+            "total": ["type": "integer", "minimum": 0],
+         ]]
+    }
+
+    private static var errorSchema: [String: Any] { [
+        "type": "object", "required": ["error"], "additionalProperties": false,
+        "properties": ["error": [
+            "type": "object", "required": ["code", "message"], "additionalProperties": false,
+            "properties": [
+                "code": ["type": "string"],
+                "message": ["type": "string"],
+                "fields": ["type": "array", "items": [
+                    "type": "object", "required": ["field", "message"], "additionalProperties": false,
+                    "properties": ["field": ["type": "string"], "message": ["type": "string"]],
                 ]],
             ],
-            "components": ["schemas": [
-                "Health": [
-                    "type": "object", "required": ["status", "version", "database"], "additionalProperties": false,
-                    "properties": [
-                        "status": ["type": "string", "enum": ["ok", "degraded"]],
-                        "version": ["type": "string"],
-                        "database": ["type": "string", "enum": ["ok", "unavailable"]],
-                    ],
-                ],
-            ]],
-        ]
-        return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data("{}".utf8)
-    }
+        ]],
+    ] }
 }

@@ -4,65 +4,69 @@ import HTTPServer
 import Storage
 import Sync
 
-/// The sync protocol's endpoints (hub side: push and changes) and a node's own sync controls, for administrators.
-struct SyncEndpoints {
-    let database: AppDatabase
-    let engine: SyncEngine?
-    let status: SyncStatusReporter
+/// The sync protocol's endpoints (hub side: push and changes) and this node's own sync controls, for administrators.
+struct SyncEndpoints: Sendable {
+    var engine: SyncEngine?
+    var status: SyncStatusReporter?
     static let maxBatch = 1000
     static let maxPage = 2000
 
+    func register(in table: inout APIRouteTable) {
+        table.add(.post, "/sync/push", .administrator, Self.pushDoc, push)
+        table.add(.get, "/sync/changes", .administrator, Self.changesDoc, changes)
+        table.add(.get, "/sync/status", .administrator, Self.statusDoc, currentStatus)
+        table.add(.post, "/sync/run", .administrator, Self.runDoc, run)
+        table.add(.get, "/sync/conflicts", .administrator, Self.conflictsDoc, conflicts)
+    }
+
     /// Applies a node's batch; each operation is answered in order.
-    func push(_ request: Request) throws -> Response {
-        let push: PushRequest = try SyncJSON.decode(Data(request.body))
+    func push(_ context: APIContext) throws -> Response {
+        let push: PushRequest = try SyncJSON.decode(Data(context.request.body))
         guard push.operations.count <= Self.maxBatch else {
-            throw HTTPError(.payloadTooLarge, "Send at most \(Self.maxBatch) operations per push; this one had \(push.operations.count).")
+            throw HTTPError(.badRequest, "Send at most \(Self.maxBatch) operations per push; this one had \(push.operations.count).")
         }
-        return SyncJSON.response(try database.applyPush(push))
+        return SyncJSON.response(try context.database.applyPush(push))
     }
 
     /// Pages through the change log after a cursor.
-    func changes(_ request: Request) throws -> Response {
-        let after = try integer(request, "after", default: 0, range: 0...Int64.max)
-        let limit = try integer(request, "limit", default: 500, range: 1...Int64(Self.maxPage))
-        return SyncJSON.response(try database.changes(after: after, limit: Int(limit)))
+    func changes(_ context: APIContext) throws -> Response {
+        let after = try context.integer("after", in: 0...9_000_000_000_000_000) ?? 0
+        let limit = try context.integer("limit", in: 1...Self.maxPage) ?? 500
+        return SyncJSON.response(try context.database.changes(after: Int64(after), limit: limit))
     }
 
-    func currentStatus(_ request: Request) throws -> Response {
-        let current = status.current()
+    func currentStatus(_ context: APIContext) throws -> Response {
+        let current = (status ?? SyncStatusReporter(database: context.database, engine: engine)).current()
         let snapshot = engine?.snapshot()
-        let body = StatusBody(hub: current.hub.rawValue, pendingOperations: current.pendingOperations,
-                              failedOperations: try database.failedOperationCount(), conflicts: try database.openConflictCount(),
-                              lastSuccessfulSync: current.lastSuccessfulSync, syncing: snapshot?.progress != nil,
-                              paused: snapshot?.paused ?? false, lastError: snapshot?.lastError)
-        return SyncJSON.response(body)
+        return SyncJSON.response(StatusBody(
+            hub: current.hub.rawValue, pendingOperations: current.pendingOperations,
+            failedOperations: try context.database.failedOperationCount(), conflicts: try context.database.openConflictCount(),
+            lastSuccessfulSync: current.lastSuccessfulSync, syncing: snapshot?.progress != nil, paused: snapshot?.paused ?? false,
+            lastError: snapshot?.lastError))
     }
 
     /// "Sync now": wakes the sync thread; 409 when no hub is linked.
-    func run(_ request: Request) throws -> Response {
-        guard let engine, try database.hubLink() != nil else {
+    func run(_ context: APIContext) throws -> Response {
+        guard let engine, try context.database.hubLink() != nil else {
             throw HTTPError(.conflict, "This Fieldbook is standalone: link it to a hub first (fieldbook link, or the settings page).")
         }
         engine.start()
         engine.wake(reason: "api")
-        return SyncJSON.response(["status": "started"], status: .accepted)
+        return SyncJSON.response(["status": "started"])
     }
 
-    func conflicts(_ request: Request) throws -> Response {
-        let items = try database.conflicts(includeResolved: request.query["show"] == "all").map(ConflictBody.init)
-        return SyncJSON.response(["items": items])
-    }
-
-    private func integer(_ request: Request, _ name: String, default value: Int64, range: ClosedRange<Int64>) throws -> Int64 {
-        guard let text = request.query[name] else { return value }
-        guard let number = Int64(text), range.contains(number) else {
-            throw HTTPError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
-        }
-        return number
+    func conflicts(_ context: APIContext) throws -> Response {
+        let all = try context.choice("show", ConflictFilter.self) == .all
+        return SyncJSON.response(["items": try context.database.conflicts(includeResolved: all).map(ConflictBody.init)])
     }
 }
 
-/// A node's sync state as /api/v1/sync/status reports it.
+/// Which conflicts /api/v1/sync/conflicts lists.
+enum ConflictFilter: String, CaseIterable {
+    case open, all
+}
+
+/// A node's sync state as /api/v1/sync/status reports it (nulls written out).
 struct StatusBody: Encodable {
     let hub: String
     let pendingOperations: Int
@@ -112,7 +116,7 @@ struct ConflictBody: Encodable {
     }
 }
 
-/// JSON in the sync protocol's date format, lower-case ids.
+/// JSON in the sync protocol's date format.
 enum SyncJSON {
     static func decode<T: Decodable>(_ body: Data) throws -> T {
         let decoder = JSONDecoder()
@@ -120,7 +124,7 @@ enum SyncJSON {
         do {
             return try decoder.decode(T.self, from: body)
         } catch {
-            throw HTTPError(.badRequest, "The body is not a valid sync request: \(describe(error))")
+            throw HTTPError(.badRequest, "The body is not a valid sync request: \(describe(error)).")
         }
     }
 
@@ -128,8 +132,7 @@ enum SyncJSON {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601withFractions
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response.json(data, status: status)
+        return Response.json((try? encoder.encode(value)) ?? Data("{}".utf8), status: status)
     }
 
     private static func describe(_ error: Error) -> String {

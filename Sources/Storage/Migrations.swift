@@ -11,6 +11,7 @@ enum Migrations {
         migrator.registerMigration("v2-search-text", migrate: addSearchText)
         migrator.registerMigration("v3-list-indexes-and-outbox-counts", migrate: addListIndexesAndOutboxCounts)
         migrator.registerMigration("v4-sync", migrate: SyncSchema.create)
+        migrator.registerMigration("v4-api-tokens", migrate: addAPITokens)
         return migrator
     }
 
@@ -167,6 +168,25 @@ enum Migrations {
             );
             CREATE INDEX outbox_state ON outbox(state, seq);
             CREATE INDEX outbox_entity ON outbox(entity, entity_id);
+            """)
+    }
+
+    /// Bearer tokens of the JSON API (node-local, never synced): only SHA-256 hashes are kept, so a copied
+    /// database opens no API access. A family is one sign-in and every token rotated from it.
+    private static func addAPITokens(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE api_tokens (
+                token_hash TEXT PRIMARY KEY NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('access','refresh')),
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                family_id TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                expires_at TEXT NOT NULL,
+                revoked INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX api_tokens_family ON api_tokens(family_id);
+            CREATE INDEX api_tokens_user ON api_tokens(user_id);
+            CREATE INDEX api_tokens_expires ON api_tokens(expires_at);
             """)
     }
 

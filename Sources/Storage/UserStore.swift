@@ -77,7 +77,7 @@ extension AppDatabase {
             user.updatedAt = Date()
             try db.execute(sql: "UPDATE users SET name = ?, role = ?, is_disabled = ?, version = ?, updated_at = ? WHERE id = ?",
                            arguments: [user.name, user.role.rawValue, user.isDisabled, user.version, user.updatedAt, id.databaseText])
-            if user.isDisabled { try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [id.databaseText]) }
+            if user.isDisabled { try Self.signOutEverywhere(db, userId: id) }
             try changes.recordUpdate("user", id: id, before: before, after: user.syncedFields, baseVersion: baseVersion)
             return user
         }
@@ -94,10 +94,16 @@ extension AppDatabase {
             let oldHash = try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [id.databaseText]) ?? ""
             try db.execute(sql: "UPDATE users SET password_hash = ?, version = version + 1, updated_at = ? WHERE id = ?",
                            arguments: [hash, Date(), id.databaseText])
-            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [id.databaseText])
+            try Self.signOutEverywhere(db, userId: id)
             try changes.recordUpdate("user", id: id, before: ["password_hash": .string(oldHash)], after: ["password_hash": .string(hash)],
                                      baseVersion: user.version)
         }
+    }
+
+    /// Ends the user's browser sessions and API tokens (node-local state, so nothing is recorded for sync).
+    private static func signOutEverywhere(_ db: Database, userId: UUID) throws {
+        try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userId.databaseText])
+        try db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [userId.databaseText])
     }
 
     private static func fetchUser(_ db: Database, id: UUID) throws -> User {

@@ -54,6 +54,14 @@ struct EchoResponder: RequestResponder {
         }
     }
 
+    @Test func anEncodedQuestionMarkStaysInThePath() throws {
+        try withServer { port in
+            let answer = try RawHTTPClient.send("GET /echo/a%3Fb?q=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+            #expect(answer.status == 200)
+            #expect(answer.body == "name=a?b query=q=1")
+        }
+    }
+
     @Test func everyResponseCarriesTheSecurityHeaders() throws {
         try withServer { port in
             let answer = try RawHTTPClient.send("GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)

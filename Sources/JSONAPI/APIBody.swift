@@ -1,0 +1,194 @@
+import Domain
+import Foundation
+import HTTPServer
+
+/// A JSON value as a client sent it.
+indirect enum JSONInput: Decodable, Sendable, Equatable {
+    case null, bool(Bool), int(Int), double(Double), string(String), array([JSONInput]), object([String: JSONInput])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .int(value) }
+        else if let value = try? container.decode(Double.self) { self = .double(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONInput].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONInput].self)) }
+    }
+
+    var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+}
+
+/// How a write treats fields the body leaves out.
+enum WriteMode {
+    /// POST and PUT: required fields must be present; absent optional fields are cleared.
+    case full
+    /// PATCH: nothing is required; absent fields keep their current values.
+    case partial
+}
+
+/// A request's JSON object, checked against its fields: 400 when it is not JSON, 422 listing every field that breaks its rule.
+struct APIBody {
+    let values: [String: JSONInput]
+
+    init(_ request: Request, fields: [Field], mode: WriteMode, example: String) throws {
+        guard let object = try? JSONDecoder().decode([String: JSONInput].self, from: Data(request.body)) else {
+            throw APIMalformedJSON(example: example)
+        }
+        try self.init(values: object, fields: fields, mode: mode)
+    }
+
+    init(values: [String: JSONInput], fields: [Field], mode: WriteMode) throws {
+        self.values = values
+        var errors = ValidationError()
+        Self.check(values, fields: fields, mode: mode, prefix: "", into: &errors)
+        try errors.throwIfAny()
+    }
+
+    func has(_ name: String) -> Bool { values[name] != nil }
+
+    /// The string sent for `name`; "" when null; `fallback` (or "") when absent.
+    func text(_ name: String, otherwise fallback: String? = nil) -> String {
+        switch values[name] {
+        case .string(let value): value
+        case .some: ""
+        case nil: fallback ?? ""
+        }
+    }
+
+    func integer(_ name: String) -> Int? { values[name]?.number.flatMap { Int(exactly: $0) } }
+
+    func number(_ name: String) -> Double? { values[name]?.number }
+
+    func bool(_ name: String) -> Bool? {
+        if case .bool(let value) = values[name] { return value }
+        return nil
+    }
+
+    func strings(_ name: String) -> [String]? {
+        guard case .array(let items) = values[name] else { return nil }
+        return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
+    }
+
+    /// The nested object sent for `name`, or nil when null or absent.
+    func object(_ name: String) -> APIBody? {
+        guard case .object(let inner) = values[name] else { return nil }
+        return APIBody(checked: inner)
+    }
+
+    private init(checked values: [String: JSONInput]) { self.values = values }
+
+    private static func check(_ values: [String: JSONInput], fields: [Field], mode: WriteMode, prefix: String,
+                              into errors: inout ValidationError) {
+        for field in fields {
+            let name = prefix + field.name
+            guard let value = values[field.name] else {
+                if field.required && mode == .full { errors.add(name, "\(name) is required") }
+                continue
+            }
+            if value == .null {
+                if !field.nullable { errors.add(name, "\(name) must not be null") }
+                continue
+            }
+            if let problem = problem(with: value, for: field, name: name, into: &errors) { errors.add(name, problem) }
+        }
+    }
+
+    /// What is wrong with one non-null value, if anything (nested objects add their own errors).
+    private static func problem(with value: JSONInput, for field: Field, name: String, into errors: inout ValidationError) -> String? {
+        switch (field.kind, value) {
+        case (.text, .string(let text)), (.email, .string(let text)): return textProblem(text, field, name: name)
+        case (.uuid, .string(let text)): return UUID.strict(text) == nil ? "\(name) must be an id like 0d2f3a10-0000-4000-8000-000000000001" : nil
+        case (.date, .string(let text)): return CalendarDate.strict(text) == nil ? "\(name) must be a real day written like 2025-03-12" : nil
+        case (.choice(let options), .string(let text)):
+            return options.contains(text) ? nil : "\(name) must be one of: \(options.joined(separator: ", "))"
+        case (.integer, _): return numberProblem(value, field, name: name, whole: true)
+        case (.number, _): return numberProblem(value, field, name: name, whole: false)
+        case (.boolean, .bool): return nil
+        case (.uuidList, .array(let items)):
+            return items.allSatisfy({ if case .string(let text) = $0 { UUID.strict(text) != nil } else { false } })
+                ? nil : "\(name) must be a list of ids"
+        case (.object(let inner), .object(let object)):
+            check(object, fields: inner, mode: .full, prefix: name + ".", into: &errors)
+            return nil
+        default: return "\(name) must be \(field.kind.noun)"
+        }
+    }
+
+    private static func textProblem(_ text: String, _ field: Field, name: String) -> String? {
+        let length = text.unicodeScalars.count
+        if field.notBlank && text.isBlankForSchema { return "Enter \(name): it must not be empty or only spaces" }
+        if let max = field.maxLength, length > max { return "\(name) must be \(max) characters or fewer (it has \(length))" }
+        if let min = field.minLength, length < min { return "\(name) must be at least \(min) characters" }
+        if case .email = field.kind, !text.contains("@") { return "Enter an email address in the correct format, like name@example.org" }
+        if let pattern = field.pattern, !pattern.matches(text) { return "\(name) does not have the expected form" }
+        return nil
+    }
+
+    private static func numberProblem(_ value: JSONInput, _ field: Field, name: String, whole: Bool) -> String? {
+        guard let number = value.number, number.isFinite, !whole || number.rounded() == number else {
+            return "\(name) must be \(whole ? "a whole number" : "a number")"
+        }
+        if let minimum = field.minimum, number < minimum { return "\(name) must be at least \(minimum.compact)" }
+        if let maximum = field.maximum, number > maximum { return "\(name) must be at most \(maximum.compact)" }
+        return nil
+    }
+}
+
+/// A body that is not a JSON object: 400 malformed_json, saying what to send instead.
+struct APIMalformedJSON: HTTPResponseError {
+    let example: String
+    var status: HTTPStatus { .badRequest }
+    var publicMessage: String {
+        "The body is not a JSON object. Send Content-Type: application/json and a body like \(example)."
+    }
+}
+
+extension Field.Kind {
+    /// What a value of this kind is, for messages.
+    var noun: String {
+        switch self {
+        case .text, .email, .choice: "text"
+        case .uuid: "an id"
+        case .date: "a date like 2025-03-12"
+        case .dateTime: "a date and time"
+        case .integer: "a whole number"
+        case .number: "a number"
+        case .boolean: "true or false"
+        case .uuidList: "a list of ids"
+        case .object: "an object"
+        case .reference, .list, .anyValue: "a value"
+        case .anyObject: "an object of values"
+        }
+    }
+}
+
+extension Double {
+    /// "90" rather than "90.0" in messages.
+    var compact: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+extension UUID {
+    /// Parses only the canonical 36-character form (any case), as the document's `format: uuid` promises.
+    static func strict(_ text: String) -> UUID? {
+        text.utf8.count == 36 ? UUID(uuidString: text) : nil
+    }
+}
+
+extension CalendarDate {
+    /// Parses exactly `YYYY-MM-DD` with ASCII digits and nothing around it (`format: date`).
+    static func strict(_ text: String) -> CalendarDate? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes.enumerated().allSatisfy({ index, byte in
+            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }) else { return nil }
+        return CalendarDate(text)
+    }
+}

@@ -1,0 +1,121 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// What an API handler works with: the request, who sent it, and the database.
+struct APIContext {
+    let request: Request
+    /// nil on routes open to anyone.
+    let bearer: APIBearer?
+    let authenticator: APIAuthenticator
+
+    var database: AppDatabase { authenticator.database }
+
+    var actor: Actor { bearer.map { .user($0.user.id) } ?? .system("api") }
+
+    /// The `{name}` path segment as an id; a segment that is not an id names no record (404).
+    func id(_ name: String = "id") throws -> UUID {
+        guard let id = request.pathParameter(name).flatMap(UUID.strict) else { throw HTTPError.notFound(request.path) }
+        return id
+    }
+
+    /// The `{id}` of a record that exists: `load` throws 404 for one that does not (for sub-lists of a record).
+    func existingId(_ load: (UUID) throws -> some Any) throws -> UUID {
+        let id = try id()
+        _ = try load(id)
+        return id
+    }
+
+    /// The JSON body checked against `fields`.
+    func body(_ fields: [Field], mode: WriteMode) throws -> APIBody {
+        try APIBody(request, fields: fields, mode: mode, example: Field.example(fields))
+    }
+
+    /// `?page=&per_page=`, refusing values outside what the document allows (400).
+    func pageRequest() throws -> PageRequest {
+        let page = try integer("page", in: 1...PageRequest.maxPage) ?? 1
+        let perPage = try integer("per_page", in: 1...500) ?? PageRequest.defaultPerPage
+        return PageRequest(page: page, perPage: perPage)
+    }
+
+    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = request.query[name] else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int(text), range.contains(value) else {
+            throw APIBadParameter(name: name, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A query parameter that must be one of `options` (nil when absent).
+    func choice<T: RawRepresentable>(_ name: String, _ type: T.Type = T.self) throws -> T? where T.RawValue == String, T: CaseIterable {
+        guard let text = request.query[name] else { return nil }
+        guard let value = T(rawValue: text) else {
+            throw APIBadParameter(name: name, expected: "one of " + T.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return value
+    }
+
+    func uuid(_ name: String) throws -> UUID? {
+        guard let text = request.query[name] else { return nil }
+        guard let id = UUID.strict(text) else { throw APIBadParameter(name: name, expected: "an id like 0d2f3a10-0000-4000-8000-000000000001") }
+        return id
+    }
+
+    /// `order=asc|desc`, or the list's default.
+    func descending(default value: Bool) throws -> Bool {
+        try choice("order", SortOrder.self).map { $0 == .desc } ?? value
+    }
+}
+
+/// The `order` query parameter.
+enum SortOrder: String, CaseIterable { case asc, desc }
+
+/// A query parameter with a value the document does not allow: 400.
+struct APIBadParameter: HTTPResponseError {
+    let name: String
+    let expected: String
+    var status: HTTPStatus { .badRequest }
+    var publicMessage: String { "The query parameter \(name) must be \(expected)." }
+}
+
+/// A rule the current records refuse (a referenced record is gone, a name is taken): 409 with the fields concerned.
+/// Rules a body breaks on its own are 422; see `APIContext.save`.
+struct APIConflict: Error {
+    let fields: [FieldError]
+}
+
+extension APIContext {
+    /// Runs a store write after checking `validate` (the body's own rules, 422); what the store still refuses
+    /// depends on other records, so it is answered 409.
+    func save<T>(validate: () throws -> Void, _ write: () throws -> T) throws -> T {
+        try validate()
+        do { return try write() } catch let error as ValidationError { throw APIConflict(fields: error.fieldErrors) }
+    }
+}
+
+extension APIContext {
+    /// POST of a record: reads the body (400/422), builds the form input, checks it (422) and saves it (409 when refused).
+    func create<Input, Saved>(_ fields: [Field], input: (APIBody) throws -> Input, validate: (Input) throws -> Void,
+                              save: (Input) throws -> Saved) throws -> Saved {
+        let value = try input(body(fields, mode: .full))
+        return try self.save(validate: { try validate(value) }) { try save(value) }
+    }
+
+    /// PUT and PATCH of a record: loads it (404), reads the body (400/422), builds the form input (`keep` is the
+    /// current record for PATCH, whose absent fields keep their values; nil for PUT), checks and saves it with the
+    /// version the body names, if any.
+    func update<Current, Input, Saved>(_ fields: [Field], mode: WriteMode, load: (UUID) throws -> Current,
+                                       input: (APIBody, _ keep: Current?, _ current: Current) throws -> Input,
+                                       validate: (Input) throws -> Void,
+                                       save: (_ id: UUID, Input, _ version: Int?) throws -> Saved) throws -> Saved {
+        let id = try id()
+        let current = try load(id)
+        let body = try body(fields, mode: mode)
+        let value = try input(body, mode == .partial ? current : nil, current)
+        return try self.save(validate: { try validate(value) }) { try save(id, value, body.integer("version")) }
+    }
+}
+
+/// A JSON API handler.
+typealias APIHandler = @Sendable (APIContext) throws -> Response

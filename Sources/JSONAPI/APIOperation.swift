@@ -1,0 +1,87 @@
+import Foundation
+import HTTPServer
+
+/// What the OpenAPI document says about one route; the route table holds it next to the handler.
+struct APIOperation: Sendable {
+    /// The answer when everything goes well.
+    enum Success: Sendable {
+        /// 200 with a component schema.
+        case json(String)
+        /// 200 with one page of a component schema.
+        case page(String)
+        /// 201 with a component schema and a Location header.
+        case created(String)
+        case noContent
+    }
+
+    let id: String
+    let summary: String
+    var query: [Field] = []
+    /// The request body's component schema name and an example of it.
+    var body: String?
+    var success: Success
+    /// 409: the current records refuse the change (stale version, missing reference, still used, taken name).
+    var conflict = false
+    /// 403 for a reason other than the caller's role (predefined entries, the last administrator, not started yet).
+    var protected = false
+    /// 429: too many failed sign-ins.
+    var throttled = false
+    /// 401 on routes open to anyone (a refresh token that does not work).
+    var refusesCredentials = false
+    /// 503 with the success schema (health, when the database does not answer).
+    var mayBeUnavailable = false
+
+    static let paging: [Field] = [
+        Field.of("page", .integer, "1-based page number").ranged(1...Double(1_000_000)),
+        Field.of("per_page", .integer, "Rows per page, 50 unless given").ranged(1...500),
+    ]
+}
+
+/// One route: address, who may call it, what the document says, and the handler.
+struct APIRoute: Sendable {
+    let method: HTTPMethod
+    let path: String
+    let access: APIAccess
+    let operation: APIOperation
+    let handler: APIHandler
+}
+
+/// The standard operations of a record resource, named after it (e.g. listVenues, getVenue, createVenue).
+struct ResourceDocs: Sendable {
+    /// Component schema name, e.g. "Venue".
+    let schema: String
+    /// Plural for operation ids, e.g. "Venues".
+    let plural: String
+    let listQuery: [Field]
+    var conflictsOnCreate = true
+    /// Predefined or protected records refuse changes with 403.
+    var protected = false
+    /// The singular in operation ids when several resources share a schema (ActivityType and Role share Category).
+    var operationSuffix: String?
+    /// The create body when it differs from the change body (users are created with a password).
+    var createBody: String?
+
+    private var name: String { operationSuffix ?? schema }
+    private var noun: String { name.replacingOccurrences(of: "([a-z])([A-Z])", with: "$1 $2", options: .regularExpression).lowercased() }
+
+    var list: APIOperation {
+        APIOperation(id: "list\(plural)", summary: "List \(noun) records, one page at a time", query: APIOperation.paging + listQuery,
+                     success: .page(schema))
+    }
+    var get: APIOperation { APIOperation(id: "get\(name)", summary: "Read one \(noun)", success: .json(schema)) }
+    var create: APIOperation {
+        APIOperation(id: "create\(name)", summary: "Create a \(noun)", body: createBody ?? schema + "Write", success: .created(schema),
+                     conflict: conflictsOnCreate)
+    }
+    var replace: APIOperation {
+        APIOperation(id: "replace\(name)", summary: "Change a \(noun): send every field; absent optional fields are cleared",
+                     body: schema + "Write", success: .json(schema), conflict: true, protected: protected)
+    }
+    var patch: APIOperation {
+        APIOperation(id: "update\(name)", summary: "Change some fields of a \(noun); absent fields keep their values", body: schema + "Patch",
+                     success: .json(schema), conflict: true, protected: protected)
+    }
+    var delete: APIOperation {
+        APIOperation(id: "delete\(name)", summary: "Delete a \(noun)", success: .noContent, conflict: true, protected: protected)
+    }
+}

@@ -1,0 +1,114 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Activities: search and filters as on the activity list, venues kept as history, completion.
+enum ActivityResource {
+    struct Body: Encodable, Sendable {
+        let id: String
+        let name: String
+        @Null var description: String?
+        let activityTypeId: String
+        let startDate: String
+        @Null var endDate: String?
+        let status: String
+        let venueIds: [String]
+        let version: Int
+        let createdAt: Date
+        let updatedAt: Date
+    }
+
+    static let statuses = ActivityStatus.allCases.map(\.rawValue)
+    static let writeFields: [Field] = [
+        .text("name", max: 200, required: true, notBlank: true),
+        .text("description", max: 2000, nullable: true),
+        .of("activity_type_id", .uuid, required: true),
+        .of("start_date", .date, required: true),
+        .of("end_date", .date, nullable: true, "After start_date for a finite activity; null or absent for an ongoing one"),
+        .of("status", .choice(statuses), required: true),
+        .of("venue_ids", .uuidList, "The venues it is held at now; absent keeps the current ones"),
+        .of("venues_from", .date, nullable: true, "From when a venue change applies; the start date for a new activity, today otherwise"),
+        .version(),
+    ]
+
+    static let components: [String: [Field]] = [
+        "Activity": [
+            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("description", .text, required: true, nullable: true),
+            .of("activity_type_id", .uuid, required: true), .of("start_date", .date, required: true),
+            .of("end_date", .date, required: true, nullable: true), .of("status", .choice(statuses), required: true),
+            .of("venue_ids", .uuidList, required: true, "Venues it is held at now"),
+            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
+        ],
+        "ActivityWrite": writeFields,
+    ]
+
+    static let docs = ResourceDocs(schema: "Activity", plural: "Activities", listQuery: [
+        .of("q", .text, "Name contains (accents and case ignored)"),
+        .of("activity_type_id", .uuid),
+        .of("status", .choice(statuses)),
+        .of("sort", .choice(ActivityQuery.Sort.allCases.map(\.rawValue)), "Default start"),
+        .of("order", .choice(SortOrder.allCases.map(\.rawValue)), "Default desc"),
+    ])
+    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+
+    static let completeDoc = APIOperation(id: "completeActivity", summary: "Mark an activity completed; an ongoing one, or one ending later, ends today",
+                                          success: .json("Activity"), conflict: true, protected: true)
+
+    static func body(_ activity: Activity, _ context: APIContext) throws -> Body {
+        let venues = try currentVenues(of: activity.id, context)
+        return Body(id: activity.id.text, name: activity.name, description: activity.description, activityTypeId: activity.typeId.text,
+                    startDate: activity.startDate.description, endDate: activity.endDate?.description, status: activity.status.rawValue,
+                    venueIds: venues, version: activity.version, createdAt: activity.createdAt, updatedAt: activity.updatedAt)
+    }
+
+    @Sendable static func list(_ context: APIContext) throws -> Response {
+        let query = ActivityQuery(text: context.request.query["q"] ?? "", typeId: try context.uuid("activity_type_id"),
+                                  status: try context.choice("status"), sort: try context.choice("sort") ?? .start,
+                                  descending: try context.descending(default: true), page: try context.pageRequest())
+        return APIResponse.ok(try ListEnvelope(try context.database.activities(query)) { try body($0.activity, context) })
+    }
+
+    @Sendable static func get(_ context: APIContext) throws -> Response {
+        APIResponse.ok(try body(try context.database.activity(id: try context.id()), context))
+    }
+
+    @Sendable static func create(_ context: APIContext) throws -> Response {
+        let activity = try context.create(writeFields, input: { input($0, keep: nil, venues: []) }, validate: { _ = try $0.validated() }) {
+            try context.database.createActivity($0, by: context.actor)
+        }
+        return APIResponse.created(try body(activity, context), at: "\(JSONRoutes.prefix)/activities/\(activity.id.text)")
+    }
+
+    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
+        let activity = try context.update(writeFields, mode: mode, load: context.database.activity(id:), input: { body, keep, current in
+            input(body, keep: keep, venues: try currentVenues(of: current.id, context))
+        }, validate: { _ = try $0.validated() }) {
+            try context.database.updateActivity(id: $0, $1, expectedVersion: $2, by: context.actor)
+        }
+        return APIResponse.ok(try body(activity, context))
+    }
+
+    @Sendable static func delete(_ context: APIContext) throws -> Response {
+        try context.database.deleteActivity(id: try context.id(), by: context.actor)
+        return APIResponse.noContent
+    }
+
+    @Sendable static func complete(_ context: APIContext) throws -> Response {
+        APIResponse.ok(try body(try context.database.completeActivity(id: try context.id(), by: context.actor), context))
+    }
+
+    private static func currentVenues(of id: UUID, _ context: APIContext) throws -> [String] {
+        try context.database.venueHistory(ofActivity: id).filter { $0.effectiveTo == nil }.map(\.venueId.text)
+    }
+
+    /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out, `venues` the current venues.
+    private static func input(_ body: APIBody, keep: Activity?, venues: [String]) -> ActivityInput {
+        let end = body.text("end_date", otherwise: keep?.endDate?.description)
+        return ActivityInput(name: body.text("name", otherwise: keep?.name), description: body.text("description", otherwise: keep?.description),
+                             typeId: body.text("activity_type_id", otherwise: keep?.typeId.text),
+                             startDate: body.text("start_date", otherwise: keep?.startDate.description), duration: end.isEmpty ? "ongoing" : "finite",
+                             endDate: end, status: body.text("status", otherwise: keep?.status.rawValue),
+                             venueIds: body.strings("venue_ids") ?? venues, venuesFrom: body.text("venues_from"))
+    }
+}

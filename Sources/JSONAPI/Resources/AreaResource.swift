@@ -1,0 +1,119 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Geographic areas: the hierarchy, its sub-lists and statistics.
+enum AreaResource {
+    struct Body: Encodable, Sendable {
+        let id: String
+        let name: String
+        let areaType: String
+        @Null var parentId: String?
+        let version: Int
+        let createdAt: Date
+        let updatedAt: Date
+
+        init(_ area: GeographicArea) {
+            (id, name, areaType, parentId) = (area.id.text, area.name, area.areaType.rawValue, area.parentId?.text)
+            (version, createdAt, updatedAt) = (area.version, area.createdAt, area.updatedAt)
+        }
+    }
+
+    struct Statistics: Encodable, Sendable {
+        let totalActivities: Int
+        let totalParticipants: Int
+        let activeActivities: Int
+        let ongoingActivities: Int
+    }
+
+    static let areaTypes = AreaType.allCases.map(\.rawValue)
+    static let writeFields: [Field] = [
+        .text("name", max: 100, required: true, notBlank: true),
+        .of("area_type", .choice(areaTypes), required: true),
+        .of("parent_id", .uuid, nullable: true, "The enclosing area; null or absent for a top-level area"),
+        .version(),
+    ]
+
+    static let components: [String: [Field]] = [
+        "Area": [
+            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("area_type", .choice(areaTypes), required: true),
+            .of("parent_id", .uuid, required: true, nullable: true), .version(required: true),
+            .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
+        ],
+        "AreaWrite": writeFields,
+        "AreaStatistics": ["total_activities", "total_participants", "active_activities", "ongoing_activities"].map {
+            Field.of($0, .integer, required: true)
+        },
+    ]
+
+    static let docs = ResourceDocs(schema: "Area", plural: "Areas", listQuery: [])
+    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+
+    static let childrenDoc = APIOperation(id: "listAreaChildren", summary: "The areas directly inside an area", query: APIOperation.paging,
+                                          success: .page("Area"))
+    static let ancestorsDoc = APIOperation(id: "listAreaAncestors", summary: "The areas an area lies in, top level first",
+                                           query: APIOperation.paging, success: .page("Area"))
+    static let venuesDoc = APIOperation(id: "listAreaVenues", summary: "Venues in an area and the areas inside it",
+                                        query: APIOperation.paging, success: .page("Venue"))
+    static let statisticsDoc = APIOperation(id: "getAreaStatistics", summary: "Activity and participant counts for an area and the areas inside it",
+                                            success: .json("AreaStatistics"))
+
+    /// Every area in tree order: each parent before its children, siblings by name.
+    @Sendable static func list(_ context: APIContext) throws -> Response {
+        APIResponse.ok(ListEnvelope(all: try context.database.areaTree().map { Body($0.area) }, page: try context.pageRequest()))
+    }
+
+    @Sendable static func get(_ context: APIContext) throws -> Response {
+        APIResponse.ok(Body(try context.database.area(id: try context.id())))
+    }
+
+    @Sendable static func create(_ context: APIContext) throws -> Response {
+        let area = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
+            try context.database.createArea($0, by: context.actor)
+        }
+        return APIResponse.created(Body(area), at: "\(JSONRoutes.prefix)/areas/\(area.id.text)")
+    }
+
+    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
+        let area = try context.update(writeFields, mode: mode, load: context.database.area(id:), input: { body, keep, _ in input(body, keep: keep) },
+                                      validate: { _ = try $0.validated() }) {
+            try context.database.updateArea(id: $0, $1, expectedVersion: $2, by: context.actor)
+        }
+        return APIResponse.ok(Body(area))
+    }
+
+    @Sendable static func delete(_ context: APIContext) throws -> Response {
+        try context.database.deleteArea(id: try context.id(), by: context.actor)
+        return APIResponse.noContent
+    }
+
+    @Sendable static func children(_ context: APIContext) throws -> Response {
+        let id = try context.existingId(context.database.area(id:))
+        return APIResponse.ok(ListEnvelope(all: try context.database.childAreas(of: id).map(Body.init), page: try context.pageRequest()))
+    }
+
+    @Sendable static func ancestors(_ context: APIContext) throws -> Response {
+        let id = try context.existingId(context.database.area(id:))
+        return APIResponse.ok(ListEnvelope(all: try context.database.ancestors(of: id).map(Body.init), page: try context.pageRequest()))
+    }
+
+    @Sendable static func venues(_ context: APIContext) throws -> Response {
+        let id = try context.existingId(context.database.area(id:))
+        let page = try context.database.venues(VenueQuery(areaId: id, page: try context.pageRequest()))
+        return APIResponse.ok(ListEnvelope(page) { VenueResource.Body($0.venue) })
+    }
+
+    @Sendable static func statistics(_ context: APIContext) throws -> Response {
+        let id = try context.existingId(context.database.area(id:))
+        let statistics = try context.database.areaStatistics(id: id)
+        return APIResponse.ok(Statistics(totalActivities: statistics.totalActivities, totalParticipants: statistics.totalParticipants,
+                                         activeActivities: statistics.activeActivities, ongoingActivities: statistics.ongoingActivities))
+    }
+
+    /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
+    private static func input(_ body: APIBody, keep: GeographicArea?) -> AreaInput {
+        AreaInput(name: body.text("name", otherwise: keep?.name), areaType: body.text("area_type", otherwise: keep?.areaType.rawValue),
+                         parentId: body.text("parent_id", otherwise: keep?.parentId?.text))
+    }
+}

@@ -1,0 +1,85 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Sign-in, token refresh and sign-out for API clients (bearer tokens; see issue4-design.md "JSON API auth").
+enum AuthResource {
+    struct TokenBody: Encodable, Sendable {
+        let accessToken: String
+        let refreshToken: String
+        let tokenType = "Bearer"
+        let expiresIn: Int
+        let user: UserResource.Body
+
+        init(_ pair: APITokenPair) {
+            accessToken = pair.accessToken
+            refreshToken = pair.refreshToken
+            expiresIn = pair.expiresIn
+            user = UserResource.Body(pair.user)
+        }
+    }
+
+    static let loginFields: [Field] = [
+        .text("email", max: 254, required: true, "The account's email address"),
+        .text("password", max: 1000, required: true),
+    ]
+    static let refreshFields: [Field] = [.text("refresh_token", max: 200, required: true, "From login or the last refresh")]
+
+    static let components: [String: [Field]] = [
+        "Login": loginFields,
+        "Refresh": refreshFields,
+        "Tokens": [
+            .of("access_token", .text, required: true, "Send as Authorization: Bearer <access_token>"),
+            .of("refresh_token", .text, required: true, "Single use: each refresh answers a new one"),
+            .of("token_type", .choice(["Bearer"]), required: true),
+            .of("expires_in", .integer, required: true, "Seconds the access token stays valid"),
+            .of("user", .reference("User"), required: true),
+        ],
+    ]
+
+    static let loginDoc = APIOperation(id: "login", summary: "Sign in with email and password; answers an access and a refresh token",
+                                       body: "Login", success: .json("Tokens"), throttled: true, refusesCredentials: true)
+    static let refreshDoc = APIOperation(id: "refreshTokens", summary: "Exchange a refresh token for a new pair (the old one stops working)",
+                                         body: "Refresh", success: .json("Tokens"), refusesCredentials: true)
+    static let logoutDoc = APIOperation(id: "logout", summary: "Sign out: the tokens of this sign-in stop working", success: .noContent)
+
+    @Sendable static func login(_ context: APIContext) throws -> Response {
+        let body = try context.body(loginFields, mode: .full)
+        let email = body.text("email").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let throttle = context.authenticator.loginThrottle
+        let keys = ["email:" + email, "address:" + context.request.remoteAddress]
+        let wait = throttle.waitTime(for: keys)
+        if wait > 0 {
+            throw TooManySignIns(seconds: wait)
+        }
+        guard let user = try context.database.verifyCredentials(email: email, password: body.text("password")) else {
+            throttle.recordFailure(for: keys)
+            throw APIUnauthorized(publicMessage: "The email address or password is not right, or the account is disabled.")
+        }
+        throttle.recordSuccess(for: keys)
+        return APIResponse.ok(TokenBody(try context.database.issueAPITokens(for: user, policy: context.authenticator.policy)))
+    }
+
+    @Sendable static func refresh(_ context: APIContext) throws -> Response {
+        let body = try context.body(refreshFields, mode: .full)
+        guard let pair = try context.database.refreshAPITokens(refreshToken: body.text("refresh_token"),
+                                                                policy: context.authenticator.policy) else {
+            throw APIUnauthorized(publicMessage: "The refresh token is unknown, expired or already used. Sign in again with POST /api/v1/auth/login.")
+        }
+        return APIResponse.ok(TokenBody(pair))
+    }
+
+    @Sendable static func logout(_ context: APIContext) throws -> Response {
+        if let family = context.bearer?.familyId { try context.database.revokeAPITokenFamily(family) }
+        return APIResponse.noContent
+    }
+}
+
+/// Too many failed sign-ins for this account or address: 429 with Retry-After.
+struct TooManySignIns: HTTPResponseError, APIErrorCode {
+    let seconds: Int
+    var status: HTTPStatus { .tooManyRequests }
+    var code: String { "too_many_attempts" }
+    var publicMessage: String { "Too many failed sign-in attempts. Wait \(seconds) seconds, then try again." }
+}

@@ -1,0 +1,119 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Participants: search and filters as on the participant list, and where each has lived.
+enum ParticipantResource {
+    struct Body: Encodable, Sendable {
+        let id: String
+        let name: String
+        let email: String
+        @Null var phone: String?
+        @Null var notes: String?
+        @Null var homeVenueId: String?
+        let version: Int
+        let createdAt: Date
+        let updatedAt: Date
+
+        init(_ participant: Participant) {
+            (id, name, email, phone, notes) = (participant.id.text, participant.name, participant.email, participant.phone, participant.notes)
+            homeVenueId = participant.homeVenueId?.text
+            (version, createdAt, updatedAt) = (participant.version, participant.createdAt, participant.updatedAt)
+        }
+    }
+
+    struct Period: Encodable, Sendable {
+        let id: String
+        let venueId: String
+        let venueName: String
+        let effectiveFrom: String
+        @Null var effectiveTo: String?
+
+        init(_ period: VenuePeriod) {
+            (id, venueId, venueName) = (period.id.text, period.venueId.text, period.venueName)
+            (effectiveFrom, effectiveTo) = (period.effectiveFrom.description, period.effectiveTo?.description)
+        }
+    }
+
+    static let writeFields: [Field] = [
+        .text("name", max: ParticipantInput.maxNameLength, required: true, notBlank: true),
+        Field.text("email", max: 254, required: true).kind(.email),
+        Field.of("phone", .text, nullable: true, "Digits, spaces, dashes, dots and brackets, optionally starting with +; 7 to 15 digits")
+            .matching(.phone),
+        .text("notes", max: ParticipantInput.maxNotesLength, nullable: true),
+        .of("home_venue_id", .uuid, nullable: true, "Where the participant lives; null for no home venue"),
+        .of("moved_on", .date, nullable: true, "From when a new home venue applies (address history); today when absent"),
+        .version(),
+    ]
+
+    static let components: [String: [Field]] = [
+        "Participant": [
+            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("email", .text, required: true),
+            .of("phone", .text, required: true, nullable: true), .of("notes", .text, required: true, nullable: true),
+            .of("home_venue_id", .uuid, required: true, nullable: true),
+            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
+        ],
+        "ParticipantWrite": writeFields,
+        "AddressPeriod": [
+            .of("id", .uuid, required: true), .of("venue_id", .uuid, required: true), .of("venue_name", .text, required: true),
+            .of("effective_from", .date, required: true), .of("effective_to", .date, required: true, nullable: true, "null while current"),
+        ],
+    ]
+
+    static let docs = ResourceDocs(schema: "Participant", plural: "Participants", listQuery: [
+        .of("q", .text, "Name or email contains (accents and case ignored)"),
+        .of("area_id", .uuid, "Participants whose home venue is in this area or an area inside it"),
+        .of("home", .choice(ParticipantQuery.HomeFilter.allCases.map(\.rawValue)), "with or without a home venue (default any)"),
+        .of("sort", .choice(ParticipantQuery.Sort.allCases.map(\.rawValue)), "Default name"),
+        .of("order", .choice(SortOrder.allCases.map(\.rawValue)), "Default asc"),
+    ])
+    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+
+    static let historyDoc = APIOperation(id: "listParticipantAddressHistory", summary: "Where a participant has lived, newest first",
+                                         query: APIOperation.paging, success: .page("AddressPeriod"))
+
+    @Sendable static func list(_ context: APIContext) throws -> Response {
+        let query = ParticipantQuery(text: context.request.query["q"] ?? "", areaId: try context.uuid("area_id"),
+                                     home: try context.choice("home") ?? .any, sort: try context.choice("sort") ?? .name,
+                                     descending: try context.descending(default: false), page: try context.pageRequest())
+        return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant) })
+    }
+
+    @Sendable static func get(_ context: APIContext) throws -> Response {
+        APIResponse.ok(Body(try context.database.participant(id: try context.id())))
+    }
+
+    @Sendable static func create(_ context: APIContext) throws -> Response {
+        let participant = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
+            try context.database.createParticipant($0, by: context.actor)
+        }
+        return APIResponse.created(Body(participant), at: "\(JSONRoutes.prefix)/participants/\(participant.id.text)")
+    }
+
+    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
+        let participant = try context.update(writeFields, mode: mode, load: context.database.participant(id:),
+                                             input: { body, keep, _ in input(body, keep: keep) }, validate: { _ = try $0.validated() }) {
+            try context.database.updateParticipant(id: $0, $1, expectedVersion: $2, by: context.actor)
+        }
+        return APIResponse.ok(Body(participant))
+    }
+
+    @Sendable static func delete(_ context: APIContext) throws -> Response {
+        try context.database.deleteParticipant(id: try context.id(), by: context.actor)
+        return APIResponse.noContent
+    }
+
+    @Sendable static func history(_ context: APIContext) throws -> Response {
+        let id = try context.existingId(context.database.participant(id:))
+        return APIResponse.ok(ListEnvelope(all: try context.database.addressHistory(of: id).map(Period.init), page: try context.pageRequest()))
+    }
+
+    /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
+    private static func input(_ body: APIBody, keep: Participant?) -> ParticipantInput {
+        ParticipantInput(name: body.text("name", otherwise: keep?.name), email: body.text("email", otherwise: keep?.email),
+                         phone: body.text("phone", otherwise: keep?.phone).trimmingCharacters(in: .whitespacesAndNewlines),
+                         notes: body.text("notes", otherwise: keep?.notes), homeVenueId: body.text("home_venue_id", otherwise: keep?.homeVenueId?.text),
+                         movedOn: body.text("moved_on"))
+    }
+}

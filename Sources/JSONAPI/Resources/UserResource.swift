@@ -1,0 +1,105 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Accounts, for administrators: create, change name/role/disabled, reset a password. Users are never deleted (disable them).
+enum UserResource {
+    struct Body: Encodable, Sendable {
+        let id: String
+        let email: String
+        let name: String
+        let role: String
+        let isDisabled: Bool
+        let version: Int
+        let createdAt: Date
+        let updatedAt: Date
+
+        init(_ user: User) {
+            (id, email, name, role, isDisabled) = (user.id.text, user.email, user.name, user.role.rawValue, user.isDisabled)
+            (version, createdAt, updatedAt) = (user.version, user.createdAt, user.updatedAt)
+        }
+    }
+
+    static let roles = UserRole.allCases.map(\.rawValue)
+    static let passwordField = Field(name: "password", kind: .text, required: true, minLength: AccountRules.minPasswordLength,
+                                     maxLength: AccountRules.maxPasswordLength)
+    static let createFields: [Field] = [
+        .text("name", max: 100, required: true, notBlank: true),
+        Field.text("email", max: 254, required: true).kind(.email),
+        .of("role", .choice(roles), required: true),
+        passwordField,
+    ]
+    static let writeFields: [Field] = [
+        .text("name", max: 100, required: true, notBlank: true),
+        .of("role", .choice(roles), required: true),
+        .of("is_disabled", .boolean, "Disabled users cannot sign in; false when absent"),
+        .version(),
+    ]
+
+    static let components: [String: [Field]] = [
+        "User": [
+            .of("id", .uuid, required: true), .of("email", .text, required: true), .of("name", .text, required: true),
+            .of("role", .choice(roles), required: true), .of("is_disabled", .boolean, required: true),
+            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
+        ],
+        "UserCreate": createFields,
+        "UserWrite": writeFields,
+        "PasswordReset": [passwordField],
+    ]
+
+    static let docs: ResourceDocs = {
+        var docs = ResourceDocs(schema: "User", plural: "Users", listQuery: [], protected: true)
+        docs.createBody = "UserCreate"
+        return docs
+    }()
+    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update)
+
+    static let passwordDoc = APIOperation(id: "resetUserPassword", summary: "Set a new password; the user is signed out everywhere",
+                                          body: "PasswordReset", success: .noContent)
+
+    @Sendable static func list(_ context: APIContext) throws -> Response {
+        APIResponse.ok(ListEnvelope(all: try context.database.users().map(Body.init), page: try context.pageRequest()))
+    }
+
+    @Sendable static func get(_ context: APIContext) throws -> Response {
+        APIResponse.ok(Body(try context.database.user(id: try context.id())))
+    }
+
+    @Sendable static func create(_ context: APIContext) throws -> Response {
+        let user = try context.create(createFields, input: { body in
+            NewUserInput(name: body.text("name"), email: body.text("email"), role: body.text("role"), password: body.text("password"),
+                         passwordConfirmation: body.text("password"))
+        }, validate: { _ = try $0.validated() }) { try context.database.createUser($0, by: context.actor) }
+        return APIResponse.created(Body(user), at: "\(JSONRoutes.prefix)/users/\(user.id.text)")
+    }
+
+    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
+        // The store's updateUser takes no version, so the version the body names is compared here.
+        var currentVersion = 0
+        let user = try context.update(writeFields, mode: mode, load: context.database.user(id:), input: { body, keep, current in
+            currentVersion = current.version
+            return UserChangeInput(name: body.text("name", otherwise: keep?.name), role: body.text("role", otherwise: keep?.role.rawValue),
+                                   isDisabled: body.bool("is_disabled") ?? keep?.isDisabled ?? false)
+        }, validate: { _ = try $0.validated() }) { id, input, version in
+            if let version, version != currentVersion { throw DomainError.staleVersion(entity: "user") }
+            return try context.database.updateUser(id: id, input, by: context.actor)
+        }
+        return APIResponse.ok(Body(user))
+    }
+
+    @Sendable static func resetPassword(_ context: APIContext) throws -> Response {
+        let id = try context.id()
+        let password = try context.body([passwordField], mode: .full).text("password")
+        try context.save(validate: { try checkPassword(password) }) {
+            try context.database.resetPassword(id: id, password: password, confirmation: password, by: context.actor)
+        }
+        return APIResponse.noContent
+    }
+
+    private static func checkPassword(_ password: String) throws {
+        var errors = ValidationError()
+        AccountRules.checkNewPassword(password, confirmation: password, into: &errors)
+        try errors.throwIfAny()
+    }
+}

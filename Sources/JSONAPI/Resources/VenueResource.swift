@@ -1,0 +1,129 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+
+/// Venues: search and filters as on the venue list, and the activities held and people living at each.
+enum VenueResource {
+    struct Coordinates: Encodable, Sendable {
+        let latitude: Double
+        let longitude: Double
+    }
+
+    struct Body: Encodable, Sendable {
+        let id: String
+        let name: String
+        let address: String
+        let geographicAreaId: String
+        @Null var coordinates: Coordinates?
+        @Null var venueType: String?
+        let version: Int
+        let createdAt: Date
+        let updatedAt: Date
+
+        init(_ venue: Venue) {
+            (id, name, address, geographicAreaId) = (venue.id.text, venue.name, venue.address, venue.areaId.text)
+            if let latitude = venue.latitude, let longitude = venue.longitude {
+                coordinates = Coordinates(latitude: latitude, longitude: longitude)
+            }
+            venueType = venue.venueType?.rawValue
+            (version, createdAt, updatedAt) = (venue.version, venue.createdAt, venue.updatedAt)
+        }
+    }
+
+    static let venueTypes = VenueType.allCases.map(\.rawValue)
+    static let coordinateFields: [Field] = [
+        Field.of("latitude", .number, required: true).ranged(-90...90),
+        Field.of("longitude", .number, required: true).ranged(-180...180),
+    ]
+    static let writeFields: [Field] = [
+        .text("name", max: 200, required: true, notBlank: true),
+        .text("address", max: 500, required: true, notBlank: true),
+        .of("geographic_area_id", .uuid, required: true, "The area the venue is in"),
+        .of("coordinates", .object(coordinateFields), nullable: true, "Both or neither: null or absent for none"),
+        .of("venue_type", .choice(venueTypes), nullable: true),
+        .version(),
+    ]
+
+    static let components: [String: [Field]] = [
+        "Venue": [
+            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("address", .text, required: true),
+            .of("geographic_area_id", .uuid, required: true),
+            .of("coordinates", .object(coordinateFields), required: true, nullable: true),
+            .of("venue_type", .choice(venueTypes), required: true, nullable: true),
+            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
+        ],
+        "VenueWrite": writeFields,
+    ]
+
+    static let docs = ResourceDocs(schema: "Venue", plural: "Venues", listQuery: [
+        .of("q", .text, "Name or address contains (accents and case ignored)"),
+        .of("area_id", .uuid, "Venues in this area or an area inside it"),
+        .of("venue_type", .choice(venueTypes)),
+        .of("sort", .choice(VenueQuery.Sort.allCases.map(\.rawValue)), "name (default), area, or created (newest first)"),
+    ])
+    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+
+    static let activitiesDoc = APIOperation(id: "listVenueActivities", summary: "Activities currently held at a venue",
+                                            query: APIOperation.paging, success: .page("Activity"))
+    static let participantsDoc = APIOperation(id: "listVenueParticipants", summary: "Participants whose home venue this is",
+                                              query: APIOperation.paging, success: .page("Participant"))
+
+    @Sendable static func list(_ context: APIContext) throws -> Response {
+        let query = VenueQuery(text: context.request.query["q"] ?? "", areaId: try context.uuid("area_id"),
+                               venueType: try context.choice("venue_type"), sort: try context.choice("sort") ?? .name,
+                               page: try context.pageRequest())
+        return APIResponse.ok(ListEnvelope(try context.database.venues(query)) { Body($0.venue) })
+    }
+
+    @Sendable static func get(_ context: APIContext) throws -> Response {
+        APIResponse.ok(Body(try context.database.venue(id: try context.id())))
+    }
+
+    @Sendable static func create(_ context: APIContext) throws -> Response {
+        let venue = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
+            try context.database.createVenue($0, by: context.actor)
+        }
+        return APIResponse.created(Body(venue), at: "\(JSONRoutes.prefix)/venues/\(venue.id.text)")
+    }
+
+    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
+        let venue = try context.update(writeFields, mode: mode, load: context.database.venue(id:), input: { body, keep, _ in input(body, keep: keep) },
+                                       validate: { _ = try $0.validated() }) {
+            try context.database.updateVenue(id: $0, $1, expectedVersion: $2, by: context.actor)
+        }
+        return APIResponse.ok(Body(venue))
+    }
+
+    @Sendable static func delete(_ context: APIContext) throws -> Response {
+        try context.database.deleteVenue(id: try context.id(), by: context.actor)
+        return APIResponse.noContent
+    }
+
+    @Sendable static func activities(_ context: APIContext) throws -> Response {
+        let (id, page) = (try context.existingId(context.database.venue(id:)), try context.pageRequest())
+        let occupancy = try context.database.venueOccupancy(id: id, limit: page.offset + page.perPage)
+        let items = try occupancy.activities.dropFirst(page.offset).map { try ActivityResource.body(context.database.activity(id: $0.id), context) }
+        return APIResponse.ok(ListEnvelope(items: items, page: page, total: occupancy.activityTotal))
+    }
+
+    @Sendable static func participants(_ context: APIContext) throws -> Response {
+        let (id, page) = (try context.existingId(context.database.venue(id:)), try context.pageRequest())
+        let occupancy = try context.database.venueOccupancy(id: id, limit: page.offset + page.perPage)
+        let items = try occupancy.participants.dropFirst(page.offset).map { ParticipantResource.Body(try context.database.participant(id: $0.id)) }
+        return APIResponse.ok(ListEnvelope(items: items, page: page, total: occupancy.participantTotal))
+    }
+
+    /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
+    private static func input(_ body: APIBody, keep: Venue?) -> VenueInput {
+        var latitude = keep?.latitude.map { "\($0)" } ?? "", longitude = keep?.longitude.map { "\($0)" } ?? ""
+        if body.has("coordinates") {
+            let coordinates = body.object("coordinates")
+            latitude = coordinates?.number("latitude").map { "\($0)" } ?? ""
+            longitude = coordinates?.number("longitude").map { "\($0)" } ?? ""
+        }
+        return VenueInput(name: body.text("name", otherwise: keep?.name), address: body.text("address", otherwise: keep?.address),
+                          areaId: body.text("geographic_area_id", otherwise: keep?.areaId.text), latitude: latitude, longitude: longitude,
+                          venueType: body.text("venue_type", otherwise: keep?.venueType?.rawValue))
+    }
+}

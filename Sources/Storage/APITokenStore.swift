@@ -1,0 +1,95 @@
+import Domain
+import Foundation
+import GRDB
+
+/// How long JSON API tokens live.
+public struct APITokenPolicy: Sendable {
+    public var accessLifetime: TimeInterval
+    public var refreshLifetime: TimeInterval
+
+    public init(accessLifetime: TimeInterval = 15 * 60, refreshLifetime: TimeInterval = 30 * 24 * 3600) {
+        self.accessLifetime = accessLifetime
+        self.refreshLifetime = refreshLifetime
+    }
+}
+
+/// A freshly issued access and refresh token: the only moment the plain tokens exist on the server.
+public struct APITokenPair: Sendable {
+    public let accessToken: String
+    public let refreshToken: String
+    /// Seconds the access token stays valid.
+    public let expiresIn: Int
+    public let user: User
+}
+
+/// The user behind a live access token, and the sign-in (token family) it belongs to.
+public struct APIBearer: Sendable {
+    public let user: User
+    public let familyId: UUID
+}
+
+/// Bearer tokens of the JSON API. Only SHA-256 hashes are stored. Refresh tokens rotate: each use revokes the
+/// family's old pair and issues a new one; presenting an already revoked refresh token means it was copied,
+/// so the whole family (that sign-in) is revoked.
+extension AppDatabase {
+    /// Starts a new token family for a user whose password was just checked.
+    public func issueAPITokens(for user: User, policy: APITokenPolicy = APITokenPolicy(), now: Date = Date()) throws -> APITokenPair {
+        try writeLocal { db in
+            try db.execute(sql: "DELETE FROM api_tokens WHERE expires_at < ?", arguments: [now])
+            return try Self.insertTokenPair(db, user: user, family: UUID(), policy: policy, now: now)
+        }
+    }
+
+    /// Exchanges a live refresh token for a new pair; nil when it is unknown, expired, revoked or its user disabled.
+    public func refreshAPITokens(refreshToken: String, policy: APITokenPolicy = APITokenPolicy(), now: Date = Date()) throws -> APITokenPair? {
+        try writeLocal { db in
+            guard let row = try Self.tokenRow(db, token: refreshToken, kind: "refresh") else { return nil }
+            let family = row.uuid("family_id")
+            let user = User(row: row)
+            if row["revoked"] as Bool || user.isDisabled {
+                try Self.revokeFamily(db, family)
+                return nil
+            }
+            guard (row["expires_at"] as Date) > now else { return nil }
+            try Self.revokeFamily(db, family)
+            return try Self.insertTokenPair(db, user: user, family: family, policy: policy, now: now)
+        }
+    }
+
+    /// The user an access token speaks for, or nil when it is unknown, expired, revoked or its user disabled.
+    public func apiBearer(accessToken: String, now: Date = Date()) throws -> APIBearer? {
+        try read { db in
+            guard let row = try Self.tokenRow(db, token: accessToken, kind: "access") else { return nil }
+            let user = User(row: row)
+            guard !(row["revoked"] as Bool), (row["expires_at"] as Date) > now, !user.isDisabled else { return nil }
+            return APIBearer(user: user, familyId: row.uuid("family_id"))
+        }
+    }
+
+    /// Ends a sign-in: every token of the family stops working (logout).
+    public func revokeAPITokenFamily(_ family: UUID) throws {
+        try writeLocal { db in try Self.revokeFamily(db, family) }
+    }
+
+    private static func tokenRow(_ db: Database, token: String, kind: String) throws -> Row? {
+        try Row.fetchOne(db, sql: """
+            SELECT t.family_id, t.expires_at, t.revoked, u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
+            WHERE t.token_hash = ? AND t.kind = ?
+            """, arguments: [tokenHash(token), kind])
+    }
+
+    private static func revokeFamily(_ db: Database, _ family: UUID) throws {
+        try db.execute(sql: "UPDATE api_tokens SET revoked = 1 WHERE family_id = ?", arguments: [family.databaseText])
+    }
+
+    private static func insertTokenPair(_ db: Database, user: User, family: UUID, policy: APITokenPolicy, now: Date) throws -> APITokenPair {
+        let access = randomToken()
+        let refresh = randomToken()
+        for (token, kind, lifetime) in [(access, "access", policy.accessLifetime), (refresh, "refresh", policy.refreshLifetime)] {
+            try db.execute(sql: """
+                INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [tokenHash(token), kind, user.id.databaseText, family.databaseText, now, now.addingTimeInterval(lifetime)])
+        }
+        return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import HTTPServer
+@testable import JSONAPI
+import Testing
+
+@Suite struct OpenAPIDocumentTests {
+    func document() throws -> [String: Any] {
+        let given = try APIHarness()
+        let answer = given.send(.get, "/api/v1/openapi.json")
+        #expect(answer.status == 200)
+        return answer.json
+    }
+
+    @Test func everyRouteIsDocumentedWithUniqueOperationIds() throws {
+        var table = APIRouteTable()
+        JSONRoutes.register(in: &table, version: "test")
+        let paths = try #require(try document()["paths"] as? [String: [String: Any]])
+        var ids: [String] = []
+        for route in table.routes {
+            let operation = paths[route.path]?[route.method.rawValue.lowercased()] as? [String: Any]
+            #expect(operation != nil, "\(route.method.rawValue) \(route.path)")
+            ids.append(operation?["operationId"] as? String ?? "")
+        }
+        #expect(Set(ids).count == ids.count)
+        #expect(paths.values.map(\.count).reduce(0, +) == table.routes.count)
+    }
+
+    @Test func everyReferenceResolvesAndProtectedRoutesNeedTheBearerScheme() throws {
+        let document = try document()
+        #expect(document["openapi"] as? String == "3.0.3")
+        let components = try #require(document["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: Any])
+        #expect((components["securitySchemes"] as? [String: Any])?["bearerAuth"] != nil)
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: document, options: [.withoutEscapingSlashes]), as: UTF8.self)
+        let references = text.components(separatedBy: "#/components/schemas/").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(!references.isEmpty)
+        for name in references { #expect(schemas[String(name)] != nil, "\(name)") }
+
+        let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+        let login = try #require(paths["/api/v1/auth/login"]?["post"])
+        #expect((login["security"] as? [Any])?.isEmpty == true)
+        let venues = try #require(paths["/api/v1/venues"]?["post"])
+        #expect(venues["security"] == nil)
+        let responses = try #require(venues["responses"] as? [String: Any])
+        #expect(Set(responses.keys) == ["201", "400", "401", "403", "409", "422"])
+    }
+}
