@@ -3,8 +3,9 @@ SWIFT ?= swift
 TOOLS_DIR ?= $(HOME)/.cache/fieldbook-test-tools
 VENV := $(TOOLS_DIR)/venv
 RUN_ARGS ?=
+PYTEST_ARGS ?= -q
 
-.PHONY: run test deps test-tools build release unit-tests browser-tests benchmark clean
+.PHONY: run test deps test-tools build release unit-tests browser-tests sync-tests benchmark clean
 
 run: deps release
 	.build/release/fieldbook serve $(RUN_ARGS)
@@ -28,6 +29,10 @@ unit-tests: build
 
 browser-tests: build
 	$(VENV)/bin/python tests/browser/check_pages.py --binary .build/debug/fieldbook
+
+# Multi-process sync scenarios (hub and nodes as real processes, fault proxy): tests/sync, with pytest.
+sync-tests: test-tools build
+	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/sync $(PYTEST_ARGS)
 
 clean:
 	rm -rf .build

