@@ -46,6 +46,10 @@ def test_two_hundred_edits_through_resets_duplicates_delays_and_drops_converge_o
         before = proxy.snapshot_stats()
         for i in range(24):
             created.append(api.create_participant(f"Faulty {round_number}-{i}", f"f{round_number}-{i}@example.org")["id"])
+            if mode == "random" and i % 3 == 2:  # more, smaller pushes: more requests for the mix to hit
+                sent = proxy.snapshot_stats().faults_on("sent", SYNC)
+                api.sync_run()
+                proxy.wait_for("sent", SYNC, count=sent + 1, timeout=5)
         for record_id in created[-24:-12]:
             api.update("participant", record_id, {"notes": f"updated in round {round_number}"})
             updated.append(record_id)
@@ -59,6 +63,8 @@ def test_two_hundred_edits_through_resets_duplicates_delays_and_drops_converge_o
     snapshot = wait_converged([(node, api)], hub, timeout=120)
 
     stats = proxy.snapshot_stats()
+    print("faults on pushes:", {a: stats.faults_on(a, PUSH) for a in ("sent", "reset", "duplicate", "delay", "drop")},
+          "on pulls:", {a: stats.faults_on(a, CHANGES) for a in ("sent", "reset", "duplicate", "delay", "drop")})
     assert min(stats.faults_on("reset", PUSH), stats.faults_on("duplicate", PUSH), stats.faults_on("delay", PUSH),
                stats.faults_on("drop", PUSH)) > 0, vars(stats)
     kept = [r for r in created if r not in deleted]
@@ -78,6 +84,7 @@ def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(clust
 
     wait_until(lambda: 0 < node.count("participants") < total, 120, interval=0.02, message="the first pull to be under way")
     node.kill9()
+    print(f"killed the node with {node.count('participants')} of {total} participants pulled")
     pages_before = proxy.snapshot_stats().faults_on("sent", CHANGES)
     proxy.set_mode("pass")
     node.restart()
@@ -109,9 +116,11 @@ def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster):
     hub.kill9()
     pending_at_kill = api.sync_status()["pending_operations"]
     assert pending_at_kill > 0, "the push finished before the hub was killed: nothing was tested"
+    print(f"killed the hub with {pending_at_kill} operations pending on the node")
 
     hub.restart()
     snapshot = wait_converged([(node, api)], hub, timeout=90)
     assert not exactly_once(snapshot, wanted)
+    print("hub's answers to the node's pushes after the restart:", proxy.snapshot_stats().faults_on("sent", PUSH))
     status = api.sync_status()
     assert status["failed_operations"] == 0 and status["conflicts"] == 0, status

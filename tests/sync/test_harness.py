@@ -2,7 +2,7 @@
 
 import pytest
 
-from harness import SYNCED_TABLES, HarnessError, snapshot_differences
+from harness import SYNCED_TABLES, HarnessError, snapshot_differences, wait_converged
 
 
 def test_a_node_starts_on_a_free_port_and_restarts_after_kill_9_on_the_same_port_and_data(cluster):
@@ -53,3 +53,21 @@ def test_a_failing_command_reports_its_output(cluster):
     node = cluster.node("one")
     with pytest.raises(HarnessError, match="create-user"):
         node.create_user("not an email", "a long password 1")
+
+
+class SettledClient:
+    """Stands in for a node's API: says everything is pushed and synced just now."""
+
+    def sync_run(self):
+        pass
+
+    def sync_status(self):
+        return {"pending_operations": 0, "last_successful_sync": "2999-01-01T00:00:00.000Z"}
+
+
+def test_wait_converged_fails_with_the_differences_when_data_differs(cluster):
+    hub, node = cluster.node("hub"), cluster.node("node")
+    hub.create_user("hub@example.org", "a long password 1")
+    node.create_user("node@example.org", "a long password 1")
+    with pytest.raises(AssertionError, match="not converged(.|\n)*users .*only on hub"):
+        wait_converged([(node, SettledClient())], hub, timeout=1)
