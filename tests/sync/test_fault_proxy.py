@@ -214,18 +214,18 @@ def test_chunked_answers_and_large_bodies_pass_intact(cluster, counting_server):
 
 def test_command_line_proxy_serves_and_reports(cluster, server):
     script = Path(__file__).with_name("fault_proxy.py")
-    process = subprocess.Popen([sys.executable, str(script), "--upstream", f"127.0.0.1:{server.port}", "--mode", "pass"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        url = process.stdout.readline().split()[3]
-        assert session().get(url + HEALTH, timeout=10).status_code == 200
-        process.stdin.write("stats\n")
-        process.stdin.flush()
-        process.stdout.readline()  # the commands line
-        assert "'requests_seen': 1" in process.stdout.readline()
-        process.stdin.write("quit\n")
-        process.stdin.flush()
-        assert process.wait(timeout=10) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
+    with subprocess.Popen([sys.executable, str(script), "--upstream", f"127.0.0.1:{server.port}", "--mode", "pass"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as process:
+        try:
+            url = process.stdout.readline().split()[3]
+            assert session().get(url + HEALTH, timeout=10).status_code == 200
+            process.stdin.write("stats\n")
+            process.stdin.flush()
+            process.stdout.readline()  # the commands line
+            assert "'requests_seen': 1" in process.stdout.readline()
+            process.stdin.write("quit\n")
+            process.stdin.flush()
+            assert process.wait(timeout=10) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
