@@ -3,13 +3,14 @@ SWIFT ?= swift
 TOOLS_DIR ?= $(HOME)/.cache/fieldbook-test-tools
 VENV := $(TOOLS_DIR)/venv
 RUN_ARGS ?=
+PYTEST_ARGS ?= -q
 
-.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests benchmark clean
+.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests benchmark clean
 
 run: deps release
 	.build/release/fieldbook serve $(RUN_ARGS)
 
-test: deps test-tools build unit-tests browser-tests
+test: deps test-tools build unit-tests browser-tests sync-tests api-tests
 
 deps:
 	@bash scripts/install-deps.sh
@@ -32,6 +33,10 @@ browser-tests: build
 # Fuzzes the JSON API with schemathesis (all checks) against a real server with demo data; a few minutes.
 api-tests: deps build
 	FIELDBOOK_TOOLS_DIR=$(TOOLS_DIR) FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook bash scripts/schemathesis.sh
+
+# Multi-process sync scenarios (hub and nodes as real processes, fault proxy): tests/sync, with pytest.
+sync-tests: test-tools build
+	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/sync $(PYTEST_ARGS)
 
 clean:
 	rm -rf .build

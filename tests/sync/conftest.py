@@ -1,0 +1,34 @@
+"""Fixtures for the sync tests: a Cluster of real processes per test, stopped at the end, logs shown on failure."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Cluster, binary_path  # noqa: E402
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fieldbook_binary():
+    path = binary_path()
+    assert path.is_file(), f"no fieldbook binary at {path}: run `swift build` or set FIELDBOOK_BIN"
+    return path
+
+
+@pytest.fixture
+def cluster(tmp_path, request):
+    cluster = Cluster(tmp_path)
+    yield cluster
+    cluster.close()
+    failed = any(getattr(getattr(request.node, f"report_{when}", None), "failed", False) for when in ("setup", "call"))
+    if failed:
+        print(f"\n=== process logs of {request.node.name}\n{cluster.logs()}")

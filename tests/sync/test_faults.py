@@ -1,0 +1,126 @@
+"""Sync under faults, with real processes: a node behind the fault proxy (resets mid-response, duplicated requests,
+delays, drops), a node killed with SIGKILL in the middle of its first pull, and a hub killed in the middle of a push.
+Each must converge with every record present exactly once."""
+
+from collections import Counter
+from urllib.parse import parse_qs, urlsplit
+
+from fault_proxy import FaultProxy
+from harness import start_hub, start_linked_node, wait_converged, wait_until
+
+SYNC = "/api/v1/sync/"
+PUSH = "/api/v1/sync/push"
+CHANGES = "/api/v1/sync/changes"
+
+
+def proxy_to(cluster, node, **options) -> FaultProxy:
+    proxy = FaultProxy("127.0.0.1", node.port, **options).start()
+    cluster.proxies.append(proxy)
+    return proxy
+
+
+def wait_for_fault(api, proxy, action, path, already, timeout=30):
+    """Wakes the node's sync until the proxy has injected one more `action` on `path`."""
+    def happened():
+        api.sync_run()
+        return proxy.snapshot_stats().faults_on(action, path) > already
+    wait_until(happened, timeout, interval=0.5, message=f"a {action} on {path}")
+
+
+def exactly_once(snapshot, expected_names):
+    counts = Counter(row["name"] for row in snapshot["participants"].values())
+    return {name: counts[name] for name in expected_names if counts[name] != 1}
+
+
+def test_two_hundred_edits_through_resets_duplicates_delays_and_drops_converge_once_each(cluster):
+    hub, hub_api = start_hub(cluster)
+    proxy = proxy_to(cluster, hub, only_paths=(SYNC,), delay_ms=300, seed=4)
+    node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=1)
+    wait_converged([(node, api)], hub, timeout=60)
+
+    created, updated, deleted = [], [], []
+    # Each round puts one fault on every sync request while the node edits and syncs, and waits until that fault
+    # really hit a push; the last round mixes all of them from a seed.
+    for round_number, mode in enumerate(["reset", "duplicate", "delay", "drop", "random"]):
+        proxy.set_mode(mode)
+        before = proxy.snapshot_stats()
+        for i in range(24):
+            created.append(api.create_participant(f"Faulty {round_number}-{i}", f"f{round_number}-{i}@example.org")["id"])
+            if mode == "random" and i % 3 == 2:  # more, smaller pushes: more requests for the mix to hit
+                sent = proxy.snapshot_stats().faults_on("sent", SYNC)
+                api.sync_run()
+                proxy.wait_for("sent", SYNC, count=sent + 1, timeout=5)
+        for record_id in created[-24:-12]:
+            api.update("participant", record_id, {"notes": f"updated in round {round_number}"})
+            updated.append(record_id)
+        for record_id in created[-4:]:
+            api.delete("participant", record_id)
+            deleted.append(record_id)
+        if mode != "random":
+            wait_for_fault(api, proxy, mode, PUSH, already=before.faults_on(mode, PUSH))
+    assert len(created) + len(updated) + len(deleted) == 200
+
+    snapshot = wait_converged([(node, api)], hub, timeout=120)
+
+    stats = proxy.snapshot_stats()
+    print("faults on pushes:", {a: stats.faults_on(a, PUSH) for a in ("sent", "reset", "duplicate", "delay", "drop")},
+          "on pulls:", {a: stats.faults_on(a, CHANGES) for a in ("sent", "reset", "duplicate", "delay", "drop")})
+    assert min(stats.faults_on("reset", PUSH), stats.faults_on("duplicate", PUSH), stats.faults_on("delay", PUSH),
+               stats.faults_on("drop", PUSH)) > 0, vars(stats)
+    kept = [r for r in created if r not in deleted]
+    people = snapshot["participants"]
+    assert set(kept) <= people.keys() and not set(deleted) & people.keys()
+    assert not exactly_once(snapshot, [people[r]["name"] for r in kept])
+    assert all(people[r]["notes"].startswith("updated in round") for r in updated if r in people)
+    status = api.sync_status()
+    assert status["failed_operations"] == 0 and status["conflicts"] == 0, status
+
+
+def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(cluster):
+    hub, _ = start_hub(cluster, demo={"participants": 3000, "activities": 500, "venues": 200})
+    total = hub.count("participants")
+    proxy = proxy_to(cluster, hub, mode="delay", delay_ms=150, only_paths=(CHANGES,))
+    node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
+
+    wait_until(lambda: 0 < node.count("participants") < total, 120, interval=0.02, message="the first pull to be under way")
+    node.kill9()
+    print(f"killed the node with {node.count('participants')} of {total} participants pulled")
+    pages_before = proxy.snapshot_stats().faults_on("sent", CHANGES)
+    proxy.set_mode("pass")
+    node.restart()
+
+    snapshot = wait_converged([(node, api)], hub, timeout=150)
+    assert len(snapshot["participants"]) == total
+    pages = [path for action, _, path in proxy.snapshot_stats().events if action == "sent" and path.startswith(CHANGES)]
+    resumed = pages[pages_before:]
+    assert resumed, "the restarted node pulled nothing"
+    cursor = parse_qs(urlsplit(resumed[0]).query).get("after", ["0"])[0]
+    assert cursor != "0", f"the restarted node pulled from the start instead of from its saved cursor: {resumed[:3]}"
+
+
+def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster):
+    hub, _ = start_hub(cluster)
+    proxy = proxy_to(cluster, hub, only_paths=(SYNC,))
+    node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
+    wait_converged([(node, api)], hub, timeout=60)
+
+    proxy.set_mode("drop")
+    wanted = [f"Queued {i}" for i in range(300)]
+    for name in wanted:
+        api.create_participant(name, name.replace(" ", "").lower() + "@example.org")
+    assert api.sync_status()["pending_operations"] >= 300
+    proxy.set_mode("pass")
+    proxy.reset_stats()
+    api.sync_run()
+    assert proxy.wait_for("sent", PUSH, timeout=60), "the node never pushed"
+    hub.kill9()
+    pending_at_kill = api.sync_status()["pending_operations"]
+    assert pending_at_kill > 0, "the push finished before the hub was killed: nothing was tested"
+    print(f"killed the hub with {pending_at_kill} operations pending on the node")
+
+    hub.restart()
+    snapshot = wait_converged([(node, api)], hub, timeout=90)
+    assert not exactly_once(snapshot, wanted)
+    print("hub's answers to the node's pushes after the restart:", proxy.snapshot_stats().faults_on("sent", PUSH))
+    status = api.sync_status()
+    assert status["failed_operations"] == 0 and status["conflicts"] == 0, status
