@@ -16,7 +16,9 @@ struct APIContext {
 
     /// The `{name}` path segment as an id; a segment that is not an id names no record (404).
     func id(_ name: String = "id") throws -> UUID {
-        guard let id = request.pathParameter(name).flatMap(UUID.strict) else { throw HTTPError.notFound(request.path) }
+        guard let id = request.pathParameter(name).flatMap(UUID.strict) else {
+            throw HTTPError(.notFound, "There is no record at \(request.path): ids look like 0d2f3a10-0000-4000-8000-000000000001.")
+        }
         return id
     }
 

@@ -25,7 +25,7 @@ struct Field: Sendable {
     var nullable = false
     var minLength: Int?
     var maxLength: Int?
-    /// Must contain a character that is not white space (JSON Schema pattern `\S`).
+    /// Must contain a character that is not white space (`String.notBlankPattern`).
     var notBlank = false
     var pattern: TextPattern?
     var minimum: Double?
@@ -112,14 +112,21 @@ struct TextPattern: Sendable {
 }
 
 extension String {
-    /// True when every character is white space as JSON Schema validators (Python's `\s`) see it; this includes
-    /// everything Swift's trimming removes, so a string that passes `\S` is never empty after trimming.
+    /// The white space a required name may not consist of only. Spelled out rather than `\s`, whose meaning differs
+    /// between ECMAScript, Python and Rust (the validators clients use); it holds everything Swift's trimming removes,
+    /// so a name that passes is never empty once trimmed.
+    static let blankScalars: [ClosedRange<UInt32>] = [
+        0x09...0x0D, 0x20...0x20, 0x85...0x85, 0xA0...0xA0, 0x1680...0x1680, 0x2000...0x200A, 0x2028...0x2029,
+        0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000, 0xFEFF...0xFEFF,
+    ]
+
+    /// The JSON Schema pattern for "holds a character outside `blankScalars`".
+    static let notBlankPattern = "[^" + blankScalars.map { range in
+        range.count == 1 ? String(format: "\\u%04x", range.lowerBound) : String(format: "\\u%04x-\\u%04x", range.lowerBound, range.upperBound)
+    }.joined() + "]"
+
+    /// True when every character is in `blankScalars`.
     var isBlankForSchema: Bool {
-        unicodeScalars.allSatisfy { scalar in
-            switch scalar.value {
-            case 0x09...0x0D, 0x1C...0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
-            default: false
-            }
-        }
+        unicodeScalars.allSatisfy { scalar in Self.blankScalars.contains { $0.contains(scalar.value) } }
     }
 }

@@ -178,7 +178,7 @@ enum OpenAPIDocument {
         var schema = baseSchema(field.kind)
         if let value = field.minLength { schema["minLength"] = value }
         if let value = field.maxLength { schema["maxLength"] = value }
-        if field.notBlank { schema["pattern"] = #"\S"# }
+        if field.notBlank { schema["pattern"] = String.notBlankPattern }
         if let pattern = field.pattern { schema["pattern"] = pattern.regex }
         if let value = field.minimum { schema["minimum"] = value.rounded() == value ? Int(value) as Any : value }
         if let value = field.maximum { schema["maximum"] = value.rounded() == value ? Int(value) as Any : value }

@@ -54,6 +54,9 @@ import Testing
         #expect(blank.status == 422)
         #expect(blank.errorFields == ["name"])
         #expect(given.send(.post, "/api/v1/activity-types", ["name": 5], token: token).errorFields == ["name"])
+        // What counts as blank is the document's pattern, which holds all that trimming removes (NEL included).
+        #expect(given.send(.post, "/api/v1/activity-types", ["name": "\u{85}\u{FEFF}"], token: token).status == 422)
+        #expect(given.send(.post, "/api/v1/activity-types", ["name": "\u{1F}"], token: token).status == 201)
         #expect(given.send(.post, "/api/v1/activity-types", [:], token: token).errorFields == ["name"])
         #expect(given.send(.post, "/api/v1/activity-types", ["name": String(repeating: "a", count: 51)], token: token).status == 422)
         let taken = given.send(.post, "/api/v1/activity-types", ["name": "workshop"], token: token)

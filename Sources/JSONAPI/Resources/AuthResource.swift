@@ -50,9 +50,7 @@ enum AuthResource {
         let throttle = context.authenticator.loginThrottle
         let keys = ["email:" + email, "address:" + context.request.remoteAddress]
         let wait = throttle.waitTime(for: keys)
-        if wait > 0 {
-            throw TooManySignIns(seconds: wait)
-        }
+        if wait > 0 { throw TooManySignIns(seconds: wait) }
         guard let user = try context.database.verifyCredentials(email: email, password: body.text("password")) else {
             throttle.recordFailure(for: keys)
             throw APIUnauthorized(publicMessage: "The email address or password is not right, or the account is disabled.")
