@@ -46,6 +46,10 @@ extension AppDatabase {
             guard let row = try Self.tokenRow(db, token: refreshToken, kind: "refresh") else { return nil }
             let family = row.uuid("family_id")
             let user = User(row: row)
+            if row["revoked"] as Bool, !user.isDisabled, try Self.isRetryOfLatestRotation(db, refreshToken, family: family, now: now) {
+                try Self.revokeFamily(db, family)
+                return try Self.insertTokenPair(db, user: user, family: family, policy: policy, now: now)
+            }
             if row["revoked"] as Bool || user.isDisabled {
                 try Self.revokeFamily(db, family)
                 return nil
@@ -76,6 +80,19 @@ extension AppDatabase {
             SELECT t.family_id, t.expires_at, t.revoked, u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.token_hash = ? AND t.kind = ?
             """, arguments: [tokenHash(token), kind])
+    }
+
+    /// A rotation whose answer was lost (a connection cut mid-response) is retried with the token it replaced. That is
+    /// allowed once the family's newest refresh token is unused and under two minutes old, and the presented token is
+    /// the one it replaced; any other reuse still revokes the family, so a copied token stays useless.
+    private static func isRetryOfLatestRotation(_ db: Database, _ token: String, family: UUID, now: Date) throws -> Bool {
+        let newest = try Row.fetchAll(db, sql: """
+            SELECT token_hash, revoked, created_at FROM api_tokens WHERE family_id = ? AND kind = 'refresh' ORDER BY created_at DESC LIMIT 2
+            """, arguments: [family.databaseText])
+        guard newest.count == 2, !(newest[0]["revoked"] as Bool), now.timeIntervalSince(newest[0]["created_at"] as Date) < 120 else {
+            return false
+        }
+        return newest[1]["token_hash"] as String == tokenHash(token)
     }
 
     private static func revokeFamily(_ db: Database, _ family: UUID) throws {

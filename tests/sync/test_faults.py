@@ -124,3 +124,24 @@ def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster):
     print("hub's answers to the node's pushes after the restart:", proxy.snapshot_stats().faults_on("sent", PUSH))
     status = api.sync_status()
     assert status["failed_operations"] == 0 and status["conflicts"] == 0, status
+
+
+REFRESH = "/api/v1/auth/refresh"
+
+
+def test_a_token_refresh_cut_off_mid_answer_does_not_lock_the_node_out(cluster):
+    """The hub rotates the refresh token and the answer never arrives: the node retries with the token it holds,
+    which the hub accepts as a retry of that rotation instead of treating it as a stolen copy."""
+    hub, hub_api = start_hub(cluster)
+    proxy = proxy_to(cluster, hub, only_paths=(REFRESH,), seed=7)
+    node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=1, start=False)
+    proxy.set_mode("reset")
+    node.start(*node.serve_args)
+    wait_for_fault(api, proxy, "reset", REFRESH, already=0)
+    proxy.set_mode("pass")
+
+    made = api.create_participant("Made after the cut refresh", "after-cut@example.org")["id"]
+    snapshot = wait_converged([(node, api)], hub, timeout=60)
+
+    assert made in snapshot["participants"]
+    assert api.sync_status()["failed_operations"] == 0
