@@ -46,7 +46,7 @@ public final class FieldbookApp: Sendable {
             relay.fire()
         }
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
-                        setupCode: setupCode, configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy,
+                        setupCode: setupCode, syncEngine: syncEngine, configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy,
                                                                                 version: configuration.version),
                         logger: logger)
         let api = JSONAPI(database: database, version: configuration.version, logger: logger, syncEngine: syncEngine,

@@ -84,14 +84,25 @@ extension AppDatabase {
                        arguments: [resolution, Date(), id.databaseText])
     }
 
+    /// A record's name (or email) as people know it; nil when it does not exist here.
+    public func recordLabel(entity: String, id: UUID) throws -> String? {
+        try read { db in try Self.recordLabel(db, entity: entity, id: id) }
+    }
+
+    private static func recordLabel(_ db: Database, entity: String, id: UUID) throws -> String? {
+        guard let table = SyncedTable.named(entity) else { return nil }
+        let state = try RecordStates.read(db, table, id: id)
+        guard !state.deleted else { return nil }
+        let name = state.fields.text("name")
+        if !name.isEmpty { return name }
+        let email = state.fields.text("email")
+        return email.isEmpty ? state.fields.text("effective_from") : email
+    }
+
     private static func conflict(_ db: Database, _ row: Row) throws -> SyncConflict {
         let entity: String = row["entity"]
         let entityId = row.uuid("entity_id")
-        var label: String?
-        if let table = SyncedTable.named(entity) {
-            let state = try RecordStates.read(db, table, id: entityId)
-            label = state.deleted ? nil : (state.fields.text("name").isEmpty ? state.fields.text("email") : state.fields.text("name"))
-        }
+        let label = try recordLabel(db, entity: entity, id: entityId)
         let fields = (try? JSONDecoder().decode([LosingField].self, from: Data((row["fields"] as String).utf8))) ?? []
         return SyncConflict(id: row.uuid("id"), entity: entity, entityId: entityId, kind: SyncConflict.Kind(rawValue: row["kind"]) ?? .edit,
                             fields: fields, author: row["author"], editedAt: row["edited_at"], detectedAt: row["detected_at"],

@@ -66,6 +66,13 @@ public final class SyncEngine: @unchecked Sendable {
         while state.isThreadRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     }
 
+    /// After linking (or unlinking): forget the old hub's token, start the thread if it is not running, sync now.
+    public func linkChanged() {
+        tokens.forget()
+        start()
+        wake(reason: "link changed")
+    }
+
     /// Wakes the thread now ("Sync now", a local write, a settings change).
     public func wake(reason: String) { state.woken(reason: reason) }
 

@@ -73,5 +73,22 @@ enum WebRoutes {
         table.post("/users/{id}/edit", .administrator, UserPages.update)
         table.get("/users/{id}/password", .administrator, UserPages.passwordForm)
         table.post("/users/{id}/password", .administrator, UserPages.resetPassword)
+
+        table.get("/sync", .signedIn, SyncPages.show)
+        table.post("/sync/run", .editor, SyncPages.run)
+        table.post("/sync/pause", .editor, SyncPages.pause)
+        table.post("/sync/resume", .editor, SyncPages.resume)
+        table.post("/sync/cancel", .editor, SyncPages.cancel)
+        table.post("/sync/failed/{operationId}/retry", .editor, SyncPages.retry)
+        table.get("/sync/failed/{operationId}/discard", .editor, SyncPages.discardConfirmation)
+        table.post("/sync/failed/{operationId}/discard", .editor, SyncPages.discard)
+        table.get("/sync/conflicts", .signedIn, ConflictPages.list)
+        table.post("/sync/conflicts/{id}/reapply", .editor, ConflictPages.reapply)
+        table.post("/sync/conflicts/{id}/dismiss", .editor, ConflictPages.dismiss)
+        table.get("/settings/sync", .administrator, SyncSettingsPages.show)
+        table.post("/settings/sync", .administrator, SyncSettingsPages.link)
+        table.post("/settings/sync/interval", .administrator, SyncSettingsPages.saveInterval)
+        table.get("/settings/sync/unlink", .administrator, SyncSettingsPages.unlinkConfirmation)
+        table.post("/settings/sync/unlink", .administrator, SyncSettingsPages.unlink)
     }
 }

@@ -41,18 +41,21 @@ public final class WebUI: Sendable {
     /// The live sync status: what every page shows, and what /events streams.
     let syncStatus: StatusBroadcaster
     let setupCode: SetupCode
+    /// The sync thread's controls (nil in tests that need none).
+    let syncEngine: SyncEngine?
     let configuration: WebUIConfiguration
     let loginThrottle = LoginThrottle()
     let logger: Logger
     private let router: Router
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
-                setupCode: SetupCode, configuration: WebUIConfiguration, logger: Logger) {
+                setupCode: SetupCode, syncEngine: SyncEngine? = nil, configuration: WebUIConfiguration, logger: Logger) {
         self.database = database
         self.renderer = renderer
         self.staticFiles = staticFiles
         self.syncStatus = syncStatus
         self.setupCode = setupCode
+        self.syncEngine = syncEngine
         self.configuration = configuration
         self.logger = logger
         var table = WebRouteTable()

@@ -470,6 +470,103 @@ def check_live_status(checker, binary, root):
         server.stop()
 
 
+def check_sync_pages(checker, browser, role):
+    """The sync pages of a standalone Fieldbook, in every role: /sync explains standalone, no conflicts, and only
+    administrators reach the settings (with the link form and its errors)."""
+    checker.page(browser, f"{role}: sync (standalone)", "/sync")
+    checker.page(browser, f"{role}: conflicts (none)", "/sync/conflicts")
+    if role == "administrator":
+        checker.page(browser, f"{role}: sync settings (link form)", "/settings/sync")
+        checker.page(browser, f"{role}: sync settings (errors)", post=("/settings/sync", {"upstream": "not a url", "email": ""}),
+                     fill=("/settings/sync", {"upstream": "not a url"}), expect=422)
+    else:
+        checker.page(browser, f"{role}: sync settings (forbidden)", "/settings/sync", expect=403)
+    if role == "read-only":
+        answer = browser.post("/sync/run", {}, form_path="/sync")
+        checker.expect(f"{role}: sync now refused", answer.status_code == 403, f"POST /sync/run answered {answer.status_code}")
+
+
+def wait_for(condition, timeout, message):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.3)
+    raise TimeoutError(message)
+
+
+def check_sync_with_hub(checker, binary, root):
+    """A node linked to a real hub, with a real conflict (the same participant renamed on both while the node's sync
+    is paused) and a real failed operation (an activity type name taken on the hub first): /sync, /sync/conflicts,
+    the discard confirmation and the linked settings pages, each checked by axe and vnu."""
+    hub = Server(binary, root)
+    hub_email = "hub-admin@example.org"
+
+    def link_to_hub(data, env):
+        subprocess.run([binary, "create-user", "--data", os.path.join(hub.data, "db"), "--email", hub_email,
+                        "--role", "administrator"], input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
+        subprocess.run([binary, "link", "--data", data, "--upstream", hub.base, "--email", hub_email],
+                       input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
+
+    node = Server(binary, root, ["--sync-interval", "3600"], prepare=link_to_hub)
+    browser = Browser(node.base)
+    label = "sync with a hub: a conflict and a failed operation are shown"
+    try:
+        def api(base):
+            token = requests.post(base + "/api/v1/auth/login", json={"email": hub_email, "password": PASSWORD}, timeout=30)
+            session = requests.Session()
+            session.headers["Authorization"] = "Bearer " + token.json()["access_token"]
+            return session
+        wait_for(lambda: requests.post(node.base + "/api/v1/auth/login", json={"email": hub_email, "password": PASSWORD},
+                                       timeout=30).status_code == 200, 60, "the hub's account to reach the node")
+        hub_api, node_api = api(hub.base), api(node.base)
+        person = hub_api.post(hub.base + "/api/v1/participants", json={"name": "Grace Hopper", "email": "grace@example.org"}).json()
+        node_api.post(node.base + "/api/v1/sync/run")
+        wait_for(lambda: node_api.get(node.base + f"/api/v1/participants/{person['id']}").status_code == 200, 60,
+                 "the participant to reach the node")
+        browser.sign_in(hub_email)
+        browser.post("/sync/pause", {}, form_path="/sync")
+        version = node_api.get(node.base + f"/api/v1/participants/{person['id']}").json()["version"]
+        node_api.patch(node.base + f"/api/v1/participants/{person['id']}", json={"name": "Grace (node)", "version": version})
+        node_api.post(node.base + "/api/v1/activity-types", json={"name": "Night school"})
+        hub_api.patch(hub.base + f"/api/v1/participants/{person['id']}", json={"name": "Grace (hub)", "version": 1})
+        hub_api.post(hub.base + "/api/v1/activity-types", json={"name": "Night school"})
+        checker.page(browser, "sync: paused with changes waiting", "/sync")
+        browser.post("/sync/resume", {}, form_path="/sync")
+        wait_for(lambda: node_api.get(node.base + "/api/v1/sync/status").json()["conflicts"] == 1
+                 and node_api.get(node.base + "/api/v1/sync/status").json()["failed_operations"] == 1, 60, "the conflict and the failure")
+        checker.page(browser, "sync: with a conflict and a failed operation", "/sync")
+        checker.page(browser, "sync: conflicts (one open)", "/sync/conflicts")
+        conflicts = browser.http.get(node.base + "/sync/conflicts").text
+        checker.expect(label, "Grace (node)" in conflicts and "Grace (hub)" in conflicts, "both values are not on the conflicts page")
+        home = browser.http.get(node.base + "/").text
+        checker.expect(label, 'href="/sync/conflicts"' in home, "the home page does not point to the open conflict")
+        failed = re.search(r'href="(/sync/failed/[0-9a-f-]+/discard)"', browser.http.get(node.base + "/sync").text)
+        checker.expect(label, failed is not None, "no discard link for the failed operation")
+        if failed:
+            checker.page(browser, "sync: discard a failed operation (confirm)", failed.group(1))
+        checker.page(browser, "sync: settings (linked)", "/settings/sync")
+        checker.page(browser, "sync: settings (interval error)", post=("/settings/sync/interval", {"minutes": "0"}),
+                     fill=("/settings/sync", {"minutes": "0"}), expect=422)
+        checker.page(browser, "sync: unlink (confirm)", "/settings/sync/unlink")
+        settings = browser.http.get(node.base + "/settings/sync").text
+        refresh = sqlite_value(os.path.join(node.data, "db", "fieldbook.sqlite"), "SELECT value FROM settings WHERE key = 'sync.refresh_token'")
+        checker.expect("sync: the hub token never reaches a page", refresh and refresh not in settings and refresh not in open(node.log.name).read(),
+                       "the refresh token appears in the settings page or the log")
+    except Exception as error:  # noqa: BLE001 - reported as a failed check
+        checker.expect(label, False, f"{type(error).__name__}: {error}".splitlines()[0])
+    finally:
+        browser.quit()
+        node.stop()
+        hub.stop()
+
+
+def sqlite_value(path, sql):
+    import sqlite3
+    row = sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(sql).fetchone()
+    return row[0] if row else None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True)
@@ -498,12 +595,14 @@ def main():
                 check_categories(checker, browser, role, "/activity-types")
                 check_categories(checker, browser, role, "/roles")
                 user = check_users(checker, browser, role, user)
+                check_sync_pages(checker, browser, role)
                 if role == "editor":
                     check_keyboard(checker, browser)
                 check_sign_out(checker, browser, role)
             finally:
                 browser.quit()
         check_live_status(checker, os.path.abspath(args.binary), args.resources)
+        check_sync_with_hub(checker, os.path.abspath(args.binary), args.resources)
         checker.run_vnu()
     finally:
         server.stop()

@@ -5,7 +5,7 @@ import Storage
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
-    case home, activities, participants, venues, areas, activityTypes, roles, users
+    case home, activities, participants, venues, areas, activityTypes, roles, users, sync
 
     var label: String {
         switch self {
@@ -17,6 +17,7 @@ enum Section: String, CaseIterable {
         case .activityTypes: "Activity types"
         case .roles: "Roles"
         case .users: "Users"
+        case .sync: "Sync"
         }
     }
 
@@ -30,6 +31,7 @@ enum Section: String, CaseIterable {
         case .activityTypes: "/activity-types"
         case .roles: "/roles"
         case .users: "/users"
+        case .sync: "/sync"
         }
     }
 

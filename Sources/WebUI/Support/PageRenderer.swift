@@ -11,6 +11,7 @@ public struct PageRenderer: Sendable {
         "areas/list", "areas/detail", "areas/form", "areas/delete", "venues/list", "venues/detail", "venues/form", "venues/delete",
         "_textarea", "_search_picker", "_default_submit", "participants/list", "participants/detail", "participants/form", "participants/delete",
         "activities/list", "activities/detail", "activities/form", "activities/delete", "assignments/new", "assignments/delete",
+        "sync/status", "sync/conflicts", "sync/discard", "settings/sync", "settings/unlink",
     ]
 
     private let library: MustacheLibrary

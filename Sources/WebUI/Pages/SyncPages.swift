@@ -1,0 +1,142 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Sync
+
+/// /sync: hub status, the running session's progress and its controls, failed operations and the session history.
+enum SyncPages {
+    static func show(_ context: inout PageContext) throws -> Response {
+        let database = context.database
+        let link = try database.hubLink()
+        let snapshot = context.web.syncEngine?.snapshot()
+        let status = context.web.syncStatus.current()
+        var view: [String: Any] = [
+            "linked": link != nil,
+            "hub_label": status.hub.label,
+            "hub_address": (context.user?.role.canAdminister ?? false) ? link?.upstream.absoluteString ?? "" : "",
+            "pending": status.pendingOperations,
+            "failed_count": try database.failedOperationCount(),
+            "last_sync": status.lastSuccessfulSync.map(DateText.format) ?? "Never",
+            "paused": snapshot?.paused ?? false,
+            "last_error": snapshot?.lastError ?? "",
+            "has_last_error": !(snapshot?.lastError ?? "").isEmpty,
+            "failed": try database.failedOperations().map { try failedView($0, database) },
+            "sessions": try database.syncSessions(limit: 20).map(sessionView),
+        ]
+        view.merge(try SyncNotice.view(database)) { $1 }
+        if let progress = snapshot?.progress {
+            view["progress"] = ["percent": Int((progress.fraction * 100).rounded(.down)), "message": progress.message,
+                                "phase": progress.phase.rawValue.capitalized]
+        }
+        view["has_failed"] = !((view["failed"] as? [Any])?.isEmpty ?? true)
+        view["has_sessions"] = !((view["sessions"] as? [Any])?.isEmpty ?? true)
+        return context.page("sync/status", title: "Sync", section: .sync, view: view)
+    }
+
+    static func run(_ context: inout PageContext) throws -> Response {
+        let engine = try linkedEngine(context)
+        engine.start()
+        engine.wake(reason: "sync now")
+        return context.redirect(to: "/sync", flash: "Syncing with the hub now. This page shows the progress.")
+    }
+
+    static func pause(_ context: inout PageContext) throws -> Response {
+        try linkedEngine(context).pause()
+        return context.redirect(to: "/sync", flash: "Sync paused. Changes keep queuing here until you resume.")
+    }
+
+    static func resume(_ context: inout PageContext) throws -> Response {
+        try linkedEngine(context).resume()
+        return context.redirect(to: "/sync", flash: "Sync resumed.")
+    }
+
+    static func cancel(_ context: inout PageContext) throws -> Response {
+        try linkedEngine(context).cancel()
+        return context.redirect(to: "/sync", flash: "The current sync stops after its current step. Nothing done so far is lost.")
+    }
+
+    static func retry(_ context: inout PageContext) throws -> Response {
+        try context.database.retryFailedOperation(try context.request.uuidParameter("operationId"))
+        context.web.syncEngine?.wake(reason: "retry")
+        return context.redirect(to: "/sync", flash: "The operation is back in the queue and goes with the next sync.")
+    }
+
+    static func discardConfirmation(_ context: inout PageContext) throws -> Response {
+        let id = try context.request.uuidParameter("operationId")
+        guard let entry = try context.database.failedOperations().first(where: { $0.operationId == id }) else {
+            throw DomainError.notFound(entity: "failed operation")
+        }
+        return context.page("sync/discard", title: "Discard a failed operation", section: .sync,
+                            view: ["operation": try failedView(entry, context.database)])
+    }
+
+    static func discard(_ context: inout PageContext) throws -> Response {
+        try context.database.discardFailedOperation(try context.request.uuidParameter("operationId"))
+        return context.redirect(to: "/sync", flash: "The failed operation was discarded; the record keeps the hub's values.")
+    }
+
+    private static func linkedEngine(_ context: PageContext) throws -> SyncEngine {
+        guard let engine = context.web.syncEngine, try context.database.hubLink() != nil else {
+            throw HTTPError(.conflict, "This Fieldbook is standalone: there is no hub to sync with. An administrator can link one under Settings → Sync.")
+        }
+        return engine
+    }
+
+    static func failedView(_ entry: OutboxEntry, _ database: AppDatabase) throws -> [String: Any] {
+        let label = try database.recordLabel(entity: entry.change.entity, id: entry.change.entityId)
+        var view = RecordText.view(entity: entry.change.entity, id: entry.change.entityId, label: label)
+        view["operation_id"] = entry.operationId.lowercasedString
+        view["operation"] = entry.change.operation.rawValue.capitalized
+        view["when"] = DateText.format(entry.createdAt)
+        view["reason"] = entry.lastError ?? "Refused by the hub"
+        view["attempts"] = entry.attempts
+        return view
+    }
+
+    private static func sessionView(_ session: SyncSessionRecord) -> [String: Any] {
+        let stats = session.statistics
+        return ["started": DateText.format(session.startedAt),
+                "duration": session.duration.map { String(format: "%.1f s", $0) } ?? "running",
+                "outcome": session.outcome.rawValue.capitalized, "pushed": stats.pushed, "pulled": stats.pulled,
+                "merged": stats.merged, "conflicts": stats.conflicts, "failures": stats.failures, "error": session.error ?? ""]
+    }
+}
+
+/// The notice shown on the home and sync pages while edits that lost a conflict wait for review.
+enum SyncNotice {
+    static func view(_ database: AppDatabase) throws -> [String: Any] {
+        let open = try database.openConflictCount()
+        guard open > 0 else { return ["has_conflicts": false] }
+        let text = open == 1 ? "1 edit made here lost a conflict with a change that reached the hub first."
+            : "\(open) edits made here lost conflicts with changes that reached the hub first."
+        return ["has_conflicts": true, "conflict_notice": text]
+    }
+}
+
+/// How synced records are named and linked on the sync pages.
+enum RecordText {
+    static func view(entity: String, id: UUID, label: String?) -> [String: Any] {
+        let (kind, base) = describe(entity)
+        var view: [String: Any] = ["kind": kind, "label": label ?? "", "has_label": label != nil]
+        if let base, label != nil { view["path"] = "\(base)/\(id.lowercasedString)" }
+        view["has_path"] = view["path"] != nil
+        return view
+    }
+
+    private static func describe(_ entity: String) -> (String, String?) {
+        switch entity {
+        case "activity_type": ("Activity type", "/activity-types")
+        case "participant_role": ("Role", "/roles")
+        case "geographic_area": ("Area", "/areas")
+        case "venue": ("Venue", "/venues")
+        case "participant": ("Participant", "/participants")
+        case "activity": ("Activity", "/activities")
+        case "user": ("User", "/users")
+        case "assignment": ("Assignment", nil)
+        case "participant_address": ("Address history", nil)
+        case "activity_venue": ("Activity venue history", nil)
+        default: (entity.replacingOccurrences(of: "_", with: " ").capitalized, nil)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Sync
+
+/// /settings/sync, for administrators: link this Fieldbook to a hub, set how often it syncs, unlink it.
+/// The hub password is used once to sign in and never kept; the refresh token it yields never reaches a page.
+enum SyncSettingsPages {
+    static func show(_ context: inout PageContext) throws -> Response {
+        try page(&context, link: LinkForm(upstream: "", email: ""), errors: ValidationError(), interval: nil)
+    }
+
+    static func link(_ context: inout PageContext) throws -> Response {
+        let request = context.request
+        let form = LinkForm(upstream: request.field("upstream").trimmingCharacters(in: .whitespaces),
+                            email: request.field("email").trimmingCharacters(in: .whitespaces))
+        var errors = ValidationError()
+        let url = URL(string: form.upstream)
+        if form.upstream.isEmpty { errors.add("upstream", "Enter the hub's address, like http://192.168.1.20:8080") }
+        else if url?.host == nil || !["http", "https"].contains(url?.scheme ?? "") {
+            errors.add("upstream", "Enter the hub's address starting with http:// or https://, like http://192.168.1.20:8080")
+        }
+        if form.email.isEmpty { errors.add("email", "Enter the email of an administrator account on the hub") }
+        if request.field("password").isEmpty { errors.add("password", "Enter that account's password on the hub") }
+        if errors.isEmpty, let url {
+            do {
+                try HubLinker.link(context.database, upstream: url, email: form.email, password: request.field("password"))
+                context.web.syncEngine?.linkChanged()
+                return context.redirect(to: "/sync", flash: "Linked to \(url.absoluteString). The first sync brings a full copy of the hub's records.")
+            } catch let failure as HubLinker.Failure {
+                errors.add("upstream", failure.description)
+            }
+        }
+        return try page(&context, link: form, errors: errors, interval: nil, status: .unprocessableContent)
+    }
+
+    static func saveInterval(_ context: inout PageContext) throws -> Response {
+        let text = context.request.field("minutes").trimmingCharacters(in: .whitespaces)
+        guard let minutes = Int(text), (1...1440).contains(minutes) else {
+            let errors = ValidationError([FieldError(field: "minutes", message: "Enter a whole number of minutes from 1 to 1440 (a day)")])
+            return try page(&context, link: LinkForm(upstream: "", email: ""), errors: errors, interval: text, status: .unprocessableContent)
+        }
+        try context.database.setSyncInterval(minutes * 60)
+        context.web.syncEngine?.wake(reason: "interval changed")
+        return context.redirect(to: "/settings/sync", flash: "Fieldbook now syncs every \(minutes) minute\(minutes == 1 ? "" : "s"), and at once after each change.")
+    }
+
+    static func unlinkConfirmation(_ context: inout PageContext) throws -> Response {
+        guard let link = try context.database.hubLink() else { return context.redirect(to: "/settings/sync") }
+        let pending = try context.database.pendingOperationCount()
+        return context.page("settings/unlink", title: "Unlink from the hub", section: .sync,
+                            view: ["hub_address": link.upstream.absoluteString, "pending": pending, "has_pending": pending > 0])
+    }
+
+    static func unlink(_ context: inout PageContext) throws -> Response {
+        try context.database.unlinkHub()
+        context.web.syncEngine?.linkChanged()
+        return context.redirect(to: "/settings/sync", flash: "Unlinked. This Fieldbook is standalone now; its queued changes stay for a later link.")
+    }
+
+    private struct LinkForm {
+        let upstream: String
+        let email: String
+    }
+
+    private static func page(_ context: inout PageContext, link form: LinkForm, errors: ValidationError, interval: String?,
+                             status: HTTPStatus = .ok) throws -> Response {
+        var view: [String: Any]
+        if let link = try context.database.hubLink() {
+            var intervalForm = FormView(errors: errors)
+            let minutes = try context.database.syncInterval() / 60
+            intervalForm.input("minutes", label: "Sync automatically every (minutes)", value: interval ?? String(max(1, minutes)),
+                               type: "text", hint: "From 1 to 1440. Fieldbook also syncs right after each change and when you press Sync now.")
+            view = intervalForm.view
+            view["linked"] = true
+            view["hub_address"] = link.upstream.absoluteString
+            view["hub_email"] = link.email
+            view["linked_since"] = DateText.format(link.linkedAt)
+        } else {
+            var linkForm = FormView(errors: errors)
+            linkForm.input("upstream", label: "Hub address", value: form.upstream, type: "text",
+                           hint: "The address of the Fieldbook that collects everyone's records, like http://192.168.1.20:8080", autocomplete: "url")
+            linkForm.input("email", label: "Administrator email on the hub", value: form.email, type: "email", autocomplete: "off")
+            linkForm.input("password", label: "Password on the hub", value: "", type: "password",
+                           hint: "Used once to sign in; Fieldbook does not keep it.", autocomplete: "off")
+            view = linkForm.view
+            view["linked"] = false
+        }
+        return context.page("settings/sync", title: "Sync settings", section: .sync, view: view, status: status,
+                            hasErrors: !errors.isEmpty)
+    }
+}
