@@ -124,7 +124,7 @@ extension AppDatabase {
                 try insertAssignment.execute(arguments: [id.databaseText, model.id.databaseText, participant, roles[pair.role].databaseText, now])
                 try changes.recordCreate("assignment", id: id, fields: [
                     "activity_id": .string(model.id.databaseText), "participant_id": .string(participant),
-                    "role_id": .string(roles[pair.role].databaseText),
+                    "role_id": .string(roles[pair.role].databaseText), "assigned_at": .string(now.storedText),
                 ])
                 counts.assignments += 1
             }

@@ -63,6 +63,23 @@ import Testing
         #expect(try nodeA.database.pendingOperationCount() == 0)
     }
 
+    @Test func everyKindOfRecordPushedFromANodeIsAcceptedAndArrivesWhole() throws {
+        let size = DemoCommunity.Size(venues: 8, participants: 60, activities: 20)
+        try nodeA.database.importDemoCommunity(size: size, seed: 3)
+        try nodeA.database.createCategory(.participantRole, CategoryInput(name: "Scribe"), by: actor)
+        try nodeA.database.createUser(NewUserInput(name: "Gil", email: "gil@example.org", role: "editor",
+                                                   password: "long enough password", passwordConfirmation: "long enough password"),
+                                      by: actor)
+
+        let tally = try SyncExchange.push(nodeA.database, to: hub.database)
+        try SyncExchange.pull(nodeB.database, from: hub.database)
+
+        #expect(tally.rejected == 0 && tally.conflicts == 0)
+        #expect(try nodeA.database.failedOperationCount() == 0)
+        try #expect(SyncExchange.snapshot(hub.database) == SyncExchange.snapshot(nodeA.database))
+        try #expect(SyncExchange.snapshot(nodeB.database) == SyncExchange.snapshot(hub.database))
+    }
+
     @Test func editsOfDifferentFieldsOfOneRecordBothSurvive() throws {
         let participant = try sharedParticipant()
         try edit(nodeA, participant.id, phone: "+254 700 000 001")
