@@ -49,9 +49,11 @@ extension AppDatabase {
     public func applyPulledPage(_ page: ChangePage) throws -> Int {
         try writeRemote { db in
             var applied = 0
+            // A first sync usually has nothing queued: then no entry needs the per-record check.
+            let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending')") ?? false
             for entry in page.changes {
                 guard let table = SyncedTable.named(entry.state.entity) else { continue }
-                if try Self.hasPendingEdits(db, entry.state) { continue }
+                if anyPending, try Self.hasPendingEdits(db, entry.state) { continue }
                 try Self.takeHubState(db, table, entry.state)
                 applied += 1
             }
@@ -113,7 +115,7 @@ extension AppDatabase {
     }
 
     private static func hasPendingEdits(_ db: Database, _ state: RecordState) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE entity = ? AND entity_id = ? AND state = 'pending')",
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE entity = ? AND entity_id = ? AND state = 'pending')"),
                           arguments: [state.entity, state.entityId.databaseText]) ?? false
     }
 

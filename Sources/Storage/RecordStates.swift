@@ -31,7 +31,7 @@ enum RecordStates {
     /// Makes the stored record equal `state` (inserting, replacing or deleting it).
     static func write(_ db: Database, _ table: SyncedTable, _ state: RecordState) throws {
         if state.deleted {
-            try db.execute(sql: "DELETE FROM \(table.table) WHERE id = ?", arguments: [state.entityId.databaseText])
+            try db.cachedStatement(sql: "DELETE FROM \(table.table) WHERE id = ?").execute(arguments: [state.entityId.databaseText])
             return
         }
         var columns = ["id", "version"]
@@ -46,10 +46,11 @@ enum RecordStates {
             values.append(searchText(state.fields).databaseValue)
         }
         let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        try db.execute(sql: """
+        // Cached: a pull writes thousands of rows of a table with the same columns, so the statement compiles once.
+        try db.cachedStatement(sql: """
             INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
             ON CONFLICT(id) DO UPDATE SET \(updates)
-            """, arguments: StatementArguments(values))
+            """).execute(arguments: StatementArguments(values))
     }
 
     /// True when the record was ever written here (a deleted record leaves its change-log entry behind).

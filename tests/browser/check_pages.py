@@ -421,22 +421,31 @@ def check_sign_out(checker, browser, role):
         checker.expect(f"{role}: sign out", False, f"{type(error).__name__}: {error}".splitlines()[0])
 
 
+HUB_EMAIL = "hub-admin@example.org"
+
+
+def hub_and_linked_node(binary, root, node_args=(), offline=False):
+    """A hub with an administrator, and a node linked to it with that account (before the node starts);
+    `offline`: the hub stops before the node starts, so the node never reaches it."""
+    hub = Server(binary, root)
+
+    def link_to_hub(data, env):
+        subprocess.run([binary, "create-user", "--data", os.path.join(hub.data, "db"), "--email", HUB_EMAIL,
+                        "--role", "administrator"], input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
+        subprocess.run([binary, "link", "--data", data, "--upstream", hub.base, "--email", HUB_EMAIL],
+                       input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
+        if offline:
+            hub.stop()
+
+    return hub, Server(binary, root, list(node_args), prepare=link_to_hub)
+
+
 def check_live_status(checker, binary, root):
     """With JavaScript, the header's sync status follows /events: a record created in another session changes the
     pending count on an open page without a reload. Its own server is linked to a hub that is then stopped (offline),
     so the pending count is shown; only the hub state is a live region (counts are not announced)."""
-    hub = Server(binary, root)
-    hub_email = "hub-admin@example.org"
-
-    def link_to_hub(data, env):
-        """Links the node to a real hub, which is then stopped: the node is offline and its writes queue."""
-        subprocess.run([binary, "create-user", "--data", os.path.join(hub.data, "db"), "--email", hub_email,
-                        "--role", "administrator"], input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
-        subprocess.run([binary, "link", "--data", data, "--upstream", hub.base, "--email", hub_email],
-                       input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
-        hub.stop()
-
-    server = Server(binary, root, prepare=link_to_hub)
+    # Linked to a real hub, which is then stopped: the node is offline and its writes queue.
+    _, server = hub_and_linked_node(binary, root, offline=True)
     browser = Browser(server.base)
     label = "live status: a write in another session updates an open page"
     try:
@@ -499,32 +508,23 @@ def check_sync_with_hub(checker, binary, root):
     """A node linked to a real hub, with a real conflict (the same participant renamed on both while the node's sync
     is paused) and a real failed operation (an activity type name taken on the hub first): /sync, /sync/conflicts,
     the discard confirmation and the linked settings pages, each checked by axe and vnu."""
-    hub = Server(binary, root)
-    hub_email = "hub-admin@example.org"
-
-    def link_to_hub(data, env):
-        subprocess.run([binary, "create-user", "--data", os.path.join(hub.data, "db"), "--email", hub_email,
-                        "--role", "administrator"], input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
-        subprocess.run([binary, "link", "--data", data, "--upstream", hub.base, "--email", hub_email],
-                       input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
-
-    node = Server(binary, root, ["--sync-interval", "3600"], prepare=link_to_hub)
+    hub, node = hub_and_linked_node(binary, root, ["--sync-interval", "3600"])
     browser = Browser(node.base)
     label = "sync with a hub: a conflict and a failed operation are shown"
     try:
         def api(base):
-            token = requests.post(base + "/api/v1/auth/login", json={"email": hub_email, "password": PASSWORD}, timeout=30)
+            token = requests.post(base + "/api/v1/auth/login", json={"email": HUB_EMAIL, "password": PASSWORD}, timeout=30)
             session = requests.Session()
             session.headers["Authorization"] = "Bearer " + token.json()["access_token"]
             return session
-        wait_for(lambda: requests.post(node.base + "/api/v1/auth/login", json={"email": hub_email, "password": PASSWORD},
+        wait_for(lambda: requests.post(node.base + "/api/v1/auth/login", json={"email": HUB_EMAIL, "password": PASSWORD},
                                        timeout=30).status_code == 200, 60, "the hub's account to reach the node")
         hub_api, node_api = api(hub.base), api(node.base)
         person = hub_api.post(hub.base + "/api/v1/participants", json={"name": "Grace Hopper", "email": "grace@example.org"}).json()
         node_api.post(node.base + "/api/v1/sync/run")
         wait_for(lambda: node_api.get(node.base + f"/api/v1/participants/{person['id']}").status_code == 200, 60,
                  "the participant to reach the node")
-        browser.sign_in(hub_email)
+        browser.sign_in(HUB_EMAIL)
         browser.post("/sync/pause", {}, form_path="/sync")
         version = node_api.get(node.base + f"/api/v1/participants/{person['id']}").json()["version"]
         node_api.patch(node.base + f"/api/v1/participants/{person['id']}", json={"name": "Grace (node)", "version": version})
