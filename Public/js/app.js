@@ -17,12 +17,48 @@
         field.hidden = text === "";
       });
     }
+    // On /sync, the running session's progress follows the same events. Only the phase line is a live region, and it
+    // changes when a sync starts, changes step or ends, not with every percent.
+    function showProgress(status) {
+      var region = document.getElementById("sync-progress-region");
+      if (!region) { return; }
+      var phase = region.querySelector("[data-progress-phase]");
+      var bar = region.querySelector("progress");
+      var label = region.querySelector("[data-progress-label]");
+      if (typeof status.progress_percent === "number") {
+        if (!bar) {
+          label = document.createElement("label");
+          label.setAttribute("for", "sync-progress");
+          label.setAttribute("data-progress-label", "");
+          bar = document.createElement("progress");
+          bar.id = "sync-progress";
+          bar.max = 100;
+          region.appendChild(label);
+          region.appendChild(bar);
+        }
+        bar.value = Math.max(Number(bar.value) || 0, status.progress_percent);
+        bar.textContent = bar.value + "%";
+        label.textContent = status.progress_label || "";
+        var text = "Sync running: " + status.progress_phase;
+        if (phase.textContent !== text) { phase.textContent = text; }
+        region.setAttribute("data-progress-running", "true");
+      } else if (region.getAttribute("data-progress-running") === "true") {
+        if (bar) { bar.remove(); }
+        if (label) { label.remove(); }
+        phase.textContent = "The sync finished. Reload the page to see it in the history.";
+        region.setAttribute("data-progress-running", "");
+      }
+    }
     function connect() {
       if (source) { return; }
       // EventSource reconnects by itself after a dropped connection; the first event is always the current status.
       source = new EventSource(line.getAttribute("data-events-url"));
       source.addEventListener("status", function (event) {
-        try { show(JSON.parse(event.data)); } catch (ignored) { /* a malformed event changes nothing */ }
+        try {
+          var status = JSON.parse(event.data);
+          show(status);
+          showProgress(status);
+        } catch (ignored) { /* a malformed event changes nothing */ }
       });
     }
     function disconnect() {

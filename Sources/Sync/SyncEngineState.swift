@@ -10,6 +10,18 @@ public struct SyncProgress: Sendable, Equatable {
     public var pushed: Int
     public var pulled: Int
     public var message: String
+
+    /// The step in words, for people.
+    public var phaseText: String {
+        switch phase {
+        case .connecting: "connecting to the hub"
+        case .pushing: "sending changes"
+        case .pulling: "receiving changes"
+        case .finishing: "finishing"
+        }
+    }
+
+    public var percent: Int { Int((fraction * 100).rounded(.down)) }
 }
 
 /// What the engine reports to pages: hub reachability, the current session, and whether sync is paused.

@@ -19,11 +19,14 @@ public struct SyncStatus: Sendable, Equatable {
     public var hub: HubState
     public var pendingOperations: Int
     public var lastSuccessfulSync: Date?
+    /// The running session's progress; nil when no sync runs.
+    public var progress: SyncProgress?
 
-    public init(hub: HubState, pendingOperations: Int, lastSuccessfulSync: Date?) {
+    public init(hub: HubState, pendingOperations: Int, lastSuccessfulSync: Date?, progress: SyncProgress? = nil) {
         self.hub = hub
         self.pendingOperations = pendingOperations
         self.lastSuccessfulSync = lastSuccessfulSync
+        self.progress = progress
     }
 }
 
@@ -42,7 +45,8 @@ public final class SyncStatusReporter: Sendable {
         let pending = (try? database.pendingOperationCount()) ?? 0
         let linked = (try? database.hubLink()) != nil
         let hub: HubState = !linked ? .standalone : (engine?.snapshot().hub ?? .offline)
-        return SyncStatus(hub: hub, pendingOperations: pending, lastSuccessfulSync: try? database.lastSuccessfulSync())
+        return SyncStatus(hub: hub, pendingOperations: pending, lastSuccessfulSync: try? database.lastSuccessfulSync(),
+                          progress: linked ? engine?.snapshot().progress : nil)
     }
 }
 

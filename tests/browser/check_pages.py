@@ -531,8 +531,18 @@ def check_sync_with_hub(checker, binary, root):
         node_api.post(node.base + "/api/v1/activity-types", json={"name": "Night school"})
         hub_api.patch(hub.base + f"/api/v1/participants/{person['id']}", json={"name": "Grace (hub)", "version": 1})
         hub_api.post(hub.base + "/api/v1/activity-types", json={"name": "Night school"})
+        for index in range(150):
+            node_api.post(node.base + "/api/v1/participants", json={"name": f"Queued {index}", "email": f"queued{index}@example.org"})
         checker.page(browser, "sync: paused with changes waiting", "/sync")
-        browser.post("/sync/resume", {}, form_path="/sync")
+        driver = browser.driver
+        driver.get(node.base + "/sync")
+        driver.execute_script("window.fieldbookSamePage = true")
+        phase = lambda: driver.find_element(By.CSS_SELECTOR, "#sync-progress-region [data-progress-phase]").text
+        browser.post("/sync/resume", {}, form_path="/sync")  # browser.http: its own session; the open page must follow
+        WebDriverWait(driver, 60).until(lambda d: phase() != "No sync is running now.")
+        checker.expect("sync: progress follows the running sync without a reload",
+                       (phase().startswith("Sync running") or phase().startswith("The sync finished"))
+                       and driver.execute_script("return window.fieldbookSamePage === true"), f"phase line: {phase()!r}")
         wait_for(lambda: node_api.get(node.base + "/api/v1/sync/status").json()["conflicts"] == 1
                  and node_api.get(node.base + "/api/v1/sync/status").json()["failed_operations"] == 1, 60, "the conflict and the failure")
         checker.page(browser, "sync: with a conflict and a failed operation", "/sync")

@@ -26,8 +26,7 @@ enum SyncPages {
         ]
         view.merge(try SyncNotice.view(database)) { $1 }
         if let progress = snapshot?.progress {
-            view["progress"] = ["percent": Int((progress.fraction * 100).rounded(.down)), "message": progress.message,
-                                "phase": progress.phase.rawValue.capitalized]
+            view["progress"] = ["percent": progress.percent, "message": progress.message, "phase": progress.phaseText]
         }
         view["has_failed"] = !((view["failed"] as? [Any])?.isEmpty ?? true)
         view["has_sessions"] = !((view["sessions"] as? [Any])?.isEmpty ?? true)

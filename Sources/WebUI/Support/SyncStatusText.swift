@@ -32,7 +32,8 @@ struct SyncStatusText {
     var json: String {
         let payload = StatusPayload(hub: status.hub.rawValue, hubLabel: state, pendingOperations: status.pendingOperations,
                                     pendingLabel: pending, lastSuccessfulSync: status.lastSuccessfulSync?.formatted(.iso8601),
-                                    lastSuccessfulSyncLabel: lastSync)
+                                    lastSuccessfulSyncLabel: lastSync, progressPercent: status.progress?.percent,
+                                    progressPhase: status.progress?.phaseText, progressLabel: status.progress?.message)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: (try? encoder.encode(payload)) ?? Data("{}".utf8), as: UTF8.self)
@@ -47,10 +48,14 @@ private struct StatusPayload: Encodable {
     let pendingLabel: String?
     let lastSuccessfulSync: String?
     let lastSuccessfulSyncLabel: String?
+    let progressPercent: Int?
+    let progressPhase: String?
+    let progressLabel: String?
 
     enum CodingKeys: String, CodingKey {
         case hub, hubLabel = "hub_label", pendingOperations = "pending_operations", pendingLabel = "pending_label"
         case lastSuccessfulSync = "last_successful_sync", lastSuccessfulSyncLabel = "last_successful_sync_label"
+        case progressPercent = "progress_percent", progressPhase = "progress_phase", progressLabel = "progress_label"
     }
 
     func encode(to encoder: Encoder) throws {
@@ -61,5 +66,9 @@ private struct StatusPayload: Encodable {
         try container.encode(pendingLabel, forKey: .pendingLabel)
         try container.encode(lastSuccessfulSync, forKey: .lastSuccessfulSync)
         try container.encode(lastSuccessfulSyncLabel, forKey: .lastSuccessfulSyncLabel)
+        // Only while a sync runs: the script takes a missing progress as "no sync running".
+        try container.encodeIfPresent(progressPercent, forKey: .progressPercent)
+        try container.encodeIfPresent(progressPhase, forKey: .progressPhase)
+        try container.encodeIfPresent(progressLabel, forKey: .progressLabel)
     }
 }
