@@ -144,8 +144,21 @@ enum OpenAPIDocument {
 
     // MARK: - Schemas
 
+    /// Request bodies and the schemas they hold (a push's operations): open, because the server ignores properties
+    /// it does not know; response schemas are closed, because it never sends any.
+    private static func requestSchemas(_ routes: [APIRoute]) -> Set<String> {
+        var names = Set(routes.compactMap(\.operation.body))
+        for name in names {
+            for field in JSONRoutes.components[name] ?? [] {
+                if case .list(let inner) = field.kind { names.insert(inner) }
+                if case .reference(let inner) = field.kind { names.insert(inner) }
+            }
+        }
+        return names
+    }
+
     private static func schemas(_ routes: [APIRoute]) -> [String: Any] {
-        let bodies = Set(routes.compactMap(\.operation.body))
+        let bodies = requestSchemas(routes)
         var schemas: [String: Any] = [
             "Error": errorSchema,
             "OpenAPIDocument": ["type": "object", "description": "An OpenAPI 3.0.3 document"],

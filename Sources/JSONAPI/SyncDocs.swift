@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// What the OpenAPI document says about the sync endpoints and their bodies.
 extension SyncEndpoints {
@@ -23,7 +24,7 @@ extension SyncEndpoints {
             ],
             "SyncOperation": [
                 .of("operation_id", .uuid, required: true), .of("operation", .choice(["create", "update", "delete"]), required: true),
-                .text("entity", max: 100, required: true), .of("entity_id", .uuid, required: true),
+                .of("entity", .choice(AppDatabase.syncedEntities), required: true), .of("entity_id", .uuid, required: true),
                 .of("fields", .anyObject, required: true), .of("before", .anyObject, required: true),
                 Field.of("base_version", .integer, required: true).ranged(0...2_147_483_647), .text("author", max: 200, required: true),
                 .of("created_at", .dateTime, required: true),

@@ -25,7 +25,25 @@ struct SyncEndpoints: Sendable {
         guard push.operations.count <= Self.maxBatch else {
             throw HTTPError(.badRequest, "Send at most \(Self.maxBatch) operations per push; this one had \(push.operations.count).")
         }
+        try Self.check(push.operations)
         return SyncJSON.response(try context.database.applyPush(push))
+    }
+
+    /// The limits the document states for each operation, refused as a page refuses a field (422 with `fields`).
+    static func check(_ operations: [SyncOperation]) throws {
+        var errors = ValidationError()
+        let entities = Set(AppDatabase.syncedEntities)
+        for (index, operation) in operations.enumerated() {
+            let name = "operations[\(index)]"
+            if !entities.contains(operation.entity) {
+                errors.add(name + ".entity", "entity must be one of: " + AppDatabase.syncedEntities.joined(separator: ", "))
+            }
+            if operation.author.unicodeScalars.count > 200 { errors.add(name + ".author", "author must be 200 characters or fewer") }
+            if !(0...2_147_483_647).contains(operation.baseVersion) {
+                errors.add(name + ".base_version", "base_version must be a whole number from 0 to 2147483647")
+            }
+        }
+        try errors.throwIfAny()
     }
 
     /// Pages through the change log after a cursor.

@@ -4,6 +4,9 @@ import GRDB
 
 /// The hub side of sync: applying pushed operations once each, in order, and paging through the change log.
 extension AppDatabase {
+    /// The kinds of record that sync (the `entity` of an operation or a change).
+    public static var syncedEntities: [String] { SyncedTable.all.map(\.entity) }
+
     /// Applies a node's batch in order. Each operation runs in its own savepoint, so one rejected operation
     /// leaves the others applied; an operation id seen before gets the answer it got the first time.
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
@@ -79,7 +82,7 @@ private struct HubApplier {
             return result!
         } catch let error as ValidationError {
             return rejected(operation, error.fieldErrors.map(\.message).joined(separator: "; "), current: current)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+        } catch let error as DatabaseError {
             return rejected(operation, Self.explain(error, table), current: current)
         }
     }

@@ -322,8 +322,11 @@ class FaultProxy:
                 parts = request.start.split(b" ")
                 method, path = parts[0], parts[1] if len(parts) > 1 else b"/"
                 keep_alive = self._client_keeps_alive(request)
-                if not self._handle(client, request, method, path.decode("latin-1"), keep_alive):
-                    return
+                try:
+                    if not self._handle(client, request, method, path.decode("latin-1"), keep_alive):
+                        return
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the node gave up on this request (a timeout, or it was killed): nothing left to answer
                 if not keep_alive:
                     return
         finally:
