@@ -56,7 +56,7 @@ let package = Package(
             "HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "WebUITests", dependencies: [
-            "WebUI", "Storage", "Domain", "HTTPServer", "Sync",
+            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SyncTests", dependencies: [

@@ -34,6 +34,14 @@ extension AppDatabase {
         try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sync_conflicts WHERE resolution IS NULL") ?? 0 }
     }
 
+    /// Open conflicts whose losing edit `actor` made: the ones that person is told about.
+    public func openConflictCount(authoredBy actor: Actor) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_conflicts WHERE resolution IS NULL AND author = ?",
+                             arguments: [actor.recorded]) ?? 0
+        }
+    }
+
     public func conflict(id: UUID) throws -> SyncConflict {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sync_conflicts WHERE id = ?", arguments: [id.databaseText]) else {

@@ -7,18 +7,6 @@ import Testing
 
 /// The sync pages: status, conflicts with real conflicts, failed operations, settings; who may do what.
 @Suite struct SyncPageTests {
-    /// Pushes the harness node's queue to a real hub database, as the sync engine does, and settles the answers.
-    private func push(_ given: WebHarness, to hub: AppDatabase) throws {
-        let entries = try given.database.pendingOperations(limit: 1000)
-        let response = try hub.applyPush(PushRequest(nodeId: try given.database.nodeId(), operations: entries.map(\.syncOperation)))
-        _ = try given.database.settlePush(entries, results: response.results)
-    }
-
-    private func hub() throws -> AppDatabase {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-hub-\(UUID().uuidString).sqlite").path
-        return try AppDatabase(path: path, passwordCost: .test)
-    }
-
     @Test func theSyncPageShowsTheQueueFailuresAndHistoryAndReadOnlyUsersCannotControlIt() async throws {
         let given = try await WebHarness()
         try given.createUser("ro@example.org", .readOnly)
@@ -37,14 +25,14 @@ import Testing
         let given = try await WebHarness()
         try given.createUser("ed@example.org", .editor)
         given.signIn("ed@example.org")
-        let hub = try hub()
+        let hub = try HubDatabase()
         let person = try given.database.createParticipant(ParticipantInput(name: "Ada", email: "ada@example.org"), by: .system("test"))
-        try push(given, to: hub)
-        try hub.updateParticipant(id: person.id, ParticipantInput(name: "Ada (hub)", email: "ada@example.org"), expectedVersion: nil,
-                                  by: .system("hub"))
+        try hub.push(from: given.database)
+        try hub.database.updateParticipant(id: person.id, ParticipantInput(name: "Ada (hub)", email: "ada@example.org"), expectedVersion: nil,
+                                           by: .system("hub"))
         try given.database.updateParticipant(id: person.id, ParticipantInput(name: "Ada (here)", email: "ada@example.org"),
                                              expectedVersion: nil, by: .system("test"))
-        try push(given, to: hub)
+        try hub.push(from: given.database)
 
         let home = given.get("/").bodyText
         #expect(home.contains("1 edit made here lost a conflict"))
@@ -64,17 +52,17 @@ import Testing
         let given = try await WebHarness()
         try given.createUser("ed@example.org", .editor)
         given.signIn("ed@example.org")
-        let hub = try hub()
-        try hub.createCategory(.activityType, CategoryInput(name: "Choir"), by: .system("hub"))
+        let hub = try HubDatabase()
+        try hub.database.createCategory(.activityType, CategoryInput(name: "Choir"), by: .system("hub"))
         try given.database.createCategory(.activityType, CategoryInput(name: "Choir"), by: .system("test"))
-        try push(given, to: hub)
+        try hub.push(from: given.database)
         let failed = try #require(try given.database.failedOperations().first)
         let path = "/sync/failed/\(failed.operationId.lowercasedString)"
 
         #expect(given.get("/sync").bodyText.contains("already has the same name"))
         #expect(given.post(path + "/retry", [], formPath: "/sync").status == .seeOther)
         #expect(try given.database.failedOperationCount() == 0)
-        try push(given, to: hub)
+        try hub.push(from: given.database)
         #expect(given.get(path + "/discard").status == .ok)
         #expect(given.post(path + "/discard", []).status == .seeOther)
         #expect(try given.database.failedOperationCount() == 0)

@@ -11,6 +11,8 @@ final class WebHarness {
     let directory: URL
     let database: AppDatabase
     let web: WebUI
+    /// The sync engine the pages control, when a test asks for one (never started: no thread, no connection).
+    let syncEngine: SyncEngine?
     let setupCode = SetupCode()
     /// Cookies the "browser" holds, updated from every Set-Cookie.
     var cookies: [String: String] = [:]
@@ -20,7 +22,7 @@ final class WebHarness {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init() async throws {
+    init(withSyncEngine: Bool = false) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
@@ -29,12 +31,16 @@ final class WebHarness {
                                      refreshToken: "not-a-real-token", linkedAt: Date()))
         let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path)
         let staticFiles = try StaticFiles(mounts: [("", Self.repositoryRoot.appendingPathComponent("Public").path)])
+        syncEngine = withSyncEngine ? SyncEngine(database: database, logger: Logger(label: "test")) : nil
         web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
-                    syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: nil)), setupCode: setupCode,
-                    configuration: WebUIConfiguration(version: "test"), logger: Logger(label: "test"))
+                    syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: syncEngine)), setupCode: setupCode,
+                    syncEngine: syncEngine, configuration: WebUIConfiguration(version: "test"), logger: Logger(label: "test"))
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    deinit {
+        syncEngine?.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     @discardableResult
     func get(_ path: String) -> Response {

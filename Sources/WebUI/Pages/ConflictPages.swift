@@ -7,7 +7,9 @@ import Storage
 enum ConflictPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let showAll = context.request.query["show"] == "all"
-        let conflicts = try context.database.conflicts(includeResolved: showAll).map(conflictView)
+        let text = ConflictValueText(database: context.database)
+        let linksUsers = context.user?.role.canAdminister ?? false
+        let conflicts = try context.database.conflicts(includeResolved: showAll).map { conflictView($0, text, linksUsers: linksUsers) }
         return context.page("sync/conflicts", title: "Conflicts", section: .sync,
                             view: ["conflicts": conflicts, "has_conflicts": !conflicts.isEmpty, "show_all": showAll])
     }
@@ -29,16 +31,16 @@ enum ConflictPages {
         return context.redirect(to: "/sync/conflicts", flash: "Conflict dismissed; the values that won stay.")
     }
 
-    private static func conflictView(_ conflict: SyncConflict) -> [String: Any] {
-        var view = RecordText.view(entity: conflict.entity, id: conflict.entityId, label: conflict.recordLabel)
+    private static func conflictView(_ conflict: SyncConflict, _ text: ConflictValueText, linksUsers: Bool) -> [String: Any] {
+        var view = RecordText.view(entity: conflict.entity, id: conflict.entityId, label: conflict.recordLabel, linksUsers: linksUsers)
         view["id"] = conflict.id.lowercasedString
         view["what"] = switch conflict.kind {
         case .edit: "Your edit lost to an edit that reached the hub first."
         case .delete: "Your delete was not applied: someone changed this record before your delete reached the hub."
         case .deleted: "Your edit was not applied: this record was deleted before your edit reached the hub."
         }
-        view["fields"] = conflict.fields.map { ["name": $0.name.replacingOccurrences(of: "_", with: " ").capitalizedFirst,
-                                                "mine": display($0.mine), "theirs": display($0.theirs)] }
+        view["fields"] = conflict.fields.map { ["name": ConflictValueText.fieldName($0.name), "mine": text.value($0.mine, field: $0.name),
+                                                "theirs": text.value($0.theirs, field: $0.name)] }
         view["has_fields"] = !conflict.fields.isEmpty
         view["edited"] = DateText.format(conflict.editedAt)
         view["detected"] = DateText.format(conflict.detectedAt)
@@ -48,14 +50,42 @@ enum ConflictPages {
         view["reapply_label"] = conflict.kind == .delete ? "Delete again" : "Re-apply my values"
         return view
     }
+}
 
-    private static func display(_ value: JSONValue) -> String {
+/// Field names and values of a conflict in words: referenced records by name, password hashes never (the conflicts page
+/// is open to every signed-in person, and a hash is a secret).
+struct ConflictValueText {
+    let database: AppDatabase
+
+    /// Fields holding another record's id, with that record's entity.
+    private static let references = [
+        "home_venue_id": "venue", "venue_id": "venue", "geographic_area_id": "geographic_area", "parent_id": "geographic_area",
+        "activity_type_id": "activity_type", "role_id": "participant_role", "participant_id": "participant", "activity_id": "activity",
+    ]
+
+    static func fieldName(_ field: String) -> String {
+        switch field {
+        case "password_hash": "Password"
+        case "is_disabled": "Disabled"
+        case "parent_id": "Parent area"
+        default: (field.hasSuffix("_id") ? String(field.dropLast(3)) : field).replacingOccurrences(of: "_", with: " ").capitalizedFirst
+        }
+    }
+
+    func value(_ value: JSONValue, field: String) -> String {
+        if field == "password_hash" { return value == .null ? "(empty)" : "(hidden)" }
         switch value {
-        case .null: "(empty)"
-        case .bool(let flag): flag ? "Yes" : "No"
-        case .int(let number): String(number)
-        case .double(let number): String(number)
-        case .string(let text): text.isEmpty ? "(empty)" : text
+        case .null: return "(empty)"
+        case .bool(let flag): return flag ? "Yes" : "No"
+        case .int(let number): return field == "is_disabled" ? (number == 0 ? "No" : "Yes") : String(number)
+        case .double(let number): return String(number)
+        case .string(let text):
+            guard !text.isEmpty else { return "(empty)" }
+            if let entity = Self.references[field], let id = UUID(uuidString: text),
+               let label = try? database.recordLabel(entity: entity, id: id), !label.isEmpty {
+                return label
+            }
+            return text
         }
     }
 }

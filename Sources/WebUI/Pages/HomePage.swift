@@ -13,7 +13,7 @@ enum HomePage {
             "pending": status.pendingOperations,
             "standalone": status.hub == .standalone,
         ]
-        view.merge(try SyncNotice.view(context.database)) { $1 }
+        view.merge(try SyncNotice.view(context.database, for: context.actor)) { $1 }
         return context.page("home", title: "Home", section: .home, view: view)
     }
 }

@@ -11,20 +11,23 @@ enum SyncPages {
         let link = try database.hubLink()
         let snapshot = context.web.syncEngine?.snapshot()
         let status = context.web.syncStatus.current()
+        let isAdmin = context.user?.role.canAdminister ?? false
+        let hideHub = HubAddressRedactor(link: isAdmin ? nil : link)
         var view: [String: Any] = [
             "linked": link != nil,
             "hub_label": status.hub.label,
-            "hub_address": (context.user?.role.canAdminister ?? false) ? link?.upstream.absoluteString ?? "" : "",
+            "hub_address": isAdmin ? link?.upstream.absoluteString ?? "" : "",
             "pending": status.pendingOperations,
             "failed_count": try database.failedOperationCount(),
+            "conflict_count": try database.openConflictCount(),
             "last_sync": status.lastSuccessfulSync.map(DateText.format) ?? "Never",
             "paused": snapshot?.paused ?? false,
-            "last_error": snapshot?.lastError ?? "",
+            "last_error": hideHub(snapshot?.lastError ?? ""),
             "has_last_error": !(snapshot?.lastError ?? "").isEmpty,
-            "failed": try database.failedOperations().map { try failedView($0, database) },
-            "sessions": try database.syncSessions(limit: 20).map(sessionView),
+            "failed": try database.failedOperations().map { try failedView($0, database, linksUsers: isAdmin) },
+            "sessions": try database.syncSessions(limit: 20).map { sessionView($0, hideHub) },
         ]
-        view.merge(try SyncNotice.view(database)) { $1 }
+        view.merge(try SyncNotice.view(database, for: context.actor)) { $1 }
         if let progress = snapshot?.progress {
             view["progress"] = ["percent": progress.percent, "message": progress.message, "phase": progress.phaseText]
         }
@@ -36,7 +39,8 @@ enum SyncPages {
     static func run(_ context: inout PageContext) throws -> Response {
         let engine = try linkedEngine(context)
         engine.start()
-        engine.wake(reason: "sync now")
+        // A paused engine skips its wake-ups, so "Sync now" while paused would do nothing: it resumes (which wakes it).
+        if engine.isPaused { engine.resume() } else { engine.wake(reason: "sync now") }
         return context.redirect(to: "/sync", flash: "Syncing with the hub now. This page shows the progress.")
     }
 
@@ -67,7 +71,8 @@ enum SyncPages {
             throw DomainError.notFound(entity: "failed operation")
         }
         return context.page("sync/discard", title: "Discard a failed operation", section: .sync,
-                            view: ["operation": try failedView(entry, context.database)])
+                            view: ["operation": try failedView(entry, context.database,
+                                                               linksUsers: context.user?.role.canAdminister ?? false)])
     }
 
     static func discard(_ context: inout PageContext) throws -> Response {
@@ -82,9 +87,9 @@ enum SyncPages {
         return engine
     }
 
-    static func failedView(_ entry: OutboxEntry, _ database: AppDatabase) throws -> [String: Any] {
+    static func failedView(_ entry: OutboxEntry, _ database: AppDatabase, linksUsers: Bool) throws -> [String: Any] {
         let label = try database.recordLabel(entity: entry.change.entity, id: entry.change.entityId)
-        var view = RecordText.view(entity: entry.change.entity, id: entry.change.entityId, label: label)
+        var view = RecordText.view(entity: entry.change.entity, id: entry.change.entityId, label: label, linksUsers: linksUsers)
         view["operation_id"] = entry.operationId.lowercasedString
         view["operation"] = entry.change.operation.rawValue.capitalized
         view["when"] = DateText.format(entry.createdAt)
@@ -93,32 +98,52 @@ enum SyncPages {
         return view
     }
 
-    private static func sessionView(_ session: SyncSessionRecord) -> [String: Any] {
+    private static func sessionView(_ session: SyncSessionRecord, _ hideHub: HubAddressRedactor) -> [String: Any] {
         let stats = session.statistics
         return ["started": DateText.format(session.startedAt),
                 "duration": session.duration.map { String(format: "%.1f s", $0) } ?? "running",
                 "outcome": session.outcome.rawValue.capitalized, "pushed": stats.pushed, "pulled": stats.pulled,
-                "merged": stats.merged, "conflicts": stats.conflicts, "failures": stats.failures, "error": session.error ?? ""]
+                "merged": stats.merged, "conflicts": stats.conflicts, "failures": stats.failures, "error": hideHub(session.error ?? "")]
     }
 }
 
-/// The notice shown on the home and sync pages while edits that lost a conflict wait for review.
+/// The notice shown on the home and sync pages while edits that lost a conflict wait for review; it tells the person
+/// looking about their own edits first.
 enum SyncNotice {
-    static func view(_ database: AppDatabase) throws -> [String: Any] {
+    static func view(_ database: AppDatabase, for actor: Actor) throws -> [String: Any] {
         let open = try database.openConflictCount()
         guard open > 0 else { return ["has_conflicts": false] }
-        let text = open == 1 ? "1 edit made here lost a conflict with a change that reached the hub first."
-            : "\(open) edits made here lost conflicts with changes that reached the hub first."
+        let mine = try database.openConflictCount(authoredBy: actor)
+        let text = switch (mine, open) {
+        case (1, _): "1 of your edits lost a conflict with a change that reached the hub first."
+        case (2..., _): "\(mine) of your edits lost conflicts with changes that reached the hub first."
+        case (_, 1): "1 edit made here lost a conflict with a change that reached the hub first."
+        default: "\(open) edits made here lost conflicts with changes that reached the hub first."
+        }
         return ["has_conflicts": true, "conflict_notice": text]
+    }
+}
+
+/// Replaces the hub's address in texts that quote it (errors) for people who may not see it: only administrators do.
+struct HubAddressRedactor {
+    /// The link whose address to hide; nil shows texts as they are.
+    let link: HubLink?
+
+    func callAsFunction(_ text: String) -> String {
+        guard let link else { return text }
+        var result = text.replacingOccurrences(of: link.upstream.absoluteString, with: "the hub")
+        if let host = link.upstream.host, !host.isEmpty { result = result.replacingOccurrences(of: host, with: "the hub") }
+        return result
     }
 }
 
 /// How synced records are named and linked on the sync pages.
 enum RecordText {
-    static func view(entity: String, id: UUID, label: String?) -> [String: Any] {
+    /// `linksUsers`: only administrators can open user pages, so only they get links to them.
+    static func view(entity: String, id: UUID, label: String?, linksUsers: Bool) -> [String: Any] {
         let (kind, base) = describe(entity)
         var view: [String: Any] = ["kind": kind, "label": label ?? "", "has_label": label != nil]
-        if let base, label != nil { view["path"] = "\(base)/\(id.lowercasedString)" }
+        if let base, label != nil, entity != "user" || linksUsers { view["path"] = "\(base)/\(id.lowercasedString)" }
         view["has_path"] = view["path"] != nil
         return view
     }

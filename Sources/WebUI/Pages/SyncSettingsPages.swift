@@ -29,7 +29,7 @@ enum SyncSettingsPages {
                 context.web.syncEngine?.linkChanged()
                 return context.redirect(to: "/sync", flash: "Linked to \(url.absoluteString). The first sync brings a full copy of the hub's records.")
             } catch let failure as HubLinker.Failure {
-                errors.add("upstream", failure.description)
+                errors.add(failure.cause == .account ? "password" : "upstream", failure.description)
             }
         }
         return try page(&context, link: form, errors: errors, interval: nil, status: .unprocessableContent)

@@ -1,0 +1,103 @@
+import Domain
+import Foundation
+import HTTPServer
+@testable import Storage
+import Testing
+@testable import WebUI
+
+/// What the sync pages must never show (password hashes, the hub's address to non-administrators) and the details that
+/// make them usable: the notice for the person whose edit lost, names instead of ids, "Sync now" while paused.
+@Suite struct SyncPageDetailTests {
+    let given: WebHarness
+    let hub: HubDatabase
+    let editor: User
+    let admin: User
+
+    init() async throws {
+        given = try await WebHarness(withSyncEngine: true)
+        hub = try HubDatabase()
+        admin = try given.createUser("admin@example.org", .administrator)
+        editor = try given.createUser("ed@example.org", .editor)
+        try given.createUser("other@example.org", .editor)
+        try given.createUser("reader@example.org", .readOnly)
+    }
+
+    @Test func aConflictOverAnAccountNeverShowsThePasswordHashes() async throws {
+        try hub.push(from: given.database)
+        try hub.database.resetPassword(id: editor.id, password: "hub side password", confirmation: "hub side password", by: hub.actor)
+        try given.database.resetPassword(id: editor.id, password: "node side password", confirmation: "node side password",
+                                         by: .user(admin.id))
+        let hashes = try [hub.database, given.database].map { database in
+            try database.read { try String.fetchOne($0, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [editor.id.databaseText]) }
+        }
+        try hub.push(from: given.database)
+        #expect(try given.database.openConflictCount() == 1)
+
+        given.signIn("reader@example.org")
+        let html = given.get("/sync/conflicts?show=all").bodyText
+        #expect(html.contains(#"<tr><th scope="row">Password</th><td>(hidden)</td><td>(hidden)</td></tr>"#))
+        for hash in hashes.compactMap({ $0 }) { #expect(!html.contains(hash)) }
+    }
+
+    @Test func theHubAddressInErrorsIsForAdministratorsOnly() async throws {
+        let session = try given.database.startSyncSession()
+        try given.database.finishSyncSession(session, outcome: .failed, statistics: SyncStatistics(failures: 1),
+                                             error: "The hub did not answer at http://hub.invalid/api/v1/health.")
+        given.signIn("ed@example.org")
+        let html = given.get("/sync").bodyText
+        #expect(!html.contains("hub.invalid"))
+        #expect(html.contains("The hub did not answer at the hub"))
+        given.signIn("admin@example.org")
+        #expect(given.get("/sync").bodyText.contains("The hub did not answer at http://hub.invalid/api/v1/health."))
+    }
+
+    @Test func syncNowWhilePausedResumes() async throws {
+        let engine = try #require(given.syncEngine)
+        given.signIn("ed@example.org")
+        #expect(given.post("/sync/pause", [], formPath: "/sync").status == .seeOther)
+        #expect(engine.isPaused)
+        #expect(given.post("/sync/run", [], formPath: "/sync").status == .seeOther)
+        #expect(!engine.isPaused)
+    }
+
+    @Test func thePersonWhoseEditLostIsToldAboutTheirOwnEdits() async throws {
+        try hub.editConflict(on: given.database, by: .user(editor.id), hubName: "Ann H", nodeName: "Ann N")
+        given.signIn("ed@example.org")
+        for path in ["/", "/sync"] {
+            #expect(given.get(path).bodyText.contains("1 of your edits lost a conflict"), "\(path)")
+        }
+        given.signIn("other@example.org")
+        let home = given.get("/").bodyText
+        #expect(!home.contains("of your edits") && home.contains("1 edit made here lost a conflict"))
+        #expect(given.get("/sync").bodyText.contains(#"Open conflicts</dt><dd class="summary-list__value">1"#))
+    }
+
+    @Test func conflictValuesNameTheRecordsTheyReferTo() async throws {
+        let area = try hub.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: hub.actor)
+        let hall = try hub.database.createVenue(VenueInput(name: "Kibera Hall", address: "1 Road", areaId: area.id.uuidString), by: hub.actor)
+        let school = try hub.database.createVenue(VenueInput(name: "Olympic School", address: "2 Road", areaId: area.id.uuidString),
+                                                  by: hub.actor)
+        let ann = try hub.sharedParticipant("Ann Okafor", on: given.database)
+        try hub.database.updateParticipant(id: ann.id, ParticipantInput(name: ann.name, email: ann.email, homeVenueId: hall.id.uuidString,
+                                                                        movedOn: "2025-01-01"), expectedVersion: nil, by: hub.actor)
+        try given.database.updateParticipant(id: ann.id, ParticipantInput(name: ann.name, email: ann.email, homeVenueId: school.id.uuidString,
+                                                                           movedOn: "2025-01-01"), expectedVersion: nil, by: .user(editor.id))
+        try hub.push(from: given.database)
+        given.signIn("ed@example.org")
+        let html = given.get("/sync/conflicts").bodyText
+        #expect(html.contains(#"<tr><th scope="row">Home venue</th><td>Olympic School</td><td>Kibera Hall</td></tr>"#))
+    }
+
+    @Test func onlyAdministratorsGetLinksToUserPages() async throws {
+        try hub.push(from: given.database)
+        try hub.database.updateUser(id: editor.id, UserChangeInput(name: "Ed on the hub", role: "editor", isDisabled: false), by: hub.actor)
+        try given.database.updateUser(id: editor.id, UserChangeInput(name: "Ed here", role: "editor", isDisabled: false), by: .user(admin.id))
+        try hub.push(from: given.database)
+        let userPath = "href=\"/users/\(editor.id.databaseText)\""
+        given.signIn("admin@example.org")
+        #expect(given.get("/sync/conflicts").bodyText.contains(userPath))
+        given.signIn("ed@example.org")
+        let html = given.get("/sync/conflicts").bodyText
+        #expect(html.contains("Ed on the hub") && !html.contains(userPath))
+    }
+}
