@@ -551,6 +551,7 @@ def check_sync_with_hub(checker, binary, root):
         checker.expect(label, "Grace (node)" in conflicts and "Grace (hub)" in conflicts, "both values are not on the conflicts page")
         home = browser.http.get(node.base + "/").text
         checker.expect(label, 'href="/sync/conflicts"' in home, "the home page does not point to the open conflict")
+        checker.expect(label, "1 of your edits lost a conflict" in home, "the home page does not tell the author their edit lost")
         failed = re.search(r'href="(/sync/failed/[0-9a-f-]+/discard)"', browser.http.get(node.base + "/sync").text)
         checker.expect(label, failed is not None, "no discard link for the failed operation")
         if failed:
