@@ -16,6 +16,7 @@ enum SyncPages {
         var view: [String: Any] = [
             "linked": link != nil,
             "hub_label": status.hub.label,
+            "hub_offline": status.hub == .offline,
             "hub_address": isAdmin ? link?.upstream.absoluteString ?? "" : "",
             "pending": status.pendingOperations,
             "failed_count": try database.failedOperationCount(),
