@@ -58,6 +58,9 @@ extension AppDatabase {
         guard conflict.kind != .deleted, let table = SyncedTable.named(conflict.entity) else {
             throw DomainError.protected(message: "The record was deleted, so its old values cannot be applied again. Create it anew if it is still needed.")
         }
+        if conflict.entity == "participant", conflict.kind == .edit {
+            return try reapplyParticipantEdit(conflict, by: actor)
+        }
         try write(by: actor) { db, changes in
             var state = try RecordStates.read(db, table, id: conflict.entityId)
             guard !state.deleted else { throw DomainError.notFound(entity: conflict.entity.replacingOccurrences(of: "_", with: " ")) }
@@ -77,6 +80,20 @@ extension AppDatabase {
             }
             try Self.resolve(db, id, as: "reapplied")
         }
+    }
+
+    /// A participant's lost edit goes through the participant form's own write, so a new home venue also opens a new
+    /// address-history period, as it would have when typed in.
+    private func reapplyParticipantEdit(_ conflict: SyncConflict, by actor: Actor) throws {
+        let current = try participant(id: conflict.entityId)
+        var mine: [String: JSONValue] = [:]
+        for field in conflict.fields { mine[field.name] = field.mine }
+        func value(_ name: String, _ fallback: String?) -> String { mine[name].map { [name: $0].text(name) } ?? fallback ?? "" }
+        let input = ParticipantInput(name: value("name", current.name), email: value("email", current.email),
+                                     phone: value("phone", current.phone), notes: value("notes", current.notes),
+                                     homeVenueId: value("home_venue_id", current.homeVenueId?.databaseText))
+        try updateParticipant(id: conflict.entityId, input, expectedVersion: nil, by: actor)
+        try writeLocal { db in try Self.resolve(db, conflict.id, as: "reapplied") }
     }
 
     /// Accepts the winning values; the conflict leaves the open list.

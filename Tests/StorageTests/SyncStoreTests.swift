@@ -120,6 +120,35 @@ import Testing
         #expect(try nodeB.database.conflicts().isEmpty)
     }
 
+    @Test func reApplyingALostHomeVenueMoveAlsoRecordsTheMove() throws {
+        let participant = try sharedParticipant()
+        let area = try hub.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let first = try hub.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        let second = try hub.database.createVenue(VenueInput(name: "Chapel", address: "2 Road", areaId: area.id.uuidString), by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        try SyncExchange.pull(nodeB.database, from: hub.database)
+        func move(_ node: TestDatabase, to venue: Venue) throws {
+            try node.database.updateParticipant(id: participant.id, ParticipantInput(name: participant.name, email: participant.email,
+                                                                                    homeVenueId: venue.id.uuidString),
+                                                expectedVersion: nil, by: actor)
+        }
+        try move(nodeA, to: first)
+        try move(nodeB, to: second)
+        try SyncExchange.push(nodeA.database, to: hub.database)
+        try SyncExchange.push(nodeB.database, to: hub.database)
+        let conflict = try #require(try nodeB.database.conflicts().first { $0.entity == "participant" })
+
+        try nodeB.database.reapplyConflict(id: conflict.id, by: actor)
+        try converge()
+
+        #expect(try hub.database.participant(id: participant.id).homeVenueId == second.id)
+        let history = try hub.database.addressHistory(of: participant.id)
+        // The re-applied move opened a period at the second venue and closed the one the lost move had opened.
+        #expect(history.filter { $0.venueId == second.id && $0.effectiveTo == nil }.count == 1)
+        #expect(history.filter { $0.venueId == second.id && $0.effectiveTo != nil }.count == 1)
+        try expectAllEqual()
+    }
+
     @Test func aDeleteAgainstAnEarlierEditLosesAndIsShown() throws {
         let participant = try sharedParticipant()
         try edit(nodeA, participant.id, phone: "+254 700 000 002")
