@@ -170,20 +170,23 @@ extension JSONDecoder.DateDecodingStrategy {
     }
 }
 
-/// The one date format of the sync protocol.
+/// The one date format of the sync protocol. Formatters are costly to make (ICU), so each thread keeps its own.
 public enum SyncDateFormat {
     public static func string(from date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        formatter(fractions: true).string(from: date)
     }
 
     public static func date(from text: String) -> Date? {
+        formatter(fractions: true).date(from: text) ?? formatter(fractions: false).date(from: text)
+    }
+
+    private static func formatter(fractions: Bool) -> ISO8601DateFormatter {
+        let key = fractions ? "fieldbook.sync-date-fractions" : "fieldbook.sync-date"
+        if let cached = Thread.current.threadDictionary[key] as? ISO8601DateFormatter { return cached }
         let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        formatter.formatOptions = fractions ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        Thread.current.threadDictionary[key] = formatter
+        return formatter
     }
 }
 
