@@ -38,6 +38,7 @@ public final class SyncEngine: @unchecked Sendable {
     let tokens: TokenSource
     private let statusDidChange: @Sendable () -> Void
     private var thread: Thread?
+    private let threadLock = NSLock()
 
     public init(database: AppDatabase, settings: SyncEngineSettings = SyncEngineSettings(), logger: Logger,
                 statusDidChange: @escaping @Sendable () -> Void = {}) {
@@ -50,11 +51,17 @@ public final class SyncEngine: @unchecked Sendable {
 
     /// Starts the sync thread (only when a hub is linked: a standalone node opens no connection).
     public func start() {
-        try? database.markInterruptedSyncSessions()
-        guard (try? database.hubLink()) != nil, thread == nil else { return }
-        let thread = Thread { [self] in loop() }
-        thread.name = "fieldbook-sync"
-        self.thread = thread
+        guard (try? database.hubLink()) != nil else { return }
+        // Pages and the API may call this at the same time ("Sync now", linking): only one thread may ever start.
+        let thread: Thread? = threadLock.withLock {
+            guard self.thread == nil else { return nil }
+            try? database.markInterruptedSyncSessions()
+            let thread = Thread { [self] in loop() }
+            thread.name = "fieldbook-sync"
+            self.thread = thread
+            return thread
+        }
+        guard let thread else { return }
         state.woken(reason: "start")
         thread.start()
     }
