@@ -62,21 +62,17 @@ extension AppDatabase {
             return try reapplyParticipantEdit(conflict, by: actor)
         }
         try write(by: actor) { db, changes in
-            var state = try RecordStates.read(db, table, id: conflict.entityId)
-            guard !state.deleted else { throw DomainError.notFound(entity: conflict.entity.replacingOccurrences(of: "_", with: " ")) }
-            let baseVersion = state.version
+            let state = try RecordStates.read(db, table, id: conflict.entityId)
+            guard !state.deleted else { throw DomainError.notFound(entity: table.noun) }
             if conflict.kind == .delete {
                 try db.execute(sql: "DELETE FROM \(table.table) WHERE id = ?", arguments: [conflict.entityId.databaseText])
-                try changes.recordDelete(conflict.entity, id: conflict.entityId, baseVersion: baseVersion)
+                try changes.recordDelete(conflict.entity, id: conflict.entityId, baseVersion: state.version)
             } else {
-                let before = state.fields
-                for field in conflict.fields where table.columns.contains(field.name) { state.fields[field.name] = field.mine }
-                try table.validate(db, conflict.entityId, state.fields)
-                state.version += 1
-                if table.metaColumns.contains("updated_at") { state.fields["updated_at"] = .string(Date().storedText) }
-                try RecordStates.write(db, table, state)
-                let synced = state.fields.filter { table.columns.contains($0.key) }
-                try changes.recordUpdate(conflict.entity, id: conflict.entityId, before: before, after: synced, baseVersion: baseVersion)
+                var mine: [String: JSONValue] = [:]
+                for field in conflict.fields where table.columns.contains(field.name) { mine[field.name] = field.mine }
+                let edited = try RecordStates.writeEdit(db, table, state, mine)
+                try changes.recordUpdate(conflict.entity, id: conflict.entityId, before: state.fields,
+                                         after: edited.fields.filter { table.columns.contains($0.key) }, baseVersion: state.version)
             }
             try Self.resolve(db, id, as: "reapplied")
         }

@@ -11,14 +11,14 @@ extension AppDatabase {
     /// leaves the others applied; an operation id seen before gets the answer it got the first time.
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
         try pool.write { db in
-            let recorder = ChangeRecorder(db: db, author: "", queuesForHub: try Self.isLinked(db))
+            let forwardsUpstream = try Self.isLinked(db)
             var results: [SyncResult] = []
             for operation in request.operations {
                 if let earlier = try Self.earlierResult(db, operation.operationId) {
                     results.append(earlier)
                     continue
                 }
-                let result = try HubApplier(db: db, recorder: recorder).apply(operation)
+                let result = try HubApplier(db: db, forwardsUpstream: forwardsUpstream).apply(operation)
                 results.append(result)
                 // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
                 guard result.outcome != .rejected else { continue }
@@ -64,7 +64,8 @@ extension AppDatabase {
 /// Decides and applies one pushed operation against the hub's current record.
 private struct HubApplier {
     let db: Database
-    let recorder: ChangeRecorder
+    /// This hub is itself linked to a hub, so accepted operations queue for it too.
+    let forwardsUpstream: Bool
 
     func apply(_ operation: SyncOperation) throws -> SyncResult {
         guard let table = SyncedTable.named(operation.entity) else {
@@ -114,7 +115,7 @@ private struct HubApplier {
     private func update(_ operation: SyncOperation, _ table: SyncedTable, _ current: RecordState) throws -> SyncResult {
         if current.deleted {
             guard try RecordStates.wasEverWritten(db, table, id: operation.entityId) else {
-                return rejected(operation, "This \(table.entity.replacingOccurrences(of: "_", with: " ")) does not exist on the hub; its creation may have failed.", current: current)
+                return rejected(operation, "This \(table.noun) does not exist on the hub; its creation may have failed.", current: current)
             }
             let losing = operation.fields.map { LosingField(name: $0.key, mine: $0.value, theirs: .null) }.sorted { $0.name < $1.name }
             return SyncResult(operationId: operation.operationId, outcome: .conflict, reason: "deleted", losingFields: losing, current: current)
@@ -133,11 +134,7 @@ private struct HubApplier {
         }
         var state = current
         if !winning.isEmpty {
-            state.fields.merge(winning) { $1 }
-            try table.validate(db, operation.entityId, state.fields)
-            state.version += 1
-            if table.metaColumns.contains("updated_at") { state.fields["updated_at"] = .string(Date().storedText) }
-            try RecordStates.write(db, table, state)
+            state = try RecordStates.writeEdit(db, table, current, winning)
             try forward(operation, fields: winning)
         }
         let outcome: SyncOutcome = !losing.isEmpty ? .conflict : (current.version == operation.baseVersion ? .applied : .merged)
@@ -161,7 +158,7 @@ private struct HubApplier {
     private func forward(_ operation: SyncOperation, fields: [String: JSONValue]) throws {
         let change = Change(operation: operation.operation, entity: operation.entity, entityId: operation.entityId, fields: fields,
                             baseVersion: operation.baseVersion)
-        try ChangeRecorder(db: db, author: operation.author, queuesForHub: recorder.queuesForHub)
+        try ChangeRecorder(db: db, author: operation.author, queuesForHub: forwardsUpstream)
             .record(change, before: operation.before, operationId: operation.operationId)
     }
 
@@ -182,7 +179,7 @@ private struct HubApplier {
     }
 
     private static func explain(_ error: DatabaseError, _ table: SyncedTable) -> String {
-        let kind = table.entity.replacingOccurrences(of: "_", with: " ")
+        let kind = table.noun
         switch error.extendedResultCode {
         case .SQLITE_CONSTRAINT_FOREIGNKEY:
             return "This \(kind) refers to a record the hub does not have, or other records on the hub still use it."

@@ -53,6 +53,18 @@ enum RecordStates {
             """).execute(arguments: StatementArguments(values))
     }
 
+    /// Sets `changes` on an existing record as an edit: checked like the page's form, version raised, updated_at
+    /// stamped, written. Returns the record as stored.
+    static func writeEdit(_ db: Database, _ table: SyncedTable, _ state: RecordState, _ changes: [String: JSONValue]) throws -> RecordState {
+        var edited = state
+        edited.fields.merge(changes) { $1 }
+        try table.validate(db, state.entityId, edited.fields)
+        edited.version += 1
+        if table.metaColumns.contains("updated_at") { edited.fields["updated_at"] = .string(Date().storedText) }
+        try write(db, table, edited)
+        return edited
+    }
+
     /// True when the record was ever written here (a deleted record leaves its change-log entry behind).
     static func wasEverWritten(_ db: Database, _ table: SyncedTable, id: UUID) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM change_log WHERE entity = ? AND entity_id = ?)",

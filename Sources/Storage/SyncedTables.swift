@@ -27,7 +27,9 @@ struct SyncedTable: Sendable {
 
     static func named(_ entity: String) -> SyncedTable? { byEntity[entity] }
 
-    static func forTable(_ table: String) -> SyncedTable? { all.first { $0.table == table } }
+    /// The kind of record in words, for messages ("participant address").
+    var noun: String { entity.replacingOccurrences(of: "_", with: " ") }
+
 
     private static let timestamps = ["created_at", "updated_at"]
 

@@ -3,7 +3,7 @@ import Foundation
 /// Progress of the running sync session. `fraction` only ever grows within a session.
 public struct SyncProgress: Sendable, Equatable {
     /// The step the session is on.
-    public enum Phase: String, Sendable { case connecting, pushing, pulling, finishing }
+    public enum Phase: String, Sendable { case connecting, pushing, pulling }
 
     public var phase: Phase
     public var fraction: Double
@@ -17,7 +17,6 @@ public struct SyncProgress: Sendable, Equatable {
         case .connecting: "connecting to the hub"
         case .pushing: "sending changes"
         case .pulling: "receiving changes"
-        case .finishing: "finishing"
         }
     }
 

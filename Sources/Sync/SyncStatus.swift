@@ -49,9 +49,3 @@ public final class SyncStatusReporter: Sendable {
                           progress: linked ? engine?.snapshot().progress : nil)
     }
 }
-
-/// Where status changes are announced (the pages' live status); the sync engine calls it whenever status changes.
-public protocol SyncStatusPublisher: Sendable {
-    /// Announces `status` to everyone watching.
-    func publish(_ status: SyncStatus)
-}

@@ -6,7 +6,7 @@ import Sync
 
 /// Feeds the live sync status to every open /events stream: the current status on connect, each change
 /// published since, and a heartbeat comment so proxies keep the connection and vanished clients are noticed.
-public final class StatusBroadcaster: SyncStatusPublisher, Sendable {
+public final class StatusBroadcaster: Sendable {
     private let reporter: SyncStatusReporter
     private let subscribers = Mutex<[ObjectIdentifier: EventStream]>([:])
     /// Held while a status is read and sent, so concurrent publishers cannot deliver an older status last.
