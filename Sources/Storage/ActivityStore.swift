@@ -199,10 +199,7 @@ extension AppDatabase {
         let id = UUID()
         try db.execute(sql: "INSERT INTO activity_venue_history (id, activity_id, venue_id, effective_from) VALUES (?, ?, ?, ?)",
                        arguments: [id.databaseText, activity.databaseText, venue.databaseText, from.description])
-        try changes.recordCreate("activity_venue", id: id, fields: [
-            "activity_id": .string(activity.databaseText), "venue_id": .string(venue.databaseText),
-            "effective_from": .string(from.description), "effective_to": .null,
-        ])
+        try changes.recordStoredCreate("activity_venue", id: id)
     }
 
     private static func fetchActivity(_ db: Database, id: UUID) throws -> Activity {

@@ -89,6 +89,13 @@ struct ChangeRecorder {
                                      change.baseVersion, author, Date()])
     }
 
+    /// Records a create with the synced columns as they were stored, so no column can be left out of the operation.
+    func recordStoredCreate(_ entity: String, id: UUID) throws {
+        guard queuesForHub, let table = SyncedTable.named(entity) else { return }
+        let stored = try RecordStates.read(db, table, id: id)
+        try recordCreate(entity, id: id, fields: stored.fields.filter { table.columns.contains($0.key) })
+    }
+
     /// Records a new record with all its fields.
     func recordCreate(_ entity: String, id: UUID, fields: [String: JSONValue]) throws {
         try record(Change(operation: .create, entity: entity, entityId: id, fields: fields, baseVersion: 0))

@@ -62,10 +62,7 @@ extension AppDatabase {
             let now = Date()
             try db.execute(sql: "INSERT INTO assignments (id, activity_id, participant_id, role_id, assigned_at) VALUES (?, ?, ?, ?, ?)",
                            arguments: [id.databaseText, activityId.databaseText, participantId!.databaseText, roleId!.databaseText, now])
-            try changes.recordCreate("assignment", id: id, fields: [
-                "activity_id": .string(activityId.databaseText), "participant_id": .string(participantId!.databaseText),
-                "role_id": .string(roleId!.databaseText), "assigned_at": .string(now.storedText),
-            ])
+            try changes.recordStoredCreate("assignment", id: id)
             return id
         }
         return try assignment(id: id)

@@ -84,10 +84,7 @@ extension AppDatabase {
                 let end = index + 1 < person.homes.count ? person.homes[index + 1].from.description : nil
                 let venue = community.venues[period.venue].id.databaseText
                 try insertHistory.execute(arguments: [id.databaseText, model.id.databaseText, venue, period.from.description, end])
-                try changes.recordCreate("participant_address", id: id, fields: [
-                    "participant_id": .string(model.id.databaseText), "venue_id": .string(venue),
-                    "effective_from": .string(period.from.description), "effective_to": end.map(JSONValue.string) ?? .null,
-                ])
+                try changes.recordStoredCreate("participant_address", id: id)
                 periods += 1
             }
         }
@@ -113,19 +110,13 @@ extension AppDatabase {
             for venue in activity.venues {
                 let id = UUID(), venueId = community.venues[venue].id.databaseText
                 try insertVenue.execute(arguments: [id.databaseText, model.id.databaseText, venueId, model.startDate.description])
-                try changes.recordCreate("activity_venue", id: id, fields: [
-                    "activity_id": .string(model.id.databaseText), "venue_id": .string(venueId),
-                    "effective_from": .string(model.startDate.description), "effective_to": .null,
-                ])
+                try changes.recordStoredCreate("activity_venue", id: id)
                 counts.venues += 1
             }
             for pair in activity.assignments {
                 let id = UUID(), participant = community.participants[pair.participant].id.databaseText
                 try insertAssignment.execute(arguments: [id.databaseText, model.id.databaseText, participant, roles[pair.role].databaseText, now])
-                try changes.recordCreate("assignment", id: id, fields: [
-                    "activity_id": .string(model.id.databaseText), "participant_id": .string(participant),
-                    "role_id": .string(roles[pair.role].databaseText), "assigned_at": .string(now.storedText),
-                ])
+                try changes.recordStoredCreate("assignment", id: id)
                 counts.assignments += 1
             }
         }

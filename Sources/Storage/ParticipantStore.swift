@@ -181,10 +181,7 @@ extension AppDatabase {
         try db.execute(sql: """
             INSERT INTO participant_address_history (id, participant_id, venue_id, effective_from) VALUES (?, ?, ?, ?)
             """, arguments: [id.databaseText, participant.databaseText, venue.databaseText, date.description])
-        try changes.recordCreate("participant_address", id: id, fields: [
-            "participant_id": .string(participant.databaseText), "venue_id": .string(venue.databaseText),
-            "effective_from": .string(date.description), "effective_to": .null,
-        ])
+        try changes.recordStoredCreate("participant_address", id: id)
     }
 
     private static func closeCurrentAddress(_ db: Database, _ changes: ChangeRecorder, participant: UUID, on date: CalendarDate) throws {
