@@ -68,8 +68,7 @@ struct SyncEndpoints: Sendable {
         guard let engine, try context.database.hubLink() != nil else {
             throw HTTPError(.conflict, "This Fieldbook is standalone: link it to a hub first (fieldbook link, or the settings page).")
         }
-        engine.start()
-        engine.wake(reason: "api")
+        engine.syncNow()
         return SyncJSON.response(["status": "started"])
     }
 

@@ -80,6 +80,13 @@ public final class SyncEngine: @unchecked Sendable {
         wake(reason: "link changed")
     }
 
+    /// "Sync now", from any surface: starts the thread if needed and syncs at once, resuming a paused sync (a paused
+    /// engine skips its wake-ups, so a wake alone would do nothing).
+    public func syncNow() {
+        start()
+        if isPaused { resume() } else { wake(reason: "sync now") }
+    }
+
     /// Wakes the thread now ("Sync now", a local write, a settings change).
     public func wake(reason: String) { state.woken(reason: reason) }
 
@@ -130,7 +137,7 @@ public final class SyncEngine: @unchecked Sendable {
             return false
         }
         state.setHub(.online)
-        let session = SyncSession(engine: self, client: client, link: link)
+        let session = SyncSession(engine: self, client: client)
         let succeeded = session.run()
         statusDidChange()
         return succeeded

@@ -8,7 +8,6 @@ import Storage
 struct SyncSession {
     let engine: SyncEngine
     let client: HubClient
-    let link: HubLink
 
     private struct Cancelled: Error {}
 

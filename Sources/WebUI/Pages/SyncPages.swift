@@ -38,10 +38,7 @@ enum SyncPages {
     }
 
     static func run(_ context: inout PageContext) throws -> Response {
-        let engine = try linkedEngine(context)
-        engine.start()
-        // A paused engine skips its wake-ups, so "Sync now" while paused would do nothing: it resumes (which wakes it).
-        if engine.isPaused { engine.resume() } else { engine.wake(reason: "sync now") }
+        try linkedEngine(context).syncNow()
         return context.redirect(to: "/sync", flash: "Syncing with the hub now. This page shows the progress.")
     }
 
