@@ -28,3 +28,9 @@ public struct ValidationError: Error, Sendable, Equatable {
         if !fieldErrors.isEmpty { throw self }
     }
 }
+
+extension String {
+    /// True when the text holds U+0000. SQLite stores it, but text read back stops there, so "\u{0}Ada" would be kept
+    /// and later read as an empty name: every way in refuses or replaces it.
+    public var containsNUL: Bool { unicodeScalars.contains("\u{0}") }
+}

@@ -181,9 +181,15 @@ private let postIterator: MHD_PostDataIterator = { cls, _, key, filename, conten
             pending.files[pending.files.count - 1].data += bytes
         }
     } else {
-        pending.form.appendChunk(name, String(decoding: bytes, as: UTF8.self), continuing: offset > 0)
+        pending.form.appendChunk(name, formText(bytes), continuing: offset > 0)
     }
     return MHD_Result.YES
+}
+
+/// A form value as text. Like an HTML parser, it shows bad UTF-8 and U+0000 as U+FFFD: a browser never sends a NUL
+/// from what a person typed, and SQLite text read back would stop at one, so a stored value would silently shrink.
+private func formText(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
 }
 
 /// Builds the request, asks the server for a response and queues it.

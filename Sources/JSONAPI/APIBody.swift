@@ -124,6 +124,7 @@ struct APIBody {
 
     private static func textProblem(_ text: String, _ field: Field, name: String) -> String? {
         let length = text.unicodeScalars.count
+        if text.containsNUL { return "\(name) must not contain the NUL character (\\u0000); remove it and send again" }
         if field.notBlank && text.isBlankForSchema { return "Enter \(name): it must not be empty or only spaces" }
         if let max = field.maxLength, length > max { return "\(name) must be \(max) characters or fewer (it has \(length))" }
         if let min = field.minLength, length < min { return "\(name) must be at least \(min) characters" }

@@ -120,10 +120,13 @@ extension String {
         0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000, 0xFEFF...0xFEFF,
     ]
 
-    /// The JSON Schema pattern for "holds a character outside `blankScalars`".
-    static let notBlankPattern = "[^" + blankScalars.map { range in
+    /// The JSON Schema pattern for text without U+0000 (`containsNUL` says why every text field refuses it).
+    static let noNULPattern = #"^[^\u0000]*$"#
+
+    /// The JSON Schema pattern for "no U+0000, and a character outside `blankScalars`".
+    static let notBlankPattern = #"^[^\u0000]*[^\u0000"# + blankScalars.map { range in
         range.count == 1 ? String(format: "\\u%04x", range.lowerBound) : String(format: "\\u%04x-\\u%04x", range.lowerBound, range.upperBound)
-    }.joined() + "]"
+    }.joined() + #"][^\u0000]*$"#
 
     /// True when every character is in `blankScalars`.
     var isBlankForSchema: Bool {

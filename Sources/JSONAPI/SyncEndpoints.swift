@@ -39,6 +39,7 @@ struct SyncEndpoints: Sendable {
                 errors.add(name + ".entity", "entity must be one of: " + AppDatabase.syncedEntities.joined(separator: ", "))
             }
             if operation.author.unicodeScalars.count > 200 { errors.add(name + ".author", "author must be 200 characters or fewer") }
+            if operation.author.containsNUL { errors.add(name + ".author", "author must not contain the NUL character (\\u0000)") }
             if !(0...2_147_483_647).contains(operation.baseVersion) {
                 errors.add(name + ".base_version", "base_version must be a whole number from 0 to 2147483647")
             }

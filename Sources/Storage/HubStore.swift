@@ -99,7 +99,7 @@ private struct HubApplier {
     private func create(_ operation: SyncOperation, _ table: SyncedTable) throws -> SyncResult {
         var fields = operation.fields.filter { table.columns.contains($0.key) }
         for column in table.columns where fields[column] == nil { fields[column] = .null }
-        try table.validate(db, operation.entityId, fields)
+        try table.check(db, operation.entityId, fields)
         let now = Date().storedText
         if table.metaColumns.contains("created_at") {
             fields["created_at"] = .string(operation.createdAt.storedText)

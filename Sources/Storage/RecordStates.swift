@@ -58,7 +58,7 @@ enum RecordStates {
     static func writeEdit(_ db: Database, _ table: SyncedTable, _ state: RecordState, _ changes: [String: JSONValue]) throws -> RecordState {
         var edited = state
         edited.fields.merge(changes) { $1 }
-        try table.validate(db, state.entityId, edited.fields)
+        try table.check(db, state.entityId, edited.fields)
         edited.version += 1
         if table.metaColumns.contains("updated_at") { edited.fields["updated_at"] = .string(Date().storedText) }
         try write(db, table, edited)

@@ -30,6 +30,14 @@ struct SyncedTable: Sendable {
     /// The kind of record in words, for messages ("participant address").
     var noun: String { entity.replacingOccurrences(of: "_", with: " ") }
 
+    /// Throws a ValidationError when the row would not pass the page's form, or when a text holds U+0000 (`containsNUL`).
+    func check(_ db: Database, _ id: UUID, _ fields: [String: JSONValue]) throws {
+        let withNUL = fields.filter { if case .string(let text) = $0.value { text.containsNUL } else { false } }
+        if let field = withNUL.keys.sorted().first {
+            throw ValidationError([FieldError(field: field, message: "Remove the NUL character (U+0000) from \(field)")])
+        }
+        try validate(db, id, fields)
+    }
 
     private static let timestamps = ["created_at", "updated_at"]
 

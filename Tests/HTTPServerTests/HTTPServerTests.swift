@@ -97,6 +97,14 @@ struct EchoResponder: RequestResponder {
         }
     }
 
+    @Test func aNULInAFormValueArrivesAsAReplacementCharacter() throws {
+        try withServer { port in
+            let body = "name=%00Ada"
+            let answer = try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", port: port)
+            #expect(answer.body == "form=name=\u{FFFD}Ada files= raw=0")
+        }
+    }
+
     @Test func parsesMultipartFormsWithFiles() throws {
         try withServer(maxBody: 64 * 1024) { port in
             let file = String(repeating: "x", count: 5000)

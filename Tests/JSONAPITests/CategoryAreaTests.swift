@@ -110,6 +110,30 @@ import Testing
         #expect(given.send(.delete, "/api/v1/areas/\(cityId)", token: token).status == 204)
     }
 
+    @Test func textHoldingANULIsRefusedAsTheDocumentSaysAndAStoredNameSurvivesAPatch() throws {
+        let given = try APIHarness()
+        let token = try given.token(.editor)
+        let refused = given.send(.post, "/api/v1/areas", ["name": "\u{0}x", "area_type": "CITY"], token: token)
+        #expect(refused.status == 422)
+        #expect(refused.errorFields == ["name"])
+        #expect(given.send(.post, "/api/v1/participants", ["name": "Ada", "email": "ada@example.org", "notes": "a\u{0}b"], token: token).errorFields == ["notes"])
+
+        let area = given.send(.post, "/api/v1/areas", ["name": "Kisumu", "area_type": "CITY"], token: token).string("id")
+        let parent = given.send(.post, "/api/v1/areas", ["name": "Nyanza", "area_type": "PROVINCE"], token: token).string("id")
+        let moved = given.send(.patch, "/api/v1/areas/\(area)", ["parent_id": parent], token: token)
+        #expect(moved.status == 200)
+        #expect(moved.string("name") == "Kisumu")
+
+        let schemas = try #require((given.send(.get, "/api/v1/openapi.json").json["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        for (schema, field) in [("AreaWrite", "name"), ("ParticipantWrite", "notes"), ("ParticipantWrite", "email")] {
+            let properties = (schemas[schema] as? [String: Any])?["properties"] as? [String: [String: Any]]
+            let pattern = try #require(properties?[field]?["pattern"] as? String, "\(schema).\(field)")
+            let regex = try NSRegularExpression(pattern: pattern)
+            let matches = { (text: String) in regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }
+            #expect(matches("a@example.org") && !matches("a\u{0}@example.org"), "\(schema).\(field)")
+        }
+    }
+
     @Test func invalidAreaBodiesAre422AndUnknownParentsAre409() throws {
         let given = try APIHarness()
         let token = try given.token(.editor)

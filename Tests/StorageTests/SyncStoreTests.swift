@@ -218,6 +218,18 @@ import Testing
         #expect(try nodeA.database.failedOperationCount() == 0)
     }
 
+    @Test func aPushedTextHoldingANULIsRejectedSoNoRecordShrinksWhenReadBack() throws {
+        let operation = SyncOperation(operationId: UUID(), operation: .create, entity: "geographic_area", entityId: UUID(),
+                                      fields: ["name": .string("\u{0}Kisumu"), "area_type": .string("CITY"), "parent_id": .null],
+                                      before: [:], baseVersion: 0, author: "test", createdAt: Date())
+
+        let result = try #require(try hub.database.applyPush(PushRequest(nodeId: UUID(), operations: [operation])).results.first)
+
+        #expect(result.outcome == .rejected)
+        #expect(result.reason?.contains("NUL") == true)
+        #expect(try hub.database.changes(after: 0, limit: 10).changes.isEmpty)
+    }
+
     @Test func localEditsWaitingToBePushedSurviveAPullAndMergeAfterThePush() throws {
         let participant = try sharedParticipant()
         try edit(nodeA, participant.id, name: "Ann (A)")
