@@ -90,26 +90,14 @@ struct StatusBody: Encodable {
     let pendingOperations: Int
     let failedOperations: Int
     let conflicts: Int
-    let lastSuccessfulSync: Date?
+    @Null var lastSuccessfulSync: Date?
     let syncing: Bool
     let paused: Bool
-    let lastError: String?
+    @Null var lastError: String?
 
     enum CodingKeys: String, CodingKey {
         case hub, pendingOperations = "pending_operations", failedOperations = "failed_operations", conflicts
         case lastSuccessfulSync = "last_successful_sync", syncing, paused, lastError = "last_error"
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(hub, forKey: .hub)
-        try container.encode(pendingOperations, forKey: .pendingOperations)
-        try container.encode(failedOperations, forKey: .failedOperations)
-        try container.encode(conflicts, forKey: .conflicts)
-        try container.encode(lastSuccessfulSync, forKey: .lastSuccessfulSync)
-        try container.encode(syncing, forKey: .syncing)
-        try container.encode(paused, forKey: .paused)
-        try container.encode(lastError, forKey: .lastError)
     }
 }
 

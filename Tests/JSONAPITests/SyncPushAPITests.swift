@@ -3,7 +3,7 @@ import HTTPServer
 @testable import JSONAPI
 import Testing
 
-/// POST /api/v1/sync/push refuses what its document refuses, and answers a bad record per operation.
+/// The sync endpoints: push refuses what its document refuses and answers a bad record per operation; status writes nulls out.
 @Suite struct SyncPushAPITests {
     private func operation(author: String, name: String) -> [String: Any] {
         ["operation_id": UUID().uuidString, "operation": "create", "entity": "geographic_area", "entity_id": UUID().uuidString,
@@ -26,5 +26,15 @@ import Testing
         #expect(answered.status == 200)
         let outcomes = (answered["results"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
         #expect(outcomes == ["rejected", "applied"])
+    }
+
+    @Test func aStandaloneStatusWritesOutItsNulls() throws {
+        let given = try APIHarness()
+        let status = given.send(.get, "/api/v1/sync/status", token: try given.token(.administrator))
+
+        #expect(status.status == 200)
+        #expect(status.string("hub") == "standalone")
+        #expect(status["last_successful_sync"] is NSNull && status["last_error"] is NSNull)
+        #expect(status["pending_operations"] as? Int == 0 && status["paused"] as? Bool == false)
     }
 }
