@@ -11,9 +11,28 @@ public struct FieldError: Sendable, Equatable, Codable {
 
 /// Every problem found in one submitted form or API body; empty means valid.
 public struct ValidationError: Error, Sendable, Equatable {
-    public private(set) var fieldErrors: [FieldError]
+    /// What the problems are about. Both surfaces show them beside the fields; the JSON API answers rules a body breaks
+    /// on its own with 422 and values that clash with the records stored now with 409, since resending the same body
+    /// can succeed once those records change.
+    public enum Cause: Sendable, Equatable {
+        /// The values break a rule on their own (a blank name, a bad email).
+        case input
+        /// The values are fine on their own but clash with current records (a referenced record is gone, a name is taken).
+        case currentRecords
+    }
 
-    public init(_ fieldErrors: [FieldError] = []) { self.fieldErrors = fieldErrors }
+    public private(set) var fieldErrors: [FieldError]
+    public let cause: Cause
+
+    public init(_ fieldErrors: [FieldError] = [], cause: Cause = .input) {
+        self.fieldErrors = fieldErrors
+        self.cause = cause
+    }
+
+    /// One field's clash with the records stored now.
+    public static func clash(_ field: String, _ message: String) -> ValidationError {
+        ValidationError([FieldError(field: field, message: message)], cause: .currentRecords)
+    }
 
     public mutating func add(_ field: String, _ message: String) {
         fieldErrors.append(FieldError(field: field, message: message))

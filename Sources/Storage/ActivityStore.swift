@@ -211,7 +211,7 @@ extension AppDatabase {
 
     private static func ensureTypeExists(_ db: Database, _ type: UUID) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM activity_types WHERE id = ?)", arguments: [type.databaseText]) == true else {
-            throw ValidationError([FieldError(field: "activity_type_id", message: "The chosen activity type no longer exists; choose another")])
+            throw ValidationError.clash("activity_type_id", "The chosen activity type no longer exists; choose another")
         }
     }
 }

@@ -125,9 +125,9 @@ extension AppDatabase {
             if let parentId = valid.parentId {
                 try Self.ensureParentExists(db, parentId)
                 if try Self.descendantIds(db, of: id).contains(parentId) {
-                    throw ValidationError([FieldError(field: "parent_id", message: parentId == id
+                    throw ValidationError.clash("parent_id", parentId == id
                         ? "An area cannot be its own parent; choose another parent area"
-                        : "That area is inside “\(area.name)”, so it cannot be its parent; choose an area outside it")])
+                        : "That area is inside “\(area.name)”, so it cannot be its parent; choose an area outside it")
                 }
             }
             let before = area.syncedFields
@@ -177,7 +177,7 @@ extension AppDatabase {
     private static func ensureParentExists(_ db: Database, _ parentId: UUID) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geographic_areas WHERE id = ?)",
                                 arguments: [parentId.databaseText]) == true else {
-            throw ValidationError([FieldError(field: "parent_id", message: "The chosen parent area no longer exists; choose another")])
+            throw ValidationError.clash("parent_id", "The chosen parent area no longer exists; choose another")
         }
     }
 

@@ -48,15 +48,15 @@ extension AppDatabase {
         let id = try write(by: actor) { db, changes -> UUID in
             _ = try Self.fetchActivityName(db, activityId)
             guard let participant = try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [participantId!.databaseText]) else {
-                throw ValidationError([FieldError(field: "participant_id", message: "That participant no longer exists; search again")])
+                throw ValidationError.clash("participant_id", "That participant no longer exists; search again")
             }
             guard let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId!.databaseText]) else {
-                throw ValidationError([FieldError(field: "role_id", message: "That role no longer exists; choose another")])
+                throw ValidationError.clash("role_id", "That role no longer exists; choose another")
             }
             if try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM assignments WHERE activity_id = ? AND participant_id = ? AND role_id = ?)
                 """, arguments: [activityId.databaseText, participantId!.databaseText, roleId!.databaseText]) == true {
-                throw ValidationError([FieldError(field: "role_id", message: "\(participant) is already assigned to this activity as \(role); choose another role or participant")])
+                throw ValidationError.clash("role_id", "\(participant) is already assigned to this activity as \(role); choose another role or participant")
             }
             let id = UUID()
             let now = Date()

@@ -93,7 +93,7 @@ extension AppDatabase {
         let clash = try String.fetchOne(db, sql: "SELECT name FROM \(kind.table) WHERE name = ? COLLATE NOCASE AND id IS NOT ?",
                                         arguments: [name, id?.databaseText])
         if let clash {
-            throw ValidationError([FieldError(field: "name", message: "\(kind.withArticle.capitalizedFirst) called “\(clash)” already exists; choose another name")])
+            throw ValidationError.clash("name", "\(kind.withArticle.capitalizedFirst) called “\(clash)” already exists; choose another name")
         }
     }
 

@@ -207,7 +207,7 @@ extension AppDatabase {
 
     static func ensureVenueExists(_ db: Database, _ venue: UUID, field: String = "home_venue_id") throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM venues WHERE id = ?)", arguments: [venue.databaseText]) == true else {
-            throw ValidationError([FieldError(field: field, message: "The chosen venue no longer exists; search for another")])
+            throw ValidationError.clash(field, "The chosen venue no longer exists; search for another")
         }
     }
 }

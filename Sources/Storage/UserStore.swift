@@ -115,7 +115,7 @@ extension AppDatabase {
 
     private static func ensureUniqueEmail(_ db: Database, _ email: String) throws {
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", arguments: [email]) == true {
-            throw ValidationError([FieldError(field: "email", message: "A user with the email \(email) already exists; use another address")])
+            throw ValidationError.clash("email", "A user with the email \(email) already exists; use another address")
         }
     }
 

@@ -186,7 +186,7 @@ extension AppDatabase {
     private static func ensureAreaExists(_ db: Database, _ areaId: UUID) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geographic_areas WHERE id = ?)",
                                 arguments: [areaId.databaseText]) == true else {
-            throw ValidationError([FieldError(field: "geographic_area_id", message: "The chosen area no longer exists; choose another")])
+            throw ValidationError.clash("geographic_area_id", "The chosen area no longer exists; choose another")
         }
     }
 }
