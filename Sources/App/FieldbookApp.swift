@@ -40,8 +40,10 @@ public final class FieldbookApp: Sendable {
         syncStatus = StatusBroadcaster(reporter: reporter)
         let broadcaster = syncStatus
         relay.set { broadcaster.publish(reporter.current()) }
-        // A write from any surface (pages or API) wakes the sync thread and updates open pages' pending count.
-        database.queuedWrites.observe {
+        // A write from any surface (pages or API) queued for the hub wakes the sync thread and updates open pages'
+        // pending count; standalone, the status does not change with a write.
+        database.changeFeed.subscribe { committed in
+            guard committed.queuedForHub else { return }
             engine.wake(reason: "local write")
             relay.fire()
         }

@@ -8,8 +8,8 @@ public final class AppDatabase: Sendable {
     let pool: DatabasePool
     let passwordHasher: PasswordHasher
     public let path: String
-    /// Fires after each committed write that queued operations for the hub (the sync engine wakes on it).
-    public let queuedWrites = WriteSignal()
+    /// What each committed write changed (the sync engine, live pages and, later, notifications subscribe).
+    public let changeFeed = ChangeFeed()
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     public init(path: String, passwordCost: PasswordHasher.Cost = .standard) throws {
@@ -25,14 +25,18 @@ public final class AppDatabase: Sendable {
         try Migrations.migrator.migrate(pool)
     }
 
-    /// The single write path for synced data: runs `body` in one transaction with a recorder for its changes.
-    func write<T>(by actor: Actor, _ body: (Database, ChangeRecorder) throws -> T) throws -> T {
-        var queued = false
+    /// The single write path for synced data: runs `body` in one transaction in which every write records its change,
+    /// then tells the change feed what was committed. Writes that belong together (an import) share one call.
+    public func transaction<T>(by actor: Actor, _ body: (RecordTransaction) throws -> T) throws -> T {
+        var recorder: ChangeRecorder?
         let result = try pool.write { db in
-            queued = try Self.isLinked(db)
-            return try body(db, ChangeRecorder(db: db, author: actor.recorded, queuesForHub: queued))
+            let changes = ChangeRecorder(db: db, author: actor.recorded, queuesForHub: try Self.isLinked(db))
+            recorder = changes
+            return try body(RecordTransaction(db: db, changes: changes))
         }
-        if queued { queuedWrites.notify() }
+        if let recorder {
+            changeFeed.publish(CommittedChanges(origin: .local, changes: recorder.committed, queuedForHub: recorder.queuesForHub))
+        }
         return result
     }
 
@@ -70,14 +74,25 @@ public final class AppDatabase: Sendable {
     }
 }
 
-/// Appends outbox entries for the changes of the transaction it was made for. With no hub linked there is nobody
-/// to push to, so nothing is queued (the change log, kept by triggers, still records every change for pulling nodes).
-struct ChangeRecorder {
+/// Appends outbox entries for the changes of the transaction it was made for, and keeps them for the change feed.
+/// With no hub linked there is nobody to push to, so nothing is queued (the change log, kept by triggers, still
+/// records every change for pulling nodes).
+final class ChangeRecorder {
     let db: Database
     let author: String
     let queuesForHub: Bool
+    /// What this transaction changed, in order, published once it commits.
+    private(set) var committed: [RecordChange] = []
+
+    init(db: Database, author: String, queuesForHub: Bool) {
+        self.db = db
+        self.author = author
+        self.queuesForHub = queuesForHub
+    }
 
     func record(_ change: Change, before: [String: JSONValue] = [:], operationId: UUID = UUID()) throws {
+        let now = Date()
+        committed.append(RecordChange(kind: change.entity, id: change.entityId, operation: change.operation, author: author, at: now))
         guard queuesForHub else { return }
         let fields = try JSONEncoder.sortedKeys.encode(change.fields)
         let beforeFields = try JSONEncoder.sortedKeys.encode(before.filter { change.fields[$0.key] != nil })
@@ -86,14 +101,7 @@ struct ChangeRecorder {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [operationId.databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
                                      String(decoding: fields, as: UTF8.self), String(decoding: beforeFields, as: UTF8.self),
-                                     change.baseVersion, author, Date()])
-    }
-
-    /// Records a create with the synced columns as they were stored, so no column can be left out of the operation.
-    func recordStoredCreate(_ entity: String, id: UUID) throws {
-        guard queuesForHub, let table = SyncedTable.named(entity) else { return }
-        let stored = try RecordStates.read(db, table, id: id)
-        try recordCreate(entity, id: id, fields: stored.fields.filter { table.columns.contains($0.key) })
+                                     change.baseVersion, author, now])
     }
 
     /// Records a new record with all its fields.
@@ -128,19 +136,5 @@ extension Row {
     /// Reads a text id column as a UUID.
     func uuid(_ column: String) -> UUID {
         UUID(uuidString: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-    }
-}
-
-/// A thread-safe list of callbacks run after an event.
-public final class WriteSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var observers: [@Sendable () -> Void] = []
-
-    public init() {}
-
-    public func observe(_ observer: @escaping @Sendable () -> Void) { lock.withLock { observers.append(observer) } }
-
-    func notify() {
-        for observer in lock.withLock({ observers }) { observer() }
     }
 }

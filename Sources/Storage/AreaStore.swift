@@ -102,59 +102,26 @@ extension AppDatabase {
     @discardableResult
     public func createArea(_ input: AreaInput, by actor: Actor) throws -> GeographicArea {
         let valid = try input.validated()
-        return try write(by: actor) { db, changes in
-            if let parentId = valid.parentId { try Self.ensureParentExists(db, parentId) }
-            let now = Date()
-            let area = GeographicArea(id: UUID(), name: valid.name, areaType: valid.areaType, parentId: valid.parentId,
-                                      version: 1, createdAt: now, updatedAt: now)
-            try db.execute(sql: """
-                INSERT INTO geographic_areas (id, name, area_type, parent_id, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)
-                """, arguments: [area.id.databaseText, area.name, area.areaType.rawValue, area.parentId?.databaseText, now, now])
-            try changes.recordCreate("geographic_area", id: area.id, fields: area.syncedFields)
-            return area
-        }
+        return try transaction(by: actor) { try $0.createArea(valid) }
     }
 
     /// Changes an area; a parent that is the area itself or one of its descendants is refused (Property 31).
     @discardableResult
     public func updateArea(id: UUID, _ input: AreaInput, expectedVersion: Int?, by actor: Actor) throws -> GeographicArea {
         let valid = try input.validated()
-        return try write(by: actor) { db, changes in
-            var area = try Self.fetchArea(db, id: id)
-            if let expectedVersion, expectedVersion != area.version { throw DomainError.staleVersion(entity: "area") }
-            if let parentId = valid.parentId {
-                try Self.ensureParentExists(db, parentId)
-                if try Self.descendantIds(db, of: id).contains(parentId) {
-                    throw ValidationError.clash("parent_id", parentId == id
-                        ? "An area cannot be its own parent; choose another parent area"
-                        : "That area is inside “\(area.name)”, so it cannot be its parent; choose an area outside it")
-                }
-            }
-            let before = area.syncedFields
-            (area.name, area.areaType, area.parentId) = (valid.name, valid.areaType, valid.parentId)
-            guard area.syncedFields != before else { return area }
-            let baseVersion = area.version
-            area.version += 1
-            area.updatedAt = Date()
-            try db.execute(sql: """
-                UPDATE geographic_areas SET name = ?, area_type = ?, parent_id = ?, version = ?, updated_at = ? WHERE id = ?
-                """, arguments: [area.name, area.areaType.rawValue, area.parentId?.databaseText, area.version, area.updatedAt, id.databaseText])
-            try changes.recordUpdate("geographic_area", id: id, before: before, after: area.syncedFields, baseVersion: baseVersion)
-            return area
-        }
+        return try transaction(by: actor) { try $0.updateArea(id: id, valid, expectedVersion: expectedVersion) }
     }
 
     /// Deletes an area that has no child areas and no venues (Property 32).
     public func deleteArea(id: UUID, by actor: Actor) throws {
-        try write(by: actor) { db, changes in
-            let area = try Self.fetchArea(db, id: id)
-            let references = try Self.references(db, areaId: id, limit: 10)
+        try transaction(by: actor) { transaction in
+            let area = try transaction.fetch(GeographicArea.self, id: id, noun: "area")
+            let references = try Self.references(transaction.db, areaId: id, limit: 10)
             guard references.isEmpty else {
                 throw DomainError.stillReferenced(message: AreaReferences.refusal(name: area.name, references),
                                                   references: (references.children + references.venues).map(\.name))
             }
-            try db.execute(sql: "DELETE FROM geographic_areas WHERE id = ?", arguments: [id.databaseText])
-            try changes.recordDelete("geographic_area", id: id, baseVersion: area.version)
+            try transaction.delete(area)
         }
     }
 
@@ -168,13 +135,11 @@ extension AppDatabase {
     }
 
     private static func fetchArea(_ db: Database, id: UUID) throws -> GeographicArea {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM geographic_areas WHERE id = ?", arguments: [id.databaseText]) else {
-            throw DomainError.notFound(entity: "area")
-        }
-        return GeographicArea(row: row)
+        guard let area = try GeographicArea.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "area") }
+        return area
     }
 
-    private static func ensureParentExists(_ db: Database, _ parentId: UUID) throws {
+    static func ensureParentExists(_ db: Database, _ parentId: UUID) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geographic_areas WHERE id = ?)",
                                 arguments: [parentId.databaseText]) == true else {
             throw ValidationError.clash("parent_id", "The chosen parent area no longer exists; choose another")
@@ -204,15 +169,32 @@ extension AreaReferences {
     }
 }
 
-extension GeographicArea {
-    var syncedFields: [String: JSONValue] {
-        ["name": .string(name), "area_type": .string(areaType.rawValue), "parent_id": parentId.map { .string($0.databaseText) } ?? .null]
+/// The area writer: the only code that writes geographic areas.
+extension RecordTransaction {
+    @discardableResult
+    public func createArea(_ valid: AreaInput.Valid, id: UUID = UUID()) throws -> GeographicArea {
+        if let parentId = valid.parentId { try AppDatabase.ensureParentExists(db, parentId) }
+        let now = Date()
+        let area = GeographicArea(id: id, name: valid.name, areaType: valid.areaType, parentId: valid.parentId,
+                                  version: 1, createdAt: now, updatedAt: now)
+        try insert(area)
+        return area
     }
 
-    init(row: Row) {
-        let parent: String? = row["parent_id"]
-        self.init(id: row.uuid("id"), name: row["name"], areaType: AreaType(rawValue: row["area_type"]) ?? .community,
-                  parentId: parent.flatMap(UUID.init(uuidString:)), version: row["version"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+    @discardableResult
+    public func updateArea(id: UUID, _ valid: AreaInput.Valid, expectedVersion: Int?) throws -> GeographicArea {
+        let stored = try fetch(GeographicArea.self, id: id, noun: "area")
+        try ensureCurrent(stored.version, expected: expectedVersion, noun: "area")
+        if let parentId = valid.parentId {
+            try AppDatabase.ensureParentExists(db, parentId)
+            if try AppDatabase.descendantIds(db, of: id).contains(parentId) {
+                throw ValidationError.clash("parent_id", parentId == id
+                    ? "An area cannot be its own parent; choose another parent area"
+                    : "That area is inside “\(stored.name)”, so it cannot be its parent; choose an area outside it")
+            }
+        }
+        var edited = stored
+        (edited.name, edited.areaType, edited.parentId) = (valid.name, valid.areaType, valid.parentId)
+        return try save(edited, over: stored)
     }
 }

@@ -45,40 +45,15 @@ extension AppDatabase {
         if participantId == nil { errors.add("participant_id", "Choose a participant: search by name or email, then pick one") }
         if roleId == nil { errors.add("role_id", "Choose the participant's role") }
         try errors.throwIfAny()
-        let id = try write(by: actor) { db, changes -> UUID in
-            _ = try Self.fetchActivityName(db, activityId)
-            guard let participant = try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [participantId!.databaseText]) else {
-                throw ValidationError.clash("participant_id", "That participant no longer exists; search again")
-            }
-            guard let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId!.databaseText]) else {
-                throw ValidationError.clash("role_id", "That role no longer exists; choose another")
-            }
-            if try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM assignments WHERE activity_id = ? AND participant_id = ? AND role_id = ?)
-                """, arguments: [activityId.databaseText, participantId!.databaseText, roleId!.databaseText]) == true {
-                throw ValidationError.clash("role_id", "\(participant) is already assigned to this activity as \(role); choose another role or participant")
-            }
-            let id = UUID()
-            let now = Date()
-            try db.execute(sql: "INSERT INTO assignments (id, activity_id, participant_id, role_id, assigned_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [id.databaseText, activityId.databaseText, participantId!.databaseText, roleId!.databaseText, now])
-            try changes.recordStoredCreate("assignment", id: id)
-            return id
-        }
+        let id = try transaction(by: actor) { try $0.assign(participant: participantId!, role: roleId!, toActivity: activityId).id }
         return try assignment(id: id)
     }
 
     public func unassign(_ id: UUID, by actor: Actor) throws {
-        try write(by: actor) { db, changes in
-            guard let version = try Int.fetchOne(db, sql: "SELECT version FROM assignments WHERE id = ?", arguments: [id.databaseText]) else {
-                throw DomainError.notFound(entity: "assignment")
-            }
-            try db.execute(sql: "DELETE FROM assignments WHERE id = ?", arguments: [id.databaseText])
-            try changes.recordDelete("assignment", id: id, baseVersion: version)
-        }
+        try transaction(by: actor) { try $0.delete($0.fetch(AssignmentRow.self, id: id, noun: "assignment")) }
     }
 
-    private static func fetchActivityName(_ db: Database, _ id: UUID) throws -> String {
+    static func fetchActivityName(_ db: Database, _ id: UUID) throws -> String {
         guard let name = try String.fetchOne(db, sql: "SELECT name FROM activities WHERE id = ?", arguments: [id.databaseText]) else {
             throw DomainError.notFound(entity: "activity")
         }
@@ -91,5 +66,28 @@ extension Assignment {
         self.init(id: row.uuid("id"), activityId: row.uuid("activity_id"), participantId: row.uuid("participant_id"),
                   participantName: row["participant_name"], roleId: row.uuid("role_id"), roleName: row["role_name"],
                   assignedAt: row["assigned_at"])
+    }
+}
+
+/// The assignment writer: the only code that writes assignments.
+extension RecordTransaction {
+    /// Assigns a participant to an activity in a role; the same person twice in the same role is refused.
+    @discardableResult
+    func assign(participant participantId: UUID, role roleId: UUID, toActivity activityId: UUID, at date: Date = Date()) throws -> AssignmentRow {
+        _ = try AppDatabase.fetchActivityName(db, activityId)
+        guard let participant = try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [participantId.databaseText]) else {
+            throw ValidationError.clash("participant_id", "That participant no longer exists; search again")
+        }
+        guard let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId.databaseText]) else {
+            throw ValidationError.clash("role_id", "That role no longer exists; choose another")
+        }
+        if try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM assignments WHERE activity_id = ? AND participant_id = ? AND role_id = ?)
+            """, arguments: [activityId.databaseText, participantId.databaseText, roleId.databaseText]) == true {
+            throw ValidationError.clash("role_id", "\(participant) is already assigned to this activity as \(role); choose another role or participant")
+        }
+        let assignment = AssignmentRow(activityId: activityId, participantId: participantId, roleId: roleId, assignedAt: date)
+        try insert(assignment)
+        return assignment
     }
 }

@@ -19,17 +19,7 @@ extension AppDatabase {
     @discardableResult
     public func createCategory(_ kind: CategoryKind, _ input: CategoryInput, by actor: Actor) throws -> Category {
         let valid = try input.validated(kind: kind)
-        return try write(by: actor) { db, changes in
-            try Self.ensureUniqueName(db, kind, valid.name, except: nil)
-            let now = Date()
-            let category = Category(id: UUID(), kind: kind, name: valid.name, isPredefined: false, version: 1,
-                                    createdAt: now, updatedAt: now)
-            try db.execute(sql: """
-                INSERT INTO \(kind.table) (id, name, is_predefined, version, created_at, updated_at) VALUES (?, ?, 0, 1, ?, ?)
-                """, arguments: [category.id.databaseText, category.name, now, now])
-            try changes.recordCreate(kind.rawValue, id: category.id, fields: ["name": .string(category.name)])
-            return category
-        }
+        return try transaction(by: actor) { try $0.createCategory(kind, valid) }
     }
 
     /// Renames a custom entry; `expectedVersion` (from the edit form) refuses overwriting someone else's change.
@@ -37,37 +27,20 @@ extension AppDatabase {
     public func updateCategory(_ kind: CategoryKind, id: UUID, _ input: CategoryInput, expectedVersion: Int?,
                                by actor: Actor) throws -> Category {
         let valid = try input.validated(kind: kind)
-        return try write(by: actor) { db, changes in
-            var category = try Self.fetchCategory(db, kind, id: id)
-            try Self.ensureCustom(category)
-            if let expectedVersion, expectedVersion != category.version { throw DomainError.staleVersion(entity: kind.singular) }
-            try Self.ensureUniqueName(db, kind, valid.name, except: id)
-            guard valid.name != category.name else { return category }
-            let baseVersion = category.version
-            let before: [String: JSONValue] = ["name": .string(category.name)]
-            category.name = valid.name
-            category.version += 1
-            category.updatedAt = Date()
-            try db.execute(sql: "UPDATE \(kind.table) SET name = ?, version = ?, updated_at = ? WHERE id = ?",
-                           arguments: [category.name, category.version, category.updatedAt, id.databaseText])
-            try changes.recordUpdate(kind.rawValue, id: id, before: before, after: ["name": .string(category.name)],
-                                     baseVersion: baseVersion)
-            return category
-        }
+        return try transaction(by: actor) { try $0.updateCategory(kind, id: id, valid, expectedVersion: expectedVersion) }
     }
 
     /// Deletes a custom entry that nothing references.
     public func deleteCategory(_ kind: CategoryKind, id: UUID, by actor: Actor) throws {
-        try write(by: actor) { db, changes in
-            let category = try Self.fetchCategory(db, kind, id: id)
+        try transaction(by: actor) { transaction in
+            let category = try Self.fetchCategory(transaction.db, kind, id: id)
             try Self.ensureCustom(category)
-            let references = try Self.references(db, kind, id: id)
+            let references = try Self.references(transaction.db, kind, id: id)
             if references.total > 0 {
                 throw DomainError.stillReferenced(message: kind.deletionRefusal(name: category.name, usedBy: references.total),
                                                   references: references.names)
             }
-            try db.execute(sql: "DELETE FROM \(kind.table) WHERE id = ?", arguments: [id.databaseText])
-            try changes.recordDelete(kind.rawValue, id: id, baseVersion: category.version)
+            try transaction.delete(category)
         }
     }
 
@@ -76,20 +49,20 @@ extension AppDatabase {
         try read { db in try Self.references(db, kind, id: id) }
     }
 
-    private static func fetchCategory(_ db: Database, _ kind: CategoryKind, id: UUID) throws -> Category {
+    static func fetchCategory(_ db: Database, _ kind: CategoryKind, id: UUID) throws -> Category {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(kind.table) WHERE id = ?", arguments: [id.databaseText]) else {
             throw DomainError.notFound(entity: kind.singular)
         }
         return Category(row: row, kind: kind)
     }
 
-    private static func ensureCustom(_ category: Category) throws {
+    static func ensureCustom(_ category: Category) throws {
         if category.isPredefined {
             throw DomainError.protected(message: category.kind.predefinedRefusal(name: category.name))
         }
     }
 
-    private static func ensureUniqueName(_ db: Database, _ kind: CategoryKind, _ name: String, except id: UUID?) throws {
+    static func ensureUniqueName(_ db: Database, _ kind: CategoryKind, _ name: String, except id: UUID?) throws {
         let clash = try String.fetchOne(db, sql: "SELECT name FROM \(kind.table) WHERE name = ? COLLATE NOCASE AND id IS NOT ?",
                                         arguments: [name, id?.databaseText])
         if let clash {
@@ -115,9 +88,26 @@ extension AppDatabase {
     }
 }
 
-extension Category {
-    init(row: Row, kind: CategoryKind) {
-        self.init(id: row.uuid("id"), kind: kind, name: row["name"], isPredefined: row["is_predefined"],
-                  version: row["version"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+/// The category writer: the only code that writes activity types and roles.
+extension RecordTransaction {
+    /// Adds a custom entry; `valid` is `CategoryInput.validated(kind:)`'s result.
+    @discardableResult
+    public func createCategory(_ kind: CategoryKind, _ valid: CategoryInput) throws -> Category {
+        try AppDatabase.ensureUniqueName(db, kind, valid.name, except: nil)
+        let now = Date()
+        let category = Category(id: UUID(), kind: kind, name: valid.name, isPredefined: false, version: 1, createdAt: now, updatedAt: now)
+        try insert(category)
+        return category
+    }
+
+    @discardableResult
+    public func updateCategory(_ kind: CategoryKind, id: UUID, _ valid: CategoryInput, expectedVersion: Int?) throws -> Category {
+        let stored = try AppDatabase.fetchCategory(db, kind, id: id)
+        try AppDatabase.ensureCustom(stored)
+        try ensureCurrent(stored.version, expected: expectedVersion, noun: kind.singular)
+        try AppDatabase.ensureUniqueName(db, kind, valid.name, except: id)
+        var edited = stored
+        edited.name = valid.name
+        return try save(edited, over: stored)
     }
 }

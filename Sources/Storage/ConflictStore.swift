@@ -55,17 +55,18 @@ extension AppDatabase {
     public func reapplyConflict(id: UUID, by actor: Actor) throws {
         let conflict = try conflict(id: id)
         guard conflict.resolution == nil else { return }
-        guard conflict.kind != .deleted, let table = SyncedTable.named(conflict.entity) else {
+        guard conflict.kind != .deleted, let table = RecordKind.named(conflict.entity) else {
             throw DomainError.protected(message: "The record was deleted, so its old values cannot be applied again. Create it anew if it is still needed.")
         }
         if conflict.entity == "participant", conflict.kind == .edit {
             return try reapplyParticipantEdit(conflict, by: actor)
         }
-        try write(by: actor) { db, changes in
+        try transaction(by: actor) { transaction in
+            let (db, changes) = (transaction.db, transaction.changes)
             let state = try RecordStates.read(db, table, id: conflict.entityId)
             guard !state.deleted else { throw DomainError.notFound(entity: table.noun) }
             if conflict.kind == .delete {
-                try db.execute(sql: "DELETE FROM \(table.table) WHERE id = ?", arguments: [conflict.entityId.databaseText])
+                try RowWriter.delete(db, table, id: conflict.entityId)
                 try changes.recordDelete(conflict.entity, id: conflict.entityId, baseVersion: state.version)
             } else {
                 var mine: [String: JSONValue] = [:]
@@ -88,8 +89,11 @@ extension AppDatabase {
         let input = ParticipantInput(name: value("name", current.name), email: value("email", current.email),
                                      phone: value("phone", current.phone), notes: value("notes", current.notes),
                                      homeVenueId: value("home_venue_id", current.homeVenueId?.databaseText))
-        try updateParticipant(id: conflict.entityId, input, expectedVersion: nil, by: actor)
-        try writeLocal { db in try Self.resolve(db, conflict.id, as: "reapplied") }
+        let valid = try input.validated()
+        try transaction(by: actor) { transaction in
+            try transaction.updateParticipant(id: conflict.entityId, valid, expectedVersion: nil)
+            try Self.resolve(transaction.db, conflict.id, as: "reapplied")
+        }
     }
 
     /// Accepts the winning values; the conflict leaves the open list.
@@ -111,7 +115,7 @@ extension AppDatabase {
     }
 
     private static func recordLabel(_ db: Database, entity: String, id: UUID) throws -> String? {
-        guard let table = SyncedTable.named(entity) else { return nil }
+        guard let table = RecordKind.named(entity) else { return nil }
         let state = try RecordStates.read(db, table, id: id)
         guard !state.deleted else { return nil }
         let name = state.fields.text("name")

@@ -1,3 +1,4 @@
+import Domain
 import GRDB
 
 /// How many records of one kind exist, for the home page.
@@ -9,15 +10,16 @@ public struct RecordCount: Sendable {
 }
 
 extension AppDatabase {
+    /// The kinds the home page counts, in the order it shows them.
+    static let countedKinds: [RecordKind] = [
+        Activity.kind, Participant.kind, Venue.kind, GeographicArea.kind, Category.kind(.activityType), Category.kind(.participantRole),
+    ]
+
     public func recordCounts() throws -> [RecordCount] {
-        let tables: [(String, String, String?)] = [
-            ("Activities", "activities", "/activities"), ("Participants", "participants", "/participants"), ("Venues", "venues", "/venues"),
-            ("Geographic areas", "geographic_areas", "/areas"), ("Activity types", "activity_types", "/activity-types"),
-            ("Roles", "participant_roles", "/roles"),
-        ]
-        return try read { db in
-            try tables.map { label, table, path in
-                RecordCount(label: label, count: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0, path: path)
+        try read { db in
+            try Self.countedKinds.map { kind in
+                RecordCount(label: kind.label.many.capitalizedFirst, count: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kind.table)") ?? 0,
+                            path: kind.listPath)
             }
         }
     }

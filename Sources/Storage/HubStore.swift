@@ -5,12 +5,12 @@ import GRDB
 /// The hub side of sync: applying pushed operations once each, in order, and paging through the change log.
 extension AppDatabase {
     /// The kinds of record that sync (the `entity` of an operation or a change).
-    public static var syncedEntities: [String] { SyncedTable.all.map(\.entity) }
+    public static var syncedEntities: [String] { RecordKind.all.map(\.entity) }
 
     /// Applies a node's batch in order. Each operation runs in its own savepoint, so one rejected operation
     /// leaves the others applied; an operation id seen before gets the answer it got the first time.
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
-        try pool.write { db in
+        let response = try pool.write { db in
             let forwardsUpstream = try Self.isLinked(db)
             var results: [SyncResult] = []
             for operation in request.operations {
@@ -28,6 +28,17 @@ extension AppDatabase {
             }
             return PushResponse(results: results)
         }
+        changeFeed.publish(CommittedChanges(origin: .pushed, changes: Self.changes(request.operations, response.results), queuedForHub: false))
+        return response
+    }
+
+    /// What a push changed here: the operations that were applied or merged (a repeated one changed nothing new).
+    private static func changes(_ operations: [SyncOperation], _ results: [SyncResult]) -> [RecordChange] {
+        zip(operations, results).compactMap { operation, result in
+            guard result.outcome == .applied || result.outcome == .merged else { return nil }
+            return RecordChange(kind: operation.entity, id: operation.entityId, operation: operation.operation, author: operation.author,
+                                at: Date())
+        }
     }
 
     /// The change log after `cursor`: each changed record once, with its state now, in the order of its latest change.
@@ -37,7 +48,7 @@ extension AppDatabase {
                                         arguments: [cursor, limit])
             var states: [String: [UUID: RecordState]] = [:]
             for (entity, group) in Dictionary(grouping: rows, by: { $0["entity"] as String }) {
-                guard let table = SyncedTable.named(entity) else { continue }
+                guard let table = RecordKind.named(entity) else { continue }
                 states[entity] = try RecordStates.read(db, table, ids: group.map { $0.uuid("entity_id") })
             }
             let entries = rows.map { row -> ChangeLogEntry in
@@ -68,7 +79,7 @@ private struct HubApplier {
     let forwardsUpstream: Bool
 
     func apply(_ operation: SyncOperation) throws -> SyncResult {
-        guard let table = SyncedTable.named(operation.entity) else {
+        guard let table = RecordKind.named(operation.entity) else {
             return rejected(operation, "Fieldbook does not know records of kind “\(operation.entity)”.", current: nil)
         }
         let current = try RecordStates.read(db, table, id: operation.entityId)
@@ -88,7 +99,7 @@ private struct HubApplier {
         }
     }
 
-    private func decide(_ operation: SyncOperation, _ table: SyncedTable, _ current: RecordState) throws -> SyncResult {
+    private func decide(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> SyncResult {
         switch operation.operation {
         case .create where current.deleted: try create(operation, table)
         case .create, .update: try update(operation, table, current)
@@ -96,7 +107,7 @@ private struct HubApplier {
         }
     }
 
-    private func create(_ operation: SyncOperation, _ table: SyncedTable) throws -> SyncResult {
+    private func create(_ operation: SyncOperation, _ table: RecordKind) throws -> SyncResult {
         var fields = operation.fields.filter { table.columns.contains($0.key) }
         for column in table.columns where fields[column] == nil { fields[column] = .null }
         try table.check(db, operation.entityId, fields)
@@ -112,7 +123,7 @@ private struct HubApplier {
         return SyncResult(operationId: operation.operationId, outcome: .applied, current: state)
     }
 
-    private func update(_ operation: SyncOperation, _ table: SyncedTable, _ current: RecordState) throws -> SyncResult {
+    private func update(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> SyncResult {
         if current.deleted {
             guard try RecordStates.wasEverWritten(db, table, id: operation.entityId) else {
                 return rejected(operation, "This \(table.noun) does not exist on the hub; its creation may have failed.", current: current)
@@ -142,7 +153,7 @@ private struct HubApplier {
                           losingFields: losing.sorted { $0.name < $1.name }, current: state)
     }
 
-    private func delete(_ operation: SyncOperation, _ table: SyncedTable, _ current: RecordState) throws -> SyncResult {
+    private func delete(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> SyncResult {
         if current.deleted { return SyncResult(operationId: operation.operationId, outcome: .applied, current: current) }
         if current.version > operation.baseVersion {
             return SyncResult(operationId: operation.operationId, outcome: .conflict, reason: "changed", current: current)
@@ -163,7 +174,7 @@ private struct HubApplier {
     }
 
     /// Operations keep their author's rights: a user this hub knows must still hold the role the change needs.
-    private func permissionRefusal(_ operation: SyncOperation, _ table: SyncedTable) throws -> String? {
+    private func permissionRefusal(_ operation: SyncOperation, _ table: RecordKind) throws -> String? {
         guard let authorId = UUID(uuidString: operation.author),
               let row = try Row.fetchOne(db, sql: "SELECT role, is_disabled FROM users WHERE id = ?", arguments: [authorId.databaseText])
         else { return nil }
@@ -178,7 +189,7 @@ private struct HubApplier {
         return SyncResult(operationId: operation.operationId, outcome: .rejected, reason: reason, current: state)
     }
 
-    private static func explain(_ error: DatabaseError, _ table: SyncedTable) -> String {
+    private static func explain(_ error: DatabaseError, _ table: RecordKind) -> String {
         let kind = table.noun
         switch error.extendedResultCode {
         case .SQLITE_CONSTRAINT_FOREIGNKEY:

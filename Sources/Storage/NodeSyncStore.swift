@@ -47,19 +47,23 @@ extension AppDatabase {
     /// the last page applied. Records with local edits still waiting keep them (the push settles those).
     @discardableResult
     public func applyPulledPage(_ page: ChangePage) throws -> Int {
-        try writeRemote { db in
+        var taken: [RecordChange] = []
+        let applied = try writeRemote { db in
             var applied = 0
             // A first sync usually has nothing queued: then no entry needs the per-record check.
             let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending')") ?? false
             for entry in page.changes {
-                guard let table = SyncedTable.named(entry.state.entity) else { continue }
+                guard let table = RecordKind.named(entry.state.entity) else { continue }
                 if anyPending, try Self.hasPendingEdits(db, entry.state) { continue }
                 try Self.takeHubState(db, table, entry.state)
+                taken.append(entry.state.pulledChange)
                 applied += 1
             }
             try Self.putSettings(db, ["sync.cursor": String(page.nextCursor)])
             return applied
         }
+        changeFeed.publish(CommittedChanges(origin: .pulled, changes: taken, queuedForHub: false))
+        return applied
     }
 
     /// Puts a failed operation back at its place in the queue.
@@ -109,7 +113,7 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE outbox SET state = 'failed', attempts = attempts + 1, last_error = ? WHERE operation_id = ?",
                            arguments: [result.reason ?? "Refused by the hub", id])
         }
-        if let table = SyncedTable.named(result.current.entity), try !hasPendingEdits(db, result.current) {
+        if let table = RecordKind.named(result.current.entity), try !hasPendingEdits(db, result.current) {
             try takeHubState(db, table, result.current)
         }
     }
@@ -121,7 +125,7 @@ extension AppDatabase {
 
     /// The hub's record replaces the local one. A local account with the same email under another id gives way to
     /// the hub's account (its sessions end; the person signs in with the hub's password).
-    private static func takeHubState(_ db: Database, _ table: SyncedTable, _ state: RecordState) throws {
+    private static func takeHubState(_ db: Database, _ table: RecordKind, _ state: RecordState) throws {
         if table.entity == "user", !state.deleted, let email = state.fields["email"] {
             let others = try String.fetchAll(db, sql: "SELECT id FROM users WHERE email = ? AND id <> ?",
                                              arguments: [email.databaseValue, state.entityId.databaseText])
@@ -149,5 +153,14 @@ extension AppDatabase {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [UUID().databaseText, entry.operationId.databaseText, entry.change.entity, entry.change.entityId.databaseText,
                              kind, fields, entry.author, entry.createdAt, Date()])
+    }
+}
+
+extension RecordState {
+    /// The change a pulled state makes here. The change log tells states, not operations: a record at version 1 is
+    /// taken as new, a later one as edited.
+    var pulledChange: RecordChange {
+        let operation: ChangeOperation = deleted ? .delete : version <= 1 ? .create : .update
+        return RecordChange(kind: entity, id: entityId, operation: operation, author: "hub", at: Date())
     }
 }

@@ -117,92 +117,24 @@ extension AppDatabase {
     @discardableResult
     public func createParticipant(_ input: ParticipantInput, by actor: Actor) throws -> Participant {
         let valid = try input.validated()
-        return try write(by: actor) { db, changes in
-            if let venue = valid.homeVenueId { try Self.ensureVenueExists(db, venue) }
-            let now = Date()
-            let participant = Participant(id: UUID(), name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes,
-                                          homeVenueId: valid.homeVenueId, version: 1, createdAt: now, updatedAt: now)
-            try db.execute(sql: """
-                INSERT INTO participants (id, name, email, phone, notes, home_venue_id, version, created_at, updated_at, search_text)
-                VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
-                """, arguments: [participant.id.databaseText, participant.name, participant.email, participant.phone, participant.notes,
-                                 participant.homeVenueId?.databaseText, now, now, participant.searchText])
-            try changes.recordCreate("participant", id: participant.id, fields: participant.syncedFields)
-            if let venue = valid.homeVenueId {
-                try Self.recordMove(db, changes, participant: participant.id, to: venue, on: valid.movedOn)
-            }
-            return participant
-        }
+        return try transaction(by: actor) { try $0.createParticipant(valid) }
     }
 
     /// Saves changes; a new home venue closes the current address-history period and opens one from `movedOn`.
     @discardableResult
     public func updateParticipant(id: UUID, _ input: ParticipantInput, expectedVersion: Int?, by actor: Actor) throws -> Participant {
         let valid = try input.validated()
-        return try write(by: actor) { db, changes in
-            var participant = try Self.fetchParticipant(db, id: id)
-            if let expectedVersion, expectedVersion != participant.version { throw DomainError.staleVersion(entity: "participant") }
-            if let venue = valid.homeVenueId { try Self.ensureVenueExists(db, venue) }
-            let before = participant.syncedFields
-            let moved = participant.homeVenueId != valid.homeVenueId
-            (participant.name, participant.email, participant.phone) = (valid.name, valid.email, valid.phone)
-            (participant.notes, participant.homeVenueId) = (valid.notes, valid.homeVenueId)
-            guard participant.syncedFields != before else { return participant }
-            let baseVersion = participant.version
-            participant.version += 1
-            participant.updatedAt = Date()
-            try db.execute(sql: """
-                UPDATE participants SET name = ?, email = ?, phone = ?, notes = ?, home_venue_id = ?, version = ?, updated_at = ?,
-                search_text = ? WHERE id = ?
-                """, arguments: [participant.name, participant.email, participant.phone, participant.notes,
-                                 participant.homeVenueId?.databaseText, participant.version, participant.updatedAt,
-                                 participant.searchText, id.databaseText])
-            try changes.recordUpdate("participant", id: id, before: before, after: participant.syncedFields, baseVersion: baseVersion)
-            if moved {
-                try Self.closeCurrentAddress(db, changes, participant: id, on: valid.movedOn)
-                if let venue = valid.homeVenueId { try Self.recordMove(db, changes, participant: id, to: venue, on: valid.movedOn) }
-            }
-            return participant
-        }
+        return try transaction(by: actor) { try $0.updateParticipant(id: id, valid, expectedVersion: expectedVersion) }
     }
 
     /// Deletes a participant with their assignments and address history.
     public func deleteParticipant(id: UUID, by actor: Actor) throws {
-        try write(by: actor) { db, changes in
-            let participant = try Self.fetchParticipant(db, id: id)
-            try db.execute(sql: "DELETE FROM participants WHERE id = ?", arguments: [id.databaseText])
-            try changes.recordDelete("participant", id: id, baseVersion: participant.version)
-        }
-    }
-
-    private static func recordMove(_ db: Database, _ changes: ChangeRecorder, participant: UUID, to venue: UUID,
-                                   on date: CalendarDate) throws {
-        let id = UUID()
-        try db.execute(sql: """
-            INSERT INTO participant_address_history (id, participant_id, venue_id, effective_from) VALUES (?, ?, ?, ?)
-            """, arguments: [id.databaseText, participant.databaseText, venue.databaseText, date.description])
-        try changes.recordStoredCreate("participant_address", id: id)
-    }
-
-    private static func closeCurrentAddress(_ db: Database, _ changes: ChangeRecorder, participant: UUID, on date: CalendarDate) throws {
-        let open = try Row.fetchAll(db, sql: """
-            SELECT id, version, effective_from FROM participant_address_history WHERE participant_id = ? AND effective_to IS NULL
-            """, arguments: [participant.databaseText])
-        for row in open {
-            let from: String = row["effective_from"]
-            let end = max(date.description, from)
-            try db.execute(sql: "UPDATE participant_address_history SET effective_to = ?, version = version + 1 WHERE id = ?",
-                           arguments: [end, row["id"] as String])
-            try changes.recordUpdate("participant_address", id: row.uuid("id"), before: ["effective_to": .null], after: ["effective_to": .string(end)],
-                                     baseVersion: row["version"])
-        }
+        try transaction(by: actor) { try $0.delete($0.fetch(Participant.self, id: id, noun: "participant")) }
     }
 
     private static func fetchParticipant(_ db: Database, id: UUID) throws -> Participant {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM participants WHERE id = ?", arguments: [id.databaseText]) else {
-            throw DomainError.notFound(entity: "participant")
-        }
-        return Participant(row: row)
+        guard let participant = try Participant.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "participant") }
+        return participant
     }
 
     static func ensureVenueExists(_ db: Database, _ venue: UUID, field: String = "home_venue_id") throws {
@@ -212,19 +144,34 @@ extension AppDatabase {
     }
 }
 
-extension Participant {
-    var searchText: String { SearchText.of(name, email) }
-
-    var syncedFields: [String: JSONValue] {
-        ["name": .string(name), "email": .string(email), "phone": phone.map(JSONValue.string) ?? .null,
-         "notes": notes.map(JSONValue.string) ?? .null, "home_venue_id": homeVenueId.map { .string($0.databaseText) } ?? .null]
+/// The participant writer: the only code that writes participants and their address periods.
+extension RecordTransaction {
+    @discardableResult
+    public func createParticipant(_ valid: ParticipantInput.Valid, id: UUID = UUID()) throws -> Participant {
+        if let venue = valid.homeVenueId { try AppDatabase.ensureVenueExists(db, venue) }
+        let now = Date()
+        let participant = Participant(id: id, name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes,
+                                      homeVenueId: valid.homeVenueId, version: 1, createdAt: now, updatedAt: now)
+        try insert(participant)
+        if let venue = valid.homeVenueId { try insert(PeriodRow(owner: .participant, ownerId: participant.id, venueId: venue, from: valid.movedOn)) }
+        return participant
     }
 
-    init(row: Row) {
-        let venue: String? = row["home_venue_id"]
-        self.init(id: row.uuid("id"), name: row["name"], email: row["email"], phone: row["phone"], notes: row["notes"],
-                  homeVenueId: venue.flatMap(UUID.init(uuidString:)), version: row["version"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+    /// Saves changes; a new home venue closes the open address period and opens one from `movedOn`.
+    @discardableResult
+    public func updateParticipant(id: UUID, _ valid: ParticipantInput.Valid, expectedVersion: Int?) throws -> Participant {
+        let stored = try fetch(Participant.self, id: id, noun: "participant")
+        try ensureCurrent(stored.version, expected: expectedVersion, noun: "participant")
+        if let venue = valid.homeVenueId { try AppDatabase.ensureVenueExists(db, venue) }
+        var edited = stored
+        (edited.name, edited.email, edited.phone, edited.notes) = (valid.name, valid.email, valid.phone, valid.notes)
+        edited.homeVenueId = valid.homeVenueId
+        let saved = try save(edited, over: stored)
+        if stored.homeVenueId != valid.homeVenueId {
+            for period in try PeriodRow.open(db, .participant, of: id) { try close(period, on: valid.movedOn) }
+            if let venue = valid.homeVenueId { try insert(PeriodRow(owner: .participant, ownerId: id, venueId: venue, from: valid.movedOn)) }
+        }
+        return saved
     }
 }
 

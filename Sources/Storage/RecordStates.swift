@@ -4,7 +4,7 @@ import GRDB
 
 /// Reading and writing whole records in their wire form, for both sides of sync.
 enum RecordStates {
-    static func read(_ db: Database, _ table: SyncedTable, id: UUID) throws -> RecordState {
+    static func read(_ db: Database, _ table: RecordKind, id: UUID) throws -> RecordState {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table.table) WHERE id = ?", arguments: [id.databaseText]) else {
             return RecordState(entity: table.entity, entityId: id, deleted: true, version: 0, fields: [:])
         }
@@ -12,7 +12,7 @@ enum RecordStates {
     }
 
     /// The states of many records of one table, read in one query.
-    static func read(_ db: Database, _ table: SyncedTable, ids: [UUID]) throws -> [UUID: RecordState] {
+    static func read(_ db: Database, _ table: RecordKind, ids: [UUID]) throws -> [UUID: RecordState] {
         guard !ids.isEmpty else { return [:] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
         let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.table) WHERE id IN (\(marks))",
@@ -20,7 +20,7 @@ enum RecordStates {
         return Dictionary(rows.map { (row: Row) in (row.uuid("id"), state(of: row, table)) }) { first, _ in first }
     }
 
-    private static func state(of row: Row, _ table: SyncedTable) -> RecordState {
+    private static func state(of row: Row, _ table: RecordKind) -> RecordState {
         var fields: [String: JSONValue] = [:]
         for column in table.columns + table.metaColumns {
             fields[column] = JSONValue(row[column] as DatabaseValue? ?? .null)
@@ -29,33 +29,18 @@ enum RecordStates {
     }
 
     /// Makes the stored record equal `state` (inserting, replacing or deleting it).
-    static func write(_ db: Database, _ table: SyncedTable, _ state: RecordState) throws {
-        if state.deleted {
-            try db.cachedStatement(sql: "DELETE FROM \(table.table) WHERE id = ?").execute(arguments: [state.entityId.databaseText])
-            return
-        }
-        var columns = ["id", "version"]
-        var values: [DatabaseValue] = [state.entityId.databaseText.databaseValue, state.version.databaseValue]
+    static func write(_ db: Database, _ table: RecordKind, _ state: RecordState) throws {
+        if state.deleted { return try RowWriter.delete(db, table, id: state.entityId) }
+        var values: [String: DatabaseValue] = ["id": state.entityId.databaseText.databaseValue, "version": state.version.databaseValue]
         for column in table.columns + table.metaColumns {
-            guard let value = state.fields[column] else { continue }
-            columns.append(column)
-            values.append(value.databaseValue)
+            if let value = state.fields[column] { values[column] = value.databaseValue }
         }
-        if let searchText = table.searchText {
-            columns.append("search_text")
-            values.append(searchText(state.fields).databaseValue)
-        }
-        let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        // Cached: a pull writes thousands of rows of a table with the same columns, so the statement compiles once.
-        try db.cachedStatement(sql: """
-            INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-            ON CONFLICT(id) DO UPDATE SET \(updates)
-            """).execute(arguments: StatementArguments(values))
+        try RowWriter.put(db, table, values)
     }
 
     /// Sets `changes` on an existing record as an edit: checked like the page's form, version raised, updated_at
     /// stamped, written. Returns the record as stored.
-    static func writeEdit(_ db: Database, _ table: SyncedTable, _ state: RecordState, _ changes: [String: JSONValue]) throws -> RecordState {
+    static func writeEdit(_ db: Database, _ table: RecordKind, _ state: RecordState, _ changes: [String: JSONValue]) throws -> RecordState {
         var edited = state
         edited.fields.merge(changes) { $1 }
         try table.check(db, state.entityId, edited.fields)
@@ -66,7 +51,7 @@ enum RecordStates {
     }
 
     /// True when the record was ever written here (a deleted record leaves its change-log entry behind).
-    static func wasEverWritten(_ db: Database, _ table: SyncedTable, id: UUID) throws -> Bool {
+    static func wasEverWritten(_ db: Database, _ table: RecordKind, id: UUID) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM change_log WHERE entity = ? AND entity_id = ?)",
                           arguments: [table.entity, id.databaseText]) ?? false
     }

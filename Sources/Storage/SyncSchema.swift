@@ -55,7 +55,7 @@ enum SyncSchema {
             );
             CREATE INDEX sync_sessions_outcome ON sync_sessions(outcome, finished_at);
             """)
-        for table in SyncedTable.all {
+        for table in RecordKind.all {
             try createChangeLogTriggers(db, table)
             try backfill(db, table)
         }
@@ -63,7 +63,7 @@ enum SyncSchema {
 
     /// Triggers, not the write methods, keep the change log: rows written from the wire and rows removed by
     /// ON DELETE CASCADE are logged too, so a node pulling from this one sees every change.
-    private static func createChangeLogTriggers(_ db: Database, _ table: SyncedTable) throws {
+    private static func createChangeLogTriggers(_ db: Database, _ table: RecordKind) throws {
         // Delete-then-insert rather than INSERT OR REPLACE: an outer upsert would override a trigger's conflict clause.
         func log(_ row: String) -> String {
             """
@@ -78,7 +78,7 @@ enum SyncSchema {
             """)
     }
 
-    private static func backfill(_ db: Database, _ table: SyncedTable) throws {
+    private static func backfill(_ db: Database, _ table: RecordKind) throws {
         let custom = table.metaColumns.contains("is_predefined") ? "WHERE is_predefined = 0" : ""
         let order = table.table == "geographic_areas" ? "ORDER BY parent_id IS NOT NULL, created_at" : ""
         try db.execute(sql: "INSERT INTO change_log (entity, entity_id) SELECT '\(table.entity)', id FROM \(table.table) \(custom) \(order)")

@@ -104,7 +104,7 @@ extension AppDatabase {
     /// it can check.
     private static func queueExistingRecords(_ db: Database) throws {
         let recorder = ChangeRecorder(db: db, author: "system:link", queuesForHub: true)
-        for table in SyncedTable.all {
+        for table in RecordKind.all {
             let custom = table.metaColumns.contains("is_predefined") ? "WHERE is_predefined = 0" : ""
             let sql = table.table == "geographic_areas" ? """
                 WITH RECURSIVE depth(id, level) AS (SELECT id, 0 FROM geographic_areas WHERE parent_id IS NULL

@@ -33,16 +33,12 @@ extension AppDatabase {
     public func createUser(_ input: NewUserInput, by actor: Actor) throws -> User {
         let valid = try input.validated()
         let hash = try passwordHasher.hash(valid.password)
-        return try write(by: actor) { db, changes in
-            try Self.ensureUniqueEmail(db, valid.email)
+        return try transaction(by: actor) { transaction in
+            try Self.ensureUniqueEmail(transaction.db, valid.email)
             let now = Date()
             let user = User(id: UUID(), email: valid.email, name: valid.name, role: valid.role, isDisabled: false,
                             version: 1, createdAt: now, updatedAt: now)
-            try db.execute(sql: """
-                INSERT INTO users (id, email, name, role, password_hash, is_disabled, version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, 0, 1, ?, ?)
-                """, arguments: [user.id.databaseText, user.email, user.name, user.role.rawValue, hash, now, now])
-            try changes.recordCreate("user", id: user.id, fields: user.syncedFields.merging(["password_hash": .string(hash)]) { $1 })
+            try transaction.insert(UserRow(user: user, passwordHash: hash))
             return user
         }
     }
@@ -62,24 +58,19 @@ extension AppDatabase {
     @discardableResult
     public func updateUser(id: UUID, _ input: UserChangeInput, by actor: Actor) throws -> User {
         let valid = try input.validated()
-        return try write(by: actor) { db, changes in
-            var user = try Self.fetchUser(db, id: id)
+        return try transaction(by: actor) { transaction in
+            let stored = try transaction.fetch(UserRow.self, id: id, noun: "user")
+            let user = stored.user
             let losesAdministration = user.role == .administrator && !user.isDisabled
                 && (valid.role != .administrator || valid.isDisabled)
-            if losesAdministration, try Self.enabledAdministratorCount(db) <= 1 {
+            if losesAdministration, try Self.enabledAdministratorCount(transaction.db) <= 1 {
                 throw DomainError.protected(message: "\(user.name) is the only administrator. Make someone else an administrator first, so that somebody can still manage users.")
             }
-            let before = user.syncedFields
-            let baseVersion = user.version
-            (user.name, user.role, user.isDisabled) = (valid.name, valid.role, valid.isDisabled)
-            guard user.syncedFields != before else { return user }
-            user.version += 1
-            user.updatedAt = Date()
-            try db.execute(sql: "UPDATE users SET name = ?, role = ?, is_disabled = ?, version = ?, updated_at = ? WHERE id = ?",
-                           arguments: [user.name, user.role.rawValue, user.isDisabled, user.version, user.updatedAt, id.databaseText])
-            if user.isDisabled { try Self.signOutEverywhere(db, userId: id) }
-            try changes.recordUpdate("user", id: id, before: before, after: user.syncedFields, baseVersion: baseVersion)
-            return user
+            var edited = stored
+            (edited.user.name, edited.user.role, edited.user.isDisabled) = (valid.name, valid.role, valid.isDisabled)
+            let saved = try transaction.save(edited, over: stored)
+            if saved.user.isDisabled, saved.version != stored.version { try Self.signOutEverywhere(transaction.db, userId: id) }
+            return saved.user
         }
     }
 
@@ -89,14 +80,12 @@ extension AppDatabase {
         AccountRules.checkNewPassword(password, confirmation: confirmation, into: &errors)
         try errors.throwIfAny()
         let hash = try passwordHasher.hash(password)
-        try write(by: actor) { db, changes in
-            let user = try Self.fetchUser(db, id: id)
-            let oldHash = try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [id.databaseText]) ?? ""
-            try db.execute(sql: "UPDATE users SET password_hash = ?, version = version + 1, updated_at = ? WHERE id = ?",
-                           arguments: [hash, Date(), id.databaseText])
-            try Self.signOutEverywhere(db, userId: id)
-            try changes.recordUpdate("user", id: id, before: ["password_hash": .string(oldHash)], after: ["password_hash": .string(hash)],
-                                     baseVersion: user.version)
+        try transaction(by: actor) { transaction in
+            let stored = try transaction.fetch(UserRow.self, id: id, noun: "user")
+            var edited = stored
+            edited.passwordHash = hash
+            try transaction.save(edited, over: stored)
+            try Self.signOutEverywhere(transaction.db, userId: id)
         }
     }
 
@@ -107,10 +96,8 @@ extension AppDatabase {
     }
 
     private static func fetchUser(_ db: Database, id: UUID) throws -> User {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id.databaseText]) else {
-            throw DomainError.notFound(entity: "user")
-        }
-        return User(row: row)
+        guard let row = try UserRow.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "user") }
+        return row.user
     }
 
     private static func ensureUniqueEmail(_ db: Database, _ email: String) throws {
@@ -125,11 +112,6 @@ extension AppDatabase {
 }
 
 extension User {
-    /// The fields that travel in outbox entries (the password hash is added where it changes).
-    var syncedFields: [String: JSONValue] {
-        ["email": .string(email), "name": .string(name), "role": .string(role.rawValue), "is_disabled": .bool(isDisabled)]
-    }
-
     init(row: Row) {
         self.init(id: row.uuid("id"), email: row["email"], name: row["name"],
                   role: UserRole(rawValue: row["role"]) ?? .readOnly, isDisabled: row["is_disabled"],

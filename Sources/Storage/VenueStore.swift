@@ -110,55 +110,24 @@ extension AppDatabase {
     @discardableResult
     public func createVenue(_ input: VenueInput, by actor: Actor) throws -> Venue {
         let valid = try input.validated()
-        return try write(by: actor) { db, changes in
-            try Self.ensureAreaExists(db, valid.areaId)
-            let now = Date()
-            let venue = Venue(id: UUID(), name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
-                              longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
-            try db.execute(sql: """
-                INSERT INTO venues (id, name, address, geographic_area_id, latitude, longitude, venue_type, version, created_at,
-                updated_at, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
-                """, arguments: [venue.id.databaseText, venue.name, venue.address, venue.areaId.databaseText, venue.latitude,
-                                 venue.longitude, venue.venueType?.rawValue, now, now, venue.searchText])
-            try changes.recordCreate("venue", id: venue.id, fields: venue.syncedFields)
-            return venue
-        }
+        return try transaction(by: actor) { try $0.createVenue(valid) }
     }
 
     @discardableResult
     public func updateVenue(id: UUID, _ input: VenueInput, expectedVersion: Int?, by actor: Actor) throws -> Venue {
         let valid = try input.validated()
-        return try write(by: actor) { db, changes in
-            var venue = try Self.fetchVenue(db, id: id)
-            if let expectedVersion, expectedVersion != venue.version { throw DomainError.staleVersion(entity: "venue") }
-            try Self.ensureAreaExists(db, valid.areaId)
-            let before = venue.syncedFields
-            (venue.name, venue.address, venue.areaId) = (valid.name, valid.address, valid.areaId)
-            (venue.latitude, venue.longitude, venue.venueType) = (valid.latitude, valid.longitude, valid.venueType)
-            guard venue.syncedFields != before else { return venue }
-            let baseVersion = venue.version
-            venue.version += 1
-            venue.updatedAt = Date()
-            try db.execute(sql: """
-                UPDATE venues SET name = ?, address = ?, geographic_area_id = ?, latitude = ?, longitude = ?, venue_type = ?,
-                version = ?, updated_at = ?, search_text = ? WHERE id = ?
-                """, arguments: [venue.name, venue.address, venue.areaId.databaseText, venue.latitude, venue.longitude,
-                                 venue.venueType?.rawValue, venue.version, venue.updatedAt, venue.searchText, id.databaseText])
-            try changes.recordUpdate("venue", id: id, before: before, after: venue.syncedFields, baseVersion: baseVersion)
-            return venue
-        }
+        return try transaction(by: actor) { try $0.updateVenue(id: id, valid, expectedVersion: expectedVersion) }
     }
 
     /// Deletes a venue nothing refers to (Property 27): no participant lives there, no activity was ever held there.
     public func deleteVenue(id: UUID, by actor: Actor) throws {
-        try write(by: actor) { db, changes in
-            let venue = try Self.fetchVenue(db, id: id)
-            let references = try Self.venueReferenceCounts(db, id: id)
+        try transaction(by: actor) { transaction in
+            let venue = try transaction.fetch(Venue.self, id: id, noun: "venue")
+            let references = try Self.venueReferenceCounts(transaction.db, id: id)
             if references.total > 0 {
                 throw DomainError.stillReferenced(message: references.refusal(name: venue.name), references: [])
             }
-            try db.execute(sql: "DELETE FROM venues WHERE id = ?", arguments: [id.databaseText])
-            try changes.recordDelete("venue", id: id, baseVersion: venue.version)
+            try transaction.delete(venue)
         }
     }
 
@@ -177,13 +146,11 @@ extension AppDatabase {
     }
 
     private static func fetchVenue(_ db: Database, id: UUID) throws -> Venue {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM venues WHERE id = ?", arguments: [id.databaseText]) else {
-            throw DomainError.notFound(entity: "venue")
-        }
-        return Venue(row: row)
+        guard let venue = try Venue.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "venue") }
+        return venue
     }
 
-    private static func ensureAreaExists(_ db: Database, _ areaId: UUID) throws {
+    static func ensureAreaExists(_ db: Database, _ areaId: UUID) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geographic_areas WHERE id = ?)",
                                 arguments: [areaId.databaseText]) == true else {
             throw ValidationError.clash("geographic_area_id", "The chosen area no longer exists; choose another")
@@ -216,19 +183,26 @@ extension String {
     }
 }
 
-extension Venue {
-    var searchText: String { SearchText.of(name, address) }
-
-    var syncedFields: [String: JSONValue] {
-        ["name": .string(name), "address": .string(address), "geographic_area_id": .string(areaId.databaseText),
-         "latitude": latitude.map(JSONValue.double) ?? .null, "longitude": longitude.map(JSONValue.double) ?? .null,
-         "venue_type": venueType.map { .string($0.rawValue) } ?? .null]
+/// The venue writer: the only code that writes venues.
+extension RecordTransaction {
+    @discardableResult
+    public func createVenue(_ valid: VenueInput.Valid, id: UUID = UUID()) throws -> Venue {
+        try AppDatabase.ensureAreaExists(db, valid.areaId)
+        let now = Date()
+        let venue = Venue(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
+                          longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
+        try insert(venue)
+        return venue
     }
 
-    init(row: Row) {
-        let type: String? = row["venue_type"]
-        self.init(id: row.uuid("id"), name: row["name"], address: row["address"], areaId: row.uuid("geographic_area_id"),
-                  latitude: row["latitude"], longitude: row["longitude"], venueType: type.flatMap(VenueType.init(rawValue:)),
-                  version: row["version"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+    @discardableResult
+    public func updateVenue(id: UUID, _ valid: VenueInput.Valid, expectedVersion: Int?) throws -> Venue {
+        let stored = try fetch(Venue.self, id: id, noun: "venue")
+        try ensureCurrent(stored.version, expected: expectedVersion, noun: "venue")
+        try AppDatabase.ensureAreaExists(db, valid.areaId)
+        var edited = stored
+        (edited.name, edited.address, edited.areaId) = (valid.name, valid.address, valid.areaId)
+        (edited.latitude, edited.longitude, edited.venueType) = (valid.latitude, valid.longitude, valid.venueType)
+        return try save(edited, over: stored)
     }
 }

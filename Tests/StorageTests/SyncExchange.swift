@@ -44,7 +44,7 @@ enum SyncExchange {
     static func snapshot(_ database: AppDatabase) throws -> [String: [String: [String: JSONValue]]] {
         try database.read { db in
             var result: [String: [String: [String: JSONValue]]] = [:]
-            for table in SyncedTable.all {
+            for table in RecordKind.all {
                 // Predefined categories are made by each node's migrations (same ids, own timestamps); they never sync.
                 let custom = table.metaColumns.contains("is_predefined") ? "WHERE is_predefined = 0" : ""
                 let ids = try String.fetchAll(db, sql: "SELECT id FROM \(table.table) \(custom)").compactMap(UUID.init(uuidString:))

@@ -1,0 +1,47 @@
+import Domain
+import Foundation
+import GRDB
+
+/// Activities as GRDB reads and encodes them; written through `RecordTransaction`.
+extension Activity: FetchableRecord, TableRecord, EncodableRecord, SyncedRecord {
+    public enum Columns {
+        public static let name = Column("name"), description = Column("description"), typeId = Column("activity_type_id")
+        public static let startDate = Column("start_date"), endDate = Column("end_date"), status = Column("status")
+    }
+
+    public static let databaseTableName = "activities"
+
+    static let kind = RecordKind(
+        entity: "activity", table: databaseTableName,
+        columns: ["name", "description", "activity_type_id", "start_date", "end_date", "status"], metaColumns: RecordKind.timestamps,
+        searchColumns: ["name"], label: ("activity", "activities"), listPath: "/activities"
+    ) { _, _, fields in
+        let end = fields.text("end_date")
+        _ = try ActivityInput(name: fields.text("name"), description: fields.text("description"), typeId: fields.text("activity_type_id"),
+                              startDate: fields.text("start_date"), duration: end.isEmpty ? "ongoing" : "finite", endDate: end,
+                              status: fields.text("status")).validated()
+    }
+
+    var recordKind: RecordKind { Self.kind }
+
+    public init(row: Row) {
+        let end: String? = row[Columns.endDate]
+        self.init(id: row.uuid("id"), name: row[Columns.name], description: row[Columns.description], typeId: row.uuid("activity_type_id"),
+                  startDate: CalendarDate(row[Columns.startDate]) ?? CalendarDate("2000-01-01")!, endDate: end.flatMap(CalendarDate.init),
+                  status: ActivityStatus(rawValue: row[Columns.status]) ?? .active, version: row["version"],
+                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+    }
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id.databaseText
+        container[Columns.name] = name
+        container[Columns.description] = description
+        container[Columns.typeId] = typeId.databaseText
+        container[Columns.startDate] = startDate.description
+        container[Columns.endDate] = endDate?.description
+        container[Columns.status] = status.rawValue
+        container.encodeVersionAndTimes(version, createdAt, updatedAt)
+    }
+
+    mutating func stamp(editedAt date: Date) { updatedAt = date }
+}

@@ -1,0 +1,79 @@
+import Domain
+import Foundation
+import GRDB
+
+/// One kind of record that travels between nodes, described once: its table, the columns a change may set, who may
+/// change it, the text it is searched by, the check its values must pass (the same validation the pages use), and how
+/// people name it. Sync, the change log, record states, the home page counts and the row writer derive from it.
+public struct RecordKind: Sendable {
+    /// The kind's name on the wire and in the change feed ("participant").
+    public let entity: String
+    let table: String
+    /// Columns a change may set (the wire's field names).
+    let columns: [String]
+    /// Columns carried verbatim from the hub so every node holds the same values (never pushed as edits).
+    let metaColumns: [String]
+    /// Who may change rows of this kind.
+    let requiredRole: UserRole
+    /// Columns folded into `search_text`, in order; empty for kinds that are not searched by text.
+    let searchColumns: [String]
+    /// The kind in words, singular and plural ("participant", "participants").
+    public let label: (one: String, many: String)
+    /// The list page, for kinds people browse.
+    public let listPath: String?
+    /// Throws a ValidationError when the row's values would not pass the page's form.
+    let validate: @Sendable (Database, UUID, [String: JSONValue]) throws -> Void
+
+    init(entity: String, table: String, columns: [String], metaColumns: [String] = [], requiredRole: UserRole = .editor,
+         searchColumns: [String] = [], label: (one: String, many: String), listPath: String? = nil,
+         validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
+        self.entity = entity
+        self.table = table
+        self.columns = columns
+        self.metaColumns = metaColumns
+        self.requiredRole = requiredRole
+        self.searchColumns = searchColumns
+        self.label = label
+        self.listPath = listPath
+        self.validate = validate
+    }
+
+    /// Every synced kind, parents before the kinds that refer to them (linking queues them in this order).
+    public static let all: [RecordKind] = [
+        Category.kind(.activityType), Category.kind(.participantRole), GeographicArea.kind, Venue.kind, Participant.kind,
+        PeriodRow.addressKind, Activity.kind, PeriodRow.activityVenueKind, AssignmentRow.kind, UserRow.kind,
+    ]
+
+    private static let byEntity: [String: RecordKind] = Dictionary(uniqueKeysWithValues: all.map { ($0.entity, $0) })
+
+    static func named(_ entity: String) -> RecordKind? { byEntity[entity] }
+
+    /// The kind of record in words, for messages ("participant address").
+    var noun: String { entity.replacingOccurrences(of: "_", with: " ") }
+
+    /// The `search_text` of a row with these values, or nil for kinds without one.
+    func searchText(_ fields: [String: JSONValue]) -> String? {
+        searchColumns.isEmpty ? nil : searchColumns.map { SearchText.fold(fields.text($0)) }.joined(separator: SearchText.separator)
+    }
+
+    /// Throws a ValidationError when the row would not pass the page's form, or when a text holds U+0000 (`containsNUL`).
+    func check(_ db: Database, _ id: UUID, _ fields: [String: JSONValue]) throws {
+        let withNUL = fields.filter { if case .string(let text) = $0.value { text.containsNUL } else { false } }
+        if let field = withNUL.keys.sorted().first {
+            throw ValidationError([FieldError(field: field, message: "Remove the NUL character (U+0000) from \(field)")])
+        }
+        try validate(db, id, fields)
+    }
+
+    static let timestamps = ["created_at", "updated_at"]
+
+    /// Checks the dates of a period row (an address or an activity's venue).
+    static func checkPeriod(_ fields: [String: JSONValue]) throws {
+        let from = CalendarDate(fields.text("effective_from"))
+        let toText = fields.text("effective_to")
+        var errors = ValidationError()
+        if from == nil { errors.add("effective_from", "Enter the date as a real day, like 2025-03-12") }
+        if !toText.isEmpty, CalendarDate(toText) == nil { errors.add("effective_to", "Enter the date as a real day, like 2025-03-12") }
+        try errors.throwIfAny()
+    }
+}

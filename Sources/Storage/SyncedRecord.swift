@@ -1,0 +1,93 @@
+import Domain
+import Foundation
+import GRDB
+
+/// A record of a synced kind as GRDB encodes it. Its synced fields, its row and its change come from one encoding, so
+/// no column is listed twice.
+protocol SyncedRecord: EncodableRecord {
+    /// What kind of record this is (one type can serve several kinds: activity types and roles are both categories).
+    var recordKind: RecordKind { get }
+    var id: UUID { get }
+    var version: Int { get set }
+    /// Stamps the time of an edit, for kinds that keep one.
+    mutating func stamp(editedAt date: Date)
+}
+
+extension SyncedRecord {
+    mutating func stamp(editedAt date: Date) {}
+
+    /// The values a change of this record carries: its synced columns as they are stored.
+    func syncedFields() throws -> [String: JSONValue] {
+        let stored = try databaseDictionary
+        return Dictionary(uniqueKeysWithValues: recordKind.columns.map { ($0, JSONValue(stored[$0] ?? .null)) })
+    }
+}
+
+/// The only code that writes rows of synced tables, for typed records (pages, API, demo data) and wire states (sync)
+/// alike. It derives `search_text` from the kind, so a row written either way is found by the same search.
+enum RowWriter {
+    /// Inserts the row, or replaces the stored row with the same id.
+    static func put(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
+        var values = values
+        if let search = kind.searchText(values.mapValues(JSONValue.init)) { values["search_text"] = search.databaseValue }
+        let columns = values.keys.sorted()
+        let updates = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        // Cached: bulk writes (a pull, demo data) repeat the same columns, so the statement compiles once per shape.
+        try db.cachedStatement(sql: """
+            INSERT INTO \(kind.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+            ON CONFLICT(id) DO UPDATE SET \(updates)
+            """).execute(arguments: StatementArguments(columns.map { values[$0]! }))
+    }
+
+    static func delete(_ db: Database, _ kind: RecordKind, id: UUID) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(kind.table) WHERE id = ?").execute(arguments: [id.databaseText])
+    }
+}
+
+/// Several writes that belong together: one SQLite transaction in which every write records its change (in the outbox
+/// while a hub is linked, and on the change feed once committed). Made by `AppDatabase.transaction(by:)`.
+public struct RecordTransaction {
+    let db: Database
+    let changes: ChangeRecorder
+
+    func insert(_ record: some SyncedRecord) throws {
+        try RowWriter.put(db, record.recordKind, record.databaseDictionary)
+        try changes.recordCreate(record.recordKind.entity, id: record.id, fields: record.syncedFields())
+    }
+
+    /// Saves `edited` over `stored` when a synced field differs: version raised, edit time stamped, change recorded.
+    /// Returns the record as it is now stored.
+    @discardableResult
+    func save<Record: SyncedRecord>(_ edited: Record, over stored: Record) throws -> Record {
+        let before = try stored.syncedFields()
+        let after = try edited.syncedFields()
+        guard after != before else { return stored }
+        var saved = edited
+        saved.version = stored.version + 1
+        saved.stamp(editedAt: Date())
+        try RowWriter.put(db, saved.recordKind, saved.databaseDictionary)
+        try changes.recordUpdate(saved.recordKind.entity, id: saved.id, before: before, after: after, baseVersion: stored.version)
+        return saved
+    }
+
+    func delete(_ record: some SyncedRecord) throws {
+        try RowWriter.delete(db, record.recordKind, id: record.id)
+        try changes.recordDelete(record.recordKind.entity, id: record.id, baseVersion: record.version)
+    }
+
+    /// The stored record with this id; `notFound` names the kind as people call it.
+    func fetch<Record: SyncedRecord & FetchableRecord & TableRecord>(_ type: Record.Type, id: UUID, noun: String) throws -> Record {
+        guard let record = try Record.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: noun) }
+        return record
+    }
+
+    /// Refuses an edit made on a version that is no longer current (the form or body named `expected`).
+    func ensureCurrent(_ version: Int, expected: Int?, noun: String) throws {
+        if let expected, expected != version { throw DomainError.staleVersion(entity: noun) }
+    }
+
+    /// True when a row with this id exists in `table`.
+    func exists(_ table: String, _ id: UUID) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id.databaseText]) ?? false
+    }
+}
