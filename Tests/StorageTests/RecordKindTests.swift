@@ -1,0 +1,58 @@
+import Domain
+import Foundation
+import GRDB
+@testable import Storage
+import Testing
+
+/// Each kind is described once; these tests catch a descriptor or record type drifting from its table.
+@Suite struct RecordKindTests {
+    @Test func eachKindDescribesEveryColumnOfItsTable() throws {
+        let given = try TestDatabase(linked: false)
+        for kind in RecordKind.all {
+            let columns = try given.database.read { db in try db.columns(in: kind.table).map(\.name) }
+            var described = Set(["id", "version"] + kind.columns + kind.metaColumns)
+            if !kind.searchColumns.isEmpty { described.insert("search_text") }
+            #expect(Set(columns) == described, "\(kind.entity)")
+            #expect(Set(kind.searchColumns).isSubset(of: kind.columns), "\(kind.entity)")
+        }
+    }
+
+    @Test func eachRecordTypeEncodesExactlyItsTablesColumns() throws {
+        let given = try TestDatabase(linked: false)
+        _ = try given.database.importDemoCommunity(size: DemoCommunity.Size(venues: 3, participants: 5, activities: 3), seed: 7)
+        try given.database.createUser(NewUserInput(name: "Ada", email: "ada@example.org", role: "editor", password: "correct horse 1",
+                                                   passwordConfirmation: "correct horse 1"), by: .system("test"))
+        try given.database.createCategory(.participantRole, CategoryInput(name: "Cook"), by: .system("test"))
+        try given.database.read { db in
+            func check(_ record: (some SyncedRecord)?) throws {
+                let record = try #require(record)
+                let kind = record.recordKind
+                let stored = Set(try db.columns(in: kind.table).map(\.name)).subtracting(["search_text"])
+                #expect(Set(try record.databaseDictionary.keys) == stored, "\(kind.entity)")
+            }
+            try check(Participant.fetchOne(db))
+            try check(Venue.fetchOne(db))
+            try check(GeographicArea.fetchOne(db))
+            try check(Activity.fetchOne(db))
+            try check(AssignmentRow.fetchOne(db))
+            try check(UserRow.fetchOne(db))
+            try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM participant_address_history"))
+            try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM activity_venue_history"))
+            for category in CategoryKind.allCases {
+                try check(Row.fetchOne(db, sql: "SELECT * FROM \(category.table)").map { Category(row: $0, kind: category) })
+            }
+        }
+    }
+
+    @Test func aRowWrittenFromTheWireIsFoundBySearchLikeOneTypedIn() throws {
+        let node = try TestDatabase(linked: false)
+        let id = UUID()
+        let state = RecordState(entity: "participant", entityId: id, deleted: false, version: 1, fields: [
+            "name": .string("Émile Zola"), "email": .string("emile@example.org"), "phone": .null, "notes": .null,
+            "home_venue_id": .null, "created_at": .string(Date().storedText), "updated_at": .string(Date().storedText),
+        ])
+        try node.database.pool.write { db in try RecordStates.write(db, Participant.kind, state) }
+        let found = try node.database.participants(ParticipantQuery(text: "emile"))
+        #expect(found.items.map(\.participant.id) == [id])
+    }
+}
