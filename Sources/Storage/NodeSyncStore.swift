@@ -129,10 +129,10 @@ extension AppDatabase {
         if table.entity == "user", !state.deleted, let email = state.fields["email"] {
             let others = try String.fetchAll(db, sql: "SELECT id FROM users WHERE email = ? AND id <> ?",
                                              arguments: [email.databaseValue, state.entityId.databaseText])
-            for other in others {
-                try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [other])
-                try db.execute(sql: "DELETE FROM outbox WHERE entity = 'user' AND entity_id = ?", arguments: [other])
-                try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [other])
+            for other in others.compactMap(UUID.init(uuidString:)) {
+                try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [other.databaseText])
+                try db.execute(sql: "DELETE FROM outbox WHERE entity = 'user' AND entity_id = ?", arguments: [other.databaseText])
+                try RowWriter.delete(db, table, id: other)
             }
         }
         if table.entity == "user", state.deleted || state.fields["is_disabled"]?.isTrue == true {
