@@ -38,41 +38,25 @@ public struct ActivityListItem: Sendable, Equatable {
 extension AppDatabase {
     public func activities(_ query: ActivityQuery) throws -> ListPage<ActivityListItem> {
         try read { db in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            if !query.text.trimmingCharacters(in: .whitespaces).isEmpty {
-                conditions.append("a.search_text LIKE ? ESCAPE '\\'")
-                arguments += [SearchText.pattern(query.text.trimmingCharacters(in: .whitespaces))]
-            }
-            if let type = query.typeId {
-                conditions.append("a.activity_type_id = ?")
-                arguments += [type.databaseText]
-            }
-            if let status = query.status {
-                conditions.append("a.status = ?")
-                arguments += [status.rawValue]
-            }
-            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            var list = ListQuery("activities a", sortJoins: "JOIN activity_types t ON t.id = a.activity_type_id")
+            list.matching(query.text, alias: "a")
+            if let type = query.typeId { list.add("a.activity_type_id = ?", type.databaseText) }
+            if let status = query.status { list.add("a.status = ?", status.rawValue) }
             let direction = query.descending ? "DESC" : "ASC"
             let order = switch query.sort {
             case .start: "a.start_date \(direction), a.id \(direction)"
             case .name: "a.name COLLATE NOCASE \(direction), a.id \(direction)"
             case .type: "t.name COLLATE NOCASE \(direction), a.start_date DESC, a.id"
             }
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activities a \(filter)", arguments: arguments) ?? 0
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT a.*, t.name AS type_name,
-                    (SELECT group_concat(v.name, char(31)) FROM activity_venue_history h JOIN venues v ON v.id = h.venue_id
-                     WHERE h.activity_id = a.id AND h.effective_to IS NULL) AS venue_names
-                FROM (SELECT a.id FROM activities a JOIN activity_types t ON t.id = a.activity_type_id
-                      \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
-                JOIN activities a ON a.id = page.id JOIN activity_types t ON t.id = a.activity_type_id ORDER BY \(order)
-                """, arguments: arguments + [query.page.perPage, query.page.offset])
-            return ListPage(items: rows.map { row in
+            let venueNames = """
+                (SELECT group_concat(v.name, char(31)) FROM activity_venue_history h JOIN venues v ON v.id = h.venue_id
+                 WHERE h.activity_id = a.id AND h.effective_to IS NULL) AS venue_names
+                """
+            return try list.page(db, order: order, select: "a.*, t.name AS type_name, \(venueNames)", request: query.page) { row in
                 let venues: String? = row["venue_names"]
                 return ActivityListItem(activity: Activity(row: row), typeName: row["type_name"],
                                         venueNames: venues.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [])
-            }, total: total, request: query.page)
+            }
         }
     }
 

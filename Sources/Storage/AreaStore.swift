@@ -127,10 +127,7 @@ extension AppDatabase {
 
     /// Ids of an area and every area below it.
     static func descendantIds(_ db: Database, of id: UUID) throws -> Set<UUID> {
-        let ids = try String.fetchAll(db, sql: """
-            WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM geographic_areas a JOIN tree t ON a.parent_id = t.id)
-            SELECT id FROM tree
-            """, arguments: [id.databaseText])
+        let ids = try String.fetchAll(db, sql: areaTreeSQL, arguments: [id.databaseText])
         return Set(ids.compactMap(UUID.init(uuidString:)))
     }
 

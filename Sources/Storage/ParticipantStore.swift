@@ -51,40 +51,22 @@ public struct ParticipantAssignment: Sendable, Equatable {
 extension AppDatabase {
     public func participants(_ query: ParticipantQuery) throws -> ListPage<ParticipantListItem> {
         try read { db in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            let text = query.text.trimmingCharacters(in: .whitespaces)
-            if !text.isEmpty {
-                conditions.append("p.search_text LIKE ? ESCAPE '\\'")
-                arguments += [SearchText.pattern(text)]
-            }
-            if let areaId = query.areaId {
-                conditions.append("""
-                    p.home_venue_id IN (SELECT id FROM venues WHERE geographic_area_id IN (WITH RECURSIVE tree(id) AS (SELECT ?
-                    UNION ALL SELECT a.id FROM geographic_areas a JOIN tree t ON a.parent_id = t.id) SELECT id FROM tree))
-                    """)
-                arguments += [areaId.databaseText]
-            }
+            var list = ListQuery("participants p")
+            list.matching(query.text, alias: "p")
+            list.atVenueWithin(query.areaId, venueColumn: "p.home_venue_id")
             switch query.home {
             case .any: break
-            case .withHome: conditions.append("p.home_venue_id IS NOT NULL")
-            case .withoutHome: conditions.append("p.home_venue_id IS NULL")
+            case .withHome: list.add("p.home_venue_id IS NOT NULL")
+            case .withoutHome: list.add("p.home_venue_id IS NULL")
             }
-            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let direction = query.descending ? "DESC" : "ASC"
             let order = switch query.sort {
             case .name: "p.name COLLATE NOCASE \(direction), p.id \(direction)"
             case .email: "p.email COLLATE NOCASE \(direction), p.id \(direction)"
             case .created: "p.created_at \(direction), p.id \(direction)"
             }
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM participants p \(filter)", arguments: arguments) ?? 0
-            // The page's ids come from the sort index alone, so a deep OFFSET skips index entries, not joined rows.
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT p.*, v.name AS venue_name FROM (SELECT p.id FROM participants p \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
-                JOIN participants p ON p.id = page.id LEFT JOIN venues v ON v.id = p.home_venue_id ORDER BY \(order)
-                """, arguments: arguments + [query.page.perPage, query.page.offset])
-            return ListPage(items: rows.map { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) },
-                            total: total, request: query.page)
+            return try list.page(db, order: order, select: "p.*, v.name AS venue_name", rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id",
+                                 request: query.page) { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) }
         }
     }
 

@@ -42,38 +42,18 @@ public struct NamedReference: Sendable, Equatable {
 extension AppDatabase {
     public func venues(_ query: VenueQuery) throws -> ListPage<VenueListItem> {
         try read { db in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            let text = query.text.trimmingCharacters(in: .whitespaces)
-            if !text.isEmpty {
-                conditions.append("v.search_text LIKE ? ESCAPE '\\'")
-                arguments += [SearchText.pattern(text)]
-            }
-            if let areaId = query.areaId {
-                conditions.append("""
-                    v.geographic_area_id IN (WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL
-                    SELECT a.id FROM geographic_areas a JOIN tree t ON a.parent_id = t.id) SELECT id FROM tree)
-                    """)
-                arguments += [areaId.databaseText]
-            }
-            if let type = query.venueType {
-                conditions.append("v.venue_type = ?")
-                arguments += [type.rawValue]
-            }
-            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            var list = ListQuery("venues v", sortJoins: "JOIN geographic_areas g ON g.id = v.geographic_area_id")
+            list.matching(query.text, alias: "v")
+            list.within(query.areaId, areaColumn: "v.geographic_area_id")
+            if let type = query.venueType { list.add("v.venue_type = ?", type.rawValue) }
             let order = switch query.sort {
             case .name: "v.name COLLATE NOCASE, v.id"
             case .area: "g.name COLLATE NOCASE, v.name COLLATE NOCASE, v.id"
             case .created: "v.created_at DESC, v.id DESC"
             }
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM venues v \(filter)", arguments: arguments) ?? 0
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT v.*, g.name AS area_name FROM (SELECT v.id FROM venues v JOIN geographic_areas g ON g.id = v.geographic_area_id
-                \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
-                JOIN venues v ON v.id = page.id JOIN geographic_areas g ON g.id = v.geographic_area_id ORDER BY \(order)
-                """, arguments: arguments + [query.page.perPage, query.page.offset])
-            return ListPage(items: rows.map { VenueListItem(venue: Venue(row: $0), areaName: $0["area_name"]) },
-                            total: total, request: query.page)
+            return try list.page(db, order: order, select: "v.*, g.name AS area_name", request: query.page) {
+                VenueListItem(venue: Venue(row: $0), areaName: $0["area_name"])
+            }
         }
     }
 

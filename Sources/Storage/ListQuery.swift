@@ -1,0 +1,66 @@
+import Domain
+import Foundation
+import GRDB
+
+/// One page of a record list: filters collected into a WHERE clause, the total counted, and the page's rows read.
+/// The page's ids come from the sort index alone, so a deep OFFSET skips index entries, not joined rows.
+struct ListQuery {
+    /// The table with its alias (`participants p`); the filters name its columns through the alias.
+    let table: String
+    /// Joins the sort needs beside the table (a type's or an area's name), or empty.
+    var sortJoins = ""
+    private var conditions: [String] = []
+    private var arguments: StatementArguments = []
+
+    init(_ table: String, sortJoins: String = "") {
+        self.table = table
+        self.sortJoins = sortJoins
+    }
+
+    /// Rows whose `search_text` contains `text` (accents and case folded); nothing when `text` is blank.
+    mutating func matching(_ text: String, alias: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return }
+        add("\(alias).search_text LIKE ? ESCAPE '\\'", SearchText.pattern(trimmed))
+    }
+
+    /// Rows whose `areaColumn` holds the area or any area inside it; nothing when `areaId` is nil.
+    mutating func within(_ areaId: UUID?, areaColumn: String) {
+        guard let areaId else { return }
+        add("\(areaColumn) IN (\(AppDatabase.areaTreeSQL))", areaId.databaseText)
+    }
+
+    /// Rows whose `venueColumn` names a venue in the area or any area inside it; nothing when `areaId` is nil.
+    mutating func atVenueWithin(_ areaId: UUID?, venueColumn: String) {
+        guard let areaId else { return }
+        add("\(venueColumn) IN (SELECT id FROM venues WHERE geographic_area_id IN (\(AppDatabase.areaTreeSQL)))", areaId.databaseText)
+    }
+
+    mutating func add(_ condition: String, _ values: (any DatabaseValueConvertible)?...) {
+        conditions.append(condition)
+        arguments += StatementArguments(values)
+    }
+
+    private var filter: String { conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ") }
+
+    /// Counts the matching rows and reads one page of them in `order`: `select` names the columns, `rowJoins` what the
+    /// rows show beside the table (joined for the page's rows only).
+    func page<Item>(_ db: Database, order: String, select: String, rowJoins: String = "", request: PageRequest,
+                    item: (Row) -> Item) throws -> ListPage<Item> {
+        let alias = table.split(separator: " ").last.map(String.init) ?? table
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) \(filter)", arguments: arguments) ?? 0
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(select) FROM (SELECT \(alias).id FROM \(table) \(sortJoins) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
+            JOIN \(table) ON \(alias).id = page.id \(sortJoins) \(rowJoins) ORDER BY \(order)
+            """, arguments: arguments + [request.perPage, request.offset])
+        return ListPage(items: rows.map(item), total: total, request: request)
+    }
+}
+
+extension AppDatabase {
+    /// The ids of an area (the one argument) and of every area inside it.
+    static let areaTreeSQL = """
+        WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT a.id FROM geographic_areas a JOIN tree t ON a.parent_id = t.id)
+        SELECT id FROM tree
+        """
+}
