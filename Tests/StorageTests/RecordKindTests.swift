@@ -55,4 +55,19 @@ import Testing
         let found = try node.database.participants(ParticipantQuery(text: "emile"))
         #expect(found.items.map(\.participant.id) == [id])
     }
+
+    @Test func everyCreateQueuedCarriesExactlyItsKindsSyncedColumns() throws {
+        let given = try TestDatabase()
+        let summary = try given.database.importDemoCommunity(size: DemoCommunity.Size(venues: 4, participants: 12, activities: 6), seed: 3)
+        #expect(summary.assignments > 0 && summary.addressPeriods > summary.participants / 2)
+        try given.database.createUser(NewUserInput(name: "Ada", email: "ada@example.org", role: "editor", password: "correct horse 1",
+                                                   passwordConfirmation: "correct horse 1"), by: .system("test"))
+        for kind in CategoryKind.allCases { try given.database.createCategory(kind, CategoryInput(name: "Picnic"), by: .system("test")) }
+        let creates = try given.database.outboxEntries(limit: 10_000).map(\.change).filter { $0.operation == .create }
+        #expect(Set(creates.map(\.entity)) == Set(RecordKind.all.map(\.entity)), "every kind was written")
+        for change in creates {
+            let kind = try #require(RecordKind.named(change.entity))
+            #expect(Set(change.fields.keys) == Set(kind.columns), "\(change.entity)")
+        }
+    }
 }
