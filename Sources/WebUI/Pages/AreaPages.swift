@@ -2,9 +2,10 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Geographic areas (Requirement 6B): the hierarchy as nested lists, detail with statistics, forms, deletion rules.
-enum AreaPages {
+enum AreaPages: RecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let tree = try context.database.areaTree()
         return context.page("areas/list", title: "Geographic areas", section: .areas,
@@ -20,7 +21,9 @@ enum AreaPages {
             "area": areaView(area),
             "ancestors": try context.database.ancestors(of: area.id).map(areaView),
             "children": children.map(areaView), "has_children": !children.isEmpty,
-            "venues": venues.items.map { ["name": $0.venue.name, "path": "/venues/\($0.venue.id.lowercasedString)", "area": $0.areaName] },
+            "venues": venues.items.map { ["name": $0.venue.name, "path": Paths.venues.record($0.venue.id), "area": $0.areaName] },
+            "new_child_path": Paths.areas.new() + "?parent=" + area.id.lowercasedString,
+            "all_venues_path": Paths.venues.list.filtered(by: .areaId, area.id.lowercasedString),
             "has_venues": venues.total > 0, "venue_total": venues.total, "venues_more": venues.total > venues.items.count,
             "statistics": [
                 ["label": "Activities", "value": statistics.totalActivities],
@@ -41,7 +44,7 @@ enum AreaPages {
         let input = submitted(context.request)
         do {
             let area = try context.database.createArea(input, by: context.actor)
-            return context.redirect(to: "/areas/\(area.id.lowercasedString)", flash: "Area “\(area.name)” created.")
+            return context.redirect(to: Paths.areas.record(area.id), flash: "Area “\(area.name)” created.")
         } catch let errors as ValidationError {
             return try form(&context, area: nil, values: input, errors: errors, status: .unprocessableContent)
         }
@@ -60,7 +63,7 @@ enum AreaPages {
         do {
             let saved = try context.database.updateArea(id: area.id, input, expectedVersion: Int(context.request.field("version")),
                                                         by: context.actor)
-            return context.redirect(to: "/areas/\(saved.id.lowercasedString)", flash: "Area “\(saved.name)” saved.")
+            return context.redirect(to: Paths.areas.record(saved.id), flash: "Area “\(saved.name)” saved.")
         } catch let errors as ValidationError {
             return try form(&context, area: area, values: input, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
@@ -78,7 +81,7 @@ enum AreaPages {
         let area = try context.database.area(id: context.request.uuidParameter())
         do {
             try context.database.deleteArea(id: area.id, by: context.actor)
-            return context.redirect(to: "/areas", flash: "Area “\(area.name)” deleted.")
+            return context.redirect(to: Paths.areas.list(), flash: "Area “\(area.name)” deleted.")
         } catch DomainError.stillReferenced {
             return try deletePage(&context, area: area, status: .conflict)
         }
@@ -91,8 +94,8 @@ enum AreaPages {
             view["can_delete"] = true
         } else {
             view["refusal"] = AreaReferences.refusal(name: area.name, references)
-            view["children"] = references.children.map { ["name": $0.name, "path": "/areas/\($0.id.lowercasedString)"] }
-            view["venues"] = references.venues.map { ["name": $0.name, "path": "/venues/\($0.id.lowercasedString)"] }
+            view["children"] = references.children.map { ["name": $0.name, "path": Paths.areas.record($0.id)] }
+            view["venues"] = references.venues.map { ["name": $0.name, "path": Paths.venues.record($0.id)] }
             view["has_children"] = !references.children.isEmpty
             view["has_venues"] = !references.venues.isEmpty
         }
@@ -117,8 +120,8 @@ enum AreaPages {
                     hint: "The larger area this one is part of")
         var view = form.view
         view["heading"] = area.map { "Edit “\($0.name)”" } ?? "New area"
-        view["action"] = area.map { "/areas/\($0.id.lowercasedString)/edit" } ?? "/areas/new"
-        view["back"] = area.map { "/areas/\($0.id.lowercasedString)" } ?? "/areas"
+        view["action"] = area.map { Paths.areas.edit($0.id) } ?? Paths.areas.new()
+        view["back"] = area.map { Paths.areas.record($0.id) } ?? Paths.areas.list()
         if let area { view["version"] = area.version }
         return context.page("areas/form", title: view["heading"] as? String ?? "Area", section: .areas, view: view,
                             status: status, hasErrors: form.hasErrors)
@@ -149,7 +152,6 @@ enum AreaPages {
 
     static func areaView(_ area: GeographicArea) -> [String: Any] {
         ["id": area.id.lowercasedString, "name": area.name, "type_label": area.areaType.label,
-         "path": "/areas/\(area.id.lowercasedString)",
-         "created": DateText.format(area.createdAt), "updated": DateText.format(area.updatedAt)]
+         "created": DateText.format(area.createdAt), "updated": DateText.format(area.updatedAt)].merging(Paths.areas.links(area.id)) { $1 }
     }
 }

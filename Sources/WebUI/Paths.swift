@@ -1,0 +1,49 @@
+import Domain
+import Foundation
+import Surface
+
+/// Every page address by name. Routes.swift registers these patterns, and handlers, views and redirects build their
+/// links from them (`Paths.participants.record(id)`), so each address is written once.
+enum Paths {
+    static let home = RoutePattern("/")
+    static let setup = home / "setup"
+    static let login = home / "login"
+    static let logout = home / "logout"
+    static let events = home / "events"
+
+    static let activityTypes = RecordRoutes(RecordCollection.activityTypes.path(under: home))
+    static let roles = RecordRoutes(RecordCollection.roles.path(under: home))
+    static let areas = RecordRoutes(RecordCollection.areas.path(under: home))
+    static let venues = RecordRoutes(RecordCollection.venues.path(under: home))
+    static let participants = RecordRoutes(RecordCollection.participants.path(under: home))
+    static let activities = RecordRoutes(RecordCollection.activities.path(under: home))
+    static let users = RecordRoutes(RecordCollection.users.path(under: home))
+
+    static func categories(_ kind: CategoryKind) -> RecordRoutes { kind == .activityType ? activityTypes : roles }
+
+    static let activityCompletion = activities.record / "completion"
+    static let assignments = activities.record / "assignments"
+    static let newAssignment = assignments / "new"
+    static let deleteAssignment = assignments / "{assignmentId}" / "delete"
+    static let userPassword = users.record / "password"
+
+    static let sync = home / "sync"
+    static let syncRun = sync / "run"
+    static let syncPause = sync / "pause"
+    static let syncResume = sync / "resume"
+    static let syncCancel = sync / "cancel"
+    static let retryFailedOperation = sync / "failed" / "{operationId}" / "retry"
+    static let discardFailedOperation = sync / "failed" / "{operationId}" / "discard"
+    static let conflicts = sync / "conflicts"
+    static let reapplyConflict = conflicts / "{id}" / "reapply"
+    static let dismissConflict = conflicts / "{id}" / "dismiss"
+
+    static let syncSettings = home / "settings" / "sync"
+    static let syncInterval = syncSettings / "interval"
+    static let unlink = syncSettings / "unlink"
+}
+
+extension RecordRoutes {
+    /// One record's addresses for its view: `path`, `edit_path` and `delete_path`.
+    func links(_ id: UUID) -> [String: Any] { ["path": record(id), "edit_path": edit(id), "delete_path": delete(id)] }
+}
