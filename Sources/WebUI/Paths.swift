@@ -47,3 +47,23 @@ extension RecordRoutes {
     /// One record's addresses for its view: `path`, `edit_path` and `delete_path`.
     func links(_ id: UUID) -> [String: Any] { ["path": record(id), "edit_path": edit(id), "delete_path": delete(id)] }
 }
+
+extension Paths {
+    /// The addresses without parameters, for every template as `{{paths.name}}` (`{{paths.participants_new}}`).
+    static let templateView: [String: String] = {
+        var view: [String: String] = [
+            "home": home(), "setup": setup(), "login": login(), "logout": logout(),
+            "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
+            "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
+            "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
+        ]
+        let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
+                                                 ("venues", venues), ("participants", participants),
+                                                 ("activities", activities), ("users", users)]
+        for (name, routes) in records {
+            view[name] = routes.list()
+            view[name + "_new"] = routes.new()
+        }
+        return view
+    }()
+}

@@ -67,6 +67,7 @@ struct PageContext {
               status: HTTPStatus = .ok, hasErrors: Bool = false) -> Response {
         var pageView = view
         pageView["csrf_token"] = csrfToken
+        pageView["paths"] = Paths.templateView
         pageView["can_edit"] = user?.role.canEditRecords ?? false
         pageView["is_admin"] = user?.role.canAdminister ?? false
         let body = web.renderer.render(template, pageView)
@@ -93,6 +94,7 @@ struct PageContext {
             "css_url": web.staticFiles.url(for: "css/app.css"),
             "js_url": web.staticFiles.url(for: "js/app.js"),
             "csrf_token": csrfToken,
+            "paths": Paths.templateView,
             "sync": SyncStatusText(status: web.syncStatus.current()).layoutView,
         ]
         if let flash { view["flash"] = flash }
