@@ -26,14 +26,11 @@ enum ActivityPages: RecordPages {
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue, options: [("start", "Start date"), ("name", "Name"), ("type", "Type")])
         filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc",
                        options: [("desc", "Descending (newest first)"), ("asc", "Ascending (oldest first)")])
-        var view = filters.view
-        view["rows"] = page.items.map { item in
+        return context.listPage("activities/list", title: "Activities", section: .activities, filters: filters, page: page,
+                                noun: ("activity", "activities"),
+                                filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil) { item in
             activityView(item.activity).merging(["type": item.typeName, "venues": item.venueNames.joined(separator: ", ")]) { $1 }
         }
-        view["has_rows"] = !page.items.isEmpty
-        view["filtered"] = !query.text.isEmpty || query.typeId != nil || query.status != nil
-        view["pagination"] = Pagination.view(page, request: request, noun: ("activity", "activities"))
-        return context.page("activities/list", title: "Activities", section: .activities, view: view)
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
@@ -69,19 +66,7 @@ enum ActivityPages: RecordPages {
                         search: "", errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        let search = context.request.field("venue_search")
-        if context.request.form[picker.findButton] != nil {
-            return try form(&context, activity: nil, values: input, search: search, errors: ValidationError())
-        }
-        do {
-            let activity = try context.database.createActivity(input, by: context.actor)
-            return context.redirect(to: Paths.activities.record(activity.id), flash: "Activity “\(activity.name)” created.")
-        } catch let errors as ValidationError {
-            return try form(&context, activity: nil, values: input, search: search, errors: errors, status: .unprocessableContent)
-        }
-    }
+    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let activity = try context.database.activity(id: context.request.uuidParameter())
@@ -92,25 +77,7 @@ enum ActivityPages: RecordPages {
         return try form(&context, activity: activity, values: values, search: "", errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let activity = try context.database.activity(id: context.request.uuidParameter())
-        let input = submitted(context.request)
-        let search = context.request.field("venue_search")
-        if context.request.form[picker.findButton] != nil {
-            return try form(&context, activity: activity, values: input, search: search, errors: ValidationError())
-        }
-        do {
-            let saved = try context.database.updateActivity(id: activity.id, input, expectedVersion: Int(context.request.field("version")),
-                                                            by: context.actor)
-            return context.redirect(to: Paths.activities.record(saved.id), flash: "Activity “\(saved.name)” saved.")
-        } catch let errors as ValidationError {
-            return try form(&context, activity: activity, values: input, search: search, errors: errors, status: .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let errors = ValidationError.staleEdit(of: "activity")
-            return try form(&context, activity: try context.database.activity(id: activity.id), values: input, search: search,
-                            errors: errors, status: .conflict)
-        }
-    }
+    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 
     /// `POST /activities/{id}/completion`: marks the activity complete.
     static func complete(_ context: inout PageContext) throws -> Response {
@@ -139,6 +106,14 @@ enum ActivityPages: RecordPages {
         ActivityInput(name: request.field("name"), description: request.field("description"), typeId: request.field("activity_type_id"),
                       startDate: request.field("start_date"), duration: request.field("duration"), endDate: request.field("end_date"),
                       status: request.field("status"), venueIds: request.form.all("venue_ids"), venuesFrom: request.field("venues_from"))
+    }
+
+    /// Saving the create and edit forms.
+    private static var forms: RecordForm<Activity, ActivityInput> {
+        RecordForm(routes: Paths.activities, noun: "Activity", submitted: submitted,
+                   show: { try form(&$0, activity: $1, values: $2, search: $0.request.field("venue_search"), errors: $3, status: $4) },
+                   load: AppDatabase.activity(id:), insert: AppDatabase.createActivity(_:by:),
+                   change: AppDatabase.updateActivity(id:_:expectedVersion:by:), findButton: picker.findButton)
     }
 
     private static func form(_ context: inout PageContext, activity: Activity?, values: ActivityInput, search: String,

@@ -40,15 +40,7 @@ enum AreaPages: RecordPages {
                  errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        do {
-            let area = try context.database.createArea(input, by: context.actor)
-            return context.redirect(to: Paths.areas.record(area.id), flash: "Area “\(area.name)” created.")
-        } catch let errors as ValidationError {
-            return try form(&context, area: nil, values: input, errors: errors, status: .unprocessableContent)
-        }
-    }
+    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let area = try context.database.area(id: context.request.uuidParameter())
@@ -57,20 +49,7 @@ enum AreaPages: RecordPages {
                         errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let area = try context.database.area(id: context.request.uuidParameter())
-        let input = submitted(context.request)
-        do {
-            let saved = try context.database.updateArea(id: area.id, input, expectedVersion: Int(context.request.field("version")),
-                                                        by: context.actor)
-            return context.redirect(to: Paths.areas.record(saved.id), flash: "Area “\(saved.name)” saved.")
-        } catch let errors as ValidationError {
-            return try form(&context, area: area, values: input, errors: errors, status: .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let errors = ValidationError.staleEdit(of: "area")
-            return try form(&context, area: try context.database.area(id: area.id), values: input, errors: errors, status: .conflict)
-        }
-    }
+    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         let area = try context.database.area(id: context.request.uuidParameter())
@@ -101,6 +80,12 @@ enum AreaPages: RecordPages {
         }
         let title = references.isEmpty ? "Delete area “\(area.name)”" : "“\(area.name)” cannot be deleted"
         return context.page("areas/delete", title: title, section: .areas, view: view, status: status)
+    }
+
+    /// Saving the create and edit forms.
+    private static var forms: RecordForm<GeographicArea, AreaInput> {
+        RecordForm(routes: Paths.areas, noun: "Area", submitted: submitted, show: { try form(&$0, area: $1, values: $2, errors: $3, status: $4) },
+                   load: AppDatabase.area(id:), insert: AppDatabase.createArea(_:by:), change: AppDatabase.updateArea(id:_:expectedVersion:by:))
     }
 
     private static func submitted(_ request: Request) -> AreaInput {

@@ -25,16 +25,13 @@ enum ParticipantPages: RecordPages {
                        options: [("any", "Any"), ("with", "Has a home venue"), ("without", "No home venue")])
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue, options: [("name", "Name"), ("email", "Email"), ("created", "Date added")])
         filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc", options: [("asc", "Ascending"), ("desc", "Descending")])
-        var view = filters.view
-        view["rows"] = page.items.map { item -> [String: Any] in
+        return context.listPage("participants/list", title: "Participants", section: .participants, filters: filters, page: page,
+                                noun: ("participant", "participants"),
+                                filtered: query.text != "" || query.areaId != nil || query.home != .any) { item in
             var row = participantView(item.participant)
             if let venue = item.homeVenueName { row["venue_name"] = venue }
             return row
         }
-        view["has_rows"] = !page.items.isEmpty
-        view["filtered"] = query.text != "" || query.areaId != nil || query.home != .any
-        view["pagination"] = Pagination.view(page, request: request, noun: ("participant", "participants"))
-        return context.page("participants/list", title: "Participants", section: .participants, view: view)
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
@@ -62,19 +59,7 @@ enum ParticipantPages: RecordPages {
         try form(&context, participant: nil, values: ParticipantInput(name: "", email: ""), search: "", errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        if context.request.form[picker.findButton] != nil {
-            return try form(&context, participant: nil, values: input, search: context.request.field("venue_search"), errors: ValidationError())
-        }
-        do {
-            let participant = try context.database.createParticipant(input, by: context.actor)
-            return context.redirect(to: Paths.participants.record(participant.id), flash: "Participant \(participant.name) added.")
-        } catch let errors as ValidationError {
-            return try form(&context, participant: nil, values: input, search: context.request.field("venue_search"),
-                            errors: errors, status: .unprocessableContent)
-        }
-    }
+    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
@@ -83,25 +68,7 @@ enum ParticipantPages: RecordPages {
         return try form(&context, participant: participant, values: values, search: "", errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let participant = try context.database.participant(id: context.request.uuidParameter())
-        let input = submitted(context.request)
-        let search = context.request.field("venue_search")
-        if context.request.form[picker.findButton] != nil {
-            return try form(&context, participant: participant, values: input, search: search, errors: ValidationError())
-        }
-        do {
-            let saved = try context.database.updateParticipant(id: participant.id, input, expectedVersion: Int(context.request.field("version")),
-                                                               by: context.actor)
-            return context.redirect(to: Paths.participants.record(saved.id), flash: "Participant \(saved.name) saved.")
-        } catch let errors as ValidationError {
-            return try form(&context, participant: participant, values: input, search: search, errors: errors, status: .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let errors = ValidationError.staleEdit(of: "participant")
-            return try form(&context, participant: try context.database.participant(id: participant.id), values: input, search: search,
-                            errors: errors, status: .conflict)
-        }
-    }
+    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
@@ -122,6 +89,14 @@ enum ParticipantPages: RecordPages {
     private static func submitted(_ request: Request) -> ParticipantInput {
         ParticipantInput(name: request.field("name"), email: request.field("email"), phone: request.field("phone"),
                          notes: request.field("notes"), homeVenueId: request.field("home_venue_id"), movedOn: request.field("moved_on"))
+    }
+
+    /// Saving the create and edit forms.
+    private static var forms: RecordForm<Participant, ParticipantInput> {
+        RecordForm(routes: Paths.participants, noun: "Participant", submitted: submitted,
+                   show: { try form(&$0, participant: $1, values: $2, search: $0.request.field("venue_search"), errors: $3, status: $4) },
+                   load: AppDatabase.participant(id:), insert: AppDatabase.createParticipant(_:by:),
+                   change: AppDatabase.updateParticipant(id:_:expectedVersion:by:), findButton: picker.findButton)
     }
 
     private static func form(_ context: inout PageContext, participant: Participant?, values: ParticipantInput, search: String,

@@ -22,13 +22,9 @@ enum VenuePages: RecordPages {
                        options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
                        options: [("name", "Name"), ("area", "Area"), ("created", "Newest first")])
-        var view = filters.view
-        view["rows"] = page.items.map(rowView)
-        view["has_rows"] = !page.items.isEmpty
-        view["filtered"] = query != VenueQuery(sort: query.sort, page: query.page)
-        view["has_areas"] = !areas.isEmpty
-        view["pagination"] = Pagination.view(page, request: request, noun: ("venue", "venues"))
-        return context.page("venues/list", title: "Venues", section: .venues, view: view)
+        return context.listPage("venues/list", title: "Venues", section: .venues, filters: filters, page: page, noun: ("venue", "venues"),
+                                filtered: query != VenueQuery(sort: query.sort, page: query.page), extra: ["has_areas": !areas.isEmpty],
+                                row: rowView)
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
@@ -50,15 +46,7 @@ enum VenuePages: RecordPages {
                  errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        do {
-            let venue = try context.database.createVenue(input, by: context.actor)
-            return context.redirect(to: Paths.venues.record(venue.id), flash: "Venue “\(venue.name)” created.")
-        } catch let errors as ValidationError {
-            return try form(&context, venue: nil, values: input, errors: errors, status: .unprocessableContent)
-        }
-    }
+    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let venue = try context.database.venue(id: context.request.uuidParameter())
@@ -68,20 +56,7 @@ enum VenuePages: RecordPages {
         return try form(&context, venue: venue, values: values, errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let venue = try context.database.venue(id: context.request.uuidParameter())
-        let input = submitted(context.request)
-        do {
-            let saved = try context.database.updateVenue(id: venue.id, input, expectedVersion: Int(context.request.field("version")),
-                                                         by: context.actor)
-            return context.redirect(to: Paths.venues.record(saved.id), flash: "Venue “\(saved.name)” saved.")
-        } catch let errors as ValidationError {
-            return try form(&context, venue: venue, values: input, errors: errors, status: .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let errors = ValidationError.staleEdit(of: "venue")
-            return try form(&context, venue: try context.database.venue(id: venue.id), values: input, errors: errors, status: .conflict)
-        }
-    }
+    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         try deletePage(&context, venue: try context.database.venue(id: context.request.uuidParameter()), status: .ok)
@@ -112,6 +87,12 @@ enum VenuePages: RecordPages {
         }
         let title = references.total == 0 ? "Delete venue “\(venue.name)”" : "“\(venue.name)” cannot be deleted"
         return context.page("venues/delete", title: title, section: .venues, view: view, status: status)
+    }
+
+    /// Saving the create and edit forms.
+    private static var forms: RecordForm<Venue, VenueInput> {
+        RecordForm(routes: Paths.venues, noun: "Venue", submitted: submitted, show: { try form(&$0, venue: $1, values: $2, errors: $3, status: $4) },
+                   load: AppDatabase.venue(id:), insert: AppDatabase.createVenue(_:by:), change: AppDatabase.updateVenue(id:_:expectedVersion:by:))
     }
 
     private static func submitted(_ request: Request) -> VenueInput {
