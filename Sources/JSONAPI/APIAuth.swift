@@ -36,7 +36,7 @@ public struct APIAuthenticator: Sendable {
     /// The caller, if their role allows `access`; throws 401 or 403 otherwise. A request without a bearer token may be
     /// signed in by the pages' session cookie where `acceptsSession` (reads only); a bearer token, when sent, decides.
     func caller(_ request: Request, requiring access: Access, acceptsSession: Bool) throws -> APICaller {
-        if acceptsSession, Self.bearerToken(request) == nil, let user = try sessionUser(request) {
+        if acceptsSession, Self.bearerToken(request) == nil, let user = try database.session(of: request, policy: sessionPolicy)?.user {
             guard access.allows(user) else { throw HTTPError(.forbidden, access.refusal(for: user)) }
             return APICaller(user: user, bearer: nil)
         }
@@ -54,12 +54,6 @@ public struct APIAuthenticator: Sendable {
         }
         guard access.allows(bearer.user) else { throw HTTPError(.forbidden, access.refusal(for: bearer.user)) }
         return bearer
-    }
-
-    /// The user signed in on the pages with this request's session cookie, if the session is still alive.
-    private func sessionUser(_ request: Request) throws -> User? {
-        guard let token = request.cookies[CookieName.session] else { return nil }
-        return try database.session(token: token, policy: sessionPolicy)?.user
     }
 
     static func bearerToken(_ request: Request) -> String? {

@@ -88,9 +88,7 @@ public final class WebUI: Sendable {
 
     private func makeContext(_ request: Request) -> PageContext {
         var cookies: [Cookie] = []
-        let session = request.cookies[CookieName.session].flatMap {
-            try? database.session(token: $0, policy: configuration.sessionPolicy)
-        }
+        let session = try? database.session(of: request, policy: configuration.sessionPolicy)
         if session == nil, request.cookies[CookieName.session] != nil {
             cookies.append(.expired(CookieName.session, secure: request.isTLS))
         }
