@@ -27,17 +27,20 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Sync", dependencies: ["Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
+        // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
+        // patterns and list parameter names.
+        .target(name: "Surface", dependencies: ["HTTPServer", "Domain", "Storage"]),
         .target(name: "WebUI", dependencies: [
-            "HTTPServer", "Domain", "Storage", "Sync",
+            "HTTPServer", "Domain", "Storage", "Sync", "Surface",
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "JSONAPI", dependencies: [
-            "HTTPServer", "Domain", "Storage", "Sync",
+            "HTTPServer", "Domain", "Storage", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "App", dependencies: [
-            "HTTPServer", "Domain", "Storage", "Sync", "WebUI", "JSONAPI",
+            "HTTPServer", "Domain", "Storage", "Sync", "Surface", "WebUI", "JSONAPI",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [
@@ -56,7 +59,7 @@ let package = Package(
             "HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "WebUITests", dependencies: [
-            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App",
+            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SyncTests", dependencies: [
@@ -64,10 +67,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "JSONAPITests", dependencies: [
-            "JSONAPI", "Storage", "Domain", "HTTPServer",
+            "JSONAPI", "Storage", "Domain", "HTTPServer", "Surface",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .testTarget(name: "SurfaceTests", dependencies: ["Surface", "Domain", "HTTPServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

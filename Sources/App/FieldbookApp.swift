@@ -3,6 +3,7 @@ import HTTPServer
 import JSONAPI
 import Logging
 import Storage
+import Surface
 import Sync
 import WebUI
 
@@ -15,6 +16,8 @@ public final class FieldbookApp: Sendable {
     public let syncEngine: SyncEngine
     /// Where the sync engine announces status changes; pages show them live.
     public let syncStatus: StatusBroadcaster
+    /// Sends each request to static files, the API or the pages; tests call it without a socket.
+    let responder: AppResponder
     let logger: Logger
 
     /// Opens the database and loads and checks templates and static files; fails before listening if any is wrong.
@@ -47,14 +50,16 @@ public final class FieldbookApp: Sendable {
             engine.wake(reason: "local write")
             relay.fire()
         }
+        // One count of failed sign-ins: five failures are five whether sent to /login or to the API.
+        let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
-                        setupCode: setupCode, syncEngine: syncEngine, configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy,
-                                                                                version: configuration.version),
+                        setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle,
+                        configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version),
                         logger: logger)
-        let api = JSONAPI(database: database, version: configuration.version, logger: logger, syncEngine: syncEngine,
-                          syncStatus: reporter)
-        server = HTTPServer(configuration: configuration.server,
-                            responder: AppResponder(staticFiles: staticFiles, web: web, api: api), logger: logger)
+        let api = JSONAPI(database: database, version: configuration.version, logger: logger, signInThrottle: signInThrottle,
+                          sessionPolicy: configuration.sessionPolicy, syncEngine: syncEngine, syncStatus: reporter)
+        responder = AppResponder(staticFiles: staticFiles, web: web, api: api)
+        server = HTTPServer(configuration: configuration.server, responder: responder, logger: logger)
     }
 
     /// Starts listening; returns the bound port. Prints the setup code (before the first account exists), then the address.

@@ -2,70 +2,57 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
-
-/// Who may call an API route; the same levels the pages use.
-public enum APIAccess: Sendable {
-    /// No token needed (health, this document, sign-in, refresh).
-    case anyone
-    /// Any signed-in role, read-only included.
-    case reader
-    /// Editors and administrators: writes to community records.
-    case editor
-    /// Administrators only: users, and the sync endpoints.
-    case administrator
-
-    func allows(_ role: UserRole) -> Bool {
-        switch self {
-        case .anyone, .reader: true
-        case .editor: role.canEditRecords
-        case .administrator: role.canAdminister
-        }
-    }
-
-    var label: String {
-        switch self {
-        case .anyone: "anyone"
-        case .reader: "any signed-in user"
-        case .editor: "editors and administrators"
-        case .administrator: "administrators"
-        }
-    }
-}
+import Surface
 
 /// A missing, unknown, expired or revoked bearer token: answered 401 with `WWW-Authenticate: Bearer`.
-struct APIUnauthorized: HTTPResponseError {
+struct APIUnauthorized: CodedError {
     let publicMessage: String
     var status: HTTPStatus { .unauthorized }
+    var code: String { "unauthorized" }
 }
 
-/// Checks bearer tokens and roles; sibling route files (sync) call `authenticate(_:requiring:)` too.
+/// Who sent an API request: the user, and the bearer token's sign-in when they sent one (nil for the session cookie).
+struct APICaller {
+    let user: User
+    let bearer: APIBearer?
+}
+
+/// Checks bearer tokens (and, for reads, the pages' session cookie) and roles.
 public struct APIAuthenticator: Sendable {
     let database: AppDatabase
     let policy: APITokenPolicy
-    /// Failed sign-ins per account and client address, as on the sign-in page.
-    let loginThrottle = LoginThrottle()
+    let sessionPolicy: SessionPolicy
+    /// Failed sign-ins, counted together with the sign-in page's.
+    let signInThrottle: SignInThrottle
 
-    public init(database: AppDatabase, policy: APITokenPolicy = APITokenPolicy()) {
+    public init(database: AppDatabase, policy: APITokenPolicy = APITokenPolicy(), sessionPolicy: SessionPolicy = SessionPolicy(),
+                signInThrottle: SignInThrottle) {
         self.database = database
         self.policy = policy
+        self.sessionPolicy = sessionPolicy
+        self.signInThrottle = signInThrottle
     }
 
-    /// The signed-in user behind the request's bearer token, if their role allows `access`; throws 401 or 403 otherwise.
-    public func authenticate(_ request: Request, requiring access: APIAccess) throws -> User {
-        try bearer(request, requiring: access).user
+    /// The caller, if their role allows `access`; throws 401 or 403 otherwise. A request without a bearer token may be
+    /// signed in by the pages' session cookie where `acceptsSession` (reads only); a bearer token, when sent, decides.
+    func caller(_ request: Request, requiring access: Access, acceptsSession: Bool) throws -> APICaller {
+        if acceptsSession, Self.bearerToken(request) == nil, let user = try database.session(of: request, policy: sessionPolicy)?.user {
+            guard access.allows(user) else { throw HTTPError(.forbidden, access.refusal(for: user)) }
+            return APICaller(user: user, bearer: nil)
+        }
+        let bearer = try bearer(request, requiring: access)
+        return APICaller(user: bearer.user, bearer: bearer)
     }
 
-    /// Like `authenticate`, also giving the token family (logout revokes it).
-    func bearer(_ request: Request, requiring access: APIAccess) throws -> APIBearer {
+    /// The user behind the request's bearer token, if their role allows `access`; throws 401 or 403 otherwise.
+    func bearer(_ request: Request, requiring access: Access) throws -> APIBearer {
         guard let token = Self.bearerToken(request) else {
-            throw APIUnauthorized(publicMessage: "Send an access token from POST /api/v1/auth/login in the header Authorization: Bearer <token>.")
+            throw APIUnauthorized(publicMessage: "Send an access token from POST \(APIPaths.login()) in the header Authorization: Bearer <token>.")
         }
         guard let bearer = try database.apiBearer(accessToken: token) else {
-            throw APIUnauthorized(publicMessage: "The access token is unknown, expired or revoked. Get a new one from POST /api/v1/auth/refresh or sign in again.")
+            throw APIUnauthorized(publicMessage: "The access token is unknown, expired or revoked. Get a new one from POST \(APIPaths.refresh()) or sign in again.")
         }
-        guard access.allows(bearer.user.role) else {
-            throw HTTPError(.forbidden, "Your role (\(bearer.user.role.label)) does not allow this; it is for \(access.label).")
-        }
+        guard access.allows(bearer.user) else { throw HTTPError(.forbidden, access.refusal(for: bearer.user)) }
         return bearer
     }
 

@@ -2,17 +2,21 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// What an API handler works with: the request, who sent it, and the database.
 struct APIContext {
     let request: Request
     /// nil on routes open to anyone.
-    let bearer: APIBearer?
+    let caller: APICaller?
     let authenticator: APIAuthenticator
 
     var database: AppDatabase { authenticator.database }
 
-    var actor: Actor { bearer.map { .user($0.user.id) } ?? .system("api") }
+    /// The bearer token's sign-in; nil on routes open to anyone and for reads signed in by the session cookie.
+    var bearer: APIBearer? { caller?.bearer }
+
+    var actor: Actor { caller.map { .user($0.user.id) } ?? .system("api") }
 
     /// The `{name}` path segment as an id; a segment that is not an id names no record (404).
     func id(_ name: String = "id") throws -> UUID {
@@ -36,8 +40,8 @@ struct APIContext {
 
     /// `?page=&per_page=`, refusing values outside what the document allows (400).
     func pageRequest() throws -> PageRequest {
-        let page = try integer("page", in: 1...PageRequest.maxPage) ?? 1
-        let perPage = try integer("per_page", in: 1...500) ?? PageRequest.defaultPerPage
+        let page = try integer(ListParameter.page.name, in: 1...PageRequest.maxPage) ?? 1
+        let perPage = try integer(ListParameter.perPage.name, in: 1...500) ?? PageRequest.defaultPerPage
         return PageRequest(page: page, perPage: perPage)
     }
 
@@ -66,7 +70,7 @@ struct APIContext {
 
     /// `order=asc|desc`, or the list's default.
     func descending(default value: Bool) throws -> Bool {
-        try choice("order", SortOrder.self).map { $0 == .desc } ?? value
+        try choice(ListParameter.order.name, SortOrder.self).map { $0 == .desc } ?? value
     }
 }
 

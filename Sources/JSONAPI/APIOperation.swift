@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Surface
 
 /// What the OpenAPI document says about one route; the route table holds it next to the handler.
 struct APIOperation: Sendable {
@@ -32,8 +33,8 @@ struct APIOperation: Sendable {
     var mayBeUnavailable = false
 
     static let paging: [Field] = [
-        Field.of("page", .integer, "1-based page number").ranged(1...Double(1_000_000)),
-        Field.of("per_page", .integer, "Rows per page, 50 unless given").ranged(1...500),
+        Field.of(ListParameter.page.name, .integer, "1-based page number").ranged(1...Double(1_000_000)),
+        Field.of(ListParameter.perPage.name, .integer, "Rows per page, 50 unless given").ranged(1...500),
     ]
 }
 
@@ -41,9 +42,13 @@ struct APIOperation: Sendable {
 struct APIRoute: Sendable {
     let method: HTTPMethod
     let path: String
-    let access: APIAccess
+    let access: Access
     let operation: APIOperation
     let handler: APIHandler
+
+    /// Reads open to any signed-in user also accept the pages' session cookie, so page scripts can read the API;
+    /// every write needs a bearer token, which a browser never sends by itself.
+    var readsWithSession: Bool { method == .get && access == .signedIn }
 }
 
 /// The standard operations of a record resource, named after it (e.g. listVenues, getVenue, createVenue).

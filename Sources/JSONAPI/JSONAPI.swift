@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Storage
+import Surface
 import Sync
 
 /// The JSON surface under /api/v1: its route table and its one error envelope.
@@ -12,7 +13,9 @@ public final class JSONAPI: Sendable {
     let logger: Logger
     private let router: Router
 
-    public init(database: AppDatabase, version: String, logger: Logger, tokenPolicy: APITokenPolicy = APITokenPolicy(),
+    /// `signInThrottle` is the one the pages use too; `sessionPolicy` is the pages' as well, for reads signed in by their cookie.
+    public init(database: AppDatabase, version: String, logger: Logger, signInThrottle: SignInThrottle,
+                tokenPolicy: APITokenPolicy = APITokenPolicy(), sessionPolicy: SessionPolicy = SessionPolicy(),
                 syncEngine: SyncEngine? = nil, syncStatus: SyncStatusReporter? = nil) {
         self.database = database
         self.version = version
@@ -20,7 +23,8 @@ public final class JSONAPI: Sendable {
         var table = APIRouteTable()
         JSONRoutes.register(in: &table, version: version, sync: SyncEndpoints(engine: syncEngine, status: syncStatus))
         var router = Router()
-        table.register(in: &router, authenticator: APIAuthenticator(database: database, policy: tokenPolicy))
+        table.register(in: &router, authenticator: APIAuthenticator(database: database, policy: tokenPolicy, sessionPolicy: sessionPolicy,
+                                                                    signInThrottle: signInThrottle))
         self.router = router
     }
 
@@ -37,46 +41,23 @@ public final class JSONAPI: Sendable {
     }
 
     private func errorResponse(for error: Error, request: Request) -> Response {
-        let (status, code, message, fields) = Self.describe(error)
-        if status == .internalServerError {
+        let failure = PublicError(error)
+        if failure.isServerFault {
             logger.error("unhandled API error", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
         }
-        var response = JSONResponse.make(ErrorEnvelope(error: .init(code: code, message: message, fields: fields)), status: status)
-        if let httpError = error as? HTTPError, !httpError.allowedMethods.isEmpty {
-            response.setHeader("Allow", httpError.allowedMethods.map(\.rawValue).joined(separator: ", "))
+        var response = JSONResponse.make(ErrorEnvelope(failure), status: failure.status)
+        if !failure.allowedMethods.isEmpty {
+            response.setHeader("Allow", failure.allowedMethods.map(\.rawValue).joined(separator: ", "))
         }
-        if status == .unauthorized { response.setHeader("WWW-Authenticate", "Bearer") }
-        if let throttled = error as? TooManySignIns { response.setHeader("Retry-After", String(throttled.seconds)) }
+        if failure.status == .unauthorized { response.setHeader("WWW-Authenticate", "Bearer") }
+        if let seconds = failure.retryAfter { response.setHeader("Retry-After", String(seconds)) }
         return response
     }
-
-    static func describe(_ error: Error) -> (HTTPStatus, String, String, [FieldError]?) {
-        switch error {
-        case let error as ValidationError: (.unprocessableContent, "validation_failed", "Some fields are not valid.", error.fieldErrors)
-        case let error as DomainError:
-            switch error {
-            case .notFound: (.notFound, "not_found", error.userMessage, nil)
-            case .protected: (.forbidden, "protected", error.userMessage, nil)
-            case .stillReferenced: (.conflict, "still_referenced", error.userMessage, nil)
-            case .staleVersion: (.conflict, "stale_version", error.userMessage, nil)
-            }
-        case let error as APIConflict: (.conflict, "conflict", "The change conflicts with other records; see fields.", error.fields)
-        case let error as APIErrorCode & HTTPResponseError: (error.status, error.code, error.publicMessage, nil)
-        case let error as HTTPResponseError:
-            (error.status, error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"), error.publicMessage, nil)
-        default: (.internalServerError, "internal_error", "Something went wrong on the server; the details are in its log.", nil)
-        }
-    }
 }
 
-/// An API error with its own machine-readable code (rather than one derived from the status).
-protocol APIErrorCode {
-    var code: String { get }
-}
-
-extension APIMalformedJSON: APIErrorCode { var code: String { "malformed_json" } }
-extension APIBadParameter: APIErrorCode { var code: String { "invalid_parameter" } }
-extension APIUnauthorized: APIErrorCode { var code: String { "unauthorized" } }
+extension APIMalformedJSON: CodedError { var code: String { "malformed_json" } }
+extension APIBadParameter: CodedError { var code: String { "invalid_parameter" } }
+extension APIConflict: PubliclyDescribed { var publicError: PublicError { .conflict(fields) } }
 
 /// The one shape every API error takes.
 struct ErrorEnvelope: Encodable {
@@ -87,6 +68,10 @@ struct ErrorEnvelope: Encodable {
     }
 
     let error: Body
+
+    init(_ failure: PublicError) {
+        error = Body(code: failure.code, message: failure.message, fields: failure.fields)
+    }
 }
 
 enum JSONResponse {

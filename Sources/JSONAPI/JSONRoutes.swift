@@ -2,45 +2,46 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// The JSON API's route table: every address, who may call it, its handler and what the document says about it.
 enum JSONRoutes {
-    static let prefix = "/api/v1"
+    static let prefix = APIPaths.root.pattern
 
     static func register(in table: inout APIRouteTable, version: String, sync: SyncEndpoints = SyncEndpoints()) {
-        table.add(.get, "/health", .anyone, HealthEndpoint.operation) { context in
+        table.add(.get, APIPaths.health, .anyone, HealthEndpoint.operation) { context in
             HealthEndpoint.check(database: context.database, version: version)
         }
-        table.add(.post, "/auth/login", .anyone, AuthResource.loginDoc, AuthResource.login)
-        table.add(.post, "/auth/refresh", .anyone, AuthResource.refreshDoc, AuthResource.refresh)
-        table.add(.post, "/auth/logout", .reader, AuthResource.logoutDoc, AuthResource.logout)
+        table.add(.post, APIPaths.login, .anyone, AuthResource.loginDoc, AuthResource.login)
+        table.add(.post, APIPaths.refresh, .anyone, AuthResource.refreshDoc, AuthResource.refresh)
+        table.add(.post, APIPaths.logout, .signedIn, AuthResource.logoutDoc, AuthResource.logout)
 
         for kind in CategoryKind.allCases {
             let resource = CategoryResource(kind: kind)
-            table.records(resource.path, resource.docs, resource.handlers, write: .editor)
+            table.records(APIPaths.categories(kind), resource.docs, resource.handlers, write: .editor)
         }
-        table.records("/areas", AreaResource.docs, AreaResource.handlers, write: .editor)
-        table.add(.get, "/areas/{id}/children", .reader, AreaResource.childrenDoc, AreaResource.children)
-        table.add(.get, "/areas/{id}/ancestors", .reader, AreaResource.ancestorsDoc, AreaResource.ancestors)
-        table.add(.get, "/areas/{id}/venues", .reader, AreaResource.venuesDoc, AreaResource.venues)
-        table.add(.get, "/areas/{id}/statistics", .reader, AreaResource.statisticsDoc, AreaResource.statistics)
+        table.records(APIPaths.areas, AreaResource.docs, AreaResource.handlers, write: .editor)
+        table.add(.get, APIPaths.areaChildren, .signedIn, AreaResource.childrenDoc, AreaResource.children)
+        table.add(.get, APIPaths.areaAncestors, .signedIn, AreaResource.ancestorsDoc, AreaResource.ancestors)
+        table.add(.get, APIPaths.areaVenues, .signedIn, AreaResource.venuesDoc, AreaResource.venues)
+        table.add(.get, APIPaths.areaStatistics, .signedIn, AreaResource.statisticsDoc, AreaResource.statistics)
 
-        table.records("/venues", VenueResource.docs, VenueResource.handlers, write: .editor)
-        table.add(.get, "/venues/{id}/activities", .reader, VenueResource.activitiesDoc, VenueResource.activities)
-        table.add(.get, "/venues/{id}/participants", .reader, VenueResource.participantsDoc, VenueResource.participants)
+        table.records(APIPaths.venues, VenueResource.docs, VenueResource.handlers, write: .editor)
+        table.add(.get, APIPaths.venueActivities, .signedIn, VenueResource.activitiesDoc, VenueResource.activities)
+        table.add(.get, APIPaths.venueParticipants, .signedIn, VenueResource.participantsDoc, VenueResource.participants)
 
-        table.records("/participants", ParticipantResource.docs, ParticipantResource.handlers, write: .editor)
-        table.add(.get, "/participants/{id}/address-history", .reader, ParticipantResource.historyDoc, ParticipantResource.history)
+        table.records(APIPaths.participants, ParticipantResource.docs, ParticipantResource.handlers, write: .editor)
+        table.add(.get, APIPaths.addressHistory, .signedIn, ParticipantResource.historyDoc, ParticipantResource.history)
 
-        table.records("/activities", ActivityResource.docs, ActivityResource.handlers, write: .editor)
-        table.add(.post, "/activities/{id}/completion", .editor, ActivityResource.completeDoc, ActivityResource.complete)
-        table.add(.get, "/activities/{id}/assignments", .reader, AssignmentResource.listDoc, AssignmentResource.list)
-        table.add(.post, "/activities/{id}/assignments", .editor, AssignmentResource.createDoc, AssignmentResource.create)
-        table.add(.get, "/activities/{id}/assignments/{assignmentId}", .reader, AssignmentResource.getDoc, AssignmentResource.get)
-        table.add(.delete, "/activities/{id}/assignments/{assignmentId}", .editor, AssignmentResource.deleteDoc, AssignmentResource.delete)
+        table.records(APIPaths.activities, ActivityResource.docs, ActivityResource.handlers, write: .editor)
+        table.add(.post, APIPaths.activityCompletion, .editor, ActivityResource.completeDoc, ActivityResource.complete)
+        table.add(.get, APIPaths.assignments, .signedIn, AssignmentResource.listDoc, AssignmentResource.list)
+        table.add(.post, APIPaths.assignments, .editor, AssignmentResource.createDoc, AssignmentResource.create)
+        table.add(.get, APIPaths.assignment, .signedIn, AssignmentResource.getDoc, AssignmentResource.get)
+        table.add(.delete, APIPaths.assignment, .editor, AssignmentResource.deleteDoc, AssignmentResource.delete)
 
-        table.records("/users", UserResource.docs, UserResource.handlers, read: .administrator, write: .administrator)
-        table.add(.post, "/users/{id}/password", .administrator, UserResource.passwordDoc, UserResource.resetPassword)
+        table.records(APIPaths.users, UserResource.docs, UserResource.handlers, read: .administrator, write: .administrator)
+        table.add(.post, APIPaths.userPassword, .administrator, UserResource.passwordDoc, UserResource.resetPassword)
         sync.register(in: &table)
         addDocument(to: &table, version: version)
     }
@@ -48,9 +49,9 @@ enum JSONRoutes {
     /// The document describes every route, itself included, so it is built once the table is complete.
     private static func addDocument(to table: inout APIRouteTable, version: String) {
         var complete = table
-        complete.add(.get, "/openapi.json", .anyone, OpenAPIDocument.operation) { _ in Response(status: .noContent) }
+        complete.add(.get, APIPaths.openAPIDocument, .anyone, OpenAPIDocument.operation) { _ in Response(status: .noContent) }
         let document = OpenAPIDocument.json(version: version, routes: complete.routes)
-        table.add(.get, "/openapi.json", .anyone, OpenAPIDocument.operation) { _ in Response.json(document) }
+        table.add(.get, APIPaths.openAPIDocument, .anyone, OpenAPIDocument.operation) { _ in Response.json(document) }
     }
 
     /// Schemas the operations refer to, by component name.
@@ -81,26 +82,28 @@ struct RecordHandlers: Sendable {
 struct APIRouteTable {
     private(set) var routes: [APIRoute] = []
 
-    mutating func add(_ method: HTTPMethod, _ path: String, _ access: APIAccess, _ operation: APIOperation,
+    mutating func add(_ method: HTTPMethod, _ pattern: RoutePattern, _ access: Access, _ operation: APIOperation,
                       _ handler: @escaping APIHandler) {
-        routes.append(APIRoute(method: method, path: JSONRoutes.prefix + path, access: access, operation: operation, handler: handler))
+        routes.append(APIRoute(method: method, path: pattern.pattern, access: access, operation: operation, handler: handler))
     }
 
     /// list, read, create, replace (PUT), update (PATCH) and delete of one resource.
-    mutating func records(_ path: String, _ docs: ResourceDocs, _ handlers: RecordHandlers, read: APIAccess = .reader, write: APIAccess) {
-        add(.get, path, read, docs.list, handlers.list)
-        add(.post, path, write, docs.create, handlers.create)
-        add(.get, path + "/{id}", read, docs.get, handlers.get)
-        add(.put, path + "/{id}", write, docs.replace) { try handlers.update($0, .full) }
-        add(.patch, path + "/{id}", write, docs.patch) { try handlers.update($0, .partial) }
-        if let delete = handlers.delete { add(.delete, path + "/{id}", write, docs.delete, delete) }
+    mutating func records(_ routes: APIRecordRoutes, _ docs: ResourceDocs, _ handlers: RecordHandlers, read: Access = .signedIn,
+                          write: Access) {
+        add(.get, routes.collection, read, docs.list, handlers.list)
+        add(.post, routes.collection, write, docs.create, handlers.create)
+        add(.get, routes.item, read, docs.get, handlers.get)
+        add(.put, routes.item, write, docs.replace) { try handlers.update($0, .full) }
+        add(.patch, routes.item, write, docs.patch) { try handlers.update($0, .partial) }
+        if let delete = handlers.delete { add(.delete, routes.item, write, docs.delete, delete) }
     }
 
     func register(in router: inout Router, authenticator: APIAuthenticator) {
         for route in routes {
             router.add(route.method, route.path) { request in
-                let bearer = route.access == .anyone ? nil : try authenticator.bearer(request, requiring: route.access)
-                return try route.handler(APIContext(request: request, bearer: bearer, authenticator: authenticator))
+                let caller = route.access == .anyone ? nil
+                    : try authenticator.caller(request, requiring: route.access, acceptsSession: route.readsWithSession)
+                return try route.handler(APIContext(request: request, caller: caller, authenticator: authenticator))
             }
         }
     }

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 import Sync
 
 /// The sync protocol's endpoints (hub side: push and changes) and this node's own sync controls, for administrators.
@@ -12,11 +13,11 @@ struct SyncEndpoints: Sendable {
     static let maxPage = 2000
 
     func register(in table: inout APIRouteTable) {
-        table.add(.post, "/sync/push", .administrator, Self.pushDoc, push)
-        table.add(.get, "/sync/changes", .administrator, Self.changesDoc, changes)
-        table.add(.get, "/sync/status", .administrator, Self.statusDoc, currentStatus)
-        table.add(.post, "/sync/run", .administrator, Self.runDoc, run)
-        table.add(.get, "/sync/conflicts", .administrator, Self.conflictsDoc, conflicts)
+        table.add(.post, APIPaths.syncPush, .administrator, Self.pushDoc, push)
+        table.add(.get, APIPaths.syncChanges, .administrator, Self.changesDoc, changes)
+        table.add(.get, APIPaths.syncStatus, .administrator, Self.statusDoc, currentStatus)
+        table.add(.post, APIPaths.syncRun, .administrator, Self.runDoc, run)
+        table.add(.get, APIPaths.syncConflicts, .administrator, Self.conflictsDoc, conflicts)
     }
 
     /// Applies a node's batch; each operation is answered in order.

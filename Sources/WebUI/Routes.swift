@@ -1,94 +1,102 @@
 import Domain
+import HTTPServer
+import Surface
 
 /// The HTML surface's route table: every address, who may use it, and its handler.
 enum WebRoutes {
     static func register(in table: inout WebRouteTable) {
-        table.get("/setup", .anyone, SetupPages.form)
-        table.post("/setup", .anyone, SetupPages.submit)
-        table.get("/login", .anyone, LoginPages.form)
-        table.post("/login", .anyone, LoginPages.submit)
-        table.post("/logout", .signedIn, LoginPages.logout)
-        table.get("/", .signedIn, HomePage.show)
-        table.get("/events", .signedIn, StatusEventsPage.stream)
+        table.get(Paths.setup, .anyone, SetupPages.form)
+        table.post(Paths.setup, .anyone, SetupPages.submit)
+        table.get(Paths.login, .anyone, LoginPages.form)
+        table.post(Paths.login, .anyone, LoginPages.submit)
+        table.post(Paths.logout, .signedIn, LoginPages.logout)
+        table.get(Paths.home, .signedIn, HomePage.show)
+        table.get(Paths.events, .signedIn, StatusEventsPage.stream)
 
         for kind in CategoryKind.allCases {
             let pages = CategoryPages(kind: kind)
-            let base = pages.basePath
-            table.get(base, .signedIn, pages.list)
-            table.get(base + "/new", .editor, pages.newForm)
-            table.post(base + "/new", .editor, pages.create)
-            table.get(base + "/{id}", .signedIn, pages.detail)
-            table.get(base + "/{id}/edit", .editor, pages.editForm)
-            table.post(base + "/{id}/edit", .editor, pages.update)
-            table.get(base + "/{id}/delete", .editor, pages.deleteConfirmation)
-            table.post(base + "/{id}/delete", .editor, pages.delete)
+            table.records(Paths.categories(kind), pages.handlers)
         }
 
-        table.get("/areas", .signedIn, AreaPages.list)
-        table.get("/areas/new", .editor, AreaPages.newForm)
-        table.post("/areas/new", .editor, AreaPages.create)
-        table.get("/areas/{id}", .signedIn, AreaPages.detail)
-        table.get("/areas/{id}/edit", .editor, AreaPages.editForm)
-        table.post("/areas/{id}/edit", .editor, AreaPages.update)
-        table.get("/areas/{id}/delete", .editor, AreaPages.deleteConfirmation)
-        table.post("/areas/{id}/delete", .editor, AreaPages.delete)
+        table.records(Paths.areas, AreaPages.self)
+        table.records(Paths.venues, VenuePages.self)
+        table.records(Paths.activities, ActivityPages.self)
+        table.post(Paths.activityCompletion, .editor, ActivityPages.complete)
+        table.get(Paths.newAssignment, .editor, AssignmentPages.newForm)
+        table.post(Paths.assignments, .editor, AssignmentPages.create)
+        table.get(Paths.deleteAssignment, .editor, AssignmentPages.deleteConfirmation)
+        table.post(Paths.deleteAssignment, .editor, AssignmentPages.delete)
 
-        table.get("/venues", .signedIn, VenuePages.list)
-        table.get("/venues/new", .editor, VenuePages.newForm)
-        table.post("/venues/new", .editor, VenuePages.create)
-        table.get("/venues/{id}", .signedIn, VenuePages.detail)
-        table.get("/venues/{id}/edit", .editor, VenuePages.editForm)
-        table.post("/venues/{id}/edit", .editor, VenuePages.update)
-        table.get("/venues/{id}/delete", .editor, VenuePages.deleteConfirmation)
-        table.post("/venues/{id}/delete", .editor, VenuePages.delete)
+        table.records(Paths.participants, ParticipantPages.self)
 
-        table.get("/activities", .signedIn, ActivityPages.list)
-        table.get("/activities/new", .editor, ActivityPages.newForm)
-        table.post("/activities/new", .editor, ActivityPages.create)
-        table.get("/activities/{id}", .signedIn, ActivityPages.detail)
-        table.get("/activities/{id}/edit", .editor, ActivityPages.editForm)
-        table.post("/activities/{id}/edit", .editor, ActivityPages.update)
-        table.get("/activities/{id}/delete", .editor, ActivityPages.deleteConfirmation)
-        table.post("/activities/{id}/delete", .editor, ActivityPages.delete)
-        table.post("/activities/{id}/completion", .editor, ActivityPages.complete)
-        table.get("/activities/{id}/assignments/new", .editor, AssignmentPages.newForm)
-        table.post("/activities/{id}/assignments", .editor, AssignmentPages.create)
-        table.get("/activities/{id}/assignments/{assignmentId}/delete", .editor, AssignmentPages.deleteConfirmation)
-        table.post("/activities/{id}/assignments/{assignmentId}/delete", .editor, AssignmentPages.delete)
+        table.get(Paths.users.list, .administrator, UserPages.list)
+        table.get(Paths.users.new, .administrator, UserPages.newForm)
+        table.post(Paths.users.new, .administrator, UserPages.create)
+        table.get(Paths.users.record, .administrator, UserPages.detail)
+        table.get(Paths.users.edit, .administrator, UserPages.editForm)
+        table.post(Paths.users.edit, .administrator, UserPages.update)
+        table.get(Paths.userPassword, .administrator, UserPages.passwordForm)
+        table.post(Paths.userPassword, .administrator, UserPages.resetPassword)
 
-        table.get("/participants", .signedIn, ParticipantPages.list)
-        table.get("/participants/new", .editor, ParticipantPages.newForm)
-        table.post("/participants/new", .editor, ParticipantPages.create)
-        table.get("/participants/{id}", .signedIn, ParticipantPages.detail)
-        table.get("/participants/{id}/edit", .editor, ParticipantPages.editForm)
-        table.post("/participants/{id}/edit", .editor, ParticipantPages.update)
-        table.get("/participants/{id}/delete", .editor, ParticipantPages.deleteConfirmation)
-        table.post("/participants/{id}/delete", .editor, ParticipantPages.delete)
+        table.get(Paths.sync, .signedIn, SyncPages.show)
+        table.post(Paths.syncRun, .editor, SyncPages.run)
+        table.post(Paths.syncPause, .editor, SyncPages.pause)
+        table.post(Paths.syncResume, .editor, SyncPages.resume)
+        table.post(Paths.syncCancel, .editor, SyncPages.cancel)
+        table.post(Paths.retryFailedOperation, .editor, SyncPages.retry)
+        table.get(Paths.discardFailedOperation, .editor, SyncPages.discardConfirmation)
+        table.post(Paths.discardFailedOperation, .editor, SyncPages.discard)
+        table.get(Paths.conflicts, .signedIn, ConflictPages.list)
+        table.post(Paths.reapplyConflict, .editor, ConflictPages.reapply)
+        table.post(Paths.dismissConflict, .editor, ConflictPages.dismiss)
+        table.get(Paths.syncSettings, .administrator, SyncSettingsPages.show)
+        table.post(Paths.syncSettings, .administrator, SyncSettingsPages.link)
+        table.post(Paths.syncInterval, .administrator, SyncSettingsPages.saveInterval)
+        table.get(Paths.unlink, .administrator, SyncSettingsPages.unlinkConfirmation)
+        table.post(Paths.unlink, .administrator, SyncSettingsPages.unlink)
+    }
+}
 
-        table.get("/users", .administrator, UserPages.list)
-        table.get("/users/new", .administrator, UserPages.newForm)
-        table.post("/users/new", .administrator, UserPages.create)
-        table.get("/users/{id}", .administrator, UserPages.detail)
-        table.get("/users/{id}/edit", .administrator, UserPages.editForm)
-        table.post("/users/{id}/edit", .administrator, UserPages.update)
-        table.get("/users/{id}/password", .administrator, UserPages.passwordForm)
-        table.post("/users/{id}/password", .administrator, UserPages.resetPassword)
+/// The page handlers of one kind of record: list, detail, create, edit and delete.
+struct RecordPageHandlers {
+    let list: PageHandler
+    let newForm: PageHandler
+    let create: PageHandler
+    let detail: PageHandler
+    let editForm: PageHandler
+    let update: PageHandler
+    let deleteConfirmation: PageHandler
+    let delete: PageHandler
+}
 
-        table.get("/sync", .signedIn, SyncPages.show)
-        table.post("/sync/run", .editor, SyncPages.run)
-        table.post("/sync/pause", .editor, SyncPages.pause)
-        table.post("/sync/resume", .editor, SyncPages.resume)
-        table.post("/sync/cancel", .editor, SyncPages.cancel)
-        table.post("/sync/failed/{operationId}/retry", .editor, SyncPages.retry)
-        table.get("/sync/failed/{operationId}/discard", .editor, SyncPages.discardConfirmation)
-        table.post("/sync/failed/{operationId}/discard", .editor, SyncPages.discard)
-        table.get("/sync/conflicts", .signedIn, ConflictPages.list)
-        table.post("/sync/conflicts/{id}/reapply", .editor, ConflictPages.reapply)
-        table.post("/sync/conflicts/{id}/dismiss", .editor, ConflictPages.dismiss)
-        table.get("/settings/sync", .administrator, SyncSettingsPages.show)
-        table.post("/settings/sync", .administrator, SyncSettingsPages.link)
-        table.post("/settings/sync/interval", .administrator, SyncSettingsPages.saveInterval)
-        table.get("/settings/sync/unlink", .administrator, SyncSettingsPages.unlinkConfirmation)
-        table.post("/settings/sync/unlink", .administrator, SyncSettingsPages.unlink)
+/// A kind of record whose pages are static handlers.
+protocol RecordPages {
+    static func list(_ context: inout PageContext) throws -> Response
+    static func newForm(_ context: inout PageContext) throws -> Response
+    static func create(_ context: inout PageContext) throws -> Response
+    static func detail(_ context: inout PageContext) throws -> Response
+    static func editForm(_ context: inout PageContext) throws -> Response
+    static func update(_ context: inout PageContext) throws -> Response
+    static func deleteConfirmation(_ context: inout PageContext) throws -> Response
+    static func delete(_ context: inout PageContext) throws -> Response
+}
+
+extension WebRouteTable {
+    mutating func records<Pages: RecordPages>(_ routes: RecordRoutes, _ pages: Pages.Type) {
+        records(routes, RecordPageHandlers(list: Pages.list, newForm: Pages.newForm, create: Pages.create, detail: Pages.detail,
+                                           editForm: Pages.editForm, update: Pages.update,
+                                           deleteConfirmation: Pages.deleteConfirmation, delete: Pages.delete))
+    }
+
+    /// The eight routes of a record kind: anyone signed in reads, editors change.
+    mutating func records(_ routes: RecordRoutes, _ handlers: RecordPageHandlers) {
+        get(routes.list, .signedIn, handlers.list)
+        get(routes.new, .editor, handlers.newForm)
+        post(routes.new, .editor, handlers.create)
+        get(routes.record, .signedIn, handlers.detail)
+        get(routes.edit, .editor, handlers.editForm)
+        post(routes.edit, .editor, handlers.update)
+        get(routes.delete, .editor, handlers.deleteConfirmation)
+        post(routes.delete, .editor, handlers.delete)
     }
 }

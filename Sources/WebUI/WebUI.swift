@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Storage
+import Surface
 import Sync
 
 /// Settings of the HTML surface.
@@ -13,20 +14,6 @@ public struct WebUIConfiguration: Sendable {
     public init(sessionPolicy: SessionPolicy = SessionPolicy(), version: String) {
         self.sessionPolicy = sessionPolicy
         self.version = version
-    }
-}
-
-/// Who may use a route.
-enum Access {
-    case anyone, signedIn, editor, administrator
-
-    func allows(_ user: User?) -> Bool {
-        switch self {
-        case .anyone: true
-        case .signedIn: user != nil
-        case .editor: user?.role.canEditRecords ?? false
-        case .administrator: user?.role.canAdminister ?? false
-        }
     }
 }
 
@@ -44,18 +31,21 @@ public final class WebUI: Sendable {
     /// The sync thread's controls (nil in tests that need none).
     let syncEngine: SyncEngine?
     let configuration: WebUIConfiguration
-    let loginThrottle = LoginThrottle()
+    /// Failed sign-ins, counted together with the JSON API's.
+    let signInThrottle: SignInThrottle
     let logger: Logger
     private let router: Router
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
-                setupCode: SetupCode, syncEngine: SyncEngine? = nil, configuration: WebUIConfiguration, logger: Logger) {
+                setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, configuration: WebUIConfiguration,
+                logger: Logger) {
         self.database = database
         self.renderer = renderer
         self.staticFiles = staticFiles
         self.syncStatus = syncStatus
         self.setupCode = setupCode
         self.syncEngine = syncEngine
+        self.signInThrottle = signInThrottle
         self.configuration = configuration
         self.logger = logger
         var table = WebRouteTable()
@@ -82,13 +72,11 @@ public final class WebUI: Sendable {
     func run(_ request: Request, access: Access, handler: PageHandler) throws -> Response {
         var context = makeContext(request)
         if access != .anyone, context.user == nil {
-            if try database.userCount() == 0 { return context.redirect(to: "/setup") }
+            if try database.userCount() == 0 { return context.redirect(to: Paths.setup()) }
             let next = request.method == .get ? "?next=" + QueryString.escape(request.pathWithQuery) : ""
-            return context.redirect(to: "/login" + next)
+            return context.redirect(to: Paths.login() + next)
         }
-        guard access.allows(context.user) else {
-            throw AccessDenied(message: "Your role (\(context.user?.role.label ?? "none")) does not allow this. Ask an administrator if you need it.")
-        }
+        guard access.allows(context.user) else { throw AccessDenied(message: access.refusal(for: context.user)) }
         if request.method == .post, !constantTimeEquals(request.field("csrf_token"), context.csrfToken) {
             throw HTTPError(.forbidden, "This form has expired or did not come from Fieldbook. Go back, reload the page and submit it again.")
         }
@@ -100,9 +88,7 @@ public final class WebUI: Sendable {
 
     private func makeContext(_ request: Request) -> PageContext {
         var cookies: [Cookie] = []
-        let session = request.cookies[CookieName.session].flatMap {
-            try? database.session(token: $0, policy: configuration.sessionPolicy)
-        }
+        let session = try? database.session(of: request, policy: configuration.sessionPolicy)
         if session == nil, request.cookies[CookieName.session] != nil {
             cookies.append(.expired(CookieName.session, secure: request.isTLS))
         }
@@ -118,32 +104,24 @@ public final class WebUI: Sendable {
     }
 
     func errorPage(for error: Error, request: Request) -> Response {
-        let (status, message) = Self.describe(error)
-        if status == .internalServerError {
+        let failure = PublicError(error)
+        if failure.isServerFault {
             logger.error("unhandled error", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
         }
+        let status = failure.status
         var context = makeContext(request)
         if status == .notFound || status.code >= 500 { context.cookies.removeAll { $0.name == CookieName.flash } }
-        var response = context.page("error", title: status.reasonPhrase, section: nil,
-                                    view: ["status": status.code, "heading": Self.heading(status), "message": message],
-                                    status: status)
-        if case let httpError as HTTPError = error, !httpError.allowedMethods.isEmpty {
-            response.setHeader("Allow", httpError.allowedMethods.map(\.rawValue).joined(separator: ", "))
+        var view: [String: Any] = ["status": status.code, "heading": Self.heading(status), "message": failure.message]
+        if let fields = failure.fields, !fields.isEmpty {
+            view["fields"] = fields.map(\.message)
+            view["has_fields"] = true
         }
+        var response = context.page("error", title: status.reasonPhrase, section: nil, view: view, status: status)
+        if !failure.allowedMethods.isEmpty {
+            response.setHeader("Allow", failure.allowedMethods.map(\.rawValue).joined(separator: ", "))
+        }
+        if let seconds = failure.retryAfter { response.setHeader("Retry-After", String(seconds)) }
         return response
-    }
-
-    static func describe(_ error: Error) -> (HTTPStatus, String) {
-        switch error {
-        case let error as HTTPResponseError: (error.status, error.publicMessage)
-        case let error as DomainError:
-            switch error {
-            case .notFound: (.notFound, error.userMessage)
-            case .protected: (.forbidden, error.userMessage)
-            case .stillReferenced, .staleVersion: (.conflict, error.userMessage)
-            }
-        default: (.internalServerError, "Something went wrong on the server. Nothing you typed was saved by this request; go back and try again. If it keeps happening, tell your administrator (the details are in the server log).")
-        }
     }
 
     static func heading(_ status: HTTPStatus) -> String {
@@ -153,6 +131,7 @@ public final class WebUI: Sendable {
         case 404: "Page not found"
         case 405: "This address does not accept that request"
         case 409: "This cannot be done right now"
+        case 422: "Some values are not valid"
         case 413: "What you sent is too large"
         case 429: "Too many attempts"
         default: "Sorry, there is a problem with the service"
@@ -169,17 +148,17 @@ struct WebRouteTable {
         weak var web: WebUI?
     }
 
-    mutating func add(_ method: HTTPMethod, _ pattern: String, _ access: Access, _ handler: @escaping PageHandler) {
+    mutating func add(_ method: HTTPMethod, _ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) {
         let owner = self.owner
         nonisolated(unsafe) let handler = handler
-        router.add(method, pattern) { request in
+        router.add(method, pattern.pattern) { request in
             guard let web = owner.web else { throw HTTPError(.serviceUnavailable, "Fieldbook is shutting down.") }
             return try web.run(request, access: access, handler: handler)
         }
     }
 
-    mutating func get(_ pattern: String, _ access: Access, _ handler: @escaping PageHandler) { add(.get, pattern, access, handler) }
-    mutating func post(_ pattern: String, _ access: Access, _ handler: @escaping PageHandler) { add(.post, pattern, access, handler) }
+    mutating func get(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) { add(.get, pattern, access, handler) }
+    mutating func post(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) { add(.post, pattern, access, handler) }
 
     func bind(to web: WebUI) { owner.web = web }
 }

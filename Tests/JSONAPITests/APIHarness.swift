@@ -4,6 +4,7 @@ import HTTPServer
 @testable import JSONAPI
 import Logging
 import Storage
+import Surface
 import Testing
 
 /// A JSONAPI over a fresh temporary database, driven by calling its handler directly.
@@ -17,7 +18,8 @@ final class APIHarness {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
-        api = JSONAPI(database: database, version: "test", logger: Logger(label: "test"), tokenPolicy: tokenPolicy)
+        api = JSONAPI(database: database, version: "test", logger: Logger(label: "test"), signInThrottle: SignInThrottle(),
+                      tokenPolicy: tokenPolicy)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -36,13 +38,15 @@ final class APIHarness {
     }
 
     @discardableResult
-    func send(_ method: HTTPMethod, _ path: String, _ body: [String: Any]? = nil, token: String? = nil, raw: String? = nil) -> Answer {
+    func send(_ method: HTTPMethod, _ path: String, _ body: [String: Any]? = nil, token: String? = nil, raw: String? = nil,
+              cookies: [String: String] = [:]) -> Answer {
         let parts = path.split(separator: "?", maxSplits: 1)
         var headers = ["content-type": "application/json"]
         if let token { headers["authorization"] = "Bearer \(token)" }
         let bytes = raw.map { Array($0.utf8) } ?? body.map { Array(try! JSONSerialization.data(withJSONObject: $0)) } ?? []
         let request = Request(method: method, path: String(parts[0]),
-                              query: parts.count > 1 ? QueryString.decode(String(parts[1])) : Parameters(), headers: headers, body: bytes)
+                              query: parts.count > 1 ? QueryString.decode(String(parts[1])) : Parameters(), headers: headers,
+                              cookies: cookies, body: bytes)
         return Answer(response: api.respond(to: request))
     }
 

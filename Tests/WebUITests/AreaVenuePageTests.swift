@@ -59,7 +59,13 @@ import Testing
         #expect(given.get("/venues/\(venue)").bodyText.contains("-1.30000, 36.80000"))
         #expect(given.get("/venues?q=KIBERA").bodyText.contains("Kibera Hall"))
         #expect(given.get("/venues?q=nothing").bodyText.contains("No venue matches these filters"))
-        #expect(given.get("/venues?type=PRIVATE_RESIDENCE").bodyText.contains("No venue matches"))
+        #expect(given.get("/venues?venue_type=PRIVATE_RESIDENCE").bodyText.contains("No venue matches"))
+        // The pages filter with the API's parameter names, and the area page links to its venues with them.
+        let town = try id(from: given.post("/areas/new", [("name", "Mombasa"), ("area_type", "CITY"), ("parent_id", "")]).header("Location"))
+        #expect(given.get("/venues?area_id=\(city)").bodyText.contains("Kibera Hall"))
+        #expect(given.get("/venues?area_id=\(town)").bodyText.contains("No venue matches"))
+        #expect(given.get("/venues").bodyText.contains("name=\"area_id\""))
+        #expect(given.get("/areas/\(city)").bodyText.contains("href=\"/venues?area_id=\(city)\""))
     }
 
     @Test func referencedAreaAndVenueAreNotDeleted() async throws {

@@ -15,6 +15,19 @@ import Testing
         return (given, hall, house)
     }
 
+    @Test func aStaleParticipantEditIsRefusedWithTheCurrentRecordAndWhatWasTyped() async throws {
+        let (given, _, _) = try await editorWithVenues()
+        let created = given.post("/participants/new", [("name", "Ann Wanjiru"), ("email", "ann@example.org")])
+        let path = try #require(created.header("Location"))
+        #expect(given.get(path).bodyText.contains("Participant “Ann Wanjiru” created."))
+        given.post(path + "/edit", [("name", "Ann W."), ("email", "ann@example.org"), ("version", "1")])
+        let stale = given.post(path + "/edit", [("name", "Annie"), ("email", "ann@example.org"), ("version", "1")])
+        #expect(stale.status == .conflict)
+        #expect(stale.bodyText.contains("Someone else changed this participant while you were editing it"))
+        #expect(stale.bodyText.contains("value=\"Annie\"") && stale.bodyText.contains("name=\"version\" value=\"2\""))
+        #expect(given.get(path).bodyText.contains("Ann W."))
+    }
+
     @Test func findingVenuesKeepsEveryTypedValueAndListsMatches() async throws {
         let (given, hall, house) = try await editorWithVenues()
         let found = given.post("/participants/new", [("name", "Ann Wanjiru"), ("email", "ann@example.org"), ("phone", "0712 345678"),

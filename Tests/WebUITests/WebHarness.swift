@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Storage
+import Surface
 import Sync
 @testable import WebUI
 
@@ -34,7 +35,8 @@ final class WebHarness {
         syncEngine = withSyncEngine ? SyncEngine(database: database, logger: Logger(label: "test")) : nil
         web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
                     syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: syncEngine)), setupCode: setupCode,
-                    syncEngine: syncEngine, configuration: WebUIConfiguration(version: "test"), logger: Logger(label: "test"))
+                    syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test"),
+                    logger: Logger(label: "test"))
     }
 
     deinit {

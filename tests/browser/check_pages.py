@@ -377,7 +377,7 @@ def check_places(checker, browser, role, empty=False):
     world, kenya = areas[0], areas[1]
     checker.page(browser, f"{role}: area detail", world)
     checker.page(browser, f"{role}: venue detail", venue)
-    checker.page(browser, f"{role}: /venues (filtered, no match)", "/venues?q=no-such-venue&type=PRIVATE_RESIDENCE")
+    checker.page(browser, f"{role}: /venues (filtered, no match)", "/venues?q=no-such-venue&venue_type=PRIVATE_RESIDENCE")
     if role == "read-only":
         checker.page(browser, f"{role}: /venues/new (forbidden)", "/venues/new", expect=403)
         return

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Activities: search and filters as on the activity list, venues kept as history, completion.
 enum ActivityResource {
@@ -44,11 +45,11 @@ enum ActivityResource {
     ]
 
     static let docs = ResourceDocs(schema: "Activity", plural: "Activities", listQuery: [
-        .of("q", .text, "Name contains (accents and case ignored)"),
-        .of("activity_type_id", .uuid),
-        .of("status", .choice(statuses)),
-        .of("sort", .choice(ActivityQuery.Sort.allCases.map(\.rawValue)), "Default start"),
-        .of("order", .choice(SortOrder.allCases.map(\.rawValue)), "Default desc"),
+        .of(ListParameter.text.name, .text, "Name contains (accents and case ignored)"),
+        .of(ListParameter.activityTypeId.name, .uuid),
+        .of(ListParameter.status.name, .choice(statuses)),
+        .of(ListParameter.sort.name, .choice(ActivityQuery.Sort.allCases.map(\.rawValue)), "Default start"),
+        .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default desc"),
     ])
     static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
 
@@ -63,8 +64,8 @@ enum ActivityResource {
     }
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        let query = ActivityQuery(text: context.request.query["q"] ?? "", typeId: try context.uuid("activity_type_id"),
-                                  status: try context.choice("status"), sort: try context.choice("sort") ?? .start,
+        let query = ActivityQuery(text: context.request.query(.text) ?? "", typeId: try context.uuid(ListParameter.activityTypeId.name),
+                                  status: try context.choice(ListParameter.status.name), sort: try context.choice(ListParameter.sort.name) ?? .start,
                                   descending: try context.descending(default: true), page: try context.pageRequest())
         return APIResponse.ok(try ListEnvelope(try context.database.activities(query)) { try body($0.activity, context) })
     }
@@ -77,7 +78,7 @@ enum ActivityResource {
         let activity = try context.create(writeFields, input: { input($0, keep: nil, venues: []) }, validate: { _ = try $0.validated() }) {
             try context.database.createActivity($0, by: context.actor)
         }
-        return APIResponse.created(try body(activity, context), at: "\(JSONRoutes.prefix)/activities/\(activity.id.text)")
+        return APIResponse.created(try body(activity, context), at: APIPaths.activities.item(activity.id))
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Geographic areas: the hierarchy, its sub-lists and statistics.
 enum AreaResource {
@@ -72,7 +73,7 @@ enum AreaResource {
         let area = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
             try context.database.createArea($0, by: context.actor)
         }
-        return APIResponse.created(Body(area), at: "\(JSONRoutes.prefix)/areas/\(area.id.text)")
+        return APIResponse.created(Body(area), at: APIPaths.areas.item(area.id))
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Who takes part in an activity and in which role; the same participant in the same role twice is refused (409).
 enum AssignmentResource {
@@ -55,7 +56,7 @@ enum AssignmentResource {
             try context.database.assign(participant: body.text("participant_id"), role: body.text("role_id"), toActivity: activity,
                                         by: context.actor)
         }
-        return APIResponse.created(Body(assignment), at: "\(JSONRoutes.prefix)/activities/\(activity.text)/assignments/\(assignment.id.text)")
+        return APIResponse.created(Body(assignment), at: APIPaths.assignment(activity, assignment.id))
     }
 
     @Sendable static func delete(_ context: APIContext) throws -> Response {

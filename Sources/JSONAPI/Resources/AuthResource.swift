@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Sign-in, token refresh and sign-out for API clients (bearer tokens; see issue4-design.md "JSON API auth").
 enum AuthResource {
@@ -47,15 +48,15 @@ enum AuthResource {
     @Sendable static func login(_ context: APIContext) throws -> Response {
         let body = try context.body(loginFields, mode: .full)
         let email = body.text("email").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let throttle = context.authenticator.loginThrottle
-        let keys = ["email:" + email, "address:" + context.request.remoteAddress]
-        let wait = throttle.waitTime(for: keys)
+        let throttle = context.authenticator.signInThrottle
+        let address = context.request.remoteAddress
+        let wait = throttle.waitTime(email: email, address: address)
         if wait > 0 { throw TooManySignIns(seconds: wait) }
         guard let user = try context.database.verifyCredentials(email: email, password: body.text("password")) else {
-            throttle.recordFailure(for: keys)
+            throttle.recordFailure(email: email, address: address)
             throw APIUnauthorized(publicMessage: "The email address or password is not right, or the account is disabled.")
         }
-        throttle.recordSuccess(for: keys)
+        throttle.recordSuccess(email: email, address: address)
         return APIResponse.ok(TokenBody(try context.database.issueAPITokens(for: user, policy: context.authenticator.policy)))
     }
 
@@ -63,7 +64,7 @@ enum AuthResource {
         let body = try context.body(refreshFields, mode: .full)
         guard let pair = try context.database.refreshAPITokens(refreshToken: body.text("refresh_token"),
                                                                 policy: context.authenticator.policy) else {
-            throw APIUnauthorized(publicMessage: "The refresh token is unknown, expired or already used. Sign in again with POST /api/v1/auth/login.")
+            throw APIUnauthorized(publicMessage: "The refresh token is unknown, expired or already used. Sign in again with POST \(APIPaths.login()).")
         }
         return APIResponse.ok(TokenBody(pair))
     }
@@ -72,12 +73,4 @@ enum AuthResource {
         if let family = context.bearer?.familyId { try context.database.revokeAPITokenFamily(family) }
         return APIResponse.noContent
     }
-}
-
-/// Too many failed sign-ins for this account or address: 429 with Retry-After.
-struct TooManySignIns: HTTPResponseError, APIErrorCode {
-    let seconds: Int
-    var status: HTTPStatus { .tooManyRequests }
-    var code: String { "too_many_attempts" }
-    var publicMessage: String { "Too many failed sign-in attempts. Wait \(seconds) seconds, then try again." }
 }

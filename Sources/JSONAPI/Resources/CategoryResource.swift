@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Activity types (/activity-types) and participant roles (/roles): the same resource for both kinds.
 struct CategoryResource: Sendable {
@@ -31,8 +32,6 @@ struct CategoryResource: Sendable {
     ]
     static let writeFields: [Field] = [.text("name", max: CategoryInput.maxNameLength, required: true, notBlank: true), .version()]
 
-    var path: String { kind == .activityType ? "/activity-types" : "/roles" }
-
     var docs: ResourceDocs {
         var docs = ResourceDocs(schema: "Category", plural: kind == .activityType ? "ActivityTypes" : "Roles", listQuery: [], protected: true)
         docs.operationSuffix = kind == .activityType ? "ActivityType" : "Role"
@@ -54,12 +53,12 @@ struct CategoryResource: Sendable {
     }
 
     private var create: APIHandler {
-        { [kind, path] context in
+        { [kind] context in
             let category = try context.create(Self.writeFields, input: { CategoryInput(name: $0.text("name")) },
                                               validate: { _ = try $0.validated(kind: kind) }) {
                 try context.database.createCategory(kind, $0, by: context.actor)
             }
-            return APIResponse.created(Body(category), at: JSONRoutes.prefix + path + "/" + category.id.text)
+            return APIResponse.created(Body(category), at: APIPaths.categories(kind).item(category.id))
         }
     }
 

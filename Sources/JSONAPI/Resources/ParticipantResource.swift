@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Participants: search and filters as on the participant list, and where each has lived.
 enum ParticipantResource {
@@ -62,11 +63,11 @@ enum ParticipantResource {
     ]
 
     static let docs = ResourceDocs(schema: "Participant", plural: "Participants", listQuery: [
-        .of("q", .text, "Name or email contains (accents and case ignored)"),
-        .of("area_id", .uuid, "Participants whose home venue is in this area or an area inside it"),
-        .of("home", .choice(ParticipantQuery.HomeFilter.allCases.map(\.rawValue)), "with or without a home venue (default any)"),
-        .of("sort", .choice(ParticipantQuery.Sort.allCases.map(\.rawValue)), "Default name"),
-        .of("order", .choice(SortOrder.allCases.map(\.rawValue)), "Default asc"),
+        .of(ListParameter.text.name, .text, "Name or email contains (accents and case ignored)"),
+        .of(ListParameter.areaId.name, .uuid, "Participants whose home venue is in this area or an area inside it"),
+        .of(ListParameter.home.name, .choice(ParticipantQuery.HomeFilter.allCases.map(\.rawValue)), "with or without a home venue (default any)"),
+        .of(ListParameter.sort.name, .choice(ParticipantQuery.Sort.allCases.map(\.rawValue)), "Default name"),
+        .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default asc"),
     ])
     static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
 
@@ -74,8 +75,8 @@ enum ParticipantResource {
                                          query: APIOperation.paging, success: .page("AddressPeriod"))
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        let query = ParticipantQuery(text: context.request.query["q"] ?? "", areaId: try context.uuid("area_id"),
-                                     home: try context.choice("home") ?? .any, sort: try context.choice("sort") ?? .name,
+        let query = ParticipantQuery(text: context.request.query(.text) ?? "", areaId: try context.uuid(ListParameter.areaId.name),
+                                     home: try context.choice(ListParameter.home.name) ?? .any, sort: try context.choice(ListParameter.sort.name) ?? .name,
                                      descending: try context.descending(default: false), page: try context.pageRequest())
         return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant) })
     }
@@ -88,7 +89,7 @@ enum ParticipantResource {
         let participant = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
             try context.database.createParticipant($0, by: context.actor)
         }
-        return APIResponse.created(Body(participant), at: "\(JSONRoutes.prefix)/participants/\(participant.id.text)")
+        return APIResponse.created(Body(participant), at: APIPaths.participants.item(participant.id))
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Accounts, for administrators: create, change name/role/disabled, reset a password. Users are never deleted (disable them).
 enum UserResource {
@@ -71,7 +72,7 @@ enum UserResource {
             NewUserInput(name: body.text("name"), email: body.text("email"), role: body.text("role"), password: body.text("password"),
                          passwordConfirmation: body.text("password"))
         }, validate: { _ = try $0.validated() }) { try context.database.createUser($0, by: context.actor) }
-        return APIResponse.created(Body(user), at: "\(JSONRoutes.prefix)/users/\(user.id.text)")
+        return APIResponse.created(Body(user), at: APIPaths.users.item(user.id))
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {

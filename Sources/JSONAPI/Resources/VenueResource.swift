@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Venues: search and filters as on the venue list, and the activities held and people living at each.
 enum VenueResource {
@@ -57,10 +58,10 @@ enum VenueResource {
     ]
 
     static let docs = ResourceDocs(schema: "Venue", plural: "Venues", listQuery: [
-        .of("q", .text, "Name or address contains (accents and case ignored)"),
-        .of("area_id", .uuid, "Venues in this area or an area inside it"),
-        .of("venue_type", .choice(venueTypes)),
-        .of("sort", .choice(VenueQuery.Sort.allCases.map(\.rawValue)), "name (default), area, or created (newest first)"),
+        .of(ListParameter.text.name, .text, "Name or address contains (accents and case ignored)"),
+        .of(ListParameter.areaId.name, .uuid, "Venues in this area or an area inside it"),
+        .of(ListParameter.venueType.name, .choice(venueTypes)),
+        .of(ListParameter.sort.name, .choice(VenueQuery.Sort.allCases.map(\.rawValue)), "name (default), area, or created (newest first)"),
     ])
     static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
 
@@ -70,8 +71,8 @@ enum VenueResource {
                                               query: APIOperation.paging, success: .page("Participant"))
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        let query = VenueQuery(text: context.request.query["q"] ?? "", areaId: try context.uuid("area_id"),
-                               venueType: try context.choice("venue_type"), sort: try context.choice("sort") ?? .name,
+        let query = VenueQuery(text: context.request.query(.text) ?? "", areaId: try context.uuid(ListParameter.areaId.name),
+                               venueType: try context.choice(ListParameter.venueType.name), sort: try context.choice(ListParameter.sort.name) ?? .name,
                                page: try context.pageRequest())
         return APIResponse.ok(ListEnvelope(try context.database.venues(query)) { Body($0.venue) })
     }
@@ -84,7 +85,7 @@ enum VenueResource {
         let venue = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
             try context.database.createVenue($0, by: context.actor)
         }
-        return APIResponse.created(Body(venue), at: "\(JSONRoutes.prefix)/venues/\(venue.id.text)")
+        return APIResponse.created(Body(venue), at: APIPaths.venues.item(venue.id))
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {

@@ -2,37 +2,35 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Activities (Requirement 5): filtered list, detail with venues, history and assignments, forms, completion.
-enum ActivityPages {
+enum ActivityPages: RecordPages {
     static let picker = SearchPicker(field: "venue_ids", legend: "Venues", multiple: true, noneLabel: nil, searchField: "venue_search",
                                      searchLabel: "Search venues by name or address to add one", findButton: "find_venues",
                                      buttonLabel: "Find venues")
 
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
-        let query = ActivityQuery(text: request.query["q"] ?? "", typeId: request.query["type"].flatMap(UUID.init(uuidString:)),
-                                  status: request.query["status"].flatMap(ActivityStatus.init(rawValue:)),
-                                  sort: request.query["sort"].flatMap(ActivityQuery.Sort.init(rawValue:)) ?? .start,
-                                  descending: request.query["order"] != "asc", page: Pagination.pageRequest(request))
+        let query = ActivityQuery(text: request.query(.text) ?? "", typeId: request.query(.activityTypeId).flatMap(UUID.init(uuidString:)),
+                                  status: request.query(.status).flatMap(ActivityStatus.init(rawValue:)),
+                                  sort: request.query(.sort).flatMap(ActivityQuery.Sort.init(rawValue:)) ?? .start,
+                                  descending: request.query(.order) != "asc", page: Pagination.pageRequest(request))
         let page = try context.database.activities(query)
         var filters = FormView()
-        filters.input("q", label: "Name contains", value: query.text)
-        filters.select("type", label: "Type", value: query.typeId?.lowercasedString ?? "",
+        filters.input(ListParameter.text.name, label: "Name contains", value: query.text)
+        filters.select(ListParameter.activityTypeId.name, label: "Type", value: query.typeId?.lowercasedString ?? "",
                        options: [("", "Any type")] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, $0.name) })
-        filters.select("status", label: "Status", value: query.status?.rawValue ?? "",
+        filters.select(ListParameter.status.name, label: "Status", value: query.status?.rawValue ?? "",
                        options: [("", "Any status")] + ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
-        filters.select("sort", label: "Sort by", value: query.sort.rawValue, options: [("start", "Start date"), ("name", "Name"), ("type", "Type")])
-        filters.select("order", label: "Order", value: query.descending ? "desc" : "asc",
+        filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue, options: [("start", "Start date"), ("name", "Name"), ("type", "Type")])
+        filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc",
                        options: [("desc", "Descending (newest first)"), ("asc", "Ascending (oldest first)")])
-        var view = filters.view
-        view["rows"] = page.items.map { item in
+        return context.listPage("activities/list", title: "Activities", section: .activities, filters: filters, page: page,
+                                noun: ("activity", "activities"),
+                                filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil) { item in
             activityView(item.activity).merging(["type": item.typeName, "venues": item.venueNames.joined(separator: ", ")]) { $1 }
         }
-        view["has_rows"] = !page.items.isEmpty
-        view["filtered"] = !query.text.isEmpty || query.typeId != nil || query.status != nil
-        view["pagination"] = Pagination.view(page, request: request, noun: ("activity", "activities"))
-        return context.page("activities/list", title: "Activities", section: .activities, view: view)
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
@@ -43,17 +41,17 @@ enum ActivityPages {
         let current = history.filter { $0.effectiveTo == nil }
         let view: [String: Any] = [
             "activity": activityView(activity), "type": type.name,
-            "current_venues": current.map { ["name": $0.venueName, "path": "/venues/\($0.venueId.lowercasedString)"] },
+            "current_venues": current.map { ["name": $0.venueName, "path": Paths.venues.record($0.venueId)] },
             "has_current_venues": !current.isEmpty,
             "history": history.map { period -> [String: Any] in
-                ["venue": period.venueName, "path": "/venues/\(period.venueId.lowercasedString)", "from": period.effectiveFrom.display,
+                ["venue": period.venueName, "path": Paths.venues.record(period.venueId), "from": period.effectiveFrom.display,
                  "to": period.effectiveTo?.display ?? "now"]
             },
             "has_history": !history.isEmpty,
             "assignments": assignments.map { assignment -> [String: Any] in
                 ["participant": assignment.participantName, "role": assignment.roleName, "assigned": DateText.format(assignment.assignedAt),
-                 "participant_path": "/participants/\(assignment.participantId.lowercasedString)",
-                 "remove_path": "/activities/\(activity.id.lowercasedString)/assignments/\(assignment.id.lowercasedString)/delete"]
+                 "participant_path": Paths.participants.record(assignment.participantId),
+                 "remove_path": Paths.deleteAssignment(activity.id, assignment.id)]
             },
             "has_assignments": !assignments.isEmpty,
             "can_complete": activity.status != .completed && activity.startDate < .today(),
@@ -68,19 +66,7 @@ enum ActivityPages {
                         search: "", errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        let search = context.request.field("venue_search")
-        if context.request.form[picker.findButton] != nil {
-            return try form(&context, activity: nil, values: input, search: search, errors: ValidationError())
-        }
-        do {
-            let activity = try context.database.createActivity(input, by: context.actor)
-            return context.redirect(to: "/activities/\(activity.id.lowercasedString)", flash: "Activity “\(activity.name)” created.")
-        } catch let errors as ValidationError {
-            return try form(&context, activity: nil, values: input, search: search, errors: errors, status: .unprocessableContent)
-        }
-    }
+    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let activity = try context.database.activity(id: context.request.uuidParameter())
@@ -91,30 +77,12 @@ enum ActivityPages {
         return try form(&context, activity: activity, values: values, search: "", errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let activity = try context.database.activity(id: context.request.uuidParameter())
-        let input = submitted(context.request)
-        let search = context.request.field("venue_search")
-        if context.request.form[picker.findButton] != nil {
-            return try form(&context, activity: activity, values: input, search: search, errors: ValidationError())
-        }
-        do {
-            let saved = try context.database.updateActivity(id: activity.id, input, expectedVersion: Int(context.request.field("version")),
-                                                            by: context.actor)
-            return context.redirect(to: "/activities/\(saved.id.lowercasedString)", flash: "Activity “\(saved.name)” saved.")
-        } catch let errors as ValidationError {
-            return try form(&context, activity: activity, values: input, search: search, errors: errors, status: .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let errors = ValidationError.staleEdit(of: "activity")
-            return try form(&context, activity: try context.database.activity(id: activity.id), values: input, search: search,
-                            errors: errors, status: .conflict)
-        }
-    }
+    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 
     /// `POST /activities/{id}/completion`: marks the activity complete.
     static func complete(_ context: inout PageContext) throws -> Response {
         let activity = try context.database.completeActivity(id: context.request.uuidParameter(), by: context.actor)
-        return context.redirect(to: "/activities/\(activity.id.lowercasedString)",
+        return context.redirect(to: Paths.activities.record(activity.id),
                                 flash: "“\(activity.name)” marked complete (ended \(activity.endDate?.display ?? "today")).")
     }
 
@@ -131,13 +99,21 @@ enum ActivityPages {
     static func delete(_ context: inout PageContext) throws -> Response {
         let activity = try context.database.activity(id: context.request.uuidParameter())
         try context.database.deleteActivity(id: activity.id, by: context.actor)
-        return context.redirect(to: "/activities", flash: "Activity “\(activity.name)” deleted.")
+        return context.redirect(to: Paths.activities.list(), flash: "Activity “\(activity.name)” deleted.")
     }
 
     private static func submitted(_ request: Request) -> ActivityInput {
         ActivityInput(name: request.field("name"), description: request.field("description"), typeId: request.field("activity_type_id"),
                       startDate: request.field("start_date"), duration: request.field("duration"), endDate: request.field("end_date"),
                       status: request.field("status"), venueIds: request.form.all("venue_ids"), venuesFrom: request.field("venues_from"))
+    }
+
+    /// Saving the create and edit forms.
+    private static var forms: RecordForm<Activity, ActivityInput> {
+        RecordForm(routes: Paths.activities, noun: "Activity", submitted: submitted,
+                   show: { try form(&$0, activity: $1, values: $2, search: $0.request.field("venue_search"), errors: $3, status: $4) },
+                   load: AppDatabase.activity(id:), insert: AppDatabase.createActivity(_:by:),
+                   change: AppDatabase.updateActivity(id:_:expectedVersion:by:), findButton: picker.findButton)
     }
 
     private static func form(_ context: inout PageContext, activity: Activity?, values: ActivityInput, search: String,
@@ -163,8 +139,8 @@ enum ActivityPages {
         view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, chosen),
                                      matches: try VenueChoices.matches(context.database, search), error: errors.message(for: "venue_ids"))
         view["heading"] = activity.map { "Edit “\($0.name)”" } ?? "New activity"
-        view["action"] = activity.map { "/activities/\($0.id.lowercasedString)/edit" } ?? "/activities/new"
-        view["back"] = activity.map { "/activities/\($0.id.lowercasedString)" } ?? "/activities"
+        view["action"] = activity.map { Paths.activities.edit($0.id) } ?? Paths.activities.new()
+        view["back"] = activity.map { Paths.activities.record($0.id) } ?? Paths.activities.list()
         if let activity { view["version"] = activity.version }
         return context.page("activities/form", title: view["heading"] as? String ?? "Activity", section: .activities, view: view,
                             status: status, hasErrors: form.hasErrors)
@@ -172,10 +148,13 @@ enum ActivityPages {
 
     static func activityView(_ activity: Activity) -> [String: Any] {
         var view: [String: Any] = [
-            "name": activity.name, "path": "/activities/\(activity.id.lowercasedString)", "dates": activity.dateText,
+            "name": activity.name, "dates": activity.dateText,
+            "completion_path": Paths.activityCompletion(activity.id), "assignments_path": Paths.assignments(activity.id),
+            "new_assignment_path": Paths.newAssignment(activity.id),
             "ongoing": activity.isOngoing, "status": activity.status.label, "start": activity.startDate.display,
             "created": DateText.format(activity.createdAt), "updated": DateText.format(activity.updatedAt),
         ]
+        view.merge(Paths.activities.links(activity.id)) { $1 }
         if let description = activity.description { view["description"] = description }
         return view
     }

@@ -2,9 +2,10 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Geographic areas (Requirement 6B): the hierarchy as nested lists, detail with statistics, forms, deletion rules.
-enum AreaPages {
+enum AreaPages: RecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let tree = try context.database.areaTree()
         return context.page("areas/list", title: "Geographic areas", section: .areas,
@@ -20,7 +21,9 @@ enum AreaPages {
             "area": areaView(area),
             "ancestors": try context.database.ancestors(of: area.id).map(areaView),
             "children": children.map(areaView), "has_children": !children.isEmpty,
-            "venues": venues.items.map { ["name": $0.venue.name, "path": "/venues/\($0.venue.id.lowercasedString)", "area": $0.areaName] },
+            "venues": venues.items.map { ["name": $0.venue.name, "path": Paths.venues.record($0.venue.id), "area": $0.areaName] },
+            "new_child_path": Paths.areas.new() + "?parent=" + area.id.lowercasedString,
+            "all_venues_path": Paths.venues.list.filtered(by: .areaId, area.id.lowercasedString),
             "has_venues": venues.total > 0, "venue_total": venues.total, "venues_more": venues.total > venues.items.count,
             "statistics": [
                 ["label": "Activities", "value": statistics.totalActivities],
@@ -37,15 +40,7 @@ enum AreaPages {
                  errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        do {
-            let area = try context.database.createArea(input, by: context.actor)
-            return context.redirect(to: "/areas/\(area.id.lowercasedString)", flash: "Area “\(area.name)” created.")
-        } catch let errors as ValidationError {
-            return try form(&context, area: nil, values: input, errors: errors, status: .unprocessableContent)
-        }
-    }
+    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let area = try context.database.area(id: context.request.uuidParameter())
@@ -54,20 +49,7 @@ enum AreaPages {
                         errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let area = try context.database.area(id: context.request.uuidParameter())
-        let input = submitted(context.request)
-        do {
-            let saved = try context.database.updateArea(id: area.id, input, expectedVersion: Int(context.request.field("version")),
-                                                        by: context.actor)
-            return context.redirect(to: "/areas/\(saved.id.lowercasedString)", flash: "Area “\(saved.name)” saved.")
-        } catch let errors as ValidationError {
-            return try form(&context, area: area, values: input, errors: errors, status: .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let errors = ValidationError.staleEdit(of: "area")
-            return try form(&context, area: try context.database.area(id: area.id), values: input, errors: errors, status: .conflict)
-        }
-    }
+    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         let area = try context.database.area(id: context.request.uuidParameter())
@@ -78,7 +60,7 @@ enum AreaPages {
         let area = try context.database.area(id: context.request.uuidParameter())
         do {
             try context.database.deleteArea(id: area.id, by: context.actor)
-            return context.redirect(to: "/areas", flash: "Area “\(area.name)” deleted.")
+            return context.redirect(to: Paths.areas.list(), flash: "Area “\(area.name)” deleted.")
         } catch DomainError.stillReferenced {
             return try deletePage(&context, area: area, status: .conflict)
         }
@@ -91,13 +73,19 @@ enum AreaPages {
             view["can_delete"] = true
         } else {
             view["refusal"] = AreaReferences.refusal(name: area.name, references)
-            view["children"] = references.children.map { ["name": $0.name, "path": "/areas/\($0.id.lowercasedString)"] }
-            view["venues"] = references.venues.map { ["name": $0.name, "path": "/venues/\($0.id.lowercasedString)"] }
+            view["children"] = references.children.map { ["name": $0.name, "path": Paths.areas.record($0.id)] }
+            view["venues"] = references.venues.map { ["name": $0.name, "path": Paths.venues.record($0.id)] }
             view["has_children"] = !references.children.isEmpty
             view["has_venues"] = !references.venues.isEmpty
         }
         let title = references.isEmpty ? "Delete area “\(area.name)”" : "“\(area.name)” cannot be deleted"
         return context.page("areas/delete", title: title, section: .areas, view: view, status: status)
+    }
+
+    /// Saving the create and edit forms.
+    private static var forms: RecordForm<GeographicArea, AreaInput> {
+        RecordForm(routes: Paths.areas, noun: "Area", submitted: submitted, show: { try form(&$0, area: $1, values: $2, errors: $3, status: $4) },
+                   load: AppDatabase.area(id:), insert: AppDatabase.createArea(_:by:), change: AppDatabase.updateArea(id:_:expectedVersion:by:))
     }
 
     private static func submitted(_ request: Request) -> AreaInput {
@@ -117,8 +105,8 @@ enum AreaPages {
                     hint: "The larger area this one is part of")
         var view = form.view
         view["heading"] = area.map { "Edit “\($0.name)”" } ?? "New area"
-        view["action"] = area.map { "/areas/\($0.id.lowercasedString)/edit" } ?? "/areas/new"
-        view["back"] = area.map { "/areas/\($0.id.lowercasedString)" } ?? "/areas"
+        view["action"] = area.map { Paths.areas.edit($0.id) } ?? Paths.areas.new()
+        view["back"] = area.map { Paths.areas.record($0.id) } ?? Paths.areas.list()
         if let area { view["version"] = area.version }
         return context.page("areas/form", title: view["heading"] as? String ?? "Area", section: .areas, view: view,
                             status: status, hasErrors: form.hasErrors)
@@ -149,7 +137,6 @@ enum AreaPages {
 
     static func areaView(_ area: GeographicArea) -> [String: Any] {
         ["id": area.id.lowercasedString, "name": area.name, "type_label": area.areaType.label,
-         "path": "/areas/\(area.id.lowercasedString)",
-         "created": DateText.format(area.createdAt), "updated": DateText.format(area.updatedAt)]
+         "created": DateText.format(area.createdAt), "updated": DateText.format(area.updatedAt)].merging(Paths.areas.links(area.id)) { $1 }
     }
 }

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Assigning participants to an activity in a role (Requirement 6), and removing them.
 enum AssignmentPages {
@@ -24,7 +25,7 @@ enum AssignmentPages {
         }
         do {
             let assignment = try context.database.assign(participant: participant, role: role, toActivity: activity.id, by: context.actor)
-            return context.redirect(to: "/activities/\(activity.id.lowercasedString)",
+            return context.redirect(to: Paths.activities.record(activity.id),
                                     flash: "\(assignment.participantName) assigned as \(assignment.roleName).")
         } catch let errors as ValidationError {
             return try form(&context, activity: activity, participant: participant, role: role, search: search, errors: errors,
@@ -43,7 +44,7 @@ enum AssignmentPages {
     static func delete(_ context: inout PageContext) throws -> Response {
         let (activity, assignment) = try load(context)
         try context.database.unassign(assignment.id, by: context.actor)
-        return context.redirect(to: "/activities/\(activity.id.lowercasedString)",
+        return context.redirect(to: Paths.activities.record(activity.id),
                                 flash: "\(assignment.participantName) is no longer assigned as \(assignment.roleName).")
     }
 

@@ -1,18 +1,24 @@
 import Domain
 import Foundation
 import HTTPServer
+import Surface
 
 /// Activity types and roles (Requirements 2 and 3): one set of thin handlers serving both kinds.
 struct CategoryPages: Sendable {
     let kind: CategoryKind
 
-    var basePath: String { kind == .activityType ? "/activity-types" : "/roles" }
+    private var paths: RecordRoutes { Paths.categories(kind) }
+    var handlers: RecordPageHandlers {
+        RecordPageHandlers(list: list, newForm: newForm, create: create, detail: detail, editForm: editForm, update: update,
+                           deleteConfirmation: deleteConfirmation, delete: delete)
+    }
+
     private var section: Section { kind == .activityType ? .activityTypes : .roles }
 
     func list(_ context: inout PageContext) throws -> Response {
         let entries = try context.database.categories(kind)
         let rows = entries.map { entry -> [String: Any] in
-            ["name": entry.name, "path": "\(basePath)/\(entry.id.lowercasedString)", "predefined": entry.isPredefined]
+            ["name": entry.name, "predefined": entry.isPredefined].merging(paths.links(entry.id)) { $1 }
         }
         return context.page("categories/list", title: kind.title, section: section, view: kindView().merging([
             "rows": rows, "custom_count": entries.filter { !$0.isPredefined }.count,
@@ -30,16 +36,16 @@ struct CategoryPages: Sendable {
     }
 
     func newForm(_ context: inout PageContext) throws -> Response {
-        form(&context, title: "New \(kind.singular)", action: "\(basePath)/new", name: "", version: nil, errors: ValidationError())
+        form(&context, title: "New \(kind.singular)", action: paths.new(), name: "", version: nil, errors: ValidationError())
     }
 
     func create(_ context: inout PageContext) throws -> Response {
         let name = context.request.field("name")
         do {
             let entry = try context.database.createCategory(kind, CategoryInput(name: name), by: context.actor)
-            return context.redirect(to: basePath, flash: "\(kind.singularTitle) “\(entry.name)” created.")
+            return context.redirect(to: paths.list(), flash: "\(kind.singularTitle) “\(entry.name)” created.")
         } catch let errors as ValidationError {
-            return form(&context, title: "New \(kind.singular)", action: "\(basePath)/new", name: name, version: nil,
+            return form(&context, title: "New \(kind.singular)", action: paths.new(), name: name, version: nil,
                         errors: errors, status: .unprocessableContent)
         }
     }
@@ -47,7 +53,7 @@ struct CategoryPages: Sendable {
     func editForm(_ context: inout PageContext) throws -> Response {
         let entry = try context.database.category(kind, id: context.request.uuidParameter())
         if entry.isPredefined { return protectedPage(&context, entry) }
-        return form(&context, title: "Edit \(kind.singular)", action: "\(basePath)/\(entry.id.lowercasedString)/edit",
+        return form(&context, title: "Edit \(kind.singular)", action: paths.edit(entry.id),
                     name: entry.name, version: entry.version, errors: ValidationError())
     }
 
@@ -58,15 +64,15 @@ struct CategoryPages: Sendable {
         do {
             let entry = try context.database.updateCategory(kind, id: id, CategoryInput(name: name), expectedVersion: version,
                                                             by: context.actor)
-            return context.redirect(to: "\(basePath)/\(entry.id.lowercasedString)", flash: "\(kind.singularTitle) “\(entry.name)” saved.")
+            return context.redirect(to: paths.record(entry.id), flash: "\(kind.singularTitle) “\(entry.name)” saved.")
         } catch let errors as ValidationError {
-            return form(&context, title: "Edit \(kind.singular)", action: "\(basePath)/\(id.lowercasedString)/edit", name: name,
+            return form(&context, title: "Edit \(kind.singular)", action: paths.edit(id), name: name,
                         version: version, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
             let current = try context.database.category(kind, id: id)
             var errors = ValidationError()
             errors.add("name", "Someone else renamed this \(kind.singular) to “\(current.name)” while you were editing. Submit again to replace it with your name")
-            return form(&context, title: "Edit \(kind.singular)", action: "\(basePath)/\(id.lowercasedString)/edit", name: name,
+            return form(&context, title: "Edit \(kind.singular)", action: paths.edit(id), name: name,
                         version: current.version, errors: errors, status: .conflict)
         }
     }
@@ -87,7 +93,7 @@ struct CategoryPages: Sendable {
         let entry = try context.database.category(kind, id: context.request.uuidParameter())
         do {
             try context.database.deleteCategory(kind, id: entry.id, by: context.actor)
-            return context.redirect(to: basePath, flash: "\(kind.singularTitle) “\(entry.name)” deleted.")
+            return context.redirect(to: paths.list(), flash: "\(kind.singularTitle) “\(entry.name)” deleted.")
         } catch DomainError.stillReferenced(let message, let references) {
             let total = try context.database.categoryReferences(kind, id: entry.id).total
             return refusalPage(&context, entry, message: message, references: references, total: total, status: .conflict)
@@ -134,12 +140,12 @@ struct CategoryPages: Sendable {
 
     private func kindView() -> [String: Any] {
         ["kind_title": kind.title, "kind_singular": kind.singular, "kind_plural": kind.plural,
-         "kind_singular_title": kind.singularTitle, "base_path": basePath]
+         "kind_singular_title": kind.singularTitle, "base_path": paths.list(), "new_path": paths.new()]
     }
 
     private func entryView(_ entry: Category) -> [String: Any] {
-        ["name": entry.name, "predefined": entry.isPredefined, "path": "\(basePath)/\(entry.id.lowercasedString)",
-         "created": DateText.format(entry.createdAt), "updated": DateText.format(entry.updatedAt)]
+        ["name": entry.name, "predefined": entry.isPredefined,
+         "created": DateText.format(entry.createdAt), "updated": DateText.format(entry.updatedAt)].merging(paths.links(entry.id)) { $1 }
     }
 }
 

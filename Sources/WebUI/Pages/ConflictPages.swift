@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// /sync/conflicts: edits made here that lost at the hub, each with both values and a way to apply ours again.
 enum ConflictPages {
@@ -20,20 +21,22 @@ enum ConflictPages {
             try context.database.reapplyConflict(id: id, by: context.actor)
         } catch let errors as ValidationError {
             let reasons = errors.fieldErrors.map(\.message).joined(separator: "; ")
-            return context.redirect(to: "/sync/conflicts", flash: "Your values cannot be applied as they are: \(reasons). Edit the record instead.")
+            return context.redirect(to: Paths.conflicts(), flash: "Your values cannot be applied as they are: \(reasons). Edit the record instead.")
         }
         context.web.syncEngine?.wake(reason: "conflict re-applied")
-        return context.redirect(to: "/sync/conflicts", flash: "Your values are applied again here and go to the hub with the next sync.")
+        return context.redirect(to: Paths.conflicts(), flash: "Your values are applied again here and go to the hub with the next sync.")
     }
 
     static func dismiss(_ context: inout PageContext) throws -> Response {
         try context.database.dismissConflict(id: try context.request.uuidParameter())
-        return context.redirect(to: "/sync/conflicts", flash: "Conflict dismissed; the values that won stay.")
+        return context.redirect(to: Paths.conflicts(), flash: "Conflict dismissed; the values that won stay.")
     }
 
     private static func conflictView(_ conflict: SyncConflict, _ text: ConflictValueText, linksUsers: Bool) -> [String: Any] {
         var view = RecordText.view(entity: conflict.entity, id: conflict.entityId, label: conflict.recordLabel, linksUsers: linksUsers)
         view["id"] = conflict.id.lowercasedString
+        view["reapply_path"] = Paths.reapplyConflict(conflict.id)
+        view["dismiss_path"] = Paths.dismissConflict(conflict.id)
         view["what"] = switch conflict.kind {
         case .edit: "Your edit lost to an edit that reached the hub first."
         case .delete: "Your delete was not applied: someone changed this record before your delete reached the hub."

@@ -1,12 +1,13 @@
 import Domain
 import Foundation
 import HTTPServer
+import Surface
 
 /// Sign in and sign out (Requirement 8).
 enum LoginPages {
     static func form(_ context: inout PageContext) throws -> Response {
-        if context.user != nil { return context.redirect(to: "/") }
-        if try context.database.userCount() == 0 { return context.redirect(to: "/setup") }
+        if context.user != nil { return context.redirect(to: Paths.home()) }
+        if try context.database.userCount() == 0 { return context.redirect(to: Paths.setup()) }
         return render(&context, email: "", next: context.request.query["next"] ?? "", errors: ValidationError())
     }
 
@@ -20,26 +21,26 @@ enum LoginPages {
         if password.isEmpty { errors.add("password", "Enter your password") }
         guard errors.isEmpty else { return render(&context, email: email, next: next, errors: errors, status: .unprocessableContent) }
 
-        let keys = ["email:" + email.lowercased(), "address:" + request.remoteAddress]
-        let wait = context.web.loginThrottle.waitTime(for: keys)
+        let throttle = context.web.signInThrottle
+        let wait = throttle.waitTime(email: email, address: request.remoteAddress)
         if wait > 0 {
             errors.add("email", "Too many failed sign-in attempts. Wait \(wait) seconds, then try again")
             return render(&context, email: email, next: next, errors: errors, status: .tooManyRequests)
         }
         guard let user = try context.database.verifyCredentials(email: email, password: password) else {
-            context.web.loginThrottle.recordFailure(for: keys)
+            throttle.recordFailure(email: email, address: request.remoteAddress)
             context.web.logger.notice("failed sign-in", metadata: ["client": "\(request.remoteAddress)"])
             errors.add("password", "The email address or password is not right, or the account is disabled. Check them and try again")
             return render(&context, email: email, next: next, errors: errors, status: .unprocessableContent)
         }
-        context.web.loginThrottle.recordSuccess(for: keys)
+        throttle.recordSuccess(email: email, address: request.remoteAddress)
         return try signIn(user, context: &context, next: next, flash: nil)
     }
 
     static func logout(_ context: inout PageContext) throws -> Response {
         if let token = context.request.cookies[CookieName.session] { try context.database.endSession(token: token) }
         context.cookies.append(.expired(CookieName.session, secure: context.request.isTLS))
-        return context.redirect(to: "/login", flash: "You have signed out.")
+        return context.redirect(to: Paths.login(), flash: "You have signed out.")
     }
 
     /// Starts a session for `user` and sends them on; a fresh session id defeats session fixation.
@@ -52,7 +53,7 @@ enum LoginPages {
 
     /// Only local paths are followed after sign-in, never another site.
     static func safeNext(_ next: String) -> String {
-        next.hasPrefix("/") && !next.hasPrefix("//") && !next.contains("\\") ? next : "/"
+        next.hasPrefix("/") && !next.hasPrefix("//") && !next.contains("\\") ? next : Paths.home()
     }
 
     private static func render(_ context: inout PageContext, email: String, next: String, errors: ValidationError,

@@ -2,38 +2,36 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Participants (Requirement 4): searchable list, detail with address history and assignments, forms with a venue picker.
-enum ParticipantPages {
+enum ParticipantPages: RecordPages {
     static let picker = SearchPicker(field: "home_venue_id", legend: "Home venue", multiple: false, noneLabel: "No home venue",
                                      searchField: "venue_search", searchLabel: "Search venues by name or address",
                                      findButton: "find_venues", buttonLabel: "Find venues")
 
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
-        let query = ParticipantQuery(text: request.query["q"] ?? "", areaId: request.query["area"].flatMap(UUID.init(uuidString:)),
-                                     home: request.query["home"].flatMap(ParticipantQuery.HomeFilter.init(rawValue:)) ?? .any,
-                                     sort: request.query["sort"].flatMap(ParticipantQuery.Sort.init(rawValue:)) ?? .name,
-                                     descending: request.query["order"] == "desc", page: Pagination.pageRequest(request))
+        let query = ParticipantQuery(text: request.query(.text) ?? "", areaId: request.query(.areaId).flatMap(UUID.init(uuidString:)),
+                                     home: request.query(.home).flatMap(ParticipantQuery.HomeFilter.init(rawValue:)) ?? .any,
+                                     sort: request.query(.sort).flatMap(ParticipantQuery.Sort.init(rawValue:)) ?? .name,
+                                     descending: request.query(.order) == "desc", page: Pagination.pageRequest(request))
         let page = try context.database.participants(query)
         var filters = FormView()
-        filters.input("q", label: "Name or email contains", value: query.text)
-        filters.select("area", label: "Living in area", value: query.areaId?.lowercasedString ?? "",
+        filters.input(ListParameter.text.name, label: "Name or email contains", value: query.text)
+        filters.select(ListParameter.areaId.name, label: "Living in area", value: query.areaId?.lowercasedString ?? "",
                        options: [("", "Any area")] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
-        filters.select("home", label: "Home venue", value: query.home.rawValue,
+        filters.select(ListParameter.home.name, label: "Home venue", value: query.home.rawValue,
                        options: [("any", "Any"), ("with", "Has a home venue"), ("without", "No home venue")])
-        filters.select("sort", label: "Sort by", value: query.sort.rawValue, options: [("name", "Name"), ("email", "Email"), ("created", "Date added")])
-        filters.select("order", label: "Order", value: query.descending ? "desc" : "asc", options: [("asc", "Ascending"), ("desc", "Descending")])
-        var view = filters.view
-        view["rows"] = page.items.map { item -> [String: Any] in
+        filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue, options: [("name", "Name"), ("email", "Email"), ("created", "Date added")])
+        filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc", options: [("asc", "Ascending"), ("desc", "Descending")])
+        return context.listPage("participants/list", title: "Participants", section: .participants, filters: filters, page: page,
+                                noun: ("participant", "participants"),
+                                filtered: query.text != "" || query.areaId != nil || query.home != .any) { item in
             var row = participantView(item.participant)
             if let venue = item.homeVenueName { row["venue_name"] = venue }
             return row
         }
-        view["has_rows"] = !page.items.isEmpty
-        view["filtered"] = query.text != "" || query.areaId != nil || query.home != .any
-        view["pagination"] = Pagination.view(page, request: request, noun: ("participant", "participants"))
-        return context.page("participants/list", title: "Participants", section: .participants, view: view)
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
@@ -43,16 +41,16 @@ enum ParticipantPages {
         var view: [String: Any] = [
             "participant": participantView(participant),
             "history": history.map { period -> [String: Any] in
-                ["venue": period.venueName, "path": "/venues/\(period.venueId.lowercasedString)", "from": period.effectiveFrom.display,
+                ["venue": period.venueName, "path": Paths.venues.record(period.venueId), "from": period.effectiveFrom.display,
                  "to": period.effectiveTo?.display ?? "now", "current": period.effectiveTo == nil]
             },
             "has_history": !history.isEmpty,
-            "assignments": assignments.map { ["activity": $0.activityName, "role": $0.roleName, "path": "/activities/\($0.activityId.lowercasedString)"] },
+            "assignments": assignments.map { ["activity": $0.activityName, "role": $0.roleName, "path": Paths.activities.record($0.activityId)] },
             "has_assignments": !assignments.isEmpty,
         ]
         if let id = participant.homeVenueId {
             let venue = try context.database.venue(id: id)
-            view["home"] = ["name": venue.name, "address": venue.address, "path": "/venues/\(id.lowercasedString)"]
+            view["home"] = ["name": venue.name, "address": venue.address, "path": Paths.venues.record(id)]
         }
         return context.page("participants/detail", title: participant.name, section: .participants, view: view)
     }
@@ -61,19 +59,7 @@ enum ParticipantPages {
         try form(&context, participant: nil, values: ParticipantInput(name: "", email: ""), search: "", errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        if context.request.form[picker.findButton] != nil {
-            return try form(&context, participant: nil, values: input, search: context.request.field("venue_search"), errors: ValidationError())
-        }
-        do {
-            let participant = try context.database.createParticipant(input, by: context.actor)
-            return context.redirect(to: "/participants/\(participant.id.lowercasedString)", flash: "Participant \(participant.name) added.")
-        } catch let errors as ValidationError {
-            return try form(&context, participant: nil, values: input, search: context.request.field("venue_search"),
-                            errors: errors, status: .unprocessableContent)
-        }
-    }
+    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
@@ -82,25 +68,7 @@ enum ParticipantPages {
         return try form(&context, participant: participant, values: values, search: "", errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let participant = try context.database.participant(id: context.request.uuidParameter())
-        let input = submitted(context.request)
-        let search = context.request.field("venue_search")
-        if context.request.form[picker.findButton] != nil {
-            return try form(&context, participant: participant, values: input, search: search, errors: ValidationError())
-        }
-        do {
-            let saved = try context.database.updateParticipant(id: participant.id, input, expectedVersion: Int(context.request.field("version")),
-                                                               by: context.actor)
-            return context.redirect(to: "/participants/\(saved.id.lowercasedString)", flash: "Participant \(saved.name) saved.")
-        } catch let errors as ValidationError {
-            return try form(&context, participant: participant, values: input, search: search, errors: errors, status: .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let errors = ValidationError.staleEdit(of: "participant")
-            return try form(&context, participant: try context.database.participant(id: participant.id), values: input, search: search,
-                            errors: errors, status: .conflict)
-        }
-    }
+    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
@@ -115,12 +83,20 @@ enum ParticipantPages {
     static func delete(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
         try context.database.deleteParticipant(id: participant.id, by: context.actor)
-        return context.redirect(to: "/participants", flash: "Participant \(participant.name) deleted.")
+        return context.redirect(to: Paths.participants.list(), flash: "Participant \(participant.name) deleted.")
     }
 
     private static func submitted(_ request: Request) -> ParticipantInput {
         ParticipantInput(name: request.field("name"), email: request.field("email"), phone: request.field("phone"),
                          notes: request.field("notes"), homeVenueId: request.field("home_venue_id"), movedOn: request.field("moved_on"))
+    }
+
+    /// Saving the create and edit forms.
+    private static var forms: RecordForm<Participant, ParticipantInput> {
+        RecordForm(routes: Paths.participants, noun: "Participant", submitted: submitted,
+                   show: { try form(&$0, participant: $1, values: $2, search: $0.request.field("venue_search"), errors: $3, status: $4) },
+                   load: AppDatabase.participant(id:), insert: AppDatabase.createParticipant(_:by:),
+                   change: AppDatabase.updateParticipant(id:_:expectedVersion:by:), findButton: picker.findButton)
     }
 
     private static func form(_ context: inout PageContext, participant: Participant?, values: ParticipantInput, search: String,
@@ -137,8 +113,8 @@ enum ParticipantPages {
         view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, UUID(uuidString: values.homeVenueId).map { [$0] } ?? []),
                                      matches: try VenueChoices.matches(context.database, search), error: errors.message(for: "home_venue_id"))
         view["heading"] = participant.map { "Edit \($0.name)" } ?? "New participant"
-        view["action"] = participant.map { "/participants/\($0.id.lowercasedString)/edit" } ?? "/participants/new"
-        view["back"] = participant.map { "/participants/\($0.id.lowercasedString)" } ?? "/participants"
+        view["action"] = participant.map { Paths.participants.edit($0.id) } ?? Paths.participants.new()
+        view["back"] = participant.map { Paths.participants.record($0.id) } ?? Paths.participants.list()
         if let participant { view["version"] = participant.version }
         return context.page("participants/form", title: view["heading"] as? String ?? "Participant", section: .participants,
                             view: view, status: status, hasErrors: form.hasErrors)
@@ -146,9 +122,10 @@ enum ParticipantPages {
 
     static func participantView(_ participant: Participant) -> [String: Any] {
         var view: [String: Any] = [
-            "name": participant.name, "email": participant.email, "path": "/participants/\(participant.id.lowercasedString)",
+            "name": participant.name, "email": participant.email,
             "created": DateText.format(participant.createdAt), "updated": DateText.format(participant.updatedAt),
         ]
+        view.merge(Paths.participants.links(participant.id)) { $1 }
         if let phone = participant.phone { view["phone"] = phone }
         if let notes = participant.notes { view["notes"] = notes }
         return view

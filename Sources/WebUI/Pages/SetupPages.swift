@@ -1,15 +1,16 @@
 import Domain
 import HTTPServer
+import Surface
 
 /// First run: the one-time code printed by the server lets its operator create the first administrator.
 enum SetupPages {
     static func form(_ context: inout PageContext) throws -> Response {
-        if try context.database.userCount() > 0 { return context.redirect(to: "/login") }
+        if try context.database.userCount() > 0 { return context.redirect(to: Paths.login()) }
         return render(&context, values: Parameters(), errors: ValidationError())
     }
 
     static func submit(_ context: inout PageContext) throws -> Response {
-        if try context.database.userCount() > 0 { return context.redirect(to: "/login") }
+        if try context.database.userCount() > 0 { return context.redirect(to: Paths.login()) }
         let request = context.request
         let input = NewUserInput(name: request.field("name"), email: request.field("email"), role: UserRole.administrator.rawValue,
                                  password: request.field("password"), passwordConfirmation: request.field("password_confirmation"))
@@ -29,7 +30,7 @@ enum SetupPages {
         }
         let user = try context.database.createFirstAdministrator(input)
         context.web.setupCode.invalidate()
-        return try LoginPages.signIn(user, context: &context, next: "/", flash: "Welcome, \(user.name). Your administrator account is ready.")
+        return try LoginPages.signIn(user, context: &context, next: Paths.home(), flash: "Welcome, \(user.name). Your administrator account is ready.")
     }
 
     private static func render(_ context: inout PageContext, values: Parameters, errors: ValidationError,

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 import Sync
 
 /// /sync: hub status, the running session's progress and its controls, failed operations and the session history.
@@ -39,28 +40,28 @@ enum SyncPages {
 
     static func run(_ context: inout PageContext) throws -> Response {
         try linkedEngine(context).syncNow()
-        return context.redirect(to: "/sync", flash: "Syncing with the hub now. This page shows the progress.")
+        return context.redirect(to: Paths.sync(), flash: "Syncing with the hub now. This page shows the progress.")
     }
 
     static func pause(_ context: inout PageContext) throws -> Response {
         try linkedEngine(context).pause()
-        return context.redirect(to: "/sync", flash: "Sync paused. Changes keep queuing here until you resume.")
+        return context.redirect(to: Paths.sync(), flash: "Sync paused. Changes keep queuing here until you resume.")
     }
 
     static func resume(_ context: inout PageContext) throws -> Response {
         try linkedEngine(context).resume()
-        return context.redirect(to: "/sync", flash: "Sync resumed.")
+        return context.redirect(to: Paths.sync(), flash: "Sync resumed.")
     }
 
     static func cancel(_ context: inout PageContext) throws -> Response {
         try linkedEngine(context).cancel()
-        return context.redirect(to: "/sync", flash: "The current sync stops after its current step. Nothing done so far is lost.")
+        return context.redirect(to: Paths.sync(), flash: "The current sync stops after its current step. Nothing done so far is lost.")
     }
 
     static func retry(_ context: inout PageContext) throws -> Response {
         try context.database.retryFailedOperation(try context.request.uuidParameter("operationId"))
         context.web.syncEngine?.wake(reason: "retry")
-        return context.redirect(to: "/sync", flash: "The operation is back in the queue and goes with the next sync.")
+        return context.redirect(to: Paths.sync(), flash: "The operation is back in the queue and goes with the next sync.")
     }
 
     static func discardConfirmation(_ context: inout PageContext) throws -> Response {
@@ -75,7 +76,7 @@ enum SyncPages {
 
     static func discard(_ context: inout PageContext) throws -> Response {
         try context.database.discardFailedOperation(try context.request.uuidParameter("operationId"))
-        return context.redirect(to: "/sync", flash: "The failed operation was discarded; the record keeps the hub's values.")
+        return context.redirect(to: Paths.sync(), flash: "The failed operation was discarded; the record keeps the hub's values.")
     }
 
     private static func linkedEngine(_ context: PageContext) throws -> SyncEngine {
@@ -88,7 +89,8 @@ enum SyncPages {
     static func failedView(_ entry: OutboxEntry, _ database: AppDatabase, linksUsers: Bool) throws -> [String: Any] {
         let label = try database.recordLabel(entity: entry.change.entity, id: entry.change.entityId)
         var view = RecordText.view(entity: entry.change.entity, id: entry.change.entityId, label: label, linksUsers: linksUsers)
-        view["operation_id"] = entry.operationId.lowercasedString
+        view["retry_path"] = Paths.retryFailedOperation(entry.operationId)
+        view["discard_path"] = Paths.discardFailedOperation(entry.operationId)
         view["operation"] = entry.change.operation.rawValue.capitalized
         view["when"] = DateText.format(entry.createdAt)
         view["reason"] = entry.lastError ?? "Refused by the hub"
@@ -139,22 +141,22 @@ struct HubAddressRedactor {
 enum RecordText {
     /// `linksUsers`: only administrators can open user pages, so only they get links to them.
     static func view(entity: String, id: UUID, label: String?, linksUsers: Bool) -> [String: Any] {
-        let (kind, base) = describe(entity)
+        let (kind, records) = describe(entity)
         var view: [String: Any] = ["kind": kind, "label": label ?? "", "has_label": label != nil]
-        if let base, label != nil, entity != "user" || linksUsers { view["path"] = "\(base)/\(id.lowercasedString)" }
+        if let records, label != nil, entity != "user" || linksUsers { view["path"] = records.record(id) }
         view["has_path"] = view["path"] != nil
         return view
     }
 
-    private static func describe(_ entity: String) -> (String, String?) {
+    private static func describe(_ entity: String) -> (String, RecordRoutes?) {
         switch entity {
-        case "activity_type": ("Activity type", "/activity-types")
-        case "participant_role": ("Role", "/roles")
-        case "geographic_area": ("Area", "/areas")
-        case "venue": ("Venue", "/venues")
-        case "participant": ("Participant", "/participants")
-        case "activity": ("Activity", "/activities")
-        case "user": ("User", "/users")
+        case "activity_type": ("Activity type", Paths.activityTypes)
+        case "participant_role": ("Role", Paths.roles)
+        case "geographic_area": ("Area", Paths.areas)
+        case "venue": ("Venue", Paths.venues)
+        case "participant": ("Participant", Paths.participants)
+        case "activity": ("Activity", Paths.activities)
+        case "user": ("User", Paths.users)
         case "assignment": ("Assignment", nil)
         case "participant_address": ("Address history", nil)
         case "activity_venue": ("Activity venue history", nil)

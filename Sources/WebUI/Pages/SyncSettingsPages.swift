@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 import Sync
 
 /// /settings/sync, for administrators: link this Fieldbook to a hub, set how often it syncs, unlink it.
@@ -27,7 +28,7 @@ enum SyncSettingsPages {
             do {
                 try HubLinker.link(context.database, upstream: url, email: form.email, password: request.field("password"))
                 context.web.syncEngine?.linkChanged()
-                return context.redirect(to: "/sync", flash: "Linked to \(url.absoluteString). The first sync brings a full copy of the hub's records.")
+                return context.redirect(to: Paths.sync(), flash: "Linked to \(url.absoluteString). The first sync brings a full copy of the hub's records.")
             } catch let failure as HubLinker.Failure {
                 errors.add(failure.cause == .account ? "password" : "upstream", failure.description)
             }
@@ -43,11 +44,11 @@ enum SyncSettingsPages {
         }
         try context.database.setSyncInterval(minutes * 60)
         context.web.syncEngine?.wake(reason: "interval changed")
-        return context.redirect(to: "/settings/sync", flash: "Fieldbook now syncs every \(minutes) minute\(minutes == 1 ? "" : "s"), and at once after each change.")
+        return context.redirect(to: Paths.syncSettings(), flash: "Fieldbook now syncs every \(minutes) minute\(minutes == 1 ? "" : "s"), and at once after each change.")
     }
 
     static func unlinkConfirmation(_ context: inout PageContext) throws -> Response {
-        guard let link = try context.database.hubLink() else { return context.redirect(to: "/settings/sync") }
+        guard let link = try context.database.hubLink() else { return context.redirect(to: Paths.syncSettings()) }
         let pending = try context.database.pendingOperationCount()
         return context.page("settings/unlink", title: "Unlink from the hub", section: .sync,
                             view: ["hub_address": link.upstream.absoluteString, "pending": pending, "has_pending": pending > 0])
@@ -56,7 +57,7 @@ enum SyncSettingsPages {
     static func unlink(_ context: inout PageContext) throws -> Response {
         try context.database.unlinkHub()
         context.web.syncEngine?.linkChanged()
-        return context.redirect(to: "/settings/sync", flash: "Unlinked. This Fieldbook is standalone now; its queued changes stay for a later link.")
+        return context.redirect(to: Paths.syncSettings(), flash: "Unlinked. This Fieldbook is standalone now; its queued changes stay for a later link.")
     }
 
     private struct LinkForm {

@@ -1,5 +1,6 @@
 import Domain
 import HTTPServer
+import Surface
 
 /// The administrator's user management: list, create, change role, disable, reset password.
 enum UserPages {
@@ -26,7 +27,7 @@ enum UserPages {
                                  password: request.field("password"), passwordConfirmation: request.field("password_confirmation"))
         do {
             let user = try context.database.createUser(input, by: context.actor)
-            return context.redirect(to: "/users", flash: "User \(user.name) (\(user.role.label)) created. Give them their password in person.")
+            return context.redirect(to: Paths.users.list(), flash: "User \(user.name) (\(user.role.label)) created. Give them their password in person.")
         } catch let errors as ValidationError {
             return newUserPage(&context, values: request.form, errors: errors, status: .unprocessableContent)
         }
@@ -44,7 +45,7 @@ enum UserPages {
         let input = UserChangeInput(name: request.field("name"), role: request.field("role"), isDisabled: request.field("disabled") == "yes")
         do {
             let saved = try context.database.updateUser(id: user.id, input, by: context.actor)
-            return context.redirect(to: "/users/\(saved.id.lowercasedString)", flash: "User \(saved.name) saved.")
+            return context.redirect(to: Paths.users.record(saved.id), flash: "User \(saved.name) saved.")
         } catch let errors as ValidationError {
             return editPage(&context, user: user, name: input.name, role: input.role, disabled: input.isDisabled,
                             errors: errors, status: .unprocessableContent)
@@ -67,9 +68,9 @@ enum UserPages {
                                                confirmation: request.field("password_confirmation"), by: context.actor)
             if user.id == context.user?.id {
                 context.cookies.append(.expired(CookieName.session, secure: request.isTLS))
-                return context.redirect(to: "/login", flash: "Your password was changed. Sign in with the new one.")
+                return context.redirect(to: Paths.login(), flash: "Your password was changed. Sign in with the new one.")
             }
-            return context.redirect(to: "/users/\(user.id.lowercasedString)", flash: "Password for \(user.name) reset; they were signed out everywhere.")
+            return context.redirect(to: Paths.users.record(user.id), flash: "Password for \(user.name) reset; they were signed out everywhere.")
         } catch let errors as ValidationError {
             return passwordPage(&context, user: user, errors: errors, status: .unprocessableContent)
         }
@@ -127,7 +128,7 @@ enum UserPages {
 
     static func userView(_ user: User) -> [String: Any] {
         ["name": user.name, "email": user.email, "role": user.role.label, "disabled": user.isDisabled,
-         "path": "/users/\(user.id.lowercasedString)", "created": DateText.format(user.createdAt),
-         "updated": DateText.format(user.updatedAt)]
+         "password_path": Paths.userPassword(user.id), "created": DateText.format(user.createdAt),
+         "updated": DateText.format(user.updatedAt)].merging(Paths.users.links(user.id)) { $1 }
     }
 }

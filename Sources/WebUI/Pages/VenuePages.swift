@@ -2,32 +2,29 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// Venues (Requirement 6A): searchable list, detail with who meets and lives there, forms, deletion rules.
-enum VenuePages {
+enum VenuePages: RecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
-        let query = VenueQuery(text: request.query["q"] ?? "", areaId: request.query["area"].flatMap(UUID.init(uuidString:)),
-                               venueType: request.query["type"].flatMap(VenueType.init(rawValue:)),
-                               sort: request.query["sort"].flatMap(VenueQuery.Sort.init(rawValue:)) ?? .name,
+        let query = VenueQuery(text: request.query(.text) ?? "", areaId: request.query(.areaId).flatMap(UUID.init(uuidString:)),
+                               venueType: request.query(.venueType).flatMap(VenueType.init(rawValue:)),
+                               sort: request.query(.sort).flatMap(VenueQuery.Sort.init(rawValue:)) ?? .name,
                                page: Pagination.pageRequest(request))
         let page = try context.database.venues(query)
         let areas = try context.database.areaTree()
         var filters = FormView()
-        filters.input("q", label: "Name or address contains", value: query.text)
-        filters.select("area", label: "Area (and the areas inside it)", value: query.areaId?.lowercasedString ?? "",
+        filters.input(ListParameter.text.name, label: "Name or address contains", value: query.text)
+        filters.select(ListParameter.areaId.name, label: "Area (and the areas inside it)", value: query.areaId?.lowercasedString ?? "",
                        options: [("", "Any area")] + areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
-        filters.select("type", label: "Kind of venue", value: query.venueType?.rawValue ?? "",
+        filters.select(ListParameter.venueType.name, label: "Kind of venue", value: query.venueType?.rawValue ?? "",
                        options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
-        filters.select("sort", label: "Sort by", value: query.sort.rawValue,
+        filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
                        options: [("name", "Name"), ("area", "Area"), ("created", "Newest first")])
-        var view = filters.view
-        view["rows"] = page.items.map(rowView)
-        view["has_rows"] = !page.items.isEmpty
-        view["filtered"] = query != VenueQuery(sort: query.sort, page: query.page)
-        view["has_areas"] = !areas.isEmpty
-        view["pagination"] = Pagination.view(page, request: request, noun: ("venue", "venues"))
-        return context.page("venues/list", title: "Venues", section: .venues, view: view)
+        return context.listPage("venues/list", title: "Venues", section: .venues, filters: filters, page: page, noun: ("venue", "venues"),
+                                filtered: query != VenueQuery(sort: query.sort, page: query.page), extra: ["has_areas": !areas.isEmpty],
+                                row: rowView)
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
@@ -36,8 +33,8 @@ enum VenuePages {
         let occupancy = try context.database.venueOccupancy(id: venue.id)
         let view: [String: Any] = [
             "venue": venueView(venue), "area": AreaPages.areaView(area),
-            "activities": occupancy.activities.map { ["name": $0.name, "path": "/activities/\($0.id.lowercasedString)"] },
-            "participants": occupancy.participants.map { ["name": $0.name, "path": "/participants/\($0.id.lowercasedString)"] },
+            "activities": occupancy.activities.map { ["name": $0.name, "path": Paths.activities.record($0.id)] },
+            "participants": occupancy.participants.map { ["name": $0.name, "path": Paths.participants.record($0.id)] },
             "has_activities": occupancy.activityTotal > 0, "activity_total": occupancy.activityTotal,
             "has_participants": occupancy.participantTotal > 0, "participant_total": occupancy.participantTotal,
         ]
@@ -49,15 +46,7 @@ enum VenuePages {
                  errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        do {
-            let venue = try context.database.createVenue(input, by: context.actor)
-            return context.redirect(to: "/venues/\(venue.id.lowercasedString)", flash: "Venue “\(venue.name)” created.")
-        } catch let errors as ValidationError {
-            return try form(&context, venue: nil, values: input, errors: errors, status: .unprocessableContent)
-        }
-    }
+    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let venue = try context.database.venue(id: context.request.uuidParameter())
@@ -67,20 +56,7 @@ enum VenuePages {
         return try form(&context, venue: venue, values: values, errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let venue = try context.database.venue(id: context.request.uuidParameter())
-        let input = submitted(context.request)
-        do {
-            let saved = try context.database.updateVenue(id: venue.id, input, expectedVersion: Int(context.request.field("version")),
-                                                         by: context.actor)
-            return context.redirect(to: "/venues/\(saved.id.lowercasedString)", flash: "Venue “\(saved.name)” saved.")
-        } catch let errors as ValidationError {
-            return try form(&context, venue: venue, values: input, errors: errors, status: .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let errors = ValidationError.staleEdit(of: "venue")
-            return try form(&context, venue: try context.database.venue(id: venue.id), values: input, errors: errors, status: .conflict)
-        }
-    }
+    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         try deletePage(&context, venue: try context.database.venue(id: context.request.uuidParameter()), status: .ok)
@@ -90,7 +66,7 @@ enum VenuePages {
         let venue = try context.database.venue(id: context.request.uuidParameter())
         do {
             try context.database.deleteVenue(id: venue.id, by: context.actor)
-            return context.redirect(to: "/venues", flash: "Venue “\(venue.name)” deleted.")
+            return context.redirect(to: Paths.venues.list(), flash: "Venue “\(venue.name)” deleted.")
         } catch DomainError.stillReferenced {
             return try deletePage(&context, venue: venue, status: .conflict)
         }
@@ -104,13 +80,19 @@ enum VenuePages {
         } else {
             view["refusal"] = references.refusal(name: venue.name)
             let occupancy = try context.database.venueOccupancy(id: venue.id, limit: 10)
-            view["participants"] = occupancy.participants.map { ["name": $0.name, "path": "/participants/\($0.id.lowercasedString)"] }
-            view["activities"] = occupancy.activities.map { ["name": $0.name, "path": "/activities/\($0.id.lowercasedString)"] }
+            view["participants"] = occupancy.participants.map { ["name": $0.name, "path": Paths.participants.record($0.id)] }
+            view["activities"] = occupancy.activities.map { ["name": $0.name, "path": Paths.activities.record($0.id)] }
             view["has_participants"] = !occupancy.participants.isEmpty
             view["has_activities"] = !occupancy.activities.isEmpty
         }
         let title = references.total == 0 ? "Delete venue “\(venue.name)”" : "“\(venue.name)” cannot be deleted"
         return context.page("venues/delete", title: title, section: .venues, view: view, status: status)
+    }
+
+    /// Saving the create and edit forms.
+    private static var forms: RecordForm<Venue, VenueInput> {
+        RecordForm(routes: Paths.venues, noun: "Venue", submitted: submitted, show: { try form(&$0, venue: $1, values: $2, errors: $3, status: $4) },
+                   load: AppDatabase.venue(id:), insert: AppDatabase.createVenue(_:by:), change: AppDatabase.updateVenue(id:_:expectedVersion:by:))
     }
 
     private static func submitted(_ request: Request) -> VenueInput {
@@ -133,8 +115,8 @@ enum VenuePages {
                     options: [("", "Not specified")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
         var view = form.view
         view["heading"] = venue.map { "Edit “\($0.name)”" } ?? "New venue"
-        view["action"] = venue.map { "/venues/\($0.id.lowercasedString)/edit" } ?? "/venues/new"
-        view["back"] = venue.map { "/venues/\($0.id.lowercasedString)" } ?? "/venues"
+        view["action"] = venue.map { Paths.venues.edit($0.id) } ?? Paths.venues.new()
+        view["back"] = venue.map { Paths.venues.record($0.id) } ?? Paths.venues.list()
         if let venue { view["version"] = venue.version }
         return context.page("venues/form", title: view["heading"] as? String ?? "Venue", section: .venues, view: view,
                             status: status, hasErrors: form.hasErrors)
@@ -146,10 +128,11 @@ enum VenuePages {
 
     static func venueView(_ venue: Venue) -> [String: Any] {
         var view: [String: Any] = [
-            "name": venue.name, "address": venue.address, "path": "/venues/\(venue.id.lowercasedString)",
+            "name": venue.name, "address": venue.address,
             "type_label": venue.venueType?.label ?? "Not specified",
             "created": DateText.format(venue.createdAt), "updated": DateText.format(venue.updatedAt),
         ]
+        view.merge(Paths.venues.links(venue.id)) { $1 }
         if let latitude = venue.latitude, let longitude = venue.longitude {
             view["coordinates"] = String(format: "%.5f, %.5f", latitude, longitude)
         }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Surface
 import Storage
 
 /// The sections of the main navigation; each page names the one it belongs to.
@@ -23,15 +24,15 @@ enum Section: String, CaseIterable {
 
     var path: String {
         switch self {
-        case .home: "/"
-        case .activities: "/activities"
-        case .participants: "/participants"
-        case .venues: "/venues"
-        case .areas: "/areas"
-        case .activityTypes: "/activity-types"
-        case .roles: "/roles"
-        case .users: "/users"
-        case .sync: "/sync"
+        case .home: Paths.home()
+        case .activities: Paths.activities.list()
+        case .participants: Paths.participants.list()
+        case .venues: Paths.venues.list()
+        case .areas: Paths.areas.list()
+        case .activityTypes: Paths.activityTypes.list()
+        case .roles: Paths.roles.list()
+        case .users: Paths.users.list()
+        case .sync: Paths.sync()
         }
     }
 
@@ -66,6 +67,7 @@ struct PageContext {
               status: HTTPStatus = .ok, hasErrors: Bool = false) -> Response {
         var pageView = view
         pageView["csrf_token"] = csrfToken
+        pageView["paths"] = Paths.templateView
         pageView["can_edit"] = user?.role.canEditRecords ?? false
         pageView["is_admin"] = user?.role.canAdminister ?? false
         let body = web.renderer.render(template, pageView)
@@ -92,11 +94,12 @@ struct PageContext {
             "css_url": web.staticFiles.url(for: "css/app.css"),
             "js_url": web.staticFiles.url(for: "js/app.js"),
             "csrf_token": csrfToken,
+            "paths": Paths.templateView,
             "sync": SyncStatusText(status: web.syncStatus.current()).layoutView,
         ]
         if let flash { view["flash"] = flash }
         if let user {
-            view["events_url"] = "/events"
+            view["events_url"] = Paths.events()
             view["user"] = ["name": user.name, "role": user.role.label]
             view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> [String: Any] in
                 ["label": item.label, "path": item.path, "current": item == section]

@@ -1,5 +1,6 @@
 import HTTPServer
 import Storage
+import Surface
 
 /// The view of a list's page links; every link keeps the list's filters and sort from the query string.
 enum Pagination {
@@ -14,19 +15,19 @@ enum Pagination {
             "has_pages": page.pageCount > 1 || page.isPastTheEnd,
             "pages": pageNumbers(current: current, count: page.pageCount).map { number -> [String: Any] in
                 guard let number else { return ["gap": true] }
-                return ["number": number, "url": request.link(setting: "page", to: number == 1 ? nil : "\(number)"),
+                return ["number": number, "url": request.link(setting: ListParameter.page.name, to: number == 1 ? nil : "\(number)"),
                         "current": number == current]
             },
         ]
         let previous = min(current - 1, page.pageCount)
-        if current > 1 { view["previous_url"] = request.link(setting: "page", to: previous == 1 ? nil : "\(previous)") }
-        if current < page.pageCount { view["next_url"] = request.link(setting: "page", to: "\(current + 1)") }
+        if current > 1 { view["previous_url"] = request.link(setting: ListParameter.page.name, to: previous == 1 ? nil : "\(previous)") }
+        if current < page.pageCount { view["next_url"] = request.link(setting: ListParameter.page.name, to: "\(current + 1)") }
         return view
     }
 
     /// The page requested in `?page=`, defaulting to the first.
     static func pageRequest(_ request: Request) -> PageRequest {
-        PageRequest(page: request.query["page"].flatMap(Int.init) ?? 1)
+        PageRequest(page: request.query(.page).flatMap(Int.init) ?? 1)
     }
 
     /// 1 … 4 5 [6] 7 8 … 20: nil marks a gap.

@@ -2,13 +2,6 @@ import Foundation
 import HTTPServer
 import Synchronization
 
-/// Cookie names Fieldbook sets.
-enum CookieName {
-    static let session = "fieldbook_session"
-    static let anonymousCSRF = "fieldbook_csrf"
-    static let flash = "fieldbook_flash"
-}
-
 /// Compares secrets without leaking where they differ through timing.
 func constantTimeEquals(_ a: String, _ b: String) -> Bool {
     let x = Array(a.utf8), y = Array(b.utf8)

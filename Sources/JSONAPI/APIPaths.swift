@@ -1,0 +1,54 @@
+import Domain
+import Surface
+
+/// Every API address by name. JSONRoutes.swift registers these patterns and `Location` headers are built from them
+/// (`APIPaths.venues.item(id)`), so each address is written once.
+enum APIPaths {
+    static let root = RoutePattern("/api/v1")
+    static let health = root / "health"
+    static let openAPIDocument = root / "openapi.json"
+    static let login = root / "auth" / "login"
+    static let refresh = root / "auth" / "refresh"
+    static let logout = root / "auth" / "logout"
+
+    static let activityTypes = APIRecordRoutes(.activityTypes)
+    static let roles = APIRecordRoutes(.roles)
+    static let areas = APIRecordRoutes(.areas)
+    static let venues = APIRecordRoutes(.venues)
+    static let participants = APIRecordRoutes(.participants)
+    static let activities = APIRecordRoutes(.activities)
+    static let users = APIRecordRoutes(.users)
+
+    static func categories(_ kind: CategoryKind) -> APIRecordRoutes { kind == .activityType ? activityTypes : roles }
+
+    static let areaChildren = areas.item / "children"
+    static let areaAncestors = areas.item / "ancestors"
+    static let areaVenues = areas.item / "venues"
+    static let areaStatistics = areas.item / "statistics"
+    static let venueActivities = venues.item / "activities"
+    static let venueParticipants = venues.item / "participants"
+    static let addressHistory = participants.item / "address-history"
+    static let activityCompletion = activities.item / "completion"
+    static let assignments = activities.item / "assignments"
+    static let assignment = assignments / "{assignmentId}"
+    static let userPassword = users.item / "password"
+
+    static let syncPush = root / "sync" / "push"
+    static let syncChanges = root / "sync" / "changes"
+    static let syncStatus = root / "sync" / "status"
+    static let syncRun = root / "sync" / "run"
+    static let syncConflicts = root / "sync" / "conflicts"
+}
+
+/// The two addresses of a record resource: the collection (list, create) and one record (read, change, delete).
+struct APIRecordRoutes: Sendable {
+    /// `/api/v1/venues`
+    let collection: RoutePattern
+    /// `/api/v1/venues/{id}`
+    let item: RoutePattern
+
+    init(_ collection: RecordCollection) {
+        self.collection = collection.path(under: APIPaths.root)
+        item = self.collection / "{id}"
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A route's address pattern (`/participants/{id}/edit`), written once: the route table registers it, and links,
+/// redirects and `Location` headers are built from it, so an address cannot drift from the route that serves it.
+public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
+    public let pattern: String
+
+    public init(_ pattern: String) { self.pattern = pattern }
+
+    public var description: String { pattern }
+
+    /// The pattern with one more part, e.g. `record / "edit"`.
+    public static func / (base: RoutePattern, part: String) -> RoutePattern {
+        RoutePattern(base.pattern == "/" ? "/" + part : base.pattern + "/" + part)
+    }
+
+    /// The address: each `{parameter}` replaced by the next id, in order (ids written in lower case, as stored).
+    /// Giving more or fewer ids than the pattern has parameters is a programming error.
+    public func callAsFunction(_ ids: UUID...) -> String {
+        var remaining = ids[...]
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false).map { part -> Substring in
+            guard part.hasPrefix("{"), part.hasSuffix("}") else { return part }
+            guard let id = remaining.popFirst() else { preconditionFailure("\(pattern) needs more ids than \(ids.count)") }
+            return Substring(id.uuidString.lowercased())
+        }
+        precondition(remaining.isEmpty, "\(pattern) has fewer parameters than the \(ids.count) ids given")
+        return parts.joined(separator: "/")
+    }
+}
+
+/// The addresses of one kind of record on a surface: its list, the form for a new one, one record, and the record's
+/// edit and delete forms.
+public struct RecordRoutes: Sendable {
+    /// `/areas`
+    public let list: RoutePattern
+    /// `/areas/new`
+    public let new: RoutePattern
+    /// `/areas/{id}`
+    public let record: RoutePattern
+    /// `/areas/{id}/edit`
+    public let edit: RoutePattern
+    /// `/areas/{id}/delete`
+    public let delete: RoutePattern
+
+    public init(_ list: RoutePattern) {
+        self.list = list
+        new = list / "new"
+        record = list / "{id}"
+        edit = record / "edit"
+        delete = record / "delete"
+    }
+}
+
+/// The collections of records both surfaces serve, named once: the pages at `/areas`, the API at `/api/v1/areas`.
+public enum RecordCollection: String, Sendable, CaseIterable {
+    case activityTypes = "activity-types"
+    case roles
+    case areas
+    case venues
+    case participants
+    case activities
+    case users
+
+    /// The collection's address below `root` (`/` for the pages, `/api/v1` for the API).
+    public func path(under root: RoutePattern) -> RoutePattern { root / rawValue }
+}

@@ -1,0 +1,18 @@
+import HTTPServer
+import Storage
+
+/// Cookie names Fieldbook sets. The pages set the session cookie at sign-in; the JSON API's reads accept it too, so
+/// scripts on the pages can read /api/v1 as the signed-in user.
+public enum CookieName {
+    public static let session = "fieldbook_session"
+    public static let anonymousCSRF = "fieldbook_csrf"
+    public static let flash = "fieldbook_flash"
+}
+
+extension AppDatabase {
+    /// The pages' session named by the request's session cookie, if it is still alive; both surfaces sign in with it.
+    public func session(of request: Request, policy: SessionPolicy) throws -> SignedInSession? {
+        guard let token = request.cookies[CookieName.session] else { return nil }
+        return try session(token: token, policy: policy)
+    }
+}

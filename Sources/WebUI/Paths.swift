@@ -1,0 +1,69 @@
+import Domain
+import Foundation
+import Surface
+
+/// Every page address by name. Routes.swift registers these patterns, and handlers, views and redirects build their
+/// links from them (`Paths.participants.record(id)`), so each address is written once.
+enum Paths {
+    static let home = RoutePattern("/")
+    static let setup = home / "setup"
+    static let login = home / "login"
+    static let logout = home / "logout"
+    static let events = home / "events"
+
+    static let activityTypes = RecordRoutes(RecordCollection.activityTypes.path(under: home))
+    static let roles = RecordRoutes(RecordCollection.roles.path(under: home))
+    static let areas = RecordRoutes(RecordCollection.areas.path(under: home))
+    static let venues = RecordRoutes(RecordCollection.venues.path(under: home))
+    static let participants = RecordRoutes(RecordCollection.participants.path(under: home))
+    static let activities = RecordRoutes(RecordCollection.activities.path(under: home))
+    static let users = RecordRoutes(RecordCollection.users.path(under: home))
+
+    static func categories(_ kind: CategoryKind) -> RecordRoutes { kind == .activityType ? activityTypes : roles }
+
+    static let activityCompletion = activities.record / "completion"
+    static let assignments = activities.record / "assignments"
+    static let newAssignment = assignments / "new"
+    static let deleteAssignment = assignments / "{assignmentId}" / "delete"
+    static let userPassword = users.record / "password"
+
+    static let sync = home / "sync"
+    static let syncRun = sync / "run"
+    static let syncPause = sync / "pause"
+    static let syncResume = sync / "resume"
+    static let syncCancel = sync / "cancel"
+    static let retryFailedOperation = sync / "failed" / "{operationId}" / "retry"
+    static let discardFailedOperation = sync / "failed" / "{operationId}" / "discard"
+    static let conflicts = sync / "conflicts"
+    static let reapplyConflict = conflicts / "{id}" / "reapply"
+    static let dismissConflict = conflicts / "{id}" / "dismiss"
+
+    static let syncSettings = home / "settings" / "sync"
+    static let syncInterval = syncSettings / "interval"
+    static let unlink = syncSettings / "unlink"
+}
+
+extension RecordRoutes {
+    /// One record's addresses for its view: `path`, `edit_path` and `delete_path`.
+    func links(_ id: UUID) -> [String: Any] { ["path": record(id), "edit_path": edit(id), "delete_path": delete(id)] }
+}
+
+extension Paths {
+    /// The addresses without parameters, for every template as `{{paths.name}}` (`{{paths.participants_new}}`).
+    static let templateView: [String: String] = {
+        var view: [String: String] = [
+            "home": home(), "setup": setup(), "login": login(), "logout": logout(),
+            "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
+            "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
+            "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
+        ]
+        let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
+                                                 ("venues", venues), ("participants", participants),
+                                                 ("activities", activities), ("users", users)]
+        for (name, routes) in records {
+            view[name] = routes.list()
+            view[name + "_new"] = routes.new()
+        }
+        return view
+    }()
+}

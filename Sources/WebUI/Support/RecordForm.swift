@@ -1,0 +1,65 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Surface
+
+/// A record the pages create and edit with a form.
+protocol FormRecord {
+    var id: UUID { get }
+    var name: String { get }
+}
+
+extension GeographicArea: FormRecord {}
+extension Venue: FormRecord {}
+extension Participant: FormRecord {}
+extension Activity: FormRecord {}
+
+/// How the create and edit forms of areas, venues, participants and activities answer a submission: save, then go to the
+/// record's page with a message; values a rule refuses show the form again with them and their errors (422); an edit
+/// based on a version someone else replaced shows the current record with the typed values kept (409). Forms with a
+/// search picker show themselves again, saving nothing, when its Find button was pressed.
+struct RecordForm<Record: FormRecord, Input> {
+    /// Shows the form for the record being edited (nil for a new one) with these values and errors.
+    typealias Show = (inout PageContext, Record?, Input, ValidationError, HTTPStatus) throws -> Response
+
+    let routes: RecordRoutes
+    /// The record's kind as messages begin ("Venue “Kibera Hall” saved.").
+    let noun: String
+    let submitted: (Request) -> Input
+    let show: Show
+    /// The store's methods that read, create and change the record (`AppDatabase.venue(id:)`, ...).
+    let load: (AppDatabase) -> (UUID) throws -> Record
+    let insert: (AppDatabase) -> (Input, Actor) throws -> Record
+    let change: (AppDatabase) -> (UUID, Input, _ expectedVersion: Int?, Actor) throws -> Record
+    /// The search picker's Find button, when the form has one.
+    var findButton: String?
+
+    func create(_ context: inout PageContext) throws -> Response {
+        let input = submitted(context.request)
+        if isFinding(context.request) { return try show(&context, nil, input, ValidationError(), .ok) }
+        do {
+            let record = try insert(context.database)(input, context.actor)
+            return context.redirect(to: routes.record(record.id), flash: "\(noun) “\(record.name)” created.")
+        } catch let errors as ValidationError {
+            return try show(&context, nil, input, errors, .unprocessableContent)
+        }
+    }
+
+    func update(_ context: inout PageContext) throws -> Response {
+        let record = try load(context.database)(context.request.uuidParameter())
+        let input = submitted(context.request)
+        if isFinding(context.request) { return try show(&context, record, input, ValidationError(), .ok) }
+        do {
+            let changed = try change(context.database)(record.id, input, Int(context.request.field("version")), context.actor)
+            return context.redirect(to: routes.record(changed.id), flash: "\(noun) “\(changed.name)” saved.")
+        } catch let errors as ValidationError {
+            return try show(&context, record, input, errors, .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let current = try load(context.database)(record.id)
+            return try show(&context, current, input, ValidationError.staleEdit(of: noun.lowercased()), .conflict)
+        }
+    }
+
+    private func isFinding(_ request: Request) -> Bool { findButton.map { request.form[$0] != nil } ?? false }
+}

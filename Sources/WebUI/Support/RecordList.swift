@@ -1,0 +1,17 @@
+import HTTPServer
+import Storage
+
+extension PageContext {
+    /// A filtered record list: the filter form, one page of rows, whether the filters narrow it, and the page links;
+    /// `extra` holds what one list shows besides.
+    func listPage<Item>(_ template: String, title: String, section: Section, filters: FormView, page: ListPage<Item>,
+                        noun: (singular: String, plural: String), filtered: Bool, extra: [String: Any] = [:],
+                        row: (Item) -> [String: Any]) -> Response {
+        var view = filters.view.merging(extra) { $1 }
+        view["rows"] = page.items.map(row)
+        view["has_rows"] = !page.items.isEmpty
+        view["filtered"] = filtered
+        view["pagination"] = Pagination.view(page, request: request, noun: noun)
+        return self.page(template, title: title, section: section, view: view)
+    }
+}
