@@ -85,7 +85,7 @@ public enum AccountRules {
     public static let maxPasswordLength = 200
 
     public static let name = TextRule(label: "Name", maxLength: 100, missing: "Enter the person's name")
-    public static let email = TextRule(label: "Email", maxLength: 254, missing: "Enter an email address",
+    public static let email = TextRule(label: "Email", maxLength: EmailAddress.maxLength, missing: "Enter an email address",
                                        invalidEmail: "Enter an email address in the correct format, like name@example.org")
     public static let role = ChoiceRule(UserRole.self, required: true, message: "Choose a role")
     /// Kept exactly as typed; lengths count Unicode code points (as NIST SP 800-63B asks, and as every `TextRule` does).
@@ -119,8 +119,11 @@ public enum AccountRules {
 
 /// Email address syntax as organizers type it (not the full RFC 5322 grammar). Lengths count code points, as `TextRule` does.
 public enum EmailAddress {
+    /// The longest address SMTP carries (RFC 5321: a 256-octet path less its angle brackets).
+    public static let maxLength = 254
+
     public static func isValid(_ text: String) -> Bool {
-        guard text.unicodeScalars.count <= 254, !text.contains(where: { $0.isWhitespace }) else { return false }
+        guard text.unicodeScalars.count <= maxLength, !text.contains(where: { $0.isWhitespace }) else { return false }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].unicodeScalars.count <= 64 else { return false }
         let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)

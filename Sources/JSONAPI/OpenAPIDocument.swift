@@ -197,6 +197,7 @@ enum OpenAPIDocument {
             schema["minimum"] = number(rule.range.lowerBound)
             schema["maximum"] = number(rule.range.upperBound)
         default:
+            // Text without a rule (a response's) holds no U+0000 either: nothing with one is ever stored.
             if case .text = field.kind, !inQuery { schema["pattern"] = String.noNULPattern }
         }
         if let summary = field.summary { schema["description"] = summary }
