@@ -71,6 +71,26 @@ public struct ActivityInput: Sendable, Equatable {
         self.venuesFrom = venuesFrom
     }
 
+    /// The rule of each field, by the name forms and the API use for it. Whether an end date is needed depends on
+    /// the duration (`checkEnd`).
+    public enum Rules {
+        public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the activity")
+        public static let description = TextRule(label: "Description", maxLength: 2000)
+        public static let typeId = IDRule(required: true, message: "Choose the type of activity")
+        public static let startDate = DateRule(missing: "Enter the date the activity starts",
+                                               invalid: "Enter the start date as a real day, like 2025-03-12")
+        public static let endDate = DateRule(invalid: "Enter the end date as a real day, like 2025-06-30")
+        public static let status = ChoiceRule(ActivityStatus.self, required: true, message: "Choose the activity's status")
+        public static let venueIds = IDRule(required: false, message: "Choose the venues from the list")
+        public static let venuesFrom = DateRule(invalid: "Enter the date as a real day, like 2025-03-12")
+    }
+
+    public static let rules: [String: FieldRule] = [
+        "name": .text(Rules.name), "description": .text(Rules.description), "activity_type_id": .id(Rules.typeId),
+        "start_date": .date(Rules.startDate), "end_date": .date(Rules.endDate), "status": .choice(Rules.status),
+        "venue_ids": .idList(Rules.venueIds), "venues_from": .date(Rules.venuesFrom),
+    ]
+
     /// A checked activity; past start dates are allowed (organizers record activities already under way).
     public struct Valid: Sendable, Equatable {
         public let name: String
@@ -86,44 +106,30 @@ public struct ActivityInput: Sendable, Equatable {
 
     public func validated(today: CalendarDate = .today()) throws -> Valid {
         var errors = ValidationError()
-        let name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if name.isEmpty { errors.add("name", "Enter a name for the activity") }
-        else if name.count > 200 { errors.add("name", "Name must be 200 characters or fewer (it has \(name.count))") }
-        let description = self.description.trimmingCharacters(in: .whitespacesAndNewlines)
-        if description.count > 2000 { errors.add("description", "Description must be 2000 characters or fewer (it has \(description.count))") }
-        let type = UUID(uuidString: typeId.trimmingCharacters(in: .whitespaces))
-        if type == nil { errors.add("activity_type_id", "Choose the type of activity") }
-        let start = CalendarDate(startDate)
-        if startDate.trimmingCharacters(in: .whitespaces).isEmpty { errors.add("start_date", "Enter the date the activity starts") }
-        else if start == nil { errors.add("start_date", "Enter the start date as a real day, like 2025-03-12") }
+        let name = Rules.name.check(self.name, field: "name", into: &errors)
+        let description = Rules.description.check(self.description, field: "description", into: &errors)
+        let type = Rules.typeId.check(typeId, field: "activity_type_id", into: &errors)
+        let start = Rules.startDate.check(startDate, field: "start_date", into: &errors)
         let end = Self.checkEnd(duration: duration, endDate: endDate, start: start, into: &errors)
-        let status = ActivityStatus(rawValue: self.status)
-        if status == nil { errors.add("status", "Choose the activity's status") }
-        var seen = Set<UUID>()
-        let venues = venueIds.compactMap(UUID.init(uuidString:)).filter { seen.insert($0).inserted }
-        let fromText = venuesFrom.trimmingCharacters(in: .whitespaces)
-        let moved = CalendarDate(fromText)
-        if !fromText.isEmpty && moved == nil { errors.add("venues_from", "Enter the date as a real day, like 2025-03-12") }
+        let status = Rules.status.check(self.status, as: ActivityStatus.self, field: "status", into: &errors)
+        let venues = Rules.venueIds.check(venueIds, field: "venue_ids", into: &errors)
+        let moved = Rules.venuesFrom.check(venuesFrom, field: "venues_from", into: &errors)
         try errors.throwIfAny()
         return Valid(name: name, description: description.isEmpty ? nil : description, typeId: type!, startDate: start!,
                      endDate: end, status: status!, venueIds: venues, venuesFrom: moved)
     }
 
     private static func checkEnd(duration: String, endDate: String, start: CalendarDate?, into errors: inout ValidationError) -> CalendarDate? {
-        let text = endDate.trimmingCharacters(in: .whitespaces)
         switch duration {
         case "ongoing":
-            if !text.isEmpty { errors.add("end_date", "An ongoing activity has no end date: clear the end date, or choose “Finite”") }
+            if !endDate.isEmpty { errors.add("end_date", "An ongoing activity has no end date: clear the end date, or choose “Finite”") }
             return nil
         case "finite":
-            guard !text.isEmpty else {
+            guard !endDate.isEmpty else {
                 errors.add("end_date", "Enter the date a finite activity ends, or choose “Ongoing”")
                 return nil
             }
-            guard let end = CalendarDate(text) else {
-                errors.add("end_date", "Enter the end date as a real day, like 2025-06-30")
-                return nil
-            }
+            guard let end = Rules.endDate.check(endDate, field: "end_date", into: &errors) else { return nil }
             if let start, end <= start { errors.add("end_date", "The end date must be after the start date (\(start.display))") }
             return end
         default:

@@ -89,15 +89,17 @@ public struct CategoryInput: Sendable, Equatable {
 
     public static let maxNameLength = 50
 
-    /// Trims the name and checks it: required, 1–50 characters. Uniqueness is checked by storage.
+    /// The name's rule; a kind names its entries in the message for a blank name.
+    public static func nameRule(_ kind: CategoryKind) -> TextRule {
+        TextRule(label: "Name", maxLength: maxNameLength, missing: "Enter a name for the \(kind.singular)")
+    }
+
+    public static func rules(_ kind: CategoryKind) -> [String: FieldRule] { ["name": .text(nameRule(kind))] }
+
+    /// Trims the name and checks it: required, 1–50 code points. Uniqueness is checked by storage.
     public func validated(kind: CategoryKind) throws -> CategoryInput {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         var errors = ValidationError()
-        if trimmed.isEmpty {
-            errors.add("name", "Enter a name for the \(kind.singular)")
-        } else if trimmed.count > Self.maxNameLength {
-            errors.add("name", "Name must be \(Self.maxNameLength) characters or fewer (it has \(trimmed.count))")
-        }
+        let trimmed = Self.nameRule(kind).check(name, field: "name", into: &errors)
         try errors.throwIfAny()
         return CategoryInput(name: trimmed)
     }

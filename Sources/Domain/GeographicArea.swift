@@ -43,6 +43,18 @@ public struct AreaInput: Sendable, Equatable {
         self.parentId = parentId
     }
 
+    /// The rule of each field, by the name forms and the API use for it.
+    public enum Rules {
+        public static let name = TextRule(label: "Name", maxLength: 100, missing: "Enter a name for the area")
+        public static let areaType = ChoiceRule(AreaType.self, required: true,
+                                                message: "Choose the kind of area, for example City or Neighbourhood")
+        public static let parentId = IDRule(required: false, message: "Choose a parent area from the list, or “None (top level)”")
+    }
+
+    public static let rules: [String: FieldRule] = [
+        "name": .text(Rules.name), "area_type": .choice(Rules.areaType), "parent_id": .id(Rules.parentId),
+    ]
+
     /// A checked area: trimmed name (1–100), a known type, a well-formed parent id or none.
     public struct Valid: Sendable, Equatable {
         public let name: String
@@ -52,16 +64,11 @@ public struct AreaInput: Sendable, Equatable {
 
     public func validated() throws -> Valid {
         var errors = ValidationError()
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { errors.add("name", "Enter a name for the area") }
-        else if trimmed.count > 100 { errors.add("name", "Name must be 100 characters or fewer (it has \(trimmed.count))") }
-        let type = AreaType(rawValue: areaType)
-        if type == nil { errors.add("area_type", "Choose the kind of area, for example City or Neighbourhood") }
-        let parentText = parentId.trimmingCharacters(in: .whitespaces)
-        let parent = parentText.isEmpty ? nil : UUID(uuidString: parentText)
-        if !parentText.isEmpty && parent == nil { errors.add("parent_id", "Choose a parent area from the list, or “None (top level)”") }
+        let name = Rules.name.check(self.name, field: "name", into: &errors)
+        let type = Rules.areaType.check(areaType, as: AreaType.self, field: "area_type", into: &errors)
+        let parent = Rules.parentId.check(parentId, field: "parent_id", into: &errors)
         try errors.throwIfAny()
-        return Valid(name: trimmed, areaType: type!, parentId: parent)
+        return Valid(name: name, areaType: type!, parentId: parent)
     }
 }
 

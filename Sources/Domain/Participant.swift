@@ -67,7 +67,22 @@ public struct ParticipantInput: Sendable, Equatable {
     public static let maxNameLength = 100
     public static let maxNotesLength = 500
     /// Digits with optional spaces, dashes, dots, parentheses and a leading +; 7 to 15 digits.
-    public static let phoneFormat = "digits, spaces, dashes and brackets, optionally starting with +, like +254 712 345 678"
+    public static let phoneFormat = TextPattern.phoneFormat
+
+    /// The rule of each field, by the name forms and the API use for it.
+    public enum Rules {
+        public static let name = TextRule(label: "Name", maxLength: maxNameLength, missing: "Enter the participant's name")
+        public static let email = AccountRules.email
+        public static let phone = TextRule(label: "Phone", maxLength: nil, pattern: .phone)
+        public static let notes = TextRule(label: "Notes", maxLength: maxNotesLength)
+        public static let homeVenueId = IDRule(required: false, message: "Choose a home venue from the list, or “No home venue”")
+        public static let movedOn = DateRule(invalid: "Enter the date as a real day, like 2025-03-12")
+    }
+
+    public static let rules: [String: FieldRule] = [
+        "name": .text(Rules.name), "email": .text(Rules.email), "phone": .text(Rules.phone), "notes": .text(Rules.notes),
+        "home_venue_id": .id(Rules.homeVenueId), "moved_on": .date(Rules.movedOn),
+    ]
 
     /// A checked participant: trimmed fields, lower-cased email, empty optionals as nil.
     public struct Valid: Sendable, Equatable {
@@ -81,30 +96,14 @@ public struct ParticipantInput: Sendable, Equatable {
 
     public func validated(today: CalendarDate = .today()) throws -> Valid {
         var errors = ValidationError()
-        let name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if name.isEmpty { errors.add("name", "Enter the participant's name") }
-        else if name.count > Self.maxNameLength { errors.add("name", "Name must be \(Self.maxNameLength) characters or fewer (it has \(name.count))") }
-        let email = self.email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        if email.isEmpty { errors.add("email", "Enter an email address") }
-        else if !EmailAddress.isValid(email) { errors.add("email", "Enter an email address in the correct format, like name@example.org") }
-        let phone = self.phone.trimmingCharacters(in: .whitespaces)
-        if !phone.isEmpty && !Self.isValidPhone(phone) { errors.add("phone", "Enter a phone number using \(Self.phoneFormat)") }
-        let notes = self.notes.trimmingCharacters(in: .whitespacesAndNewlines)
-        if notes.count > Self.maxNotesLength { errors.add("notes", "Notes must be \(Self.maxNotesLength) characters or fewer (they have \(notes.count))") }
-        let venueText = homeVenueId.trimmingCharacters(in: .whitespaces)
-        let venue = venueText.isEmpty ? nil : UUID(uuidString: venueText)
-        if !venueText.isEmpty && venue == nil { errors.add("home_venue_id", "Choose a home venue from the list, or “No home venue”") }
-        let moved = movedOn.trimmingCharacters(in: .whitespaces).isEmpty ? today : CalendarDate(movedOn)
-        if moved == nil { errors.add("moved_on", "Enter the date as a real day, like 2025-03-12") }
+        let name = Rules.name.check(self.name, field: "name", into: &errors)
+        let email = Rules.email.check(self.email, field: "email", into: &errors).lowercased()
+        let phone = Rules.phone.check(self.phone, field: "phone", into: &errors)
+        let notes = Rules.notes.check(self.notes, field: "notes", into: &errors)
+        let venue = Rules.homeVenueId.check(homeVenueId, field: "home_venue_id", into: &errors)
+        let moved = Rules.movedOn.check(movedOn, field: "moved_on", into: &errors)
         try errors.throwIfAny()
         return Valid(name: name, email: email, phone: phone.isEmpty ? nil : phone, notes: notes.isEmpty ? nil : notes,
-                     homeVenueId: venue, movedOn: moved!)
-    }
-
-    static func isValidPhone(_ text: String) -> Bool {
-        let allowed = Set("0123456789 -().")
-        let body = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
-        let digits = body.filter(\.isNumber).count
-        return body.allSatisfy { allowed.contains($0) } && (7...15).contains(digits)
+                     homeVenueId: venue, movedOn: moved ?? today)
     }
 }

@@ -84,51 +84,52 @@ public enum AccountRules {
     public static let minPasswordLength = 12
     public static let maxPasswordLength = 200
 
+    public static let name = TextRule(label: "Name", maxLength: 100, missing: "Enter the person's name")
+    public static let email = TextRule(label: "Email", maxLength: EmailAddress.maxLength, missing: "Enter an email address",
+                                       invalidEmail: "Enter an email address in the correct format, like name@example.org")
+    public static let role = ChoiceRule(UserRole.self, required: true, message: "Choose a role")
+    /// Kept exactly as typed; lengths count Unicode code points (as NIST SP 800-63B asks, and as every `TextRule` does).
+    public static let password = TextRule(label: "Password", maxLength: maxPasswordLength, minLength: minPasswordLength, trims: false)
+
+    /// The fields of a new account; a change takes name and role (and whether it is disabled, which has no rule).
+    public static let newUserRules: [String: FieldRule] = [
+        "name": .text(name), "email": .text(email), "role": .choice(role), "password": .text(password),
+    ]
+
     static func checkName(_ raw: String, into errors: inout ValidationError) -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if name.isEmpty { errors.add("name", "Enter the person's name") }
-        else if name.count > 100 { errors.add("name", "Name must be 100 characters or fewer") }
-        return name
+        name.check(raw, field: "name", into: &errors)
     }
 
     static func checkEmail(_ raw: String, into errors: inout ValidationError) -> String {
-        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        if email.isEmpty { errors.add("email", "Enter an email address") }
-        else if !EmailAddress.isValid(email) { errors.add("email", "Enter an email address in the correct format, like name@example.org") }
-        return email
+        email.check(raw, field: "email", into: &errors).lowercased()
     }
 
     static func checkRole(_ raw: String, into errors: inout ValidationError) -> UserRole? {
-        guard let role = UserRole(rawValue: raw) else {
-            errors.add("role", "Choose a role")
-            return nil
-        }
-        return role
+        role.check(raw, as: UserRole.self, field: "role", into: &errors)
     }
 
-    /// Lengths count Unicode code points (as NIST SP 800-63B asks), so an accent typed as a combining mark counts.
     public static func checkNewPassword(_ password: String, confirmation: String, into errors: inout ValidationError) {
-        let length = password.unicodeScalars.count
-        if length < minPasswordLength {
-            errors.add("password", "Password must be at least \(minPasswordLength) characters")
-        } else if length > maxPasswordLength {
-            errors.add("password", "Password must be \(maxPasswordLength) characters or fewer")
-        } else if password != confirmation {
+        let earlier = errors.fieldErrors.count
+        Self.password.check(password, field: "password", into: &errors)
+        if errors.fieldErrors.count == earlier && password != confirmation {
             errors.add("password_confirmation", "The two passwords do not match; type the same password twice")
         }
     }
 }
 
-/// Email address syntax as organizers type it (not the full RFC 5322 grammar).
+/// Email address syntax as organizers type it (not the full RFC 5322 grammar). Lengths count code points, as `TextRule` does.
 public enum EmailAddress {
+    /// The longest address SMTP carries (RFC 5321: a 256-octet path less its angle brackets).
+    public static let maxLength = 254
+
     public static func isValid(_ text: String) -> Bool {
-        guard text.count <= 254, !text.contains(where: { $0.isWhitespace }) else { return false }
+        guard text.unicodeScalars.count <= maxLength, !text.contains(where: { $0.isWhitespace }) else { return false }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return false }
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].unicodeScalars.count <= 64 else { return false }
         let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         guard domain.count >= 2 else { return false }
         return domain.allSatisfy { label in
-            !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+            !label.isEmpty && label.unicodeScalars.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
                 && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
         }
     }

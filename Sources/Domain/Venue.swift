@@ -53,6 +53,22 @@ public struct VenueInput: Sendable, Equatable {
         self.venueType = venueType
     }
 
+    /// The rule of each field, by the name forms and the API use for it.
+    public enum Rules {
+        public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the venue")
+        public static let address = TextRule(label: "Address", maxLength: 500, missing: "Enter the venue's address")
+        public static let areaId = IDRule(required: true, message: "Choose the area the venue is in")
+        public static let latitude = NumberRule(label: "Latitude", range: -90...90)
+        public static let longitude = NumberRule(label: "Longitude", range: -180...180)
+        public static let venueType = ChoiceRule(VenueType.self, required: false,
+                                                 message: "Choose Public building, Private residence or Not specified")
+    }
+
+    public static let rules: [String: FieldRule] = [
+        "name": .text(Rules.name), "address": .text(Rules.address), "geographic_area_id": .id(Rules.areaId),
+        "latitude": .number(Rules.latitude), "longitude": .number(Rules.longitude), "venue_type": .choice(Rules.venueType),
+    ]
+
     /// A checked venue: name, address and area required; coordinates both or neither, in range; type optional.
     public struct Valid: Sendable, Equatable {
         public let name: String
@@ -65,40 +81,28 @@ public struct VenueInput: Sendable, Equatable {
 
     public func validated() throws -> Valid {
         var errors = ValidationError()
-        let name = Self.required(self.name, field: "name", label: "a name for the venue", max: 200, into: &errors)
-        let address = Self.required(self.address, field: "address", label: "the venue's address", max: 500, into: &errors)
-        let area = UUID(uuidString: areaId.trimmingCharacters(in: .whitespaces))
-        if area == nil { errors.add("geographic_area_id", "Choose the area the venue is in") }
-        let latitude = Self.coordinate(self.latitude, field: "latitude", range: -90...90, into: &errors)
-        let longitude = Self.coordinate(self.longitude, field: "longitude", range: -180...180, into: &errors)
+        let name = Rules.name.check(self.name, field: "name", into: &errors)
+        let address = Rules.address.check(self.address, field: "address", into: &errors)
+        let area = Rules.areaId.check(areaId, field: "geographic_area_id", into: &errors)
+        let latitude = Self.coordinate(self.latitude, field: "latitude", rule: Rules.latitude, example: "51.5072", into: &errors)
+        let longitude = Self.coordinate(self.longitude, field: "longitude", rule: Rules.longitude, example: "-0.1276", into: &errors)
         if errors.message(for: "latitude") == nil, errors.message(for: "longitude") == nil, (latitude == nil) != (longitude == nil) {
             errors.add(latitude == nil ? "latitude" : "longitude", "Enter both latitude and longitude, or leave both empty")
         }
-        let typeText = venueType.trimmingCharacters(in: .whitespaces)
-        let type = VenueType(rawValue: typeText)
-        if !typeText.isEmpty && type == nil { errors.add("venue_type", "Choose Public building, Private residence or Not specified") }
+        let type = Rules.venueType.check(venueType, as: VenueType.self, field: "venue_type", into: &errors)
         try errors.throwIfAny()
         return Valid(name: name, address: address, areaId: area!, latitude: latitude, longitude: longitude, venueType: type)
     }
 
-    private static func required(_ raw: String, field: String, label: String, max: Int, into errors: inout ValidationError) -> String {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.isEmpty { errors.add(field, "Enter \(label)") }
-        else if text.count > max { errors.add(field, "\(field.capitalizedFirst) must be \(max) characters or fewer (it has \(text.count))") }
-        return text
-    }
-
-    private static func coordinate(_ raw: String, field: String, range: ClosedRange<Double>, into errors: inout ValidationError) -> Double? {
+    /// A coordinate typed as text: empty for none, else a number within the rule's range.
+    private static func coordinate(_ raw: String, field: String, rule: NumberRule, example: String,
+                                   into errors: inout ValidationError) -> Double? {
         let text = raw.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
-        guard let value = Double(text), value.isFinite else {
-            errors.add(field, "\(field.capitalizedFirst) must be a number, like \(field == "latitude" ? "51.5072" : "-0.1276")")
+        guard let value = Double(text) else {
+            errors.add(field, "\(rule.label) must be a number, like \(example)")
             return nil
         }
-        guard range.contains(value) else {
-            errors.add(field, "\(field.capitalizedFirst) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound))")
-            return nil
-        }
-        return value
+        return rule.check(value, field: field, into: &errors)
     }
 }

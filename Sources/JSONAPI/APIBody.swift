@@ -34,7 +34,10 @@ enum WriteMode {
     case partial
 }
 
-/// A request's JSON object, checked against its fields: 400 when it is not JSON, 422 listing every field that breaks its rule.
+/// A request's JSON object, checked against its fields' shape: 400 when it is not JSON, 422 listing every field that
+/// is missing, null where it may not be, of the wrong JSON type or format (an id, a date, one of an enum), or breaks a
+/// rule no Domain input checks (`Field.RuleCheck.body`). The other rules are the store's `validated()`'s, so that a
+/// value is checked once.
 struct APIBody {
     let values: [String: JSONInput]
 
@@ -101,16 +104,18 @@ struct APIBody {
         }
     }
 
-    /// What is wrong with one non-null value, if anything (nested objects add their own errors).
+    /// What is wrong with the shape of one non-null value, if anything; a rule APIBody applies and nested objects add
+    /// their own errors.
     private static func problem(with value: JSONInput, for field: Field, name: String, into errors: inout ValidationError) -> String? {
         switch (field.kind, value) {
-        case (.text, .string(let text)), (.email, .string(let text)): return textProblem(text, field, name: name)
+        case (.text, .string(let text)):
+            if field.ruleCheck == .body, case .text(let rule)? = field.rule { rule.check(text, field: name, into: &errors) }
+            return nil
         case (.uuid, .string(let text)): return UUID.strict(text) == nil ? "\(name) must be an id like 0d2f3a10-0000-4000-8000-000000000001" : nil
         case (.date, .string(let text)): return CalendarDate.strict(text) == nil ? "\(name) must be a real day written like 2025-03-12" : nil
         case (.choice(let options), .string(let text)):
             return options.contains(text) ? nil : "\(name) must be one of: \(options.joined(separator: ", "))"
-        case (.integer, _): return numberProblem(value, field, name: name, whole: true)
-        case (.number, _): return numberProblem(value, field, name: name, whole: false)
+        case (.integer, _), (.number, _): return numberProblem(value, field, name: name, into: &errors)
         case (.boolean, .bool): return nil
         case (.uuidList, .array(let items)):
             return items.allSatisfy({ if case .string(let text) = $0 { UUID.strict(text) != nil } else { false } })
@@ -122,23 +127,12 @@ struct APIBody {
         }
     }
 
-    private static func textProblem(_ text: String, _ field: Field, name: String) -> String? {
-        let length = text.unicodeScalars.count
-        if text.containsNUL { return "\(name) must not contain the NUL character (\\u0000); remove it and send again" }
-        if field.notBlank && text.isBlankForSchema { return "Enter \(name): it must not be empty or only spaces" }
-        if let max = field.maxLength, length > max { return "\(name) must be \(max) characters or fewer (it has \(length))" }
-        if let min = field.minLength, length < min { return "\(name) must be at least \(min) characters" }
-        if case .email = field.kind, !text.contains("@") { return "Enter an email address in the correct format, like name@example.org" }
-        if let pattern = field.pattern, !pattern.matches(text) { return "\(name) does not have the expected form" }
-        return nil
-    }
-
-    private static func numberProblem(_ value: JSONInput, _ field: Field, name: String, whole: Bool) -> String? {
+    private static func numberProblem(_ value: JSONInput, _ field: Field, name: String, into errors: inout ValidationError) -> String? {
+        let whole = if case .integer = field.kind { true } else { false }
         guard let number = value.number, number.isFinite, !whole || number.rounded() == number else {
-            return "\(name) must be \(whole ? "a whole number" : "a number")"
+            return "\(name) must be \(field.kind.noun)"
         }
-        if let minimum = field.minimum, number < minimum { return "\(name) must be at least \(minimum.compact)" }
-        if let maximum = field.maximum, number > maximum { return "\(name) must be at most \(maximum.compact)" }
+        if field.ruleCheck == .body, case .number(let rule)? = field.rule { _ = rule.check(number, field: name, into: &errors) }
         return nil
     }
 }
@@ -156,7 +150,7 @@ extension Field.Kind {
     /// What a value of this kind is, for messages.
     var noun: String {
         switch self {
-        case .text, .email, .choice: "text"
+        case .text, .choice: "text"
         case .uuid: "an id"
         case .date: "a date like 2025-03-12"
         case .dateTime: "a date and time"
@@ -168,28 +162,5 @@ extension Field.Kind {
         case .reference, .list, .anyValue: "a value"
         case .anyObject: "an object of values"
         }
-    }
-}
-
-extension Double {
-    /// "90" rather than "90.0" in messages.
-    var compact: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
-}
-
-extension UUID {
-    /// Parses only the canonical 36-character form (any case), as the document's `format: uuid` promises.
-    static func strict(_ text: String) -> UUID? {
-        text.utf8.count == 36 ? UUID(uuidString: text) : nil
-    }
-}
-
-extension CalendarDate {
-    /// Parses exactly `YYYY-MM-DD` with ASCII digits and nothing around it (`format: date`).
-    static func strict(_ text: String) -> CalendarDate? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes.enumerated().allSatisfy({ index, byte in
-            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }) else { return nil }
-        return CalendarDate(text)
     }
 }

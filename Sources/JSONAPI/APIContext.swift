@@ -85,41 +85,32 @@ struct APIBadParameter: HTTPResponseError {
     var publicMessage: String { "The query parameter \(name) must be \(expected)." }
 }
 
-/// A rule the current records refuse (a referenced record is gone, a name is taken): 409 with the fields concerned.
-/// Rules a body breaks on its own are 422; see `APIContext.save`.
-struct APIConflict: Error {
-    let fields: [FieldError]
-}
-
 extension APIContext {
-    /// Runs a store write after checking `validate` (the body's own rules, 422); what the store still refuses
-    /// depends on other records, so it is answered 409.
-    func save<T>(validate: () throws -> Void, _ write: () throws -> T) throws -> T {
-        try validate()
-        do { return try write() } catch let error as ValidationError { throw APIConflict(fields: error.fieldErrors) }
-    }
-}
-
-extension APIContext {
-    /// POST of a record: reads the body (400/422), builds the form input, checks it (422) and saves it (409 when refused).
-    func create<Input, Saved>(_ fields: [Field], input: (APIBody) throws -> Input, validate: (Input) throws -> Void,
-                              save: (Input) throws -> Saved) throws -> Saved {
-        let value = try input(body(fields, mode: .full))
-        return try self.save(validate: { try validate(value) }) { try save(value) }
+    /// POST of a record: reads the body (400/422), builds the form input and saves it. The store checks the input
+    /// itself (Domain's `validated()`); its refusals are answered by `PublicError`: 422 for the values on their own,
+    /// 409 for a clash with current records.
+    func create<Input, Saved>(_ fields: [Field], input: (APIBody) throws -> Input, save: (Input) throws -> Saved) throws -> Saved {
+        try save(input(body(fields, mode: .full)))
     }
 
     /// PUT and PATCH of a record: loads it (404), reads the body (400/422), builds the form input (`keep` is the
-    /// current record for PATCH, whose absent fields keep their values; nil for PUT), checks and saves it with the
-    /// version the body names, if any.
+    /// current record for PATCH, whose absent fields keep their values; nil for PUT) and saves it with the version the
+    /// body names, if any.
     func update<Current, Input, Saved>(_ fields: [Field], mode: WriteMode, load: (UUID) throws -> Current,
                                        input: (APIBody, _ keep: Current?, _ current: Current) throws -> Input,
-                                       validate: (Input) throws -> Void,
                                        save: (_ id: UUID, Input, _ version: Int?) throws -> Saved) throws -> Saved {
         let id = try id()
         let current = try load(id)
         let body = try body(fields, mode: mode)
         let value = try input(body, mode == .partial ? current : nil, current)
-        return try self.save(validate: { try validate(value) }) { try save(id, value, body.integer("version")) }
+        return try save(id, value, body.integer("version"))
+    }
+}
+
+extension ValidationError {
+    /// The same problems, with the fields Domain names by another name in the API's body (`coordinates.latitude`).
+    func renamingFields(_ names: [String: String]) -> ValidationError {
+        ValidationError(fieldErrors.map { FieldError(field: names[$0.field] ?? $0.field, message: $0.message) }, cause: cause)
     }
 }
 

@@ -57,7 +57,6 @@ public final class JSONAPI: Sendable {
 
 extension APIMalformedJSON: CodedError { var code: String { "malformed_json" } }
 extension APIBadParameter: CodedError { var code: String { "invalid_parameter" } }
-extension APIConflict: PubliclyDescribed { var publicError: PublicError { .conflict(fields) } }
 
 /// The one shape every API error takes.
 struct ErrorEnvelope: Encodable {

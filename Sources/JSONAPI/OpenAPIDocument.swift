@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import HTTPServer
 
@@ -189,11 +190,16 @@ enum OpenAPIDocument {
 
     private static func property(_ field: Field, inQuery: Bool = false) -> [String: Any] {
         var schema = baseSchema(field.kind)
-        if let value = field.minLength { schema["minLength"] = value }
-        if let value = field.maxLength { schema["maxLength"] = value }
-        if let pattern = textPattern(field, inQuery: inQuery) { schema["pattern"] = pattern }
-        if let value = field.minimum { schema["minimum"] = value.rounded() == value ? Int(value) as Any : value }
-        if let value = field.maximum { schema["maximum"] = value.rounded() == value ? Int(value) as Any : value }
+        switch field.rule {
+        case .text(let rule)?:
+            schema.merge(textLimits(rule, inQuery: inQuery)) { $1 }
+        case .number(let rule)?:
+            schema["minimum"] = number(rule.range.lowerBound)
+            schema["maximum"] = number(rule.range.upperBound)
+        default:
+            // Text without a rule (a response's) holds no U+0000 either: nothing with one is ever stored.
+            if case .text = field.kind, !inQuery { schema["pattern"] = String.noNULPattern }
+        }
         if let summary = field.summary { schema["description"] = summary }
         if field.nullable {
             schema["nullable"] = true
@@ -202,21 +208,22 @@ enum OpenAPIDocument {
         return schema
     }
 
-    /// Every text field of a body states that it refuses U+0000; a stated pattern (a phone number) already leaves it
-    /// out. A query value is never refused for one: libmicrohttpd hands it over cut short at the NUL.
-    private static func textPattern(_ field: Field, inQuery: Bool) -> String? {
-        if let pattern = field.pattern { return pattern.regex }
-        if field.notBlank { return String.notBlankPattern }
-        switch field.kind {
-        case .text, .email: return inQuery ? nil : String.noNULPattern
-        default: return nil
-        }
+    /// What a Domain text rule says, as JSON Schema. A query value is never refused for holding U+0000 (libmicrohttpd
+    /// hands it over cut short at the NUL), so a query states no pattern.
+    private static func textLimits(_ rule: TextRule, inQuery: Bool) -> [String: Any] {
+        var limits: [String: Any] = [:]
+        if rule.isEmail { limits["format"] = "email" }
+        if let value = rule.documentMinLength { limits["minLength"] = value }
+        if let value = rule.maxLength { limits["maxLength"] = value }
+        if !inQuery { limits["pattern"] = rule.documentPattern }
+        return limits
     }
+
+    private static func number(_ value: Double) -> Any { value.rounded() == value ? Int(value) as Any : value }
 
     private static func baseSchema(_ kind: Field.Kind) -> [String: Any] {
         switch kind {
         case .text: ["type": "string"]
-        case .email: ["type": "string", "format": "email"]
         case .uuid: ["type": "string", "format": "uuid"]
         case .date: ["type": "string", "format": "date"]
         case .dateTime: ["type": "string", "format": "date-time"]

@@ -11,6 +11,9 @@ struct SyncEndpoints: Sendable {
     var status: SyncStatusReporter?
     static let maxBatch = 1000
     static let maxPage = 2000
+    /// An operation's author and base version as the document states them (the outbox row's own limits).
+    static let authorRule = TextRule(label: "author", maxLength: 200)
+    static let baseVersionRule = NumberRule(label: "base_version", range: 0...Double(Int32.max), whole: true)
 
     func register(in table: inout APIRouteTable) {
         table.add(.post, APIPaths.syncPush, .administrator, Self.pushDoc, push)
@@ -39,11 +42,8 @@ struct SyncEndpoints: Sendable {
             if !entities.contains(operation.entity) {
                 errors.add(name + ".entity", "entity must be one of: " + AppDatabase.syncedEntities.joined(separator: ", "))
             }
-            if operation.author.unicodeScalars.count > 200 { errors.add(name + ".author", "author must be 200 characters or fewer") }
-            if operation.author.containsNUL { errors.add(name + ".author", "author must not contain the NUL character (\\u0000)") }
-            if !(0...2_147_483_647).contains(operation.baseVersion) {
-                errors.add(name + ".base_version", "base_version must be a whole number from 0 to 2147483647")
-            }
+            authorRule.check(operation.author, field: name + ".author", into: &errors)
+            _ = baseVersionRule.check(Double(operation.baseVersion), field: name + ".base_version", into: &errors)
         }
         try errors.throwIfAny()
     }

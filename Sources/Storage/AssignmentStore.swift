@@ -40,10 +40,8 @@ extension AppDatabase {
     public func assign(participant participantText: String, role roleText: String, toActivity activityId: UUID,
                        by actor: Actor) throws -> Assignment {
         var errors = ValidationError()
-        let participantId = UUID(uuidString: participantText.trimmingCharacters(in: .whitespaces))
-        let roleId = UUID(uuidString: roleText.trimmingCharacters(in: .whitespaces))
-        if participantId == nil { errors.add("participant_id", "Choose a participant: search by name or email, then pick one") }
-        if roleId == nil { errors.add("role_id", "Choose the participant's role") }
+        let participantId = AssignmentRules.participantId.check(participantText, field: "participant_id", into: &errors)
+        let roleId = AssignmentRules.roleId.check(roleText, field: "role_id", into: &errors)
         try errors.throwIfAny()
         let id = try transaction(by: actor) { try $0.assign(participant: participantId!, role: roleId!, toActivity: activityId).id }
         return try assignment(id: id)

@@ -22,14 +22,15 @@ enum ActivityResource {
 
     static let statuses = ActivityStatus.allCases.map(\.rawValue)
     static let writeFields: [Field] = [
-        .text("name", max: 200, required: true, notBlank: true),
-        .text("description", max: 2000, nullable: true),
-        .of("activity_type_id", .uuid, required: true),
-        .of("start_date", .date, required: true),
-        .of("end_date", .date, nullable: true, "After start_date for a finite activity; null or absent for an ongoing one"),
-        .of("status", .choice(statuses), required: true),
-        .of("venue_ids", .uuidList, "The venues it is held at now; absent keeps the current ones"),
-        .of("venues_from", .date, nullable: true, "From when a venue change applies; the start date for a new activity, today otherwise"),
+        .input("name", .text(ActivityInput.Rules.name)),
+        .input("description", .text(ActivityInput.Rules.description)),
+        .input("activity_type_id", .id(ActivityInput.Rules.typeId)),
+        .input("start_date", .date(ActivityInput.Rules.startDate)),
+        .input("end_date", .date(ActivityInput.Rules.endDate), "After start_date for a finite activity; null or absent for an ongoing one"),
+        .input("status", .choice(ActivityInput.Rules.status)),
+        .input("venue_ids", .idList(ActivityInput.Rules.venueIds), "The venues it is held at now; absent keeps the current ones"),
+        .input("venues_from", .date(ActivityInput.Rules.venuesFrom),
+               "From when a venue change applies; the start date for a new activity, today otherwise"),
         .version(),
     ]
 
@@ -75,7 +76,7 @@ enum ActivityResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let activity = try context.create(writeFields, input: { input($0, keep: nil, venues: []) }, validate: { _ = try $0.validated() }) {
+        let activity = try context.create(writeFields, input: { input($0, keep: nil, venues: []) }) {
             try context.database.createActivity($0, by: context.actor)
         }
         return APIResponse.created(try body(activity, context), at: APIPaths.activities.item(activity.id))
@@ -84,7 +85,7 @@ enum ActivityResource {
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
         let activity = try context.update(writeFields, mode: mode, load: context.database.activity(id:), input: { body, keep, current in
             input(body, keep: keep, venues: try currentVenues(of: current.id, context))
-        }, validate: { _ = try $0.validated() }) {
+        }) {
             try context.database.updateActivity(id: $0, $1, expectedVersion: $2, by: context.actor)
         }
         return APIResponse.ok(try body(activity, context))

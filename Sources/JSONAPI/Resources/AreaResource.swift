@@ -30,9 +30,9 @@ enum AreaResource {
 
     static let areaTypes = AreaType.allCases.map(\.rawValue)
     static let writeFields: [Field] = [
-        .text("name", max: 100, required: true, notBlank: true),
-        .of("area_type", .choice(areaTypes), required: true),
-        .of("parent_id", .uuid, nullable: true, "The enclosing area; null or absent for a top-level area"),
+        .input("name", .text(AreaInput.Rules.name)),
+        .input("area_type", .choice(AreaInput.Rules.areaType)),
+        .input("parent_id", .id(AreaInput.Rules.parentId), "The enclosing area; null or absent for a top-level area"),
         .version(),
     ]
 
@@ -70,15 +70,15 @@ enum AreaResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let area = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
+        let area = try context.create(writeFields, input: { input($0, keep: nil) }) {
             try context.database.createArea($0, by: context.actor)
         }
         return APIResponse.created(Body(area), at: APIPaths.areas.item(area.id))
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let area = try context.update(writeFields, mode: mode, load: context.database.area(id:), input: { body, keep, _ in input(body, keep: keep) },
-                                      validate: { _ = try $0.validated() }) {
+        let area = try context.update(writeFields, mode: mode, load: context.database.area(id:),
+                                      input: { body, keep, _ in input(body, keep: keep) }) {
             try context.database.updateArea(id: $0, $1, expectedVersion: $2, by: context.actor)
         }
         return APIResponse.ok(Body(area))

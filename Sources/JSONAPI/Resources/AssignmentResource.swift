@@ -22,7 +22,9 @@ enum AssignmentResource {
         }
     }
 
-    static let writeFields: [Field] = [.of("participant_id", .uuid, required: true), .of("role_id", .uuid, required: true)]
+    static let writeFields: [Field] = [
+        .input("participant_id", .id(AssignmentRules.participantId)), .input("role_id", .id(AssignmentRules.roleId)),
+    ]
 
     static let components: [String: [Field]] = [
         "Assignment": [
@@ -52,10 +54,8 @@ enum AssignmentResource {
     @Sendable static func create(_ context: APIContext) throws -> Response {
         let activity = try context.id()
         let body = try context.body(writeFields, mode: .full)
-        let assignment = try context.save(validate: {}) {
-            try context.database.assign(participant: body.text("participant_id"), role: body.text("role_id"), toActivity: activity,
-                                        by: context.actor)
-        }
+        let assignment = try context.database.assign(participant: body.text("participant_id"), role: body.text("role_id"),
+                                                     toActivity: activity, by: context.actor)
         return APIResponse.created(Body(assignment), at: APIPaths.assignment(activity, assignment.id))
     }
 

@@ -22,7 +22,7 @@ enum AuthResource {
     }
 
     static let loginFields: [Field] = [
-        .text("email", max: 254, required: true, "The account's email address"),
+        .text("email", max: EmailAddress.maxLength, required: true, "The account's email address"),
         .text("password", max: 1000, required: true),
     ]
     static let refreshFields: [Field] = [.text("refresh_token", max: 200, required: true, "From login or the last refresh")]

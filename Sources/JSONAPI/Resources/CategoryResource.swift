@@ -30,7 +30,8 @@ struct CategoryResource: Sendable {
         .of("created_at", .dateTime, required: true),
         .of("updated_at", .dateTime, required: true),
     ]
-    static let writeFields: [Field] = [.text("name", max: CategoryInput.maxNameLength, required: true, notBlank: true), .version()]
+    /// The same limits for both kinds; only the message for a blank name names the kind.
+    static let writeFields: [Field] = [.input("name", .text(CategoryInput.nameRule(.activityType))), .version()]
 
     var docs: ResourceDocs {
         var docs = ResourceDocs(schema: "Category", plural: kind == .activityType ? "ActivityTypes" : "Roles", listQuery: [], protected: true)
@@ -54,8 +55,7 @@ struct CategoryResource: Sendable {
 
     private var create: APIHandler {
         { [kind] context in
-            let category = try context.create(Self.writeFields, input: { CategoryInput(name: $0.text("name")) },
-                                              validate: { _ = try $0.validated(kind: kind) }) {
+            let category = try context.create(Self.writeFields, input: { CategoryInput(name: $0.text("name")) }) {
                 try context.database.createCategory(kind, $0, by: context.actor)
             }
             return APIResponse.created(Body(category), at: APIPaths.categories(kind).item(category.id))
@@ -65,8 +65,7 @@ struct CategoryResource: Sendable {
     private var update: @Sendable (APIContext, WriteMode) throws -> Response {
         { [kind] context, mode in
             let category = try context.update(Self.writeFields, mode: mode, load: { try context.database.category(kind, id: $0) },
-                                              input: { body, keep, _ in CategoryInput(name: body.text("name", otherwise: keep?.name)) },
-                                              validate: { _ = try $0.validated(kind: kind) }) {
+                                              input: { body, keep, _ in CategoryInput(name: body.text("name", otherwise: keep?.name)) }) {
                 try context.database.updateCategory(kind, id: $0, $1, expectedVersion: $2, by: context.actor)
             }
             return APIResponse.ok(Body(category))

@@ -38,13 +38,12 @@ enum ParticipantResource {
     }
 
     static let writeFields: [Field] = [
-        .text("name", max: ParticipantInput.maxNameLength, required: true, notBlank: true),
-        Field.text("email", max: 254, required: true).kind(.email),
-        Field.of("phone", .text, nullable: true, "Digits, spaces, dashes, dots and brackets, optionally starting with +; 7 to 15 digits")
-            .matching(.phone),
-        .text("notes", max: ParticipantInput.maxNotesLength, nullable: true),
-        .of("home_venue_id", .uuid, nullable: true, "Where the participant lives; null for no home venue"),
-        .of("moved_on", .date, nullable: true, "From when a new home venue applies (address history); today when absent"),
+        .input("name", .text(ParticipantInput.Rules.name)),
+        .input("email", .text(ParticipantInput.Rules.email)),
+        .input("phone", .text(ParticipantInput.Rules.phone), "Digits, spaces, dashes, dots and brackets, optionally starting with +; 7 to 15 digits"),
+        .input("notes", .text(ParticipantInput.Rules.notes)),
+        .input("home_venue_id", .id(ParticipantInput.Rules.homeVenueId), "Where the participant lives; null for no home venue"),
+        .input("moved_on", .date(ParticipantInput.Rules.movedOn), "From when a new home venue applies (address history); today when absent"),
         .version(),
     ]
 
@@ -86,7 +85,7 @@ enum ParticipantResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let participant = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
+        let participant = try context.create(writeFields, input: { input($0, keep: nil) }) {
             try context.database.createParticipant($0, by: context.actor)
         }
         return APIResponse.created(Body(participant), at: APIPaths.participants.item(participant.id))
@@ -94,7 +93,7 @@ enum ParticipantResource {
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
         let participant = try context.update(writeFields, mode: mode, load: context.database.participant(id:),
-                                             input: { body, keep, _ in input(body, keep: keep) }, validate: { _ = try $0.validated() }) {
+                                             input: { body, keep, _ in input(body, keep: keep) }) {
             try context.database.updateParticipant(id: $0, $1, expectedVersion: $2, by: context.actor)
         }
         return APIResponse.ok(Body(participant))
@@ -113,7 +112,7 @@ enum ParticipantResource {
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: Participant?) -> ParticipantInput {
         ParticipantInput(name: body.text("name", otherwise: keep?.name), email: body.text("email", otherwise: keep?.email),
-                         phone: body.text("phone", otherwise: keep?.phone).trimmingCharacters(in: .whitespacesAndNewlines),
+                         phone: body.text("phone", otherwise: keep?.phone),
                          notes: body.text("notes", otherwise: keep?.notes), homeVenueId: body.text("home_venue_id", otherwise: keep?.homeVenueId?.text),
                          movedOn: body.text("moved_on"))
     }

@@ -23,17 +23,16 @@ enum UserResource {
     }
 
     static let roles = UserRole.allCases.map(\.rawValue)
-    static let passwordField = Field(name: "password", kind: .text, required: true, minLength: AccountRules.minPasswordLength,
-                                     maxLength: AccountRules.maxPasswordLength)
+    static let passwordField = Field.input("password", .text(AccountRules.password))
     static let createFields: [Field] = [
-        .text("name", max: 100, required: true, notBlank: true),
-        Field.text("email", max: 254, required: true).kind(.email),
-        .of("role", .choice(roles), required: true),
+        .input("name", .text(AccountRules.name)),
+        .input("email", .text(AccountRules.email)),
+        .input("role", .choice(AccountRules.role)),
         passwordField,
     ]
     static let writeFields: [Field] = [
-        .text("name", max: 100, required: true, notBlank: true),
-        .of("role", .choice(roles), required: true),
+        .input("name", .text(AccountRules.name)),
+        .input("role", .choice(AccountRules.role)),
         .of("is_disabled", .boolean, "Disabled users cannot sign in; false when absent"),
         .version(),
     ]
@@ -71,7 +70,7 @@ enum UserResource {
         let user = try context.create(createFields, input: { body in
             NewUserInput(name: body.text("name"), email: body.text("email"), role: body.text("role"), password: body.text("password"),
                          passwordConfirmation: body.text("password"))
-        }, validate: { _ = try $0.validated() }) { try context.database.createUser($0, by: context.actor) }
+        }) { try context.database.createUser($0, by: context.actor) }
         return APIResponse.created(Body(user), at: APIPaths.users.item(user.id))
     }
 
@@ -82,7 +81,7 @@ enum UserResource {
             currentVersion = current.version
             return UserChangeInput(name: body.text("name", otherwise: keep?.name), role: body.text("role", otherwise: keep?.role.rawValue),
                                    isDisabled: body.bool("is_disabled") ?? keep?.isDisabled ?? false)
-        }, validate: { _ = try $0.validated() }) { id, input, version in
+        }) { id, input, version in
             if let version, version != currentVersion { throw DomainError.staleVersion(entity: "user") }
             return try context.database.updateUser(id: id, input, by: context.actor)
         }
@@ -92,15 +91,7 @@ enum UserResource {
     @Sendable static func resetPassword(_ context: APIContext) throws -> Response {
         let id = try context.id()
         let password = try context.body([passwordField], mode: .full).text("password")
-        try context.save(validate: { try checkPassword(password) }) {
-            try context.database.resetPassword(id: id, password: password, confirmation: password, by: context.actor)
-        }
+        try context.database.resetPassword(id: id, password: password, confirmation: password, by: context.actor)
         return APIResponse.noContent
-    }
-
-    private static func checkPassword(_ password: String) throws {
-        var errors = ValidationError()
-        AccountRules.checkNewPassword(password, confirmation: password, into: &errors)
-        try errors.throwIfAny()
     }
 }

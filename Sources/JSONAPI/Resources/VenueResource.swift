@@ -34,17 +34,19 @@ enum VenueResource {
 
     static let venueTypes = VenueType.allCases.map(\.rawValue)
     static let coordinateFields: [Field] = [
-        Field.of("latitude", .number, required: true).ranged(-90...90),
-        Field.of("longitude", .number, required: true).ranged(-180...180),
+        .input("latitude", .number(VenueInput.Rules.latitude)),
+        .input("longitude", .number(VenueInput.Rules.longitude)),
     ]
     static let writeFields: [Field] = [
-        .text("name", max: 200, required: true, notBlank: true),
-        .text("address", max: 500, required: true, notBlank: true),
-        .of("geographic_area_id", .uuid, required: true, "The area the venue is in"),
+        .input("name", .text(VenueInput.Rules.name)),
+        .input("address", .text(VenueInput.Rules.address)),
+        .input("geographic_area_id", .id(VenueInput.Rules.areaId), "The area the venue is in"),
         .of("coordinates", .object(coordinateFields), nullable: true, "Both or neither: null or absent for none"),
-        .of("venue_type", .choice(venueTypes), nullable: true),
+        .input("venue_type", .choice(VenueInput.Rules.venueType)),
         .version(),
     ]
+    /// Where the body holds what Domain calls latitude and longitude.
+    static let bodyNames = ["latitude": "coordinates.latitude", "longitude": "coordinates.longitude"]
 
     static let components: [String: [Field]] = [
         "Venue": [
@@ -82,16 +84,16 @@ enum VenueResource {
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
-        let venue = try context.create(writeFields, input: { input($0, keep: nil) }, validate: { _ = try $0.validated() }) {
-            try context.database.createVenue($0, by: context.actor)
+        let venue = try context.create(writeFields, input: { input($0, keep: nil) }) { input in
+            try inBodyNames { try context.database.createVenue(input, by: context.actor) }
         }
         return APIResponse.created(Body(venue), at: APIPaths.venues.item(venue.id))
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let venue = try context.update(writeFields, mode: mode, load: context.database.venue(id:), input: { body, keep, _ in input(body, keep: keep) },
-                                       validate: { _ = try $0.validated() }) {
-            try context.database.updateVenue(id: $0, $1, expectedVersion: $2, by: context.actor)
+        let venue = try context.update(writeFields, mode: mode, load: context.database.venue(id:),
+                                       input: { body, keep, _ in input(body, keep: keep) }) { id, input, version in
+            try inBodyNames { try context.database.updateVenue(id: id, input, expectedVersion: version, by: context.actor) }
         }
         return APIResponse.ok(Body(venue))
     }
@@ -113,6 +115,11 @@ enum VenueResource {
         let occupancy = try context.database.venueOccupancy(id: id, limit: page.offset + page.perPage)
         let items = try occupancy.participants.dropFirst(page.offset).map { ParticipantResource.Body(try context.database.participant(id: $0.id)) }
         return APIResponse.ok(ListEnvelope(items: items, page: page, total: occupancy.participantTotal))
+    }
+
+    /// Runs a store write, naming the coordinates its refusal mentions as the body does.
+    private static func inBodyNames<T>(_ write: () throws -> T) throws -> T {
+        do { return try write() } catch let error as ValidationError { throw error.renamingFields(bodyNames) }
     }
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.

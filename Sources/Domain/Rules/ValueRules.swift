@@ -1,0 +1,159 @@
+import Foundation
+
+/// One of a fixed set of values (an enum): exact spelling, no trimming, as the document's `enum` states.
+public struct ChoiceRule: Sendable {
+    public let options: [String]
+    /// Whether leaving it empty is refused.
+    public let isRequired: Bool
+    /// The message when the value is missing (if required) or not one of `options`.
+    public let message: String
+
+    public init<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, required: Bool, message: String) where Choice.RawValue == String {
+        (options, isRequired, self.message) = (Choice.allCases.map(\.rawValue), required, message)
+    }
+
+    /// The chosen value; nil when empty (allowed unless required) or refused.
+    public func check<Choice: RawRepresentable>(_ raw: String, as type: Choice.Type = Choice.self, field: String,
+                                                into errors: inout ValidationError) -> Choice? where Choice.RawValue == String {
+        if raw.isEmpty && !isRequired { return nil }
+        guard options.contains(raw), let value = Choice(rawValue: raw) else {
+            errors.add(field, message)
+            return nil
+        }
+        return value
+    }
+}
+
+/// A number within a closed range (coordinates, a record version); the document states `minimum` and `maximum`.
+public struct NumberRule: Sendable {
+    public let label: String
+    public let range: ClosedRange<Double>
+    /// Whole numbers only (the document's `integer`).
+    public let isWhole: Bool
+
+    public init(label: String, range: ClosedRange<Double>, whole: Bool = false) {
+        (self.label, self.range, isWhole) = (label, range, whole)
+    }
+
+    /// `value` when it is finite, whole if it must be, and in range; nil after adding the problem to `errors`.
+    public func check(_ value: Double, field: String, into errors: inout ValidationError) -> Double? {
+        guard value.isFinite, !isWhole || value.rounded() == value else {
+            errors.add(field, "\(label) must be \(isWhole ? "a whole number" : "a number")")
+            return nil
+        }
+        guard range.contains(value) else {
+            errors.add(field, "\(label) must be between \(range.lowerBound.compact) and \(range.upperBound.compact)")
+            return nil
+        }
+        return value
+    }
+}
+
+/// A record's id, in the canonical 36-character form (the document's `format: uuid`).
+public struct IDRule: Sendable {
+    public let isRequired: Bool
+    /// The message when it is missing (if required) or not an id.
+    public let message: String
+
+    public init(required: Bool, message: String) { (isRequired, self.message) = (required, message) }
+
+    public func check(_ raw: String, field: String, into errors: inout ValidationError) -> UUID? {
+        if raw.isEmpty && !isRequired { return nil }
+        guard let id = UUID.strict(raw) else {
+            errors.add(field, message)
+            return nil
+        }
+        return id
+    }
+
+    /// Every id of a list (checkboxes, an API array), duplicates dropped; a list holding anything else is refused.
+    public func check(_ raws: [String], field: String, into errors: inout ValidationError) -> [UUID] {
+        let ids = raws.map(UUID.strict)
+        if ids.contains(nil) { errors.add(field, message) }
+        var seen = Set<UUID>()
+        return ids.compactMap { $0 }.filter { seen.insert($0).inserted }
+    }
+}
+
+/// A day written exactly `YYYY-MM-DD` (the document's `format: date`).
+public struct DateRule: Sendable {
+    /// The message when it is empty; nil when it may be left empty.
+    public let missing: String?
+    /// The message when it is not a real day in that form.
+    public let invalid: String
+
+    public init(missing: String? = nil, invalid: String) { (self.missing, self.invalid) = (missing, invalid) }
+
+    public var isRequired: Bool { missing != nil }
+
+    /// The day; nil when empty (after adding `missing` if required) or not a day.
+    public func check(_ raw: String, field: String, into errors: inout ValidationError) -> CalendarDate? {
+        if raw.isEmpty {
+            if let missing { errors.add(field, missing) }
+            return nil
+        }
+        guard let date = CalendarDate.strict(raw) else {
+            errors.add(field, invalid)
+            return nil
+        }
+        return date
+    }
+}
+
+/// The rule of one field of an input, by kind; each input lists its fields' rules (`rules`) so the JSON API's
+/// document can state them and a test can compare the two.
+public enum FieldRule: Sendable {
+    case text(TextRule)
+    case choice(ChoiceRule)
+    case number(NumberRule)
+    case id(IDRule)
+    case idList(IDRule)
+    case date(DateRule)
+
+    public var isRequired: Bool {
+        switch self {
+        case .text(let rule): rule.isRequired
+        case .choice(let rule): rule.isRequired
+        case .number: true
+        case .id(let rule): rule.isRequired
+        case .idList: false
+        case .date(let rule): rule.isRequired
+        }
+    }
+}
+
+/// A record's version: it starts at 1 and grows by one with every change, and is stored as a 32-bit integer.
+public enum RecordVersion {
+    public static let rule = NumberRule(label: "version", range: 1...Double(Int32.max), whole: true)
+}
+
+extension UUID {
+    /// Parses only the canonical 36-character form (any case), as `format: uuid` promises.
+    public static func strict(_ text: String) -> UUID? {
+        text.utf8.count == 36 ? UUID(uuidString: text) : nil
+    }
+}
+
+extension CalendarDate {
+    /// Parses exactly `YYYY-MM-DD` with ASCII digits and nothing around it (`format: date`).
+    public static func strict(_ text: String) -> CalendarDate? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes.enumerated().allSatisfy({ index, byte in
+            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }) else { return nil }
+        return CalendarDate(text)
+    }
+}
+
+extension Double {
+    /// "90" rather than "90.0" in messages.
+    public var compact: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+/// The fields of an assignment, as its form and the API send them.
+public enum AssignmentRules {
+    public static let participantId = IDRule(required: true, message: "Choose a participant: search by name or email, then pick one")
+    public static let roleId = IDRule(required: true, message: "Choose the participant's role")
+
+    public static let rules: [String: FieldRule] = ["participant_id": .id(participantId), "role_id": .id(roleId)]
+}
