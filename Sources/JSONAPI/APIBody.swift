@@ -109,7 +109,10 @@ struct APIBody {
     private static func problem(with value: JSONInput, for field: Field, name: String, into errors: inout ValidationError) -> String? {
         switch (field.kind, value) {
         case (.text, .string(let text)):
-            if field.ruleCheck == .body, case .text(let rule)? = field.rule { rule.check(text, field: name, into: &errors) }
+            guard case .text(let rule)? = field.rule else { return nil }
+            // The document's limit holds for the value as sent; the rest of the rule is checked once, by whoever keeps it.
+            if let problem = rule.lengthProblem(asSent: text) { return problem }
+            if field.ruleCheck == .body { rule.check(text, field: name, into: &errors) }
             return nil
         case (.uuid, .string(let text)): return UUID.strict(text) == nil ? "\(name) must be an id like 0d2f3a10-0000-4000-8000-000000000001" : nil
         case (.date, .string(let text)): return CalendarDate.strict(text) == nil ? "\(name) must be a real day written like 2025-03-12" : nil

@@ -4,11 +4,11 @@ import Foundation
 /// states it (maxLength, minLength, pattern, format), so a client that validates against the document and the server
 /// accept exactly the same strings.
 ///
-/// Lengths count Unicode code points (`unicodeScalars`) of the text as sent, before trimming. JSON Schema's
-/// maxLength and minLength count code points of the value itself, and schemathesis (like any client checking against
-/// the document) builds and judges strings that way: counting characters (graphemes, "é" typed as e + accent is one)
-/// or the trimmed text would let the server accept a string the document forbids. A person typing at a page sees the
-/// same count for everything but combining marks and emoji sequences, which count as more than one.
+/// Lengths count Unicode code points (`unicodeScalars`), as JSON Schema's maxLength and minLength do, so a client
+/// that checks against the document counts what the server counts. The record's rule counts the text it keeps
+/// (trimmed), so a person's stray spaces around a name at the limit are not held against it; the JSON API also holds
+/// a body to the document's limit on the value as sent (`lengthProblem(asSent:)`), since schemathesis and any client
+/// validating against the document judge the raw value. One number, stated here, serves both.
 public struct TextRule: Sendable {
     /// The field's name in messages, capitalized: "Name", "Notes".
     public let label: String
@@ -42,7 +42,8 @@ public struct TextRule: Sendable {
         pattern?.regex ?? (missing != nil ? String.notBlankPattern : String.noNULPattern)
     }
 
-    /// Checks `raw` as sent and answers the text to keep (trimmed unless `trims` is false); problems go to `errors`.
+    /// Checks `raw` and answers the text to keep (trimmed unless `trims` is false); its length is the kept text's.
+    /// Problems go to `errors`.
     @discardableResult
     public func check(_ raw: String, field: String, into errors: inout ValidationError) -> String {
         let text = trims ? raw.trimmingCharacters(in: .whitespacesAndNewlines) : raw
@@ -50,12 +51,18 @@ public struct TextRule: Sendable {
         return text
     }
 
-    private func problem(with raw: String, kept text: String) -> String? {
+    /// The document's length limit applied to the value as sent, white space included; nil when it keeps to it.
+    public func lengthProblem(asSent raw: String) -> String? {
         let length = raw.unicodeScalars.count
-        if raw.containsNUL { return "\(label) must not contain the NUL character (U+0000); remove it" }
-        if let missing, raw.isBlank { return missing }
         if let maxLength, length > maxLength { return "\(label) must be \(maxLength) characters or fewer (it has \(length))" }
         if let minLength, length < minLength { return "\(label) must be at least \(minLength) characters" }
+        return nil
+    }
+
+    private func problem(with raw: String, kept text: String) -> String? {
+        if raw.containsNUL { return "\(label) must not contain the NUL character (U+0000); remove it" }
+        if let missing, raw.isBlank { return missing }
+        if let problem = lengthProblem(asSent: text) { return problem }
         if let pattern, !pattern.matches(raw) { return pattern.message }
         if let invalidEmail, !text.isEmpty, !EmailAddress.isValid(text.lowercased()) { return invalidEmail }
         return nil
