@@ -52,7 +52,12 @@ enum ActivityResource {
         .of(ListParameter.sort.name, .choice(ActivityQuery.Sort.allCases.map(\.rawValue)), "Default start"),
         .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default desc"),
     ])
-    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+    static let handlers = RecordEndpoints<Activity, ActivityInput, Body>(
+        fields: writeFields, routes: APIPaths.activities, load: { try $0.activity(id: $1) },
+        input: { body, keep, current, context in input(body, keep: keep, venues: try current.map { try currentVenues(of: $0.id, context) } ?? []) },
+        make: { try $0.createActivity($1, by: $2) }, change: { try $0.updateActivity(id: $1, $2, expectedVersion: $3, by: $4) },
+        remove: { try $0.deleteActivity(id: $1, by: $2) }, body: { try body($0, $1) }
+    ).handlers(list: list)
 
     static let completeDoc = APIOperation(id: "completeActivity", summary: "Mark an activity completed; an ongoing one, or one ending later, ends today",
                                           success: .json("Activity"), conflict: true, protected: true)
@@ -69,31 +74,6 @@ enum ActivityResource {
                                   status: try context.choice(ListParameter.status.name), sort: try context.choice(ListParameter.sort.name) ?? .start,
                                   descending: try context.descending(default: true), page: try context.pageRequest())
         return APIResponse.ok(try ListEnvelope(try context.database.activities(query)) { try body($0.activity, context) })
-    }
-
-    @Sendable static func get(_ context: APIContext) throws -> Response {
-        APIResponse.ok(try body(try context.database.activity(id: try context.id()), context))
-    }
-
-    @Sendable static func create(_ context: APIContext) throws -> Response {
-        let activity = try context.create(writeFields, input: { input($0, keep: nil, venues: []) }) {
-            try context.database.createActivity($0, by: context.actor)
-        }
-        return APIResponse.created(try body(activity, context), at: APIPaths.activities.item(activity.id))
-    }
-
-    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let activity = try context.update(writeFields, mode: mode, load: context.database.activity(id:), input: { body, keep, current in
-            input(body, keep: keep, venues: try currentVenues(of: current.id, context))
-        }) {
-            try context.database.updateActivity(id: $0, $1, expectedVersion: $2, by: context.actor)
-        }
-        return APIResponse.ok(try body(activity, context))
-    }
-
-    @Sendable static func delete(_ context: APIContext) throws -> Response {
-        try context.database.deleteActivity(id: try context.id(), by: context.actor)
-        return APIResponse.noContent
     }
 
     @Sendable static func complete(_ context: APIContext) throws -> Response {

@@ -49,7 +49,11 @@ enum AreaResource {
     ]
 
     static let docs = ResourceDocs(schema: "Area", plural: "Areas", listQuery: [])
-    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+    static let handlers = RecordEndpoints<GeographicArea, AreaInput, Body>(
+        fields: writeFields, routes: APIPaths.areas, load: { try $0.area(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
+        make: { try $0.createArea($1, by: $2) }, change: { try $0.updateArea(id: $1, $2, expectedVersion: $3, by: $4) },
+        remove: { try $0.deleteArea(id: $1, by: $2) }, body: { area, _ in Body(area) }
+    ).handlers(list: list)
 
     static let childrenDoc = APIOperation(id: "listAreaChildren", summary: "The areas directly inside an area", query: APIOperation.paging,
                                           success: .page("Area"))
@@ -63,30 +67,6 @@ enum AreaResource {
     /// Every area in tree order: each parent before its children, siblings by name.
     @Sendable static func list(_ context: APIContext) throws -> Response {
         APIResponse.ok(ListEnvelope(all: try context.database.areaTree().map { Body($0.area) }, page: try context.pageRequest()))
-    }
-
-    @Sendable static func get(_ context: APIContext) throws -> Response {
-        APIResponse.ok(Body(try context.database.area(id: try context.id())))
-    }
-
-    @Sendable static func create(_ context: APIContext) throws -> Response {
-        let area = try context.create(writeFields, input: { input($0, keep: nil) }) {
-            try context.database.createArea($0, by: context.actor)
-        }
-        return APIResponse.created(Body(area), at: APIPaths.areas.item(area.id))
-    }
-
-    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let area = try context.update(writeFields, mode: mode, load: context.database.area(id:),
-                                      input: { body, keep, _ in input(body, keep: keep) }) {
-            try context.database.updateArea(id: $0, $1, expectedVersion: $2, by: context.actor)
-        }
-        return APIResponse.ok(Body(area))
-    }
-
-    @Sendable static func delete(_ context: APIContext) throws -> Response {
-        try context.database.deleteArea(id: try context.id(), by: context.actor)
-        return APIResponse.noContent
     }
 
     @Sendable static func children(_ context: APIContext) throws -> Response {

@@ -40,42 +40,18 @@ struct CategoryResource: Sendable {
     }
 
     var handlers: RecordHandlers {
-        RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+        let kind = kind
+        return RecordEndpoints<Domain.Category, CategoryInput, Body>(
+            fields: Self.writeFields, routes: APIPaths.categories(kind), load: { try $0.category(kind, id: $1) },
+            input: { body, keep, _, _ in CategoryInput(name: body.text("name", otherwise: keep?.name)) },
+            make: { try $0.createCategory(kind, $1, by: $2) }, change: { try $0.updateCategory(kind, id: $1, $2, expectedVersion: $3, by: $4) },
+            remove: { try $0.deleteCategory(kind, id: $1, by: $2) }, body: { category, _ in Body(category) }
+        ).handlers(list: list)
     }
 
     private var list: APIHandler {
         { [kind] context in
             APIResponse.ok(ListEnvelope(all: try context.database.categories(kind).map(Body.init), page: try context.pageRequest()))
-        }
-    }
-
-    private var get: APIHandler {
-        { [kind] context in APIResponse.ok(Body(try context.database.category(kind, id: try context.id()))) }
-    }
-
-    private var create: APIHandler {
-        { [kind] context in
-            let category = try context.create(Self.writeFields, input: { CategoryInput(name: $0.text("name")) }) {
-                try context.database.createCategory(kind, $0, by: context.actor)
-            }
-            return APIResponse.created(Body(category), at: APIPaths.categories(kind).item(category.id))
-        }
-    }
-
-    private var update: @Sendable (APIContext, WriteMode) throws -> Response {
-        { [kind] context, mode in
-            let category = try context.update(Self.writeFields, mode: mode, load: { try context.database.category(kind, id: $0) },
-                                              input: { body, keep, _ in CategoryInput(name: body.text("name", otherwise: keep?.name)) }) {
-                try context.database.updateCategory(kind, id: $0, $1, expectedVersion: $2, by: context.actor)
-            }
-            return APIResponse.ok(Body(category))
-        }
-    }
-
-    private var delete: APIHandler {
-        { [kind] context in
-            try context.database.deleteCategory(kind, id: try context.id(), by: context.actor)
-            return APIResponse.noContent
         }
     }
 }

@@ -68,7 +68,11 @@ enum ParticipantResource {
         .of(ListParameter.sort.name, .choice(ParticipantQuery.Sort.allCases.map(\.rawValue)), "Default name"),
         .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default asc"),
     ])
-    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+    static let handlers = RecordEndpoints<Participant, ParticipantInput, Body>(
+        fields: writeFields, routes: APIPaths.participants, load: { try $0.participant(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
+        make: { try $0.createParticipant($1, by: $2) }, change: { try $0.updateParticipant(id: $1, $2, expectedVersion: $3, by: $4) },
+        remove: { try $0.deleteParticipant(id: $1, by: $2) }, body: { participant, _ in Body(participant) }
+    ).handlers(list: list)
 
     static let historyDoc = APIOperation(id: "listParticipantAddressHistory", summary: "Where a participant has lived, newest first",
                                          query: APIOperation.paging, success: .page("AddressPeriod"))
@@ -78,30 +82,6 @@ enum ParticipantResource {
                                      home: try context.choice(ListParameter.home.name) ?? .any, sort: try context.choice(ListParameter.sort.name) ?? .name,
                                      descending: try context.descending(default: false), page: try context.pageRequest())
         return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant) })
-    }
-
-    @Sendable static func get(_ context: APIContext) throws -> Response {
-        APIResponse.ok(Body(try context.database.participant(id: try context.id())))
-    }
-
-    @Sendable static func create(_ context: APIContext) throws -> Response {
-        let participant = try context.create(writeFields, input: { input($0, keep: nil) }) {
-            try context.database.createParticipant($0, by: context.actor)
-        }
-        return APIResponse.created(Body(participant), at: APIPaths.participants.item(participant.id))
-    }
-
-    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let participant = try context.update(writeFields, mode: mode, load: context.database.participant(id:),
-                                             input: { body, keep, _ in input(body, keep: keep) }) {
-            try context.database.updateParticipant(id: $0, $1, expectedVersion: $2, by: context.actor)
-        }
-        return APIResponse.ok(Body(participant))
-    }
-
-    @Sendable static func delete(_ context: APIContext) throws -> Response {
-        try context.database.deleteParticipant(id: try context.id(), by: context.actor)
-        return APIResponse.noContent
     }
 
     @Sendable static func history(_ context: APIContext) throws -> Response {

@@ -65,7 +65,14 @@ enum VenueResource {
         .of(ListParameter.venueType.name, .choice(venueTypes)),
         .of(ListParameter.sort.name, .choice(VenueQuery.Sort.allCases.map(\.rawValue)), "name (default), area, or created (newest first)"),
     ])
-    static let handlers = RecordHandlers(list: list, get: get, create: create, update: update, delete: delete)
+    static let handlers = RecordEndpoints<Venue, VenueInput, Body>(
+        fields: writeFields, routes: APIPaths.venues, load: { try $0.venue(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
+        make: { database, input, actor in try inBodyNames { try database.createVenue(input, by: actor) } },
+        change: { database, id, input, version, actor in
+            try inBodyNames { try database.updateVenue(id: id, input, expectedVersion: version, by: actor) }
+        },
+        remove: { try $0.deleteVenue(id: $1, by: $2) }, body: { venue, _ in Body(venue) }
+    ).handlers(list: list)
 
     static let activitiesDoc = APIOperation(id: "listVenueActivities", summary: "Activities currently held at a venue",
                                             query: APIOperation.paging, success: .page("Activity"))
@@ -77,30 +84,6 @@ enum VenueResource {
                                venueType: try context.choice(ListParameter.venueType.name), sort: try context.choice(ListParameter.sort.name) ?? .name,
                                page: try context.pageRequest())
         return APIResponse.ok(ListEnvelope(try context.database.venues(query)) { Body($0.venue) })
-    }
-
-    @Sendable static func get(_ context: APIContext) throws -> Response {
-        APIResponse.ok(Body(try context.database.venue(id: try context.id())))
-    }
-
-    @Sendable static func create(_ context: APIContext) throws -> Response {
-        let venue = try context.create(writeFields, input: { input($0, keep: nil) }) { input in
-            try inBodyNames { try context.database.createVenue(input, by: context.actor) }
-        }
-        return APIResponse.created(Body(venue), at: APIPaths.venues.item(venue.id))
-    }
-
-    @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
-        let venue = try context.update(writeFields, mode: mode, load: context.database.venue(id:),
-                                       input: { body, keep, _ in input(body, keep: keep) }) { id, input, version in
-            try inBodyNames { try context.database.updateVenue(id: id, input, expectedVersion: version, by: context.actor) }
-        }
-        return APIResponse.ok(Body(venue))
-    }
-
-    @Sendable static func delete(_ context: APIContext) throws -> Response {
-        try context.database.deleteVenue(id: try context.id(), by: context.actor)
-        return APIResponse.noContent
     }
 
     @Sendable static func activities(_ context: APIContext) throws -> Response {
