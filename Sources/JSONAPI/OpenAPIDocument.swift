@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Surface
 
 /// The OpenAPI 3 description of exactly what /api/v1 serves, built from the route table and the same field
 /// values the server checks bodies against.
@@ -14,8 +15,11 @@ enum OpenAPIDocument {
             "security": [["bearerAuth": [String]()]],
             "paths": paths(routes),
             "components": [
-                "securitySchemes": ["bearerAuth": ["type": "http", "scheme": "bearer",
-                                                   "description": "An access token from POST /api/v1/auth/login"]],
+                "securitySchemes": [
+                    "bearerAuth": ["type": "http", "scheme": "bearer", "description": "An access token from POST /api/v1/auth/login"],
+                    "sessionCookie": ["type": "apiKey", "in": "cookie", "name": CookieName.session,
+                                      "description": "The pages' signed-in session, for reads from the same origin (page scripts)"],
+                ],
                 "schemas": schemas(routes),
             ],
         ]
@@ -54,6 +58,7 @@ enum OpenAPIDocument {
             result["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(body)]]]
         }
         if route.access == .anyone { result["security"] = [Any]() }
+        if route.readsWithSession { result["security"] = [["bearerAuth": [String]()], ["sessionCookie": [String]()]] }
         return result
     }
 

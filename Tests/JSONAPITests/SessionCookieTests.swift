@@ -48,4 +48,16 @@ import Testing
         let cookies = try pageSession(given, .readOnly)
         #expect(given.send(.get, "/api/v1/areas", token: "not-a-token", cookies: cookies).status == 401)
     }
+
+    @Test func theDocumentSaysWhichOperationsTakeTheSessionCookie() throws {
+        let given = try APIHarness()
+        let paths = try #require(given.send(.get, "/api/v1/openapi.json").json["paths"] as? [String: [String: Any]])
+        func security(_ path: String, _ method: String) -> [[String: [String]]]? {
+            (paths[path]?[method] as? [String: Any])?["security"] as? [[String: [String]]]
+        }
+        #expect(security("/api/v1/areas", "get") == [["bearerAuth": []], ["sessionCookie": []]])
+        #expect(security("/api/v1/areas", "post") == nil, "writes keep the document's bearer-only default")
+        #expect(security("/api/v1/users", "get") == nil, "administrators' reads need a bearer token")
+        #expect(security("/api/v1/health", "get") == [])
+    }
 }
