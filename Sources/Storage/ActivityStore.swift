@@ -114,19 +114,14 @@ extension AppDatabase {
         return activity
     }
 
-    static func ensureTypeExists(_ db: Database, _ type: UUID) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM activity_types WHERE id = ?)", arguments: [type.databaseText]) == true else {
-            throw ValidationError.clash("activity_type_id", "The chosen activity type no longer exists; choose another")
-        }
-    }
 }
 
 /// The activity writer: the only code that writes activities and their venue periods.
 extension RecordTransaction {
     @discardableResult
     public func createActivity(_ valid: ActivityInput.Valid, id: UUID = UUID()) throws -> Activity {
-        try AppDatabase.ensureTypeExists(db, valid.typeId)
-        try valid.venueIds.forEach { try AppDatabase.ensureVenueExists(db, $0, field: "venue_ids") }
+        try ensureExists(valid.typeId, in: "activity_types", field: "activity_type_id", "The chosen activity type no longer exists; choose another")
+        try valid.venueIds.forEach { try ensureVenueExists($0, field: "venue_ids") }
         let now = Date()
         let activity = Activity(id: id, name: valid.name, description: valid.description, typeId: valid.typeId,
                                 startDate: valid.startDate, endDate: valid.endDate, status: valid.status, version: 1,
@@ -141,8 +136,8 @@ extension RecordTransaction {
     public func updateActivity(id: UUID, _ valid: ActivityInput.Valid, expectedVersion: Int?) throws -> Activity {
         let stored = try fetch(Activity.self, id: id, noun: "activity")
         try ensureCurrent(stored.version, expected: expectedVersion, noun: "activity")
-        try AppDatabase.ensureTypeExists(db, valid.typeId)
-        try valid.venueIds.forEach { try AppDatabase.ensureVenueExists(db, $0, field: "venue_ids") }
+        try ensureExists(valid.typeId, in: "activity_types", field: "activity_type_id", "The chosen activity type no longer exists; choose another")
+        try valid.venueIds.forEach { try ensureVenueExists($0, field: "venue_ids") }
         var edited = stored
         (edited.name, edited.description, edited.typeId) = (valid.name, valid.description, valid.typeId)
         (edited.startDate, edited.endDate, edited.status) = (valid.startDate, valid.endDate, valid.status)

@@ -136,13 +136,6 @@ extension AppDatabase {
         return area
     }
 
-    static func ensureParentExists(_ db: Database, _ parentId: UUID) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geographic_areas WHERE id = ?)",
-                                arguments: [parentId.databaseText]) == true else {
-            throw ValidationError.clash("parent_id", "The chosen parent area no longer exists; choose another")
-        }
-    }
-
     private static func references(_ db: Database, areaId: UUID, limit: Int) throws -> AreaReferences {
         let id = areaId.databaseText
         let children = try Row.fetchAll(db, sql: "SELECT id, name FROM geographic_areas WHERE parent_id = ? ORDER BY name LIMIT ?",
@@ -170,7 +163,7 @@ extension AreaReferences {
 extension RecordTransaction {
     @discardableResult
     public func createArea(_ valid: AreaInput.Valid, id: UUID = UUID()) throws -> GeographicArea {
-        if let parentId = valid.parentId { try AppDatabase.ensureParentExists(db, parentId) }
+        if let parentId = valid.parentId { try ensureExists(parentId, in: "geographic_areas", field: "parent_id", "The chosen parent area no longer exists; choose another") }
         let now = Date()
         let area = GeographicArea(id: id, name: valid.name, areaType: valid.areaType, parentId: valid.parentId,
                                   version: 1, createdAt: now, updatedAt: now)
@@ -183,7 +176,7 @@ extension RecordTransaction {
         let stored = try fetch(GeographicArea.self, id: id, noun: "area")
         try ensureCurrent(stored.version, expected: expectedVersion, noun: "area")
         if let parentId = valid.parentId {
-            try AppDatabase.ensureParentExists(db, parentId)
+            try ensureExists(parentId, in: "geographic_areas", field: "parent_id", "The chosen parent area no longer exists; choose another")
             if try AppDatabase.descendantIds(db, of: id).contains(parentId) {
                 throw ValidationError.clash("parent_id", parentId == id
                     ? "An area cannot be its own parent; choose another parent area"

@@ -50,13 +50,6 @@ extension AppDatabase {
     public func unassign(_ id: UUID, by actor: Actor) throws {
         try transaction(by: actor) { try $0.delete($0.fetch(AssignmentRow.self, id: id, noun: "assignment")) }
     }
-
-    static func fetchActivityName(_ db: Database, _ id: UUID) throws -> String {
-        guard let name = try String.fetchOne(db, sql: "SELECT name FROM activities WHERE id = ?", arguments: [id.databaseText]) else {
-            throw DomainError.notFound(entity: "activity")
-        }
-        return name
-    }
 }
 
 extension Assignment {
@@ -72,16 +65,15 @@ extension RecordTransaction {
     /// Assigns a participant to an activity in a role; the same person twice in the same role is refused.
     @discardableResult
     func assign(participant participantId: UUID, role roleId: UUID, toActivity activityId: UUID, at date: Date = Date()) throws -> AssignmentRow {
-        _ = try AppDatabase.fetchActivityName(db, activityId)
-        guard let participant = try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [participantId.databaseText]) else {
-            throw ValidationError.clash("participant_id", "That participant no longer exists; search again")
-        }
-        guard let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId.databaseText]) else {
-            throw ValidationError.clash("role_id", "That role no longer exists; choose another")
-        }
-        if try Bool.fetchOne(db, sql: """
+        guard try exists(activityId, in: "activities") else { throw DomainError.notFound(entity: "activity") }
+        try ensureExists(participantId, in: "participants", field: "participant_id", "That participant no longer exists; search again")
+        try ensureExists(roleId, in: "participant_roles", field: "role_id", "That role no longer exists; choose another")
+        let arguments: StatementArguments = [activityId.databaseText, participantId.databaseText, roleId.databaseText]
+        if try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM assignments WHERE activity_id = ? AND participant_id = ? AND role_id = ?)
-            """, arguments: [activityId.databaseText, participantId.databaseText, roleId.databaseText]) == true {
+            """), arguments: arguments) == true {
+            let participant = try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [participantId.databaseText]) ?? ""
+            let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId.databaseText]) ?? ""
             throw ValidationError.clash("role_id", "\(participant) is already assigned to this activity as \(role); choose another role or participant")
         }
         let assignment = AssignmentRow(activityId: activityId, participantId: participantId, roleId: roleId, assignedAt: date)

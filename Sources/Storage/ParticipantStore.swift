@@ -119,18 +119,13 @@ extension AppDatabase {
         return participant
     }
 
-    static func ensureVenueExists(_ db: Database, _ venue: UUID, field: String = "home_venue_id") throws {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM venues WHERE id = ?)", arguments: [venue.databaseText]) == true else {
-            throw ValidationError.clash(field, "The chosen venue no longer exists; search for another")
-        }
-    }
 }
 
 /// The participant writer: the only code that writes participants and their address periods.
 extension RecordTransaction {
     @discardableResult
     public func createParticipant(_ valid: ParticipantInput.Valid, id: UUID = UUID()) throws -> Participant {
-        if let venue = valid.homeVenueId { try AppDatabase.ensureVenueExists(db, venue) }
+        if let venue = valid.homeVenueId { try ensureVenueExists(venue, field: "home_venue_id") }
         let now = Date()
         let participant = Participant(id: id, name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes,
                                       homeVenueId: valid.homeVenueId, version: 1, createdAt: now, updatedAt: now)
@@ -144,7 +139,7 @@ extension RecordTransaction {
     public func updateParticipant(id: UUID, _ valid: ParticipantInput.Valid, expectedVersion: Int?) throws -> Participant {
         let stored = try fetch(Participant.self, id: id, noun: "participant")
         try ensureCurrent(stored.version, expected: expectedVersion, noun: "participant")
-        if let venue = valid.homeVenueId { try AppDatabase.ensureVenueExists(db, venue) }
+        if let venue = valid.homeVenueId { try ensureVenueExists(venue, field: "home_venue_id") }
         var edited = stored
         (edited.name, edited.email, edited.phone, edited.notes) = (valid.name, valid.email, valid.phone, valid.notes)
         edited.homeVenueId = valid.homeVenueId

@@ -52,8 +52,14 @@ public struct RecordKind: Sendable {
     var noun: String { entity.replacingOccurrences(of: "_", with: " ") }
 
     /// The `search_text` of a row with these values, or nil for kinds without one.
-    func searchText(_ fields: [String: JSONValue]) -> String? {
-        searchColumns.isEmpty ? nil : searchColumns.map { SearchText.fold(fields.text($0)) }.joined(separator: SearchText.separator)
+    func searchText(_ values: [String: DatabaseValue]) -> String? {
+        guard !searchColumns.isEmpty else { return nil }
+        return searchColumns.map { SearchText.fold(values[$0].flatMap(String.fromDatabaseValue) ?? "") }.joined(separator: SearchText.separator)
+    }
+
+    /// The values a change of a row carries: its synced columns as they are stored.
+    func syncedFields(_ values: [String: DatabaseValue]) -> [String: JSONValue] {
+        Dictionary(uniqueKeysWithValues: columns.map { ($0, JSONValue(values[$0] ?? .null)) })
     }
 
     /// Throws a ValidationError when the row would not pass the page's form, or when a text holds U+0000 (`containsNUL`).

@@ -18,8 +18,7 @@ extension SyncedRecord {
 
     /// The values a change of this record carries: its synced columns as they are stored.
     func syncedFields() throws -> [String: JSONValue] {
-        let stored = try databaseDictionary
-        return Dictionary(uniqueKeysWithValues: recordKind.columns.map { ($0, JSONValue(stored[$0] ?? .null)) })
+        recordKind.syncedFields(try databaseDictionary)
     }
 }
 
@@ -29,7 +28,7 @@ enum RowWriter {
     /// Inserts the row, or replaces the stored row with the same id.
     static func put(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
         var values = values
-        if let search = kind.searchText(values.mapValues(JSONValue.init)) { values["search_text"] = search.databaseValue }
+        if let search = kind.searchText(values) { values["search_text"] = search.databaseValue }
         let columns = values.keys.sorted()
         let updates = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         // Cached: bulk writes (a pull, demo data) repeat the same columns, so the statement compiles once per shape.
@@ -51,8 +50,11 @@ public struct RecordTransaction {
     let changes: ChangeRecorder
 
     func insert(_ record: some SyncedRecord) throws {
-        try RowWriter.put(db, record.recordKind, record.databaseDictionary)
-        try changes.recordCreate(record.recordKind.entity, id: record.id, fields: record.syncedFields())
+        let kind = record.recordKind
+        let values = try record.databaseDictionary
+        try RowWriter.put(db, kind, values)
+        // Standalone, nothing is queued, so the operation's fields are not worth building.
+        try changes.recordCreate(kind.entity, id: record.id, fields: changes.queuesForHub ? kind.syncedFields(values) : [:])
     }
 
     /// Saves `edited` over `stored` when a synced field differs: version raised, edit time stamped, change recorded.
@@ -86,8 +88,18 @@ public struct RecordTransaction {
         if let expected, expected != version { throw DomainError.staleVersion(entity: noun) }
     }
 
-    /// True when a row with this id exists in `table`.
-    func exists(_ table: String, _ id: UUID) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id.databaseText]) ?? false
+    /// True when `table` holds a row with this id.
+    func exists(_ id: UUID, in table: String) throws -> Bool {
+        // Cached: an import checks a reference per row, and compiling the statement each time would cost more than the check.
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)"), arguments: [id.databaseText]) ?? false
+    }
+
+    /// Refuses a value naming a record that no longer exists in `table`, as a clash at `field`.
+    func ensureExists(_ id: UUID, in table: String, field: String, _ message: String) throws {
+        if try !exists(id, in: table) { throw ValidationError.clash(field, message) }
+    }
+
+    func ensureVenueExists(_ venue: UUID, field: String) throws {
+        try ensureExists(venue, in: "venues", field: field, "The chosen venue no longer exists; search for another")
     }
 }

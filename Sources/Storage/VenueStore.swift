@@ -130,12 +130,6 @@ extension AppDatabase {
         return venue
     }
 
-    static func ensureAreaExists(_ db: Database, _ areaId: UUID) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM geographic_areas WHERE id = ?)",
-                                arguments: [areaId.databaseText]) == true else {
-            throw ValidationError.clash("geographic_area_id", "The chosen area no longer exists; choose another")
-        }
-    }
 }
 
 /// What refers to a venue and so keeps it from being deleted.
@@ -167,7 +161,7 @@ extension String {
 extension RecordTransaction {
     @discardableResult
     public func createVenue(_ valid: VenueInput.Valid, id: UUID = UUID()) throws -> Venue {
-        try AppDatabase.ensureAreaExists(db, valid.areaId)
+        try ensureExists(valid.areaId, in: "geographic_areas", field: "geographic_area_id", "The chosen area no longer exists; choose another")
         let now = Date()
         let venue = Venue(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
                           longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
@@ -179,7 +173,7 @@ extension RecordTransaction {
     public func updateVenue(id: UUID, _ valid: VenueInput.Valid, expectedVersion: Int?) throws -> Venue {
         let stored = try fetch(Venue.self, id: id, noun: "venue")
         try ensureCurrent(stored.version, expected: expectedVersion, noun: "venue")
-        try AppDatabase.ensureAreaExists(db, valid.areaId)
+        try ensureExists(valid.areaId, in: "geographic_areas", field: "geographic_area_id", "The chosen area no longer exists; choose another")
         var edited = stored
         (edited.name, edited.address, edited.areaId) = (valid.name, valid.address, valid.areaId)
         (edited.latitude, edited.longitude, edited.venueType) = (valid.latitude, valid.longitude, valid.venueType)
