@@ -1,6 +1,5 @@
 import App
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 
@@ -30,8 +29,10 @@ struct Serve: FieldbookCommand {
         keepLoopbackOffProxy()
         let logger = makeLogger(level: configuration.logLevel)
         let app = try await FieldbookApp.make(configuration, logger: logger)
+        // Caught before the address is printed: whoever reads that line may stop the server at once.
+        let termination = try TerminationSignal()
         try app.start(announce: announce)
-        await waitForTerminationSignal()
+        await termination.wait()
         logger.info("shutting down")
         app.stop()
     }
@@ -43,38 +44,5 @@ struct Serve: FieldbookCommand {
             return handler
         }
         return Logger(label: "fieldbook")
-    }
-}
-
-/// Suspends until SIGINT or SIGTERM arrives.
-func waitForTerminationSignal() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let once = SignalLatch(continuation)
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { once.fire() }
-            source.resume()
-            once.keep(source)
-        }
-    }
-}
-
-/// Resumes its continuation once, however many signals arrive, and keeps the signal sources alive.
-final class SignalLatch: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var sources: [DispatchSourceSignal] = []
-    private let lock = NSLock()
-
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-    func keep(_ source: DispatchSourceSignal) { lock.withLock { sources.append(source) } }
-
-    func fire() {
-        let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            defer { continuation = nil }
-            return continuation
-        }
-        pending?.resume()
     }
 }
