@@ -44,7 +44,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [
-            "App", "Sync", "Domain", "Storage",
+            "App",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -73,6 +73,7 @@ let package = Package(
         ]),
         .testTarget(name: "SurfaceTests", dependencies: ["Surface", "Domain", "HTTPServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["App"]),
     ],
     swiftLanguageModes: [.v6]
 )

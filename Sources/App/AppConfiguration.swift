@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Logging
 import Storage
 
 /// Everything Fieldbook is configured with, built once from flags and environment and passed down.
@@ -14,6 +15,8 @@ public struct AppConfiguration: Sendable {
     /// Overrides the sync interval stored in the settings, in seconds.
     public var syncInterval: TimeInterval?
     public var passwordCost: PasswordHasher.Cost
+    /// The least severe level `fieldbook serve` logs.
+    public var logLevel: Logger.Level = .info
     public var sessionPolicy: SessionPolicy
     public var version: String
 

@@ -1,11 +1,8 @@
 import App
 import ArgumentParser
-import Domain
-import Foundation
-import Storage
 
 /// `fieldbook demo-data`: fills an empty database with a realistic community, to try Fieldbook and to benchmark it.
-struct DemoData: AsyncParsableCommand {
+struct DemoData: FieldbookCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo-data",
         abstract: "Fill an empty database with a realistic demo community (areas, venues, participants, activities, assignments).")
@@ -28,22 +25,7 @@ struct DemoData: AsyncParsableCommand {
         guard participants >= 0, activities >= 0, venues >= 0 else { throw ValidationError("sizes must not be negative") }
     }
 
-    func run() async throws {
-        var configuration = AppConfiguration()
-        common.apply(to: &configuration, environment: Environment())
-        let database = try openDatabase(configuration)
-        let started = Date()
-        do {
-            let summary = try database.importDemoCommunity(
-                size: DemoCommunity.Size(venues: venues, participants: participants, activities: activities), seed: seed)
-            announce("""
-                Created \(summary.areas) areas, \(summary.venues) venues, \(summary.participants) participants \
-                (\(summary.addressPeriods) address periods), \(summary.activities) activities (\(summary.venuePeriods) venue periods) \
-                and \(summary.assignments) assignments in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.
-                """)
-        } catch let error as DomainError {
-            throw ValidationError(error.userMessage)
-        }
-        try database.close()
+    func perform() async throws {
+        try common.onDataFolder { try $0.importDemoCommunity(venues: venues, participants: participants, activities: activities, seed: seed) }
     }
 }

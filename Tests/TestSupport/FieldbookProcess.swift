@@ -49,15 +49,17 @@ public final class FieldbookProcess {
         guard port != 0 else { throw ProcessError.didNotStart(text) }
     }
 
-    /// Runs a one-off command (`link`, `create-user`, ...) with `input` on stdin; returns its exit status and output.
+    /// Runs a one-off command (`link`, `create-user`, ...) with `input` on stdin and `variables` added to the
+    /// environment; returns its exit status and output (stdout and stderr).
     @discardableResult
-    public static func command(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
+    public static func command(_ arguments: [String], input: String = "",
+                               variables: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["FIELDBOOK_PASSWORD_COST"] = "test"
-        process.environment = environment
+        process.environment = environment.merging(variables) { _, given in given }
         let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin

@@ -1,0 +1,68 @@
+import Domain
+import Foundation
+import Storage
+import Sync
+
+/// The database of a configured data folder, for the commands that work on it without serving (create-user,
+/// backup, demo-data, link). Each task returns the line the command prints, and throws InvalidInput for what the
+/// person must change; other errors are failures of the machine (a disk, a file).
+public final class DataFolder {
+    private let database: AppDatabase
+
+    private init(_ configuration: AppConfiguration) throws {
+        database = try openDatabase(configuration)
+    }
+
+    /// Opens the folder's database (creating folder and file if needed), runs `task` on it, and closes it (checkpointing
+    /// the WAL) once the task succeeded; after a failure the pool's deinitialisation closes it.
+    public static func open<Result>(_ configuration: AppConfiguration, for task: (DataFolder) throws -> Result) throws -> Result {
+        let folder = try DataFolder(configuration)
+        let result = try task(folder)
+        try folder.database.close()
+        return result
+    }
+
+    /// Adds an account; with no name, the person is called by the part of the email before @.
+    public func createUser(email: String, role: String, name: String?, password: String) throws -> String {
+        let input = NewUserInput(name: name ?? String(email.split(separator: "@").first ?? ""), email: email, role: role,
+                                 password: password, passwordConfirmation: password)
+        do {
+            let user = try database.createUser(input, by: .system("command-line"))
+            return "Created \(user.role.label.lowercased()) \(user.email) (\(user.id.uuidString.lowercased()))."
+        } catch let errors as ValidationError {
+            throw InvalidInput(errors.fieldErrors.map { "\($0.field): \($0.message)" }.joined(separator: "\n"))
+        }
+    }
+
+    /// Writes a consistent copy of the database to `file` (replaced if it exists), also while a server uses it.
+    public func backup(to file: String) throws -> String {
+        try database.backup(to: file)
+        return "Backed up \(database.path) to \(file)."
+    }
+
+    /// Fills an empty database with a generated community; the same seed gives the same community.
+    public func importDemoCommunity(venues: Int, participants: Int, activities: Int, seed: UInt64) throws -> String {
+        let started = Date()
+        do {
+            let summary = try database.importDemoCommunity(
+                size: DemoCommunity.Size(venues: venues, participants: participants, activities: activities), seed: seed)
+            return """
+                Created \(summary.areas) areas, \(summary.venues) venues, \(summary.participants) participants \
+                (\(summary.addressPeriods) address periods), \(summary.activities) activities (\(summary.venuePeriods) venue periods) \
+                and \(summary.assignments) assignments in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.
+                """
+        } catch let error as DomainError {
+            throw InvalidInput(error.userMessage)
+        }
+    }
+
+    /// Links this node to a hub, signing in once with an administrator account of the hub.
+    public func linkHub(upstream: URL, email: String, password: String) throws -> String {
+        do {
+            try HubLinker.link(database, upstream: upstream, email: email, password: password)
+        } catch let failure as HubLinker.Failure {
+            throw InvalidInput(failure.description)
+        }
+        return "Linked to \(upstream.absoluteString) as \(email). `fieldbook serve` syncs with it in the background."
+    }
+}

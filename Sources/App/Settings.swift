@@ -1,0 +1,80 @@
+import Foundation
+import HTTPServer
+import Logging
+
+// Every setting of README's Configuration table, each declared once with its flag and its environment variable.
+// FIELDBOOK_PASSWORD_COST has no flag and is read by ConfigurationDraft.
+
+extension Setting where Value == String {
+    public static var data: Setting {
+        Setting(name: "data", variable: "FIELDBOOK_DATA", about: "Folder holding the database",
+                defaultNote: "default \(AppConfiguration().dataDirectory)") { $1.configuration.dataDirectory = $0 }
+    }
+
+    public static var resources: Setting {
+        Setting(name: "resources", variable: "FIELDBOOK_RESOURCES", about: "Folder holding templates/ and Public/",
+                defaultNote: "default \(AppConfiguration().resourcesDirectory)") { $1.configuration.resourcesDirectory = $0 }
+    }
+
+    /// An unknown level logs at info rather than refusing to start.
+    public static var logLevel: Setting {
+        Setting(name: "log-level", variable: "FIELDBOOK_LOG_LEVEL", about: "Log level: trace, debug, info, notice, warning, error",
+                defaultNote: "default \(AppConfiguration().logLevel.rawValue)") {
+            $1.configuration.logLevel = Logger.Level(rawValue: $0) ?? AppConfiguration().logLevel
+        }
+    }
+
+    public static var host: Setting {
+        Setting(name: "host", variable: "FIELDBOOK_HOST", about: "Address to listen on; 0.0.0.0 serves the LAN",
+                defaultNote: "default \(ServerConfiguration().host)") { $1.configuration.server.host = $0 }
+    }
+
+    public static var upstream: Setting {
+        Setting(name: "upstream", variable: "FIELDBOOK_UPSTREAM",
+                about: "Use this URL for the linked hub instead of the one saved by `fieldbook link`") { text, draft in
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
+                throw InvalidInput("--upstream must be an http:// or https:// URL, got '\(text)'")
+            }
+            draft.configuration.upstream = url
+        }
+    }
+
+    public static var tlsCertificate: Setting {
+        Setting(name: "tls-cert", variable: "FIELDBOOK_TLS_CERT", about: "PEM certificate file: serve HTTPS") {
+            $1.tlsCertificateFile = $0
+        }
+    }
+
+    public static var tlsKey: Setting {
+        Setting(name: "tls-key", variable: "FIELDBOOK_TLS_KEY", about: "PEM private key file for --tls-cert") { $1.tlsKeyFile = $0 }
+    }
+}
+
+extension Setting where Value == UInt16 {
+    public static var port: Setting {
+        Setting(name: "port", variable: "FIELDBOOK_PORT", about: "Port; 0 picks a free one",
+                defaultNote: "default \(ServerConfiguration().port)") { $1.configuration.server.port = $0 }
+    }
+}
+
+extension Setting where Value == Int {
+    public static var syncInterval: Setting {
+        Setting(name: "sync-interval", variable: "FIELDBOOK_SYNC_INTERVAL", about: "Seconds between automatic syncs with the hub",
+                defaultNote: "default: the settings page's, 300",
+                unreadable: { variable, _ in "\(variable) must be a number of seconds" }) { seconds, draft in
+            guard seconds >= 1 else { throw InvalidInput("--sync-interval must be at least 1 second") }
+            draft.configuration.syncInterval = TimeInterval(seconds)
+        }
+    }
+
+    /// The server's own default (8) suits tests; a served node gets a pool a few times the core count (README).
+    public static var threads: Setting {
+        Setting(name: "threads", variable: "FIELDBOOK_THREADS", about: "Worker threads", defaultNote: "default 4 per core, at least 8",
+                fallback: max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)) { $1.configuration.server.threadCount = $0 }
+    }
+
+    public static var maxBody: Setting {
+        Setting(name: "max-body", variable: "FIELDBOOK_MAX_BODY", about: "Largest request body accepted, in bytes",
+                defaultNote: "default \(ServerConfiguration().maxBodyBytes)") { $1.configuration.server.maxBodyBytes = $0 }
+    }
+}
