@@ -67,15 +67,18 @@ struct APIContext {
         guard let id = UUID.strict(text) else { throw APIBadParameter(name: name, expected: "an id like 0d2f3a10-0000-4000-8000-000000000001") }
         return id
     }
-
-    /// `order=asc|desc`, or the list's default.
-    func descending(default value: Bool) throws -> Bool {
-        try choice(ListParameter.order.name, SortOrder.self).map { $0 == .desc } ?? value
-    }
 }
 
-/// The `order` query parameter.
-enum SortOrder: String, CaseIterable { case asc, desc }
+/// The API reads list parameters strictly: a value the document does not allow is a 400.
+extension APIContext: ListParameterReader {
+    func text(_ parameter: ListParameter) -> String { request.query(parameter) ?? "" }
+    func uuid(_ parameter: ListParameter) throws -> UUID? { try uuid(parameter.name) }
+    func choice<Value: RawRepresentable & CaseIterable>(_ parameter: ListParameter, as type: Value.Type) throws -> Value?
+        where Value.RawValue == String {
+        try choice(parameter.name, type)
+    }
+    func page() throws -> PageRequest { try pageRequest() }
+}
 
 /// A query parameter with a value the document does not allow: 400.
 struct APIBadParameter: HTTPResponseError {

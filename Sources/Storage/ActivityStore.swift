@@ -4,27 +4,22 @@ import GRDB
 
 /// How the activity list is searched, filtered, sorted and paged.
 public struct ActivityQuery: Sendable, Equatable {
-    public var text: String
+    public var text = ""
     public var typeId: UUID?
     public var status: ActivityStatus?
-    public var sort: Sort
-    public var descending: Bool
-    public var page: PageRequest
+    public var sort = Sort.start
+    public var descending = true
+    public var page = PageRequest()
 
     /// The orders the list offers.
     public enum Sort: String, Sendable, CaseIterable {
         case start, name, type
     }
+}
 
-    public init(text: String = "", typeId: UUID? = nil, status: ActivityStatus? = nil, sort: Sort = .start, descending: Bool = true,
-                page: PageRequest = PageRequest()) {
-        self.text = text
-        self.typeId = typeId
-        self.status = status
-        self.sort = sort
-        self.descending = descending
-        self.page = page
-    }
+extension ActivityQuery {
+    /// Every activity, newest start first, first page; the surfaces start from it and fill it from a request (`init(reading:)` in Surface).
+    public static let unfiltered = ActivityQuery()
 }
 
 /// An activity as listed: with its type's name and its current venues.

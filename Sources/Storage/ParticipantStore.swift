@@ -5,13 +5,13 @@ import GRDB
 /// How the participant list is searched, filtered, sorted and paged; every field comes from the query string.
 public struct ParticipantQuery: Sendable, Equatable {
     /// Case-insensitive substring of the name or email (Property 3).
-    public var text: String
+    public var text = ""
     /// Participants whose home venue is in this area or an area inside it.
     public var areaId: UUID?
-    public var home: HomeFilter
-    public var sort: Sort
-    public var descending: Bool
-    public var page: PageRequest
+    public var home = HomeFilter.any
+    public var sort = Sort.name
+    public var descending = false
+    public var page = PageRequest()
 
     /// Whether participants have a home venue.
     public enum HomeFilter: String, Sendable, CaseIterable {
@@ -22,16 +22,11 @@ public struct ParticipantQuery: Sendable, Equatable {
     public enum Sort: String, Sendable, CaseIterable {
         case name, email, created
     }
+}
 
-    public init(text: String = "", areaId: UUID? = nil, home: HomeFilter = .any, sort: Sort = .name, descending: Bool = false,
-                page: PageRequest = PageRequest()) {
-        self.text = text
-        self.areaId = areaId
-        self.home = home
-        self.sort = sort
-        self.descending = descending
-        self.page = page
-    }
+extension ParticipantQuery {
+    /// Every participant by name, first page; the surfaces start from it and fill it from a request (`init(reading:)` in Surface).
+    public static let unfiltered = ParticipantQuery()
 }
 
 /// A participant as listed: with their home venue's name.
@@ -68,6 +63,11 @@ extension AppDatabase {
             return try list.page(db, order: order, select: "p.*, v.name AS venue_name", rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id",
                                  request: query.page) { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) }
         }
+    }
+
+    /// Participants whose name or email contains `text`, for pickers on other forms.
+    public func participantMatches(_ text: String, limit: Int = 20) throws -> [ParticipantListItem] {
+        try participants(ParticipantQuery(text: text, page: PageRequest(page: 1, perPage: limit))).items
     }
 
     public func participant(id: UUID) throws -> Participant {

@@ -5,25 +5,22 @@ import GRDB
 /// How the venue list is filtered, sorted and paged; every field comes from the query string.
 public struct VenueQuery: Sendable, Equatable {
     /// Case-insensitive substring of the name or address.
-    public var text: String
+    public var text = ""
     /// Venues in this area or any area below it.
     public var areaId: UUID?
     public var venueType: VenueType?
-    public var sort: Sort
-    public var page: PageRequest
+    public var sort = Sort.name
+    public var page = PageRequest()
 
     /// The orders the venue list offers.
     public enum Sort: String, Sendable, CaseIterable {
         case name, area, created
     }
+}
 
-    public init(text: String = "", areaId: UUID? = nil, venueType: VenueType? = nil, sort: Sort = .name, page: PageRequest = PageRequest()) {
-        self.text = text
-        self.areaId = areaId
-        self.venueType = venueType
-        self.sort = sort
-        self.page = page
-    }
+extension VenueQuery {
+    /// Every venue by name, first page; the surfaces start from it and fill it from a request (`init(reading:)` in Surface).
+    public static let unfiltered = VenueQuery()
 }
 
 /// A venue as listed: with its area's name.
@@ -64,6 +61,11 @@ extension AppDatabase {
     /// Venues whose name or address contains `text`, for pickers on other forms.
     public func venueMatches(_ text: String, limit: Int = 20) throws -> [VenueListItem] {
         try venues(VenueQuery(text: text, page: PageRequest(page: 1, perPage: limit))).items
+    }
+
+    /// One page of the venues in an area and the areas inside it, by name.
+    public func venues(inArea areaId: UUID, page: PageRequest) throws -> ListPage<VenueListItem> {
+        try venues(VenueQuery(areaId: areaId, page: page))
     }
 
     /// Activities currently held at the venue and participants living there (first `limit` of each, with totals).

@@ -70,9 +70,7 @@ enum ActivityResource {
     }
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        let query = ActivityQuery(text: context.request.query(.text) ?? "", typeId: try context.uuid(ListParameter.activityTypeId.name),
-                                  status: try context.choice(ListParameter.status.name), sort: try context.choice(ListParameter.sort.name) ?? .start,
-                                  descending: try context.descending(default: true), page: try context.pageRequest())
+        let query = try ActivityQuery(reading: context)
         return APIResponse.ok(try ListEnvelope(try context.database.activities(query)) { try body($0.activity, context) })
     }
 

@@ -81,7 +81,7 @@ enum AreaResource {
 
     @Sendable static func venues(_ context: APIContext) throws -> Response {
         let id = try context.existingId(context.database.area(id:))
-        let page = try context.database.venues(VenueQuery(areaId: id, page: try context.pageRequest()))
+        let page = try context.database.venues(inArea: id, page: try context.pageRequest())
         return APIResponse.ok(ListEnvelope(page) { VenueResource.Body($0.venue) })
     }
 

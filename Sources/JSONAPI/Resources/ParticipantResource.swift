@@ -78,9 +78,7 @@ enum ParticipantResource {
                                          query: APIOperation.paging, success: .page("AddressPeriod"))
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        let query = ParticipantQuery(text: context.request.query(.text) ?? "", areaId: try context.uuid(ListParameter.areaId.name),
-                                     home: try context.choice(ListParameter.home.name) ?? .any, sort: try context.choice(ListParameter.sort.name) ?? .name,
-                                     descending: try context.descending(default: false), page: try context.pageRequest())
+        let query = try ParticipantQuery(reading: context)
         return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant) })
     }
 

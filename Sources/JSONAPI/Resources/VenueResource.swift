@@ -80,9 +80,7 @@ enum VenueResource {
                                               query: APIOperation.paging, success: .page("Participant"))
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        let query = VenueQuery(text: context.request.query(.text) ?? "", areaId: try context.uuid(ListParameter.areaId.name),
-                               venueType: try context.choice(ListParameter.venueType.name), sort: try context.choice(ListParameter.sort.name) ?? .name,
-                               page: try context.pageRequest())
+        let query = try VenueQuery(reading: context)
         return APIResponse.ok(ListEnvelope(try context.database.venues(query)) { Body($0.venue) })
     }
 

@@ -12,10 +12,7 @@ enum ActivityPages: RecordPages {
 
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
-        let query = ActivityQuery(text: request.query(.text) ?? "", typeId: request.query(.activityTypeId).flatMap(UUID.init(uuidString:)),
-                                  status: request.query(.status).flatMap(ActivityStatus.init(rawValue:)),
-                                  sort: request.query(.sort).flatMap(ActivityQuery.Sort.init(rawValue:)) ?? .start,
-                                  descending: request.query(.order) != "asc", page: Pagination.pageRequest(request))
+        let query = try ActivityQuery(reading: LenientListReader(request))
         let page = try context.database.activities(query)
         var filters = FormView()
         filters.input(ListParameter.text.name, label: "Name contains", value: query.text)

@@ -15,7 +15,7 @@ enum AreaPages: RecordPages {
     static func detail(_ context: inout PageContext) throws -> Response {
         let area = try context.database.area(id: context.request.uuidParameter())
         let statistics = try context.database.areaStatistics(id: area.id)
-        let venues = try context.database.venues(VenueQuery(areaId: area.id, page: PageRequest(page: 1, perPage: 20)))
+        let venues = try context.database.venues(inArea: area.id, page: PageRequest(page: 1, perPage: 20))
         let children = try context.database.childAreas(of: area.id)
         let view: [String: Any] = [
             "area": areaView(area),

@@ -63,7 +63,7 @@ enum AssignmentPages {
         var view = form.view
         let chosen = UUID(uuidString: participant).flatMap { id in (try? context.database.participant(id: id)).map { (id, "\($0.name) (\($0.email))") } }
         let matches = search.trimmingCharacters(in: .whitespaces).isEmpty ? [] : try context.database
-            .participants(ParticipantQuery(text: search, page: PageRequest(page: 1, perPage: 20))).items
+            .participantMatches(search)
             .map { ($0.participant.id, "\($0.participant.name) (\($0.participant.email))") }
         view["picker"] = picker.view(search: search, chosen: chosen.map { [$0] } ?? [], matches: matches,
                                      error: errors.message(for: "participant_id"))

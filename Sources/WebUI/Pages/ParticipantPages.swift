@@ -12,10 +12,7 @@ enum ParticipantPages: RecordPages {
 
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
-        let query = ParticipantQuery(text: request.query(.text) ?? "", areaId: request.query(.areaId).flatMap(UUID.init(uuidString:)),
-                                     home: request.query(.home).flatMap(ParticipantQuery.HomeFilter.init(rawValue:)) ?? .any,
-                                     sort: request.query(.sort).flatMap(ParticipantQuery.Sort.init(rawValue:)) ?? .name,
-                                     descending: request.query(.order) == "desc", page: Pagination.pageRequest(request))
+        let query = try ParticipantQuery(reading: LenientListReader(request))
         let page = try context.database.participants(query)
         var filters = FormView()
         filters.input(ListParameter.text.name, label: "Name or email contains", value: query.text)

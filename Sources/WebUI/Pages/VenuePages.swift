@@ -8,10 +8,7 @@ import Surface
 enum VenuePages: RecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
-        let query = VenueQuery(text: request.query(.text) ?? "", areaId: request.query(.areaId).flatMap(UUID.init(uuidString:)),
-                               venueType: request.query(.venueType).flatMap(VenueType.init(rawValue:)),
-                               sort: request.query(.sort).flatMap(VenueQuery.Sort.init(rawValue:)) ?? .name,
-                               page: Pagination.pageRequest(request))
+        let query = try VenueQuery(reading: LenientListReader(request))
         let page = try context.database.venues(query)
         let areas = try context.database.areaTree()
         var filters = FormView()
@@ -23,7 +20,7 @@ enum VenuePages: RecordPages {
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
                        options: [("name", "Name"), ("area", "Area"), ("created", "Newest first")])
         return context.listPage("venues/list", title: "Venues", section: .venues, filters: filters, page: page, noun: ("venue", "venues"),
-                                filtered: query != VenueQuery(sort: query.sort, page: query.page), extra: ["has_areas": !areas.isEmpty],
+                                filtered: !query.text.isEmpty || query.areaId != nil || query.venueType != nil, extra: ["has_areas": !areas.isEmpty],
                                 row: rowView)
     }
 
