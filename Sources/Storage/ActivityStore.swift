@@ -56,7 +56,7 @@ extension AppDatabase {
     }
 
     public func activity(id: UUID) throws -> Activity {
-        try read { db in try Self.fetchActivity(db, id: id) }
+        try read { db in try Activity.find(db, id: id) }
     }
 
     /// Every venue period of the activity, newest first (Property 38).
@@ -87,7 +87,7 @@ extension AppDatabase {
     @discardableResult
     public func completeActivity(id: UUID, today: CalendarDate = .today(), by actor: Actor) throws -> Activity {
         try transaction(by: actor) { transaction in
-            let stored = try transaction.fetch(Activity.self, id: id, noun: "activity")
+            let stored = try transaction.fetch(Activity.self, id: id)
             guard stored.status != .completed else { return stored }
             guard stored.startDate < today else {
                 throw DomainError.protected(message: "“\(stored.name)” starts on \(stored.startDate.display), so it cannot be completed yet. If it will not happen, edit it and set its status to Cancelled.")
@@ -101,12 +101,7 @@ extension AppDatabase {
 
     /// Deletes an activity with its venue history and assignments.
     public func deleteActivity(id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { try $0.delete($0.fetch(Activity.self, id: id, noun: "activity")) }
-    }
-
-    private static func fetchActivity(_ db: Database, id: UUID) throws -> Activity {
-        guard let activity = try Activity.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "activity") }
-        return activity
+        try transaction(by: actor) { try $0.delete($0.fetch(Activity.self, id: id)) }
     }
 
 }
@@ -129,8 +124,8 @@ extension RecordTransaction {
 
     @discardableResult
     public func updateActivity(id: UUID, _ valid: ActivityInput.Valid, expectedVersion: Int?) throws -> Activity {
-        let stored = try fetch(Activity.self, id: id, noun: "activity")
-        try ensureCurrent(stored.version, expected: expectedVersion, noun: "activity")
+        let stored = try fetch(Activity.self, id: id)
+        try ensureCurrent(stored, expected: expectedVersion)
         try ensureExists(valid.typeId, in: "activity_types", field: "activity_type_id", "The chosen activity type no longer exists; choose another")
         try valid.venueIds.forEach { try ensureVenueExists($0, field: "venue_ids") }
         var edited = stored

@@ -46,7 +46,7 @@ extension AppDatabase {
     }
 
     public func area(id: UUID) throws -> GeographicArea {
-        try read { db in try Self.fetchArea(db, id: id) }
+        try read { db in try GeographicArea.find(db, id: id) }
     }
 
     /// The area's ancestors, top level first.
@@ -115,7 +115,7 @@ extension AppDatabase {
     /// Deletes an area that has no child areas and no venues (Property 32).
     public func deleteArea(id: UUID, by actor: Actor) throws {
         try transaction(by: actor) { transaction in
-            let area = try transaction.fetch(GeographicArea.self, id: id, noun: "area")
+            let area = try transaction.fetch(GeographicArea.self, id: id)
             let references = try Self.references(transaction.db, areaId: id, limit: 10)
             guard references.isEmpty else {
                 throw DomainError.stillReferenced(message: AreaReferences.refusal(name: area.name, references),
@@ -129,11 +129,6 @@ extension AppDatabase {
     static func descendantIds(_ db: Database, of id: UUID) throws -> Set<UUID> {
         let ids = try String.fetchAll(db, sql: areaTreeSQL, arguments: [id.databaseText])
         return Set(ids.compactMap(UUID.init(uuidString:)))
-    }
-
-    private static func fetchArea(_ db: Database, id: UUID) throws -> GeographicArea {
-        guard let area = try GeographicArea.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "area") }
-        return area
     }
 
     private static func references(_ db: Database, areaId: UUID, limit: Int) throws -> AreaReferences {
@@ -173,8 +168,8 @@ extension RecordTransaction {
 
     @discardableResult
     public func updateArea(id: UUID, _ valid: AreaInput.Valid, expectedVersion: Int?) throws -> GeographicArea {
-        let stored = try fetch(GeographicArea.self, id: id, noun: "area")
-        try ensureCurrent(stored.version, expected: expectedVersion, noun: "area")
+        let stored = try fetch(GeographicArea.self, id: id)
+        try ensureCurrent(stored, expected: expectedVersion)
         if let parentId = valid.parentId {
             try ensureExists(parentId, in: "geographic_areas", field: "parent_id", "The chosen parent area no longer exists; choose another")
             if try AppDatabase.descendantIds(db, of: id).contains(parentId) {

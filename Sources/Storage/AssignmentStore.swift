@@ -48,7 +48,7 @@ extension AppDatabase {
     }
 
     public func unassign(_ id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { try $0.delete($0.fetch(AssignmentRow.self, id: id, noun: "assignment")) }
+        try transaction(by: actor) { try $0.delete($0.fetch(AssignmentRow.self, id: id)) }
     }
 }
 

@@ -104,7 +104,7 @@ extension RecordTransaction {
     public func updateCategory(_ kind: CategoryKind, id: UUID, _ valid: CategoryInput, expectedVersion: Int?) throws -> Category {
         let stored = try AppDatabase.fetchCategory(db, kind, id: id)
         try AppDatabase.ensureCustom(stored)
-        try ensureCurrent(stored.version, expected: expectedVersion, noun: kind.singular)
+        try ensureCurrent(stored, expected: expectedVersion)
         try AppDatabase.ensureUniqueName(db, kind, valid.name, except: id)
         var edited = stored
         edited.name = valid.name

@@ -71,7 +71,7 @@ extension AppDatabase {
     }
 
     public func participant(id: UUID) throws -> Participant {
-        try read { db in try Self.fetchParticipant(db, id: id) }
+        try read { db in try Participant.find(db, id: id) }
     }
 
     /// Where the participant has lived, newest first (Property 37).
@@ -111,12 +111,7 @@ extension AppDatabase {
 
     /// Deletes a participant with their assignments and address history.
     public func deleteParticipant(id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { try $0.delete($0.fetch(Participant.self, id: id, noun: "participant")) }
-    }
-
-    private static func fetchParticipant(_ db: Database, id: UUID) throws -> Participant {
-        guard let participant = try Participant.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "participant") }
-        return participant
+        try transaction(by: actor) { try $0.delete($0.fetch(Participant.self, id: id)) }
     }
 
 }
@@ -137,8 +132,8 @@ extension RecordTransaction {
     /// Saves changes; a new home venue closes the open address period and opens one from `movedOn`.
     @discardableResult
     public func updateParticipant(id: UUID, _ valid: ParticipantInput.Valid, expectedVersion: Int?) throws -> Participant {
-        let stored = try fetch(Participant.self, id: id, noun: "participant")
-        try ensureCurrent(stored.version, expected: expectedVersion, noun: "participant")
+        let stored = try fetch(Participant.self, id: id)
+        try ensureCurrent(stored, expected: expectedVersion)
         if let venue = valid.homeVenueId { try ensureVenueExists(venue, field: "home_venue_id") }
         var edited = stored
         (edited.name, edited.email, edited.phone, edited.notes) = (valid.name, valid.email, valid.phone, valid.notes)

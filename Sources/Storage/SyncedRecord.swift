@@ -22,6 +22,21 @@ extension SyncedRecord {
     }
 }
 
+/// A record type that stores exactly one kind in its own table (every kind but the two categories), found by id.
+protocol StoredRecord: SyncedRecord, FetchableRecord, TableRecord {
+    static var kind: RecordKind { get }
+}
+
+extension StoredRecord {
+    var recordKind: RecordKind { Self.kind }
+
+    /// The stored record with this id; `notFound` names the kind as people call it ("This area does not exist").
+    static func find(_ db: Database, id: UUID) throws -> Self {
+        guard let record = try fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: kind.label.one) }
+        return record
+    }
+}
+
 /// The only code that writes rows of synced tables, for typed records (pages, API, demo data) and wire states (sync)
 /// alike. It derives `search_text` from the kind, so a row written either way is found by the same search.
 enum RowWriter {
@@ -77,15 +92,14 @@ public struct RecordTransaction {
         try changes.recordDelete(record.recordKind.entity, id: record.id, baseVersion: record.version)
     }
 
-    /// The stored record with this id; `notFound` names the kind as people call it.
-    func fetch<Record: SyncedRecord & FetchableRecord & TableRecord>(_ type: Record.Type, id: UUID, noun: String) throws -> Record {
-        guard let record = try Record.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: noun) }
-        return record
+    /// The stored record with this id (`StoredRecord.find`).
+    func fetch<Record: StoredRecord>(_ type: Record.Type, id: UUID) throws -> Record {
+        try Record.find(db, id: id)
     }
 
-    /// Refuses an edit made on a version that is no longer current (the form or body named `expected`).
-    func ensureCurrent(_ version: Int, expected: Int?, noun: String) throws {
-        if let expected, expected != version { throw DomainError.staleVersion(entity: noun) }
+    /// Refuses an edit made on a version of `stored` that is no longer current (the form or body named `expected`).
+    func ensureCurrent(_ stored: some SyncedRecord, expected: Int?) throws {
+        if let expected, expected != stored.version { throw DomainError.staleVersion(entity: stored.recordKind.label.one) }
     }
 
     /// True when `table` holds a row with this id.

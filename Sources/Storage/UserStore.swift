@@ -13,7 +13,7 @@ extension AppDatabase {
     }
 
     public func user(id: UUID) throws -> User {
-        try read { db in try Self.fetchUser(db, id: id) }
+        try read { db in try UserRow.find(db, id: id).user }
     }
 
     /// The user whose email and password match, if enabled; nil otherwise (same work either way).
@@ -59,7 +59,7 @@ extension AppDatabase {
     public func updateUser(id: UUID, _ input: UserChangeInput, by actor: Actor) throws -> User {
         let valid = try input.validated()
         return try transaction(by: actor) { transaction in
-            let stored = try transaction.fetch(UserRow.self, id: id, noun: "user")
+            let stored = try transaction.fetch(UserRow.self, id: id)
             let user = stored.user
             let losesAdministration = user.role == .administrator && !user.isDisabled
                 && (valid.role != .administrator || valid.isDisabled)
@@ -81,7 +81,7 @@ extension AppDatabase {
         try errors.throwIfAny()
         let hash = try passwordHasher.hash(password)
         try transaction(by: actor) { transaction in
-            let stored = try transaction.fetch(UserRow.self, id: id, noun: "user")
+            let stored = try transaction.fetch(UserRow.self, id: id)
             var edited = stored
             edited.passwordHash = hash
             try transaction.save(edited, over: stored)
@@ -93,11 +93,6 @@ extension AppDatabase {
     private static func signOutEverywhere(_ db: Database, userId: UUID) throws {
         try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userId.databaseText])
         try db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [userId.databaseText])
-    }
-
-    private static func fetchUser(_ db: Database, id: UUID) throws -> User {
-        guard let row = try UserRow.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "user") }
-        return row.user
     }
 
     private static func ensureUniqueEmail(_ db: Database, _ email: String) throws {

@@ -55,7 +55,7 @@ extension AppDatabase {
     }
 
     public func venue(id: UUID) throws -> Venue {
-        try read { db in try Self.fetchVenue(db, id: id) }
+        try read { db in try Venue.find(db, id: id) }
     }
 
     /// Venues whose name or address contains `text`, for pickers on other forms.
@@ -104,7 +104,7 @@ extension AppDatabase {
     /// Deletes a venue nothing refers to (Property 27): no participant lives there, no activity was ever held there.
     public func deleteVenue(id: UUID, by actor: Actor) throws {
         try transaction(by: actor) { transaction in
-            let venue = try transaction.fetch(Venue.self, id: id, noun: "venue")
+            let venue = try transaction.fetch(Venue.self, id: id)
             let references = try Self.venueReferenceCounts(transaction.db, id: id)
             if references.total > 0 {
                 throw DomainError.stillReferenced(message: references.refusal(name: venue.name), references: [])
@@ -125,11 +125,6 @@ extension AppDatabase {
             residents: try count("SELECT COUNT(*) FROM participants WHERE home_venue_id = ?"),
             addressHistory: try count("SELECT COUNT(*) FROM participant_address_history WHERE venue_id = ?"),
             activityHistory: try count("SELECT COUNT(*) FROM activity_venue_history WHERE venue_id = ?"))
-    }
-
-    private static func fetchVenue(_ db: Database, id: UUID) throws -> Venue {
-        guard let venue = try Venue.fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: "venue") }
-        return venue
     }
 
 }
@@ -173,8 +168,8 @@ extension RecordTransaction {
 
     @discardableResult
     public func updateVenue(id: UUID, _ valid: VenueInput.Valid, expectedVersion: Int?) throws -> Venue {
-        let stored = try fetch(Venue.self, id: id, noun: "venue")
-        try ensureCurrent(stored.version, expected: expectedVersion, noun: "venue")
+        let stored = try fetch(Venue.self, id: id)
+        try ensureCurrent(stored, expected: expectedVersion)
         try ensureExists(valid.areaId, in: "geographic_areas", field: "geographic_area_id", "The chosen area no longer exists; choose another")
         var edited = stored
         (edited.name, edited.address, edited.areaId) = (valid.name, valid.address, valid.areaId)

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// Activities as GRDB reads and encodes them; written through `RecordTransaction`.
-extension Activity: FetchableRecord, TableRecord, EncodableRecord, SyncedRecord {
+extension Activity: StoredRecord {
     public enum Columns {
         public static let name = Column("name"), description = Column("description"), typeId = Column("activity_type_id")
         public static let startDate = Column("start_date"), endDate = Column("end_date"), status = Column("status")
@@ -21,8 +21,6 @@ extension Activity: FetchableRecord, TableRecord, EncodableRecord, SyncedRecord 
                               startDate: fields.text("start_date"), duration: end.isEmpty ? "ongoing" : "finite", endDate: end,
                               status: fields.text("status")).validated()
     }
-
-    var recordKind: RecordKind { Self.kind }
 
     public init(row: Row) {
         let end: String? = row[Columns.endDate]

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// Geographic areas as GRDB reads and encodes them; written through `RecordTransaction`.
-extension GeographicArea: FetchableRecord, TableRecord, EncodableRecord, SyncedRecord {
+extension GeographicArea: StoredRecord {
     public enum Columns {
         public static let name = Column("name"), areaType = Column("area_type"), parentId = Column("parent_id")
     }
@@ -19,8 +19,6 @@ extension GeographicArea: FetchableRecord, TableRecord, EncodableRecord, SyncedR
             throw ValidationError([FieldError(field: "parent_id", message: "An area cannot be inside itself or one of its own sub-areas")])
         }
     }
-
-    var recordKind: RecordKind { Self.kind }
 
     public init(row: Row) {
         let parent: String? = row[Columns.parentId]

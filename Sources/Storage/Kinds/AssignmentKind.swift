@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// One stored assignment of a participant to an activity in a role.
-struct AssignmentRow: SyncedRecord, FetchableRecord, TableRecord {
+struct AssignmentRow: StoredRecord {
     var id: UUID
     var activityId: UUID
     var participantId: UUID
@@ -17,8 +17,6 @@ struct AssignmentRow: SyncedRecord, FetchableRecord, TableRecord {
         entity: "assignment", table: databaseTableName, columns: ["activity_id", "participant_id", "role_id", "assigned_at"],
         label: ("assignment", "assignments")
     ) { _, _, _ in }
-
-    var recordKind: RecordKind { Self.kind }
 
     init(activityId: UUID, participantId: UUID, roleId: UUID, assignedAt: Date = Date()) {
         (id, self.activityId, self.participantId, self.roleId, self.assignedAt, version) = (UUID(), activityId, participantId, roleId, assignedAt, 1)

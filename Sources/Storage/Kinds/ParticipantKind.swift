@@ -4,7 +4,7 @@ import GRDB
 
 /// Participants as GRDB reads and encodes them. Writes go through `RecordTransaction` (not PersistableRecord), so
 /// every row written records its change.
-extension Participant: FetchableRecord, TableRecord, EncodableRecord, SyncedRecord {
+extension Participant: StoredRecord {
     public enum Columns {
         public static let name = Column("name"), email = Column("email"), phone = Column("phone"), notes = Column("notes")
         public static let homeVenueId = Column("home_venue_id")
@@ -20,8 +20,6 @@ extension Participant: FetchableRecord, TableRecord, EncodableRecord, SyncedReco
         _ = try ParticipantInput(name: fields.text("name"), email: fields.text("email"), phone: fields.text("phone"),
                                  notes: fields.text("notes"), homeVenueId: fields.text("home_venue_id")).validated()
     }
-
-    var recordKind: RecordKind { Self.kind }
 
     public init(row: Row) {
         let venue: String? = row[Columns.homeVenueId]

@@ -4,7 +4,7 @@ import GRDB
 
 /// A stored account: the user with their password hash, which never leaves Storage but travels to other nodes so
 /// people sign in anywhere.
-struct UserRow: SyncedRecord, FetchableRecord, TableRecord {
+struct UserRow: StoredRecord {
     var user: User
     var passwordHash: String
 
@@ -22,7 +22,6 @@ struct UserRow: SyncedRecord, FetchableRecord, TableRecord {
             .validated()
     }
 
-    var recordKind: RecordKind { Self.kind }
     var id: UUID { user.id }
     var version: Int {
         get { user.version }

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// Venues as GRDB reads and encodes them; written through `RecordTransaction`.
-extension Venue: FetchableRecord, TableRecord, EncodableRecord, SyncedRecord {
+extension Venue: StoredRecord {
     public enum Columns {
         public static let name = Column("name"), address = Column("address"), areaId = Column("geographic_area_id")
         public static let latitude = Column("latitude"), longitude = Column("longitude"), venueType = Column("venue_type")
@@ -20,8 +20,6 @@ extension Venue: FetchableRecord, TableRecord, EncodableRecord, SyncedRecord {
                            latitude: fields.text("latitude"), longitude: fields.text("longitude"), venueType: fields.text("venue_type"))
             .validated()
     }
-
-    var recordKind: RecordKind { Self.kind }
 
     public init(row: Row) {
         let type: String? = row[Columns.venueType]
