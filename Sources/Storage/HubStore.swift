@@ -10,6 +10,8 @@ extension AppDatabase {
     /// Applies a node's batch in order. Each operation runs in its own savepoint, so one rejected operation
     /// leaves the others applied; an operation id seen before gets the answer it got the first time.
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
+        // What this push changed here, for the change feed: an operation seen before changed nothing new.
+        var changed: [RecordChange] = []
         let response = try pool.write { db in
             let forwardsUpstream = try Self.isLinked(db)
             var results: [SyncResult] = []
@@ -20,6 +22,7 @@ extension AppDatabase {
                 }
                 let result = try HubApplier(db: db, forwardsUpstream: forwardsUpstream).apply(operation)
                 results.append(result)
+                if result.outcome == .applied || result.outcome == .merged { changed.append(operation.pushedChange) }
                 // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
                 guard result.outcome != .rejected else { continue }
                 try db.execute(sql: "INSERT INTO applied_operations (operation_id, result, applied_at) VALUES (?, ?, ?)",
@@ -28,17 +31,8 @@ extension AppDatabase {
             }
             return PushResponse(results: results)
         }
-        changeFeed.publish(CommittedChanges(origin: .pushed, changes: Self.changes(request.operations, response.results), queuedForHub: false))
+        changeFeed.publish(CommittedChanges(origin: .pushed, changes: changed, queuedForHub: false))
         return response
-    }
-
-    /// What a push changed here: the operations that were applied or merged (a repeated one changed nothing new).
-    private static func changes(_ operations: [SyncOperation], _ results: [SyncResult]) -> [RecordChange] {
-        zip(operations, results).compactMap { operation, result in
-            guard result.outcome == .applied || result.outcome == .merged else { return nil }
-            return RecordChange(kind: operation.entity, id: operation.entityId, operation: operation.operation, author: operation.author,
-                                at: Date())
-        }
     }
 
     /// The change log after `cursor`: each changed record once, with its state now, in the order of its latest change.
@@ -199,5 +193,12 @@ private struct HubApplier {
         default:
             return "The hub refused a value of this \(kind): \(error.message ?? "a constraint failed")."
         }
+    }
+}
+
+extension SyncOperation {
+    /// The change an applied operation made here, by its author.
+    var pushedChange: RecordChange {
+        RecordChange(kind: entity, id: entityId, operation: operation, author: author, at: Date())
     }
 }

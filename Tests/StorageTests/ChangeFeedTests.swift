@@ -90,8 +90,12 @@ final class FeedRecorder: Sendable {
         let hubFeed = FeedRecorder(hub.database)
         let readerFeed = FeedRecorder(reader.database)
         let area = try author.database.createArea(AreaInput(name: "Town", areaType: "CITY", parentId: ""), by: .system("author"))
+        let queued = try author.database.pendingOperations(limit: 100)
         try SyncExchange.push(author.database, to: hub.database)
         #expect(hubFeed.received.map(\.origin) == [.pushed])
+        // The same operations again (a node whose answer was lost) change nothing, so nothing more is published.
+        _ = try hub.database.applyPush(PushRequest(nodeId: try author.database.nodeId(), operations: queued.map(\.syncOperation)))
+        #expect(hubFeed.received.count == 1)
         #expect(hubFeed.changes == [RecordChange(kind: "geographic_area", id: area.id, operation: .create, author: "system:author",
                                                  at: hubFeed.changes.first?.at ?? Date())])
         try SyncExchange.pull(reader.database, from: hub.database)
