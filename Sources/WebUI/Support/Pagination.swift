@@ -25,11 +25,6 @@ enum Pagination {
         return view
     }
 
-    /// The page requested in `?page=`, defaulting to the first.
-    static func pageRequest(_ request: Request) -> PageRequest {
-        PageRequest(page: request.query(.page).flatMap(Int.init) ?? 1)
-    }
-
     /// 1 … 4 5 [6] 7 8 … 20: nil marks a gap.
     static func pageNumbers(current requested: Int, count: Int) -> [Int?] {
         guard count > 1 else { return [] }
