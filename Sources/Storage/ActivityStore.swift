@@ -110,8 +110,7 @@ extension AppDatabase {
 extension RecordTransaction {
     @discardableResult
     public func createActivity(_ valid: ActivityInput.Valid, id: UUID = UUID()) throws -> Activity {
-        try ensureExists(valid.typeId, in: "activity_types", field: "activity_type_id", "The chosen activity type no longer exists; choose another")
-        try valid.venueIds.forEach { try ensureVenueExists($0, field: "venue_ids") }
+        try ensureReferences(of: valid)
         let now = Date()
         let activity = Activity(id: id, name: valid.name, description: valid.description, typeId: valid.typeId,
                                 startDate: valid.startDate, endDate: valid.endDate, status: valid.status, version: 1,
@@ -126,14 +125,19 @@ extension RecordTransaction {
     public func updateActivity(id: UUID, _ valid: ActivityInput.Valid, expectedVersion: Int?) throws -> Activity {
         let stored = try fetch(Activity.self, id: id)
         try ensureCurrent(stored, expected: expectedVersion)
-        try ensureExists(valid.typeId, in: "activity_types", field: "activity_type_id", "The chosen activity type no longer exists; choose another")
-        try valid.venueIds.forEach { try ensureVenueExists($0, field: "venue_ids") }
+        try ensureReferences(of: valid)
         var edited = stored
         (edited.name, edited.description, edited.typeId) = (valid.name, valid.description, valid.typeId)
         (edited.startDate, edited.endDate, edited.status) = (valid.startDate, valid.endDate, valid.status)
         let saved = try save(edited, over: stored)
         try replaceVenues(of: id, with: valid.venueIds, from: max(valid.venuesFrom ?? .today(), valid.startDate))
         return saved
+    }
+
+    /// Refuses a type or venue that no longer exists.
+    private func ensureReferences(of valid: ActivityInput.Valid) throws {
+        try ensureExists(valid.typeId, in: "activity_types", field: "activity_type_id", "The chosen activity type no longer exists; choose another")
+        try valid.venueIds.forEach { try ensureVenueExists($0, field: "venue_ids") }
     }
 
     /// Ends the periods of venues no longer chosen and opens one for each venue newly chosen, from `date`.

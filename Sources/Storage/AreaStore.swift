@@ -158,7 +158,7 @@ extension AreaReferences {
 extension RecordTransaction {
     @discardableResult
     public func createArea(_ valid: AreaInput.Valid, id: UUID = UUID()) throws -> GeographicArea {
-        if let parentId = valid.parentId { try ensureExists(parentId, in: "geographic_areas", field: "parent_id", "The chosen parent area no longer exists; choose another") }
+        if let parentId = valid.parentId { try ensureParentExists(parentId) }
         let now = Date()
         let area = GeographicArea(id: id, name: valid.name, areaType: valid.areaType, parentId: valid.parentId,
                                   version: 1, createdAt: now, updatedAt: now)
@@ -171,7 +171,7 @@ extension RecordTransaction {
         let stored = try fetch(GeographicArea.self, id: id)
         try ensureCurrent(stored, expected: expectedVersion)
         if let parentId = valid.parentId {
-            try ensureExists(parentId, in: "geographic_areas", field: "parent_id", "The chosen parent area no longer exists; choose another")
+            try ensureParentExists(parentId)
             if try AppDatabase.descendantIds(db, of: id).contains(parentId) {
                 throw ValidationError.clash("parent_id", parentId == id
                     ? "An area cannot be its own parent; choose another parent area"
@@ -181,5 +181,9 @@ extension RecordTransaction {
         var edited = stored
         (edited.name, edited.areaType, edited.parentId) = (valid.name, valid.areaType, valid.parentId)
         return try save(edited, over: stored)
+    }
+
+    private func ensureParentExists(_ parent: UUID) throws {
+        try ensureExists(parent, in: "geographic_areas", field: "parent_id", "The chosen parent area no longer exists; choose another")
     }
 }

@@ -158,7 +158,7 @@ extension String {
 extension RecordTransaction {
     @discardableResult
     public func createVenue(_ valid: VenueInput.Valid, id: UUID = UUID()) throws -> Venue {
-        try ensureExists(valid.areaId, in: "geographic_areas", field: "geographic_area_id", "The chosen area no longer exists; choose another")
+        try ensureAreaExists(valid.areaId)
         let now = Date()
         let venue = Venue(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
                           longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
@@ -170,10 +170,14 @@ extension RecordTransaction {
     public func updateVenue(id: UUID, _ valid: VenueInput.Valid, expectedVersion: Int?) throws -> Venue {
         let stored = try fetch(Venue.self, id: id)
         try ensureCurrent(stored, expected: expectedVersion)
-        try ensureExists(valid.areaId, in: "geographic_areas", field: "geographic_area_id", "The chosen area no longer exists; choose another")
+        try ensureAreaExists(valid.areaId)
         var edited = stored
         (edited.name, edited.address, edited.areaId) = (valid.name, valid.address, valid.areaId)
         (edited.latitude, edited.longitude, edited.venueType) = (valid.latitude, valid.longitude, valid.venueType)
         return try save(edited, over: stored)
+    }
+
+    private func ensureAreaExists(_ area: UUID) throws {
+        try ensureExists(area, in: "geographic_areas", field: "geographic_area_id", "The chosen area no longer exists; choose another")
     }
 }
