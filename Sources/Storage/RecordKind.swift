@@ -54,7 +54,7 @@ public struct RecordKind: Sendable {
     /// The `search_text` of a row with these values, or nil for kinds without one.
     func searchText(_ values: [String: DatabaseValue]) -> String? {
         guard !searchColumns.isEmpty else { return nil }
-        return searchColumns.map { SearchText.fold(values[$0].flatMap(String.fromDatabaseValue) ?? "") }.joined(separator: SearchText.separator)
+        return SearchText.of(searchColumns.map { values[$0].flatMap(String.fromDatabaseValue) ?? "" })
     }
 
     /// The values a change of a row carries: its synced columns as they are stored.

@@ -11,7 +11,9 @@ enum SearchText {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
-    static func of(_ fields: String...) -> String { fields.map(fold).joined(separator: separator) }
+    static func of(_ fields: String...) -> String { of(fields) }
+
+    static func of(_ fields: [String]) -> String { fields.map(fold).joined(separator: separator) }
 
     /// A LIKE pattern matching rows whose search_text contains `query`.
     static func pattern(_ query: String) -> String { "%" + fold(query).likeEscaped + "%" }
