@@ -27,8 +27,12 @@ release:
 unit-tests: build
 	FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook $(SWIFT) test
 
+# check_pages.py covers the record and sync pages; each feature's own pages have a check_<feature>.py beside it,
+# which imports its Server, Browser and Checker. Every script runs; the stage fails if any of them fails.
 browser-tests: build
-	$(VENV)/bin/python tests/browser/check_pages.py --binary .build/debug/fieldbook
+	@status=0; for script in tests/browser/check_*.py; do \
+	  echo "== $$script"; $(VENV)/bin/python $$script --binary .build/debug/fieldbook || status=1; \
+	done; exit $$status
 
 # Fuzzes the JSON API with schemathesis (all checks) against a real server with demo data; a few minutes.
 api-tests: deps build
