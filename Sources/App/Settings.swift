@@ -77,4 +77,22 @@ extension Setting where Value == Int {
         Setting(name: "max-body", variable: "FIELDBOOK_MAX_BODY", about: "Largest request body accepted, in bytes",
                 defaultNote: "default \(ServerConfiguration().maxBodyBytes)") { $1.configuration.server.maxBodyBytes = $0 }
     }
+
+    public static var connectionsPerAddress: Setting {
+        Setting(name: "connections-per-address", variable: "FIELDBOOK_CONNECTIONS_PER_ADDRESS",
+                about: "Connections one client address may hold at once",
+                defaultNote: "default \(ServerConfiguration().connectionsPerAddress)") { count, draft in
+            guard count >= 1 else { throw InvalidInput("--connections-per-address must be at least 1") }
+            draft.configuration.server.connectionsPerAddress = count
+        }
+    }
+
+    public static var headerTimeout: Setting {
+        Setting(name: "header-timeout", variable: "FIELDBOOK_HEADER_TIMEOUT",
+                about: "Seconds a request's headers may take in total before the connection is closed",
+                defaultNote: "default \(ServerConfiguration().headerTimeoutSeconds)") { seconds, draft in
+            guard seconds >= 1 else { throw InvalidInput("--header-timeout must be at least 1 second") }
+            draft.configuration.server.headerTimeoutSeconds = seconds
+        }
+    }
 }

@@ -16,6 +16,7 @@ struct fb_daemon_settings {
     unsigned int thread_pool_size;
     unsigned int connection_timeout_seconds;
     unsigned int connection_limit;
+    unsigned int per_ip_connection_limit;
     size_t connection_memory_limit;
     const char *tls_cert_pem;
     const char *tls_key_pem;
@@ -25,6 +26,7 @@ struct fb_daemon_settings {
 static inline struct MHD_Daemon *fb_start_daemon(const struct fb_daemon_settings *s,
                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
                                                  MHD_RequestCompletedCallback completed, void *completed_cls,
+                                                 MHD_NotifyConnectionCallback notify, void *notify_cls,
                                                  int *error_out) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -52,13 +54,15 @@ static inline struct MHD_Daemon *fb_start_daemon(const struct fb_daemon_settings
         { MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, s->connection_timeout_seconds, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, s->connection_limit, NULL },
+        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->per_ip_connection_limit, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory_limit, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, notify_cls },
         { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)s->tls_cert_pem },
         { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)s->tls_key_pem },
         { MHD_OPTION_END, 0, NULL },
     };
-    if (!(flags & MHD_USE_TLS)) options[6].option = MHD_OPTION_END;
+    if (!(flags & MHD_USE_TLS)) options[8].option = MHD_OPTION_END;
     *error_out = 0;
     return MHD_start_daemon(flags, s->port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
@@ -74,6 +78,12 @@ static inline uint16_t fb_daemon_port(struct MHD_Daemon *d) {
 static inline unsigned int fb_daemon_connections(struct MHD_Daemon *d) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info ? info->num_connections : 0;
+}
+
+/* The connection's socket, or -1 when unknown. */
+static inline int fb_connection_socket(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
 }
 
 /* The client's address as text ("" when unknown). */

@@ -52,9 +52,11 @@ final class MicroHTTPDaemon: @unchecked Sendable {
                         thread_pool_size: UInt32(configuration.threadCount),
                         connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
                         connection_limit: UInt32(configuration.connectionLimit),
+                        per_ip_connection_limit: UInt32(configuration.connectionsPerAddress),
                         connection_memory_limit: 128 * 1024,
                         tls_cert_pem: cert, tls_key_pem: key)
-                    return fb_start_daemon(&settings, accessHandler, context, requestCompleted, context, &startError)
+                    return fb_start_daemon(&settings, accessHandler, context, requestCompleted, context,
+                                           connectionNotified, context, &startError)
                 }
             }
         }
@@ -98,6 +100,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard let cls, let connection, let conCls, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     guard let existing = conCls.pointee else {
+        server.headerDeadlines.headersArrived(Int(bitPattern: connection))
         let pending = PendingRequest(method: string(method), url: string(url))
         conCls.pointee = Unmanaged.passRetained(pending).toOpaque()
         server.requestStarted()
@@ -117,12 +120,26 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return answer(pending, connection: connection, server: server)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
     guard let cls, let conCls, let existing = conCls.pointee else { return }
+    if let connection {
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().headerDeadlines.answered(Int(bitPattern: connection))
+    }
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeRetainedValue()
     if let processor = pending.postProcessor { _ = MHD_destroy_post_processor(processor) }
     conCls.pointee = nil
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestFinished()
+}
+
+/// Connections opening and closing, for the deadline on their request headers.
+private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+    guard let cls, let connection else { return }
+    let deadlines = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().headerDeadlines
+    if event.rawValue == 0 { // MHD_CONNECTION_NOTIFY_STARTED
+        deadlines.opened(Int(bitPattern: connection), socket: fb_connection_socket(connection))
+    } else {
+        deadlines.closed(Int(bitPattern: connection))
+    }
 }
 
 /// First call for a request: refuse an announced oversized body at once, set up the form parser.

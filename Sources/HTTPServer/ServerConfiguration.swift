@@ -7,6 +7,11 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     public var connectionTimeoutSeconds: Int
     public var connectionLimit: Int
+    /// Connections one client address may hold at once, so one device (a broken tablet, a script) cannot take them all.
+    public var connectionsPerAddress: Int
+    /// Seconds a request's headers may take in total; the idle timeout alone lets a client that trickles a header line
+    /// every few seconds hold its connection forever.
+    public var headerTimeoutSeconds: Int
     public var tlsCertificatePEM: String?
     public var tlsKeyPEM: String?
     /// How long shutdown waits for requests in flight.
@@ -14,13 +19,16 @@ public struct ServerConfiguration: Sendable {
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threadCount: Int = 8,
                 maxBodyBytes: Int = 10 << 20, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
-                tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil, drainSeconds: Double = 10) {
+                tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil, drainSeconds: Double = 10,
+                connectionsPerAddress: Int = 64, headerTimeoutSeconds: Int = 20) {
         self.host = host
         self.port = port
         self.threadCount = threadCount
         self.maxBodyBytes = maxBodyBytes
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
+        self.connectionsPerAddress = connectionsPerAddress
+        self.headerTimeoutSeconds = headerTimeoutSeconds
         self.tlsCertificatePEM = tlsCertificatePEM
         self.tlsKeyPEM = tlsKeyPEM
         self.drainSeconds = drainSeconds

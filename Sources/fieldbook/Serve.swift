@@ -14,6 +14,8 @@ struct Serve: FieldbookCommand {
     @Option(.syncInterval) var syncInterval: Int?
     @Option(.threads) var threads: Int?
     @Option(.maxBody) var maxBody: Int?
+    @Option(.connectionsPerAddress) var connectionsPerAddress: Int?
+    @Option(.headerTimeout) var headerTimeout: Int?
     @Option(.tlsCertificate) var tlsCertificate: String?
     @Option(.tlsKey) var tlsKey: String?
 
@@ -21,7 +23,8 @@ struct Serve: FieldbookCommand {
     var given: [GivenSetting] {
         common.given + [GivenSetting(.host, host), GivenSetting(.port, port), GivenSetting(.threads, threads),
                         GivenSetting(.maxBody, maxBody), GivenSetting(.upstream, upstream), GivenSetting(.syncInterval, syncInterval),
-                        GivenSetting(.tlsCertificate, tlsCertificate), GivenSetting(.tlsKey, tlsKey)]
+                        GivenSetting(.tlsCertificate, tlsCertificate), GivenSetting(.tlsKey, tlsKey),
+                        GivenSetting(.connectionsPerAddress, connectionsPerAddress), GivenSetting(.headerTimeout, headerTimeout)]
     }
 
     func perform() async throws {
