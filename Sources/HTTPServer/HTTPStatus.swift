@@ -23,6 +23,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let tooManyRequests = HTTPStatus(429)
     public static let internalServerError = HTTPStatus(500)
     public static let serviceUnavailable = HTTPStatus(503)
+    public static let insufficientStorage = HTTPStatus(507)
 
     public var reasonPhrase: String {
         switch code {
@@ -45,6 +46,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
+        case 507: "Insufficient Storage"
         default: "Status \(code)"
         }
     }

@@ -42,8 +42,8 @@ public final class JSONAPI: Sendable {
 
     private func errorResponse(for error: Error, request: Request) -> Response {
         let failure = PublicError(error)
-        if failure.isServerFault {
-            logger.error("unhandled API error", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+        if let line = failure.logLine() {
+            logger.error("\(line)", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
         }
         var response = JSONResponse.make(ErrorEnvelope(failure), status: failure.status)
         if !failure.allowedMethods.isEmpty {

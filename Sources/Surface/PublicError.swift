@@ -1,5 +1,7 @@
 import Domain
+import Foundation
 import HTTPServer
+import Storage
 
 /// What a failure tells the client, the same on both surfaces: the HTML error page shows the message under a heading for
 /// the status, the JSON API puts code, message and fields into its error envelope.
@@ -43,9 +45,30 @@ public struct PublicError: Sendable, Equatable {
                 ?? error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
             self.init(status: error.status, code: code, message: error.publicMessage,
                       allowedMethods: (error as? HTTPError)?.allowedMethods ?? [])
+        case let error where DiskSpace.isFull(error): self = .diskFull
         default: self.init(status: .internalServerError, code: "internal_error", message: Self.internalMessage)
         }
     }
+
+    /// Every write fails while the disk is full, and works again once space is freed: no restart needed.
+    public static let diskFull = PublicError(
+        status: .insufficientStorage, code: "disk_full",
+        message: "The server's disk is full, so nothing from this request was saved. Ask your administrator to free space on "
+            + "the disk that holds Fieldbook's data folder, then send it again.")
+
+    public var isDiskFull: Bool { code == Self.diskFull.code }
+
+    /// What the server log says about this failure, if anything: the server's own faults every time; a full disk, which
+    /// fails every write until space is freed, at most once a minute, so the log cannot fill what is left of the disk.
+    public func logLine(at now: Date = Date()) -> String? {
+        if isServerFault { return "unhandled error" }
+        if isDiskFull, Self.diskFullLog.allows(at: now) {
+            return "the disk holding the database is full: writes fail until space is freed (logged at most once a minute)"
+        }
+        return nil
+    }
+
+    static let diskFullLog = OncePerInterval(seconds: 60)
 
     /// Values that break a rule on their own are 422; values that clash with the records stored now are 409, since the
     /// same values can succeed once those records change.
@@ -80,4 +103,22 @@ public protocol CodedError: HTTPResponseError {
 /// An error that says itself what the client is told.
 public protocol PubliclyDescribed: Error {
     var publicError: PublicError { get }
+}
+
+/// Lets something happen at most once per interval, across threads.
+public final class OncePerInterval: @unchecked Sendable {
+    private let seconds: TimeInterval
+    private let lock = NSLock()
+    private var last: Date?
+
+    public init(seconds: TimeInterval) { self.seconds = seconds }
+
+    /// True, and counts as the once, when the interval has passed since the last time it was true.
+    public func allows(at now: Date = Date()) -> Bool {
+        lock.withLock {
+            if let last, now.timeIntervalSince(last) < seconds { return false }
+            last = now
+            return true
+        }
+    }
 }

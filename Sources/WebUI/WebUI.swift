@@ -105,8 +105,8 @@ public final class WebUI: Sendable {
 
     func errorPage(for error: Error, request: Request) -> Response {
         let failure = PublicError(error)
-        if failure.isServerFault {
-            logger.error("unhandled error", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+        if let line = failure.logLine() {
+            logger.error("\(line)", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
         }
         let status = failure.status
         var context = makeContext(request)
@@ -116,6 +116,7 @@ public final class WebUI: Sendable {
             view["fields"] = fields.map(\.message)
             view["has_fields"] = true
         }
+        if failure.isDiskFull, request.method == .post { view.merge(TypedValues.view(of: request, csrfToken: context.csrfToken)) { $1 } }
         var response = context.page("error", title: status.reasonPhrase, section: nil, view: view, status: status)
         if !failure.allowedMethods.isEmpty {
             response.setHeader("Allow", failure.allowedMethods.map(\.rawValue).joined(separator: ", "))
@@ -134,6 +135,7 @@ public final class WebUI: Sendable {
         case 422: "Some values are not valid"
         case 413: "What you sent is too large"
         case 429: "Too many attempts"
+        case 507: "The server's disk is full"
         default: "Sorry, there is a problem with the service"
         }
     }

@@ -14,6 +14,7 @@ enum HomePage {
             "standalone": status.hub == .standalone,
         ]
         view.merge(try SyncNotice.view(context.database, for: context.actor)) { $1 }
+        view.merge(DiskSpaceNotice.view(context.database)) { $1 }
         return context.page("home", title: "Home", section: .home, view: view)
     }
 }

@@ -30,6 +30,7 @@ enum SyncPages {
             "sessions": try database.syncSessions(limit: 20).map { sessionView($0, hideHub) },
         ]
         view.merge(try SyncNotice.view(database, for: context.actor)) { $1 }
+        view.merge(DiskSpaceNotice.view(database)) { $1 }
         if let progress = snapshot?.progress {
             view["progress"] = ["percent": progress.percent, "message": progress.message, "phase": progress.phaseText]
         }
