@@ -28,6 +28,13 @@ public final class JSONAPI: Sendable {
         self.router = router
     }
 
+    /// Every API route with its access, as the route table declares them.
+    public static func declaredRoutes(version: String) -> [DeclaredRoute] {
+        var table = APIRouteTable()
+        JSONRoutes.register(in: &table, version: version)
+        return table.routes.map { DeclaredRoute(surface: "api", method: $0.method, path: $0.path, access: $0.access) }
+    }
+
     public func respond(to request: Request) -> Response {
         do {
             return try router.handle(request)

@@ -54,6 +54,13 @@ public final class WebUI: Sendable {
         table.bind(to: self)
     }
 
+    /// Every page route with its access, as the route table declares them.
+    public static var declaredRoutes: [DeclaredRoute] {
+        var table = WebRouteTable()
+        WebRoutes.register(in: &table)
+        return table.declared
+    }
+
     /// Answers a page request; every failure becomes an HTML error page.
     public func respond(to request: Request) -> Response {
         do {
@@ -144,6 +151,8 @@ public final class WebUI: Sendable {
 /// Collects routes with their access level, then binds them to the WebUI that runs them.
 struct WebRouteTable {
     private(set) var router = Router()
+    /// Every route with its access, for `fieldbook routes`.
+    private(set) var declared: [DeclaredRoute] = []
     private let owner = OwnerBox()
 
     final class OwnerBox: @unchecked Sendable {
@@ -152,6 +161,7 @@ struct WebRouteTable {
 
     mutating func add(_ method: HTTPMethod, _ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) {
         let owner = self.owner
+        declared.append(DeclaredRoute(surface: "page", method: method, path: pattern.pattern, access: access))
         nonisolated(unsafe) let handler = handler
         router.add(method, pattern.pattern) { request in
             guard let web = owner.web else { throw HTTPError(.serviceUnavailable, "Fieldbook is shutting down.") }

@@ -59,3 +59,29 @@ struct Link: FieldbookCommand {
         try common.onDataFolder { try $0.linkHub(upstream: url, email: email, password: password) }
     }
 }
+
+/// `fieldbook check`: SQLite's integrity and foreign-key checks, said in plain words; exits 1 when something is wrong.
+struct Check: FieldbookCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the database for damage and for references to missing records (safe while Fieldbook runs).")
+
+    @OptionGroup var common: CommonOptions
+
+    func perform() async throws {
+        let verdict = try Maintenance.check(AppConfiguration(common.given))
+        announce(verdict.report)
+        if !verdict.intact { throw ExitCode(1) }
+    }
+}
+
+/// `fieldbook routes --json`: every route with its declared access; the reliability suite derives its checks from it.
+struct Routes: FieldbookCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print every page route and API operation with who may use it, as JSON.", shouldDisplay: false)
+
+    @Flag(help: "Print JSON (the only format).") var json = false
+
+    func perform() async throws {
+        announce(try Maintenance.routesJSON(version: FieldbookVersion.current))
+    }
+}
