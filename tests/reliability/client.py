@@ -13,7 +13,12 @@ import urllib.parse
 import uuid
 from dataclasses import dataclass
 
-from harness import binary_path, process_environment
+import sys
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parent.parent / "sync"))
+
+from harness import binary_path, process_environment  # noqa: E402
 
 CSRF_INPUT = re.compile(r'name="csrf_token" value="([^"]+)"')
 # Access.refusal's wording on both surfaces: "... does not allow this; it is for <label>. ..."

@@ -1,28 +1,16 @@
-"""Fixtures for the reliability suite: a real `fieldbook serve` with one account per role, the short or full form
-(FIELDBOOK_RELIABILITY=full, as `make reliability` sets it), and the figures each test reports, printed at the end."""
+"""Fixtures for the reliability suite: a real `fieldbook serve` with one account per role, and the figures the tests
+report, printed at the end."""
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "sync"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Node, binary_path  # noqa: E402
-from client import PASSWORD, Http  # noqa: E402
-
-FULL = os.environ.get("FIELDBOOK_RELIABILITY") == "full"
-ACCOUNTS = {"administrator": "admin@reliability.test", "editor": "editor@reliability.test",
-            "read-only": "reader@reliability.test"}
-FIGURES: list[str] = []
-
-
-def report(line: str):
-    """A figure for the summary `make reliability` prints (and the short form too)."""
-    FIGURES.append(line)
+from suite import FIGURES, FULL, make_node  # noqa: E402
+from harness import binary_path  # noqa: E402
+from client import Http  # noqa: E402
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -44,13 +32,6 @@ def fieldbook_binary():
     path = binary_path()
     assert path.is_file(), f"no fieldbook binary at {path}: run `swift build` or set FIELDBOOK_BIN"
     return path
-
-
-def make_node(workdir: Path, name: str = "node") -> Node:
-    node = Node(name, workdir)
-    for role, email in ACCOUNTS.items():
-        node.create_user(email, PASSWORD, role=role)
-    return node
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import secrets
 import pytest
 
 from client import (ACCESS_LABELS, ALLOWED, ROLE_REFUSAL, ROLES, ApiSession, Http, PageSession, concrete, form, routes)
-from conftest import ACCOUNTS, report
+from suite import ACCOUNTS, report
 
 # Requests that count as failed sign-ins come from an address of their own, so the throttle does not lock out the
 # sessions the test signs in from 127.0.0.1.
