@@ -1,0 +1,119 @@
+"""A full disk says so. The data folder lives on a small tmpfs; a filler file takes the rest of it during writes.
+Writes then answer 507 ("the disk is full") on the API, and a form answers with a page that says so and shows the
+typed values again; Home and /sync warn; the log says it once, not once per request; nothing acknowledged is lost;
+and once the filler is deleted, writes work again in the same process."""
+
+import errno
+import os
+import sqlite3
+import subprocess
+import uuid
+
+import pytest
+
+from client import ApiSession, Http, PageSession
+from harness import Node
+from suite import ACCOUNTS, PASSWORD, report
+
+LOG_LINE = "the disk holding the database is full"
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m,mode=0700", "tmpfs", str(mount)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"disk-full case skipped: cannot mount a 16 MB tmpfs here (needs root and mount rights): {done.stderr.strip()}")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(path) -> int:
+    """Writes until the disk refuses; returns the bytes written."""
+    written = 0
+    chunk = b"\0" * 65536
+    with open(path, "wb", buffering=0) as filler:
+        while True:
+            try:
+                written += filler.write(chunk)
+            except OSError as error:
+                assert error.errno == errno.ENOSPC, error
+                break
+    for size in (4096, 512, 1):  # the last partial blocks too
+        try:
+            with open(path, "ab", buffering=0) as filler:
+                while True:
+                    written += filler.write(b"\0" * size)
+        except OSError:
+            pass
+    return written
+
+
+def participant(notes_size: int = 500) -> dict:
+    name = f"Disk {uuid.uuid4().hex[:10]}"
+    return {"name": name, "email": f"{name.split()[1]}@reliability.test", "notes": "n" * notes_size}
+
+
+def test_a_full_disk_answers_507_keeps_typed_values_and_recovers_without_restart(tmp_path, small_disk):
+    node = Node("full", tmp_path)
+    node.data_dir = small_disk / "data"
+    node.data_dir.mkdir()
+    for role, email in ACCOUNTS.items():
+        node.create_user(email, PASSWORD, role=role)
+    node.start()
+    try:
+        http = Http(node.port)
+        api = ApiSession(http, ACCOUNTS["editor"])
+        page = PageSession(http, ACCOUNTS["editor"])
+        acknowledged, statuses = [], []
+        assert api.call("POST", "/api/v1/participants", participant()).status == 201
+        filler = small_disk / "filler"
+        fill(filler)
+        refusal = None
+        for _ in range(400):
+            answer = api.call("POST", "/api/v1/participants", participant())
+            statuses.append(answer.status)
+            if answer.status == 201:
+                acknowledged.append(answer.json()["id"])
+            elif answer.status == 507:
+                refusal = answer.json()
+                if statuses.count(507) >= 20:
+                    break
+        assert 500 not in statuses, f"a write answered 500: {statuses}"
+        assert refusal and refusal["error"]["code"] == "disk_full", f"no 507 after {len(statuses)} writes: {statuses[-5:]}"
+        assert "disk is full" in refusal["error"]["message"]
+
+        typed = participant(200)
+        typed["name"] = "Amara Typed-Here"
+        answer = page.post("/participants/new", typed)
+        assert answer.status == 507, answer.status
+        assert "disk is full" in answer.text and "Nothing from this form was saved" in answer.text
+        assert 'value="Amara Typed-Here"' in answer.text, "the typed values must be shown again"
+        home, sync = page.get("/"), page.get("/sync")
+        assert "Disk space is low" in home.text and "Disk space is low" in sync.text
+
+        log = node.log_path.read_text(errors="replace")
+        logged = log.count(LOG_LINE)
+        assert logged == 1, f"the full disk was logged {logged} times for {statuses.count(507) + 1} refused writes"
+
+        os.remove(filler)
+        pid = node.process.pid
+        again = api.call("POST", "/api/v1/participants", participant())
+        assert again.status == 201, again.text
+        acknowledged.append(again.json()["id"])
+        answer = page.post("/participants/new", typed)
+        assert answer.status == 303, answer.status
+        assert node.process.pid == pid and node.running
+        assert "Disk space is low" in page.get("/").text  # 16 MB is still below the warning threshold
+
+        with sqlite3.connect(f"file:{node.db_path}?mode=ro", uri=True) as db:
+            stored = {row[0] for row in db.execute("SELECT id FROM participants")}
+            assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        lost = [id for id in acknowledged if id not in stored]
+        report(f"disk full (16 MB tmpfs): {len(acknowledged)} acknowledged writes, {len(lost)} lost; "
+               f"{statuses.count(507)} API writes answered 507, 0 answered 500; the form answered 507 with the typed values; "
+               f"logged {logged} time; writes worked again after freeing space, same process")
+        assert not lost
+    finally:
+        node.kill9()
