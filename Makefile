@@ -5,12 +5,12 @@ VENV := $(TOOLS_DIR)/venv
 RUN_ARGS ?=
 PYTEST_ARGS ?= -q
 
-.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests benchmark clean
+.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests reliability benchmark clean
 
 run: deps release
 	.build/release/fieldbook serve $(RUN_ARGS)
 
-test: deps test-tools build unit-tests browser-tests sync-tests api-tests
+test: deps test-tools build unit-tests browser-tests sync-tests reliability-tests api-tests
 
 deps:
 	@bash scripts/install-deps.sh
@@ -41,6 +41,15 @@ api-tests: deps build
 # Multi-process sync scenarios (hub and nodes as real processes, fault proxy): tests/sync, with pytest.
 sync-tests: test-tools build
 	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/sync $(PYTEST_ARGS)
+
+# Reliability with real processes (tests/reliability): role matrix and CSRF from the route tables, malformed requests to
+# every route, slow clients, disk full (tmpfs, needs root), kill -9, backup under load, upgrade fixture. Short form here
+# (about 30 s); `make reliability` runs the full form (40 kill -9 cycles, the 20 s header deadline) and prints its figures.
+reliability-tests: test-tools build
+	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability $(PYTEST_ARGS)
+
+reliability: deps test-tools build
+	FIELDBOOK_RELIABILITY=full FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability -q -rs
 
 clean:
 	rm -rf .build
