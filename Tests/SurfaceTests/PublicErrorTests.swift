@@ -1,3 +1,4 @@
+import Foundation
 import Domain
 import HTTPServer
 import Surface
@@ -52,5 +53,28 @@ import Testing
         #expect(described.isServerFault)
         #expect(described.code == "internal_error")
         #expect(described.message == PublicError.internalMessage)
+    }
+}
+
+/// A full disk is 507 with its own code on both surfaces, and the log hears of it once a minute, not once per request.
+@Suite struct DiskFullErrorTests {
+    @Test func noSpaceLeftIsInsufficientStorageWithTheDiskFullCode() {
+        for error: Error in [POSIXError(.ENOSPC), NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC)), CocoaError(.fileWriteOutOfSpace)] {
+            let failure = PublicError(error)
+            #expect(failure.status == .insufficientStorage)
+            #expect(failure.code == "disk_full")
+            #expect(failure.message.contains("disk is full"))
+            #expect(!failure.isServerFault)
+        }
+        #expect(PublicError(POSIXError(.EIO)).status == .internalServerError)
+    }
+
+    @Test func aFullDiskIsLoggedAtMostOnceAMinute() {
+        let failure = PublicError(POSIXError(.ENOSPC))
+        let start = Date(timeIntervalSinceNow: 3600) // later than any earlier test's entry
+        #expect(failure.logLine(at: start) != nil)
+        #expect(failure.logLine(at: start.addingTimeInterval(30)) == nil)
+        #expect(failure.logLine(at: start.addingTimeInterval(61)) != nil)
+        #expect(PublicError(POSIXError(.EIO)).logLine(at: start.addingTimeInterval(62)) == "unhandled error")
     }
 }
