@@ -56,9 +56,9 @@ final class HeaderDeadlines: @unchecked Sendable {
         }
     }
 
-    /// Sweeps a few times per limit, so a connection is closed at most about a quarter of the limit late.
+    /// Sweeps every second (more often for limits under 4 s), so a connection is closed at most about a second late.
     func start() {
-        let interval = DispatchTimeInterval.nanoseconds(Int(max(limitNanoseconds / 4, 250_000_000)))
+        let interval = DispatchTimeInterval.nanoseconds(Int(min(max(limitNanoseconds / 4, 250_000_000), 1_000_000_000)))
         let source = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         source.schedule(deadline: .now() + interval, repeating: interval)
         source.setEventHandler { [weak self] in self?.sweep() }

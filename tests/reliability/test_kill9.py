@@ -21,7 +21,7 @@ def stored_ids(node) -> set[str]:
 
 def test_every_acknowledged_write_survives_kill_9(tmp_path):
     node = make_node(tmp_path).start()
-    acknowledged, lost, api_writes, form_writes = 0, [], 0, 0
+    acknowledged, lost, api_writes, form_writes, server_errors = 0, [], 0, 0, 0
     try:
         for cycle in range(CYCLES):
             writers = Writers(node.port).start()
@@ -35,13 +35,14 @@ def test_every_acknowledged_write_survives_kill_9(tmp_path):
             acknowledged += len(ids)
             api_writes += writers.count("api")
             form_writes += writers.count("form")
+            server_errors += sum(count for status, count in writers.statuses.items() if status >= 500)
         check = subprocess.run([str(binary_path()), "check", "--data", str(node.data_dir)], capture_output=True, text=True,
                                env=process_environment())
         report(f"kill -9: {CYCLES} cycles during 4 writers' load (2 API, 2 page forms): {acknowledged} acknowledged writes "
-               f"({api_writes} API, {form_writes} form), {len(lost)} lost; integrity_check ok every cycle; "
+               f"({api_writes} API, {form_writes} form), {len(lost)} lost, {server_errors} answered 5xx; integrity_check ok every cycle; "
                f"fieldbook check: {check.stdout.strip().split(':')[0].rsplit(' ', 1)[-1] if check.returncode == 0 else 'FAILED'}")
         assert not lost, f"lost acknowledged writes: {lost[:10]}"
-        assert form_writes > 0 and api_writes > 0
+        assert form_writes > 0 and api_writes > 0 and server_errors == 0
         assert check.returncode == 0, check.stdout + check.stderr
     finally:
         node.kill9()

@@ -6,8 +6,9 @@ import secrets
 
 import pytest
 
-from client import (ACCESS_LABELS, ALLOWED, ROLE_REFUSAL, ROLES, ApiSession, Http, PageSession, concrete, form, routes)
-from suite import ACCOUNTS, report
+from client import (ACCESS_LABELS, ALLOWED, CSRF_INPUT, ROLE_REFUSAL, ROLES, ApiSession, Http, PageSession, concrete,
+                    cookie_from, form, routes)
+from suite import ACCOUNTS, PASSWORD, report
 
 # Requests that count as failed sign-ins come from an address of their own, so the throttle does not lock out the
 # sessions the test signs in from 127.0.0.1.
@@ -116,3 +117,23 @@ def test_no_api_write_accepts_the_pages_session_cookie(node, http):
             failures.append(f"{route['method']} {route['path']} with a session cookie: {answer.status}")
     report(f"API writes with only a session cookie: {len(writes)} operations, {len(failures)} not refused with 401")
     assert not failures, "\n".join(failures)
+
+
+def test_sign_in_issues_a_new_session_and_secrets_never_reach_the_log(node, http):
+    planted = "fieldbook_session=" + secrets.token_hex(24)
+    page = http.request("GET", "/login", headers={"Cookie": planted})
+    token = CSRF_INPUT.search(page.text).group(1)
+    anonymous = cookie_from(page, "fieldbook_csrf")
+    body, headers = form({"email": ACCOUNTS["editor"], "password": PASSWORD, "csrf_token": token})
+    answer = http.request("POST", "/login", body, {**headers, "Cookie": f"{planted}; fieldbook_csrf={anonymous}"})
+    issued = cookie_from(answer, "fieldbook_session")
+    assert answer.status == 303 and issued and f"fieldbook_session={issued}" != planted, "a planted session id must not be kept"
+    assert http.request("GET", "/", headers={"Cookie": planted}).status == 303, "the planted id must not be signed in"
+    second = PageSession(http, ACCOUNTS["editor"])
+    assert second.cookie != f"fieldbook_session={issued}", "each sign-in gets a session of its own"
+    api = ApiSession(http, ACCOUNTS["editor"])
+    log = node.log_path.read_text(errors="replace")
+    leaked = [name for name, secret in (("the password", PASSWORD), ("a session id", issued), ("a bearer token", api.token),
+                                        ("a CSRF token", second.csrf)) if secret in log]
+    report(f"sessions: a planted session id is never adopted, each sign-in gets a new one; secrets in the log: {leaked or 'none'}")
+    assert not leaked, f"the server log contains {leaked}"

@@ -3,6 +3,7 @@ page form, and remember each one the server acknowledged (201 with its id, or 30
 
 import re
 import threading
+from collections import Counter
 import time
 import uuid
 
@@ -16,6 +17,7 @@ class Writers:
     def __init__(self, port: int, api_threads: int = 2, page_threads: int = 2):
         http = Http(port)
         self.acknowledged: list[tuple[float, str, str]] = []  # (time acknowledged, how, id)
+        self.statuses: Counter[int] = Counter()  # every answer's status, acknowledged or not
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self.threads = [threading.Thread(target=self._api, args=(ApiSession(http, ACCOUNTS["editor"]),), daemon=True)
@@ -37,12 +39,17 @@ class Writers:
         with self.lock:
             self.acknowledged.append((time.monotonic(), how, record_id))
 
+    def _count(self, status: int):
+        with self.lock:
+            self.statuses[status] += 1
+
     def _api(self, api: ApiSession):
         while not self.stopping.is_set():
             try:
                 answer = api.call("POST", "/api/v1/areas", {"name": f"API {uuid.uuid4().hex[:12]}", "area_type": "CITY"}, timeout=10)
             except OSError:
                 continue  # the server is gone (killed): nothing was acknowledged
+            self._count(answer.status)
             if answer.status == 201:
                 self._record("api", answer.json()["id"])
 
@@ -53,6 +60,7 @@ class Writers:
                                    timeout=10)
             except OSError:
                 continue
+            self._count(answer.status)
             match = RECORD_PAGE.match(answer.headers.get("location", "")) if answer.status == 303 else None
             if match:
                 self._record("form", match.group(1))
