@@ -137,3 +137,10 @@ def test_sign_in_issues_a_new_session_and_secrets_never_reach_the_log(node, http
                                         ("a CSRF token", second.csrf)) if secret in log]
     report(f"sessions: a planted session id is never adopted, each sign-in gets a new one; secrets in the log: {leaked or 'none'}")
     assert not leaked, f"the server log contains {leaked}"
+
+
+def test_a_token_in_the_address_is_not_accepted(node, http):
+    token = ApiSession(http, ACCOUNTS["editor"]).token
+    for name in ("access_token", "token", "bearer"):
+        answer = http.request("GET", f"/api/v1/areas?{name}={token}")
+        assert answer.status == 401, f"?{name}= answered {answer.status}"
