@@ -14,8 +14,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "reliability"))
 
 from check_pages import PASSWORD, USERS, Browser, Checker, Server  # noqa: E402
+from suite import fill_disk  # noqa: E402
 
 EDITOR = USERS["editor"][1]
 
@@ -28,22 +30,6 @@ def mount_small_disk(binary):
         subprocess.run([binary, "create-user", "--data", data, "--email", EDITOR, "--role", "editor"], input=PASSWORD + "\n",
                        text=True, check=True, capture_output=True, env=env)
     return prepare
-
-
-def fill(path):
-    with open(path, "wb", buffering=0) as filler:
-        try:
-            while True:
-                filler.write(b"\0" * 65536)
-        except OSError:
-            pass
-    for size in (4096, 512, 1):
-        try:
-            with open(path, "ab", buffering=0) as filler:
-                while True:
-                    filler.write(b"\0" * size)
-        except OSError:
-            pass
 
 
 def main():
@@ -68,7 +54,7 @@ def main():
         checker.page(browser, "editor: home (disk almost full)", "/")
         checker.expect("editor: home (disk almost full)", "Disk space is low" in browser.driver.page_source, "no warning")
         checker.page(browser, "editor: sync (disk almost full)", "/sync")
-        fill(os.path.join(data, "filler"))
+        fill_disk(os.path.join(data, "filler"))
         typed = {"name": "Amara Typed-Here", "email": "amara@example.org", "notes": "Met at the\nSaturday class"}
         checker.page(browser, "editor: new participant (disk full, 507)", post=("/participants/new", typed),
                      fill=("/participants/new", typed), expect=507)

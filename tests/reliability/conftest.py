@@ -1,6 +1,7 @@
 """Fixtures for the reliability suite: a real `fieldbook serve` with one account per role, and the figures the tests
 report, printed at the end."""
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -9,7 +10,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suite import FIGURES, FULL, make_node  # noqa: E402
-from harness import binary_path  # noqa: E402
 from client import Http  # noqa: E402
 
 
@@ -20,18 +20,19 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(line)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    report_ = outcome.get_result()
-    setattr(item, f"report_{report_.when}", report_)
+def _sync_conftest():
+    """tests/sync's conftest, loaded under a name of its own (both files are called conftest.py)."""
+    spec = importlib.util.spec_from_file_location("sync_conftest", Path(__file__).resolve().parent.parent / "sync" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-@pytest.fixture(scope="session", autouse=True)
-def fieldbook_binary():
-    path = binary_path()
-    assert path.is_file(), f"no fieldbook binary at {path}: run `swift build` or set FIELDBOOK_BIN"
-    return path
+# The same hooks as the sync tests: each test's report is kept on it (to show logs of failed tests), and the binary
+# is checked once.
+_SYNC = _sync_conftest()
+pytest_runtest_makereport = _SYNC.pytest_runtest_makereport
+fieldbook_binary = _SYNC.fieldbook_binary
 
 
 @pytest.fixture

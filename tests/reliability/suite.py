@@ -1,6 +1,7 @@
 """What the reliability tests share: the short or full form (FIELDBOOK_RELIABILITY=full, as `make reliability` sets
 it), one account per role on a node, and the figures each test reports for the summary."""
 
+import errno
 import os
 import resource
 import sys
@@ -32,3 +33,24 @@ def make_node(workdir: Path, name: str = "node") -> Node:
     for role, email in ACCOUNTS.items():
         node.create_user(email, PASSWORD, role=role)
     return node
+
+
+def fill_disk(path) -> int:
+    """Writes until the disk refuses; returns the bytes written."""
+    written = 0
+    chunk = b"\0" * 65536
+    with open(path, "wb", buffering=0) as filler:
+        while True:
+            try:
+                written += filler.write(chunk)
+            except OSError as error:
+                assert error.errno == errno.ENOSPC, error
+                break
+    for size in (4096, 512, 1):  # the last partial blocks too
+        try:
+            with open(path, "ab", buffering=0) as filler:
+                while True:
+                    written += filler.write(b"\0" * size)
+        except OSError:
+            pass
+    return written

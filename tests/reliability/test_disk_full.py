@@ -4,7 +4,6 @@ Writes then answer 507 ("the disk is full") on the API, and a form answers with 
 typed values again; Home and /sync warn; the log says it once, not once per request; nothing acknowledged is lost;
 and once the filler is deleted, writes work again in the same process."""
 
-import errno
 import os
 import sqlite3
 import subprocess
@@ -15,7 +14,7 @@ import pytest
 
 from client import ApiSession, Http, PageSession
 from harness import Node
-from suite import ACCOUNTS, PASSWORD, report
+from suite import ACCOUNTS, PASSWORD, fill_disk, report
 from writers import Writers
 
 LOG_LINE = "the disk holding the database is full"
@@ -30,27 +29,6 @@ def small_disk(tmp_path):
         pytest.skip(f"disk-full case skipped: cannot mount a 16 MB tmpfs here (needs root and mount rights): {done.stderr.strip()}")
     yield mount
     subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def fill(path) -> int:
-    """Writes until the disk refuses; returns the bytes written."""
-    written = 0
-    chunk = b"\0" * 65536
-    with open(path, "wb", buffering=0) as filler:
-        while True:
-            try:
-                written += filler.write(chunk)
-            except OSError as error:
-                assert error.errno == errno.ENOSPC, error
-                break
-    for size in (4096, 512, 1):  # the last partial blocks too
-        try:
-            with open(path, "ab", buffering=0) as filler:
-                while True:
-                    written += filler.write(b"\0" * size)
-        except OSError:
-            pass
-    return written
 
 
 def participant(notes_size: int = 500) -> dict:
@@ -74,7 +52,7 @@ def test_a_full_disk_answers_507_keeps_typed_values_and_recovers_without_restart
         writers = Writers(node.port).start()  # two API and two form writers keep writing while the disk fills
         time.sleep(0.5)
         filler = small_disk / "filler"
-        fill(filler)
+        fill_disk(filler)
         time.sleep(0.5)
         refusal = None
         for _ in range(400):
