@@ -135,6 +135,7 @@ enum OpenAPIDocument {
         if op.conflict { statuses.append((409, "The current records refuse this change")) }
         if op.body != nil { statuses.append((422, "Some fields break their rules; see fields")) }
         if op.throttled { statuses.append((429, "Too many failed sign-ins; wait Retry-After seconds")) }
+        if route.method != .get { statuses.append((507, "The server's disk is full and nothing was saved (disk_full); send it again once space is freed")) }
         return statuses
     }
 

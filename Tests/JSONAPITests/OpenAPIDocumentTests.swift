@@ -42,6 +42,6 @@ import Testing
         let venues = try #require(paths["/api/v1/venues"]?["post"])
         #expect(venues["security"] == nil)
         let responses = try #require(venues["responses"] as? [String: Any])
-        #expect(Set(responses.keys) == ["201", "400", "401", "403", "409", "422"])
+        #expect(Set(responses.keys) == ["201", "400", "401", "403", "409", "422", "507"])
     }
 }
