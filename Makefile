@@ -44,7 +44,7 @@ sync-tests: test-tools build
 
 # Reliability with real processes (tests/reliability): role matrix and CSRF from the route tables, malformed requests to
 # every route, slow clients, disk full (tmpfs, needs root), kill -9, backup under load, upgrade fixture. Short form here
-# (about 30 s); `make reliability` runs the full form (40 kill -9 cycles, the 20 s header deadline) and prints its figures.
+# (about 45 s); `make reliability` runs the full form (40 kill -9 cycles, the 20 s header deadline, 30 s of load) and prints its figures.
 reliability-tests: test-tools build
 	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability $(PYTEST_ARGS)
 
