@@ -9,12 +9,15 @@ public struct DeclaredRoute: Sendable, Encodable, Equatable {
     public let path: String
     /// "anyone", "signed-in", "editor" or "administrator".
     public let access: String
+    /// Who the route is for, as a refusal words it ("editors and administrators").
+    public let accessLabel: String
 
     public init(surface: String, method: HTTPMethod, path: String, access: Access) {
         self.surface = surface
         self.method = method.rawValue
         self.path = path
         self.access = access.name
+        accessLabel = access.label
     }
 }
 

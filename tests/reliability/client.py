@@ -21,10 +21,8 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "sync"))
 from harness import binary_path, process_environment  # noqa: E402
 
 CSRF_INPUT = re.compile(r'name="csrf_token" value="([^"]+)"')
-# Access.refusal's wording on both surfaces: "... does not allow this; it is for <label>. ..."
+# Access.refusal's wording on both surfaces: "... does not allow this; it is for <accessLabel>. ..."
 ROLE_REFUSAL = "does not allow this; it is for "
-ACCESS_LABELS = {"anyone": "anyone", "signed-in": "any signed-in user", "editor": "editors and administrators",
-                 "administrator": "administrators"}
 # Which access levels each role passes, as Access.allows decides.
 ROLES = ("anonymous", "read-only", "editor", "administrator")
 ALLOWED = {
@@ -51,7 +49,7 @@ class Answer:
 
 
 def routes() -> list[dict]:
-    """Every route both tables declare: {surface, method, path, access}."""
+    """Every route both tables declare: {surface, method, path, access, accessLabel}."""
     done = subprocess.run([str(binary_path()), "routes", "--json"], capture_output=True, text=True, check=True,
                           env=process_environment())
     return json.loads(done.stdout)

@@ -6,7 +6,7 @@ import secrets
 
 import pytest
 
-from client import (ACCESS_LABELS, ALLOWED, CSRF_INPUT, ROLE_REFUSAL, ROLES, ApiSession, Http, PageSession, concrete,
+from client import (ALLOWED, CSRF_INPUT, ROLE_REFUSAL, ROLES, ApiSession, Http, PageSession, concrete,
                     cookie_from, form, routes)
 from suite import ACCOUNTS, PASSWORD, report
 
@@ -23,7 +23,7 @@ def page_check(route, role, answer):
         return None if answer.status == 303 and location.startswith(("/login", "/setup")) else \
             f"expected a redirect to sign in, got {answer.status} {location}"
     if access not in ALLOWED[role]:
-        refusal = ROLE_REFUSAL + ACCESS_LABELS[access]
+        refusal = ROLE_REFUSAL + route["accessLabel"]
         return None if answer.status == 403 and refusal in answer.text else f"expected 403 '{refusal}', got {answer.status}"
     if answer.status >= 500 or answer.status == 401 or ROLE_REFUSAL in answer.text:
         return f"expected the route to run for {role}, got {answer.status}"
@@ -39,7 +39,7 @@ def api_check(route, role, answer):
     if role == "anonymous" and access != "anyone":
         return None if answer.status == 401 else f"expected 401, got {answer.status}"
     if access not in ALLOWED[role]:
-        refusal = ROLE_REFUSAL + ACCESS_LABELS[access]
+        refusal = ROLE_REFUSAL + route["accessLabel"]
         return None if answer.status == 403 and refusal in answer.text else f"expected 403 '{refusal}', got {answer.status}"
     if answer.status >= 500 or answer.status == 401 or ROLE_REFUSAL in answer.text:
         return f"expected the route to run for {role}, got {answer.status}"
