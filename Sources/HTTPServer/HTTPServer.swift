@@ -11,13 +11,13 @@ public final class HTTPServer: @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     private let daemon = Mutex<MicroHTTPDaemon?>(nil)
     private let openStreams = OpenStreams()
-    let headerDeadlines: HeaderDeadlines
+    let connectionWatch: ConnectionWatch
 
     public init(configuration: ServerConfiguration, responder: RequestResponder, logger: Logger) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
-        headerDeadlines = HeaderDeadlines(seconds: configuration.headerTimeoutSeconds)
+        connectionWatch = ConnectionWatch(headerSeconds: configuration.headerTimeoutSeconds)
     }
 
     /// Starts listening; returns the bound port (the real one when configured with port 0).
@@ -26,7 +26,7 @@ public final class HTTPServer: @unchecked Sendable {
         openStreams.reopen()
         let started = try MicroHTTPDaemon(server: self, configuration: configuration)
         daemon.withLock { $0 = started }
-        headerDeadlines.start()
+        connectionWatch.start()
         logger.info("listening", metadata: ["address": "\(configuration.host):\(started.port)",
                                             "threads": "\(configuration.threadCount)", "tls": "\(configuration.isTLS)",
                                             "per-address": "\(configuration.connectionsPerAddress)",
@@ -47,7 +47,7 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(10_000)
         }
         running.stop()
-        headerDeadlines.stop()
+        connectionWatch.stop()
         logger.info("stopped")
     }
 

@@ -100,7 +100,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard let cls, let connection, let conCls, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     guard let existing = conCls.pointee else {
-        server.headerDeadlines.headersArrived(Int(bitPattern: connection))
+        server.connectionWatch.headersArrived(Int(bitPattern: connection))
         let pending = PendingRequest(method: string(method), url: string(url))
         conCls.pointee = Unmanaged.passRetained(pending).toOpaque()
         server.requestStarted()
@@ -123,7 +123,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
     guard let cls, let conCls, let existing = conCls.pointee else { return }
     if let connection {
-        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().headerDeadlines.answered(Int(bitPattern: connection))
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().connectionWatch.answered(Int(bitPattern: connection))
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeRetainedValue()
     if let processor = pending.postProcessor { _ = MHD_destroy_post_processor(processor) }
@@ -131,14 +131,14 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestFinished()
 }
 
-/// Connections opening and closing, for the deadline on their request headers.
+/// Connections opening and closing, for the deadline on their request headers and for streams whose client left.
 private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
     guard let cls, let connection else { return }
-    let deadlines = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().headerDeadlines
+    let watch = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().connectionWatch
     if event.rawValue == 0 { // MHD_CONNECTION_NOTIFY_STARTED
-        deadlines.opened(Int(bitPattern: connection), socket: fb_connection_socket(connection))
+        watch.opened(Int(bitPattern: connection), socket: fb_connection_socket(connection))
     } else {
-        deadlines.closed(Int(bitPattern: connection))
+        watch.closed(Int(bitPattern: connection))
     }
 }
 
@@ -214,6 +214,9 @@ private func answer(_ pending: PendingRequest, connection: OpaquePointer, server
     pending.answered = true
     let request = makeRequest(pending, connection: connection, isTLS: server.configuration.isTLS)
     let response = server.respond(to: request, failure: pending.failure, startedAt: pending.startedAt)
+    if let stream = response.stream {
+        server.connectionWatch.streaming(Int(bitPattern: connection)) { stream.close() }
+    }
     return queue(response, on: connection)
 }
 

@@ -7,8 +7,8 @@ import socket
 import threading
 import time
 
-from client import Http
-from suite import FULL, make_node, report
+from client import Http, PageSession
+from suite import ACCOUNTS, FULL, make_node, report
 
 SLOW_ADDRESS = "127.0.0.2"
 
@@ -104,3 +104,41 @@ def test_headers_that_take_too_long_in_total_are_cut_off(tmp_path):
         assert Http(node.port).request("GET", "/api/v1/health").status == 200
     finally:
         node.kill9()
+
+
+def test_event_streams_whose_client_left_free_their_connections_within_seconds(node, http):
+    """A browser moving between pages closes each page's event stream. A parked stream is not polled by
+    libmicrohttpd, so these used to stay until the 15 s heartbeat and filled the address's 64 connections."""
+    cookie = PageSession(http, ACCOUNTS["read-only"]).cookie
+    address = "127.0.0.7"
+    streams = []
+    for _ in range(60):
+        stream = socket.create_connection(("127.0.0.1", node.port), timeout=10, source_address=(address, 0))
+        stream.sendall(f"GET /events HTTP/1.1\r\nHost: fieldbook\r\nCookie: {cookie}\r\n\r\n".encode())
+        assert stream.recv(64).startswith(b"HTTP/1.1 200")
+        streams.append(stream)
+    time.sleep(0.5)  # each stream has sent its first event and parked
+    for stream in streams:
+        stream.close()
+    time.sleep(2.5)
+    held = []
+    try:
+        for _ in range(64):
+            connection = socket.create_connection(("127.0.0.1", node.port), timeout=5, source_address=(address, 0))
+            connection.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: fieldbook\r\n\r\n")
+            held.append(connection)
+        answered = sum(1 for connection in held if _status_of(connection) == 200)
+    finally:
+        for connection in held:
+            connection.close()
+    report(f"left streams: 60 event streams closed by their client, 2.5 s later the same address opened 64 connections "
+           f"and {answered} were answered")
+    assert answered == 64
+
+
+def _status_of(connection: socket.socket) -> int | None:
+    try:
+        line = connection.recv(64).split(b"\r\n", 1)[0]
+        return int(line.split()[1]) if line else None
+    except (OSError, IndexError, ValueError):
+        return None
