@@ -46,7 +46,7 @@ sync-tests: test-tools build
 # every route, slow clients, disk full (tmpfs, needs root), kill -9, backup under load, upgrade fixture. Short form here
 # (about 45 s); `make reliability` runs the full form (40 kill -9 cycles, the 20 s header deadline, 30 s of load) and prints its figures.
 reliability-tests: test-tools build
-	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability $(PYTEST_ARGS)
+	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability $(PYTEST_ARGS) -rs
 
 reliability: deps test-tools build
 	FIELDBOOK_RELIABILITY=full FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability -q -rs
