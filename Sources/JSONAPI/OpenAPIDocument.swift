@@ -242,6 +242,8 @@ enum OpenAPIDocument {
         case .list(let name): ["type": "array", "items": ref(name)]
         case .anyValue: scalar
         case .anyObject: ["type": "object", "additionalProperties": scalar]
+        case .position: ["type": "array", "items": ["type": "number"], "minItems": 2, "maxItems": 2]
+        case .textList: ["type": "array", "items": ["type": "string"]]
         }
     }
 
