@@ -3,6 +3,8 @@
 set -euo pipefail
 bash "$(dirname "$0")/apt-install-missing.sh" libmicrohttpd-dev libsqlite3-dev pkg-config libjs-leaflet libjs-leaflet.markercluster \
   curl ca-certificates openssl
+# The world basemap the map shows offline (tiles/basemap.mbtiles).
+bash "$(dirname "$0")/install-basemap.sh"
 
 if ! command -v swift >/dev/null 2>&1; then
   for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do

@@ -25,7 +25,7 @@ enum MapPages {
         let page = ListPage(items: Array(data.venues.dropFirst(listRequest.offset).prefix(listPageSize)), total: data.venues.count,
                             request: listRequest)
         var view = filterForm(query: query, mode: mode, areas: areas, types: try context.database.categories(.activityType),
-                              focusArea: request.query["focus_area"] ?? "").view
+                              focusArea: request.query[focusArea] ?? "").view
         view["symbols"] = symbols.map(MapSymbolView.legendEntry)
         view["venues"] = page.items.map { venueView($0, mode: mode, symbols: symbols) }
         view["pagination"] = Pagination.view(page, request: request, noun: ("venue", "venues"))
@@ -85,7 +85,7 @@ enum MapPages {
                     options: [("", "Any area")] + areaOptions)
         form.select("symbols", label: "Marker symbols show", value: mode.rawValue,
                     options: [("type", "Activity type"), ("status", "Activity status")])
-        form.select("focus_area", label: "Centre the map on", value: focusArea,
+        form.select(focusArea, label: "Centre the map on", value: focusArea,
                     options: [("", "All venues shown")] + areaOptions)
         return form
     }
@@ -109,15 +109,29 @@ enum MapPages {
             view["online_url"] = settings.onlineTileURL
             view["online_attribution"] = settings.onlineAttribution
         }
-        if let id = request.query["focus_venue"].flatMap(UUID.init(uuidString:)), let venue = try? context.database.venue(id: id),
+        if let id = request.query[focusVenue].flatMap(UUID.init(uuidString:)), let venue = try? context.database.venue(id: id),
            let latitude = venue.latitude, let longitude = venue.longitude {
             view["focus_point"] = "\(latitude),\(longitude)"
             view["focus_venue"] = id.lowercasedString
-        } else if let areaId = request.query["focus_area"].flatMap(UUID.init(uuidString:)) ?? query.areaId,
+        } else if let areaId = request.query[focusArea].flatMap(UUID.init(uuidString:)) ?? query.areaId,
                   let bounds = try context.database.mapBounds(ofArea: areaId) {
             view["focus_bounds"] = "\(bounds.south),\(bounds.west),\(bounds.north),\(bounds.east)"
         }
         return view
+    }
+
+    /// The map centred on a venue, its popup open.
+    static func centred(on venue: UUID) -> String {
+        Paths.map() + "?" + QueryString.encode(Parameters([(name: focusVenue, value: venue.lowercasedString)]))
+    }
+
+    static let focusVenue = "focus_venue"
+    static let focusArea = "focus_area"
+
+    /// What the venue form's pin map needs: the tiles and their attribution.
+    static func pinMapView(_ tiles: TileLibrary?) -> [String: Any] {
+        ["map_tiles_url": Paths.tileTemplate, "map_max_native_zoom": tiles?.tileSets.map(\.maxZoom).max() ?? 0,
+         "map_attribution": attribution(tiles)]
     }
 
     private static func attribution(_ tiles: TileLibrary?) -> String {
