@@ -70,6 +70,7 @@ let package = Package(
             "JSONAPI", "Storage", "Domain", "HTTPServer", "Surface",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "SurfaceTests", dependencies: ["Surface", "Domain", "HTTPServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),

@@ -142,7 +142,6 @@ struct JSONWriter {
     }
 
     mutating func key(_ name: String) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
         string(name)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false

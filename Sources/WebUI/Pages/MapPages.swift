@@ -25,7 +25,7 @@ enum MapPages {
         let page = ListPage(items: Array(data.venues.dropFirst(listRequest.offset).prefix(listPageSize)), total: data.venues.count,
                             request: listRequest)
         var view = filterForm(query: query, mode: mode, areas: areas, types: try context.database.categories(.activityType),
-                              focusArea: request.query[focusArea] ?? "").view
+                              focusedArea: request.query[focusArea] ?? "").view
         view["symbols"] = symbols.map(MapSymbolView.legendEntry)
         view["venues"] = page.items.map { venueView($0, mode: mode, symbols: symbols) }
         view["pagination"] = Pagination.view(page, request: request, noun: ("venue", "venues"))
@@ -72,7 +72,7 @@ enum MapPages {
     }
 
     private static func filterForm(query: MapQuery, mode: MapData.SymbolMode, areas: [AreaTreeEntry], types: [Domain.Category],
-                                   focusArea: String) -> FormView {
+                                   focusedArea: String) -> FormView {
         var form = FormView()
         let areaOptions = areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) }
         form.select(ListParameter.activityTypeId.name, label: "Activity type", value: query.typeId?.lowercasedString ?? "",
@@ -85,7 +85,7 @@ enum MapPages {
                     options: [("", "Any area")] + areaOptions)
         form.select("symbols", label: "Marker symbols show", value: mode.rawValue,
                     options: [("type", "Activity type"), ("status", "Activity status")])
-        form.select(focusArea, label: "Centre the map on", value: focusArea,
+        form.select(focusArea, label: "Centre the map on", value: focusedArea,
                     options: [("", "All venues shown")] + areaOptions)
         return form
     }
