@@ -89,7 +89,7 @@
       icon: L.divIcon({ className: "map-marker", html: symbolMarkup(symbolKey), iconSize: [28, 28], iconAnchor: [14, 14], popupAnchor: [0, -12] }),
       title: label, alt: label, keyboard: true
     });
-    marker.bindPopup(function () { return venueDetails(feature, "h3"); });
+    marker.bindPopup(function () { return venueDetails(feature, "p"); });
     marker.on("add", function () { describeMarker(marker, label); });
     marker.feature = feature;
     return marker;
@@ -137,11 +137,31 @@
     var list = element("ul", "map-list");
     list.id = "map-list";
 
+    // A cluster is a focusable div too: name it, and let Enter or Space zoom into it (a click does), keeping focus on the map.
+    function describeClusters() {
+      container.querySelectorAll(".marker-cluster:not([role])").forEach(function (node) {
+        node.setAttribute("role", "button");
+        node.setAttribute("aria-label", "A group of " + node.textContent + " venues: zoom in to see them");
+        node.addEventListener("keydown", function (event) {
+          if (event.key !== "Enter" && event.key !== " ") { return; }
+          event.preventDefault();
+          node.click();
+          container.focus();
+        });
+      });
+    }
+
     function showList() {
+      describeClusters();
       var bounds = map.getBounds();
       var inView = markers.filter(function (marker) { return bounds.contains(marker.getLatLng()); });
+      // Someone working through the list keeps their place: the same venue's button has focus again after the rebuild.
+      var focused = list.contains(document.activeElement) && document.activeElement.closest("[data-venue-id]");
+      var focusedId = focused && focused.getAttribute("data-venue-id");
       list.textContent = "";
       inView.slice(0, LIST_LIMIT).forEach(function (marker) { list.appendChild(listItem(marker)); });
+      var again = focusedId && list.querySelector('[data-venue-id="' + focusedId + '"] button');
+      if (again) { again.focus(); }
       var text = inView.length + (inView.length === 1 ? " venue" : " venues") + " in view of " + markers.length + " on the map";
       if (inView.length > LIST_LIMIT) { text += "; the first " + LIST_LIMIT + " are listed, zoom in to list the others"; }
       if (count.textContent !== text + ".") { count.textContent = text + "."; }
@@ -151,7 +171,7 @@
       var item = element("li", "map-list__item");
       item.setAttribute("data-venue-id", marker.feature.id);
       var details = venueDetails(marker.feature, "h3");
-      details.querySelector("h3").insertAdjacentHTML("afterbegin", symbolMarkup(marker.feature.properties[symbols]) + " ");
+      details.firstChild.insertAdjacentHTML("afterbegin", symbolMarkup(marker.feature.properties[symbols]) + " ");
       item.appendChild(details);
       var show = element("button", "button button--secondary button--small", "Show on map");
       show.type = "button";
@@ -176,12 +196,16 @@
       .then(function (collection) {
         markers = collection.features.map(function (feature) { return makeMarker(feature, feature.properties[symbols]); });
         clusters.addLayers(markers);
-        listRegion.textContent = "";
-        listRegion.appendChild(count);
-        listRegion.appendChild(list);
         placeView(map, container, markers);
-        map.on("moveend", showList);
-        showList();
+        // With no venue to show, the page's own message (what to change) stays.
+        if (markers.length > 0) {
+          listRegion.textContent = "";
+          listRegion.appendChild(count);
+          listRegion.appendChild(list);
+          map.on("moveend", showList);
+          clusters.on("animationend", describeClusters);
+          showList();
+        }
         var focus = container.getAttribute("data-focus-venue");
         var chosen = focus && markers.filter(function (marker) { return marker.feature.id === focus; })[0];
         if (chosen) { clusters.zoomToShowLayer(chosen, function () { chosen.openPopup(); }); }
