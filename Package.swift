@@ -16,8 +16,10 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        // zlib, for gzip-compressed answers (HTTPServer/Gzip.swift).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "HTTPServer", dependencies: [
-            "CMicroHTTPD", .product(name: "Logging", package: "swift-log"),
+            "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Domain"),
         .target(name: "Storage", dependencies: [

@@ -98,6 +98,10 @@ def check_states(checker, server, empty_server):
                                      "online_tile_url": "https://tile.openstreetmap.org/{z}/{x}/{y}.png", "online_attribution": ""})
         map_state(checker, admin, "map: homes layer on", "/map?homes=on")
         checker.expect("map: homes layer on", "Where participants live" in admin.driver.page_source, "the homes list is missing")
+        plain = admin.http.get(server.base + "/api/v1/map/venues", headers={"Accept-Encoding": "identity"})
+        packed = admin.http.get(server.base + "/api/v1/map/venues", headers={"Accept-Encoding": "gzip"})
+        checker.expect("map: GeoJSON is gzipped", packed.headers.get("Content-Encoding") == "gzip" and packed.json() == plain.json()
+                       and "Content-Encoding" not in plain.headers, f"gzip: {packed.headers.get('Content-Encoding')!r}")
         check_upload_refusal(checker, admin)
         check_csp(checker, admin)
     finally:

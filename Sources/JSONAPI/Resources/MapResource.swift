@@ -68,7 +68,7 @@ enum MapResource {
 
     @Sendable static func venues(_ context: APIContext) throws -> Response {
         let data = try MapData.load(context.database, try MapQuery(reading: context))
-        return geoJSON(venueCollection(data.venues))
+        return geoJSON(venueCollection(data.venues), for: context.request)
     }
 
     @Sendable static func homes(_ context: APIContext) throws -> Response {
@@ -78,7 +78,7 @@ enum MapResource {
         }
         let homes = try context.database.mapHomes(areaId: try context.uuid(ListParameter.areaId.name),
                                                   withNames: settings.homesLayer == .names)
-        return geoJSON(homeCollection(homes))
+        return geoJSON(homeCollection(homes), for: context.request)
     }
 
     /// The GeoJSON of `venues`, as `/api/v1/map/venues` answers it.
@@ -124,8 +124,9 @@ enum MapResource {
         return json.bytes
     }
 
-    private static func geoJSON(_ bytes: [UInt8]) -> Response {
-        Response(status: .ok, headers: [("Content-Type", "application/geo+json")], body: bytes)
+    /// Gzipped when the client accepts it: 20,000 venues are megabytes of JSON, and tablets fetch them over Wi-Fi.
+    private static func geoJSON(_ bytes: [UInt8], for request: Request) -> Response {
+        Gzip.negotiate(Response(status: .ok, headers: [("Content-Type", "application/geo+json")], body: bytes), for: request)
     }
 }
 
