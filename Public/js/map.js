@@ -133,7 +133,9 @@
     map.setView([20, 0], 2);
 
     var listRegion = document.getElementById("map-list-region");
-    var count = document.getElementById("map-list-count");
+    // The count follows the map as it moves; a polite live region tells screen-reader users how many are listed.
+    var count = document.getElementById("list-count");
+    count.setAttribute("role", "status");
     var list = element("ul", "map-list");
     list.id = "map-list";
 
@@ -171,7 +173,9 @@
       var item = element("li", "map-list__item");
       item.setAttribute("data-venue-id", marker.feature.id);
       var details = venueDetails(marker.feature, "h3");
-      details.firstChild.insertAdjacentHTML("afterbegin", symbolMarkup(marker.feature.properties[symbols]) + " ");
+      var key = marker.feature.properties[symbols];
+      details.firstChild.insertAdjacentHTML("afterbegin", symbolMarkup(key) + " ");
+      details.firstChild.appendChild(element("span", "visually-hidden", " (" + symbolLabel(key) + ")"));
       item.appendChild(details);
       var show = element("button", "button button--secondary button--small", "Show on map");
       show.type = "button";
@@ -263,9 +267,12 @@
     if (!button) { return; }
     button.hidden = false;
     var here = null;
+    var why = "Your location can only be shown when Fieldbook is opened over HTTPS (start it with --tls-cert) or at http://localhost on this machine; browsers do not share it with other pages.";
+    if (!window.isSecureContext || !navigator.geolocation) { note.textContent = why; }
     button.addEventListener("click", function () {
       if (!window.isSecureContext || !navigator.geolocation) {
-        note.textContent = "Your location can only be shown when Fieldbook is opened over HTTPS (start it with --tls-cert) or at http://localhost on this machine; browsers do not share it with other pages.";
+        note.textContent = "";
+        note.textContent = why;
         return;
       }
       note.textContent = "Finding your location…";

@@ -92,6 +92,7 @@ enum OpenAPIDocument {
             if !links.isEmpty { created["links"] = links }
             responses["201"] = created
         case .noContent: responses["204"] = ["description": "Done"]
+        case .geoJSON(let schema): responses["200"] = ["description": "GeoJSON (RFC 7946)", "content": ["application/geo+json": ["schema": ref(schema)]]]
         }
         if op.mayBeUnavailable, case .json(let schema) = op.success { responses["503"] = json("The database does not answer", ref(schema)) }
         for (status, text) in errorStatuses(route) {

@@ -22,20 +22,22 @@ public struct MapQuery: Sendable, Equatable {
     public var filtersActivities: Bool { typeId != nil || status != nil || from != nil || to != nil }
 }
 
-/// An activity as a venue's popup lists it.
+/// An activity as a venue's popup lists it. Ids and dates are kept as stored (lower-case ids, ISO dates): they are
+/// written into GeoJSON tens of thousands of times, and converting each would cost more than the query.
 public struct MapActivity: Sendable, Equatable {
-    public let id: UUID
+    public let id: String
     public let name: String
-    public let typeId: UUID
+    public let typeId: String
     public let typeName: String
     public let status: ActivityStatus
-    public let startDate: CalendarDate
-    public let endDate: CalendarDate?
+    public let startDate: String
+    public let endDate: String?
 }
 
 /// A venue as the map shows it: where it is and the activities currently held there that match the filters.
+/// The id is kept as stored (lower-case text).
 public struct MapVenue: Sendable, Equatable {
-    public let id: UUID
+    public let id: String
     public let name: String
     public let address: String
     public let areaName: String
@@ -46,7 +48,8 @@ public struct MapVenue: Sendable, Equatable {
 
 /// A venue where participants live, for the homes layer (6C.8): how many, and their names only when allowed.
 public struct MapHome: Sendable, Equatable {
-    public let venueId: UUID
+    /// As stored (lower-case text).
+    public let venueId: String
     public let venueName: String
     public let latitude: Double
     public let longitude: Double
@@ -78,7 +81,7 @@ extension AppDatabase {
                 let id: String = row["id"]
                 let held = activities[id] ?? []
                 if query.filtersActivities, held.isEmpty { continue }
-                venues.append(MapVenue(id: row.uuid("id"), name: row["name"], address: row["address"], areaName: row["area_name"],
+                venues.append(MapVenue(id: id, name: row["name"], address: row["address"], areaName: row["area_name"],
                                        latitude: row["latitude"], longitude: row["longitude"], activities: held))
             }
             return venues
@@ -101,10 +104,9 @@ extension AppDatabase {
             """, arguments: filter.arguments)
         var byVenue: [String: [MapActivity]] = [:]
         while let row = try rows.next() {
-            let activity = MapActivity(id: row.uuid("id"), name: row["name"], typeId: row.uuid("activity_type_id"), typeName: row["type_name"],
+            let activity = MapActivity(id: row["id"], name: row["name"], typeId: row["activity_type_id"], typeName: row["type_name"],
                                        status: ActivityStatus(rawValue: row["status"]) ?? .planned,
-                                       startDate: CalendarDate(row["start_date"] as String) ?? CalendarDate.today(),
-                                       endDate: (row["end_date"] as String?).flatMap(CalendarDate.init))
+                                       startDate: row["start_date"], endDate: row["end_date"])
             byVenue[row["venue_id"], default: []].append(activity)
         }
         return byVenue
@@ -123,7 +125,7 @@ extension AppDatabase {
                 """, arguments: filter.arguments)
             return rows.map { row in
                 let names = withNames ? ((row["names"] as String?) ?? "").split(separator: "\u{1F}").map(String.init).sorted() : []
-                return MapHome(venueId: row.uuid("id"), venueName: row["name"], latitude: row["latitude"], longitude: row["longitude"],
+                return MapHome(venueId: row["id"], venueName: row["name"], latitude: row["latitude"], longitude: row["longitude"],
                                residentCount: row["residents"], residentNames: names)
             }
         }

@@ -45,16 +45,18 @@ public struct MapLegend: Sendable {
 
     /// The key of the venue's symbol by activity type.
     public static func typeKey(_ venue: MapVenue) -> String {
-        key(Set(venue.activities.map { $0.typeId.uuidString.lowercased() }))
+        key(venue.activities.map(\.typeId))
     }
 
     /// The key of the venue's symbol by activity status.
     public static func statusKey(_ venue: MapVenue) -> String {
-        key(Set(venue.activities.map(\.status.rawValue)))
+        key(venue.activities.map(\.status.rawValue))
     }
 
-    private static func key(_ distinct: Set<String>) -> String {
-        distinct.count == 1 ? distinct.first! : distinct.isEmpty ? noActivities.key : several.key
+    /// The one value all share, else "several" (or "none" for no values); no Set, as this runs for every venue.
+    private static func key(_ values: [String]) -> String {
+        guard let first = values.first else { return noActivities.key }
+        return values.allSatisfy { $0 == first } ? first : several.key
     }
 
     /// Up to two capital letters: the first of the first two words ("Children's class" → "CC").
@@ -82,9 +84,9 @@ public struct MapData: Sendable {
                 legend: MapLegend(activityTypes: try database.categories(.activityType)))
     }
 
-    /// A venue's page, and each activity's, for links from popups, the list and GeoJSON.
-    public static func venuePath(_ id: UUID) -> String { RecordRoutes(RecordCollection.venues.path(under: RoutePattern("/"))).record(id) }
-    public static func activityPath(_ id: UUID) -> String {
-        RecordRoutes(RecordCollection.activities.path(under: RoutePattern("/"))).record(id)
-    }
+    /// A venue's page, and each activity's, for links from popups, the list and GeoJSON (ids as stored).
+    public static func venuePath(_ id: String) -> String { venuePrefix + id }
+    public static func activityPath(_ id: String) -> String { activityPrefix + id }
+    private static let venuePrefix = RecordCollection.venues.path(under: RoutePattern("/")).pattern + "/"
+    private static let activityPrefix = RecordCollection.activities.path(under: RoutePattern("/")).pattern + "/"
 }

@@ -7,6 +7,7 @@ bundled basemap).
 Needs tiles/basemap.mbtiles (scripts/install-basemap.sh, run by `make test`'s install step).
 """
 import argparse
+import contextlib
 import os
 import pathlib
 import shutil
@@ -78,10 +79,19 @@ def sign_in(browser, role):
     browser.sign_in(USERS[role][1])
 
 
-def check_states(checker, server, empty_server):
-    admin = OfflineBrowser(server.base)
+@contextlib.contextmanager
+def signed_in(base, role):
+    """An offline Chromium (and requests session) signed in as `role`, closed afterwards."""
+    browser = OfflineBrowser(base)
     try:
-        sign_in(admin, "administrator")
+        sign_in(browser, role)
+        yield browser
+    finally:
+        browser.quit()
+
+
+def check_states(checker, server, empty_server):
+    with signed_in(server.base, "administrator") as admin:
         map_state(checker, admin, "map: administrator, all venues", "/map")
         types = admin.driver.execute_script(
             "return Array.from(document.querySelectorAll('#activity_type_id option')).map(o => o.value).filter(Boolean)")
@@ -98,27 +108,16 @@ def check_states(checker, server, empty_server):
                                      "online_tile_url": "https://tile.openstreetmap.org/{z}/{x}/{y}.png", "online_attribution": ""})
         map_state(checker, admin, "map: homes layer on", "/map?homes=on")
         checker.expect("map: homes layer on", "Where participants live" in admin.driver.page_source, "the homes list is missing")
-        plain = admin.http.get(server.base + "/api/v1/map/venues", headers={"Accept-Encoding": "identity"})
-        packed = admin.http.get(server.base + "/api/v1/map/venues", headers={"Accept-Encoding": "gzip"})
-        checker.expect("map: GeoJSON is gzipped", packed.headers.get("Content-Encoding") == "gzip" and packed.json() == plain.json()
-                       and "Content-Encoding" not in plain.headers, f"gzip: {packed.headers.get('Content-Encoding')!r}")
+        check_gzip(checker, admin)
         check_upload_refusal(checker, admin)
         check_csp(checker, admin)
-    finally:
-        admin.quit()
-    reader = OfflineBrowser(server.base)
-    try:
-        sign_in(reader, "read-only")
+    with signed_in(server.base, "read-only") as reader:
         map_state(checker, reader, "map: read-only user", "/map?homes=on")
         checker.expect("map: read-only user", "Where participants live" not in reader.driver.page_source,
                        "a read-only user sees the homes layer although the setting does not allow it")
         homes = reader.http.get(server.base + "/api/v1/map/homes")
         checker.expect("map: read-only user", homes.status_code == 403, f"/api/v1/map/homes answered {homes.status_code}, not 403")
-    finally:
-        reader.quit()
-    editor = OfflineBrowser(server.base)
-    try:
-        sign_in(editor, "editor")
+    with signed_in(server.base, "editor") as editor:
         editor.driver.get(server.base + "/map")
         wait_for_markers(editor.driver)
         venue = editor.driver.execute_script("return document.querySelector('#map-list [data-venue-id]').getAttribute('data-venue-id')")
@@ -129,16 +128,17 @@ def check_states(checker, server, empty_server):
         checker.expect("venue page: Show on map", f'href="/map?focus_venue={venue}"' in detail, "the venue page has no Show on map link")
         checker.page(editor, "venue form with pin map", f"/venues/{venue}/edit")
         check_pin_map(checker, editor)
-    finally:
-        editor.quit()
-    nobody = OfflineBrowser(empty_server.base)
-    try:
-        sign_in(nobody, "administrator")
+    with signed_in(empty_server.base, "administrator") as nobody:
         map_state(checker, nobody, "map: no coordinates anywhere", "/map")
         checker.expect("map: no coordinates anywhere", "No venue has coordinates yet" in nobody.driver.page_source,
                        "the page does not explain that no venue has coordinates")
-    finally:
-        nobody.quit()
+
+
+def check_gzip(checker, admin):
+    plain = admin.http.get(admin.base + "/api/v1/map/venues", headers={"Accept-Encoding": "identity"})
+    packed = admin.http.get(admin.base + "/api/v1/map/venues", headers={"Accept-Encoding": "gzip"})
+    checker.expect("map: GeoJSON is gzipped", packed.headers.get("Content-Encoding") == "gzip" and packed.json() == plain.json()
+                   and "Content-Encoding" not in plain.headers, f"gzip: {packed.headers.get('Content-Encoding')!r}")
 
 
 def check_upload_refusal(checker, admin):
@@ -188,11 +188,9 @@ def tab_to(driver, predicate, limit=150):
 
 
 def check_keyboard(checker, server):
-    browser = OfflineBrowser(server.base)
-    driver = browser.driver
     label = "map: keyboard"
-    try:
-        sign_in(browser, "editor")
+    with signed_in(server.base, "editor") as browser:
+        driver = browser.driver
         driver.get(server.base + "/map")
         loaded = wait_for_markers(driver)
         checker.expect("map: markers and clusters", loaded not in ("error", "0") and driver.execute_script(
@@ -237,8 +235,6 @@ def check_keyboard(checker, server):
         checker.expect(label, opened_by_enter and opened_by_space, "Enter or Space on a marker did not open its popup")
         check_filters_by_keyboard(checker, browser)
         check_centre_on_area(checker, browser)
-    finally:
-        browser.quit()
 
 
 def check_list_agrees(checker, driver):

@@ -17,13 +17,13 @@ enum MapResource {
             .of(ListParameter.to.name, .date, "Only activities started on or before this day"),
             .of(ListParameter.areaId.name, .uuid, "Only venues in this area or an area inside it"),
         ],
-        success: .json("MapVenueCollection"))
+        success: .geoJSON("MapVenueCollection"))
 
     static let homesDoc = APIOperation(
         id: "getMapHomes",
         summary: "Venues where participants live, as GeoJSON: counts, and names only when the administrators' privacy setting allows them. 403 unless the setting shows homes to the caller's role",
         query: [.of(ListParameter.areaId.name, .uuid, "Only venues in this area or an area inside it")],
-        success: .json("MapHomeCollection"), protected: true)
+        success: .geoJSON("MapHomeCollection"), protected: true)
 
     static var components: [String: [Field]] {
         let activity: [Field] = [
@@ -95,13 +95,13 @@ enum MapResource {
                 json.key("activities")
                 json.array(venue.activities) { json, activity in
                     json.object { json in
-                        json.field("id", activity.id.text)
+                        json.field("id", activity.id)
                         json.field("name", activity.name)
-                        json.field("activity_type_id", activity.typeId.text)
+                        json.field("activity_type_id", activity.typeId)
                         json.field("activity_type", activity.typeName)
                         json.field("status", activity.status.rawValue)
-                        json.field("start_date", activity.startDate.description)
-                        json.field("end_date", activity.endDate?.description)
+                        json.field("start_date", activity.startDate)
+                        json.field("end_date", activity.endDate)
                         json.field("url", MapData.activityPath(activity.id))
                     }
                 }
@@ -181,10 +181,10 @@ struct JSONWriter {
     }
 
     /// A Point feature whose `properties` object `body` fills.
-    mutating func feature(id: UUID, longitude: Double, latitude: Double, _ body: (inout JSONWriter) -> Void) {
+    mutating func feature(id: String, longitude: Double, latitude: Double, _ body: (inout JSONWriter) -> Void) {
         object { json in
             json.field("type", "Feature")
-            json.field("id", id.text)
+            json.field("id", id)
             json.key("geometry")
             json.object { json in
                 json.field("type", "Point")
@@ -200,6 +200,13 @@ struct JSONWriter {
     mutating func string(_ text: String) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
+        // Most texts need no escaping: copied whole, not byte by byte.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            needsComma = true
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

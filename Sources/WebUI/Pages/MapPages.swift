@@ -46,7 +46,6 @@ enum MapPages {
         }
         view["map"] = try mapAttributes(&context, query: query, mode: mode, settings: settings, homesShown: homesShown)
         view["attribution"] = attribution(context.web.tiles)
-        view["is_secure_context"] = request.isTLS || isLoopback(request)
         var response = context.page("map/show", title: "Map", section: .map, view: view, assets: MapAssets.page)
         response.setHeader("Content-Security-Policy", contentSecurityPolicy(settings))
         return response
@@ -139,24 +138,25 @@ enum MapPages {
         return texts.isEmpty ? MapSettings.openStreetMapAttribution : texts.joined(separator: "; ")
     }
 
-    /// Browsers allow geolocation only in a secure context: HTTPS, or a page served from this machine.
-    private static func isLoopback(_ request: Request) -> Bool {
-        let host = (request.header("host") ?? "").split(separator: ":").first.map(String.init)?.lowercased() ?? ""
-        return ["localhost", "127.0.0.1", "[::1]"].contains(host) || request.header("host")?.hasPrefix("[::1]") == true
+    /// "12 Mar 2025 – 30 Jun 2025" or "since 12 Mar 2025, ongoing", as activity pages say it.
+    private static func dates(_ activity: MapActivity) -> String {
+        let start = CalendarDate(activity.startDate)?.display ?? activity.startDate
+        guard let end = activity.endDate else { return "since \(start), ongoing" }
+        return "\(start) – \(CalendarDate(end)?.display ?? end)"
     }
 
     static func venueView(_ venue: MapVenue, mode: MapData.SymbolMode, symbols: [MapSymbol]) -> [String: Any] {
         let key = mode == .type ? MapLegend.typeKey(venue) : MapLegend.statusKey(venue)
         let symbol = symbols.first { $0.key == key } ?? MapLegend.noActivities
         return [
-            "id": venue.id.lowercasedString, "name": venue.name, "address": venue.address, "area": venue.areaName,
+            "id": venue.id, "name": venue.name, "address": venue.address, "area": venue.areaName,
             "path": MapData.venuePath(venue.id), "symbol_label": symbol.label, "symbol_svg": MapSymbolView.svg(symbol),
             "latitude": venue.latitude, "longitude": venue.longitude,
             "has_activities": !venue.activities.isEmpty,
             "activities": venue.activities.map { activity -> [String: Any] in
                 ["name": activity.name, "path": MapData.activityPath(activity.id), "type": activity.typeName,
                  "status": activity.status.label,
-                 "dates": activity.endDate.map { "\(activity.startDate.display) – \($0.display)" } ?? "since \(activity.startDate.display), ongoing"]
+                 "dates": dates(activity)]
             },
         ]
     }
