@@ -70,25 +70,28 @@ extension AppDatabase {
             var venueFilter = ListQuery("venues v")
             venueFilter.add("v.latitude IS NOT NULL AND v.longitude IS NOT NULL")
             venueFilter.within(query.areaId, areaColumn: "v.geographic_area_id")
+            // Columns are read by position, cheaper than by name over 20,000 rows.
             let venueRows = try Row.fetchCursor(db, sql: """
-                SELECT v.id, v.name, v.address, v.latitude, v.longitude, g.name AS area_name
+                SELECT v.id, v.name, v.address, v.latitude, v.longitude, g.name
                 FROM venues v JOIN geographic_areas g ON g.id = v.geographic_area_id \(venueFilter.whereClause)
                 ORDER BY v.name COLLATE NOCASE, v.id
                 """, arguments: venueFilter.arguments)
             let activities = try Self.currentActivitiesByVenue(db, query)
             var venues: [MapVenue] = []
             while let row = try venueRows.next() {
-                let id: String = row["id"]
+                let id: String = row[0]
                 let held = activities[id] ?? []
                 if query.filtersActivities, held.isEmpty { continue }
-                venues.append(MapVenue(id: id, name: row["name"], address: row["address"], areaName: row["area_name"],
-                                       latitude: row["latitude"], longitude: row["longitude"], activities: held))
+                venues.append(MapVenue(id: id, name: row[1], address: row[2], areaName: row[5], latitude: row[3], longitude: row[4],
+                                       activities: held))
             }
             return venues
         }
     }
 
-    /// Activities currently held at each venue (keyed by the venue's stored id) that match the query's activity filters.
+    /// Activities currently held at each venue (keyed by the venue's stored id) that match the query's activity filters,
+    /// by start date then name. Sorted here per venue, and the type names looked up here, rather than by the query:
+    /// its sort and join cost more than all the rest at 20,000 venues.
     private static func currentActivitiesByVenue(_ db: Database, _ query: MapQuery) throws -> [String: [MapActivity]] {
         var filter = ListQuery("activity_venue_history h")
         filter.add("h.effective_to IS NULL")
@@ -96,18 +99,24 @@ extension AppDatabase {
         if let status = query.status { filter.add("a.status = ?", status.rawValue) }
         if let to = query.to { filter.add("a.start_date <= ?", to.description) }
         if let from = query.from { filter.add("(a.end_date IS NULL OR a.end_date >= ?)", from.description) }
-        filter.atVenueWithin(query.areaId, venueColumn: "h.venue_id")
+        // No area condition: the venues are already chosen by area, and looking activities up venue by venue costs more
+        // than reading them all.
+        let typeNames = Dictionary(try Row.fetchAll(db, sql: "SELECT id, name FROM activity_types").map { ($0[0] as String, $0[1] as String) }) { $1 }
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT DISTINCT h.venue_id, a.id, a.name, a.activity_type_id, t.name AS type_name, a.status, a.start_date, a.end_date
-            FROM activity_venue_history h JOIN activities a ON a.id = h.activity_id JOIN activity_types t ON t.id = a.activity_type_id
-            \(filter.whereClause) ORDER BY a.start_date, a.name COLLATE NOCASE
+            SELECT h.venue_id, a.id, a.name, a.activity_type_id, a.status, a.start_date, a.end_date
+            FROM activity_venue_history h JOIN activities a ON a.id = h.activity_id \(filter.whereClause)
             """, arguments: filter.arguments)
         var byVenue: [String: [MapActivity]] = [:]
         while let row = try rows.next() {
-            let activity = MapActivity(id: row["id"], name: row["name"], typeId: row["activity_type_id"], typeName: row["type_name"],
-                                       status: ActivityStatus(rawValue: row["status"]) ?? .planned,
-                                       startDate: row["start_date"], endDate: row["end_date"])
-            byVenue[row["venue_id"], default: []].append(activity)
+            let typeId: String = row[3]
+            let activity = MapActivity(id: row[1], name: row[2], typeId: typeId, typeName: typeNames[typeId] ?? "",
+                                       status: ActivityStatus(rawValue: row[4]) ?? .planned, startDate: row[5], endDate: row[6])
+            byVenue[row[0], default: []].append(activity)
+        }
+        for (venue, held) in byVenue where held.count > 1 {
+            var seen = Set<String>()
+            byVenue[venue] = held.sorted { ($0.startDate, $0.name.lowercased()) < ($1.startDate, $1.name.lowercased()) }
+                .filter { seen.insert($0.id).inserted }
         }
         return byVenue
     }
