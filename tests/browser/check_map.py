@@ -103,6 +103,9 @@ def check_states(checker, server, empty_server):
         checker.expect("map: empty result", "No venue with coordinates matches these filters" in admin.driver.page_source,
                        "the empty result does not say that no venue matches")
         map_state(checker, admin, "map: symbols by status", "/map?symbols=status")
+        admin.driver.set_window_size(320, 900)
+        map_state(checker, admin, "map: 320 px wide", "/map")
+        admin.driver.set_window_size(1280, 900)
         checker.page(admin, "map settings", "/settings/map")
         bad = {"homes_layer": "off", "online_layer": "on", "online_tile_url": "ftp://example.org/tiles", "online_attribution": ""}
         checker.page(admin, "map settings (errors)", post=("/settings/map", bad),
