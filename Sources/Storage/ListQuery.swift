@@ -41,6 +41,12 @@ struct ListQuery {
         arguments += StatementArguments(values)
     }
 
+    /// A condition whose values are already collected (another query's filter used as a subquery).
+    mutating func add(_ condition: String, arguments values: StatementArguments) {
+        conditions.append(condition)
+        arguments += values
+    }
+
     private var filter: String { conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ") }
 
     /// The filters as a WHERE clause (empty when there are none), for queries that read all rows rather than a page.

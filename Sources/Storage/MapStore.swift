@@ -70,13 +70,19 @@ extension AppDatabase {
             var venueFilter = ListQuery("venues v")
             venueFilter.add("v.latitude IS NOT NULL AND v.longitude IS NOT NULL")
             venueFilter.within(query.areaId, areaColumn: "v.geographic_area_id")
+            let activityFilter = Self.activityFilter(query)
+            if query.filtersActivities {
+                // Only venues with a matching activity are read: a narrow filter then reads a few rows, not every venue.
+                venueFilter.add("v.id IN (SELECT h.venue_id FROM \(activityFilter.table) JOIN activities a ON a.id = h.activity_id \(activityFilter.whereClause))",
+                                arguments: activityFilter.arguments)
+            }
             // Columns are read by position, cheaper than by name over 20,000 rows.
             let venueRows = try Row.fetchCursor(db, sql: """
                 SELECT v.id, v.name, v.address, v.latitude, v.longitude, g.name
                 FROM venues v JOIN geographic_areas g ON g.id = v.geographic_area_id \(venueFilter.whereClause)
                 ORDER BY v.name COLLATE NOCASE, v.id
                 """, arguments: venueFilter.arguments)
-            let activities = try Self.currentActivitiesByVenue(db, query)
+            let activities = try Self.currentActivitiesByVenue(db, activityFilter)
             var venues: [MapVenue] = []
             while let row = try venueRows.next() {
                 let id: String = row[0]
@@ -89,22 +95,26 @@ extension AppDatabase {
         }
     }
 
-    /// Activities currently held at each venue (keyed by the venue's stored id) that match the query's activity filters,
-    /// by start date then name. Sorted here per venue, and the type names looked up here, rather than by the query:
-    /// its sort and join cost more than all the rest at 20,000 venues.
-    private static func currentActivitiesByVenue(_ db: Database, _ query: MapQuery) throws -> [String: [MapActivity]] {
+    /// Current venue periods (`h`) of activities (`a`) that match the query's type, status and dates. No area condition:
+    /// the venues are chosen by area, and looking activities up venue by venue costs more than reading them all.
+    private static func activityFilter(_ query: MapQuery) -> ListQuery {
         var filter = ListQuery("activity_venue_history h")
         filter.add("h.effective_to IS NULL")
         if let type = query.typeId { filter.add("a.activity_type_id = ?", type.databaseText) }
         if let status = query.status { filter.add("a.status = ?", status.rawValue) }
         if let to = query.to { filter.add("a.start_date <= ?", to.description) }
         if let from = query.from { filter.add("(a.end_date IS NULL OR a.end_date >= ?)", from.description) }
-        // No area condition: the venues are already chosen by area, and looking activities up venue by venue costs more
-        // than reading them all.
+        return filter
+    }
+
+    /// Activities currently held at each venue (keyed by the venue's stored id) that match the query's activity filters,
+    /// by start date then name. Sorted here per venue, and the type names looked up here, rather than by the query:
+    /// its sort and join cost more than all the rest at 20,000 venues.
+    private static func currentActivitiesByVenue(_ db: Database, _ filter: ListQuery) throws -> [String: [MapActivity]] {
         let typeNames = Dictionary(try Row.fetchAll(db, sql: "SELECT id, name FROM activity_types").map { ($0[0] as String, $0[1] as String) }) { $1 }
         let rows = try Row.fetchCursor(db, sql: """
             SELECT h.venue_id, a.id, a.name, a.activity_type_id, a.status, a.start_date, a.end_date
-            FROM activity_venue_history h JOIN activities a ON a.id = h.activity_id \(filter.whereClause)
+            FROM \(filter.table) JOIN activities a ON a.id = h.activity_id \(filter.whereClause)
             """, arguments: filter.arguments)
         var byVenue: [String: [MapActivity]] = [:]
         while let row = try rows.next() {

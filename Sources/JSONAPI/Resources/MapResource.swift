@@ -83,7 +83,8 @@ enum MapResource {
 
     /// The GeoJSON of `venues`, as `/api/v1/map/venues` answers it.
     static func venueCollection(_ venues: [MapVenue]) -> [UInt8] {
-        var json = JSONWriter()
+        // About 700 bytes a venue with its activities: reserved once rather than regrown (and copied) as it fills.
+        var json = JSONWriter(capacity: venues.count * 768)
         json.collection(venues) { json, venue in
             json.feature(id: venue.id, longitude: venue.longitude, latitude: venue.latitude) { json in
                 json.field("name", venue.name)
@@ -135,7 +136,7 @@ struct JSONWriter {
     private(set) var bytes: [UInt8] = []
     private var needsComma = false
 
-    init() { bytes.reserveCapacity(1 << 16) }
+    init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
     mutating func raw(_ text: String) {
         bytes.append(contentsOf: text.utf8)
