@@ -35,6 +35,16 @@ public struct AppConfiguration: Sendable {
     public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("fieldbook.sqlite") }
     public var templatesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("templates") }
     public var publicDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("Public") }
+    /// The bundled world basemap (scripts/install-basemap.sh puts it there).
+    public var bundledTilesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("tiles") }
+    /// Regional MBTiles files imported by `fieldbook tiles import` or the map settings page.
+    public var importedTilesDirectory: String { (dataDirectory as NSString).appendingPathComponent("tiles") }
+    /// Leaflet and its clustering plug-in, from Debian's libjs-leaflet and libjs-leaflet.markercluster.
+    public var leafletDirectory = "/usr/share/javascript/leaflet"
+
+    public func tileLibrary() -> TileLibrary {
+        TileLibrary(bundledDirectory: bundledTilesDirectory, importDirectory: importedTilesDirectory)
+    }
 }
 
 /// The version Fieldbook reports in /api/v1/health.

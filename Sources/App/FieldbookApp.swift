@@ -32,7 +32,7 @@ public final class FieldbookApp: Sendable {
         self.database = database
         self.logger = logger
         self.setupCode = SetupCode()
-        let staticFiles = try StaticFiles(mounts: [("", configuration.publicDirectory)])
+        let staticFiles = try StaticFiles(mounts: [("", configuration.publicDirectory), ("leaflet/", configuration.leafletDirectory)])
         var syncSettings = SyncEngineSettings()
         syncSettings.intervalOverride = configuration.syncInterval
         syncSettings.upstreamOverride = configuration.upstream
@@ -53,7 +53,7 @@ public final class FieldbookApp: Sendable {
         // One count of failed sign-ins: five failures are five whether sent to /login or to the API.
         let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
-                        setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle,
+                        setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
                         configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version),
                         logger: logger)
         let api = JSONAPI(database: database, version: configuration.version, logger: logger, signInThrottle: signInThrottle,

@@ -164,6 +164,8 @@ extension Field.Kind {
         case .object: "an object"
         case .reference, .list, .anyValue: "a value"
         case .anyObject: "an object of values"
+        case .position: "a [longitude, latitude] pair"
+        case .textList: "a list of texts"
         }
     }
 }

@@ -78,6 +78,11 @@ extension APIContext: ListParameterReader {
         try choice(parameter.name, type)
     }
     func page() throws -> PageRequest { try pageRequest() }
+    func date(_ parameter: ListParameter) throws -> CalendarDate? {
+        guard let text = request.query(parameter) else { return nil }
+        guard let date = CalendarDate(text) else { throw APIBadParameter(name: parameter.name, expected: "a day like 2025-03-12") }
+        return date
+    }
 }
 
 /// A query parameter with a value the document does not allow: 400.

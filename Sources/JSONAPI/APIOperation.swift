@@ -13,6 +13,8 @@ struct APIOperation: Sendable {
         /// 201 with a component schema and a Location header.
         case created(String)
         case noContent
+        /// 200 with a component schema as GeoJSON (application/geo+json).
+        case geoJSON(String)
     }
 
     let id: String

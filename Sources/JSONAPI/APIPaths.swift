@@ -33,6 +33,9 @@ enum APIPaths {
     static let assignment = assignments / "{assignmentId}"
     static let userPassword = users.item / "password"
 
+    static let mapVenues = MapDataPaths.venues
+    static let mapHomes = MapDataPaths.homes
+
     static let syncPush = root / "sync" / "push"
     static let syncChanges = root / "sync" / "changes"
     static let syncStatus = root / "sync" / "status"

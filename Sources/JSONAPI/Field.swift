@@ -18,6 +18,10 @@ struct Field: Sendable {
         case anyValue
         /// An object of field names to JSON scalars (a synced record's fields).
         case anyObject
+        /// A GeoJSON position: [longitude, latitude].
+        case position
+        /// An array of strings.
+        case textList
     }
 
     /// Who applies a field's rule, so that each value is checked once.
@@ -103,6 +107,8 @@ extension Field.Kind {
         case .object(let inner): Field.example(inner)
         case .anyValue: "\"...\""
         case .anyObject: "{}"
+        case .position: "[-0.1276, 51.5072]"
+        case .textList: "[]"
         }
     }
 }

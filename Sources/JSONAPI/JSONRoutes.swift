@@ -42,6 +42,8 @@ enum JSONRoutes {
 
         table.records(APIPaths.users, UserResource.docs, UserResource.handlers, read: .administrator, write: .administrator)
         table.add(.post, APIPaths.userPassword, .administrator, UserResource.passwordDoc, UserResource.resetPassword)
+        table.add(.get, APIPaths.mapVenues, .signedIn, MapResource.venuesDoc, MapResource.venues)
+        table.add(.get, APIPaths.mapHomes, .signedIn, MapResource.homesDoc, MapResource.homes)
         sync.register(in: &table)
         addDocument(to: &table, version: version)
     }
@@ -63,7 +65,8 @@ enum JSONRoutes {
         ]
         let parts: [[String: [Field]]] = [AuthResource.components, AreaResource.components, VenueResource.components,
                                           ParticipantResource.components, ActivityResource.components,
-                                          AssignmentResource.components, UserResource.components, SyncEndpoints.components]
+                                          AssignmentResource.components, UserResource.components, SyncEndpoints.components,
+                                          MapResource.components]
         for part in parts { all.merge(part) { $1 } }
         return all
     }

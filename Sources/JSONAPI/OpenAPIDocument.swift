@@ -92,6 +92,7 @@ enum OpenAPIDocument {
             if !links.isEmpty { created["links"] = links }
             responses["201"] = created
         case .noContent: responses["204"] = ["description": "Done"]
+        case .geoJSON(let schema): responses["200"] = ["description": "GeoJSON (RFC 7946)", "content": ["application/geo+json": ["schema": ref(schema)]]]
         }
         if op.mayBeUnavailable, case .json(let schema) = op.success { responses["503"] = json("The database does not answer", ref(schema)) }
         for (status, text) in errorStatuses(route) {
@@ -243,6 +244,8 @@ enum OpenAPIDocument {
         case .list(let name): ["type": "array", "items": ref(name)]
         case .anyValue: scalar
         case .anyObject: ["type": "object", "additionalProperties": scalar]
+        case .position: ["type": "array", "items": ["type": "number"], "minItems": 2, "maxItems": 2]
+        case .textList: ["type": "array", "items": ["type": "string"]]
         }
     }
 

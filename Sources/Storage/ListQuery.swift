@@ -10,7 +10,7 @@ struct ListQuery {
     /// Joins the sort needs beside the table (a type's or an area's name), or empty.
     var sortJoins = ""
     private var conditions: [String] = []
-    private var arguments: StatementArguments = []
+    private(set) var arguments: StatementArguments = []
 
     init(_ table: String, sortJoins: String = "") {
         self.table = table
@@ -41,7 +41,16 @@ struct ListQuery {
         arguments += StatementArguments(values)
     }
 
+    /// A condition whose values are already collected (another query's filter used as a subquery).
+    mutating func add(_ condition: String, arguments values: StatementArguments) {
+        conditions.append(condition)
+        arguments += values
+    }
+
     private var filter: String { conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ") }
+
+    /// The filters as a WHERE clause (empty when there are none), for queries that read all rows rather than a page.
+    var whereClause: String { filter }
 
     /// Counts the matching rows and reads one page of them in `order`: `select` names the columns, `rowJoins` what the
     /// rows show beside the table (joined for the page's rows only).

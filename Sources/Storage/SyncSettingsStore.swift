@@ -86,7 +86,7 @@ extension AppDatabase {
         try read { try String.fetchOne($0, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
     }
 
-    private func settings(prefix: String) throws -> [String: String] {
+    func settings(prefix: String) throws -> [String: String] {
         try read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM settings WHERE key LIKE ?", arguments: [prefix + "%"])
             return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }) { first, _ in first }

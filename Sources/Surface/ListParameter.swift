@@ -15,6 +15,9 @@ public enum ListParameter: String, Sendable, CaseIterable {
     case order
     case page
     case perPage = "per_page"
+    /// A date range's first and last day (the map's activities whose dates overlap it).
+    case from
+    case to
 
     public var name: String { rawValue }
 }

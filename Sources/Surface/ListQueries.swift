@@ -13,6 +13,8 @@ public protocol ListParameterReader {
         where Value.RawValue == String
     /// Which page, and how long pages are.
     func page() throws -> PageRequest
+    /// A day written 2025-03-12.
+    func date(_ parameter: ListParameter) throws -> CalendarDate?
 }
 
 /// The `order` list parameter.
@@ -38,6 +40,7 @@ public struct LenientListReader: ListParameterReader {
         request.query(parameter).flatMap(Value.init(rawValue:))
     }
     public func page() -> PageRequest { PageRequest(page: request.query(.page).flatMap(Int.init) ?? 1) }
+    public func date(_ parameter: ListParameter) -> CalendarDate? { request.query(parameter).flatMap(CalendarDate.init) }
 }
 
 extension VenueQuery {
@@ -67,5 +70,12 @@ extension ActivityQuery {
         status = try list.choice(.status, as: ActivityStatus.self)
         sort = try list.choice(.sort, as: Sort.self) ?? .start
         (descending, page) = (try list.descending(default: true), try list.page())
+    }
+}
+
+extension MapQuery {
+    public init(reading list: some ListParameterReader) throws {
+        self.init(typeId: try list.uuid(.activityTypeId), status: try list.choice(.status, as: ActivityStatus.self),
+                  from: try list.date(.from), to: try list.date(.to), areaId: try list.uuid(.areaId))
     }
 }

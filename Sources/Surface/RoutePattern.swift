@@ -64,3 +64,9 @@ public enum RecordCollection: String, Sendable, CaseIterable {
     /// The collection's address below `root` (`/` for the pages, `/api/v1` for the API).
     public func path(under root: RoutePattern) -> RoutePattern { root / rawValue }
 }
+
+/// The map's GeoJSON addresses, named once: the API serves them and the map page's script reads them.
+public enum MapDataPaths {
+    public static let venues = RoutePattern("/api/v1/map/venues")
+    public static let homes = RoutePattern("/api/v1/map/homes")
+}

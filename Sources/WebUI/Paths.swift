@@ -38,6 +38,13 @@ enum Paths {
     static let reapplyConflict = conflicts / "{id}" / "reapply"
     static let dismissConflict = conflicts / "{id}" / "dismiss"
 
+    static let map = home / "map"
+    /// Raster tiles, `/tiles/{z}/{x}/{y}.png` (the last segment carries the extension).
+    static let tile = home / "tiles" / "{z}" / "{x}" / "{y}"
+    static let tileTemplate = "/tiles/{z}/{x}/{y}.png"
+    static let mapSettings = home / "settings" / "map"
+    static let tileUpload = mapSettings / "tiles"
+
     static let syncSettings = home / "settings" / "sync"
     static let syncInterval = syncSettings / "interval"
     static let unlink = syncSettings / "unlink"
@@ -56,6 +63,7 @@ extension Paths {
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
+            "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(),
         ]
         let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
                                                  ("venues", venues), ("participants", participants),

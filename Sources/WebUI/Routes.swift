@@ -49,6 +49,12 @@ enum WebRoutes {
         table.get(Paths.conflicts, .signedIn, ConflictPages.list)
         table.post(Paths.reapplyConflict, .editor, ConflictPages.reapply)
         table.post(Paths.dismissConflict, .editor, ConflictPages.dismiss)
+        table.get(Paths.map, .signedIn, MapPages.show)
+        table.get(Paths.tile, .signedIn, MapPages.tile)
+        table.get(Paths.mapSettings, .administrator, MapSettingsPages.show)
+        table.post(Paths.mapSettings, .administrator, MapSettingsPages.save)
+        table.post(Paths.tileUpload, .administrator, MapSettingsPages.upload)
+
         table.get(Paths.syncSettings, .administrator, SyncSettingsPages.show)
         table.post(Paths.syncSettings, .administrator, SyncSettingsPages.link)
         table.post(Paths.syncInterval, .administrator, SyncSettingsPages.saveInterval)

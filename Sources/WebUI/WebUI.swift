@@ -33,12 +33,14 @@ public final class WebUI: Sendable {
     let configuration: WebUIConfiguration
     /// Failed sign-ins, counted together with the JSON API's.
     let signInThrottle: SignInThrottle
+    /// The MBTiles files the map's tiles come from (nil: no tiles, the map shows its list only).
+    let tiles: TileLibrary?
     let logger: Logger
     private let router: Router
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
-                setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, configuration: WebUIConfiguration,
-                logger: Logger) {
+                setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, tiles: TileLibrary? = nil,
+                configuration: WebUIConfiguration, logger: Logger) {
         self.database = database
         self.renderer = renderer
         self.staticFiles = staticFiles
@@ -46,6 +48,7 @@ public final class WebUI: Sendable {
         self.setupCode = setupCode
         self.syncEngine = syncEngine
         self.signInThrottle = signInThrottle
+        self.tiles = tiles
         self.configuration = configuration
         self.logger = logger
         var table = WebRouteTable()

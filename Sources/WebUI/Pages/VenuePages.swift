@@ -115,8 +115,9 @@ enum VenuePages: RecordPages {
         view["action"] = venue.map { Paths.venues.edit($0.id) } ?? Paths.venues.new()
         view["back"] = venue.map { Paths.venues.record($0.id) } ?? Paths.venues.list()
         if let venue { view["version"] = venue.version }
+        view.merge(MapPages.pinMapView(context.web.tiles)) { $1 }
         return context.page("venues/form", title: view["heading"] as? String ?? "Venue", section: .venues, view: view,
-                            status: status, hasErrors: form.hasErrors)
+                            status: status, hasErrors: form.hasErrors, assets: MapAssets.pinPicker)
     }
 
     private static func rowView(_ item: VenueListItem) -> [String: Any] {
@@ -132,6 +133,7 @@ enum VenuePages: RecordPages {
         view.merge(Paths.venues.links(venue.id)) { $1 }
         if let latitude = venue.latitude, let longitude = venue.longitude {
             view["coordinates"] = String(format: "%.5f, %.5f", latitude, longitude)
+            view["map_path"] = MapPages.centred(on: venue.id)
         }
         return view
     }

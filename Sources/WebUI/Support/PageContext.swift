@@ -6,11 +6,12 @@ import Storage
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
-    case home, activities, participants, venues, areas, activityTypes, roles, users, sync
+    case home, map, activities, participants, venues, areas, activityTypes, roles, users, sync
 
     var label: String {
         switch self {
         case .home: "Home"
+        case .map: "Map"
         case .activities: "Activities"
         case .participants: "Participants"
         case .venues: "Venues"
@@ -25,6 +26,7 @@ enum Section: String, CaseIterable {
     var path: String {
         switch self {
         case .home: Paths.home()
+        case .map: Paths.map()
         case .activities: Paths.activities.list()
         case .participants: Paths.participants.list()
         case .venues: Paths.venues.list()
@@ -63,8 +65,9 @@ struct PageContext {
     var actor: Actor { user.map { .user($0.id) } ?? .system("anonymous") }
 
     /// Renders a page template inside the layout.
+    /// `assets` names the page's own stylesheets and scripts in Public/ (or a mounted folder), loaded after the app's.
     func page(_ template: String, title: String, section: Section?, view: [String: Any] = [:],
-              status: HTTPStatus = .ok, hasErrors: Bool = false) -> Response {
+              status: HTTPStatus = .ok, hasErrors: Bool = false, assets: [String] = []) -> Response {
         var pageView = view
         pageView["csrf_token"] = csrfToken
         pageView["paths"] = Paths.templateView
@@ -73,6 +76,8 @@ struct PageContext {
         let body = web.renderer.render(template, pageView)
         var layout = layoutView(title: title, section: section, hasErrors: hasErrors)
         layout["body"] = body
+        layout["page_styles"] = assets.filter { $0.hasSuffix(".css") }.map(web.staticFiles.url(for:))
+        layout["page_scripts"] = assets.filter { $0.hasSuffix(".js") }.map(web.staticFiles.url(for:))
         var response = Response.html(web.renderer.render("layout", layout), status: status)
         cookies.forEach { response.setCookie($0) }
         return response

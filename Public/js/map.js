@@ -1,0 +1,339 @@
+// The map page and the venue form's pin map. Progressive enhancement: without this file (or without Leaflet) the map page
+// shows its filters and the list of venues, and the venue form takes typed coordinates.
+(function () {
+  "use strict";
+
+  var LIST_LIMIT = 100;
+
+  function ready(action) {
+    if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", action); } else { action(); }
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function link(href, text) {
+    var anchor = element("a", "", text);
+    anchor.href = href;
+    return anchor;
+  }
+
+  // The offline layer (Fieldbook's own tiles) and, when an administrator allows it, the online one.
+  function baseLayers(container) {
+    var maxNative = Number(container.getAttribute("data-max-native-zoom")) || 6;
+    var layers = {};
+    layers["Offline map"] = L.tileLayer(container.getAttribute("data-tiles-url"), {
+      maxNativeZoom: maxNative, maxZoom: 19, attribution: escapeText(container.getAttribute("data-attribution") || "")
+    });
+    var online = container.getAttribute("data-online-url");
+    if (online) {
+      layers["Online map (needs internet)"] = L.tileLayer(online, {
+        maxZoom: 19, attribution: escapeText(container.getAttribute("data-online-attribution") || "")
+      });
+    }
+    return layers;
+  }
+
+  function escapeText(text) {
+    var holder = document.createElement("span");
+    holder.textContent = text;
+    return holder.innerHTML;
+  }
+
+  // ---- The map page ----
+
+  function symbolMarkup(key) {
+    var entry = document.querySelector('[data-symbol-key="' + key + '"] svg') || document.querySelector('[data-symbol-key="none"] svg');
+    return entry ? entry.outerHTML : "";
+  }
+
+  function symbolLabel(key) {
+    var entry = document.querySelector('[data-symbol-key="' + key + '"] span');
+    return entry ? entry.textContent : "";
+  }
+
+  // The popup and the list show the same things: the venue, its address, its activities with type, status and dates.
+  function venueDetails(feature, headingTag) {
+    var properties = feature.properties;
+    var box = element("div", "map-venue");
+    var heading = element(headingTag, "map-venue__name");
+    heading.appendChild(link(properties.url, properties.name));
+    box.appendChild(heading);
+    box.appendChild(element("p", "map-venue__address", properties.address + " · " + properties.area));
+    if (properties.activities.length === 0) {
+      box.appendChild(element("p", "muted", "No activities are held here at the moment."));
+    } else {
+      var list = element("ul", "map-list__activities");
+      properties.activities.forEach(function (activity) {
+        var item = element("li");
+        item.appendChild(link(activity.url, activity.name));
+        var dates = activity.end_date ? activity.start_date + " – " + activity.end_date : "since " + activity.start_date + ", ongoing";
+        item.appendChild(document.createTextNode(": " + activity.activity_type + ", " + statusLabel(activity.status) + ", " + dates));
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+    }
+    return box;
+  }
+
+  function statusLabel(status) { return status.charAt(0) + status.slice(1).toLowerCase(); }
+
+  function makeMarker(feature, symbolKey) {
+    var coordinates = feature.geometry.coordinates;
+    var label = feature.properties.name + " (" + symbolLabel(symbolKey) + ")";
+    var marker = L.marker([coordinates[1], coordinates[0]], {
+      icon: L.divIcon({ className: "map-marker", html: symbolMarkup(symbolKey), iconSize: [28, 28], iconAnchor: [14, 14], popupAnchor: [0, -12] }),
+      title: label, alt: label, keyboard: true
+    });
+    marker.bindPopup(function () { return venueDetails(feature, "p"); });
+    marker.on("add", function () { describeMarker(marker, label); });
+    marker.feature = feature;
+    return marker;
+  }
+
+  // Leaflet's marker is a focusable div: give it a role and a name, and let Space open it as Enter does.
+  function describeMarker(marker, label) {
+    var node = marker.getElement();
+    if (!node || node.getAttribute("role")) { return; }
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", label + ": open details");
+    node.addEventListener("keydown", function (event) {
+      if (event.key === " " || event.key === "Spacebar") { event.preventDefault(); marker.openPopup(); }
+    });
+  }
+
+  function focusPopup(map) {
+    var content = map.getContainer().querySelector(".leaflet-popup-content a");
+    if (content) { content.focus(); }
+  }
+
+  function setUpMapPage(container) {
+    container.querySelector(".map__fallback").remove();
+    container.classList.add("map--live");
+    var map = L.map(container, { keyboard: true, worldCopyJump: true, zoomSnap: 1 });
+    map.getContainer().setAttribute("tabindex", "0");
+    var bases = baseLayers(container);
+    bases["Offline map"].addTo(map);
+    var symbols = container.getAttribute("data-symbols") === "status" ? "status_symbol" : "type_symbol";
+    var clusters = L.markerClusterGroup({ chunkedLoading: true, showCoverageOnHover: false });
+    clusters.addTo(map);
+    var overlays = {};
+    var markers = [];
+    var homesUrl = container.getAttribute("data-homes-url");
+    if (homesUrl) {
+      var homes = L.layerGroup().addTo(map);
+      overlays["Where participants live"] = homes;
+      loadHomes(homesUrl, homes);
+    }
+    if (Object.keys(bases).length > 1 || homesUrl) { L.control.layers(bases, overlays).addTo(map); }
+    map.setView([20, 0], 2);
+
+    var listRegion = document.getElementById("map-list-region");
+    // The count follows the map as it moves; a polite live region tells screen-reader users how many are listed.
+    var count = document.getElementById("list-count");
+    count.setAttribute("role", "status");
+    var list = element("ul", "map-list");
+    list.id = "map-list";
+
+    // A cluster is a focusable div too: name it, and let Enter or Space zoom into it (a click does), keeping focus on the map.
+    function describeClusters() {
+      container.querySelectorAll(".marker-cluster:not([role])").forEach(function (node) {
+        node.setAttribute("role", "button");
+        node.setAttribute("aria-label", "A group of " + node.textContent + " venues: zoom in to see them");
+        node.addEventListener("keydown", function (event) {
+          if (event.key !== "Enter" && event.key !== " ") { return; }
+          event.preventDefault();
+          node.click();
+          container.focus();
+        });
+      });
+    }
+
+    function showList() {
+      describeClusters();
+      var bounds = map.getBounds();
+      var inView = markers.filter(function (marker) { return bounds.contains(marker.getLatLng()); });
+      // Someone working through the list keeps their place: the same venue's button has focus again after the rebuild.
+      var focused = list.contains(document.activeElement) && document.activeElement.closest("[data-venue-id]");
+      var focusedId = focused && focused.getAttribute("data-venue-id");
+      list.textContent = "";
+      inView.slice(0, LIST_LIMIT).forEach(function (marker) { list.appendChild(listItem(marker)); });
+      var again = focusedId && list.querySelector('[data-venue-id="' + focusedId + '"] button');
+      if (again) { again.focus(); }
+      var text = inView.length + (inView.length === 1 ? " venue" : " venues") + " in view of " + markers.length + " on the map";
+      if (inView.length > LIST_LIMIT) { text += "; the first " + LIST_LIMIT + " are listed, zoom in to list the others"; }
+      if (count.textContent !== text + ".") { count.textContent = text + "."; }
+    }
+
+    function listItem(marker) {
+      var item = element("li", "map-list__item");
+      item.setAttribute("data-venue-id", marker.feature.id);
+      var details = venueDetails(marker.feature, "h3");
+      var key = marker.feature.properties[symbols];
+      details.firstChild.insertAdjacentHTML("afterbegin", symbolMarkup(key) + " ");
+      details.firstChild.appendChild(element("span", "visually-hidden", " (" + symbolLabel(key) + ")"));
+      item.appendChild(details);
+      var show = element("button", "button button--secondary button--small", "Show on map");
+      show.type = "button";
+      show.setAttribute("aria-label", "Show " + marker.feature.properties.name + " on the map");
+      show.addEventListener("click", function () { openMarker(marker); });
+      item.appendChild(show);
+      return item;
+    }
+
+    function openMarker(marker) {
+      clusters.zoomToShowLayer(marker, function () {
+        marker.openPopup();
+        focusPopup(map);
+      });
+    }
+
+    fetch(container.getAttribute("data-geojson-url"), { credentials: "same-origin", headers: { Accept: "application/geo+json" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("The map's data could not be loaded (" + response.status + ")."); }
+        return response.json();
+      })
+      .then(function (collection) {
+        markers = collection.features.map(function (feature) { return makeMarker(feature, feature.properties[symbols]); });
+        clusters.addLayers(markers);
+        placeView(map, container, markers);
+        // With no venue to show, the page's own message (what to change) stays.
+        if (markers.length > 0) {
+          listRegion.textContent = "";
+          listRegion.appendChild(count);
+          listRegion.appendChild(list);
+          map.on("moveend", showList);
+          clusters.on("animationend", describeClusters);
+          showList();
+        }
+        var focus = container.getAttribute("data-focus-venue");
+        var chosen = focus && markers.filter(function (marker) { return marker.feature.id === focus; })[0];
+        if (chosen) { clusters.zoomToShowLayer(chosen, function () { chosen.openPopup(); }); }
+        container.setAttribute("data-loaded", String(markers.length));
+      })
+      .catch(function (error) {
+        count.textContent = error.message + " The list below shows the venues; reload the page to try again.";
+        container.setAttribute("data-loaded", "error");
+      });
+    map.on("popupopen", function () { container.setAttribute("data-popup-open", "true"); });
+    setUpLocation(map);
+    window.fieldbookMap = { map: map, clusters: clusters, markers: function () { return markers; } };
+  }
+
+  function placeView(map, container, markers) {
+    var point = container.getAttribute("data-focus-point");
+    var box = container.getAttribute("data-focus-bounds");
+    if (point) {
+      var at = point.split(",").map(Number);
+      map.setView(at, 16);
+    } else if (box) {
+      var edges = box.split(",").map(Number);
+      map.fitBounds([[edges[0], edges[1]], [edges[2], edges[3]]], { padding: [24, 24], maxZoom: 16 });
+    } else if (markers.length > 0) {
+      map.fitBounds(L.featureGroup(markers).getBounds(), { padding: [24, 24], maxZoom: 16 });
+    }
+  }
+
+  function loadHomes(url, layer) {
+    fetch(url, { credentials: "same-origin" }).then(function (response) { return response.ok ? response.json() : { features: [] }; })
+      .then(function (collection) {
+        collection.features.forEach(function (feature) {
+          var properties = feature.properties;
+          var label = properties.residents + (properties.residents === 1 ? " participant lives" : " participants live") + " at " + properties.name;
+          var marker = L.marker([feature.geometry.coordinates[1], feature.geometry.coordinates[0]], {
+            icon: L.divIcon({ className: "map-home", html: "<span>" + properties.residents + "</span>", iconSize: [26, 26] }),
+            title: label, alt: label, keyboard: true
+          });
+          marker.bindPopup(function () {
+            var box = element("div", "map-venue");
+            box.appendChild(element("p", "", label));
+            if (properties.resident_names.length) { box.appendChild(element("p", "", properties.resident_names.join(", "))); }
+            return box;
+          });
+          marker.on("add", function () { describeMarker(marker, label); });
+          layer.addLayer(marker);
+        });
+      });
+  }
+
+  // My location (6C.9): browsers allow geolocation only in a secure context, so the button says why when it cannot work.
+  function setUpLocation(map) {
+    var button = document.getElementById("my-location");
+    var note = document.getElementById("location-note");
+    if (!button) { return; }
+    button.hidden = false;
+    var here = null;
+    var why = "Your location can only be shown when Fieldbook is opened over HTTPS (start it with --tls-cert) or at http://localhost on this machine; browsers do not share it with other pages.";
+    if (!window.isSecureContext || !navigator.geolocation) { note.textContent = why; }
+    button.addEventListener("click", function () {
+      if (!window.isSecureContext || !navigator.geolocation) {
+        note.textContent = "";
+        note.textContent = why;
+        return;
+      }
+      note.textContent = "Finding your location…";
+      navigator.geolocation.getCurrentPosition(function (position) {
+        var at = [position.coords.latitude, position.coords.longitude];
+        if (here) { map.removeLayer(here); }
+        here = L.circleMarker(at, { radius: 9, className: "map-location" }).addTo(map).bindPopup("You are here (within " + Math.round(position.coords.accuracy) + " m)");
+        map.setView(at, Math.max(map.getZoom(), 14));
+        note.textContent = "The map is centred on your location.";
+      }, function (error) {
+        note.textContent = error.code === 1 ? "Your browser did not allow Fieldbook to use your location. Allow it in the browser's site settings and try again."
+          : "Your location could not be found (" + error.message + "). Try again outdoors or with Wi-Fi on.";
+      }, { enableHighAccuracy: true, timeout: 15000 });
+    });
+  }
+
+  // ---- The venue form's pin map ----
+
+  function setUpPinMap(container) {
+    var latitude = document.getElementById("latitude");
+    var longitude = document.getElementById("longitude");
+    if (!latitude || !longitude) { return; }
+    container.hidden = false;
+    var holder = container.querySelector(".pin-map__map");
+    var map = L.map(holder, { keyboard: true });
+    baseLayers(holder)["Offline map"].addTo(map);
+    var pin = null;
+
+    function typed() {
+      var lat = parseFloat(latitude.value), lng = parseFloat(longitude.value);
+      return isFinite(lat) && isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? L.latLng(lat, lng) : null;
+    }
+    function place(at, fromMap) {
+      if (!pin) {
+        pin = L.marker(at, { draggable: true, keyboard: false, title: "The venue's pin" }).addTo(map);
+        pin.on("dragend", function () { place(pin.getLatLng(), true); });
+      }
+      pin.setLatLng(at);
+      if (fromMap) {
+        latitude.value = at.lat.toFixed(6);
+        longitude.value = L.Util.wrapNum(at.lng, [-180, 180], true).toFixed(6);
+        container.querySelector(".pin-map__status").textContent = "Pin placed at " + latitude.value + ", " + longitude.value + ".";
+      }
+    }
+    var start = typed();
+    if (start) { map.setView(start, 15); place(start, false); } else { map.setView([20, 0], 2); }
+    map.on("click", function (event) { place(event.latlng, true); });
+    container.querySelector(".pin-map__centre").addEventListener("click", function () { place(map.getCenter(), true); });
+    [latitude, longitude].forEach(function (input) {
+      input.addEventListener("change", function () {
+        var at = typed();
+        if (at) { place(at, false); map.setView(at, Math.max(map.getZoom(), 13)); }
+      });
+    });
+  }
+
+  ready(function () {
+    if (!window.L) { return; }
+    var page = document.getElementById("map");
+    if (page && L.markerClusterGroup) { setUpMapPage(page); }
+    var pinMap = document.querySelector("[data-pin-map]");
+    if (pinMap) { setUpPinMap(pinMap); }
+  });
+})();

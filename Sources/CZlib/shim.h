@@ -1,0 +1,12 @@
+/* zlib for gzip-compressed responses; deflateInit2 is a macro, so it is wrapped in a function Swift can call. */
+#ifndef FIELDBOOK_ZLIB_SHIM_H
+#define FIELDBOOK_ZLIB_SHIM_H
+
+#include <zlib.h>
+
+/* A deflate stream writing the gzip format (window bits 15 + 16) at `level`. */
+static inline int fieldbook_deflate_init_gzip(z_stream *stream, int level) {
+    return deflateInit2(stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+}
+
+#endif

@@ -1,0 +1,170 @@
+import Domain
+import Foundation
+import GRDB
+
+/// What the map shows (Requirement 6C.5, Property 36): venues with coordinates, narrowed by area, and by activity
+/// type, status and a date range. Every field comes from the query string, so a map address can be shared and reloaded.
+public struct MapQuery: Sendable, Equatable {
+    public var typeId: UUID?
+    public var status: ActivityStatus?
+    /// Activities whose dates overlap [from, to]; either end may be open.
+    public var from: CalendarDate?
+    public var to: CalendarDate?
+    /// Venues in this area or any area inside it.
+    public var areaId: UUID?
+
+    public init(typeId: UUID? = nil, status: ActivityStatus? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
+                areaId: UUID? = nil) {
+        (self.typeId, self.status, self.from, self.to, self.areaId) = (typeId, status, from, to, areaId)
+    }
+
+    /// True when the map keeps only venues with a matching activity; without one, every venue with coordinates shows.
+    public var filtersActivities: Bool { typeId != nil || status != nil || from != nil || to != nil }
+}
+
+/// An activity as a venue's popup lists it. Ids and dates are kept as stored (lower-case ids, ISO dates): they are
+/// written into GeoJSON tens of thousands of times, and converting each would cost more than the query.
+public struct MapActivity: Sendable, Equatable {
+    public let id: String
+    public let name: String
+    public let typeId: String
+    public let typeName: String
+    public let status: ActivityStatus
+    public let startDate: String
+    public let endDate: String?
+}
+
+/// A venue as the map shows it: where it is and the activities currently held there that match the filters.
+/// The id is kept as stored (lower-case text).
+public struct MapVenue: Sendable, Equatable {
+    public let id: String
+    public let name: String
+    public let address: String
+    public let areaName: String
+    public let latitude: Double
+    public let longitude: Double
+    public var activities: [MapActivity]
+}
+
+/// A venue where participants live, for the homes layer (6C.8): how many, and their names only when allowed.
+public struct MapHome: Sendable, Equatable {
+    /// As stored (lower-case text).
+    public let venueId: String
+    public let venueName: String
+    public let latitude: Double
+    public let longitude: Double
+    public let residentCount: Int
+    /// Filled only when the caller asked for names (the privacy setting allows them).
+    public var residentNames: [String]
+}
+
+/// A box of coordinates (south-west, north-east) to centre the map on.
+public struct MapBounds: Sendable, Equatable {
+    public let south: Double, west: Double, north: Double, east: Double
+}
+
+extension AppDatabase {
+    /// The venues the map shows for `query`, by name; each with its matching current activities, by start date.
+    public func mapVenues(_ query: MapQuery) throws -> [MapVenue] {
+        try read { db in
+            var venueFilter = ListQuery("venues v")
+            venueFilter.add("v.latitude IS NOT NULL AND v.longitude IS NOT NULL")
+            venueFilter.within(query.areaId, areaColumn: "v.geographic_area_id")
+            let activityFilter = Self.activityFilter(query)
+            if query.filtersActivities {
+                // Only venues with a matching activity are read: a narrow filter then reads a few rows, not every venue.
+                venueFilter.add("v.id IN (SELECT h.venue_id FROM \(activityFilter.table) JOIN activities a ON a.id = h.activity_id \(activityFilter.whereClause))",
+                                arguments: activityFilter.arguments)
+            }
+            // Columns are read by position, cheaper than by name over 20,000 rows.
+            let venueRows = try Row.fetchCursor(db, sql: """
+                SELECT v.id, v.name, v.address, v.latitude, v.longitude, g.name
+                FROM venues v JOIN geographic_areas g ON g.id = v.geographic_area_id \(venueFilter.whereClause)
+                ORDER BY v.name COLLATE NOCASE, v.id
+                """, arguments: venueFilter.arguments)
+            let activities = try Self.currentActivitiesByVenue(db, activityFilter)
+            var venues: [MapVenue] = []
+            while let row = try venueRows.next() {
+                let id: String = row[0]
+                let held = activities[id] ?? []
+                if query.filtersActivities, held.isEmpty { continue }
+                venues.append(MapVenue(id: id, name: row[1], address: row[2], areaName: row[5], latitude: row[3], longitude: row[4],
+                                       activities: held))
+            }
+            return venues
+        }
+    }
+
+    /// Current venue periods (`h`) of activities (`a`) that match the query's type, status and dates. No area condition:
+    /// the venues are chosen by area, and looking activities up venue by venue costs more than reading them all.
+    private static func activityFilter(_ query: MapQuery) -> ListQuery {
+        var filter = ListQuery("activity_venue_history h")
+        filter.add("h.effective_to IS NULL")
+        if let type = query.typeId { filter.add("a.activity_type_id = ?", type.databaseText) }
+        if let status = query.status { filter.add("a.status = ?", status.rawValue) }
+        if let to = query.to { filter.add("a.start_date <= ?", to.description) }
+        if let from = query.from { filter.add("(a.end_date IS NULL OR a.end_date >= ?)", from.description) }
+        return filter
+    }
+
+    /// Activities currently held at each venue (keyed by the venue's stored id) that match the query's activity filters,
+    /// by start date then name. Sorted here per venue, and the type names looked up here, rather than by the query:
+    /// its sort and join cost more than all the rest at 20,000 venues.
+    private static func currentActivitiesByVenue(_ db: Database, _ filter: ListQuery) throws -> [String: [MapActivity]] {
+        let typeNames = Dictionary(try Row.fetchAll(db, sql: "SELECT id, name FROM activity_types").map { ($0[0] as String, $0[1] as String) }) { $1 }
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT h.venue_id, a.id, a.name, a.activity_type_id, a.status, a.start_date, a.end_date
+            FROM \(filter.table) JOIN activities a ON a.id = h.activity_id \(filter.whereClause)
+            """, arguments: filter.arguments)
+        var byVenue: [String: [MapActivity]] = [:]
+        while let row = try rows.next() {
+            let typeId: String = row[3]
+            let activity = MapActivity(id: row[1], name: row[2], typeId: typeId, typeName: typeNames[typeId] ?? "",
+                                       status: ActivityStatus(rawValue: row[4]) ?? .planned, startDate: row[5], endDate: row[6])
+            byVenue[row[0], default: []].append(activity)
+        }
+        for (venue, held) in byVenue where held.count > 1 {
+            var seen = Set<String>()
+            byVenue[venue] = held.sorted { ($0.startDate, $0.name.lowercased()) < ($1.startDate, $1.name.lowercased()) }
+                .filter { seen.insert($0.id).inserted }
+        }
+        return byVenue
+    }
+
+    /// Venues with coordinates where participants live, in the area (and the areas inside it) when one is given.
+    public func mapHomes(areaId: UUID?, withNames: Bool) throws -> [MapHome] {
+        try read { db in
+            var filter = ListQuery("venues v")
+            filter.add("v.latitude IS NOT NULL AND v.longitude IS NOT NULL")
+            filter.within(areaId, areaColumn: "v.geographic_area_id")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT v.id, v.name, v.latitude, v.longitude, COUNT(*) AS residents, group_concat(p.name, char(31)) AS names
+                FROM venues v JOIN participants p ON p.home_venue_id = v.id \(filter.whereClause)
+                GROUP BY v.id ORDER BY v.name COLLATE NOCASE, v.id
+                """, arguments: filter.arguments)
+            return rows.map { row in
+                let names = withNames ? ((row["names"] as String?) ?? "").split(separator: "\u{1F}").map(String.init).sorted() : []
+                return MapHome(venueId: row["id"], venueName: row["name"], latitude: row["latitude"], longitude: row["longitude"],
+                               residentCount: row["residents"], residentNames: names)
+            }
+        }
+    }
+
+    /// Whether any venue has coordinates (the map's empty page says how to add them when none has).
+    public func anyVenueHasCoordinates() throws -> Bool {
+        try read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM venues WHERE latitude IS NOT NULL)") ?? false }
+    }
+
+    /// The box around the venues with coordinates in an area and the areas inside it; nil when none has coordinates.
+    public func mapBounds(ofArea areaId: UUID) throws -> MapBounds? {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT MIN(latitude) AS s, MIN(longitude) AS w, MAX(latitude) AS n, MAX(longitude) AS e FROM venues
+                WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND geographic_area_id IN (\(Self.areaTreeSQL))
+                """, arguments: [areaId.databaseText])
+            guard let row, let south = row["s"] as Double?, let west = row["w"] as Double?,
+                  let north = row["n"] as Double?, let east = row["e"] as Double? else { return nil }
+            return MapBounds(south: south, west: west, north: north, east: east)
+        }
+    }
+}
