@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+
+/// The tables of field visits (issue 12): lists, their stops and the contact logs made at them, with their change-log
+/// triggers (a new kind's triggers come with its own migration; v4 made those of the kinds before it).
+enum VisitSchema {
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE visit_lists (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                visit_date TEXT NOT NULL,
+                purpose TEXT NOT NULL DEFAULT '',
+                script TEXT NOT NULL DEFAULT '',
+                assigned_user_id TEXT NOT NULL REFERENCES users(id) ON DELETE RESTRICT,
+                status TEXT NOT NULL CHECK (status IN ('PLANNED','IN_PROGRESS','DONE')),
+                version INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            );
+            CREATE INDEX visit_lists_assignee_date ON visit_lists(assigned_user_id, visit_date, id);
+            CREATE INDEX visit_lists_date ON visit_lists(visit_date DESC, id);
+
+            -- Removing a list removes its stops, unless a stop has logs (RESTRICT below): logs are never lost.
+            CREATE TABLE visit_stops (
+                id TEXT PRIMARY KEY NOT NULL,
+                visit_list_id TEXT NOT NULL REFERENCES visit_lists(id) ON DELETE CASCADE,
+                venue_id TEXT NOT NULL REFERENCES venues(id) ON DELETE RESTRICT,
+                participant_id TEXT REFERENCES participants(id) ON DELETE SET NULL,
+                follow_up_of TEXT,
+                added_at TEXT NOT NULL,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX visit_stops_list ON visit_stops(visit_list_id);
+            CREATE INDEX visit_stops_target ON visit_stops(venue_id, participant_id);
+            CREATE INDEX visit_stops_participant ON visit_stops(participant_id);
+
+            -- Append-only. logged_by names a user without a foreign key: a log is kept even if its author's account
+            -- has not reached this node yet.
+            CREATE TABLE contact_logs (
+                id TEXT PRIMARY KEY NOT NULL,
+                visit_stop_id TEXT NOT NULL REFERENCES visit_stops(id) ON DELETE RESTRICT,
+                result TEXT NOT NULL CHECK (result IN ('MET','NOT_HOME','REFUSED','MOVED_AWAY','WRONG_ADDRESS','FOLLOW_UP','OTHER')),
+                note TEXT NOT NULL DEFAULT '',
+                logged_at TEXT NOT NULL,
+                logged_by TEXT NOT NULL,
+                latitude REAL CHECK (latitude IS NULL OR latitude BETWEEN -90 AND 90),
+                longitude REAL CHECK (longitude IS NULL OR longitude BETWEEN -180 AND 180),
+                accuracy_m REAL,
+                version INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX contact_logs_stop ON contact_logs(visit_stop_id, logged_at);
+            CREATE INDEX contact_logs_author ON contact_logs(logged_by, logged_at);
+            """)
+        for kind in RecordKind.visitKinds { try SyncSchema.createChangeLogTriggers(db, kind) }
+    }
+}

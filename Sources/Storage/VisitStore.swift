@@ -1,0 +1,392 @@
+import Domain
+import Foundation
+import GRDB
+
+/// How the stops of a new list are chosen: from a filter, or picked one by one (`StopTarget.token`s).
+public enum StopSelection: Sendable {
+    case filter(StopFilterInput)
+    case picked([String])
+}
+
+/// One stop as an organizer sees it: who or what, where, and what was logged there so far (oldest first).
+public struct StopLine: Sendable, Equatable {
+    public let stop: VisitStop
+    /// The participant's name, or the venue's for a venue stop.
+    public let name: String
+    public let venueName: String
+    public let address: String
+    public let coordinate: Coordinate?
+    public let logs: [ContactLog]
+
+    public var isVisited: Bool { !logs.isEmpty }
+    public var lastResult: ContactResult? { logs.last?.result }
+}
+
+/// How far a list (or an organizer's lists) has got: stops visited of all stops, and the stops by their latest result.
+public struct VisitProgress: Sendable, Equatable {
+    public var total = 0
+    public var visited = 0
+    public var logs = 0
+    public var byResult: [ContactResult: Int] = [:]
+
+    public init() {}
+
+    init(_ lines: [StopLine]) {
+        total = lines.count
+        visited = lines.filter(\.isVisited).count
+        logs = lines.map(\.logs.count).reduce(0, +)
+        for case let result? in lines.map(\.lastResult) { byResult[result, default: 0] += 1 }
+    }
+
+    public var percent: Int { total == 0 ? 0 : visited * 100 / total }
+}
+
+/// A visit list with its organizer, stops and progress: what the list, walking, print and CSV views all show.
+public struct VisitSheet: Sendable {
+    public let list: VisitList
+    public let assigneeName: String
+    public let stops: [StopLine]
+    public var progress: VisitProgress { VisitProgress(stops) }
+}
+
+/// A list as listed: with its organizer and progress.
+public struct VisitListSummary: Sendable, Equatable {
+    public let list: VisitList
+    public let assigneeName: String
+    public let progress: VisitProgress
+}
+
+/// One organizer's progress over all their lists.
+public struct OrganizerProgress: Sendable, Equatable {
+    public let userId: UUID
+    public let name: String
+    public let lists: Int
+    public let progress: VisitProgress
+}
+
+/// Field visits (issue 12): lists of stops, built from a filter or by picking, and append-only contact logs.
+extension AppDatabase {
+    public func visitList(id: UUID) throws -> VisitList {
+        try read { db in try VisitList.find(db, id: id) }
+    }
+
+    public func visitSheet(id: UUID) throws -> VisitSheet {
+        try read { db in try Self.sheet(db, list: try VisitList.find(db, id: id)) }
+    }
+
+    /// Every list, latest day first, with progress; `assignee` narrows to one organizer's, `from` to days on or after it.
+    public func visitLists(assignee: UUID? = nil, from day: CalendarDate? = nil, page: PageRequest = PageRequest()) throws
+        -> ListPage<VisitListSummary> {
+        try read { db in
+            var query = ListQuery("visit_lists l")
+            if let assignee { query.add("l.assigned_user_id = ?", assignee.databaseText) }
+            if let day { query.add("l.visit_date >= ?", day.description) }
+            let order = day == nil ? "l.visit_date DESC, l.name, l.id" : "l.visit_date, l.name, l.id"
+            let lists = try query.page(db, order: order, select: "l.*", request: page) { VisitList(row: $0) }
+            let summaries = try lists.items.map { list in
+                let sheet = try Self.sheet(db, list: list)
+                return VisitListSummary(list: list, assigneeName: sheet.assigneeName, progress: sheet.progress)
+            }
+            return ListPage(items: summaries, total: lists.total, request: lists.request)
+        }
+    }
+
+    /// Each organizer with lists: how many lists, stops visited of all stops, and stops by latest result.
+    public func organizerProgress() throws -> [OrganizerProgress] {
+        try read { db in
+            let owners = try Row.fetchAll(db, sql: """
+                SELECT u.id, u.name, COUNT(*) AS lists FROM visit_lists l JOIN users u ON u.id = l.assigned_user_id
+                GROUP BY u.id ORDER BY u.name COLLATE NOCASE
+                """)
+            return try owners.map { owner in
+                let lists = try VisitList.fetchAll(db, sql: "SELECT * FROM visit_lists WHERE assigned_user_id = ?", arguments: [owner["id"] as String])
+                let lines = try lists.flatMap { try Self.stopLines(db, listId: $0.id) }
+                return OrganizerProgress(userId: owner.uuid("id"), name: owner["name"], lists: owner["lists"], progress: VisitProgress(lines))
+            }
+        }
+    }
+
+    /// Users who may be given a list: editors and administrators whose accounts are enabled, by name.
+    public func organizers() throws -> [User] {
+        try users().filter { $0.role.canEditRecords && !$0.isDisabled }.sorted { $0.name.localizedCompare($1.name) == .orderedAscending }
+    }
+
+    /// The people or places a list built from `filter` would visit, in a stable order.
+    public func stopTargets(matching filter: StopFilter) throws -> [StopTarget] {
+        try read { db in try Self.targets(db, filter) }
+    }
+
+    /// Lists on days after `list`'s, where a stop needing a follow-up can go.
+    public func laterVisitLists(than list: VisitList) throws -> [VisitList] {
+        try read { db in
+            try VisitList.fetchAll(db, sql: "SELECT * FROM visit_lists WHERE visit_date > ? AND status <> 'DONE' ORDER BY visit_date, name",
+                                   arguments: [list.visitDate.description])
+        }
+    }
+
+    @discardableResult
+    public func createVisitList(_ input: VisitListInput, stops: StopSelection, by actor: Actor) throws -> VisitList {
+        var errors = ValidationError()
+        let valid: VisitListInput.Valid?
+        do { valid = try input.validated() } catch let invalid as ValidationError { (valid, errors) = (nil, invalid) }
+        var targets: [StopTarget] = []
+        switch stops {
+        case .filter(let filter):
+            do { targets = try stopTargets(matching: try filter.validated()) } catch let invalid as ValidationError {
+                invalid.fieldErrors.forEach { errors.add($0.field, $0.message) }
+            }
+        case .picked(let tokens):
+            targets = tokens.compactMap(StopTarget.init(token:))
+            if targets.count != tokens.count { errors.add("stops", "Some picked stops were not understood; pick them again") }
+        }
+        try errors.throwIfAny()
+        return try transaction(by: actor) { transaction in
+            let list = try transaction.createVisitList(valid!)
+            for target in Set(targets).sorted() { try transaction.addStop(target, to: list.id) }
+            return list
+        }
+    }
+
+    @discardableResult
+    public func updateVisitList(id: UUID, _ input: VisitListInput, expectedVersion: Int?, by actor: Actor) throws -> VisitList {
+        let valid = try input.validated()
+        return try transaction(by: actor) { transaction in
+            let stored = try transaction.fetch(VisitList.self, id: id)
+            try transaction.ensureCurrent(stored, expected: expectedVersion)
+            try transaction.ensureOrganizer(valid.assigneeId)
+            var edited = stored
+            (edited.name, edited.visitDate, edited.purpose, edited.script) = (valid.name, valid.visitDate, valid.purpose, valid.script)
+            (edited.assigneeId, edited.status) = (valid.assigneeId, valid.status)
+            return try transaction.save(edited, over: stored)
+        }
+    }
+
+    /// Deletes a list and its stops, refused once anything was logged at them (logs are never lost).
+    public func deleteVisitList(id: UUID, by actor: Actor) throws {
+        try transaction(by: actor) { transaction in
+            let list = try transaction.fetch(VisitList.self, id: id)
+            let logged = try Int.fetchOne(transaction.db, sql: """
+                SELECT COUNT(*) FROM contact_logs WHERE visit_stop_id IN (SELECT id FROM visit_stops WHERE visit_list_id = ?)
+                """, arguments: [id.databaseText]) ?? 0
+            if logged > 0 {
+                throw DomainError.stillReferenced(message: "“\(list.name)” cannot be deleted: \(logged) visit\(logged == 1 ? " was" : "s were") logged on it, and logs are kept. Mark it Done instead.", references: [])
+            }
+            for stop in try VisitStop.fetchAll(transaction.db, sql: "SELECT * FROM visit_stops WHERE visit_list_id = ?", arguments: [id.databaseText]) {
+                try transaction.delete(stop)
+            }
+            try transaction.delete(list)
+        }
+    }
+
+    /// Adds one stop to a list (the API's way of picking).
+    @discardableResult
+    public func addStop(venue: String, participant: String, toList listId: UUID, by actor: Actor) throws -> VisitStop {
+        var errors = ValidationError()
+        let venueId = VisitStopRules.venueId.check(venue, field: "venue_id", into: &errors)
+        let participantId = VisitStopRules.participantId.check(participant, field: "participant_id", into: &errors)
+        try errors.throwIfAny()
+        return try transaction(by: actor) { transaction in
+            _ = try transaction.fetch(VisitList.self, id: listId)
+            return try transaction.addStop(StopTarget(venueId: venueId!, participantId: participantId), to: listId)
+        }
+    }
+
+    /// Removes a stop nothing was logged at.
+    public func removeStop(_ stopId: UUID, fromList listId: UUID, by actor: Actor) throws {
+        try transaction(by: actor) { transaction in
+            let stop = try transaction.stop(stopId, onList: listId)
+            if try transaction.exists(stopId, loggedIn: ()) {
+                throw DomainError.stillReferenced(message: "This stop cannot be removed: visits were logged there, and logs are kept.", references: [])
+            }
+            try transaction.delete(stop)
+        }
+    }
+
+    /// Logs a visit at a stop. Only the list's organizer (or an administrator) logs; the first log starts the list.
+    @discardableResult
+    public func logContact(_ input: ContactLogInput, atStop stopId: UUID, onList listId: UUID, by user: User, at time: Date = Date())
+        throws -> ContactLog {
+        let valid = try input.validated()
+        return try transaction(by: .user(user.id)) { transaction in
+            let stop = try transaction.stop(stopId, onList: listId)
+            let list = try transaction.fetch(VisitList.self, id: listId)
+            guard user.role.canEditRecords, list.assigneeId == user.id || user.role.canAdminister else {
+                throw DomainError.protected(message: "Only the organizer this list is assigned to (or an administrator) logs visits on it.")
+            }
+            let log = ContactLog(stopId: stop.id, result: valid.result, note: valid.note, loggedAt: time, loggedBy: user.id, location: valid.location)
+            try transaction.insert(log)
+            if list.status == .planned {
+                var started = list
+                started.status = .inProgress
+                try transaction.save(started, over: list)
+            }
+            return log
+        }
+    }
+
+    /// Puts a stop's target on a later list ("follow-up needed"); answers the new stop.
+    @discardableResult
+    public func followUp(stop stopId: UUID, onList listId: UUID, onto laterId: UUID, by actor: Actor) throws -> VisitStop {
+        try transaction(by: actor) { transaction in
+            let stop = try transaction.stop(stopId, onList: listId)
+            let (list, later) = (try transaction.fetch(VisitList.self, id: listId), try transaction.fetch(VisitList.self, id: laterId))
+            guard later.visitDate > list.visitDate else {
+                throw ValidationError.clash("later_list_id", "Choose a list on a later day than \(list.visitDate.display)")
+            }
+            return try transaction.addStop(stop.target, to: later.id, followUpOf: stop.id)
+        }
+    }
+
+    /// Every activity by name, for the filter's choice.
+    public func activityChoices() throws -> [NamedReference] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name FROM activities ORDER BY name COLLATE NOCASE, id")
+                .map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
+        }
+    }
+
+    /// How each target is named where stops are picked: "Ada Lovelace, 1 River Road" or "Community hall, 2 Lake Street".
+    public func stopTargetNames(_ targets: [StopTarget]) throws -> [StopTarget: String] {
+        try read { db in
+            var names: [StopTarget: String] = [:]
+            for target in targets {
+                let venue = try Row.fetchOne(db, sql: "SELECT name, address FROM venues WHERE id = ?", arguments: [target.venueId.databaseText])
+                let person = try target.participantId.flatMap {
+                    try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [$0.databaseText])
+                }
+                let address: String = venue?["address"] ?? "unknown venue"
+                names[target] = person.map { "\($0), \(address)" } ?? "\(venue?["name"] as String? ?? "Unknown venue"), \(address)"
+            }
+            return names
+        }
+    }
+
+    /// Venues a walk can start from: those with coordinates, public buildings first, then by name (at most `limit`).
+    public func startingVenues(limit: Int) throws -> [NamedReference] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, name FROM venues WHERE latitude IS NOT NULL AND longitude IS NOT NULL
+                ORDER BY venue_type IS NOT 'PUBLIC_BUILDING', name COLLATE NOCASE, id LIMIT ?
+                """, arguments: [limit]).map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
+        }
+    }
+
+    // MARK: - Reading
+
+    static func sheet(_ db: Database, list: VisitList) throws -> VisitSheet {
+        let name = try String.fetchOne(db, sql: "SELECT name FROM users WHERE id = ?", arguments: [list.assigneeId.databaseText])
+        return VisitSheet(list: list, assigneeName: name ?? "Unknown user", stops: try stopLines(db, listId: list.id))
+    }
+
+    /// A list's stops by name, each with its logs.
+    static func stopLines(_ db: Database, listId: UUID) throws -> [StopLine] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT s.*, v.name AS venue_name, v.address, v.latitude, v.longitude, p.name AS participant_name
+            FROM visit_stops s JOIN venues v ON v.id = s.venue_id LEFT JOIN participants p ON p.id = s.participant_id
+            WHERE s.visit_list_id = ? ORDER BY COALESCE(p.name, v.name) COLLATE NOCASE, s.id
+            """, arguments: [listId.databaseText])
+        let logs = try ContactLog.fetchAll(db, sql: """
+            SELECT l.* FROM contact_logs l JOIN visit_stops s ON s.id = l.visit_stop_id WHERE s.visit_list_id = ? ORDER BY l.logged_at, l.id
+            """, arguments: [listId.databaseText])
+        let logsByStop = Dictionary(grouping: logs, by: \.stopId)
+        return rows.map { row in
+            let stop = VisitStop(row: row)
+            let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
+            let venueName: String = row["venue_name"]
+            return StopLine(stop: stop, name: row["participant_name"] ?? venueName, venueName: venueName, address: row["address"],
+                            coordinate: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
+                            logs: logsByStop[stop.id] ?? [])
+        }
+    }
+
+    /// The targets `filter` selects: one SQL statement, so what a list holds is exactly what the filter says.
+    static func targets(_ db: Database, _ filter: StopFilter) throws -> [StopTarget] {
+        let people = filter.source == .participants
+        var query = people
+            ? "SELECT v.id AS venue_id, p.id AS participant_id FROM participants p JOIN venues v ON v.id = p.home_venue_id WHERE 1"
+            : "SELECT v.id AS venue_id, NULL AS participant_id FROM venues v WHERE 1"
+        var arguments: [any DatabaseValueConvertible] = []
+        let sameTarget = "s.venue_id = v.id AND s.participant_id IS \(people ? "p.id" : "NULL")"
+        if let area = filter.areaId {
+            query += " AND v.geographic_area_id IN (\(areaTreeSQL))"
+            arguments.append(area.databaseText)
+        }
+        if let type = filter.venueType {
+            query += " AND v.venue_type = ?"
+            arguments.append(type.rawValue)
+        }
+        if let activity = filter.activityId, people {
+            query += " AND EXISTS (SELECT 1 FROM assignments a WHERE a.participant_id = p.id AND a.activity_id = ?)"
+            arguments.append(activity.databaseText)
+        }
+        if let since = filter.notVisitedSince {
+            query += " AND NOT EXISTS (SELECT 1 FROM contact_logs l JOIN visit_stops s ON s.id = l.visit_stop_id WHERE \(sameTarget) AND l.logged_at >= ?)"
+            arguments.append(since.startOfDay)
+        }
+        if filter.followUpOnly {
+            query += """
+                 AND (SELECT l.result FROM contact_logs l JOIN visit_stops s ON s.id = l.visit_stop_id WHERE \(sameTarget)
+                 ORDER BY l.logged_at DESC, l.id DESC LIMIT 1) = 'FOLLOW_UP'
+                """
+        }
+        return try Row.fetchAll(db, sql: query, arguments: StatementArguments(arguments)).map { row in
+            let participant: String? = row["participant_id"]
+            return StopTarget(venueId: row.uuid("venue_id"), participantId: participant.flatMap(UUID.init(uuidString:)))
+        }.sorted()
+    }
+}
+
+extension CalendarDate {
+    /// Midnight at the start of this day, in the server's time zone.
+    var startOfDay: Date {
+        Calendar.current.date(from: DateComponents(year: year, month: month, day: day)) ?? Date(timeIntervalSince1970: 0)
+    }
+}
+
+/// The visit writer: the only code that writes lists, stops and logs.
+extension RecordTransaction {
+    func createVisitList(_ valid: VisitListInput.Valid) throws -> VisitList {
+        try ensureOrganizer(valid.assigneeId)
+        let now = Date()
+        let list = VisitList(id: UUID(), name: valid.name, visitDate: valid.visitDate, purpose: valid.purpose, script: valid.script,
+                             assigneeId: valid.assigneeId, status: valid.status, version: 1, createdAt: now, updatedAt: now)
+        try insert(list)
+        return list
+    }
+
+    /// Adds a stop unless the list already visits that target; answers the list's stop for it either way.
+    @discardableResult
+    func addStop(_ target: StopTarget, to listId: UUID, followUpOf: UUID? = nil) throws -> VisitStop {
+        if let existing = try VisitStop.fetchOne(db, sql: """
+            SELECT * FROM visit_stops WHERE visit_list_id = ? AND venue_id = ? AND participant_id IS ?
+            """, arguments: [listId.databaseText, target.venueId.databaseText, target.participantId?.databaseText]) {
+            return existing
+        }
+        try ensureVenueExists(target.venueId, field: "venue_id")
+        if let participant = target.participantId {
+            try ensureExists(participant, in: "participants", field: "participant_id", "The chosen participant no longer exists; choose another")
+        }
+        let stop = VisitStop(listId: listId, venueId: target.venueId, participantId: target.participantId, followUpOf: followUpOf)
+        try insert(stop)
+        return stop
+    }
+
+    /// The stop, which must be on the list (else it does not exist here).
+    func stop(_ stopId: UUID, onList listId: UUID) throws -> VisitStop {
+        let stop = try fetch(VisitStop.self, id: stopId)
+        guard stop.listId == listId else { throw DomainError.notFound(entity: "stop") }
+        return stop
+    }
+
+    func exists(_ stopId: UUID, loggedIn: Void) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM contact_logs WHERE visit_stop_id = ?)", arguments: [stopId.databaseText]) ?? false
+    }
+
+    /// Refuses an assignee who is not an enabled editor or administrator.
+    func ensureOrganizer(_ userId: UUID) throws {
+        let row = try Row.fetchOne(db, sql: "SELECT role, is_disabled FROM users WHERE id = ?", arguments: [userId.databaseText])
+        guard let row, (UserRole(rawValue: row["role"]) ?? .readOnly).canEditRecords, !(row["is_disabled"] as Bool) else {
+            throw ValidationError.clash("assigned_user_id", "Choose an editor or administrator whose account is enabled; read-only users cannot log visits")
+        }
+    }
+}
