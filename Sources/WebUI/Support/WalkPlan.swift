@@ -29,9 +29,10 @@ struct WalkPlan {
         let here = Self.coordinate(request)
         let venue = (request.query["from"]).flatMap(UUID.strict)
         let start = try venue.map { try database.venue(id: $0) }
+        // A venue chosen in the form wins over a location sent earlier (the form keeps carrying it).
         var origin = here
         var label = here.map { _ in "your location" }
-        if origin == nil, let start {
+        if let start {
             if let latitude = start.latitude, let longitude = start.longitude {
                 (origin, label) = (Coordinate(latitude: latitude, longitude: longitude), start.name)
             } else {
