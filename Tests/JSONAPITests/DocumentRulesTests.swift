@@ -77,7 +77,8 @@ import Testing
         }
     }
 
-    private func coordinatesField(_ field: String) -> Bool { ["latitude", "longitude"].contains(field) }
+    /// Fields inside a `coordinates` object (a venue's; a contact log's also holds the accuracy), required within it.
+    private func coordinatesField(_ field: String) -> Bool { ["latitude", "longitude", "accuracy_m"].contains(field) }
 
     /// The property's type, format and limits are what `rule` says, and it is nullable exactly when a value may be left out.
     private func expect(_ property: [String: Any], states rule: FieldRule, at place: String) {
