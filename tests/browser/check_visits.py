@@ -1,5 +1,5 @@
 """Browser checks of field visits (issue 12): every visit page and state, for each role, at a tablet in portrait
-(768×1024) and a phone (390×844), through axe-core and the Nu HTML Checker; logging a visit with the keyboard only;
+(768×1024) and a phone (390×844), and at 320 px wide, through axe-core and the Nu HTML Checker; logging a visit with the keyboard only;
 touch targets and no sideways scrolling at both sizes.
 
     $VENV/bin/python tests/browser/check_visits.py --binary .build/debug/fieldbook
@@ -21,6 +21,8 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 VIEWPORTS = {"tablet 768x1024": (768, 1024), "phone 390x844": (390, 844)}
+# The team's bar: every page at 320 px wide too (layout and axe on the organizer's pages).
+NARROW = ("narrow 320x640", (320, 640))
 
 
 def set_viewport(browser, width, height):
@@ -29,6 +31,7 @@ def set_viewport(browser, width, height):
     driver.set_window_size(width, height)
     inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
     driver.set_window_size(width + (width - inner[0]), height + (height - inner[1]))
+    return tuple(driver.execute_script("return [window.innerWidth, window.innerHeight]"))
 
 
 def set_up(server):
@@ -185,10 +188,17 @@ def main():
         checker.expect("list from a filter", detail.count("/stops/") == 3, "the list does not hold the 3 people of the area")
         for viewport, size in VIEWPORTS.items():
             for browser in (editor, reader):
-                set_viewport(browser, *size)
+                checker.expect(f"viewport {viewport}", set_viewport(browser, *size) == size, "the page area is not the device's size")
             check_editor_pages(checker, editor, viewport, ids)
             check_reader_pages(checker, reader, ids, viewport)
             check_keyboard_logging(checker, editor, ids, viewport)
+        checker.expect(f"viewport {NARROW[0]}", set_viewport(editor, *NARROW[1]) == NARROW[1], "the page area is not 320 px wide")
+        for label, path in (("my visits", "/my-visits"), ("walk", f"/visit-lists/{ids['list']}/walk?sort=distance&from={ids['hall']}"),
+                            ("stop", f"/visit-lists/{ids['list']}/stops/{ids['stop']}"), ("new visit list", "/visit-lists/new"),
+                            ("visit list detail", f"/visit-lists/{ids['list']}"), ("printable list", f"/visit-lists/{ids['list']}/print")):
+            editor.driver.get(editor.base + path)
+            checker.axe(editor, f"editor {NARROW[0]}: {label}")
+            layout_checks(checker, editor, f"editor {NARROW[0]}: {label}")
         follow = editor.post(f"/visit-lists/{ids['list']}/stops/{ids['stop']}/follow-up", {"later_list_id": ids["later"]},
                              f"/visit-lists/{ids['list']}/stops/{ids['stop']}")
         checker.expect("follow-up onto a later list", "for a follow-up" in follow.text, "the stop was not put on the later list")
