@@ -4,19 +4,15 @@ touch targets and no sideways scrolling at both sizes.
 
     $VENV/bin/python tests/browser/check_visits.py --binary .build/debug/fieldbook
 """
-import argparse
 import datetime as dt
-import os
 import pathlib
 import re
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from check_pages import (PASSWORD, USERS, Browser, Checker, Server, await_next_page, create_places,  # noqa: E402
-                         location_id)
+from check_pages import (PASSWORD, USERS, Browser, await_next_page, create_places, finish, location_id,  # noqa: E402
+                         start)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -158,13 +154,7 @@ def check_reader_pages(checker, reader, ids, viewport):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--resources", default=str(pathlib.Path(__file__).resolve().parents[2]))
-    parser.add_argument("--keep", action="store_true", help="keep the saved HTML and the server log")
-    args = parser.parse_args()
-    server = Server(os.path.abspath(args.binary), args.resources)
-    checker = Checker(tempfile.mkdtemp(prefix="fieldbook-visits-html-"))
+    args, server, checker = start(__doc__.splitlines()[0], "fieldbook-visits-html-")
     browsers = []
     try:
         admin = set_up(server)
@@ -214,13 +204,7 @@ def main():
         for browser in browsers:
             browser.quit()
         server.stop()
-    failed = checker.report()
-    if failed:
-        print(f"saved pages: {checker.out}; server log: {server.log.name}")
-    elif not args.keep:
-        shutil.rmtree(checker.out, ignore_errors=True)
-        shutil.rmtree(server.data, ignore_errors=True)
-    sys.exit(1 if failed else 0)
+    finish(checker, server, args.keep)
 
 
 if __name__ == "__main__":

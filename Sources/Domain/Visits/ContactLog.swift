@@ -83,24 +83,14 @@ public struct ContactLogInput: Sendable, Equatable {
         let result = Rules.result.check(self.result, as: ContactResult.self, field: "result", into: &errors)
         let note = Rules.note.check(self.note, field: "note", into: &errors)
         if result == .other, note.isEmpty, errors.message(for: "note") == nil { errors.add("note", "Say in the note what happened") }
-        let latitude = Self.number(self.latitude, "latitude", Rules.latitude, &errors)
-        let longitude = Self.number(self.longitude, "longitude", Rules.longitude, &errors)
-        let accuracy = Self.number(self.accuracy, "accuracy_m", Rules.accuracy, &errors)
+        let latitude = Rules.latitude.check(typed: self.latitude, field: "latitude", example: "-1.2921", into: &errors)
+        let longitude = Rules.longitude.check(typed: self.longitude, field: "longitude", example: "36.8219", into: &errors)
+        let accuracy = Rules.accuracy.check(typed: accuracy, field: "accuracy_m", example: "15", into: &errors)
         if (latitude == nil) != (longitude == nil), errors.message(for: "latitude") == nil, errors.message(for: "longitude") == nil {
             errors.add(latitude == nil ? "latitude" : "longitude", "Give both latitude and longitude, or neither")
         }
         try errors.throwIfAny()
         let location = latitude.flatMap { lat in longitude.map { LoggedLocation(coordinate: Coordinate(latitude: lat, longitude: $0), accuracy: accuracy) } }
         return Valid(result: result!, note: note, location: location)
-    }
-
-    private static func number(_ raw: String, _ field: String, _ rule: NumberRule, _ errors: inout ValidationError) -> Double? {
-        let text = raw.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return nil }
-        guard let value = Double(text) else {
-            errors.add(field, "\(rule.label) must be a number")
-            return nil
-        }
-        return rule.check(value, field: field, into: &errors)
     }
 }
