@@ -32,10 +32,15 @@ public struct VisitProgress: Sendable, Equatable {
     public init() {}
 
     init(_ lines: [StopLine]) {
-        total = lines.count
-        visited = lines.filter(\.isVisited).count
-        logs = lines.map(\.logs.count).reduce(0, +)
-        for case let result? in lines.map(\.lastResult) { byResult[result, default: 0] += 1 }
+        for line in lines { add(logs: line.logs.count, last: line.lastResult) }
+    }
+
+    /// Counts one more stop, with its number of logs and its latest result.
+    mutating func add(logs count: Int, last: ContactResult?) {
+        total += 1
+        if count > 0 { visited += 1 }
+        logs += count
+        if let last { byResult[last, default: 0] += 1 }
     }
 
     public var percent: Int { total == 0 ? 0 : visited * 100 / total }
@@ -82,10 +87,14 @@ extension AppDatabase {
             if let assignee { query.add("l.assigned_user_id = ?", assignee.databaseText) }
             if let day { query.add("l.visit_date >= ?", day.description) }
             let order = day == nil ? "l.visit_date DESC, l.name, l.id" : "l.visit_date, l.name, l.id"
-            let lists = try query.page(db, order: order, select: "l.*", request: page) { VisitList(row: $0) }
-            let summaries = try lists.items.map { list in
-                let sheet = try Self.sheet(db, list: list)
-                return VisitListSummary(list: list, assigneeName: sheet.assigneeName, progress: sheet.progress)
+            let lists = try query.page(db, order: order, select: "l.*, u.name AS assignee_name",
+                                       rowJoins: "LEFT JOIN users u ON u.id = l.assigned_user_id", request: page) {
+                (VisitList(row: $0), $0["assignee_name"] as String? ?? "Unknown user")
+            }
+            let marks = Array(repeating: "?", count: lists.items.count).joined(separator: ",")
+            let progress = try Self.progress(db, of: "s.visit_list_id IN (\(marks))", lists.items.map(\.0.id.databaseText)) { $0["visit_list_id"] as String }
+            let summaries = lists.items.map { list, name in
+                VisitListSummary(list: list, assigneeName: name, progress: progress[list.id.databaseText] ?? VisitProgress())
             }
             return ListPage(items: summaries, total: lists.total, request: lists.request)
         }
@@ -98,10 +107,10 @@ extension AppDatabase {
                 SELECT u.id, u.name, COUNT(*) AS lists FROM visit_lists l JOIN users u ON u.id = l.assigned_user_id
                 GROUP BY u.id ORDER BY u.name COLLATE NOCASE
                 """)
-            return try owners.map { owner in
-                let lists = try VisitList.fetchAll(db, sql: "SELECT * FROM visit_lists WHERE assigned_user_id = ?", arguments: [owner["id"] as String])
-                let lines = try lists.flatMap { try Self.stopLines(db, listId: $0.id) }
-                return OrganizerProgress(userId: owner.uuid("id"), name: owner["name"], lists: owner["lists"], progress: VisitProgress(lines))
+            let progress = try Self.progress(db, of: "1", []) { $0["assigned_user_id"] as String }
+            return owners.map { owner in
+                OrganizerProgress(userId: owner.uuid("id"), name: owner["name"], lists: owner["lists"],
+                                  progress: progress[owner["id"] as String] ?? VisitProgress())
             }
         }
     }
@@ -272,6 +281,24 @@ extension AppDatabase {
     }
 
     // MARK: - Reading
+
+    /// The progress of the stops matching `condition` (on `s`, a visit stop), summed by `group` of each stop's row
+    /// (which also holds its list's `assigned_user_id`). One pass over stops and logs, without loading the logs.
+    static func progress(_ db: Database, of condition: String, _ arguments: [String],
+                         by group: (Row) -> String) throws -> [String: VisitProgress] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT s.visit_list_id, l.assigned_user_id,
+                   (SELECT COUNT(*) FROM contact_logs c WHERE c.visit_stop_id = s.id) AS logs,
+                   (SELECT c.result FROM contact_logs c WHERE c.visit_stop_id = s.id ORDER BY c.logged_at DESC, c.id DESC LIMIT 1) AS last_result
+            FROM visit_stops s JOIN visit_lists l ON l.id = s.visit_list_id WHERE \(condition)
+            """, arguments: StatementArguments(arguments))
+        var progress: [String: VisitProgress] = [:]
+        for row in rows {
+            let logs: Int = row["logs"]
+            progress[group(row), default: VisitProgress()].add(logs: logs, last: (row["last_result"] as String?).flatMap(ContactResult.init(rawValue:)))
+        }
+        return progress
+    }
 
     static func sheet(_ db: Database, list: VisitList) throws -> VisitSheet {
         let name = try String.fetchOne(db, sql: "SELECT name FROM users WHERE id = ?", arguments: [list.assigneeId.databaseText])

@@ -51,6 +51,16 @@ import Testing
             let expected = try world.matching(filter, logs: database)
             #expect(Set(held) == expected, "filter \(filter)")
             #expect(held.count == expected.count, "no stop twice")
+
+            // The lists' and the organizer's progress, summed in SQL, agree with the stops and logs as read one by one.
+            let summaries = try database.visitLists().items
+            var overall = VisitProgress()
+            for summary in summaries {
+                let sheet = try database.visitSheet(id: summary.list.id)
+                #expect(summary.progress == sheet.progress)
+                for line in sheet.stops { overall.add(logs: line.logs.count, last: line.lastResult) }
+            }
+            #expect(try database.organizerProgress().map(\.progress) == [overall])
         }
     }
 
