@@ -34,6 +34,7 @@ enum APIPaths {
     static let assignment = assignments / "{assignmentId}"
     static let userPassword = users.item / "password"
     static let visitStops = visitLists.item / "stops"
+    static let visitStopsFromFilter = visitStops / "from-filter"
     static let visitStop = visitStops / "{stopId}"
     static let contactLogs = visitStop / "logs"
     static let contactLog = contactLogs / "{logId}"

@@ -43,6 +43,7 @@ enum JSONRoutes {
         table.records(APIPaths.visitLists, VisitResource.docs, VisitResource.handlers, write: .editor)
         table.add(.get, APIPaths.visitStops, .signedIn, VisitResource.stopsDoc, VisitResource.stops)
         table.add(.post, APIPaths.visitStops, .editor, VisitResource.addStopDoc, VisitResource.addStop)
+        table.add(.post, APIPaths.visitStopsFromFilter, .editor, VisitResource.addFilteredStopsDoc, VisitResource.addFilteredStops)
         table.add(.get, APIPaths.visitStop, .signedIn, VisitResource.stopDoc, VisitResource.stop)
         table.add(.delete, APIPaths.visitStop, .editor, VisitResource.removeStopDoc, VisitResource.removeStop)
         table.add(.get, APIPaths.contactLogs, .signedIn, VisitResource.logsDoc, VisitResource.logs)

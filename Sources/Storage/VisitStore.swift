@@ -200,6 +200,18 @@ extension AppDatabase {
         }
     }
 
+    /// Adds every stop `filter` selects that the list does not hold yet; answers how many were added.
+    @discardableResult
+    public func addStops(matching filter: StopFilterInput, toList listId: UUID, by actor: Actor) throws -> Int {
+        let targets = try stopTargets(matching: try filter.validated())
+        return try transaction(by: actor) { transaction in
+            _ = try transaction.fetch(VisitList.self, id: listId)
+            let before = try transaction.stopCount(listId)
+            for target in targets { try transaction.addStop(target, to: listId) }
+            return try transaction.stopCount(listId) - before
+        }
+    }
+
     /// Removes a stop nothing was logged at.
     public func removeStop(_ stopId: UUID, fromList listId: UUID, by actor: Actor) throws {
         try transaction(by: actor) { transaction in
@@ -403,6 +415,10 @@ extension RecordTransaction {
         let stop = try fetch(VisitStop.self, id: stopId)
         guard stop.listId == listId else { throw DomainError.notFound(entity: "stop") }
         return stop
+    }
+
+    func stopCount(_ listId: UUID) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visit_stops WHERE visit_list_id = ?", arguments: [listId.databaseText]) ?? 0
     }
 
     func exists(_ stopId: UUID, loggedIn: Void) throws -> Bool {

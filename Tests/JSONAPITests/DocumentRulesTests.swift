@@ -17,6 +17,7 @@ import Testing
         "VisitListWrite": VisitListInput.rules,
         "VisitStopWrite": VisitStopRules.rules,
         "ContactLogWrite": ContactLogInput.rules,
+        "StopFilterWrite": StopFilterInput.rules,
         "UserCreate": AccountRules.newUserRules,
         "UserWrite": AccountRules.newUserRules.filter { ["name", "role"].contains($0.key) },
         "PasswordReset": AccountRules.newUserRules.filter { $0.key == "password" },
@@ -66,8 +67,10 @@ import Testing
             expect(version, states: .number(RecordVersion.rule), at: "\(name).version")
             #expect(!required.contains("version"), "\(name).version")
         }
-        if let disabled = properties.removeValue(forKey: "is_disabled") {
-            #expect(disabled["type"] as? String == "boolean" && !required.contains("is_disabled"), "\(name).is_disabled")
+        for flag in ["is_disabled", "follow_up_only"] {
+            if let property = properties.removeValue(forKey: flag) {
+                #expect(property["type"] as? String == "boolean" && !required.contains(flag), "\(name).\(flag)")
+            }
         }
         #expect(Set(properties.keys) == Set(rules.keys).subtracting(Self.derived), "\(name): fields without a Domain rule, or rules without a field")
         for (field, property) in properties {

@@ -84,6 +84,14 @@ enum VisitResource {
         .input("venue_id", .id(VisitStopRules.venueId)),
         .input("participant_id", .id(VisitStopRules.participantId), "Someone living at the venue; null to visit the venue itself"),
     ]
+    static let filterWriteFields: [Field] = [
+        .input("source", .choice(StopFilterInput.Rules.source), "participants: people at their home venues; venues: the places"),
+        .input("area_id", .id(StopFilterInput.Rules.areaId), "Venues in this area or an area inside it"),
+        .input("venue_type", .choice(StopFilterInput.Rules.venueType)),
+        .input("activity_id", .id(StopFilterInput.Rules.activityId), "Participants assigned to this activity (participants only)"),
+        .input("not_visited_since", .date(StopFilterInput.Rules.notVisitedSince), "Leave out anyone with a visit logged on or after this day"),
+        .of("follow_up_only", .boolean, "Only those whose latest visit says FOLLOW_UP"),
+    ]
     static let logCoordinateFields: [Field] = [
         .input("latitude", .number(ContactLogInput.Rules.latitude)),
         .input("longitude", .number(ContactLogInput.Rules.longitude)),
@@ -121,6 +129,11 @@ enum VisitResource {
             .of("coordinates", .object(logCoordinateFields), required: true, nullable: true),
         ],
         "ContactLogWrite": logWriteFields,
+        "StopFilterWrite": filterWriteFields,
+        "StopsAdded": [
+            .of("added", .integer, required: true, "Stops the filter added (those the list already held are not added twice)"),
+            .of("stops_total", .integer, required: true),
+        ],
     ]
 
     static let docs = ResourceDocs(schema: "VisitList", plural: "VisitLists", listQuery: [
@@ -141,6 +154,8 @@ enum VisitResource {
                                        success: .page("VisitStop"))
     static let addStopDoc = APIOperation(id: "createVisitStop", summary: "Add a stop (a venue, or a participant at a venue) to a visit list",
                                          body: "VisitStopWrite", success: .created("VisitStop"), conflict: true)
+    static let addFilteredStopsDoc = APIOperation(id: "addVisitStopsFromFilter", summary: "Add every stop a filter selects to a visit list",
+                                                  body: "StopFilterWrite", success: .json("StopsAdded"), conflict: true)
     static let stopDoc = APIOperation(id: "getVisitStop", summary: "Read one stop", success: .json("VisitStop"))
     static let removeStopDoc = APIOperation(id: "deleteVisitStop", summary: "Remove a stop nothing was logged at", success: .noContent,
                                             conflict: true)
@@ -177,6 +192,22 @@ enum VisitResource {
                                                 by: context.actor)
         let line = try context.database.visitSheet(id: listId).stops.first { $0.stop.id == stop.id }
         return APIResponse.created(StopBody(try line.orThrow(DomainError.notFound(entity: "stop"))), at: APIPaths.visitStop(listId, stop.id))
+    }
+
+    struct StopsAdded: Encodable, Sendable {
+        let added: Int
+        let stopsTotal: Int
+    }
+
+    @Sendable static func addFilteredStops(_ context: APIContext) throws -> Response {
+        let listId = try context.id()
+        _ = try context.database.visitList(id: listId)
+        let body = try context.body(filterWriteFields, mode: .full)
+        let filter = StopFilterInput(source: body.text("source"), areaId: body.text("area_id"), venueType: body.text("venue_type"),
+                                     activityId: body.text("activity_id"), notVisitedSince: body.text("not_visited_since"),
+                                     followUpOnly: body.bool("follow_up_only") ?? false)
+        let added = try context.database.addStops(matching: filter, toList: listId, by: context.actor)
+        return APIResponse.ok(StopsAdded(added: added, stopsTotal: try context.database.visitSheet(id: listId).stops.count))
     }
 
     @Sendable static func removeStop(_ context: APIContext) throws -> Response {
