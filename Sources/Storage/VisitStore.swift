@@ -32,15 +32,13 @@ public struct VisitProgress: Sendable, Equatable {
     public init() {}
 
     init(_ lines: [StopLine]) {
-        for line in lines { add(logs: line.logs.count, last: line.lastResult) }
+        for line in lines { add(stops: 1, visited: line.isVisited ? 1 : 0, logs: line.logs.count, last: line.lastResult) }
     }
 
-    /// Counts one more stop, with its number of logs and its latest result.
-    mutating func add(logs count: Int, last: ContactResult?) {
-        total += 1
-        if count > 0 { visited += 1 }
-        logs += count
-        if let last { byResult[last, default: 0] += 1 }
+    /// Counts more stops: how many, how many were visited, their logs, and the latest result they share.
+    mutating func add(stops: Int, visited: Int, logs: Int, last: ContactResult?) {
+        (total, self.visited, self.logs) = (total + stops, self.visited + visited, self.logs + logs)
+        if let last { byResult[last, default: 0] += stops }
     }
 
     public var percent: Int { total == 0 ? 0 : visited * 100 / total }
@@ -92,7 +90,7 @@ extension AppDatabase {
                 (VisitList(row: $0), $0["assignee_name"] as String? ?? "Unknown user")
             }
             let marks = Array(repeating: "?", count: lists.items.count).joined(separator: ",")
-            let progress = try Self.progress(db, of: "s.visit_list_id IN (\(marks))", lists.items.map(\.0.id.databaseText)) { $0["visit_list_id"] as String }
+            let progress = try Self.progress(db, of: "s.visit_list_id IN (\(marks))", lists.items.map(\.0.id.databaseText), by: "s.visit_list_id")
             let summaries = lists.items.map { list, name in
                 VisitListSummary(list: list, assigneeName: name, progress: progress[list.id.databaseText] ?? VisitProgress())
             }
@@ -107,7 +105,7 @@ extension AppDatabase {
                 SELECT u.id, u.name, COUNT(*) AS lists FROM visit_lists l JOIN users u ON u.id = l.assigned_user_id
                 GROUP BY u.id ORDER BY u.name COLLATE NOCASE
                 """)
-            let progress = try Self.progress(db, of: "1", []) { $0["assigned_user_id"] as String }
+            let progress = try Self.progress(db, of: "1", [], by: "l.assigned_user_id")
             return owners.map { owner in
                 OrganizerProgress(userId: owner.uuid("id"), name: owner["name"], lists: owner["lists"],
                                   progress: progress[owner["id"] as String] ?? VisitProgress())
@@ -294,20 +292,21 @@ extension AppDatabase {
 
     // MARK: - Reading
 
-    /// The progress of the stops matching `condition` (on `s`, a visit stop), summed by `group` of each stop's row
-    /// (which also holds its list's `assigned_user_id`). One pass over stops and logs, without loading the logs.
-    static func progress(_ db: Database, of condition: String, _ arguments: [String],
-                         by group: (Row) -> String) throws -> [String: VisitProgress] {
+    /// The progress of the stops matching `condition` (on `s`, a visit stop, and `l`, its list), summed per `group`
+    /// (an expression on them, such as `l.assigned_user_id`) in SQL: a few rows per group reach Swift, not one per stop.
+    static func progress(_ db: Database, of condition: String, _ arguments: [String], by group: String) throws -> [String: VisitProgress] {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT s.visit_list_id, l.assigned_user_id,
-                   (SELECT COUNT(*) FROM contact_logs c WHERE c.visit_stop_id = s.id) AS logs,
-                   (SELECT c.result FROM contact_logs c WHERE c.visit_stop_id = s.id ORDER BY c.logged_at DESC, c.id DESC LIMIT 1) AS last_result
-            FROM visit_stops s JOIN visit_lists l ON l.id = s.visit_list_id WHERE \(condition)
+            WITH stop AS (
+                SELECT \(group) AS grp,
+                       (SELECT COUNT(*) FROM contact_logs c WHERE c.visit_stop_id = s.id) AS logs,
+                       (SELECT c.result FROM contact_logs c WHERE c.visit_stop_id = s.id ORDER BY c.logged_at DESC, c.id DESC LIMIT 1) AS last_result
+                FROM visit_stops s JOIN visit_lists l ON l.id = s.visit_list_id WHERE \(condition))
+            SELECT grp, last_result, COUNT(*) AS stops, SUM(logs > 0) AS visited, SUM(logs) AS logs FROM stop GROUP BY grp, last_result
             """, arguments: StatementArguments(arguments))
         var progress: [String: VisitProgress] = [:]
         for row in rows {
-            let logs: Int = row["logs"]
-            progress[group(row), default: VisitProgress()].add(logs: logs, last: (row["last_result"] as String?).flatMap(ContactResult.init(rawValue:)))
+            progress[row["grp"], default: VisitProgress()].add(stops: row["stops"], visited: row["visited"], logs: row["logs"],
+                                                               last: (row["last_result"] as String?).flatMap(ContactResult.init(rawValue:)))
         }
         return progress
     }

@@ -58,7 +58,7 @@ import Testing
             for summary in summaries {
                 let sheet = try database.visitSheet(id: summary.list.id)
                 #expect(summary.progress == sheet.progress)
-                for line in sheet.stops { overall.add(logs: line.logs.count, last: line.lastResult) }
+                for line in sheet.stops { overall.add(stops: 1, visited: line.isVisited ? 1 : 0, logs: line.logs.count, last: line.lastResult) }
             }
             #expect(try database.organizerProgress().map(\.progress) == [overall])
         }

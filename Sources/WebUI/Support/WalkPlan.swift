@@ -65,7 +65,7 @@ struct WalkPlan {
 
     /// Venues to start from: the list's own venues with coordinates, then public buildings, by name.
     func startChoices(_ database: AppDatabase) throws -> [(value: String, label: String)] {
-        try database.startingVenues(limit: 300).map { ($0.id.lowercasedString, $0.name) }
+        try database.startingVenues(limit: 100).map { ($0.id.lowercasedString, $0.name) }
     }
 
     /// The plan's parameters as a query string, only the ones this page understands, re-encoded.
