@@ -7,7 +7,7 @@ import random
 import re
 import urllib.request
 
-from benchmark_lists import latencies, sign_in, throughput
+from benchmark_lists import measure, print_table, sign_in
 
 
 def api(base, token, method, path, body=None):
@@ -61,15 +61,7 @@ def main():
              f"/visit-lists/{biggest}/stops/{stop}", f"/visit-lists/{biggest}/print", f"/visit-lists/{biggest}/results.csv",
              "/api/v1/visit-lists", f"/api/v1/visit-lists/{biggest}/stops?per_page=100",
              "/participants", "/venues"]  # the last two: existing list pages on the same machine, for comparison
-    rows = []
-    for page in pages:
-        measured, status = latencies(opener, args.base + page)
-        rows.append((page, throughput(args.base + page, cookie), f"{measured[0]:.2f}", f"{measured[1]:.2f}") if measured
-                    else (page, f"HTTP {status}", "", ""))
-    width = max(len(r[0]) for r in rows)
-    print(f"{'URL':<{width}}  {'req/s':>8}  {'p50 ms':>8}  {'p95 ms':>8}")
-    for url, rps, p50, p95 in rows:
-        print(f"{url:<{width}}  {rps:>8}  {p50:>8}  {p95:>8}")
+    print_table(measure(opener, cookie, args.base, pages))
 
 
 if __name__ == "__main__":
