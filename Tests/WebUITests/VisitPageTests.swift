@@ -68,6 +68,12 @@ import Testing
         let order = ["South house", "North house", "Unmapped house"].map { walk.range(of: "(\($0))")?.lowerBound }
         #expect(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!, "nearest first, unmapped last")
         #expect(walk.contains("1.1 km"))
+        // The browser's location (sent by the page's script in a secure context) orders the stops the same way.
+        let located = given.web.get("\(listPath)/walk?sort=distance&lat=-1.2895&lon=36.8001").bodyText
+        #expect(located.contains("Distances from your location"))
+        let fromHere = ["North house", "South house", "Unmapped house"].map { located.range(of: "(\($0))")?.lowerBound }
+        #expect(fromHere.allSatisfy { $0 != nil } && fromHere[0]! < fromHere[1]! && fromHere[1]! < fromHere[2]!)
+        #expect(located.contains("value=\"-1.2895\""), "the location is kept when the order form is sent again")
 
         let stopPath = "\(listPath)/stops/\(south.stop.id.uuidString.lowercased())"
         let page = given.web.get(stopPath + "?sort=distance&from=\(south.stop.venueId.uuidString.lowercased())")
