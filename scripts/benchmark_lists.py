@@ -76,7 +76,10 @@ def measure(opener, cookie, base, pages):
 
 
 def print_table(rows):
-    print_table(rows)
+    width = max(len(r[0]) for r in rows)
+    print(f"{'URL':<{width}}  {'req/s':>8}  {'p50 ms':>8}  {'p95 ms':>8}")
+    for url, rps, p50, p95 in rows:
+        print(f"{url:<{width}}  {rps:>8}  {p50:>8}  {p95:>8}")
 
 
 def main():
@@ -95,10 +98,7 @@ def main():
             label = "datasette " + page
             rows.append((label, throughput(args.datasette + page, ""), f"{measured[0]:.2f}", f"{measured[1]:.2f}") if measured
                         else (label, f"HTTP {status}", "", ""))
-    width = max(len(r[0]) for r in rows)
-    print(f"{'URL':<{width}}  {'req/s':>8}  {'p50 ms':>8}  {'p95 ms':>8}")
-    for url, rps, p50, p95 in rows:
-        print(f"{url:<{width}}  {rps:>8}  {p50:>8}  {p95:>8}")
+    print_table(rows)
 
 
 if __name__ == "__main__":
