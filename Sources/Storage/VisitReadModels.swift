@@ -69,21 +69,18 @@ public struct OrganizerProgress: Sendable, Equatable {
 
 /// Reading lists, stops, logs and progress in the shapes the surfaces show.
 extension AppDatabase {
-    /// The progress of the stops matching `condition` (on `s`, a visit stop, and `l`, its list), summed per `group`
-    /// (an expression on them, such as `l.assigned_user_id`) in SQL: a few rows per group reach Swift, not one per stop.
+    /// The progress of the lists matching `condition` (on `l`, a visit list), summed per `group` (an expression on it,
+    /// such as `l.assigned_user_id`) from the trigger-kept counts (VisitSchema): a few rows per list, never every stop.
     static func progress(_ db: Database, of condition: String, _ arguments: [String], by group: String) throws -> [String: VisitProgress] {
         let rows = try Row.fetchAll(db, sql: """
-            WITH stop AS (
-                SELECT \(group) AS grp,
-                       (SELECT COUNT(*) FROM contact_logs c WHERE c.visit_stop_id = s.id) AS logs,
-                       (SELECT c.result FROM contact_logs c WHERE c.visit_stop_id = s.id ORDER BY c.logged_at DESC, c.id DESC LIMIT 1) AS last_result
-                FROM visit_stops s JOIN visit_lists l ON l.id = s.visit_list_id WHERE \(condition))
-            SELECT grp, last_result, COUNT(*) AS stops, SUM(logs > 0) AS visited, SUM(logs) AS logs FROM stop GROUP BY grp, last_result
+            SELECT \(group) AS grp, c.last_result, SUM(c.stops) AS stops, SUM(c.visited) AS visited, SUM(c.logs) AS logs
+            FROM visit_list_counts c JOIN visit_lists l ON l.id = c.list_id WHERE c.stops > 0 AND \(condition)
+            GROUP BY grp, c.last_result
             """, arguments: StatementArguments(arguments))
         var progress: [String: VisitProgress] = [:]
         for row in rows {
             progress[row["grp"], default: VisitProgress()].add(stops: row["stops"], visited: row["visited"], logs: row["logs"],
-                                                               last: (row["last_result"] as String?).flatMap(ContactResult.init(rawValue:)))
+                                                               last: ContactResult(rawValue: row["last_result"]))
         }
         return progress
     }

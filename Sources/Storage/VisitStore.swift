@@ -25,7 +25,7 @@ extension AppDatabase {
                 (VisitList(row: $0), $0["assignee_name"] as String? ?? "Unknown user")
             }
             let marks = Array(repeating: "?", count: lists.items.count).joined(separator: ",")
-            let progress = try Self.progress(db, of: "s.visit_list_id IN (\(marks))", lists.items.map(\.0.id.databaseText), by: "s.visit_list_id")
+            let progress = try Self.progress(db, of: "l.id IN (\(marks))", lists.items.map(\.0.id.databaseText), by: "l.id")
             let summaries = lists.items.map { list, name in
                 VisitListSummary(list: list, assigneeName: name, progress: progress[list.id.databaseText] ?? VisitProgress())
             }

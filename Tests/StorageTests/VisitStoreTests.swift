@@ -96,6 +96,8 @@ import Testing
                 let logs = try #require(try database.visitSheet(id: list.id).stops.first).logs
                 #expect(logs.count == made.count, "every log kept once")
                 #expect(Dictionary(uniqueKeysWithValues: logs.map { ($0.id, $0.result) }) == made)
+                // The trigger-kept counts follow logs written locally and pulled from the hub alike.
+                #expect(try database.visitLists().items.map(\.progress) == [try database.visitSheet(id: list.id).progress])
             }
             #expect(try hub.database.conflicts().isEmpty && nodeA.database.conflicts().isEmpty && nodeB.database.conflicts().isEmpty)
             #expect(try nodeA.database.pendingOperationCount() == 0 && nodeB.database.pendingOperationCount() == 0)
@@ -145,6 +147,9 @@ import Testing
         let later = try given.database.createVisitList(listInput(editor, day: "2025-06-08"), stops: .picked([]), by: actor)
         try given.database.followUp(stop: stop.id, onList: list.id, onto: later.id, by: actor)
         #expect(try given.database.visitSheet(id: later.id).stops.map(\.stop.followUpOf) == [stop.id])
+        #expect(try given.database.organizerProgress().map(\.progress.total) == [2])
+        try given.database.deleteVisitList(id: later.id, by: actor)
+        #expect(try given.database.organizerProgress().map(\.progress) == [sheet.progress], "a deleted list's stops no longer count")
         #expect(throws: ValidationError.self) { try given.database.followUp(stop: stop.id, onList: list.id, onto: list.id, by: actor) }
     }
 }
