@@ -71,6 +71,64 @@
     if (!document.hidden) { connect(); }
   }
 
+  // Field visits: the browser's location, where the page is a secure context and the person allows it. The walk page
+  // measures distances from it; a logged visit may carry it. Without it, the pages offer a starting venue instead.
+  function offerLocation() {
+    if (!window.isSecureContext || !navigator.geolocation) { return; }
+    function locate(status, done) {
+      status.textContent = "Finding your location…";
+      navigator.geolocation.getCurrentPosition(function (position) {
+        status.textContent = "Location found (within " + Math.round(position.coords.accuracy) + " m).";
+        done(position.coords);
+      }, function (error) {
+        status.textContent = "Your location is not available (" + error.message + "). Choose a starting venue instead.";
+        done(null);
+      }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
+    }
+    var walkButton = document.querySelector("[data-use-location]");
+    if (walkButton) {
+      var form = walkButton.form;
+      walkButton.hidden = false;
+      walkButton.addEventListener("click", function () {
+        locate(form.querySelector("[data-location-status]"), function (coords) {
+          if (!coords) { return; }
+          ["lat", "lon"].forEach(function (name, index) {
+            var input = form.querySelector("input[name=" + name + "]");
+            if (!input) {
+              input = document.createElement("input");
+              input.type = "hidden";
+              input.name = name;
+              form.appendChild(input);
+            }
+            input.value = (index === 0 ? coords.latitude : coords.longitude).toFixed(6);
+          });
+          form.querySelector("select[name=from]").value = "";
+          form.querySelector("select[name=sort]").value = "distance";
+          form.submit();
+        });
+      });
+    }
+    var choice = document.querySelector("[data-log-location]");
+    if (choice) {
+      var box = choice.querySelector("[data-log-location-box]");
+      var logForm = box.form;
+      var status = document.createElement("p");
+      status.className = "hint";
+      status.setAttribute("role", "status");
+      choice.appendChild(status);
+      choice.hidden = false;
+      box.addEventListener("change", function () {
+        function fill(coords) {
+          logForm.querySelector("[data-log-latitude]").value = coords ? coords.latitude.toFixed(6) : "";
+          logForm.querySelector("[data-log-longitude]").value = coords ? coords.longitude.toFixed(6) : "";
+          logForm.querySelector("[data-log-accuracy]").value = coords ? Math.round(coords.accuracy) : "";
+          if (!coords) { box.checked = false; }
+        }
+        if (box.checked) { locate(status, fill); } else { fill(null); status.textContent = ""; }
+      });
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     // Move focus to the error summary so screen readers announce the problems first.
     var summary = document.querySelector(".error-summary");
@@ -85,5 +143,6 @@
       });
     });
     followSyncStatus();
+    offerLocation();
   });
 })();

@@ -84,25 +84,13 @@ public struct VenueInput: Sendable, Equatable {
         let name = Rules.name.check(self.name, field: "name", into: &errors)
         let address = Rules.address.check(self.address, field: "address", into: &errors)
         let area = Rules.areaId.check(areaId, field: "geographic_area_id", into: &errors)
-        let latitude = Self.coordinate(self.latitude, field: "latitude", rule: Rules.latitude, example: "51.5072", into: &errors)
-        let longitude = Self.coordinate(self.longitude, field: "longitude", rule: Rules.longitude, example: "-0.1276", into: &errors)
+        let latitude = Rules.latitude.check(typed: self.latitude, field: "latitude", example: "51.5072", into: &errors)
+        let longitude = Rules.longitude.check(typed: self.longitude, field: "longitude", example: "-0.1276", into: &errors)
         if errors.message(for: "latitude") == nil, errors.message(for: "longitude") == nil, (latitude == nil) != (longitude == nil) {
             errors.add(latitude == nil ? "latitude" : "longitude", "Enter both latitude and longitude, or leave both empty")
         }
         let type = Rules.venueType.check(venueType, as: VenueType.self, field: "venue_type", into: &errors)
         try errors.throwIfAny()
         return Valid(name: name, address: address, areaId: area!, latitude: latitude, longitude: longitude, venueType: type)
-    }
-
-    /// A coordinate typed as text: empty for none, else a number within the rule's range.
-    private static func coordinate(_ raw: String, field: String, rule: NumberRule, example: String,
-                                   into errors: inout ValidationError) -> Double? {
-        let text = raw.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return nil }
-        guard let value = Double(text) else {
-            errors.add(field, "\(rule.label) must be a number, like \(example)")
-            return nil
-        }
-        return rule.check(value, field: field, into: &errors)
     }
 }

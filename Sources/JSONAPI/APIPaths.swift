@@ -18,6 +18,7 @@ enum APIPaths {
     static let participants = APIRecordRoutes(.participants)
     static let activities = APIRecordRoutes(.activities)
     static let users = APIRecordRoutes(.users)
+    static let visitLists = APIRecordRoutes(.visitLists)
 
     static func categories(_ kind: CategoryKind) -> APIRecordRoutes { kind == .activityType ? activityTypes : roles }
 
@@ -32,6 +33,11 @@ enum APIPaths {
     static let assignments = activities.item / "assignments"
     static let assignment = assignments / "{assignmentId}"
     static let userPassword = users.item / "password"
+    static let visitStops = visitLists.item / "stops"
+    static let visitStopsFromFilter = visitStops / "from-filter"
+    static let visitStop = visitStops / "{stopId}"
+    static let contactLogs = visitStop / "logs"
+    static let contactLog = contactLogs / "{logId}"
 
     static let mapVenues = MapDataPaths.venues
     static let mapHomes = MapDataPaths.homes

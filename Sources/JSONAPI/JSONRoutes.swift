@@ -40,6 +40,16 @@ enum JSONRoutes {
         table.add(.get, APIPaths.assignment, .signedIn, AssignmentResource.getDoc, AssignmentResource.get)
         table.add(.delete, APIPaths.assignment, .editor, AssignmentResource.deleteDoc, AssignmentResource.delete)
 
+        table.records(APIPaths.visitLists, VisitResource.docs, VisitResource.handlers, write: .editor)
+        table.add(.get, APIPaths.visitStops, .signedIn, VisitResource.stopsDoc, VisitResource.stops)
+        table.add(.post, APIPaths.visitStops, .editor, VisitResource.addStopDoc, VisitResource.addStop)
+        table.add(.post, APIPaths.visitStopsFromFilter, .editor, VisitResource.addFilteredStopsDoc, VisitResource.addFilteredStops)
+        table.add(.get, APIPaths.visitStop, .signedIn, VisitResource.stopDoc, VisitResource.stop)
+        table.add(.delete, APIPaths.visitStop, .editor, VisitResource.removeStopDoc, VisitResource.removeStop)
+        table.add(.get, APIPaths.contactLogs, .signedIn, VisitResource.logsDoc, VisitResource.logs)
+        table.add(.post, APIPaths.contactLogs, .editor, VisitResource.addLogDoc, VisitResource.addLog)
+        table.add(.get, APIPaths.contactLog, .signedIn, VisitResource.logDoc, VisitResource.log)
+
         table.records(APIPaths.users, UserResource.docs, UserResource.handlers, read: .administrator, write: .administrator)
         table.add(.post, APIPaths.userPassword, .administrator, UserResource.passwordDoc, UserResource.resetPassword)
         table.add(.get, APIPaths.mapVenues, .signedIn, MapResource.venuesDoc, MapResource.venues)
@@ -66,7 +76,7 @@ enum JSONRoutes {
         let parts: [[String: [Field]]] = [AuthResource.components, AreaResource.components, VenueResource.components,
                                           ParticipantResource.components, ActivityResource.components,
                                           AssignmentResource.components, UserResource.components, SyncEndpoints.components,
-                                          MapResource.components]
+                                          MapResource.components, VisitResource.components]
         for part in parts { all.merge(part) { $1 } }
         return all
     }

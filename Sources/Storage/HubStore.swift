@@ -78,6 +78,7 @@ private struct HubApplier {
         }
         let current = try RecordStates.read(db, table, id: operation.entityId)
         if let refusal = try permissionRefusal(operation, table) { return rejected(operation, refusal, current: current) }
+        if table.appendOnly, let answer = appendOnlyAnswer(operation, table, current) { return answer }
         do {
             var result: SyncResult?
             try db.inSavepoint {
@@ -157,6 +158,17 @@ private struct HubApplier {
         try RecordStates.write(db, table, gone)
         try forward(operation, fields: [:])
         return SyncResult(operationId: operation.operationId, outcome: .applied, current: gone)
+    }
+
+    /// Rows of an append-only kind are never changed or removed; a create of one already here (sent again under a new
+    /// operation id) changes nothing.
+    private func appendOnlyAnswer(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) -> SyncResult? {
+        switch operation.operation {
+        case .create where current.deleted: nil
+        case .create: SyncResult(operationId: operation.operationId, outcome: .applied, current: current)
+        case .update, .delete:
+            rejected(operation, "A \(table.label.one) is never changed or deleted once written; add a new one instead.", current: current)
+        }
     }
 
     /// A hub that is itself linked upstream passes accepted operations on, under the same id.

@@ -12,6 +12,7 @@ enum Migrations {
         migrator.registerMigration("v3-list-indexes-and-outbox-counts", migrate: addListIndexesAndOutboxCounts)
         migrator.registerMigration("v4-sync", migrate: SyncSchema.create)
         migrator.registerMigration("v4-api-tokens", migrate: addAPITokens)
+        migrator.registerMigration("v5-field-visits", migrate: VisitSchema.create)
         return migrator
     }
 

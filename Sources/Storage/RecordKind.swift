@@ -23,9 +23,11 @@ public struct RecordKind: Sendable {
     public let listPath: String?
     /// Throws a ValidationError when the row's values would not pass the page's form.
     let validate: @Sendable (Database, UUID, [String: JSONValue]) throws -> Void
+    /// Rows are only ever added: the hub refuses changes and deletions, so copies made on two nodes never conflict.
+    let appendOnly: Bool
 
     init(entity: String, table: String, columns: [String], metaColumns: [String] = [], requiredRole: UserRole = .editor,
-         searchColumns: [String] = [], label: (one: String, many: String), listPath: String? = nil,
+         searchColumns: [String] = [], label: (one: String, many: String), listPath: String? = nil, appendOnly: Bool = false,
          validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
         self.entity = entity
         self.table = table
@@ -35,14 +37,21 @@ public struct RecordKind: Sendable {
         self.searchColumns = searchColumns
         self.label = label
         self.listPath = listPath
+        self.appendOnly = appendOnly
         self.validate = validate
     }
 
     /// Every synced kind, parents before the kinds that refer to them (linking queues them in this order).
-    public static let all: [RecordKind] = [
+    public static let all: [RecordKind] = firstKinds + visitKinds
+
+    /// The kinds of the first schema, whose change-log triggers the v4 sync migration made.
+    static let firstKinds: [RecordKind] = [
         Category.kind(.activityType), Category.kind(.participantRole), GeographicArea.kind, Venue.kind, Participant.kind,
         PeriodRow.addressKind, Activity.kind, PeriodRow.activityVenueKind, AssignmentRow.kind, UserRow.kind,
     ]
+
+    /// Field visits (issue 12); their tables and triggers come with their own migration.
+    static let visitKinds: [RecordKind] = [VisitList.kind, VisitStop.kind, ContactLog.kind]
 
     private static let byEntity: [String: RecordKind] = Dictionary(uniqueKeysWithValues: all.map { ($0.entity, $0) })
 

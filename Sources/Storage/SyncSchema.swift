@@ -55,7 +55,7 @@ enum SyncSchema {
             );
             CREATE INDEX sync_sessions_outcome ON sync_sessions(outcome, finished_at);
             """)
-        for table in RecordKind.all {
+        for table in RecordKind.firstKinds {
             try createChangeLogTriggers(db, table)
             try backfill(db, table)
         }
@@ -63,7 +63,7 @@ enum SyncSchema {
 
     /// Triggers, not the write methods, keep the change log: rows written from the wire and rows removed by
     /// ON DELETE CASCADE are logged too, so a node pulling from this one sees every change.
-    private static func createChangeLogTriggers(_ db: Database, _ table: RecordKind) throws {
+    static func createChangeLogTriggers(_ db: Database, _ table: RecordKind) throws {
         // Delete-then-insert rather than INSERT OR REPLACE: an outer upsert would override a trigger's conflict clause.
         func log(_ row: String) -> String {
             """

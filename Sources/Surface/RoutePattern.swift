@@ -60,6 +60,7 @@ public enum RecordCollection: String, Sendable, CaseIterable {
     case participants
     case activities
     case users
+    case visitLists = "visit-lists"
 
     /// The collection's address below `root` (`/` for the pages, `/api/v1` for the API).
     public func path(under root: RoutePattern) -> RoutePattern { root / rawValue }

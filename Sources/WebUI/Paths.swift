@@ -18,6 +18,7 @@ enum Paths {
     static let participants = RecordRoutes(RecordCollection.participants.path(under: home))
     static let activities = RecordRoutes(RecordCollection.activities.path(under: home))
     static let users = RecordRoutes(RecordCollection.users.path(under: home))
+    static let visitLists = RecordRoutes(RecordCollection.visitLists.path(under: home))
 
     static func categories(_ kind: CategoryKind) -> RecordRoutes { kind == .activityType ? activityTypes : roles }
 
@@ -26,6 +27,14 @@ enum Paths {
     static let newAssignment = assignments / "new"
     static let deleteAssignment = assignments / "{assignmentId}" / "delete"
     static let userPassword = users.record / "password"
+
+    static let myVisits = home / "my-visits"
+    static let printVisitList = visitLists.record / "print"
+    static let visitResults = visitLists.record / "results.csv"
+    static let walkVisitList = visitLists.record / "walk"
+    static let visitStop = visitLists.record / "stops" / "{stopId}"
+    static let contactLogs = visitStop / "logs"
+    static let stopFollowUp = visitStop / "follow-up"
 
     static let sync = home / "sync"
     static let syncRun = sync / "run"
@@ -63,11 +72,12 @@ extension Paths {
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
-            "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(),
+            "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(), "my_visits": myVisits(),
         ]
         let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
                                                  ("venues", venues), ("participants", participants),
-                                                 ("activities", activities), ("users", users)]
+                                                 ("activities", activities), ("users", users),
+                                                 ("visit_lists", visitLists)]
         for (name, routes) in records {
             view[name] = routes.list()
             view[name + "_new"] = routes.new()

@@ -29,6 +29,15 @@ enum WebRoutes {
 
         table.records(Paths.participants, ParticipantPages.self)
 
+        table.records(Paths.visitLists, VisitListPages.self)
+        table.get(Paths.printVisitList, .signedIn, VisitListPages.printable)
+        table.get(Paths.visitResults, .signedIn, VisitListPages.results)
+        table.get(Paths.myVisits, .signedIn, VisitWalkPages.myVisits)
+        table.get(Paths.walkVisitList, .signedIn, VisitWalkPages.walk)
+        table.get(Paths.visitStop, .signedIn, VisitWalkPages.stop)
+        table.post(Paths.contactLogs, .editor, VisitWalkPages.log)
+        table.post(Paths.stopFollowUp, .editor, VisitWalkPages.followUp)
+
         table.get(Paths.users.list, .administrator, UserPages.list)
         table.get(Paths.users.new, .administrator, UserPages.newForm)
         table.post(Paths.users.new, .administrator, UserPages.create)

@@ -14,6 +14,10 @@ import Testing
         "ActivityWrite": ActivityInput.rules,
         "CategoryWrite": CategoryInput.rules(.participantRole),
         "AssignmentWrite": AssignmentRules.rules,
+        "VisitListWrite": VisitListInput.rules,
+        "VisitStopWrite": VisitStopRules.rules,
+        "ContactLogWrite": ContactLogInput.rules,
+        "StopFilterWrite": StopFilterInput.rules,
         "UserCreate": AccountRules.newUserRules,
         "UserWrite": AccountRules.newUserRules.filter { ["name", "role"].contains($0.key) },
         "PasswordReset": AccountRules.newUserRules.filter { $0.key == "password" },
@@ -63,8 +67,10 @@ import Testing
             expect(version, states: .number(RecordVersion.rule), at: "\(name).version")
             #expect(!required.contains("version"), "\(name).version")
         }
-        if let disabled = properties.removeValue(forKey: "is_disabled") {
-            #expect(disabled["type"] as? String == "boolean" && !required.contains("is_disabled"), "\(name).is_disabled")
+        for flag in ["is_disabled", "follow_up_only"] {
+            if let property = properties.removeValue(forKey: flag) {
+                #expect(property["type"] as? String == "boolean" && !required.contains(flag), "\(name).\(flag)")
+            }
         }
         #expect(Set(properties.keys) == Set(rules.keys).subtracting(Self.derived), "\(name): fields without a Domain rule, or rules without a field")
         for (field, property) in properties {
@@ -74,7 +80,8 @@ import Testing
         }
     }
 
-    private func coordinatesField(_ field: String) -> Bool { ["latitude", "longitude"].contains(field) }
+    /// Fields inside a `coordinates` object (a venue's; a contact log's also holds the accuracy), required within it.
+    private func coordinatesField(_ field: String) -> Bool { ["latitude", "longitude", "accuracy_m"].contains(field) }
 
     /// The property's type, format and limits are what `rule` says, and it is nullable exactly when a value may be left out.
     private func expect(_ property: [String: Any], states rule: FieldRule, at place: String) {

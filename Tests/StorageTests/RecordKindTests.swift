@@ -23,6 +23,7 @@ import Testing
         try given.database.createUser(NewUserInput(name: "Ada", email: "ada@example.org", role: "editor", password: "correct horse 1",
                                                    passwordConfirmation: "correct horse 1"), by: .system("test"))
         try given.database.createCategory(.participantRole, CategoryInput(name: "Cook"), by: .system("test"))
+        try writeAVisit(given.database)
         try given.database.read { db in
             func check(_ record: (some SyncedRecord)?) throws {
                 let record = try #require(record)
@@ -36,6 +37,9 @@ import Testing
             try check(Activity.fetchOne(db))
             try check(AssignmentRow.fetchOne(db))
             try check(UserRow.fetchOne(db))
+            try check(VisitList.fetchOne(db))
+            try check(VisitStop.fetchOne(db))
+            try check(ContactLog.fetchOne(db))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM participant_address_history"))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM activity_venue_history"))
             for category in CategoryKind.allCases {
@@ -63,11 +67,24 @@ import Testing
         try given.database.createUser(NewUserInput(name: "Ada", email: "ada@example.org", role: "editor", password: "correct horse 1",
                                                    passwordConfirmation: "correct horse 1"), by: .system("test"))
         for kind in CategoryKind.allCases { try given.database.createCategory(kind, CategoryInput(name: "Picnic"), by: .system("test")) }
+        try writeAVisit(given.database)
         let creates = try given.database.outboxEntries(limit: 10_000).map(\.change).filter { $0.operation == .create }
         #expect(Set(creates.map(\.entity)) == Set(RecordKind.all.map(\.entity)), "every kind was written")
         for change in creates {
             let kind = try #require(RecordKind.named(change.entity))
             #expect(Set(change.fields.keys) == Set(kind.columns), "\(change.entity)")
         }
+    }
+
+    /// A visit list with one stop and one contact log, made by an editor (needs a venue and no other user named Vera).
+    private func writeAVisit(_ database: AppDatabase) throws {
+        let organizer = try database.createUser(NewUserInput(name: "Vera", email: "vera@example.org", role: "editor", password: "correct horse 1",
+                                                             passwordConfirmation: "correct horse 1"), by: .system("test"))
+        let venue = try #require(try database.read { db in try Venue.fetchOne(db) })
+        let list = try database.createVisitList(VisitListInput(name: "Round", visitDate: "2025-06-01", assigneeId: organizer.id.uuidString),
+                                                stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]), by: .system("test"))
+        let stop = try #require(try database.visitSheet(id: list.id).stops.first)
+        try database.logContact(ContactLogInput(result: "MET", latitude: "1.5", longitude: "36.8", accuracy: "9"), atStop: stop.stop.id,
+                                onList: list.id, by: organizer)
     }
 }

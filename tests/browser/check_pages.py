@@ -578,14 +578,29 @@ def sqlite_value(path, sql):
     return row[0] if row else None
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def start(description, html_prefix):
+    """Reads the command line (--binary, --resources, --keep), starts the server and makes the checker."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--binary", required=True)
     parser.add_argument("--resources", default=str(pathlib.Path(__file__).resolve().parents[2]))
     parser.add_argument("--keep", action="store_true", help="keep the saved HTML and the server log")
     args = parser.parse_args()
-    server = Server(os.path.abspath(args.binary), args.resources)
-    checker = Checker(tempfile.mkdtemp(prefix="fieldbook-html-"))
+    return args, Server(os.path.abspath(args.binary), args.resources), Checker(tempfile.mkdtemp(prefix=html_prefix))
+
+
+def finish(checker, server, keep):
+    """Prints the report, keeps the saved pages and server log only when something failed (or `keep`), and exits."""
+    failed = checker.report()
+    if failed:
+        print(f"saved pages: {checker.out}; server log: {server.log.name}")
+    elif not keep:
+        shutil.rmtree(checker.out, ignore_errors=True)
+        shutil.rmtree(server.data, ignore_errors=True)
+    sys.exit(1 if failed else 0)
+
+
+def main():
+    args, server, checker = start(__doc__.splitlines()[0], "fieldbook-html-")
     user = None
     try:
         check_signed_out(checker, server)
@@ -617,13 +632,7 @@ def main():
         checker.run_vnu()
     finally:
         server.stop()
-    failed = checker.report()
-    if failed:
-        print(f"saved pages: {checker.out}; server log: {server.log.name}")
-    elif not args.keep:
-        shutil.rmtree(checker.out, ignore_errors=True)
-        shutil.rmtree(server.data, ignore_errors=True)
-    sys.exit(1 if failed else 0)
+    finish(checker, server, args.keep)
 
 
 if __name__ == "__main__":

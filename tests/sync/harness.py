@@ -24,7 +24,8 @@ SERVING_LINE = re.compile(r"Fieldbook is serving at (https?://[^\s]+?)/?\s*$", r
 
 # Every table whose rows travel between nodes (Sources/Storage/Migrations.swift, SyncedTables.swift).
 SYNCED_TABLES = ("activity_types", "participant_roles", "geographic_areas", "venues", "participants",
-                 "participant_address_history", "activities", "activity_venue_history", "assignments", "users")
+                 "participant_address_history", "activities", "activity_venue_history", "assignments", "users",
+                 "visit_lists", "visit_stops", "contact_logs")
 # Derived on each node from synced columns (SearchText), so not part of what must be equal.
 NODE_LOCAL_COLUMNS = {"search_text"}
 # Predefined categories are seeded by a migration on every node with that node's clock, and never travel: only
@@ -285,7 +286,7 @@ class ApiClient:
     # Records ------------------------------------------------------------------------------------------------------
 
     RESOURCES = {"participant": "participants", "venue": "venues", "area": "areas", "activity": "activities",
-                 "activity_type": "activity-types", "role": "roles"}
+                 "activity_type": "activity-types", "role": "roles", "visit_list": "visit-lists", "user": "users"}
 
     def create(self, kind: str, fields: dict) -> dict:
         return self.request("POST", f"/api/v1/{self.RESOURCES[kind]}", fields)
@@ -312,6 +313,19 @@ class ApiClient:
                            home_venue_id: str | None = None) -> dict:
         return self.create("participant", {"name": name, "email": email, "phone": phone, "notes": notes,
                                            "home_venue_id": home_venue_id})
+
+    def create_user(self, name: str, email: str, password: str, role: str = "editor") -> dict:
+        return self.create("user", {"name": name, "email": email, "password": password, "role": role})
+
+    def create_visit_list(self, name: str, visit_date: str, assigned_user_id: str, purpose: str = "") -> dict:
+        return self.create("visit_list", {"name": name, "visit_date": visit_date, "purpose": purpose,
+                                          "assigned_user_id": assigned_user_id, "status": "PLANNED"})
+
+    def add_stop(self, list_id: str, venue_id: str, participant_id: str | None = None) -> dict:
+        return self.request("POST", f"/api/v1/visit-lists/{list_id}/stops", {"venue_id": venue_id, "participant_id": participant_id})
+
+    def log_contact(self, list_id: str, stop_id: str, result: str, note: str = "") -> dict:
+        return self.request("POST", f"/api/v1/visit-lists/{list_id}/stops/{stop_id}/logs", {"result": result, "note": note})
 
 
 @dataclass

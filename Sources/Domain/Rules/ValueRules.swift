@@ -47,6 +47,17 @@ public struct NumberRule: Sendable {
         }
         return value
     }
+
+    /// A number typed as text: empty for none, else a number in range; nil after adding the problem to `errors`.
+    public func check(typed raw: String, field: String, example: String, into errors: inout ValidationError) -> Double? {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return nil }
+        guard let value = Double(text) else {
+            errors.add(field, "\(label) must be a number, like \(example)")
+            return nil
+        }
+        return check(value, field: field, into: &errors)
+    }
 }
 
 /// A record's id, in the canonical 36-character form (the document's `format: uuid`).

@@ -6,12 +6,14 @@ import Storage
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
-    case home, map, activities, participants, venues, areas, activityTypes, roles, users, sync
+    case home, map, myVisits, visitLists, activities, participants, venues, areas, activityTypes, roles, users, sync
 
     var label: String {
         switch self {
         case .home: "Home"
         case .map: "Map"
+        case .myVisits: "My visits"
+        case .visitLists: "Visit lists"
         case .activities: "Activities"
         case .participants: "Participants"
         case .venues: "Venues"
@@ -27,6 +29,8 @@ enum Section: String, CaseIterable {
         switch self {
         case .home: Paths.home()
         case .map: Paths.map()
+        case .myVisits: Paths.myVisits()
+        case .visitLists: Paths.visitLists.list()
         case .activities: Paths.activities.list()
         case .participants: Paths.participants.list()
         case .venues: Paths.venues.list()
@@ -38,7 +42,13 @@ enum Section: String, CaseIterable {
         }
     }
 
-    func isVisible(to user: User) -> Bool { self != .users || user.role.canAdminister }
+    func isVisible(to user: User) -> Bool {
+        switch self {
+        case .users: user.role.canAdminister
+        case .myVisits: user.role.canEditRecords
+        default: true
+        }
+    }
 }
 
 /// Everything a page handler needs for one request: who is asking, their form token, and how to answer.

@@ -1,0 +1,96 @@
+import Foundation
+
+/// What happened at a stop (issue 12).
+public enum ContactResult: String, Sendable, CaseIterable, Codable {
+    case met = "MET", notHome = "NOT_HOME", refused = "REFUSED", movedAway = "MOVED_AWAY", wrongAddress = "WRONG_ADDRESS"
+    case followUp = "FOLLOW_UP", other = "OTHER"
+
+    public var label: String {
+        switch self {
+        case .met: "Met"
+        case .notHome: "Not home"
+        case .refused: "Refused"
+        case .movedAway: "Moved away"
+        case .wrongAddress: "Wrong address"
+        case .followUp: "Follow-up needed"
+        case .other: "Other (see note)"
+        }
+    }
+}
+
+/// One visit to a stop, as it was logged. Logs are only ever added, never changed or removed, so logs written on two
+/// nodes about the same stop never conflict: both are kept.
+public struct ContactLog: Sendable, Equatable, Identifiable {
+    public var id: UUID
+    public var stopId: UUID
+    public var result: ContactResult
+    public var note: String
+    public var loggedAt: Date
+    public var loggedBy: UUID
+    public var location: LoggedLocation?
+    public var version: Int
+
+    public init(id: UUID = UUID(), stopId: UUID, result: ContactResult, note: String, loggedAt: Date, loggedBy: UUID,
+                location: LoggedLocation?, version: Int = 1) {
+        (self.id, self.stopId, self.result, self.note) = (id, stopId, result, note)
+        (self.loggedAt, self.loggedBy, self.location, self.version) = (loggedAt, loggedBy, location, version)
+    }
+}
+
+/// Where the organizer's device said it was when the visit was logged, and how sure it was (metres).
+public struct LoggedLocation: Sendable, Equatable {
+    public let coordinate: Coordinate
+    public let accuracy: Double?
+
+    public init(coordinate: Coordinate, accuracy: Double?) { (self.coordinate, self.accuracy) = (coordinate, accuracy) }
+}
+
+/// What the log form or API submits, as typed.
+public struct ContactLogInput: Sendable, Equatable {
+    public var result: String
+    public var note: String
+    public var latitude: String
+    public var longitude: String
+    public var accuracy: String
+
+    public init(result: String, note: String = "", latitude: String = "", longitude: String = "", accuracy: String = "") {
+        (self.result, self.note, self.latitude, self.longitude, self.accuracy) = (result, note, latitude, longitude, accuracy)
+    }
+
+    public enum Rules {
+        public static let result = ChoiceRule(ContactResult.self, required: true,
+                                              message: "Choose what happened: Met, Not home, Refused, Moved away, Wrong address, Follow-up needed or Other")
+        public static let note = TextRule(label: "Note", maxLength: 2000)
+        public static let latitude = NumberRule(label: "Latitude", range: -90...90)
+        public static let longitude = NumberRule(label: "Longitude", range: -180...180)
+        public static let accuracy = NumberRule(label: "Accuracy", range: 0...100_000)
+    }
+
+    public static let rules: [String: FieldRule] = [
+        "result": .choice(Rules.result), "note": .text(Rules.note), "latitude": .number(Rules.latitude),
+        "longitude": .number(Rules.longitude), "accuracy_m": .number(Rules.accuracy),
+    ]
+
+    public struct Valid: Sendable, Equatable {
+        public let result: ContactResult
+        public let note: String
+        public let location: LoggedLocation?
+    }
+
+    /// A result is required; "Other" needs a note saying what happened; a location is both coordinates or none.
+    public func validated() throws -> Valid {
+        var errors = ValidationError()
+        let result = Rules.result.check(self.result, as: ContactResult.self, field: "result", into: &errors)
+        let note = Rules.note.check(self.note, field: "note", into: &errors)
+        if result == .other, note.isEmpty, errors.message(for: "note") == nil { errors.add("note", "Say in the note what happened") }
+        let latitude = Rules.latitude.check(typed: self.latitude, field: "latitude", example: "-1.2921", into: &errors)
+        let longitude = Rules.longitude.check(typed: self.longitude, field: "longitude", example: "36.8219", into: &errors)
+        let accuracy = Rules.accuracy.check(typed: accuracy, field: "accuracy_m", example: "15", into: &errors)
+        if (latitude == nil) != (longitude == nil), errors.message(for: "latitude") == nil, errors.message(for: "longitude") == nil {
+            errors.add(latitude == nil ? "latitude" : "longitude", "Give both latitude and longitude, or neither")
+        }
+        try errors.throwIfAny()
+        let location = latitude.flatMap { lat in longitude.map { LoggedLocation(coordinate: Coordinate(latitude: lat, longitude: $0), accuracy: accuracy) } }
+        return Valid(result: result!, note: note, location: location)
+    }
+}

@@ -1,0 +1,267 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Surface
+
+/// Field visits (issue 12): visit lists with their progress, their stops, and the contact logs made at each stop.
+/// Logs are append-only: there is no PUT, PATCH or DELETE of a log.
+enum VisitResource {
+    struct ListBody: Encodable, Sendable {
+        let id: String
+        let name: String
+        let visitDate: String
+        let purpose: String
+        let script: String
+        let assignedUserId: String
+        let status: String
+        let stopsTotal: Int
+        let stopsVisited: Int
+        let version: Int
+        let createdAt: Date
+        let updatedAt: Date
+
+        init(_ list: VisitList, progress: VisitProgress) {
+            (id, name, visitDate, purpose, script) = (list.id.text, list.name, list.visitDate.description, list.purpose, list.script)
+            (assignedUserId, status, stopsTotal, stopsVisited) = (list.assigneeId.text, list.status.rawValue, progress.total, progress.visited)
+            (version, createdAt, updatedAt) = (list.version, list.createdAt, list.updatedAt)
+        }
+    }
+
+    struct StopBody: Encodable, Sendable {
+        let id: String
+        let visitListId: String
+        let venueId: String
+        @Null var participantId: String?
+        @Null var followUpOf: String?
+        let name: String
+        let address: String
+        @Null var coordinates: VenueResource.Coordinates?
+        let logCount: Int
+        @Null var lastResult: String?
+        let addedAt: Date
+
+        init(_ line: StopLine) {
+            let stop = line.stop
+            (id, visitListId, venueId, participantId) = (stop.id.text, stop.listId.text, stop.venueId.text, stop.participantId?.text)
+            (followUpOf, name, address, addedAt) = (stop.followUpOf?.text, line.name, line.address, stop.createdAt)
+            coordinates = line.coordinate.map { VenueResource.Coordinates(latitude: $0.latitude, longitude: $0.longitude) }
+            (logCount, lastResult) = (line.logs.count, line.lastResult?.rawValue)
+        }
+    }
+
+    struct LogLocation: Encodable, Sendable {
+        let latitude: Double
+        let longitude: Double
+        let accuracyM: Double
+    }
+
+    struct LogBody: Encodable, Sendable {
+        let id: String
+        let visitStopId: String
+        let result: String
+        let note: String
+        let loggedAt: Date
+        let loggedBy: String
+        @Null var coordinates: LogLocation?
+
+        init(_ log: ContactLog) {
+            (id, visitStopId, result, note, loggedAt, loggedBy) = (log.id.text, log.stopId.text, log.result.rawValue, log.note, log.loggedAt, log.loggedBy.text)
+            coordinates = log.location.map { LogLocation(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude, accuracyM: $0.accuracy ?? 0) }
+        }
+    }
+
+    static let listWriteFields: [Field] = [
+        .input("name", .text(VisitListInput.Rules.name)),
+        .input("visit_date", .date(VisitListInput.Rules.visitDate)),
+        .input("purpose", .text(VisitListInput.Rules.purpose)),
+        .input("script", .text(VisitListInput.Rules.script)),
+        .input("assigned_user_id", .id(VisitListInput.Rules.assigneeId), "The organizer (an editor or administrator) who makes the visits"),
+        .input("status", .choice(VisitListInput.Rules.status)),
+        .version(),
+    ]
+    static let stopWriteFields: [Field] = [
+        .input("venue_id", .id(VisitStopRules.venueId)),
+        .input("participant_id", .id(VisitStopRules.participantId), "Someone living at the venue; null to visit the venue itself"),
+    ]
+    static let filterWriteFields: [Field] = [
+        .input("source", .choice(StopFilterInput.Rules.source), "participants: people at their home venues; venues: the places"),
+        .input("area_id", .id(StopFilterInput.Rules.areaId), "Venues in this area or an area inside it"),
+        .input("venue_type", .choice(StopFilterInput.Rules.venueType)),
+        .input("activity_id", .id(StopFilterInput.Rules.activityId), "Participants assigned to this activity (participants only)"),
+        .input("not_visited_since", .date(StopFilterInput.Rules.notVisitedSince), "Leave out anyone with a visit logged on or after this day"),
+        .of("follow_up_only", .boolean, "Only those whose latest visit says FOLLOW_UP"),
+    ]
+    static let logCoordinateFields: [Field] = [
+        .input("latitude", .number(ContactLogInput.Rules.latitude)),
+        .input("longitude", .number(ContactLogInput.Rules.longitude)),
+        .input("accuracy_m", .number(ContactLogInput.Rules.accuracy)),
+    ]
+    static let logWriteFields: [Field] = [
+        .input("result", .choice(ContactLogInput.Rules.result)),
+        .input("note", .text(ContactLogInput.Rules.note), "Required with OTHER"),
+        .of("coordinates", .object(logCoordinateFields), nullable: true, "Where the device was, with its accuracy in metres; null or absent for none"),
+    ]
+
+    static let components: [String: [Field]] = [
+        "VisitList": [
+            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("visit_date", .date, required: true),
+            .of("purpose", .text, required: true), .of("script", .text, required: true), .of("assigned_user_id", .uuid, required: true),
+            .of("status", .choice(VisitStatus.allCases.map(\.rawValue)), required: true),
+            .of("stops_total", .integer, required: true), .of("stops_visited", .integer, required: true, "Stops with at least one log"),
+            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
+        ],
+        "VisitListWrite": listWriteFields,
+        "VisitStop": [
+            .of("id", .uuid, required: true), .of("visit_list_id", .uuid, required: true), .of("venue_id", .uuid, required: true),
+            .of("participant_id", .uuid, required: true, nullable: true), .of("follow_up_of", .uuid, required: true, nullable: true),
+            .of("name", .text, required: true), .of("address", .text, required: true),
+            .of("coordinates", .object(VenueResource.coordinateFields), required: true, nullable: true),
+            .of("log_count", .integer, required: true),
+            .of("last_result", .choice(ContactResult.allCases.map(\.rawValue)), required: true, nullable: true),
+            .of("added_at", .dateTime, required: true),
+        ],
+        "VisitStopWrite": stopWriteFields,
+        "ContactLog": [
+            .of("id", .uuid, required: true), .of("visit_stop_id", .uuid, required: true),
+            .of("result", .choice(ContactResult.allCases.map(\.rawValue)), required: true), .of("note", .text, required: true),
+            .of("logged_at", .dateTime, required: true), .of("logged_by", .uuid, required: true),
+            .of("coordinates", .object(logCoordinateFields), required: true, nullable: true),
+        ],
+        "ContactLogWrite": logWriteFields,
+        "StopFilterWrite": filterWriteFields,
+        "StopsAdded": [
+            .of("added", .integer, required: true, "Stops the filter added (those the list already held are not added twice)"),
+            .of("stops_total", .integer, required: true),
+        ],
+    ]
+
+    static let docs = ResourceDocs(schema: "VisitList", plural: "VisitLists", listQuery: [
+        .of("assigned_user_id", .uuid, "Only this organizer's lists"),
+        .of("from", .date, "Only lists on this day or later (then earliest first; otherwise latest first)"),
+    ])
+
+    static let handlers = RecordEndpoints<VisitList, VisitListInput, ListBody>(
+        fields: listWriteFields, routes: APIPaths.visitLists, load: { try $0.visitList(id: $1) },
+        input: { body, keep, _, _ in listInput(body, keep: keep) },
+        make: { database, input, actor in try database.createVisitList(input, stops: .picked([]), by: actor) },
+        change: { database, id, input, version, actor in try database.updateVisitList(id: id, input, expectedVersion: version, by: actor) },
+        remove: { try $0.deleteVisitList(id: $1, by: $2) },
+        body: { list, context in ListBody(list, progress: try context.database.visitSheet(id: list.id).progress) }
+    ).handlers(list: list)
+
+    static let stopsDoc = APIOperation(id: "listVisitStops", summary: "The stops of a visit list, by name", query: APIOperation.paging,
+                                       success: .page("VisitStop"))
+    static let addStopDoc = APIOperation(id: "createVisitStop", summary: "Add a stop (a venue, or a participant at a venue) to a visit list",
+                                         body: "VisitStopWrite", success: .created("VisitStop"), conflict: true)
+    static let addFilteredStopsDoc = APIOperation(id: "addVisitStopsFromFilter", summary: "Add every stop a filter selects to a visit list",
+                                                  body: "StopFilterWrite", success: .json("StopsAdded"), conflict: true)
+    static let stopDoc = APIOperation(id: "getVisitStop", summary: "Read one stop", success: .json("VisitStop"))
+    static let removeStopDoc = APIOperation(id: "deleteVisitStop", summary: "Remove a stop nothing was logged at", success: .noContent,
+                                            conflict: true)
+    static let logsDoc = APIOperation(id: "listContactLogs", summary: "The visits logged at a stop, oldest first", query: APIOperation.paging,
+                                      success: .page("ContactLog"))
+    static let addLogDoc = APIOperation(id: "createContactLog",
+                                        summary: "Log a visit at a stop (the list's organizer or an administrator); logs are never changed",
+                                        body: "ContactLogWrite", success: .created("ContactLog"), protected: true)
+    static let logDoc = APIOperation(id: "getContactLog", summary: "Read one contact log", success: .json("ContactLog"))
+
+    @Sendable static func list(_ context: APIContext) throws -> Response {
+        let from = try context.request.query["from"].map { text in
+            guard let day = CalendarDate.strict(text) else { throw APIBadParameter(name: "from", expected: "a day like 2025-03-12") }
+            return day
+        }
+        let page = try context.database.visitLists(assignee: try context.uuid("assigned_user_id"), from: from, page: try context.pageRequest())
+        return APIResponse.ok(ListEnvelope(page) { ListBody($0.list, progress: $0.progress) })
+    }
+
+    @Sendable static func stops(_ context: APIContext) throws -> Response {
+        let sheet = try context.database.visitSheet(id: try context.id())
+        return APIResponse.ok(ListEnvelope(all: sheet.stops.map(StopBody.init), page: try context.pageRequest()))
+    }
+
+    @Sendable static func stop(_ context: APIContext) throws -> Response {
+        APIResponse.ok(StopBody(try line(context)))
+    }
+
+    @Sendable static func addStop(_ context: APIContext) throws -> Response {
+        let listId = try context.id()
+        _ = try context.database.visitList(id: listId)
+        let body = try context.body(stopWriteFields, mode: .full)
+        let stop = try context.database.addStop(venue: body.text("venue_id"), participant: body.text("participant_id"), toList: listId,
+                                                by: context.actor)
+        let line = try context.database.visitSheet(id: listId).stops.first { $0.stop.id == stop.id }
+        return APIResponse.created(StopBody(try line.orThrow(DomainError.notFound(entity: "stop"))), at: APIPaths.visitStop(listId, stop.id))
+    }
+
+    struct StopsAdded: Encodable, Sendable {
+        let added: Int
+        let stopsTotal: Int
+    }
+
+    @Sendable static func addFilteredStops(_ context: APIContext) throws -> Response {
+        let listId = try context.id()
+        _ = try context.database.visitList(id: listId)
+        let body = try context.body(filterWriteFields, mode: .full)
+        let filter = StopFilterInput(source: body.text("source"), areaId: body.text("area_id"), venueType: body.text("venue_type"),
+                                     activityId: body.text("activity_id"), notVisitedSince: body.text("not_visited_since"),
+                                     followUpOnly: body.bool("follow_up_only") ?? false)
+        let added = try context.database.addStops(matching: filter, toList: listId, by: context.actor)
+        return APIResponse.ok(StopsAdded(added: added, stopsTotal: try context.database.visitSheet(id: listId).stops.count))
+    }
+
+    @Sendable static func removeStop(_ context: APIContext) throws -> Response {
+        try context.database.removeStop(try context.id("stopId"), fromList: try context.id(), by: context.actor)
+        return APIResponse.noContent
+    }
+
+    @Sendable static func logs(_ context: APIContext) throws -> Response {
+        APIResponse.ok(ListEnvelope(all: try line(context).logs.map(LogBody.init), page: try context.pageRequest()))
+    }
+
+    @Sendable static func log(_ context: APIContext) throws -> Response {
+        let found = try line(context).logs.first { $0.id == (try? context.id("logId")) }
+        return APIResponse.ok(LogBody(try found.orThrow(DomainError.notFound(entity: "contact log"))))
+    }
+
+    @Sendable static func addLog(_ context: APIContext) throws -> Response {
+        let (listId, stopId) = (try context.id(), try context.id("stopId"))
+        _ = try line(context)
+        let body = try context.body(logWriteFields, mode: .full)
+        let coordinates = body.object("coordinates")
+        let input = ContactLogInput(result: body.text("result"), note: body.text("note"),
+                                    latitude: coordinates?.number("latitude").map { "\($0)" } ?? "",
+                                    longitude: coordinates?.number("longitude").map { "\($0)" } ?? "",
+                                    accuracy: coordinates?.number("accuracy_m").map { "\($0)" } ?? "")
+        let user = try context.database.user(id: try (context.caller?.user.id).orThrow(DomainError.notFound(entity: "user")))
+        let log: ContactLog
+        do {
+            log = try context.database.logContact(input, atStop: stopId, onList: listId, by: user)
+        } catch let error as ValidationError {
+            throw error.renamingFields(["latitude": "coordinates.latitude", "longitude": "coordinates.longitude", "accuracy_m": "coordinates.accuracy_m"])
+        }
+        return APIResponse.created(LogBody(log), at: APIPaths.contactLog(listId, stopId, log.id))
+    }
+
+    /// The addressed stop, which must be on the addressed list.
+    private static func line(_ context: APIContext) throws -> StopLine {
+        let sheet = try context.database.visitSheet(id: try context.id())
+        let stopId = try context.id("stopId")
+        return try sheet.stops.first { $0.stop.id == stopId }.orThrow(DomainError.notFound(entity: "stop"))
+    }
+
+    private static func listInput(_ body: APIBody, keep: VisitList?) -> VisitListInput {
+        VisitListInput(name: body.text("name", otherwise: keep?.name), visitDate: body.text("visit_date", otherwise: keep?.visitDate.description),
+                       purpose: body.text("purpose", otherwise: keep?.purpose), script: body.text("script", otherwise: keep?.script),
+                       assigneeId: body.text("assigned_user_id", otherwise: keep?.assigneeId.text),
+                       status: body.text("status", otherwise: keep?.status.rawValue ?? VisitStatus.planned.rawValue))
+    }
+}
+
+extension Optional {
+    /// The value, or `error` thrown when there is none.
+    func orThrow(_ error: @autoclosure () -> some Error) throws -> Wrapped {
+        guard let self else { throw error() }
+        return self
+    }
+}

@@ -1,0 +1,227 @@
+import Domain
+import Foundation
+import GRDB
+
+/// Field visits (issue 12): lists of stops, built from a filter or by picking, and append-only contact logs.
+extension AppDatabase {
+    public func visitList(id: UUID) throws -> VisitList {
+        try read { db in try VisitList.find(db, id: id) }
+    }
+
+    public func visitSheet(id: UUID) throws -> VisitSheet {
+        try read { db in try Self.sheet(db, list: try VisitList.find(db, id: id)) }
+    }
+
+    /// Every list, latest day first, with progress; `assignee` narrows to one organizer's, `from` to days on or after it.
+    public func visitLists(assignee: UUID? = nil, from day: CalendarDate? = nil, page: PageRequest = PageRequest()) throws
+        -> ListPage<VisitListSummary> {
+        try read { db in
+            var query = ListQuery("visit_lists l")
+            if let assignee { query.add("l.assigned_user_id = ?", assignee.databaseText) }
+            if let day { query.add("l.visit_date >= ?", day.description) }
+            let order = day == nil ? "l.visit_date DESC, l.name, l.id" : "l.visit_date, l.name, l.id"
+            let lists = try query.page(db, order: order, select: "l.*, u.name AS assignee_name",
+                                       rowJoins: "LEFT JOIN users u ON u.id = l.assigned_user_id", request: page) {
+                (VisitList(row: $0), $0["assignee_name"] as String? ?? "Unknown user")
+            }
+            let marks = Array(repeating: "?", count: lists.items.count).joined(separator: ",")
+            let progress = try Self.progress(db, of: "l.id IN (\(marks))", lists.items.map(\.0.id.databaseText), by: "l.id")
+            let summaries = lists.items.map { list, name in
+                VisitListSummary(list: list, assigneeName: name, progress: progress[list.id.databaseText] ?? VisitProgress())
+            }
+            return ListPage(items: summaries, total: lists.total, request: lists.request)
+        }
+    }
+
+    /// Each organizer with lists: how many lists, stops visited of all stops, and stops by latest result.
+    public func organizerProgress() throws -> [OrganizerProgress] {
+        try read { db in
+            let owners = try Row.fetchAll(db, sql: """
+                SELECT u.id, u.name, COUNT(*) AS lists FROM visit_lists l JOIN users u ON u.id = l.assigned_user_id
+                GROUP BY u.id ORDER BY u.name COLLATE NOCASE
+                """)
+            let progress = try Self.progress(db, of: "1", [], by: "l.assigned_user_id")
+            return owners.map { owner in
+                OrganizerProgress(userId: owner.uuid("id"), name: owner["name"], lists: owner["lists"],
+                                  progress: progress[owner["id"] as String] ?? VisitProgress())
+            }
+        }
+    }
+
+    /// Users who may be given a list: editors and administrators whose accounts are enabled, by name.
+    public func organizers() throws -> [User] {
+        try users().filter { $0.role.canEditRecords && !$0.isDisabled }.sorted { $0.name.localizedCompare($1.name) == .orderedAscending }
+    }
+
+    /// The people or places a list built from `filter` would visit, in a stable order.
+    public func stopTargets(matching filter: StopFilter) throws -> [StopTarget] {
+        try read { db in try Self.targets(db, filter) }
+    }
+
+    /// Lists on days after `list`'s, where a stop needing a follow-up can go.
+    public func laterVisitLists(than list: VisitList) throws -> [VisitList] {
+        try read { db in
+            try VisitList.fetchAll(db, sql: "SELECT * FROM visit_lists WHERE visit_date > ? AND status <> 'DONE' ORDER BY visit_date, name",
+                                   arguments: [list.visitDate.description])
+        }
+    }
+
+    @discardableResult
+    public func createVisitList(_ input: VisitListInput, stops: StopSelection, by actor: Actor) throws -> VisitList {
+        var errors = ValidationError()
+        let valid: VisitListInput.Valid?
+        do { valid = try input.validated() } catch let invalid as ValidationError { (valid, errors) = (nil, invalid) }
+        var targets: [StopTarget] = []
+        switch stops {
+        case .filter(let filter):
+            do { targets = try stopTargets(matching: try filter.validated()) } catch let invalid as ValidationError {
+                invalid.fieldErrors.forEach { errors.add($0.field, $0.message) }
+            }
+        case .picked(let tokens):
+            targets = tokens.compactMap(StopTarget.init(token:))
+            if targets.count != tokens.count { errors.add("stops", "Some picked stops were not understood; pick them again") }
+        }
+        try errors.throwIfAny()
+        return try transaction(by: actor) { transaction in
+            let list = try transaction.createVisitList(valid!)
+            for target in Set(targets).sorted() { try transaction.addStop(target, to: list.id) }
+            return list
+        }
+    }
+
+    @discardableResult
+    public func updateVisitList(id: UUID, _ input: VisitListInput, expectedVersion: Int?, by actor: Actor) throws -> VisitList {
+        let valid = try input.validated()
+        return try transaction(by: actor) { transaction in
+            let stored = try transaction.fetch(VisitList.self, id: id)
+            try transaction.ensureCurrent(stored, expected: expectedVersion)
+            try transaction.ensureOrganizer(valid.assigneeId)
+            var edited = stored
+            (edited.name, edited.visitDate, edited.purpose, edited.script) = (valid.name, valid.visitDate, valid.purpose, valid.script)
+            (edited.assigneeId, edited.status) = (valid.assigneeId, valid.status)
+            return try transaction.save(edited, over: stored)
+        }
+    }
+
+    /// Deletes a list and its stops, refused once anything was logged at them (logs are never lost).
+    public func deleteVisitList(id: UUID, by actor: Actor) throws {
+        try transaction(by: actor) { transaction in
+            let list = try transaction.fetch(VisitList.self, id: id)
+            let logged = try Int.fetchOne(transaction.db, sql: """
+                SELECT COUNT(*) FROM contact_logs WHERE visit_stop_id IN (SELECT id FROM visit_stops WHERE visit_list_id = ?)
+                """, arguments: [id.databaseText]) ?? 0
+            if logged > 0 {
+                throw DomainError.stillReferenced(message: "“\(list.name)” cannot be deleted: \(logged) visit\(logged == 1 ? " was" : "s were") logged on it, and logs are kept. Mark it Done instead.", references: [])
+            }
+            for stop in try VisitStop.fetchAll(transaction.db, sql: "SELECT * FROM visit_stops WHERE visit_list_id = ?", arguments: [id.databaseText]) {
+                try transaction.delete(stop)
+            }
+            try transaction.delete(list)
+        }
+    }
+
+    /// Adds one stop to a list (the API's way of picking).
+    @discardableResult
+    public func addStop(venue: String, participant: String, toList listId: UUID, by actor: Actor) throws -> VisitStop {
+        var errors = ValidationError()
+        let venueId = VisitStopRules.venueId.check(venue, field: "venue_id", into: &errors)
+        let participantId = VisitStopRules.participantId.check(participant, field: "participant_id", into: &errors)
+        try errors.throwIfAny()
+        return try transaction(by: actor) { transaction in
+            _ = try transaction.fetch(VisitList.self, id: listId)
+            return try transaction.addStop(StopTarget(venueId: venueId!, participantId: participantId), to: listId)
+        }
+    }
+
+    /// Adds every stop `filter` selects that the list does not hold yet; answers how many were added.
+    @discardableResult
+    public func addStops(matching filter: StopFilterInput, toList listId: UUID, by actor: Actor) throws -> Int {
+        let targets = try stopTargets(matching: try filter.validated())
+        return try transaction(by: actor) { transaction in
+            _ = try transaction.fetch(VisitList.self, id: listId)
+            let before = try transaction.stopCount(listId)
+            for target in targets { try transaction.addStop(target, to: listId) }
+            return try transaction.stopCount(listId) - before
+        }
+    }
+
+    /// Removes a stop nothing was logged at.
+    public func removeStop(_ stopId: UUID, fromList listId: UUID, by actor: Actor) throws {
+        try transaction(by: actor) { transaction in
+            let stop = try transaction.stop(stopId, onList: listId)
+            if try transaction.exists(stopId, loggedIn: ()) {
+                throw DomainError.stillReferenced(message: "This stop cannot be removed: visits were logged there, and logs are kept.", references: [])
+            }
+            try transaction.delete(stop)
+        }
+    }
+
+    /// Logs a visit at a stop. Only the list's organizer (or an administrator) logs; the first log starts the list.
+    @discardableResult
+    public func logContact(_ input: ContactLogInput, atStop stopId: UUID, onList listId: UUID, by user: User, at time: Date = Date())
+        throws -> ContactLog {
+        let valid = try input.validated()
+        return try transaction(by: .user(user.id)) { transaction in
+            let stop = try transaction.stop(stopId, onList: listId)
+            let list = try transaction.fetch(VisitList.self, id: listId)
+            guard user.role.canEditRecords, list.assigneeId == user.id || user.role.canAdminister else {
+                throw DomainError.protected(message: "Only the organizer this list is assigned to (or an administrator) logs visits on it.")
+            }
+            let log = ContactLog(stopId: stop.id, result: valid.result, note: valid.note, loggedAt: time, loggedBy: user.id, location: valid.location)
+            try transaction.insert(log)
+            if list.status == .planned {
+                var started = list
+                started.status = .inProgress
+                try transaction.save(started, over: list)
+            }
+            return log
+        }
+    }
+
+    /// Puts a stop's target on a later list ("follow-up needed"); answers the new stop.
+    @discardableResult
+    public func followUp(stop stopId: UUID, onList listId: UUID, onto laterId: UUID, by actor: Actor) throws -> VisitStop {
+        try transaction(by: actor) { transaction in
+            let stop = try transaction.stop(stopId, onList: listId)
+            let (list, later) = (try transaction.fetch(VisitList.self, id: listId), try transaction.fetch(VisitList.self, id: laterId))
+            guard later.visitDate > list.visitDate else {
+                throw ValidationError.clash("later_list_id", "Choose a list on a later day than \(list.visitDate.display)")
+            }
+            return try transaction.addStop(stop.target, to: later.id, followUpOf: stop.id)
+        }
+    }
+
+    /// Every activity by name, for the filter's choice.
+    public func activityChoices() throws -> [NamedReference] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name FROM activities ORDER BY name COLLATE NOCASE, id")
+                .map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
+        }
+    }
+
+    /// How each target is named where stops are picked: "Ada Lovelace, 1 River Road" or "Community hall, 2 Lake Street".
+    public func stopTargetNames(_ targets: [StopTarget]) throws -> [StopTarget: String] {
+        try read { db in
+            var names: [StopTarget: String] = [:]
+            for target in targets {
+                let venue = try Row.fetchOne(db, sql: "SELECT name, address FROM venues WHERE id = ?", arguments: [target.venueId.databaseText])
+                let person = try target.participantId.flatMap {
+                    try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [$0.databaseText])
+                }
+                let address: String = venue?["address"] ?? "unknown venue"
+                names[target] = person.map { "\($0), \(address)" } ?? "\(venue?["name"] as String? ?? "Unknown venue"), \(address)"
+            }
+            return names
+        }
+    }
+
+    /// Venues a walk can start from: those with coordinates, public buildings first, then by name (at most `limit`).
+    public func startingVenues(limit: Int) throws -> [NamedReference] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, name FROM venues WHERE latitude IS NOT NULL AND longitude IS NOT NULL
+                ORDER BY venue_type IS NOT 'PUBLIC_BUILDING', name COLLATE NOCASE, id LIMIT ?
+                """, arguments: [limit]).map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Surface
+
+/// Visit lists (issue 12): editors make them from a filter or by picking, and assign them; everyone signed in sees
+/// them, their progress, a printable copy and the results as CSV.
+enum VisitListPages: RecordPages {
+    static func list(_ context: inout PageContext) throws -> Response {
+        let page = try context.database.visitLists(page: LenientListReader(context.request).page())
+        let organizers = try context.database.organizerProgress().map { organizer -> [String: Any] in
+            ["name": organizer.name, "lists": organizer.lists].merging(progressView(organizer.progress)) { $1 }
+        }
+        return context.listPage("visits/list", title: "Visit lists", section: .visitLists, filters: FormView(), page: page,
+                                noun: ("visit list", "visit lists"), filtered: false,
+                                extra: ["organizers": organizers, "has_organizers": !organizers.isEmpty], row: summaryView)
+    }
+
+    static func detail(_ context: inout PageContext) throws -> Response {
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        let user = try context.signedInUser
+        var view = sheetView(sheet)
+        view["may_log"] = VisitWalkPages.mayLog(user, on: sheet.list)
+        return context.page("visits/detail", title: sheet.list.name, section: .visitLists, view: view)
+    }
+
+    /// The list on paper, for organizers without a tablet: every stop with boxes to tick and room for notes.
+    static func printable(_ context: inout PageContext) throws -> Response {
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        var view = sheetView(sheet)
+        view["results"] = ContactResult.allCases.map(\.label)
+        return context.page("visits/print", title: "Print: \(sheet.list.name)", section: .visitLists, view: view)
+    }
+
+    /// Every stop with every log (a stop not yet visited is one row with an empty result), as CSV.
+    static func results(_ context: inout PageContext) throws -> Response {
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        let authors = Dictionary(try context.database.users().map { ($0.id, $0.name) }) { first, _ in first }
+        let csv = VisitResultsCSV.text(sheet, authors: authors)
+        let file = sheet.list.visitDate.description + "-" + sheet.list.name.filter { $0.isLetter || $0.isNumber }.prefix(40) + ".csv"
+        return Response(status: .ok, headers: [("Content-Type", "text/csv; charset=utf-8"),
+                                                ("Content-Disposition", "attachment; filename=\"\(file)\"")], body: Array(csv.utf8))
+    }
+
+    static func newForm(_ context: inout PageContext) throws -> Response {
+        let input = VisitListInput(name: "", visitDate: CalendarDate.today().description, assigneeId: "")
+        return try form(&context, list: nil, values: input, filter: StopFilterInput(), picked: nil, errors: ValidationError())
+    }
+
+    /// Previews the filter's stops as checkboxes to pick from ("Show matching stops"), or creates the list: from the
+    /// picked stops once they were shown, else from the filter.
+    static func create(_ context: inout PageContext) throws -> Response {
+        let request = context.request
+        let (input, filter) = (submitted(request), submittedFilter(request))
+        let picking = request.field("picking") == "1"
+        if request.form["preview"] != nil {
+            do {
+                let targets = try context.database.stopTargets(matching: try filter.validated())
+                return try form(&context, list: nil, values: input, filter: filter, picked: (targets, Set(targets)), errors: ValidationError())
+            } catch let errors as ValidationError {
+                return try form(&context, list: nil, values: input, filter: filter, picked: nil, errors: errors, status: .unprocessableContent)
+            }
+        }
+        let selection: StopSelection = picking ? .picked(request.form.all("stop")) : .filter(filter)
+        do {
+            let list = try context.database.createVisitList(input, stops: selection, by: context.actor)
+            let count = try context.database.visitSheet(id: list.id).stops.count
+            return context.redirect(to: Paths.visitLists.record(list.id), flash: "Visit list “\(list.name)” created with \(count) stop\(count == 1 ? "" : "s").")
+        } catch let errors as ValidationError {
+            let shown = picking ? try pickedAgain(context, filter: filter) : nil
+            return try form(&context, list: nil, values: input, filter: filter, picked: shown, errors: errors, status: .unprocessableContent)
+        }
+    }
+
+    static func editForm(_ context: inout PageContext) throws -> Response {
+        let list = try context.database.visitList(id: context.request.uuidParameter())
+        let values = VisitListInput(name: list.name, visitDate: list.visitDate.description, purpose: list.purpose, script: list.script,
+                                    assigneeId: list.assigneeId.lowercasedString, status: list.status.rawValue)
+        return try form(&context, list: list, values: values, filter: nil, picked: nil, errors: ValidationError())
+    }
+
+    static func update(_ context: inout PageContext) throws -> Response {
+        let list = try context.database.visitList(id: context.request.uuidParameter())
+        let input = submitted(context.request)
+        do {
+            let saved = try context.database.updateVisitList(id: list.id, input, expectedVersion: Int(context.request.field("version")),
+                                                             by: context.actor)
+            return context.redirect(to: Paths.visitLists.record(saved.id), flash: "Visit list “\(saved.name)” saved.")
+        } catch let errors as ValidationError {
+            return try form(&context, list: list, values: input, filter: nil, picked: nil, errors: errors, status: .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let current = try context.database.visitList(id: list.id)
+            return try form(&context, list: current, values: input, filter: nil, picked: nil,
+                            errors: ValidationError.staleEdit(of: "visit list"), status: .conflict)
+        }
+    }
+
+    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
+        try deletePage(&context, sheet: try context.database.visitSheet(id: context.request.uuidParameter()), refusal: nil, status: .ok)
+    }
+
+    static func delete(_ context: inout PageContext) throws -> Response {
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        do {
+            try context.database.deleteVisitList(id: sheet.list.id, by: context.actor)
+            return context.redirect(to: Paths.visitLists.list(), flash: "Visit list “\(sheet.list.name)” deleted.")
+        } catch DomainError.stillReferenced(let message, _) {
+            return try deletePage(&context, sheet: sheet, refusal: message, status: .conflict)
+        }
+    }
+
+    private static func deletePage(_ context: inout PageContext, sheet: VisitSheet, refusal: String?, status: HTTPStatus) throws -> Response {
+        let logged = sheet.progress.logs
+        var view = sheetView(sheet)
+        if let refusal = refusal ?? (logged > 0 ? "“\(sheet.list.name)” cannot be deleted: visits were logged on it, and logs are kept. Mark it Done instead." : nil) {
+            view["refusal"] = refusal
+        } else {
+            view["can_delete"] = true
+        }
+        let title = view["can_delete"] == nil ? "“\(sheet.list.name)” cannot be deleted" : "Delete visit list “\(sheet.list.name)”"
+        return context.page("visits/delete", title: title, section: .visitLists, view: view, status: status)
+    }
+
+    // MARK: - Form
+
+    private static func submitted(_ request: Request) -> VisitListInput {
+        VisitListInput(name: request.field("name"), visitDate: request.field("visit_date"), purpose: request.field("purpose"),
+                       script: request.field("script"), assigneeId: request.field("assigned_user_id"),
+                       status: request.form["status"] ?? VisitStatus.planned.rawValue)
+    }
+
+    private static func submittedFilter(_ request: Request) -> StopFilterInput {
+        StopFilterInput(source: request.field("source"), areaId: request.field("area_id"), venueType: request.field("venue_type"),
+                        activityId: request.field("activity_id"), notVisitedSince: request.field("not_visited_since"),
+                        followUpOnly: request.field("follow_up_only") == "yes")
+    }
+
+    /// The stops shown for picking, with the ones the person had ticked, after a refusal.
+    private static func pickedAgain(_ context: PageContext, filter: StopFilterInput) throws -> ([StopTarget], Set<StopTarget>)? {
+        let ticked = Set(context.request.form.all("stop").compactMap(StopTarget.init(token:)))
+        let shown = (try? filter.validated()).map { try? context.database.stopTargets(matching: $0) } ?? nil
+        return ((shown ?? []) + ticked.filter { !(shown ?? []).contains($0) }.sorted(), ticked)
+    }
+
+    private static func form(_ context: inout PageContext, list: VisitList?, values: VisitListInput, filter: StopFilterInput?,
+                             picked: ([StopTarget], Set<StopTarget>)?, errors: ValidationError,
+                             status: HTTPStatus = .ok) throws -> Response {
+        var form = FormView(errors: errors)
+        form.input("name", label: "Name", value: values.name)
+        form.input("visit_date", label: "Day of the visits", value: values.visitDate, type: "date")
+        form.input("purpose", label: "Purpose (optional)", value: values.purpose, hint: "Why these visits, in a sentence")
+        form.input("script", label: "Notes or script (optional)", value: values.script, hint: "What the organizer says or asks at each door")
+        let organizers = try context.database.organizers()
+        form.select("assigned_user_id", label: "Organizer", value: values.assigneeId,
+                    options: [("", "Choose…")] + organizers.map { ($0.id.lowercasedString, $0.name) },
+                    hint: "Editors and administrators can be given lists; they log the visits")
+        form.select("status", label: "Status", value: values.status, options: VisitStatus.allCases.map { ($0.rawValue, $0.label) })
+        if let filter { try addFilterFields(&form, filter, context.database) }
+        var view = form.view
+        view["is_new"] = list == nil
+        view["heading"] = list.map { "Edit “\($0.name)”" } ?? "New visit list"
+        view["action"] = list.map { Paths.visitLists.edit($0.id) } ?? Paths.visitLists.new()
+        view["back"] = list.map { Paths.visitLists.record($0.id) } ?? Paths.visitLists.list()
+        if let list { view["version"] = list.version }
+        if let filter { view["follow_up_only"] = filter.followUpOnly }
+        if let (shown, ticked) = picked { view["picker"] = try pickerView(context.database, shown, ticked, error: errors.message(for: "stops")) }
+        return context.page("visits/form", title: view["heading"] as? String ?? "Visit list", section: .visitLists, view: view,
+                            status: status, hasErrors: form.hasErrors)
+    }
+
+    private static func addFilterFields(_ form: inout FormView, _ filter: StopFilterInput, _ database: AppDatabase) throws {
+        form.select("source", label: "Who or what to visit", value: filter.source, options: StopSource.allCases.map { ($0.rawValue, $0.label) })
+        form.select("area_id", label: "Area (and the areas inside it)", value: filter.areaId,
+                    options: [("", "Any area")] + (try database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
+        form.select("venue_type", label: "Kind of venue", value: filter.venueType,
+                    options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
+        form.select("activity_id", label: "Participants of an activity", value: filter.activityId,
+                    options: [("", "Any activity")] + (try database.activityChoices()).map { ($0.id.lowercasedString, $0.name) })
+        form.input("not_visited_since", label: "Not visited since (optional)", value: filter.notVisitedSince, type: "date",
+                   hint: "Leave out anyone with a visit logged on or after this day")
+    }
+
+    private static func pickerView(_ database: AppDatabase, _ shown: [StopTarget], _ ticked: Set<StopTarget>, error: String?) throws -> [String: Any] {
+        let names = try database.stopTargetNames(shown)
+        var view: [String: Any] = [
+            "options": shown.enumerated().map { index, target -> [String: Any] in
+                ["id": "stop-\(index)", "value": target.token, "label": names[target] ?? target.token, "checked": ticked.contains(target)]
+            },
+            "count": shown.count, "has_options": !shown.isEmpty,
+        ]
+        if let error { view["error"] = error }
+        return view
+    }
+
+    // MARK: - Views
+
+    static func summaryView(_ summary: VisitListSummary) -> [String: Any] {
+        listView(summary.list).merging(["organizer": summary.assigneeName]) { $1 }.merging(progressView(summary.progress)) { $1 }
+    }
+
+    static func listView(_ list: VisitList) -> [String: Any] {
+        var view: [String: Any] = [
+            "name": list.name, "date": list.visitDate.display, "date_iso": list.visitDate.description, "purpose": list.purpose,
+            "script": list.script, "status": list.status.label, "walk_path": Paths.walkVisitList(list.id),
+            "print_path": Paths.printVisitList(list.id), "results_path": Paths.visitResults(list.id),
+        ]
+        view.merge(Paths.visitLists.links(list.id)) { $1 }
+        return view
+    }
+
+    static func progressView(_ progress: VisitProgress) -> [String: Any] {
+        [
+            "progress_text": "\(progress.visited) of \(progress.total) visited", "visited": progress.visited, "total": progress.total,
+            "percent": progress.percent, "log_count": progress.logs,
+            "breakdown": ContactResult.allCases.compactMap { result -> [String: Any]? in
+                progress.byResult[result].map { ["label": result.label, "count": $0] }
+            },
+        ]
+    }
+
+    static func sheetView(_ sheet: VisitSheet) -> [String: Any] {
+        [
+            "list": listView(sheet.list).merging(["organizer": sheet.assigneeName]) { $1 },
+            "progress": progressView(sheet.progress), "has_stops": !sheet.stops.isEmpty,
+            "stops": sheet.stops.map { line in VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil) },
+        ]
+    }
+}

@@ -1,0 +1,141 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Surface
+
+/// Walking a visit list (issue 12): "My visits", the stops in walking order with their distance, and one stop per
+/// screen where a visit is logged with one tap on its result (plus an optional note).
+enum VisitWalkPages {
+    /// The signed-in organizer's lists for today and the coming days.
+    static func myVisits(_ context: inout PageContext) throws -> Response {
+        let user = try context.signedInUser
+        let page = try context.database.visitLists(assignee: user.id, from: CalendarDate.today(),
+                                                   page: LenientListReader(context.request).page())
+        return context.listPage("visits/mine", title: "My visits", section: .myVisits, filters: FormView(), page: page,
+                                noun: ("visit list", "visit lists"), filtered: false, row: VisitListPages.summaryView)
+    }
+
+    static func walk(_ context: inout PageContext) throws -> Response {
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        let plan = try WalkPlan(context.request, sheet: sheet, database: context.database)
+        let user = try context.signedInUser
+        var form = FormView(errors: plan.errors)
+        form.select("sort", label: "Order", value: plan.sort.rawValue, options: WalkPlan.Sort.allCases.map { ($0.rawValue, $0.label) })
+        form.select("from", label: "Starting venue", value: plan.startVenue?.lowercasedString ?? "",
+                    options: [("", plan.here == nil ? "Choose…" : "My location")] + (try plan.startChoices(context.database)),
+                    hint: "Distances are measured from here, in a straight line")
+        var view = form.view
+        view["list"] = VisitListPages.listView(sheet.list).merging(["organizer": sheet.assigneeName]) { $1 }
+        view["progress"] = VisitListPages.progressView(sheet.progress)
+        view["origin"] = plan.originLabel
+        view["here"] = plan.here.map { ["latitude": $0.latitude, "longitude": $0.longitude] }
+        view["has_stops"] = !sheet.stops.isEmpty
+        view["may_log"] = mayLog(user, on: sheet.list)
+        view["stops"] = plan.ordered.enumerated().map { index, line in
+            stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
+                .merging(["position": index + 1]) { $1 }
+        }
+        return context.page("visits/walk", title: "Walk: \(sheet.list.name)", section: .myVisits, view: view, hasErrors: form.hasErrors)
+    }
+
+    static func stop(_ context: inout PageContext) throws -> Response {
+        try stopPage(&context, errors: ValidationError(), note: "")
+    }
+
+    /// One tap on a result logs the visit, then shows the next stop not yet visited in the same walking order.
+    static func log(_ context: inout PageContext) throws -> Response {
+        let request = context.request
+        let (listId, stopId) = (try request.uuidParameter(), try request.uuidParameter("stopId"))
+        let user = try context.signedInUser
+        let input = ContactLogInput(result: request.field("result"), note: request.field("note"), latitude: request.field("latitude"),
+                                    longitude: request.field("longitude"), accuracy: request.field("accuracy_m"))
+        let log: ContactLog
+        do {
+            log = try context.database.logContact(input, atStop: stopId, onList: listId, by: user)
+        } catch let errors as ValidationError {
+            return try stopPage(&context, errors: errors, note: input.note, status: .unprocessableContent)
+        }
+        let sheet = try context.database.visitSheet(id: listId)
+        let plan = try WalkPlan(request, sheet: sheet, database: context.database)
+        let name = sheet.stops.first { $0.stop.id == stopId }?.name ?? "the stop"
+        let logged = "Logged “\(log.result.label)” at \(name)."
+        guard let next = plan.ordered.first(where: { !$0.isVisited }) else {
+            return context.redirect(to: plan.walkPath(listId), flash: logged + " Every stop on this list has been visited.")
+        }
+        return context.redirect(to: plan.stopPath(listId, next.stop.id), flash: logged + " Next: \(next.name).")
+    }
+
+    /// "Follow-up needed": puts the stop's person or place on a later list.
+    static func followUp(_ context: inout PageContext) throws -> Response {
+        let request = context.request
+        let (listId, stopId) = (try request.uuidParameter(), try request.uuidParameter("stopId"))
+        guard let later = UUID.strict(request.field("later_list_id")) else {
+            return try stopPage(&context, errors: .clash("later_list_id", "Choose the later list to put this stop on"), note: "",
+                                status: .unprocessableContent)
+        }
+        do {
+            _ = try context.database.followUp(stop: stopId, onList: listId, onto: later, by: context.actor)
+        } catch let errors as ValidationError {
+            return try stopPage(&context, errors: errors, note: "", status: .unprocessableContent)
+        }
+        let laterList = try context.database.visitList(id: later)
+        return context.redirect(to: Paths.visitStop(listId, stopId) + WalkPlan.queryString(request),
+                                flash: "Added to “\(laterList.name)” (\(laterList.visitDate.display)) for a follow-up.")
+    }
+
+    private static func stopPage(_ context: inout PageContext, errors: ValidationError, note: String,
+                                 status: HTTPStatus = .ok) throws -> Response {
+        let request = context.request
+        let sheet = try context.database.visitSheet(id: try request.uuidParameter())
+        let stopId = try request.uuidParameter("stopId")
+        guard let line = sheet.stops.first(where: { $0.stop.id == stopId }) else { throw DomainError.notFound(entity: "stop") }
+        let plan = try WalkPlan(request, sheet: sheet, database: context.database)
+        let user = try context.signedInUser
+        var form = FormView(errors: errors)
+        form.input("note", label: "Note (optional)", value: note, hint: "Anything to remember; needed with Other")
+        var view = form.view
+        let authors = Dictionary(try context.database.users().map { ($0.id, $0.name) }) { first, _ in first }
+        view["list"] = VisitListPages.listView(sheet.list)
+        view["stop"] = stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
+        view["logs"] = line.logs.reversed().map { log -> [String: Any] in
+            var item: [String: Any] = ["result": log.result.label, "note": log.note, "when": DateText.format(log.loggedAt),
+                                       "who": authors[log.loggedBy] ?? "another organizer"]
+            if let location = log.location {
+                item["location"] = String(format: "%.5f, %.5f", location.coordinate.latitude, location.coordinate.longitude)
+                    + (location.accuracy.map { " (within \(Int($0.rounded())) m)" } ?? "")
+            }
+            return item
+        }
+        view["has_logs"] = !line.logs.isEmpty
+        view["may_log"] = mayLog(user, on: sheet.list)
+        view["results"] = ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] }
+        view["log_action"] = Paths.contactLogs(sheet.list.id, stopId) + plan.query
+        view["walk_path"] = plan.walkPath(sheet.list.id)
+        view["follow_up_action"] = Paths.stopFollowUp(sheet.list.id, stopId) + plan.query
+        let later = user.role.canEditRecords ? try context.database.laterVisitLists(than: sheet.list) : []
+        view["later_lists"] = later.map { ["value": $0.id.lowercasedString, "label": "\($0.name) (\($0.visitDate.display))"] }
+        view["has_later_lists"] = !later.isEmpty
+        view["can_follow_up"] = user.role.canEditRecords
+        view["later_error"] = errors.message(for: "later_list_id")
+        return context.page("visits/stop", title: line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
+    }
+
+    /// The list's organizer logs its visits; administrators may too. Read-only users never do.
+    static func mayLog(_ user: User, on list: VisitList) -> Bool {
+        user.role.canEditRecords && (list.assigneeId == user.id || user.role.canAdminister)
+    }
+
+    static func stopView(_ line: StopLine, listId: UUID, distance: Double?, query: String = "") -> [String: Any] {
+        var view: [String: Any] = [
+            "id": line.stop.id.lowercasedString, "name": line.name, "venue_name": line.venueName, "address": line.address,
+            "is_person": line.stop.participantId != nil, "visited": line.isVisited, "log_count": line.logs.count,
+            "last_result": line.lastResult?.label ?? "Not visited yet", "path": Paths.visitStop(listId, line.stop.id) + query,
+            "is_follow_up": line.stop.followUpOf != nil,
+        ]
+        if let participant = line.stop.participantId { view["participant_path"] = Paths.participants.record(participant) }
+        view["venue_path"] = Paths.venues.record(line.stop.venueId)
+        if let distance { view["distance"] = WalkingOrder.label(metres: distance) }
+        return view
+    }
+}

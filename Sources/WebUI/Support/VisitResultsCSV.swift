@@ -1,0 +1,33 @@
+import Domain
+import Foundation
+import Storage
+
+/// A visit list's results as CSV (RFC 4180): one row per log, and one row with an empty result per stop not visited.
+enum VisitResultsCSV {
+    static let header = ["list", "day", "organizer", "stop", "venue", "address", "participant_id", "venue_id", "result", "note",
+                         "logged_at", "logged_by", "latitude", "longitude", "accuracy_m"]
+
+    static func text(_ sheet: VisitSheet, authors: [UUID: String]) -> String {
+        var lines = [header]
+        let list = sheet.list
+        for line in sheet.stops {
+            let stop = [list.name, list.visitDate.description, sheet.assigneeName, line.name, line.venueName, line.address,
+                        line.stop.participantId?.uuidString.lowercased() ?? "", line.stop.venueId.uuidString.lowercased()]
+            if line.logs.isEmpty { lines.append(stop + Array(repeating: "", count: 7)) }
+            for log in line.logs {
+                lines.append(stop + [log.result.rawValue, log.note, log.loggedAt.ISO8601Format(), authors[log.loggedBy] ?? log.loggedBy.uuidString.lowercased(),
+                                     log.location.map { "\($0.coordinate.latitude)" } ?? "", log.location.map { "\($0.coordinate.longitude)" } ?? "",
+                                     log.location?.accuracy.map { "\($0)" } ?? ""])
+            }
+        }
+        return lines.map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Quotes a field when it must be; text starting with =, +, - or @ is prefixed with ' so a spreadsheet never runs it
+    /// as a formula (numbers such as a negative longitude are left as they are).
+    static func field(_ value: String) -> String {
+        let formula = value.first.map { "=+-@\t\r".contains($0) } == true && Double(value) == nil
+        let safe = formula ? "'" + value : value
+        return safe.contains(where: { ",\"\r\n".contains($0) }) ? "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : safe
+    }
+}

@@ -1,0 +1,55 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Testing
+
+/// Visit lists, stops and contact logs through the JSON API (issue 12).
+@Suite struct VisitAPITests {
+    @Test func anEditorMakesAListFromAFilterAndItsOrganizerLogsVisitsThatAreNeverChanged() throws {
+        let given = try APIHarness()
+        let system = Actor.system("test")
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: system)
+        for index in 0..<3 {
+            let venue = try given.database.createVenue(VenueInput(name: "Home \(index)", address: "\(index) Road", areaId: area.id.uuidString,
+                                                                  venueType: "PRIVATE_RESIDENCE"), by: system)
+            try given.database.createParticipant(ParticipantInput(name: "P\(index)", email: "p\(index)@example.org",
+                                                                  homeVenueId: venue.id.uuidString), by: system)
+        }
+        let editor = try given.createUser("organizer@example.org", .editor)
+        let editorToken = given.login("organizer@example.org").string("access_token")
+        let readerToken = try given.token(.readOnly)
+
+        let created = given.send(.post, "/api/v1/visit-lists", ["name": "Doors", "visit_date": "2030-05-01", "purpose": "", "script": "",
+                                                                "assigned_user_id": editor.id.uuidString.lowercased(), "status": "PLANNED"],
+                                 token: editorToken)
+        #expect(created.status == 201)
+        let list = created.string("id")
+        let added = given.send(.post, "/api/v1/visit-lists/\(list)/stops/from-filter", ["source": "participants", "area_id": area.id.uuidString.lowercased()],
+                               token: editorToken)
+        #expect(added.status == 200 && added.json["added"] as? Int == 3 && added.json["stops_total"] as? Int == 3)
+        let again = given.send(.post, "/api/v1/visit-lists/\(list)/stops/from-filter", ["source": "participants"], token: editorToken)
+        #expect(again.json["added"] as? Int == 0, "a filter never adds a stop the list holds")
+
+        let stops = given.send(.get, "/api/v1/visit-lists/\(list)/stops", token: readerToken)
+        #expect(stops.status == 200 && stops.items.count == 3)
+        let stop = try #require(stops.items.first?["id"] as? String)
+        let refused = given.send(.post, "/api/v1/visit-lists/\(list)/stops/\(stop)/logs", ["result": "MET"], token: readerToken)
+        #expect(refused.status == 403)
+        let logged = given.send(.post, "/api/v1/visit-lists/\(list)/stops/\(stop)/logs",
+                                ["result": "FOLLOW_UP", "note": "Come back on Sunday",
+                                 "coordinates": ["latitude": -1.3, "longitude": 36.8, "accuracy_m": 12]], token: editorToken)
+        #expect(logged.status == 201)
+        let log = logged.string("id")
+        #expect(given.send(.get, "/api/v1/visit-lists/\(list)/stops/\(stop)/logs/\(log)", token: readerToken).string("note") == "Come back on Sunday")
+        for method in [HTTPMethod.put, .patch, .delete] {
+            #expect(given.send(method, "/api/v1/visit-lists/\(list)/stops/\(stop)/logs/\(log)", ["result": "MET"], token: editorToken).status >= 404,
+                    "\(method): a log is never changed")
+        }
+        let other = given.send(.post, "/api/v1/visit-lists/\(list)/stops/\(stop)/logs", ["result": "OTHER", "note": " "], token: editorToken)
+        #expect(other.status == 422 && other.errorFields == ["note"])
+        let read = given.send(.get, "/api/v1/visit-lists/\(list)", token: readerToken)
+        #expect(read.json["stops_visited"] as? Int == 1 && read.json["status"] as? String == "IN_PROGRESS")
+        #expect(given.send(.delete, "/api/v1/visit-lists/\(list)", token: editorToken).status == 409, "logs are kept")
+    }
+}

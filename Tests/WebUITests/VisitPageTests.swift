@@ -1,0 +1,121 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Testing
+
+/// Field visit pages (issue 12), through the real handlers and templates.
+@Suite struct VisitPageTests {
+    struct Given {
+        let web: WebHarness
+        let editor: User
+        let list: VisitList
+        let stops: [StopLine]
+    }
+
+    /// An editor with a list of three participants at their homes (two with coordinates), made from a filter.
+    func listOfThree() async throws -> Given {
+        let web = try await WebHarness()
+        let editor = try web.createUser("ed@example.org", .editor)
+        let system = Actor.system("test")
+        let area = try web.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: system)
+        let places = [("North house", "3 Hill Road", "-1.2900", "36.8000"), ("South house", "1 Low Road", "-1.3000", "36.8000"),
+                      ("Unmapped house", "2 Mid Road", "", "")]
+        for (index, place) in places.enumerated() {
+            let venue = try web.database.createVenue(VenueInput(name: place.0, address: place.1, areaId: area.id.uuidString, latitude: place.2,
+                                                                longitude: place.3, venueType: "PRIVATE_RESIDENCE"), by: system)
+            try web.database.createParticipant(ParticipantInput(name: "Person \(index)", email: "p\(index)@example.org",
+                                                                homeVenueId: venue.id.uuidString), by: system)
+        }
+        web.signIn("ed@example.org")
+        let made = web.post("/visit-lists/new", [("name", "Saturday"), ("visit_date", CalendarDate.today().description), ("purpose", "Invite"),
+                                                  ("script", "Hello"), ("assigned_user_id", editor.id.uuidString.lowercased()),
+                                                  ("status", "PLANNED"), ("source", "participants"), ("area_id", area.id.uuidString.lowercased())])
+        #expect(made.status == .seeOther)
+        let list = try #require(try web.database.visitLists().items.first).list
+        return Given(web: web, editor: editor, list: list, stops: try web.database.visitSheet(id: list.id).stops)
+    }
+
+    @Test func aListMadeFromAFilterShowsItsStopsAndProgressOnEveryPage() async throws {
+        let given = try await listOfThree()
+        #expect(given.stops.count == 3)
+        let detail = given.web.get("/visit-lists/\(given.list.id.uuidString.lowercased())").bodyText
+        #expect(detail.contains("0 of 3 visited") && detail.contains("Person 2"))
+        #expect(given.web.get("/my-visits").bodyText.contains("Saturday"))
+        #expect(given.web.get("/visit-lists").bodyText.contains("Organizer ed@example.org") == false)
+        let print = given.web.get("/visit-lists/\(given.list.id.uuidString.lowercased())/print")
+        #expect(print.status == .ok && print.bodyText.contains("Result and note"))
+    }
+
+    @Test func previewingAFilterLetsTheEditorUntickStops() async throws {
+        let given = try await listOfThree()
+        let fields = [("name", "Picked"), ("visit_date", "2030-01-01"), ("assigned_user_id", given.editor.id.uuidString.lowercased()),
+                      ("status", "PLANNED"), ("source", "participants")]
+        let preview = given.web.post("/visit-lists/new", fields + [("preview", "1")])
+        #expect(preview.bodyText.contains("3 matching stops"))
+        let keep = given.stops[0].stop.target.token
+        let made = given.web.post("/visit-lists/new", fields + [("picking", "1"), ("stop", keep)], formPath: "/visit-lists/new")
+        #expect(made.status == .seeOther)
+        let picked = try #require(try given.web.database.visitLists().items.first { $0.list.name == "Picked" })
+        #expect(try given.web.database.visitSheet(id: picked.list.id).stops.map(\.stop.target.token) == [keep])
+    }
+
+    @Test func walkingOrderFromAStartingVenueAndLoggingInOneTapGoesToTheNextStop() async throws {
+        let given = try await listOfThree()
+        let listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let south = try #require(given.stops.first { $0.venueName == "South house" })
+        let walk = given.web.get("\(listPath)/walk?sort=distance&from=\(south.stop.venueId.uuidString.lowercased())").bodyText
+        let order = ["South house", "North house", "Unmapped house"].map { walk.range(of: "(\($0))")?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!, "nearest first, unmapped last")
+        #expect(walk.contains("1.1 km"))
+        // The browser's location (sent by the page's script in a secure context) orders the stops the same way.
+        let located = given.web.get("\(listPath)/walk?sort=distance&lat=-1.2895&lon=36.8001").bodyText
+        #expect(located.contains("Distances from your location"))
+        let fromHere = ["North house", "South house", "Unmapped house"].map { located.range(of: "(\($0))")?.lowerBound }
+        #expect(fromHere.allSatisfy { $0 != nil } && fromHere[0]! < fromHere[1]! && fromHere[1]! < fromHere[2]!)
+        #expect(located.contains("value=\"-1.2895\""), "the location is kept when the order form is sent again")
+
+        let stopPath = "\(listPath)/stops/\(south.stop.id.uuidString.lowercased())"
+        let page = given.web.get(stopPath + "?sort=distance&from=\(south.stop.venueId.uuidString.lowercased())")
+        #expect(page.bodyText.contains("value=\"NOT_HOME\""))
+        var form = Parameters([(name: "result", value: "NOT_HOME"), (name: "csrf_token", value: given.web.csrfToken(from: page) ?? "")])
+        form.append("latitude", "")
+        let logged = given.web.send(Request(method: .post, path: "\(stopPath)/logs",
+                                            query: QueryString.decode("sort=distance&from=\(south.stop.venueId.uuidString.lowercased())"),
+                                            cookies: given.web.cookies, form: form))
+        #expect(logged.status == .seeOther)
+        let north = try #require(given.stops.first { $0.venueName == "North house" })
+        #expect(logged.header("Location")?.hasPrefix("\(listPath)/stops/\(north.stop.id.uuidString.lowercased())?") == true)
+        let sheet = try given.web.database.visitSheet(id: given.list.id)
+        #expect(sheet.progress.visited == 1 && sheet.list.status == .inProgress)
+
+        let csv = given.web.get("\(listPath)/results.csv")
+        #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+        #expect(csv.bodyText.split(separator: "\r\n").count == 4 && csv.bodyText.contains("NOT_HOME"))
+    }
+
+    @Test func readOnlyUsersViewButNeitherMakeNorLogAndOtherEditorsDoNotLog() async throws {
+        let given = try await listOfThree()
+        try given.web.createUser("reader@example.org", .readOnly)
+        try given.web.createUser("other@example.org", .editor)
+        let listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let stopPath = "\(listPath)/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
+        given.web.signIn("reader@example.org")
+        #expect(given.web.get(listPath).status == .ok)
+        #expect(given.web.get(stopPath).bodyText.contains("Only the organizer"))
+        #expect(given.web.get("/visit-lists/new").status == .forbidden)
+        let csrf = given.web.csrfToken(from: given.web.get(listPath))
+        #expect(given.web.post("\(stopPath)/logs", [("result", "MET")], csrf: csrf).status == .forbidden)
+        given.web.signIn("other@example.org")
+        #expect(given.web.post("\(stopPath)/logs", [("result", "MET")], formPath: listPath).status == .forbidden)
+        #expect(try given.web.database.visitSheet(id: given.list.id).progress.logs == 0)
+    }
+
+    @Test func aBadLogKeepsTheNoteAndSaysWhatToDo() async throws {
+        let given = try await listOfThree()
+        let stopPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
+        let refused = given.web.post("\(stopPath)/logs", [("result", "OTHER"), ("note", "  ")], formPath: stopPath)
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.bodyText.contains("Say in the note what happened"))
+    }
+}
