@@ -38,6 +38,10 @@ enum Paths {
     static let reapplyConflict = conflicts / "{id}" / "reapply"
     static let dismissConflict = conflicts / "{id}" / "dismiss"
 
+    static let analytics = AnalyticsView.engagement.page
+    static let analyticsGrowth = AnalyticsView.growth.page
+    static let analyticsTable = AnalyticsView.pages / "table.csv"
+
     static let syncSettings = home / "settings" / "sync"
     static let syncInterval = syncSettings / "interval"
     static let unlink = syncSettings / "unlink"
@@ -56,6 +60,7 @@ extension Paths {
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
+            "analytics": analytics(), "analytics_growth": analyticsGrowth(),
         ]
         let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
                                                  ("venues", venues), ("participants", participants),

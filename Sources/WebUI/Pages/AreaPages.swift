@@ -24,6 +24,7 @@ enum AreaPages: RecordPages {
             "venues": venues.items.map { ["name": $0.venue.name, "path": Paths.venues.record($0.venue.id), "area": $0.areaName] },
             "new_child_path": Paths.areas.new() + "?parent=" + area.id.lowercasedString,
             "all_venues_path": Paths.venues.list.filtered(by: .areaId, area.id.lowercasedString),
+            "analytics_path": AnalyticsView.engagement.address(Paths.analytics, AnalyticsChoices(areaId: area.id)),
             "has_venues": venues.total > 0, "venue_total": venues.total, "venues_more": venues.total > venues.items.count,
             "statistics": [
                 ["label": "Activities", "value": statistics.totalActivities],
