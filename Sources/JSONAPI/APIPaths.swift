@@ -33,6 +33,9 @@ enum APIPaths {
     static let assignment = assignments / "{assignmentId}"
     static let userPassword = users.item / "password"
 
+    static let engagement = AnalyticsView.engagement.twin
+    static let growth = AnalyticsView.growth.twin
+
     static let syncPush = root / "sync" / "push"
     static let syncChanges = root / "sync" / "changes"
     static let syncStatus = root / "sync" / "status"

@@ -40,6 +40,9 @@ enum JSONRoutes {
         table.add(.get, APIPaths.assignment, .signedIn, AssignmentResource.getDoc, AssignmentResource.get)
         table.add(.delete, APIPaths.assignment, .editor, AssignmentResource.deleteDoc, AssignmentResource.delete)
 
+        table.add(.get, APIPaths.engagement, .signedIn, AnalyticsResource.engagementDoc, AnalyticsResource.engagement)
+        table.add(.get, APIPaths.growth, .signedIn, AnalyticsResource.growthDoc, AnalyticsResource.growth)
+
         table.records(APIPaths.users, UserResource.docs, UserResource.handlers, read: .administrator, write: .administrator)
         table.add(.post, APIPaths.userPassword, .administrator, UserResource.passwordDoc, UserResource.resetPassword)
         sync.register(in: &table)
@@ -63,7 +66,8 @@ enum JSONRoutes {
         ]
         let parts: [[String: [Field]]] = [AuthResource.components, AreaResource.components, VenueResource.components,
                                           ParticipantResource.components, ActivityResource.components,
-                                          AssignmentResource.components, UserResource.components, SyncEndpoints.components]
+                                          AssignmentResource.components, UserResource.components, SyncEndpoints.components,
+                                          AnalyticsResource.components]
         for part in parts { all.merge(part) { $1 } }
         return all
     }

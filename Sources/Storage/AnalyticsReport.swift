@@ -33,8 +33,9 @@ public struct AreaEngagement: Sendable, Equatable, Encodable {
 /// The engagement view's figures (Requirement 7.1-7.3, 7.11, 7.12). A participant belongs to the area of their home
 /// venue; an activity to the areas of its current venues; each is counted once however many of them fall inside.
 public struct EngagementReport: Sendable, Equatable, Encodable {
-    public let from: CalendarDate?
-    public let to: CalendarDate?
+    /// The range's first and last day; null for an open end.
+    @NullEncoded public var from: CalendarDate?
+    @NullEncoded public var to: CalendarDate?
     @NullEncoded public var areaId: UUID?
     /// Participants recorded by the end of the range.
     public let totalParticipants: Int
