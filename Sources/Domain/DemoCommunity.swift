@@ -175,14 +175,3 @@ extension UUID {
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
-
-extension CalendarDate {
-    /// The day `days` after this one (negative goes back).
-    public func adding(days: Int) -> CalendarDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let date = calendar.date(from: DateComponents(year: year, month: month, day: day))!
-        let moved = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: days, to: date)!)
-        return CalendarDate(String(format: "%04d-%02d-%02d", moved.year!, moved.month!, moved.day!))!
-    }
-}

@@ -3,17 +3,7 @@ import HTTPServer
 import Storage
 
 /// Encodes nil as JSON null; synthesized Codable would leave the key out, and the document promises every key.
-@propertyWrapper
-struct Null<Value: Encodable & Sendable>: Encodable, Sendable {
-    var wrappedValue: Value?
-
-    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
-    }
-}
+typealias Null<Value: Encodable & Sendable> = NullEncoded<Value>
 
 /// One page of a list: `{"items": [...], "page", "per_page", "total"}`.
 struct ListEnvelope<Item: Encodable & Sendable>: Encodable, Sendable {

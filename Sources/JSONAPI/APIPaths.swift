@@ -4,7 +4,7 @@ import Surface
 /// Every API address by name. JSONRoutes.swift registers these patterns and `Location` headers are built from them
 /// (`APIPaths.venues.item(id)`), so each address is written once.
 enum APIPaths {
-    static let root = RoutePattern("/api/v1")
+    static let root = RoutePattern.apiRoot
     static let health = root / "health"
     static let openAPIDocument = root / "openapi.json"
     static let login = root / "auth" / "login"
@@ -41,6 +41,9 @@ enum APIPaths {
 
     static let mapVenues = MapDataPaths.venues
     static let mapHomes = MapDataPaths.homes
+
+    static let engagement = AnalyticsView.engagement.twin
+    static let growth = AnalyticsView.growth.twin
 
     static let syncPush = root / "sync" / "push"
     static let syncChanges = root / "sync" / "changes"

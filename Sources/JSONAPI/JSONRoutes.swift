@@ -49,6 +49,8 @@ enum JSONRoutes {
         table.add(.get, APIPaths.contactLogs, .signedIn, VisitResource.logsDoc, VisitResource.logs)
         table.add(.post, APIPaths.contactLogs, .editor, VisitResource.addLogDoc, VisitResource.addLog)
         table.add(.get, APIPaths.contactLog, .signedIn, VisitResource.logDoc, VisitResource.log)
+        table.add(.get, APIPaths.engagement, .signedIn, AnalyticsResource.engagementDoc, AnalyticsResource.engagement)
+        table.add(.get, APIPaths.growth, .signedIn, AnalyticsResource.growthDoc, AnalyticsResource.growth)
 
         table.records(APIPaths.users, UserResource.docs, UserResource.handlers, read: .administrator, write: .administrator)
         table.add(.post, APIPaths.userPassword, .administrator, UserResource.passwordDoc, UserResource.resetPassword)
@@ -76,7 +78,8 @@ enum JSONRoutes {
         let parts: [[String: [Field]]] = [AuthResource.components, AreaResource.components, VenueResource.components,
                                           ParticipantResource.components, ActivityResource.components,
                                           AssignmentResource.components, UserResource.components, SyncEndpoints.components,
-                                          MapResource.components, VisitResource.components]
+                                          MapResource.components, VisitResource.components,
+                                          AnalyticsResource.components]
         for part in parts { all.merge(part) { $1 } }
         return all
     }

@@ -13,6 +13,7 @@ enum Migrations {
         migrator.registerMigration("v4-sync", migrate: SyncSchema.create)
         migrator.registerMigration("v4-api-tokens", migrate: addAPITokens)
         migrator.registerMigration("v5-field-visits", migrate: VisitSchema.create)
+        migrator.registerMigration("v5-analytics-indexes", migrate: addAnalyticsIndexes)
         return migrator
     }
 
@@ -243,6 +244,17 @@ enum Migrations {
                 UPDATE outbox_counts SET count = count - 1 WHERE state = OLD.state;
                 UPDATE outbox_counts SET count = count + 1 WHERE state = NEW.state;
             END;
+            """)
+    }
+
+    /// What the analytics queries range over (AnalyticsStore): participants by home venue and day recorded (the old
+    /// home-venue index is a prefix of it), assignments by day made, and activities' current venues.
+    private static func addAnalyticsIndexes(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX participants_home_venue_created ON participants(home_venue_id, created_at);
+            DROP INDEX participants_home_venue;
+            CREATE INDEX assignments_assigned ON assignments(assigned_at);
+            CREATE INDEX activity_venue_history_current ON activity_venue_history(venue_id, activity_id) WHERE effective_to IS NULL;
             """)
     }
 

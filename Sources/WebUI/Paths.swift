@@ -54,6 +54,10 @@ enum Paths {
     static let mapSettings = home / "settings" / "map"
     static let tileUpload = mapSettings / "tiles"
 
+    static let analytics = AnalyticsView.engagement.page
+    static let analyticsGrowth = AnalyticsView.growth.page
+    static let analyticsTable = AnalyticsView.pages / "table.csv"
+
     static let syncSettings = home / "settings" / "sync"
     static let syncInterval = syncSettings / "interval"
     static let unlink = syncSettings / "unlink"
@@ -73,6 +77,7 @@ extension Paths {
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
             "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(), "my_visits": myVisits(),
+            "analytics": analytics(), "analytics_growth": analyticsGrowth(),
         ]
         let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
                                                  ("venues", venues), ("participants", participants),

@@ -47,6 +47,10 @@ enum WebRoutes {
         table.get(Paths.userPassword, .administrator, UserPages.passwordForm)
         table.post(Paths.userPassword, .administrator, UserPages.resetPassword)
 
+        table.get(Paths.analytics, .signedIn, AnalyticsPages.engagement)
+        table.get(Paths.analyticsGrowth, .signedIn, AnalyticsPages.growth)
+        table.get(Paths.analyticsTable, .signedIn, AnalyticsPages.csv)
+
         table.get(Paths.sync, .signedIn, SyncPages.show)
         table.post(Paths.syncRun, .editor, SyncPages.run)
         table.post(Paths.syncPause, .editor, SyncPages.pause)

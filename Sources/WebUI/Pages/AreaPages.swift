@@ -25,6 +25,7 @@ enum AreaPages: RecordPages {
             "new_child_path": Paths.areas.new() + "?parent=" + area.id.lowercasedString,
             "all_venues_path": Paths.venues.list.filtered(by: .areaId, area.id.lowercasedString),
             "map_path": Paths.map.filtered(by: .areaId, area.id.lowercasedString),
+            "analytics_path": AnalyticsView.engagement.address(Paths.analytics, AnalyticsChoices(areaId: area.id)),
             "has_venues": venues.total > 0, "venue_total": venues.total, "venues_more": venues.total > venues.items.count,
             "statistics": [
                 ["label": "Activities", "value": statistics.totalActivities],

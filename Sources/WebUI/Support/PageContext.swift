@@ -6,7 +6,7 @@ import Storage
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
-    case home, map, myVisits, visitLists, activities, participants, venues, areas, activityTypes, roles, users, sync
+    case home, map, myVisits, visitLists, activities, participants, venues, areas, analytics, activityTypes, roles, users, sync
 
     var label: String {
         switch self {
@@ -18,6 +18,7 @@ enum Section: String, CaseIterable {
         case .participants: "Participants"
         case .venues: "Venues"
         case .areas: "Areas"
+        case .analytics: "Analytics"
         case .activityTypes: "Activity types"
         case .roles: "Roles"
         case .users: "Users"
@@ -35,6 +36,7 @@ enum Section: String, CaseIterable {
         case .participants: Paths.participants.list()
         case .venues: Paths.venues.list()
         case .areas: Paths.areas.list()
+        case .analytics: Paths.analytics()
         case .activityTypes: Paths.activityTypes.list()
         case .roles: Paths.roles.list()
         case .users: Paths.users.list()

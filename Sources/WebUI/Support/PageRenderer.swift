@@ -12,6 +12,7 @@ public struct PageRenderer: Sendable {
         "_textarea", "_search_picker", "_default_submit", "participants/list", "participants/detail", "participants/form", "participants/delete",
         "activities/list", "activities/detail", "activities/form", "activities/delete", "assignments/new", "assignments/delete",
         "sync/status", "sync/conflicts", "sync/discard", "settings/sync", "settings/unlink",
+        "analytics/engagement", "analytics/growth", "analytics/_filters", "analytics/_figure",
     ]
 
     private let library: MustacheLibrary

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A table of figures, shown on the page and downloaded as CSV from the same value, so the two cannot differ. The
+/// first column names each row (a row header).
+struct DataTable {
+    struct Cell {
+        let text: String
+        var link: String?
+        /// Numbers are right-aligned and shown with thousands separators.
+        var number: Int?
+        /// Text Fieldbook wrote (a change such as "+25.0% (up)"), not typed by a user, so CSV needs no defusing.
+        var generated = false
+
+        static func text(_ text: String, link: String? = nil) -> Cell { Cell(text: text, link: link) }
+        static func generated(_ text: String) -> Cell { Cell(text: text, generated: true) }
+        static func number(_ value: Int) -> Cell { Cell(text: String(value), number: value) }
+    }
+
+    /// Names the CSV download (`?table=<name>`).
+    let name: String
+    let caption: String
+    let columns: [String]
+    let rows: [[Cell]]
+
+    var view: [String: Any] {
+        [
+            "caption": caption, "columns": columns.dropFirst().map { ["label": $0] }, "first_column": columns.first ?? "",
+            "rows": rows.map { row -> [String: Any] in
+                let header = row.first ?? .text("")
+                var view: [String: Any] = ["header": header.text, "cells": row.dropFirst().map(Self.cellView)]
+                if let link = header.link { view["header_link"] = link }
+                return view
+            },
+            "has_rows": !rows.isEmpty,
+        ]
+    }
+
+    private static func cellView(_ cell: Cell) -> [String: Any] {
+        ["text": cell.number.map(grouped) ?? cell.text, "number": cell.number != nil]
+    }
+
+    /// 12,345.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return (value < 0 ? "-" : "") + result
+    }
+
+    /// RFC 4180 CSV with a header row. A text cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR first)
+    /// is prefixed with an apostrophe, since area and type names are typed by users.
+    var csv: String {
+        ([columns] + rows.map { $0.map { $0.number.map(String.init) ?? ($0.generated ? $0.text : Self.defused($0.text)) } })
+            .map { $0.map(Self.quoted).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private static func defused(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
+        return "'" + text
+    }
+
+    private static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,45 @@
+import Domain
+import Foundation
+import Storage
+import Testing
+
+@Suite struct AnalyticsAPITests {
+    @Test func theTwinsServeTheReportsTheirDocumentDescribes() throws {
+        let given = try APIHarness()
+        try given.database.importDemoCommunity(size: .init(venues: 20, participants: 100, activities: 30), seed: 3)
+        let token = try given.token(.readOnly)
+        let engagement = given.send(.get, "/api/v1/analytics/engagement?range=all-time", token: token)
+        #expect(engagement.status == 200)
+        let report = try given.database.engagement(AnalyticsScope(range: .allTime))
+        #expect(engagement["total_participants"] as? Int == report.totalParticipants)
+        #expect(engagement["participation"] as? Int == report.participation)
+        #expect((engagement["breakdown"] as? [[String: Any]])?.first?["area_id"] as? String == report.breakdown.first?.areaId)
+        #expect(engagement["from"] is NSNull)
+
+        let growth = given.send(.get, "/api/v1/analytics/growth?range=custom&from=2026-01-01&to=2026-06-30&period=quarter", token: token)
+        #expect(growth.status == 200)
+        let series = try #require(growth["series"] as? [[String: Any]])
+        #expect(series.map { $0["measure"] as? String } == ["participants", "activities", "assignments"])
+        #expect((series[0]["points"] as? [[String: Any]])?.map { $0["label"] as? String } == ["Q1 2026", "Q2 2026"])
+
+        let document = given.send(.get, "/api/v1/openapi.json")
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        for (name, answer) in [("EngagementReport", engagement.json), ("GrowthReport", growth.json)] {
+            let properties = try #require((schemas[name] as? [String: Any])?["properties"] as? [String: Any])
+            #expect(Set(properties.keys) == Set(answer.keys), "\(name) documents exactly the keys it sends")
+        }
+        let paths = try #require(document["paths"] as? [String: Any])
+        #expect(paths["/api/v1/analytics/engagement"] != nil && paths["/api/v1/analytics/growth"] != nil)
+    }
+
+    @Test func aWrongParameterIsA400ThatSaysWhatToSend() throws {
+        let given = try APIHarness()
+        let token = try given.token(.readOnly)
+        let bad = given.send(.get, "/api/v1/analytics/growth?period=fortnight", token: token)
+        #expect(bad.status == 400)
+        #expect(bad.errorMessage.contains("period: must be one of week, month, quarter, year"))
+        #expect(given.send(.get, "/api/v1/analytics/engagement?range=custom&from=2025-13-01", token: token).status == 400)
+        #expect(given.send(.get, "/api/v1/analytics/engagement?area_id=\(UUID().uuidString)", token: token).status == 400)
+        #expect(given.send(.get, "/api/v1/analytics/engagement").status == 401)
+    }
+}
