@@ -12,10 +12,13 @@ public struct MapQuery: Sendable, Equatable {
     public var to: CalendarDate?
     /// Venues in this area or any area inside it.
     public var areaId: UUID?
+    /// Only the venues a visit list's stops are at (a list's walk shown on the map).
+    public var visitListId: UUID?
 
     public init(typeId: UUID? = nil, status: ActivityStatus? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
-                areaId: UUID? = nil) {
+                areaId: UUID? = nil, visitListId: UUID? = nil) {
         (self.typeId, self.status, self.from, self.to, self.areaId) = (typeId, status, from, to, areaId)
+        self.visitListId = visitListId
     }
 
     /// True when the map keeps only venues with a matching activity; without one, every venue with coordinates shows.
@@ -70,6 +73,9 @@ extension AppDatabase {
             var venueFilter = ListQuery("venues v")
             venueFilter.add("v.latitude IS NOT NULL AND v.longitude IS NOT NULL")
             venueFilter.within(query.areaId, areaColumn: "v.geographic_area_id")
+            if let list = query.visitListId {
+                venueFilter.add("v.id IN (SELECT venue_id FROM visit_stops WHERE visit_list_id = ?)", list.databaseText)
+            }
             let activityFilter = Self.activityFilter(query)
             if query.filtersActivities {
                 // Only venues with a matching activity are read: a narrow filter then reads a few rows, not every venue.

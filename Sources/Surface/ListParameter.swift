@@ -18,6 +18,8 @@ public enum ListParameter: String, Sendable, CaseIterable {
     /// A date range's first and last day (the map's activities whose dates overlap it).
     case from
     case to
+    /// The stops of one visit list (the map shows where they are).
+    case visitListId = "visit_list_id"
 
     public var name: String { rawValue }
 }

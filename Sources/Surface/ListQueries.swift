@@ -76,6 +76,7 @@ extension ActivityQuery {
 extension MapQuery {
     public init(reading list: some ListParameterReader) throws {
         self.init(typeId: try list.uuid(.activityTypeId), status: try list.choice(.status, as: ActivityStatus.self),
-                  from: try list.date(.from), to: try list.date(.to), areaId: try list.uuid(.areaId))
+                  from: try list.date(.from), to: try list.date(.to), areaId: try list.uuid(.areaId),
+                  visitListId: try list.uuid(.visitListId))
     }
 }

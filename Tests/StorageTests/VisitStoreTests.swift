@@ -106,6 +106,28 @@ import Testing
         }
     }
 
+    // The list shown on the map: the map's venues are exactly those of the list's stops that have coordinates.
+    @Test func theMapOfAListShowsExactlyTheVenuesOfItsStops() async throws {
+        await propertyCheck(count: 8, input: Gen.int(in: 0...1000).array(of: 8)) { picks in
+            let given = try TestDatabase()
+            let database = given.database
+            _ = try database.importDemoCommunity(size: DemoCommunity.Size(venues: 12, participants: 30, activities: 6), seed: UInt64(picks[0]))
+            let world = try World(database)
+            let user = try organizer(database)
+            let targets = Array(Set(picks.map { world.targets[$0 % world.targets.count] }))
+            let list = try database.createVisitList(listInput(user), stops: .picked(targets.map(\.token)), by: actor)
+            _ = try database.createVisitList(listInput(user, day: "2025-06-02"), stops: .picked(world.targets.map(\.token)), by: actor)
+
+            let shown = try database.mapVenues(MapQuery(visitListId: list.id)).map(\.id)
+            let mapped = try Set(database.read { db in
+                try String.fetchAll(db, sql: "SELECT id FROM venues WHERE latitude IS NOT NULL AND longitude IS NOT NULL")
+            })
+            let expected = Set(targets.map { $0.venueId.uuidString.lowercased() }).intersection(mapped)
+            #expect(Set(shown) == expected)
+            #expect(shown.count == expected.count, "no venue twice")
+        }
+    }
+
     @Test func theHubRefusesToChangeOrDeleteALog() throws {
         let hub = try TestDatabase(linked: false)
         let area = try hub.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)

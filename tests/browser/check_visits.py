@@ -195,6 +195,7 @@ def main():
         checker.page(editor, "editor: visit list delete (refused, logs kept)",
                      post=(f"/visit-lists/{ids['list']}/delete", {}, f"/visit-lists/{ids['list']}/delete"), expect=409)
         checker.page(editor, "editor: visit list with logs", f"/visit-lists/{ids['list']}")
+        checker.page(editor, "editor: the visit list on the map", f"/map?visit_list_id={ids['list']}")
         checker.page(editor, "editor: visit lists with progress", "/visit-lists")
         csv = editor.http.get(f"{editor.base}/visit-lists/{ids['list']}/results.csv")
         checker.expect("results as CSV", csv.headers.get("Content-Type", "").startswith("text/csv") and "NOT_HOME" in csv.text,

@@ -16,6 +16,7 @@ enum MapResource {
             .of(ListParameter.from.name, .date, "Only activities still running on or after this day"),
             .of(ListParameter.to.name, .date, "Only activities started on or before this day"),
             .of(ListParameter.areaId.name, .uuid, "Only venues in this area or an area inside it"),
+            .of(ListParameter.visitListId.name, .uuid, "Only the venues this visit list's stops are at"),
         ],
         success: .geoJSON("MapVenueCollection"))
 

@@ -30,7 +30,10 @@ enum MapPages {
         view["venues"] = page.items.map { venueView($0, mode: mode, symbols: symbols) }
         view["pagination"] = Pagination.view(page, request: request, noun: ("venue", "venues"))
         view["has_venues"] = !data.venues.isEmpty
-        view["filtered"] = query.filtersActivities || query.areaId != nil
+        view["filtered"] = query.filtersActivities || query.areaId != nil || query.visitListId != nil
+        if let listId = query.visitListId, let list = try? context.database.visitList(id: listId) {
+            view["visit_list"] = ["name": list.name, "path": Paths.visitLists.record(listId), "id": listId.lowercasedString]
+        }
         let anyCoordinates = try data.venues.isEmpty ? context.database.anyVenueHasCoordinates() : true
         view["no_coordinates_anywhere"] = !anyCoordinates
         view["homes_allowed"] = homesAllowed
@@ -95,7 +98,7 @@ enum MapPages {
         let request = context.request
         let filters = Parameters(request.query.pairs.filter { [ListParameter.activityTypeId.name, ListParameter.status.name,
                                                                 ListParameter.from.name, ListParameter.to.name,
-                                                                ListParameter.areaId.name].contains($0.name) && !$0.value.isEmpty })
+                                                                ListParameter.areaId.name, ListParameter.visitListId.name].contains($0.name) && !$0.value.isEmpty })
         let suffix = filters.isEmpty ? "" : "?" + QueryString.encode(filters)
         var view: [String: Any] = [
             "geojson_url": MapDataPaths.venues() + suffix, "tiles_url": Paths.tileTemplate, "symbols": mode.rawValue,

@@ -204,6 +204,7 @@ enum VisitListPages: RecordPages {
             "name": list.name, "date": list.visitDate.display, "date_iso": list.visitDate.description, "purpose": list.purpose,
             "script": list.script, "status": list.status.label, "walk_path": Paths.walkVisitList(list.id),
             "print_path": Paths.printVisitList(list.id), "results_path": Paths.visitResults(list.id),
+            "map_path": Paths.map.filtered(by: .visitListId, list.id.lowercasedString),
         ]
         view.merge(Paths.visitLists.links(list.id)) { $1 }
         return view
