@@ -2,30 +2,25 @@ import Domain
 import Foundation
 import GRDB
 
-/// The analytics figures, counted in SQL (the indexes are in the v5-analytics-indexes migration). Each report is read in
-/// one transaction, so its figures agree with each other.
+/// The analytics figures, counted over an in-memory snapshot (AnalyticsSnapshot) brought up to date from the change log
+/// inside the report's read transaction, so its figures agree with each other and with the database.
 extension AppDatabase {
     public func engagement(_ scope: AnalyticsScope) throws -> EngagementReport {
         try read { db in
-            let sql = AnalyticsSQL(scope)
-            let activities = try sql.activeActivityGroups(db)
-            let taking = try sql.participation(db)
-            return EngagementReport(
-                from: scope.range.from, to: scope.range.to, areaId: scope.areaId,
-                totalParticipants: try sql.count(db, "SELECT COUNT(*) FROM participants p WHERE 1\(sql.before("p.created_at"))\(sql.participantsInArea)"),
-                totalActivities: try sql.count(db, "SELECT COUNT(*) FROM activities a WHERE 1\(sql.before("a.start_date"))\(sql.activitiesInArea)"),
-                activeActivities: activities.reduce(0) { $0 + $1.count },
-                ongoingActivities: activities.filter(\.ongoing).reduce(0) { $0 + $1.count },
-                participation: taking.total,
-                newParticipants: try sql.count(db, "SELECT COUNT(*) FROM participants p WHERE 1\(sql.within("p.created_at"))\(sql.participantsInArea)"),
-                newActivities: try sql.count(db, "SELECT COUNT(*) FROM activities a WHERE 1\(sql.within("a.start_date"))\(sql.activitiesInArea)"),
-                activitiesByType: try Self.categoryCounts(db, table: "activity_types", counts: activities.reduce(into: [:]) { $0[$1.type, default: 0] += $1.count }),
-                activitiesByStatus: ActivityStatus.allCases.map { status in
-                    GroupCount(key: status.rawValue, label: status.label,
-                               count: activities.filter { $0.status == status.rawValue }.reduce(0) { $0 + $1.count })
-                },
-                participantsByRole: try Self.categoryCounts(db, table: "participant_roles", counts: taking.byRole),
-                breakdown: try sql.breakdown(db))
+            try analytics.counting(db, scope) { counts in
+                let figures = EngagementFigures(counts)
+                return EngagementReport(
+                    from: scope.range.from, to: scope.range.to, areaId: scope.areaId,
+                    totalParticipants: figures.totalParticipants, totalActivities: figures.totalActivities,
+                    activeActivities: figures.activeActivities, ongoingActivities: figures.ongoingActivities,
+                    participation: figures.participation, newParticipants: figures.newParticipants, newActivities: figures.newActivities,
+                    activitiesByType: try Self.categoryCounts(db, table: "activity_types", counts: figures.activitiesByType),
+                    activitiesByStatus: ActivityStatus.allCases.map { status in
+                        GroupCount(key: status.rawValue, label: status.label, count: figures.activitiesByStatus[status.rawValue] ?? 0)
+                    },
+                    participantsByRole: try Self.categoryCounts(db, table: "participant_roles", counts: figures.participantsByRole),
+                    breakdown: try Self.breakdown(db, scope, counts))
+            }
         }
     }
 
@@ -37,21 +32,125 @@ extension AppDatabase {
         }
     }
 
+    /// Engagement per child area of the scope's area (per top-level area when the scope is everywhere), each counting
+    /// the areas inside it, then the scope area's own venues when anything is counted there.
+    private static func breakdown(_ db: Database, _ scope: AnalyticsScope, _ counts: SnapshotCounts) throws -> [AreaEngagement] {
+        let figures = BreakdownFigures(counts)
+        let scopeId = scope.areaId?.databaseText
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT g.id, g.name, g.id IS NOT ? AS is_child, EXISTS (SELECT 1 FROM geographic_areas c WHERE c.parent_id = g.id) AS has_children
+            FROM geographic_areas g WHERE g.parent_id IS ? OR g.id = ?
+            ORDER BY is_child = 0, g.name COLLATE NOCASE, g.id
+            """, arguments: [scopeId, scopeId, scopeId])
+        return rows.compactMap { row in
+            let id: String = row["id"]
+            let bucket = counts.snapshot.areas.existing(id) ?? -1
+            let (participants, active, taking) = (figures.participants[bucket] ?? 0, figures.active[bucket] ?? 0, figures.taking[bucket] ?? 0)
+            let isChild: Bool = row["is_child"]
+            if !isChild, participants + active + taking == 0 { return nil }
+            return AreaEngagement(areaId: id, name: row["name"], isChildArea: isChild, hasAreasInside: row["has_children"],
+                                  participants: participants, activeActivities: active, participation: taking)
+        }
+    }
+
     public func growth(_ scope: AnalyticsScope, period requested: GrowthPeriod, today: CalendarDate = .today()) throws -> GrowthReport {
         try read { db in
-            let sql = AnalyticsSQL(scope)
-            let days = try GrowthMeasure.allCases.map { try sql.newPerDay(db, $0) }
-            let firstDay = days.compactMap { $0.perDay.keys.min() }.min() ?? today
-            let lastDay = max(today, days.compactMap { $0.perDay.keys.max() }.max() ?? today)
-            let range = DateRange(from: scope.range.from ?? min(firstDay, scope.range.to ?? firstDay), to: scope.range.to ?? lastDay)
-            let from = range.from!, to = max(range.to!, from)
-            var period = requested
-            while GrowthSeriesBuilder.periodCount(from: from, to: to, period: period) > GrowthReport.maxPeriods, let longer = period.longer {
-                period = longer
+            try analytics.counting(db, scope) { counts in
+                var dates: [AnalyticsSnapshot.Day: CalendarDate] = [:]
+                let days = GrowthMeasure.allCases.map { measure in
+                    let counted = counts.newPerDay(measure)
+                    var perDay: [CalendarDate: Int] = [:]
+                    for (day, count) in counted.perDay {
+                        if dates[day] == nil { dates[day] = AnalyticsSnapshot.date(day) }
+                        if let date = dates[day] { perDay[date, default: 0] += count }
+                    }
+                    return (before: counted.before, perDay: perDay)
+                }
+                let firstDay = days.compactMap { $0.perDay.keys.min() }.min() ?? today
+                let lastDay = max(today, days.compactMap { $0.perDay.keys.max() }.max() ?? today)
+                let range = DateRange(from: scope.range.from ?? min(firstDay, scope.range.to ?? firstDay), to: scope.range.to ?? lastDay)
+                let from = range.from!, to = max(range.to!, from)
+                var period = requested
+                while GrowthSeriesBuilder.periodCount(from: from, to: to, period: period) > GrowthReport.maxPeriods, let longer = period.longer {
+                    period = longer
+                }
+                let builder = GrowthSeriesBuilder(from: from, to: to, period: period)
+                return GrowthReport(from: from, to: to, areaId: scope.areaId, period: period, requestedPeriod: period == requested ? nil : requested,
+                                    series: zip(GrowthMeasure.allCases, days).map { builder.series($0, before: $1.before, perDay: $1.perDay) })
             }
-            let builder = GrowthSeriesBuilder(from: from, to: to, period: period)
-            return GrowthReport(from: from, to: to, areaId: scope.areaId, period: period, requestedPeriod: period == requested ? nil : requested,
-                                series: zip(GrowthMeasure.allCases, days).map { builder.series($0, before: $1.before, perDay: $1.perDay) })
+        }
+    }
+}
+
+/// The engagement view's figures over the snapshot.
+struct EngagementFigures {
+    var totalParticipants = 0, newParticipants = 0, totalActivities = 0, newActivities = 0
+    var activeActivities = 0, ongoingActivities = 0, participation = 0
+    var activitiesByType: [String: Int] = [:], activitiesByStatus: [String: Int] = [:], participantsByRole: [String: Int] = [:]
+
+    init(_ counts: SnapshotCounts) {
+        let snapshot = counts.snapshot
+        for participant in snapshot.participants where participant.alive && counts.inScope(participant) {
+            if counts.endsByTo(participant.created) { totalParticipants += 1 }
+            if counts.within(participant.created) { newParticipants += 1 }
+        }
+        for activity in snapshot.activities where activity.alive && counts.inScope(activity) {
+            if counts.endsByTo(activity.start) { totalActivities += 1 }
+            if counts.within(activity.start) { newActivities += 1 }
+            guard counts.overlaps(activity) else { continue }
+            activeActivities += 1
+            if activity.end == AnalyticsSnapshot.noDay { ongoingActivities += 1 }
+            activitiesByType[snapshot.types.ids[Int(activity.type)], default: 0] += 1
+            activitiesByStatus[snapshot.statuses.ids[Int(activity.status)], default: 0] += 1
+        }
+        let taking = counts.takingPart()
+        func counted(_ marks: [Bool]) -> Int {
+            var total = 0
+            for (index, marked) in marks.enumerated() where marked {
+                if let participant = counts.participant(Int32(index)), counts.inScope(participant) { total += 1 }
+            }
+            return total
+        }
+        participation = counted(taking.anyRole)
+        for (role, marks) in taking.byRole.enumerated() where !marks.isEmpty {
+            participantsByRole[snapshot.roles.ids[role]] = counted(marks)
+        }
+    }
+}
+
+/// The geographic breakdown's figures per bucket area (see SnapshotCounts.breakdownBuckets).
+struct BreakdownFigures {
+    var participants: [Int32: Int] = [:], active: [Int32: Int] = [:], taking: [Int32: Int] = [:]
+
+    init(_ counts: SnapshotCounts) {
+        let snapshot = counts.snapshot
+        let buckets = counts.breakdownBuckets()
+        let venueBucket = snapshot.venueArea.map { $0 >= 0 && Int($0) < buckets.count ? buckets[Int($0)] : -1 }
+        let takingPart = counts.takingPart().anyRole
+        for (index, participant) in snapshot.participants.enumerated() where participant.alive && participant.home >= 0 {
+            let bucket = Int(participant.home) < venueBucket.count ? venueBucket[Int(participant.home)] : -1
+            guard bucket >= 0 else { continue }
+            if counts.endsByTo(participant.created) { participants[bucket, default: 0] += 1 }
+            if index < takingPart.count, takingPart[index] { taking[bucket, default: 0] += 1 }
+        }
+        for activity in snapshot.activities where counts.overlaps(activity) {
+            var seen: Set<Int32> = []
+            for venue in activity.venues where Int(venue) < venueBucket.count && venueBucket[Int(venue)] >= 0 {
+                if seen.insert(venueBucket[Int(venue)]).inserted { active[venueBucket[Int(venue)], default: 0] += 1 }
+            }
+        }
+    }
+}
+
+/// The one snapshot a database's reports share, refreshed and read under a lock.
+final class AnalyticsCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private let snapshot = AnalyticsSnapshot()
+
+    func counting<Result>(_ db: Database, _ scope: AnalyticsScope, _ body: (SnapshotCounts) throws -> Result) throws -> Result {
+        try lock.withLock {
+            try snapshot.refresh(db)
+            return try body(SnapshotCounts(snapshot, scope))
         }
     }
 }
@@ -86,137 +185,5 @@ struct GrowthSeriesBuilder {
             start = next
         }
         return GrowthSeries(measure: measure, label: measure.label, before: before, points: points)
-    }
-}
-
-/// The SQL of one report's scope. A participant is in an area when their home venue is; an activity when one of its
-/// current venues is. Ranges compare the stored text: dates are `YYYY-MM-DD` and times `YYYY-MM-DD HH:MM:SS.SSS` (UTC),
-/// so "before the day after `to`" takes in every moment of `to`, and each bound is one index range. Dates and ids are
-/// written into the SQL from typed values (CalendarDate, UUID), never from request text.
-struct AnalyticsSQL {
-    let scope: AnalyticsScope
-    /// `to` plus one day: the first day after the range.
-    private let afterRange: String?
-    private let from: String?
-
-    init(_ scope: AnalyticsScope) {
-        self.scope = scope
-        afterRange = scope.range.to.map { $0.adding(days: 1).description }
-        from = scope.range.from?.description
-    }
-
-    /// The recursive area tree and its venues, or nothing when the scope is everywhere.
-    private var prefix: String {
-        guard let area = scope.areaId else { return "" }
-        return """
-            WITH RECURSIVE tree(id) AS (
-                SELECT '\(area.databaseText)' UNION ALL SELECT g.id FROM geographic_areas g JOIN tree ON g.parent_id = tree.id
-            ),
-            area_venues(id) AS (SELECT id FROM venues WHERE geographic_area_id IN tree)
-
-            """
-    }
-
-    var participantsInArea: String { scope.areaId == nil ? "" : " AND p.home_venue_id IN area_venues" }
-
-    var activitiesInArea: String {
-        scope.areaId == nil ? "" : " AND a.id IN (SELECT activity_id FROM activity_venue_history WHERE effective_to IS NULL AND venue_id IN area_venues)"
-    }
-
-    /// Up to the end of the range.
-    func before(_ column: String) -> String { afterRange.map { " AND \(column) < '\($0)'" } ?? "" }
-
-    /// Within the range.
-    func within(_ column: String) -> String { (from.map { " AND \(column) >= '\($0)'" } ?? "") + before(column) }
-
-    /// Activities whose dates share a day with the range.
-    var overlapping: String { before("a.start_date") + (from.map { " AND (a.end_date IS NULL OR a.end_date >= '\($0)')" } ?? "") }
-
-    func count(_ db: Database, _ query: String) throws -> Int { try Int.fetchOne(db, sql: prefix + query) ?? 0 }
-
-    struct ActivityGroup { let type: String; let status: String; let ongoing: Bool; let count: Int }
-
-    /// Active activities counted by type, status and whether they are ongoing.
-    func activeActivityGroups(_ db: Database) throws -> [ActivityGroup] {
-        try Row.fetchAll(db, sql: prefix + """
-            SELECT a.activity_type_id AS type, a.status, a.end_date IS NULL AS ongoing, COUNT(*) AS count FROM activities a
-            WHERE 1\(overlapping)\(activitiesInArea) GROUP BY 1, 2, 3
-            """).map { ActivityGroup(type: $0["type"], status: $0["status"], ongoing: $0["ongoing"], count: $0["count"]) }
-    }
-
-    /// Participants of the scope's area with an assignment to an activity active in the range: how many, and by role.
-    func participation(_ db: Database) throws -> (total: Int, byRole: [String: Int]) {
-        let rows = try Row.fetchAll(db, sql: (prefix.isEmpty ? "WITH " : prefix + ", ") + """
-            taking_part(participant_id, role_id) AS MATERIALIZED (
-                SELECT DISTINCT s.participant_id, s.role_id FROM activities a JOIN assignments s ON s.activity_id = a.id
-                WHERE 1\(overlapping)\(scope.areaId == nil ? "" : " AND s.participant_id IN (SELECT p.id FROM participants p WHERE 1\(participantsInArea))")
-            )
-            SELECT role_id, COUNT(*) AS count FROM taking_part GROUP BY role_id
-            UNION ALL SELECT NULL, COUNT(DISTINCT participant_id) FROM taking_part
-            """)
-        var byRole: [String: Int] = [:], total = 0
-        for row in rows {
-            if let role: String = row["role_id"] { byRole[role] = row["count"] } else { total = row["count"] }
-        }
-        return (total, byRole)
-    }
-
-    /// Engagement per child area (per top-level area when the scope is everywhere), each counting the areas inside it,
-    /// then the scope area's own venues when anything is counted there.
-    func breakdown(_ db: Database) throws -> [AreaEngagement] {
-        let parent = scope.areaId.map { "= '\($0.databaseText)'" } ?? "IS NULL"
-        let own = scope.areaId.map { "UNION ALL SELECT id, '\($0.databaseText)' FROM venues WHERE geographic_area_id = '\($0.databaseText)'" } ?? ""
-        let rows = try Row.fetchAll(db, sql: """
-            WITH RECURSIVE buckets(id, bucket) AS (
-                SELECT id, id FROM geographic_areas WHERE parent_id \(parent)
-                UNION ALL SELECT g.id, buckets.bucket FROM geographic_areas g JOIN buckets ON g.parent_id = buckets.id
-            ),
-            bucket_venues(venue_id, bucket) AS MATERIALIZED (
-                SELECT v.id, buckets.bucket FROM venues v JOIN buckets ON v.geographic_area_id = buckets.id \(own)
-            ),
-            taking_part(participant_id) AS MATERIALIZED (
-                SELECT DISTINCT s.participant_id FROM activities a JOIN assignments s ON s.activity_id = a.id WHERE 1\(overlapping)
-            ),
-            figures(bucket, participants, active, taking_part) AS (
-                SELECT bv.bucket, COUNT(*), 0, 0 FROM participants p JOIN bucket_venues bv ON bv.venue_id = p.home_venue_id
-                WHERE 1\(before("p.created_at")) GROUP BY bv.bucket
-                UNION ALL
-                SELECT bucket, 0, COUNT(*), 0 FROM (
-                    SELECT DISTINCT bv.bucket, a.id FROM activity_venue_history h JOIN bucket_venues bv ON bv.venue_id = h.venue_id
-                    JOIN activities a ON a.id = h.activity_id WHERE h.effective_to IS NULL\(overlapping)
-                ) GROUP BY bucket
-                UNION ALL
-                SELECT bv.bucket, 0, 0, COUNT(*) FROM taking_part t JOIN participants p ON p.id = t.participant_id
-                JOIN bucket_venues bv ON bv.venue_id = p.home_venue_id GROUP BY bv.bucket
-            )
-            SELECT g.id, g.name, g.id <> '\(scope.areaId?.databaseText ?? "")' AS is_child,
-                EXISTS (SELECT 1 FROM geographic_areas c WHERE c.parent_id = g.id) AS has_children,
-                COALESCE(SUM(f.participants), 0) AS participants, COALESCE(SUM(f.active), 0) AS active,
-                COALESCE(SUM(f.taking_part), 0) AS taking_part
-            FROM geographic_areas g LEFT JOIN figures f ON f.bucket = g.id
-            WHERE g.parent_id \(parent)\(scope.areaId.map { " OR (g.id = '\($0.databaseText)' AND f.bucket IS NOT NULL)" } ?? "")
-            GROUP BY g.id ORDER BY is_child = 0, g.name COLLATE NOCASE, g.id
-            """)
-        return rows.map { row in
-            AreaEngagement(areaId: row["id"], name: row["name"], isChildArea: row["is_child"], hasAreasInside: row["has_children"],
-                           participants: row["participants"], activeActivities: row["active"], participation: row["taking_part"])
-        }
-    }
-
-    /// New records of `measure` per day within the range, and how many came before it.
-    func newPerDay(_ db: Database, _ measure: GrowthMeasure) throws -> (before: Int, perDay: [CalendarDate: Int]) {
-        let (table, column, area): (String, String, String) = switch measure {
-        case .participants: ("participants p", "p.created_at", participantsInArea)
-        case .activities: ("activities a", "a.start_date", activitiesInArea)
-        case .assignments: (scope.areaId == nil ? "assignments s" : "assignments s JOIN activities a ON a.id = s.activity_id", "s.assigned_at",
-                            activitiesInArea)
-        }
-        let rows = try Row.fetchAll(db, sql: prefix + """
-            SELECT substr(\(column), 1, 10) AS day, COUNT(*) AS count FROM \(table) WHERE 1\(within(column))\(area) GROUP BY 1
-            """)
-        var perDay: [CalendarDate: Int] = [:]
-        for row in rows { if let day = CalendarDate(row["day"] as String) { perDay[day] = row["count"] } }
-        let before = try from.map { try count(db, "SELECT COUNT(*) FROM \(table) WHERE \(column) < '\($0)'\(area)") } ?? 0
-        return (before, perDay)
     }
 }

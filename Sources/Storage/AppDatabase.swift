@@ -10,6 +10,8 @@ public final class AppDatabase: Sendable {
     public let path: String
     /// What each committed write changed (the sync engine, live pages and, later, notifications subscribe).
     public let changeFeed = ChangeFeed()
+    /// What the analytics reports count, kept in memory (AnalyticsSnapshot).
+    let analytics = AnalyticsCache()
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     public init(path: String, passwordCost: PasswordHasher.Cost = .standard) throws {
