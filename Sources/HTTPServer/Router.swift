@@ -32,9 +32,12 @@ public struct Router: Sendable {
     public func resolve(_ request: Request) throws -> (Handler, Request) {
         let pathSegments = Self.split(request.path)
         let wanted: HTTPMethod = request.method == .head ? .get : request.method
+        // A path that matches a literal segment belongs to that route's resource, not to a pattern that would take the
+        // same word as a parameter: `/lists/1/stops/from-filter` is not the stop called "from-filter".
+        let matches = routes.compactMap { route in Self.match(route.segments, pathSegments).map { (route, $0) } }
+        let specific = matches.map { Self.literalCount($0.0.segments) }.max() ?? 0
         var allowed: [HTTPMethod] = []
-        for route in routes {
-            guard let parameters = Self.match(route.segments, pathSegments) else { continue }
+        for (route, parameters) in matches where Self.literalCount(route.segments) == specific {
             if route.method == wanted {
                 var matched = request
                 matched.pathParameters = parameters
@@ -48,6 +51,10 @@ public struct Router: Sendable {
         throw HTTPError(.methodNotAllowed,
                         "This address does not accept \(request.method.rawValue). It accepts \(unique.map(\.rawValue).joined(separator: ", ")).",
                         allowedMethods: unique)
+    }
+
+    private static func literalCount(_ segments: [Segment]) -> Int {
+        segments.reduce(0) { count, segment in if case .literal = segment { count + 1 } else { count } }
     }
 
     public func handle(_ request: Request) throws -> Response {

@@ -33,6 +33,8 @@ struct APIOperation: Sendable {
     var refusesCredentials = false
     /// 503 with the success schema (health, when the database does not answer).
     var mayBeUnavailable = false
+    /// 404: a query parameter names a record that is not there (an area to count in).
+    var namesRecordInQuery = false
 
     static let paging: [Field] = [
         Field.of(ListParameter.page.name, .integer, "1-based page number").ranged(1...Double(1_000_000)),

@@ -132,7 +132,7 @@ enum OpenAPIDocument {
         if route.access == .editor || route.access == .administrator || op.protected {
             statuses.append((403, "Your role does not allow this, or the record is protected"))
         }
-        if route.path.contains("{") { statuses.append((404, "No such record")) }
+        if route.path.contains("{") || op.namesRecordInQuery { statuses.append((404, "No such record")) }
         if op.conflict { statuses.append((409, "The current records refuse this change")) }
         if op.body != nil { statuses.append((422, "Some fields break their rules; see fields")) }
         if op.throttled { statuses.append((429, "Too many failed sign-ins; wait Retry-After seconds")) }

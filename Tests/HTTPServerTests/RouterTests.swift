@@ -18,6 +18,23 @@ import Testing
         #expect(try router.handle(Request(method: .get, path: "/things/")).bodyText == "list")
     }
 
+    @Test func aLiteralSegmentsRouteOwnsItsPathForEveryMethod() throws {
+        var router = Router()
+        router.get("/lists/{id}/stops/{stop}") { _ in .text("stop") }
+        router.delete("/lists/{id}/stops/{stop}") { _ in .text("removed") }
+        router.post("/lists/{id}/stops/from-filter") { _ in .text("added") }
+        #expect(try router.handle(Request(method: .post, path: "/lists/1/stops/from-filter")).bodyText == "added")
+        do {
+            _ = try router.handle(Request(method: .get, path: "/lists/1/stops/from-filter"))
+            Issue.record("expected 405")
+        } catch let error as HTTPError {
+            #expect(error.status == .methodNotAllowed)
+            #expect(error.allowedMethods == [.post], "not the stop route's GET and DELETE")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     @Test func unknownPathsAre404AndOtherMethods405() {
         #expect(throws: HTTPError.notFound("/nothing")) { try router.handle(Request(method: .get, path: "/nothing")) }
         do {

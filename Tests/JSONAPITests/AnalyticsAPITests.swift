@@ -39,7 +39,10 @@ import Testing
         #expect(bad.status == 400)
         #expect(bad.errorMessage.contains("period: must be one of week, month, quarter, year"))
         #expect(given.send(.get, "/api/v1/analytics/engagement?range=custom&from=2025-13-01", token: token).status == 400)
-        #expect(given.send(.get, "/api/v1/analytics/engagement?area_id=\(UUID().uuidString)", token: token).status == 400)
+        // An area that is not there is missing (404), as the document says, not a malformed request.
+        let missing = given.send(.get, "/api/v1/analytics/engagement?area_id=\(UUID().uuidString)", token: token)
+        #expect(missing.status == 404)
+        #expect(missing.errorMessage.contains("That area does not exist"))
         #expect(given.send(.get, "/api/v1/analytics/engagement").status == 401)
     }
 }

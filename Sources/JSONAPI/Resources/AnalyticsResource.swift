@@ -17,13 +17,13 @@ enum AnalyticsResource {
     static let engagementDoc = APIOperation(
         id: "getEngagementAnalytics", summary: "Engagement for a date range and an area: totals, active and ongoing activities, "
             + "participation, new records, activities by type and status, participants by role, and the breakdown by area",
-        query: rangeFields, success: .json("EngagementReport"))
+        query: rangeFields, success: .json("EngagementReport"), namesRecordInQuery: true)
 
     static let growthDoc = APIOperation(
         id: "getGrowthAnalytics", summary: "New participants, activities and assignments per period, with the change against "
             + "the period before and cumulative totals",
         query: rangeFields + [.of(AnalyticsParameter.period.name, .choice(GrowthPeriod.allCases.map(\.rawValue)), "month unless given")],
-        success: .json("GrowthReport"))
+        success: .json("GrowthReport"), namesRecordInQuery: true)
 
     @Sendable static func engagement(_ context: APIContext) throws -> Response {
         APIResponse.ok(try context.database.engagement(selection(context).scope))
@@ -38,7 +38,9 @@ enum AnalyticsResource {
     private static func selection(_ context: APIContext) throws -> AnalyticsSelection {
         let selection = try AnalyticsSelection(context.request.query, database: context.database, strict: true)
         guard selection.problems.isEmpty else {
-            throw HTTPError(.badRequest, selection.problems.fieldErrors.map { "\($0.field): \($0.message)" }.joined(separator: "; ") + ".")
+            // A well-formed choice naming an area that is not there asks for something missing, not something malformed.
+            let missingAreaOnly = selection.problems.fieldErrors.allSatisfy { $0.field == AnalyticsParameter.areaId.name }
+            throw HTTPError(missingAreaOnly ? .notFound : .badRequest, selection.problems.fieldErrors.map { "\($0.field): \($0.message)" }.joined(separator: "; ") + ".")
         }
         return selection
     }
