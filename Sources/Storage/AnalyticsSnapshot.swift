@@ -211,7 +211,8 @@ struct SnapshotCounts {
     func within(_ day: AnalyticsSnapshot.Day) -> Bool { (from.map { day >= $0 } ?? true) && endsByTo(day) }
     func before(_ day: AnalyticsSnapshot.Day) -> Bool { from.map { day < $0 } ?? false }
     func overlaps(_ activity: AnalyticsSnapshot.Activity) -> Bool {
-        activity.alive && endsByTo(activity.start) && (from.map { activity.end >= $0 } ?? true)
+        // An empty range (its last day before its first) has no activity in it.
+        activity.alive && endsByTo(activity.start) && (from.map { activity.end >= $0 && endsByTo($0) } ?? true)
     }
 
     func inScope(_ participant: AnalyticsSnapshot.Participant) -> Bool {

@@ -63,6 +63,8 @@ public struct AnalyticsSelection: Sendable {
     public let area: GeographicArea?
     /// Problems by parameter name, worded for the person who typed them.
     public let problems: ValidationError
+    /// The area id is well formed but names no area (the API answers 404 for it).
+    public let areaIsMissing: Bool
 
     public var scope: AnalyticsScope { AnalyticsScope(range: range, areaId: area?.id) }
 
@@ -85,20 +87,30 @@ public struct AnalyticsSelection: Sendable {
         if preset == .custom {
             let from = Self.date(fromText, .from, "Enter the first day as a date, like 2025-03-01", &problems)
             let to = Self.date(toText, .to, "Enter the last day as a date, like 2025-03-31", &problems)
-            if let from, let to, to < from { problems.add(AnalyticsParameter.to.name, "The last day must be on or after the first day") }
+            // A page says so; the API counts the empty range, as its document allows any two dates.
+            if let from, let to, to < from, !strict { problems.add(AnalyticsParameter.to.name, "The last day must be on or after the first day") }
             range = DateRange(from: from, to: to)
         }
-        var area: GeographicArea?
-        if let text = query[AnalyticsParameter.areaId.name], !text.isEmpty {
+        if strict {
+            for parameter in [AnalyticsParameter.from, .to] where query[parameter.name].map({ CalendarDate($0) == nil }) ?? false {
+                problems.add(parameter.name, "must be a date like 2025-03-01")
+            }
+            if let text = query[AnalyticsParameter.areaId.name], UUID(uuidString: text) == nil {
+                problems.add(AnalyticsParameter.areaId.name, "must be an area's id")
+            }
+        }
+        var area: GeographicArea?, areaIsMissing = false
+        if let text = query[AnalyticsParameter.areaId.name], !text.isEmpty, !strict || UUID(uuidString: text) != nil {
             do {
                 guard let id = UUID(uuidString: text) else { throw DomainError.notFound(entity: "area") }
                 area = try database.area(id: id)
             } catch DomainError.notFound {
+                areaIsMissing = UUID(uuidString: text) != nil
                 problems.add(AnalyticsParameter.areaId.name, "That area does not exist (it may have been deleted); choose another area")
             }
         }
         choices = AnalyticsChoices(preset: preset, fromText: fromText, toText: toText, areaId: area?.id, period: period)
-        (self.range, self.area, self.problems) = (range, area, problems)
+        (self.range, self.area, self.problems, self.areaIsMissing) = (range, area, problems, areaIsMissing)
     }
 
     private static func date(_ text: String, _ parameter: AnalyticsParameter, _ message: String, _ problems: inout ValidationError) -> CalendarDate? {

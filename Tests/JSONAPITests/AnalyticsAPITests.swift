@@ -43,6 +43,12 @@ import Testing
         let missing = given.send(.get, "/api/v1/analytics/engagement?area_id=\(UUID().uuidString)", token: token)
         #expect(missing.status == 404)
         #expect(missing.errorMessage.contains("That area does not exist"))
+        #expect(given.send(.get, "/api/v1/analytics/engagement?to=", token: token).status == 400, "an empty date is not a date")
+        #expect(given.send(.get, "/api/v1/analytics/growth?area_id=nowhere", token: token).status == 400)
+        // Any two dates are valid to the document: a range ending before it starts is empty, counted as such.
+        let empty = given.send(.get, "/api/v1/analytics/engagement?range=custom&from=2024-06-01&to=2024-01-01", token: token)
+        #expect(empty.status == 200)
+        #expect(empty["active_activities"] as? Int == 0 && empty["new_participants"] as? Int == 0)
         #expect(given.send(.get, "/api/v1/analytics/engagement").status == 401)
     }
 }

@@ -39,7 +39,7 @@ enum AnalyticsResource {
         let selection = try AnalyticsSelection(context.request.query, database: context.database, strict: true)
         guard selection.problems.isEmpty else {
             // A well-formed choice naming an area that is not there asks for something missing, not something malformed.
-            let missingAreaOnly = selection.problems.fieldErrors.allSatisfy { $0.field == AnalyticsParameter.areaId.name }
+            let missingAreaOnly = selection.areaIsMissing && selection.problems.fieldErrors.allSatisfy { $0.field == AnalyticsParameter.areaId.name }
             throw HTTPError(missingAreaOnly ? .notFound : .badRequest, selection.problems.fieldErrors.map { "\($0.field): \($0.message)" }.joined(separator: "; ") + ".")
         }
         return selection
