@@ -63,7 +63,8 @@ final class ConnectionWatch: @unchecked Sendable {
         var vanished: [@Sendable () -> Void] = []
         lock.withLock {
             for (connection, watched) in connections {
-                if let since = watched.awaitedSince, now.uptimeNanoseconds - since.uptimeNanoseconds > limitNanoseconds {
+                // `since` may be later than `now`: a connection can be answered between the sweep's start and its lock.
+                if let since = watched.awaitedSince, now.uptimeNanoseconds > since.uptimeNanoseconds + limitNanoseconds {
                     shutdown(watched.socket, Int32(SHUT_RDWR))
                     connections[connection]?.awaitedSince = nil
                     expired += 1

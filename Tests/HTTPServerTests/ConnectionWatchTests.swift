@@ -43,6 +43,16 @@ import Testing
         #expect(watch.sweep(now: later).expiredHeaders == 0, "a connection is shut down once")
     }
 
+    @Test func aConnectionAnsweredAfterTheSweepBeganIsNotPastItsDeadline() throws {
+        let watch = ConnectionWatch(headerSeconds: 5)
+        let pair = try Pair()
+        let sweepBegan = DispatchTime.now()
+        watch.opened(1, socket: pair.server)
+        watch.answered(1)
+        // The sweep's clock was read before the answer: the wait is negative, not an overflow.
+        #expect(watch.sweep(now: sweepBegan).expiredHeaders == 0)
+    }
+
     @Test func aKeptAliveConnectionIsWatchedAgainAfterEachAnswer() throws {
         let watch = ConnectionWatch(headerSeconds: 5)
         let pair = try Pair()
