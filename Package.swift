@@ -68,7 +68,7 @@ let package = Package(
             "Sync", "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "JSONAPITests", dependencies: [
+        .testTarget(name: "JSONAPITests", dependencies: ["TestSupport", 
             "JSONAPI", "Storage", "Domain", "HTTPServer", "Surface",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),

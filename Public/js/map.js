@@ -56,12 +56,16 @@
     return entry ? entry.textContent : "";
   }
 
+  // Pages' addresses come once with the data, as templates with {id}.
+  var links = {};
+  function pageOf(kind, id) { return (links[kind] || "").replace("{id}", encodeURIComponent(id)); }
+
   // The popup and the list show the same things: the venue, its address, its activities with type, status and dates.
   function venueDetails(feature, headingTag) {
     var properties = feature.properties;
     var box = element("div", "map-venue");
     var heading = element(headingTag, "map-venue__name");
-    heading.appendChild(link(properties.url, properties.name));
+    heading.appendChild(link(pageOf("venue", feature.id), properties.name));
     box.appendChild(heading);
     box.appendChild(element("p", "map-venue__address", properties.address + " · " + properties.area));
     if (properties.activities.length === 0) {
@@ -70,7 +74,7 @@
       var list = element("ul", "map-list__activities");
       properties.activities.forEach(function (activity) {
         var item = element("li");
-        item.appendChild(link(activity.url, activity.name));
+        item.appendChild(link(pageOf("activity", activity.id), activity.name));
         var dates = activity.end_date ? activity.start_date + " – " + activity.end_date : "since " + activity.start_date + ", ongoing";
         item.appendChild(document.createTextNode(": " + activity.activity_type + ", " + statusLabel(activity.status) + ", " + dates));
         list.appendChild(item);
@@ -198,6 +202,7 @@
         return response.json();
       })
       .then(function (collection) {
+        links = collection.links || {};
         markers = collection.features.map(function (feature) { return makeMarker(feature, feature.properties[symbols]); });
         clusters.addLayers(markers);
         placeView(map, container, markers);

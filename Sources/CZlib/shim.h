@@ -9,4 +9,9 @@ static inline int fieldbook_deflate_init_gzip(z_stream *stream, int level) {
     return deflateInit2(stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
 }
 
+/* A raw deflate stream (no header or trailer: window bits -15), for pieces compressed apart and joined into one gzip member. */
+static inline int fieldbook_deflate_init_raw(z_stream *stream, int level) {
+    return deflateInit2(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+}
+
 #endif

@@ -12,6 +12,10 @@ public final class AppDatabase: Sendable {
     public let changeFeed = ChangeFeed()
     /// What the analytics reports count, kept in memory (AnalyticsSnapshot).
     let analytics = AnalyticsCache()
+    /// What the map draws, kept in memory (MapModel).
+    let mapModel = MapModel()
+    /// Encoded answers the API keeps until the records change (the map's GeoJSON), bounded in bytes.
+    public let answers = VersionedCache<AnyHashable, [UInt8]>(budget: 16 << 20)
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     public init(path: String, passwordCost: PasswordHasher.Cost = .standard) throws {

@@ -4,7 +4,7 @@ import GRDB
 
 /// What the map shows (Requirement 6C.5, Property 36): venues with coordinates, narrowed by area, and by activity
 /// type, status and a date range. Every field comes from the query string, so a map address can be shared and reloaded.
-public struct MapQuery: Sendable, Equatable {
+public struct MapQuery: Sendable, Hashable {
     public var typeId: UUID?
     public var status: ActivityStatus?
     /// Activities whose dates overlap [from, to]; either end may be open.
@@ -61,6 +61,12 @@ public struct MapHome: Sendable, Equatable {
     public var residentNames: [String]
 }
 
+/// The venues of a map query and the records' version (`recordsVersion`) they were read at.
+public struct MapVenueSet: Sendable {
+    public let version: Int64
+    public let venues: [MapVenue]
+}
+
 /// A box of coordinates (south-west, north-east) to centre the map on.
 public struct MapBounds: Sendable, Equatable {
     public let south: Double, west: Double, north: Double, east: Double
@@ -69,72 +75,14 @@ public struct MapBounds: Sendable, Equatable {
 extension AppDatabase {
     /// The venues the map shows for `query`, by name; each with its matching current activities, by start date.
     public func mapVenues(_ query: MapQuery) throws -> [MapVenue] {
+        try mapVenueSet(query).venues
+    }
+
+    /// The venues for `query` and the records' version they were read at, from the in-memory map model.
+    public func mapVenueSet(_ query: MapQuery) throws -> MapVenueSet {
         try read { db in
-            var venueFilter = ListQuery("venues v")
-            venueFilter.add("v.latitude IS NOT NULL AND v.longitude IS NOT NULL")
-            venueFilter.within(query.areaId, areaColumn: "v.geographic_area_id")
-            if let list = query.visitListId {
-                venueFilter.add("v.id IN (SELECT venue_id FROM visit_stops WHERE visit_list_id = ?)", list.databaseText)
-            }
-            let activityFilter = Self.activityFilter(query)
-            if query.filtersActivities {
-                // Only venues with a matching activity are read: a narrow filter then reads a few rows, not every venue.
-                venueFilter.add("v.id IN (SELECT h.venue_id FROM \(activityFilter.table) JOIN activities a ON a.id = h.activity_id \(activityFilter.whereClause))",
-                                arguments: activityFilter.arguments)
-            }
-            // Columns are read by position, cheaper than by name over 20,000 rows.
-            let venueRows = try Row.fetchCursor(db, sql: """
-                SELECT v.id, v.name, v.address, v.latitude, v.longitude, g.name
-                FROM venues v JOIN geographic_areas g ON g.id = v.geographic_area_id \(venueFilter.whereClause)
-                ORDER BY v.name COLLATE NOCASE, v.id
-                """, arguments: venueFilter.arguments)
-            let activities = try Self.currentActivitiesByVenue(db, activityFilter)
-            var venues: [MapVenue] = []
-            while let row = try venueRows.next() {
-                let id: String = row[0]
-                let held = activities[id] ?? []
-                if query.filtersActivities, held.isEmpty { continue }
-                venues.append(MapVenue(id: id, name: row[1], address: row[2], areaName: row[5], latitude: row[3], longitude: row[4],
-                                       activities: held))
-            }
-            return venues
+            MapVenueSet(version: try Self.recordsVersion(db), venues: try mapModel.venues(db, query))
         }
-    }
-
-    /// Current venue periods (`h`) of activities (`a`) that match the query's type, status and dates. No area condition:
-    /// the venues are chosen by area, and looking activities up venue by venue costs more than reading them all.
-    private static func activityFilter(_ query: MapQuery) -> ListQuery {
-        var filter = ListQuery("activity_venue_history h")
-        filter.add("h.effective_to IS NULL")
-        if let type = query.typeId { filter.add("a.activity_type_id = ?", type.databaseText) }
-        if let status = query.status { filter.add("a.status = ?", status.rawValue) }
-        if let to = query.to { filter.add("a.start_date <= ?", to.description) }
-        if let from = query.from { filter.add("(a.end_date IS NULL OR a.end_date >= ?)", from.description) }
-        return filter
-    }
-
-    /// Activities currently held at each venue (keyed by the venue's stored id) that match the query's activity filters,
-    /// by start date then name. Sorted here per venue, and the type names looked up here, rather than by the query:
-    /// its sort and join cost more than all the rest at 20,000 venues.
-    private static func currentActivitiesByVenue(_ db: Database, _ filter: ListQuery) throws -> [String: [MapActivity]] {
-        let typeNames = Dictionary(try Row.fetchAll(db, sql: "SELECT id, name FROM activity_types").map { ($0[0] as String, $0[1] as String) }) { $1 }
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT h.venue_id, a.id, a.name, a.activity_type_id, a.status, a.start_date, a.end_date
-            FROM \(filter.table) JOIN activities a ON a.id = h.activity_id \(filter.whereClause)
-            """, arguments: filter.arguments)
-        var byVenue: [String: [MapActivity]] = [:]
-        while let row = try rows.next() {
-            let typeId: String = row[3]
-            let activity = MapActivity(id: row[1], name: row[2], typeId: typeId, typeName: typeNames[typeId] ?? "",
-                                       status: ActivityStatus(rawValue: row[4]) ?? .planned, startDate: row[5], endDate: row[6])
-            byVenue[row[0], default: []].append(activity)
-        }
-        for (venue, held) in byVenue where held.count > 1 {
-            var seen = Set<String>()
-            byVenue[venue] = held.sorted { ($0.startDate, $0.name.lowercased()) < ($1.startDate, $1.name.lowercased()) }
-                .filter { seen.insert($0.id).inserted }
-        }
-        return byVenue
     }
 
     /// Venues with coordinates where participants live, in the area (and the areas inside it) when one is given.

@@ -78,10 +78,13 @@ public struct MapData: Sendable {
     public let query: MapQuery
     public let venues: [MapVenue]
     public let legend: MapLegend
+    /// The records' version the venues were read at (`AppDatabase.recordsVersion`).
+    public let version: Int64
 
     public static func load(_ database: AppDatabase, _ query: MapQuery) throws -> MapData {
-        MapData(query: query, venues: try database.mapVenues(query),
-                legend: MapLegend(activityTypes: try database.categories(.activityType)))
+        let set = try database.mapVenueSet(query)
+        return MapData(query: query, venues: set.venues, legend: MapLegend(activityTypes: try database.categories(.activityType)),
+                       version: set.version)
     }
 
     /// A venue's page, and each activity's, for links from popups, the list and GeoJSON (ids as stored).

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -230,6 +231,13 @@ def check_keyboard(checker, server):
         popup = driver.execute_script("return document.querySelector('.leaflet-popup-content').textContent")
         focused_in_popup = driver.execute_script("return !!document.activeElement.closest('.leaflet-popup-content')")
         checker.expect(label, name in popup and focused_in_popup, f"the list's button did not open {name!r}'s popup with focus in it")
+        # The popup's links lead to the venue's and its activities' pages (built from the data's link templates).
+        venue_id = driver.execute_script("return document.activeElement.closest('.leaflet-popup-content') && "
+                                         "fieldbookMap.map._popup._source.feature.id")
+        hrefs = driver.execute_script("return Array.from(document.querySelectorAll('.leaflet-popup-content a')).map(a => a.getAttribute('href'))")
+        checker.expect(label, bool(hrefs) and hrefs[0] == f"/venues/{venue_id}"
+                       and all(re.fullmatch(r"/activities/[0-9a-f-]{36}", href) for href in hrefs[1:]),
+                       f"the popup's links are not the venue's and activities' pages: {hrefs} (venue {venue_id})")
         driver.execute_script("fieldbookMap.map.closePopup()")
         marker = driver.find_element(By.CSS_SELECTOR, ".map-marker[role=button]")
         marker.send_keys(Keys.ENTER)
