@@ -2,7 +2,7 @@ import Foundation
 import Storage
 
 /// `fieldbook tiles import` and `tiles list`: the MBTiles files of a configured Fieldbook, without serving. A running
-/// server reads an imported file from its next start (the upload page adds one at once).
+/// server notices an imported file within a second (TileLibrary watches the import folder).
 public enum TileFiles {
     /// Checks the file and copies it into the data folder's tiles/; a refusal says what is wrong with the file.
     public static func importFile(_ path: String, configuration: AppConfiguration) throws -> String {
@@ -12,7 +12,7 @@ public enum TileFiles {
         do {
             let set = try configuration.tileLibrary().importFile(at: path)
             return "Imported \(set.name): zoom \(set.minZoom) to \(set.maxZoom), \(set.tileCount) tiles, into \(set.path). "
-                + "A running Fieldbook shows it after a restart."
+                + "A running Fieldbook serves it within a second; reload the map page to see it."
         } catch let refusal as TileSetRefusal {
             throw InvalidInput(refusal.message)
         }

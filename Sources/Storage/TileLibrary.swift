@@ -9,6 +9,8 @@ public final class TileLibrary: Sendable {
     public let importDirectory: String
     private let bundledDirectory: String
     private let sets = Mutex<[TileSet]>([])
+    /// The import folder's change time when it was last read, and when that was last compared with the folder's.
+    private let importsSeen = Mutex<(changed: timespec?, checked: ContinuousClock.Instant?)>((nil, nil))
 
     public init(bundledDirectory: String, importDirectory: String) {
         self.bundledDirectory = bundledDirectory
@@ -17,10 +19,37 @@ public final class TileLibrary: Sendable {
     }
 
     /// The files in the order they are asked for a tile: imported, newest first, then bundled.
-    public var tileSets: [TileSet] { sets.withLock { $0 } }
+    public var tileSets: [TileSet] {
+        reloadIfImportsChanged()
+        return sets.withLock { $0 }
+    }
+
+    /// `fieldbook tiles import` run beside a running server adds a file to the import folder, which changes the folder's
+    /// change time: then the folders are read again. Compared at most once a second, so tile requests cost no `stat`.
+    private func reloadIfImportsChanged() {
+        let now = ContinuousClock.now
+        let due = importsSeen.withLock { seen -> Bool in
+            guard let checked = seen.checked, now - checked < .seconds(1) else {
+                seen.checked = now
+                return true
+            }
+            return false
+        }
+        guard due, let changed = Self.changeTime(of: importDirectory) else { return }
+        let seenBefore = importsSeen.withLock { $0.changed }
+        if let seenBefore, seenBefore.tv_sec == changed.tv_sec, seenBefore.tv_nsec == changed.tv_nsec { return }
+        reload()
+    }
+
+    private static func changeTime(of directory: String) -> timespec? {
+        var info = stat()
+        return stat(directory, &info) == 0 ? info.st_mtim : nil
+    }
 
     /// Re-reads both folders; a file that no longer opens is left out (imports were checked when they came in).
     public func reload() {
+        let changed = Self.changeTime(of: importDirectory)
+        importsSeen.withLock { $0.changed = changed }
         let imported = Self.files(in: importDirectory).sorted { $0.modified > $1.modified }
         let bundled = Self.files(in: bundledDirectory).sorted { $0.path < $1.path }
         let loaded = (imported + bundled).compactMap { try? TileSet(path: $0.path) }

@@ -58,6 +58,20 @@ import Testing
         #expect(library.tileSets.count == 2)
     }
 
+    // `fieldbook tiles import` runs in its own process beside the server: the server's library sees the file within a second.
+    @Test func aFileImportedByAnotherProcessIsServedWithoutARestart() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let imports = folder.appendingPathComponent("imported")
+        try FileManager.default.createDirectory(at: imports, withIntermediateDirectories: true)
+        let serving = TileLibrary(bundledDirectory: folder.appendingPathComponent("none").path, importDirectory: imports.path)
+        #expect(serving.tile(z: 1, x: 0, y: 0) == nil)
+        let region = try Self.mbtiles(in: folder, tiles: [(1, 0, 1, Self.png("region"))])
+        try TileLibrary(bundledDirectory: folder.appendingPathComponent("none").path, importDirectory: imports.path).importFile(at: region)
+        try await Task.sleep(for: .milliseconds(1_100))
+        #expect(serving.tile(z: 1, x: 0, y: 0) == Self.png("region"))
+    }
+
     @Test func refusesAFileThatIsNotSQLite() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
