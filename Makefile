@@ -5,7 +5,7 @@ VENV := $(TOOLS_DIR)/venv
 RUN_ARGS ?=
 PYTEST_ARGS ?= -q
 
-.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests reliability benchmark benchmark-map clean
+.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests reliability benchmark benchmark-map install install-files uninstall clean
 
 run: deps release
 	.build/release/fieldbook serve $(RUN_ARGS)
@@ -53,6 +53,37 @@ reliability: deps test-tools build
 # The map's GeoJSON for 20,000 venues (release build): prints features, bytes and p50/p95 ms per filter set.
 benchmark-map: deps
 	bash scripts/benchmark-map.sh
+
+# Installs where Debian expects a locally built program: PREFIX/bin/fieldbook, its templates, static files and basemap in
+# PREFIX/share/fieldbook (the program finds them there), and a systemd unit serving /var/lib/fieldbook at boot.
+# DESTDIR stages the files elsewhere (packaging, tests) and then creates no user and touches no systemd.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SYSTEMD_DIR ?= /etc/systemd/system
+BINARY ?= .build/release/fieldbook
+SHARE := $(DESTDIR)$(PREFIX)/share/fieldbook
+
+install: deps release install-files
+	@if [ -z "$(DESTDIR)" ]; then \
+	  id -u fieldbook >/dev/null 2>&1 || useradd --system --home-dir /var/lib/fieldbook --no-create-home --shell /usr/sbin/nologin fieldbook; \
+	  install -d -o fieldbook -g fieldbook -m 750 /var/lib/fieldbook; \
+	  if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+	  echo "Installed. Start at boot: systemctl enable --now fieldbook; the setup code: journalctl -u fieldbook"; \
+	fi
+
+install-files:
+	install -D -m 755 $(BINARY) $(DESTDIR)$(PREFIX)/bin/fieldbook
+	rm -rf $(SHARE)/templates $(SHARE)/Public
+	install -d $(SHARE)
+	cp -R templates Public README.md $(SHARE)/
+	if [ -f tiles/basemap.mbtiles ]; then install -D -m 644 tiles/basemap.mbtiles $(SHARE)/tiles/basemap.mbtiles; fi
+	install -d $(DESTDIR)$(SYSTEMD_DIR)
+	sed 's|@PREFIX@|$(PREFIX)|g' packaging/fieldbook.service.in > $(DESTDIR)$(SYSTEMD_DIR)/fieldbook.service
+
+# Leaves the data in /var/lib/fieldbook and the fieldbook user: removing them would lose records.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/fieldbook $(DESTDIR)$(SYSTEMD_DIR)/fieldbook.service
+	rm -rf $(SHARE)
 
 clean:
 	rm -rf .build

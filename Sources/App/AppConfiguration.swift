@@ -8,7 +8,7 @@ public struct AppConfiguration: Sendable {
     public var server: ServerConfiguration
     /// Folder holding fieldbook.sqlite.
     public var dataDirectory: String
-    /// Folder holding templates/ and Public/.
+    /// Folder holding templates/, Public/ and tiles/ (found by `ResourceFolder` unless given).
     public var resourcesDirectory: String
     /// Overrides the linked hub's URL (a hub that moved, or a proxy in tests); linking itself is `fieldbook link`.
     public var upstream: URL?
@@ -21,7 +21,7 @@ public struct AppConfiguration: Sendable {
     public var version: String
 
     public init(server: ServerConfiguration = ServerConfiguration(), dataDirectory: String = "./data",
-                resourcesDirectory: String = ".", upstream: URL? = nil, passwordCost: PasswordHasher.Cost = .standard,
+                resourcesDirectory: String = ResourceFolder.located, upstream: URL? = nil, passwordCost: PasswordHasher.Cost = .standard,
                 sessionPolicy: SessionPolicy = SessionPolicy(), version: String = FieldbookVersion.current) {
         self.server = server
         self.dataDirectory = dataDirectory

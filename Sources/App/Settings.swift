@@ -12,8 +12,10 @@ extension Setting where Value == String {
     }
 
     public static var resources: Setting {
-        Setting(name: "resources", variable: "FIELDBOOK_RESOURCES", about: "Folder holding templates/ and Public/",
-                defaultNote: "default \(AppConfiguration().resourcesDirectory)") { $1.configuration.resourcesDirectory = $0 }
+        Setting(name: "resources", variable: "FIELDBOOK_RESOURCES", about: "Folder holding templates/, Public/ and tiles/",
+                defaultNote: "default PREFIX/share/fieldbook beside an installed program, else the checkout it was built in, else the current folder; here \(AppConfiguration().resourcesDirectory)") {
+            $1.configuration.resourcesDirectory = $0
+        }
     }
 
     /// An unknown level logs at info rather than refusing to start.

@@ -26,7 +26,7 @@ import Testing
              GivenSetting(.port, nil), GivenSetting(.threads, nil), GivenSetting(.maxBody, nil), GivenSetting(.upstream, nil),
              GivenSetting(.syncInterval, nil), GivenSetting(.tlsCertificate, nil), GivenSetting(.tlsKey, nil)],
             environment: [:])
-        #expect(configuration.dataDirectory == "./data" && configuration.resourcesDirectory == ".")
+        #expect(configuration.dataDirectory == "./data" && configuration.resourcesDirectory == ResourceFolder.located)
         #expect(configuration.logLevel == .info)
         #expect(configuration.server.host == "127.0.0.1" && configuration.server.port == 8080)
         #expect(configuration.server.threadCount == max(8, 4 * ProcessInfo.processInfo.activeProcessorCount))

@@ -88,6 +88,20 @@ import TestSupport
             || ((try? FileManager.default.attributesOfItem(atPath: data.appendingPathComponent("fieldbook.sqlite-wal").path)[.size] as? Int) ?? 0) == 0)
     }
 
+    // Started from a folder with no templates and without --resources, the program finds the checkout it was built
+    // in (installed, PREFIX/share/fieldbook; ResourceFolder): pages and static files are served.
+    @Test func servesFromAnyFolderWithoutBeingToldWhereItsTemplatesAre() throws {
+        let data = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try FieldbookProcess(dataDirectory: data, namingResources: false, workingDirectory: URL(fileURLWithPath: "/"))
+        let setup = try RawHTTPClient.send("GET /setup HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(setup.status == 200)
+        let cssPath = try #require(setup.body.range(of: "href=\"/static/[^\"]*app.css", options: .regularExpression)
+            .map { String(setup.body[$0].dropFirst(6)) })
+        #expect(try RawHTTPClient.send("GET \(cssPath) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port).status == 200)
+        #expect(server.terminate() == 0)
+    }
+
     @Test func createUserAndBackupCommands() throws {
         let data = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }

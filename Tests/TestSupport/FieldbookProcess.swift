@@ -18,12 +18,14 @@ public final class FieldbookProcess {
         return repositoryRoot.appendingPathComponent(".build/debug/fieldbook")
     }
 
-    /// Starts the server and waits until it prints its address.
-    public init(dataDirectory: URL, extraArguments: [String] = []) throws {
+    /// Starts the server and waits until it prints its address. Without `namingResources` the server finds its
+    /// templates itself; `workingDirectory` is where it runs from (the test's own by default).
+    public init(dataDirectory: URL, extraArguments: [String] = [], namingResources: Bool = true, workingDirectory: URL? = nil) throws {
         self.dataDirectory = dataDirectory
         process.executableURL = Self.binary
-        process.arguments = ["serve", "--port", "0", "--data", dataDirectory.path,
-                             "--resources", Self.repositoryRoot.path, "--log-level", "warning"] + extraArguments
+        process.arguments = ["serve", "--port", "0", "--data", dataDirectory.path, "--log-level", "warning"]
+            + (namingResources ? ["--resources", Self.repositoryRoot.path] : []) + extraArguments
+        process.currentDirectoryURL = workingDirectory
         var environment = ProcessInfo.processInfo.environment
         environment["FIELDBOOK_PASSWORD_COST"] = "test"
         process.environment = environment
