@@ -23,11 +23,11 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
 
-    /// "12 Mar 2025", for pages.
-    public var display: String {
-        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(day) \(names[month - 1]) \(year)"
-    }
+    /// "12 Mar 2025" (or "Mar 12, 2025", "2025-03-12": the reader's `DateStyle`), for pages and messages.
+    public var display: String { DateStyle.current.text(year: year, month: month, day: day) }
+
+    /// "Mar 2025" (or "2025-03"), for a month.
+    public var monthDisplay: String { DateStyle.current.text(year: year, month: month) }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool { lhs.description < rhs.description }
 

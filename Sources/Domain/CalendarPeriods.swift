@@ -84,7 +84,7 @@ public enum GrowthPeriod: String, Sendable, CaseIterable, Codable {
     public func name(startingOn start: CalendarDate) -> String {
         switch self {
         case .week: "Week of \(start.display)"
-        case .month: String(start.display.drop { $0 != " " }.dropFirst())
+        case .month: start.monthDisplay
         case .quarter: "Q\((start.month - 1) / 3 + 1) \(start.year)"
         case .year: String(start.year)
         }

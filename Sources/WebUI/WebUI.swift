@@ -66,10 +66,12 @@ public final class WebUI: Sendable {
 
     /// Answers a page request; every failure becomes an HTML error page.
     public func respond(to request: Request) -> Response {
-        do {
-            return try router.handle(request)
-        } catch {
-            return errorPage(for: error, request: request)
+        DateStyle.$current.withValue(DateStyle.preferred(byAcceptLanguage: request.header("accept-language"))) {
+            do {
+                return try router.handle(request)
+            } catch {
+                return errorPage(for: error, request: request)
+            }
         }
     }
 

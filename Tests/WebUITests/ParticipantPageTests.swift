@@ -84,4 +84,22 @@ import Testing
         #expect(given.post(path + "/delete", []).header("Location") == "/participants")
         #expect(given.get(path).status == .notFound)
     }
+
+    // Email and phone are links a tablet opens in its mail and phone apps; dates read in the order of the reader's language.
+    @Test func contactDetailsAreLinksAndDatesFollowTheReadersLanguage() async throws {
+        let (given, hall, _) = try await editorWithVenues()
+        let created = given.post("/participants/new", [("name", "Ann Wanjiru"), ("email", "ann@example.org"), ("phone", "+44 (0)20 7946-0018"),
+                                                        ("home_venue_id", hall.id.uuidString.lowercased())])
+        let path = try #require(created.header("Location"))
+        let detail = given.get(path).bodyText
+        #expect(detail.contains("<a href=\"mailto:ann@example.org\">ann@example.org</a>"))
+        #expect(detail.contains("<a href=\"tel:+442079460018\">+44 (0)20 7946-0018</a>"))
+        let today = CalendarDate.today()
+        func page(inLanguage language: String) -> String {
+            given.send(Request(method: .get, path: path, headers: ["accept-language": language], cookies: given.cookies)).bodyText
+        }
+        #expect(page(inLanguage: "en-GB,en;q=0.9").contains(DateStyle.dayFirst.text(year: today.year, month: today.month, day: today.day)))
+        #expect(page(inLanguage: "en-US,en;q=0.9").contains(DateStyle.monthFirst.text(year: today.year, month: today.month, day: today.day)))
+        #expect(given.get("/participants").bodyText.contains("<a href=\"tel:+442079460018\">"))
+    }
 }

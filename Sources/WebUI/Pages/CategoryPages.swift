@@ -156,7 +156,8 @@ extension UUID {
 
 /// Dates as people read them on pages.
 enum DateText {
+    /// A moment in the reader's date style (DateStyle, from the request's Accept-Language).
     static func format(_ date: Date) -> String {
-        date.formatted(.dateTime.year().month(.abbreviated).day().hour().minute())
+        DateStyle.current.text(date)
     }
 }

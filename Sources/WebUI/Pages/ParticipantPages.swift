@@ -123,8 +123,20 @@ enum ParticipantPages: RecordPages {
             "created": DateText.format(participant.createdAt), "updated": DateText.format(participant.updatedAt),
         ]
         view.merge(Paths.participants.links(participant.id)) { $1 }
-        if let phone = participant.phone { view["phone"] = phone }
+        view["email_uri"] = "mailto:" + participant.email
+        if let phone = participant.phone {
+            view["phone"] = phone
+            view["phone_uri"] = telephoneURI(phone)
+        }
         if let notes = participant.notes { view["notes"] = notes }
         return view
+    }
+
+    /// A `tel:` address a phone dials from a number as typed ("+44 (0)20 7946-0018" → "tel:+442079460018"): digits and
+    /// a leading plus only, and the trunk zero written in brackets after a country code dropped, as diallers expect.
+    static func telephoneURI(_ phone: String) -> String {
+        let international = phone.trimmingCharacters(in: .whitespaces).hasPrefix("+")
+        let withoutTrunkZero = international ? phone.replacingOccurrences(of: "(0)", with: "") : phone
+        return "tel:" + (international ? "+" : "") + withoutTrunkZero.filter(\.isASCII).filter(\.isNumber)
     }
 }

@@ -109,6 +109,7 @@ struct PageContext {
         var view: [String: Any] = [
             "title": (hasErrors ? "Error: " : "") + title + " – Fieldbook",
             "css_url": web.staticFiles.url(for: "css/app.css"),
+            "icon_url": web.staticFiles.url(for: "favicon.svg"),
             "js_url": web.staticFiles.url(for: "js/app.js"),
             "csrf_token": csrfToken,
             "paths": Paths.templateView,

@@ -1,0 +1,37 @@
+import Domain
+import Foundation
+import Testing
+
+/// Dates on pages follow the order of the reader's language, as their browser's date inputs do.
+@Suite struct DateStyleTests {
+    @Test func theMostPreferredLanguageChoosesTheOrder() {
+        #expect(DateStyle.preferred(byAcceptLanguage: "en-US,en;q=0.9") == .monthFirst)
+        #expect(DateStyle.preferred(byAcceptLanguage: "en-GB,en;q=0.9,en-US;q=0.8") == .dayFirst)
+        #expect(DateStyle.preferred(byAcceptLanguage: "de-DE;q=0.5, en-US;q=0.9") == .monthFirst)
+        #expect(DateStyle.preferred(byAcceptLanguage: "ja,en-US;q=0.8") == .yearFirst)
+        #expect(DateStyle.preferred(byAcceptLanguage: "fr-CA") == .yearFirst)
+        #expect(DateStyle.preferred(byAcceptLanguage: "en-US;q=0, fr") == .dayFirst)
+        #expect(DateStyle.preferred(byAcceptLanguage: "*") == .dayFirst)
+        #expect(DateStyle.preferred(byAcceptLanguage: nil) == .dayFirst)
+        #expect(DateStyle.preferred(byAcceptLanguage: ";;,q=x") == .dayFirst)
+    }
+
+    @Test func aDayAndAMomentAreWrittenInEachOrder() throws {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let moment = Date(timeIntervalSince1970: 1_795_448_040)  // 2026-11-23 15:34 UTC
+        #expect(DateStyle.dayFirst.text(year: 2026, month: 11, day: 3) == "3 Nov 2026")
+        #expect(DateStyle.monthFirst.text(year: 2026, month: 11, day: 3) == "Nov 3, 2026")
+        #expect(DateStyle.yearFirst.text(year: 2026, month: 11, day: 3) == "2026-11-03")
+        #expect(DateStyle.dayFirst.text(moment, calendar: utc) == "23 Nov 2026, 15:34")
+        #expect(DateStyle.monthFirst.text(moment, calendar: utc) == "Nov 23, 2026, 3:34 PM")
+        #expect(DateStyle.yearFirst.text(moment, calendar: utc) == "2026-11-23 15:34")
+    }
+
+    @Test func aCalendarDateIsShownInTheStyleOfTheRequestUnderWay() throws {
+        let date = try #require(CalendarDate("2025-03-12"))
+        #expect(date.display == "12 Mar 2025")
+        DateStyle.$current.withValue(.monthFirst) { #expect(date.display == "Mar 12, 2025" && date.monthDisplay == "Mar 2025") }
+        DateStyle.$current.withValue(.yearFirst) { #expect(date.display == "2025-03-12" && date.monthDisplay == "2025-03") }
+    }
+}
