@@ -38,6 +38,11 @@ final class MapModel: @unchecked Sendable {
         }
     }
 
+    /// Brings the model to the database's current version without answering anything (a warm-up).
+    func prepare(_ db: Database) throws {
+        try lock.withLock { try refresh(db) }
+    }
+
     private func select(_ db: Database, _ query: MapQuery) throws -> [MapVenue] {
         let inArea = try query.areaId.map { area -> [Bool] in
             var inside = [Bool](repeating: false, count: areaIndex.count)

@@ -85,6 +85,14 @@ extension AppDatabase {
         }
     }
 
+    /// Reads the map model now, when any venue has coordinates, so the first map asked for does not wait for it.
+    public func warmMapModel() throws {
+        try read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM venues WHERE latitude IS NOT NULL)") == true else { return }
+            try mapModel.prepare(db)
+        }
+    }
+
     /// Venues with coordinates where participants live, in the area (and the areas inside it) when one is given.
     public func mapHomes(areaId: UUID?, withNames: Bool) throws -> [MapHome] {
         try read { db in
