@@ -10,6 +10,9 @@ extension PageContext {
         var view = filters.view.merging(extra) { $1 }
         view["rows"] = page.items.map(row)
         view["has_rows"] = !page.items.isEmpty
+        // A page past the last one is not an empty list: its pagination says so and links back; the empty-state
+        // sentences ("No participants yet") are only for a list with nothing in it.
+        view["is_empty"] = page.total == 0
         view["filtered"] = filtered
         view["pagination"] = Pagination.view(page, request: request, noun: noun)
         return self.page(template, title: title, section: section, view: view)
