@@ -129,7 +129,7 @@ extension RecordTransaction {
         return participant
     }
 
-    /// Saves changes; a new home venue closes the open address period and opens one from `movedOn`.
+    /// Saves changes; a new home venue applies from `movedOn`, back-dated or not (`moveHome`).
     @discardableResult
     public func updateParticipant(id: UUID, _ valid: ParticipantInput.Valid, expectedVersion: Int?) throws -> Participant {
         let stored = try fetch(Participant.self, id: id)
@@ -139,10 +139,7 @@ extension RecordTransaction {
         (edited.name, edited.email, edited.phone, edited.notes) = (valid.name, valid.email, valid.phone, valid.notes)
         edited.homeVenueId = valid.homeVenueId
         let saved = try save(edited, over: stored)
-        if stored.homeVenueId != valid.homeVenueId {
-            for period in try PeriodRow.open(db, .participant, of: id) { try close(period, on: valid.movedOn) }
-            if let venue = valid.homeVenueId { try insert(PeriodRow(owner: .participant, ownerId: id, venueId: venue, from: valid.movedOn)) }
-        }
+        if stored.homeVenueId != valid.homeVenueId { try moveHome(of: id, to: valid.homeVenueId, from: valid.movedOn) }
         return saved
     }
 }

@@ -115,11 +115,59 @@ import Testing
         }
     }
 
+    // Issue 16: a back-dated move once left the old period "today – today" and opened the new one before it, so the two
+    // overlapped. Over random moves (back-dated, same-day, later, and removing the home), the stored periods must be
+    // exactly the timeline the moves state, each taking effect from its date onwards: no overlap, no gap not asked for,
+    // one open period while there is a home.
+    @Test func addressPeriodsFollowEveryMoveIncludingBackDatedOnes() async throws {
+        await propertyCheck(count: 25, input: Gen.int(in: 0...3).array(of: 1...7), Gen.int(in: 0...40).array(of: 7...7)) { venuePicks, dayPicks in
+            let (given, _, _) = try people([])
+            let area = try given.database.createArea(AreaInput(name: "Town", areaType: "CITY", parentId: ""), by: actor)
+            let venues = try (0..<3).map { try given.database.createVenue(VenueInput(name: "V\($0)", address: "\($0) Lane", areaId: area.id.uuidString), by: actor) }
+            var participant = try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org"), by: actor)
+            // What the moves say, from each move's day onwards: day number → venue index (nil: no home).
+            var timeline: [(day: Int, venue: Int?)] = []
+            for (step, pick) in venuePicks.enumerated() {
+                let day = dayPicks[step], venue: Int? = pick == 3 ? nil : pick
+                let date = Self.day(day)
+                let changes = participant.homeVenueId != venue.map { venues[$0].id }
+                participant = try given.database.updateParticipant(id: participant.id, ParticipantInput(
+                    name: "Ann", email: "ann@example.org", homeVenueId: venue.map { venues[$0].id.uuidString } ?? "", movedOn: date.description),
+                    expectedVersion: nil, by: actor)
+                if changes { timeline = timeline.filter { $0.day < day } + [(day, venue)] }
+                let stored = try given.database.addressHistory(of: participant.id).reversed().map { period in
+                    (venue: venues.firstIndex { $0.id == period.venueId }, from: period.effectiveFrom, to: period.effectiveTo)
+                }
+                // The timeline as periods: each stretch with a home, ending where the next move begins.
+                var expected: [(venue: Int?, from: CalendarDate, to: CalendarDate?)] = []
+                for (index, entry) in timeline.enumerated() where entry.venue != nil {
+                    let next = timeline.dropFirst(index + 1).first
+                    let end = next.map { Self.day($0.day) }
+                    if let last = expected.last, last.venue == entry.venue, last.to == Self.day(entry.day) {
+                        expected[expected.count - 1].to = end  // back to the same venue: one stretch
+                        continue
+                    }
+                    expected.append((entry.venue, Self.day(entry.day), end))
+                }
+                #expect(stored.map { "\($0.venue ?? -1) \($0.from) \($0.to?.description ?? "open")" }
+                        == expected.map { "\($0.venue ?? -1) \($0.from) \($0.to?.description ?? "open")" },
+                        "after moves \(Array(zip(venuePicks, dayPicks).prefix(step + 1)))")
+                #expect(stored.filter { $0.to == nil }.count == (participant.homeVenueId == nil ? 0 : 1))
+            }
+        }
+    }
+
+    static func day(_ number: Int) -> CalendarDate {
+        CalendarDate(String(format: "2026-%02d-%02d", number / 28 + 1, number % 28 + 1))!
+    }
+
     @Test func aMoveRecordsTheParticipantAndBothHistoryChanges() throws {
         let (given, _, venue) = try people([])
         let area = try given.database.area(id: venue.areaId)
         let other = try given.database.createVenue(VenueInput(name: "Other", address: "9 Road", areaId: area.id.uuidString), by: actor)
-        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString), by: actor)
+        // Moved in earlier: moving out today ends that period. (A move on the day a period began replaces it.)
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString,
+                                                                        movedOn: "2025-01-01"), by: actor)
         let before = try given.outboxCount()
         try given.database.updateParticipant(id: ann.id, ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: other.id.uuidString),
                                              expectedVersion: 1, by: actor)

@@ -143,9 +143,11 @@ import Testing
 
         #expect(try hub.database.participant(id: participant.id).homeVenueId == second.id)
         let history = try hub.database.addressHistory(of: participant.id)
-        // The re-applied move opened a period at the second venue and closed the one the lost move had opened.
+        // The re-applied move (made the same day as the lost one) replaced the period the lost move had opened.
+        // (The winning move's period, opened on the other node, also stays open: two nodes moving the same person
+        // offline leave two open periods; the issue-16 note records this as not yet solved.)
         #expect(history.filter { $0.venueId == second.id && $0.effectiveTo == nil }.count == 1)
-        #expect(history.filter { $0.venueId == second.id && $0.effectiveTo != nil }.count == 1)
+        #expect(history.filter { $0.venueId == second.id && $0.effectiveTo != nil }.isEmpty)
         try expectAllEqual()
     }
 

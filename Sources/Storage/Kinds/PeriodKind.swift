@@ -57,6 +57,17 @@ struct PeriodRow: SyncedRecord, FetchableRecord {
         container["version"] = version
     }
 
+    /// One period by id, as stored now.
+    static func fetchOne(_ db: Database, key id: String, kind owner: Owner) throws -> PeriodRow? {
+        try PeriodRow.fetchOne(db, sql: "SELECT * FROM \(owner.kind.table) WHERE id = ?", arguments: [id])
+    }
+
+    /// Every period of the owner, earliest first.
+    static func all(_ db: Database, _ owner: Owner, of ownerId: UUID) throws -> [PeriodRow] {
+        try PeriodRow.fetchAll(db, sql: "SELECT * FROM \(owner.kind.table) WHERE \(owner.column) = ? ORDER BY effective_from, id",
+                               arguments: [ownerId.databaseText])
+    }
+
     /// The owner's periods still open.
     static func open(_ db: Database, _ owner: Owner, of ownerId: UUID) throws -> [PeriodRow] {
         try PeriodRow.fetchAll(db, sql: "SELECT * FROM \(owner.kind.table) WHERE \(owner.column) = ? AND effective_to IS NULL",
@@ -70,5 +81,33 @@ extension RecordTransaction {
         var closed = period
         closed.effectiveTo = max(date, period.effectiveFrom)
         try save(closed, over: period)
+    }
+
+    /// Makes `venue` (or no venue) the participant's home from `date` on, as the person editing states it, also for a
+    /// date before the current period began: periods starting on or after `date` never applied and are removed, the one
+    /// covering `date` ends there, and the new one opens. So periods never overlap, no gap appears that was not asked
+    /// for (removing the home leaves one), and exactly one is open while there is a home.
+    /// A move back to the venue of the period ending on `date` continues that period rather than starting another.
+    func moveHome(of participant: UUID, to venue: UUID?, from date: CalendarDate) throws {
+        var endingOnDate: PeriodRow?
+        for period in try PeriodRow.all(db, .participant, of: participant) {
+            if period.effectiveFrom >= date {
+                try delete(period)
+                continue
+            }
+            if period.effectiveTo.map({ $0 > date }) ?? true {
+                try close(period, on: date)
+            }
+            // After a gap (the home removed earlier) the move starts a new period.
+            endingOnDate = period.effectiveTo.map { $0 >= date } ?? true ? period : nil
+        }
+        guard let venue else { return }
+        if let before = endingOnDate, before.venueId == venue, let stored = try PeriodRow.fetchOne(db, key: before.id.databaseText, kind: .participant) {
+            var reopened = stored
+            reopened.effectiveTo = nil
+            try save(reopened, over: stored)
+        } else {
+            try insert(PeriodRow(owner: .participant, ownerId: participant, venueId: venue, from: date))
+        }
     }
 }
