@@ -129,6 +129,20 @@
     }
   }
 
+  // Enter in a picker's search box searches: it presses that picker's Find button. Without this the browser presses
+  // the form's first (default) button, Save, and the half-filled form comes back with errors. Elsewhere Enter still
+  // saves. Without JavaScript Enter saves everywhere (HTML has no per-field default button); Find is a button beside.
+  function searchOnEnterInPickers() {
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" || event.isComposing || !event.target.closest) { return; }
+      var search = event.target.closest(".picker-search");
+      var button = search && event.target.matches("input") && search.querySelector("button[type=submit]");
+      if (!button || !event.target.form) { return; }
+      event.preventDefault();
+      if (event.target.form.requestSubmit) { event.target.form.requestSubmit(button); } else { button.click(); }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     // Move focus to the error summary so screen readers announce the problems first.
     var summary = document.querySelector(".error-summary");
@@ -144,5 +158,6 @@
     });
     followSyncStatus();
     offerLocation();
+    searchOnEnterInPickers();
   });
 })();

@@ -1,0 +1,81 @@
+"""Browser checks of what organizers tripped on (issue 16), each in Chromium as they met it:
+
+- Enter in a picker's search box searches (assign, participant and activity forms); Enter elsewhere still saves.
+
+    $VENV/bin/python tests/browser/check_fixes.py --binary .build/debug/fieldbook
+"""
+import argparse
+import os
+import pathlib
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from check_pages import USERS, Browser, Checker, Server, await_next_page, finish  # noqa: E402
+from check_reflow import prepare  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
+def errors_shown(driver):
+    return driver.execute_script("return !!document.querySelector('.error-summary')")
+
+
+def check_enter_in_pickers(checker, browser):
+    driver = browser.driver
+    activity = re.search(rf'href="(/activities/{ID})"', browser.http.get(browser.base + "/activities").text).group(1)
+    forms = [
+        ("assign form", activity + "/assignments/new", "participant_search", "participant_id", {}),
+        ("participant form", "/participants/new", "venue_search", "home_venue_id", {"name": "Enter Tester", "email": "enter.tester@example.org"}),
+        ("activity form", "/activities/new", "venue_search", "venue_ids", {"name": "Enter Walk"}),
+    ]
+    for label, path, search_name, choice_name, typed in forms:
+        driver.get(browser.base + path)
+        for name, value in typed.items():
+            driver.find_element(By.NAME, name).send_keys(value)
+        search = driver.find_element(By.NAME, search_name)
+        search.send_keys("a")
+        await_next_page(driver, lambda: search.send_keys(Keys.ENTER))
+        matches = driver.execute_script(f"return document.querySelectorAll('input[name=\"{choice_name}\"]:not([value=\"\"])').length")
+        kept = all(value == driver.execute_script(f"var e = document.querySelector('[name=\"{name}\"]'); return e && e.value")
+                   for name, value in typed.items())
+        still_on_form = bool(driver.find_elements(By.NAME, search_name))
+        checker.expect(f"{label}: Enter in the search box", not errors_shown(driver) and matches > 0 and kept and still_on_form,
+                       f"Enter in the search box did not search: errors shown {errors_shown(driver)}, {matches} matches, typed values kept {kept}")
+    # Enter in any other field still saves (the participant form with a name and email typed).
+    driver.get(browser.base + "/participants/new")
+    driver.find_element(By.NAME, "name").send_keys("Enter Saver")
+    email = driver.find_element(By.NAME, "email")
+    email.send_keys("enter.saver@example.org")
+    await_next_page(driver, lambda: email.send_keys(Keys.ENTER))
+    checker.expect("participant form: Enter in a field", re.search(rf"/participants/{ID}$", driver.current_url) is not None,
+                   f"Enter in the email field did not save the participant: at {driver.current_url}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--resources", default=str(pathlib.Path(__file__).resolve().parents[2]))
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+    binary = os.path.abspath(args.binary)
+    server = Server(binary, args.resources, prepare=lambda data, env: prepare(data, env, binary))
+    checker = Checker(tempfile.mkdtemp(prefix="fieldbook-fixes-"))
+    try:
+        browser = Browser(server.base)
+        try:
+            browser.sign_in(USERS["editor"][1])
+            check_enter_in_pickers(checker, browser)
+        finally:
+            browser.quit()
+    finally:
+        server.stop()
+    finish(checker, server, args.keep)
+
+
+if __name__ == "__main__":
+    main()
