@@ -9,12 +9,20 @@
     var line = document.getElementById("sync-status");
     if (!line || !line.getAttribute("data-events-url") || !window.EventSource) { return; }
     var source = null;
+    // Every place on the page that shows the status follows the same event, so the header and /sync never disagree.
     function show(status) {
-      line.querySelectorAll("[data-sync-field]").forEach(function (field) {
+      document.querySelectorAll("[data-sync-field]").forEach(function (field) {
         var value = status[field.getAttribute("data-sync-field")];
         var text = value === null || value === undefined ? "" : String(value);
         if (field.textContent !== text) { field.textContent = text; }
         field.hidden = text === "";
+      });
+      document.querySelectorAll("[data-sync-when-hub]").forEach(function (element) {
+        element.hidden = element.getAttribute("data-sync-when-hub") !== status.hub;
+      });
+      // Cancel is there whenever a sync runs, also one that began after the page was loaded.
+      document.querySelectorAll("[data-sync-cancel]").forEach(function (element) {
+        element.hidden = typeof status.progress_percent !== "number";
       });
     }
     // On /sync, the running session's progress follows the same events. Only the phase line is a live region, and it

@@ -38,6 +38,9 @@ public final class SyncEngine: @unchecked Sendable {
     let tokens: TokenSource
     private let statusDidChange: @Sendable () -> Void
     private var thread: Thread?
+
+    /// The interval given when Fieldbook was started (`--sync-interval`), which wins over the stored setting.
+    public var intervalOverride: TimeInterval? { settings.intervalOverride }
     private let threadLock = NSLock()
 
     public init(database: AppDatabase, settings: SyncEngineSettings = SyncEngineSettings(), logger: Logger,

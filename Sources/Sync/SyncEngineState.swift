@@ -38,7 +38,7 @@ final class SyncEngineState: @unchecked Sendable {
     private var stopRequested = false
     private var cancelRequested = false
     private var threadRunning = false
-    private var current = SyncEngineSnapshot(hub: .offline, paused: false, progress: nil, lastError: nil)
+    private var current = SyncEngineSnapshot(hub: .checking, paused: false, progress: nil, lastError: nil)
 
     func snapshot() -> SyncEngineSnapshot { locked { current } }
 

@@ -3,11 +3,14 @@ import Storage
 
 /// Whether this node talks to a hub, and how that is going.
 public enum HubState: String, Sendable {
-    case standalone, online, offline
+    /// `checking`: linked, but not yet tried since the engine started (right after linking or starting), so neither
+    /// online nor offline can be said yet.
+    case standalone, checking, online, offline
 
     public var label: String {
         switch self {
         case .standalone: "Standalone"
+        case .checking: "Checking the hub"
         case .online: "Hub online"
         case .offline: "Hub offline"
         }

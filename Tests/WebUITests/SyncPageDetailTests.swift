@@ -46,9 +46,40 @@ import Testing
         given.signIn("ed@example.org")
         let html = given.get("/sync").bodyText
         #expect(!html.contains("hub.invalid"))
-        #expect(html.contains("The hub did not answer at the hub"))
+        // Not "The hub did not answer at the hub." (issue 16): the address goes with its "at".
+        #expect(html.contains("The hub did not answer.") && !html.contains("at the hub"))
         given.signIn("admin@example.org")
         #expect(given.get("/sync").bodyText.contains("The hub did not answer at http://hub.invalid/api/v1/health."))
+    }
+
+    // Issue 16: /sync said "Hub offline at (sync paused)" to editors, claimed the hub could not be reached before it was
+    // ever tried, and offered Cancel only when the page was loaded during a sync.
+    @Test func theHubLineReadsWellForEveryRoleAndNothingIsClaimedBeforeTheHubIsTried() async throws {
+        try given.syncEngine?.pause()
+        for email in ["ed@example.org", "reader@example.org"] {
+            given.signIn(email)
+            let html = given.get("/sync").bodyText
+            #expect(html.contains(#"<span data-sync-field="hub_label">Checking the hub</span> (sync paused)</dd>"#), "\(email)")
+            #expect(!html.contains(" at (sync paused)") && !html.contains("hub.invalid"), "\(email)")
+            // The "cannot be reached" sentence is there for the live page to show, hidden until the hub is found offline.
+            #expect(html.contains(#"<p data-sync-when-hub="offline" hidden>The hub cannot be reached now."#), "\(email)")
+        }
+        given.signIn("admin@example.org")
+        #expect(given.get("/sync").bodyText.contains(#"Checking the hub</span> at http://hub.invalid (sync paused)"#))
+        given.signIn("ed@example.org")
+        #expect(given.get("/sync").bodyText.contains(#"<form method="post" action="/sync/cancel" data-sync-cancel hidden>"#))
+    }
+
+    // Issue 16: Settings said "5 minutes" while --sync-interval 30 was in force.
+    @Test func theSettingsPageSaysWhichIntervalAppliesAndWhy() async throws {
+        let started = try await WebHarness(withSyncEngine: true, syncIntervalOverride: 30)
+        try started.createUser("admin@example.org", .administrator)
+        started.signIn("admin@example.org")
+        #expect(started.get("/settings/sync").bodyText.contains(
+            "Fieldbook was started with --sync-interval 30, so it syncs every 30 seconds whatever this setting says."))
+        given.signIn("admin@example.org")
+        #expect(!given.get("/settings/sync").bodyText.contains("--sync-interval"))
+        #expect(SyncSettingsPages.spoken(seconds: 300) == "every 5 minutes" && SyncSettingsPages.spoken(seconds: 60) == "every minute")
     }
 
     @Test func syncNowWhilePausedResumes() async throws {

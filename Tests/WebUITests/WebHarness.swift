@@ -23,7 +23,7 @@ final class WebHarness {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(withSyncEngine: Bool = false) async throws {
+    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
@@ -32,7 +32,9 @@ final class WebHarness {
                                      refreshToken: "not-a-real-token", linkedAt: Date()))
         let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path)
         let staticFiles = try StaticFiles(mounts: [("", Self.repositoryRoot.appendingPathComponent("Public").path)])
-        syncEngine = withSyncEngine ? SyncEngine(database: database, logger: Logger(label: "test")) : nil
+        var engineSettings = SyncEngineSettings()
+        engineSettings.intervalOverride = syncIntervalOverride
+        syncEngine = withSyncEngine ? SyncEngine(database: database, settings: engineSettings, logger: Logger(label: "test")) : nil
         web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
                     syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: syncEngine)), setupCode: setupCode,
                     syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test"),

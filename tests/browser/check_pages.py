@@ -467,6 +467,9 @@ def check_live_status(checker, binary, root):
         WebDriverWait(driver, 10).until(lambda d: pending() != before)
         checker.expect(label, before is not None and pending() == before + 1, f"pending went from {before} to {pending()}")
         checker.expect(label, driver.execute_script("return window.fieldbookSamePage === true"), "the page was reloaded")
+        # Until the engine has tried the hub the state reads "Checking the hub"; the stopped hub then makes it offline.
+        WebDriverWait(driver, 15).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, '#sync-status [data-sync-field="hub_label"]').text == "Hub offline")
         regions = driver.find_elements(By.CSS_SELECTOR, '#sync-status [role="status"], #sync-status [aria-live]')
         checker.expect("live status: only the hub state is announced",
                        [r.get_attribute("data-sync-field") for r in regions] == ["hub_label"] and regions[0].text == "Hub offline",

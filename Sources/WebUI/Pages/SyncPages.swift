@@ -17,8 +17,7 @@ enum SyncPages {
         var view: [String: Any] = [
             "linked": link != nil,
             "hub_label": status.hub.label,
-            "hub_offline": status.hub == .offline,
-            "hub_address": isAdmin ? link?.upstream.absoluteString ?? "" : "",
+            "hub": status.hub.rawValue,
             "pending": status.pendingOperations,
             "failed_count": try database.failedOperationCount(),
             "conflict_count": try database.openConflictCount(),
@@ -29,6 +28,9 @@ enum SyncPages {
             "failed": try database.failedOperations().map { try failedView($0, database, linksUsers: isAdmin) },
             "sessions": try database.syncSessions(limit: 20).map { sessionView($0, hideHub) },
         ]
+        // Only administrators see the hub's address; the key is absent otherwise, so the sentence has no dangling "at".
+        if isAdmin, let link { view["hub_address"] = link.upstream.absoluteString }
+        view["hub_offline_hidden"] = status.hub != .offline
         view.merge(try SyncNotice.view(database, for: context.actor)) { $1 }
         view.merge(DiskSpaceNotice.view(database)) { $1 }
         if let progress = snapshot?.progress {
@@ -130,10 +132,16 @@ struct HubAddressRedactor {
     /// The link whose address to hide; nil shows texts as they are.
     let link: HubLink?
 
+    /// "The hub did not answer at http://10.0.0.5:8080/." reads "The hub did not answer." ("at the hub" would repeat it).
     func callAsFunction(_ text: String) -> String {
         guard let link else { return text }
-        var result = text.replacingOccurrences(of: link.upstream.absoluteString, with: "the hub")
-        if let host = link.upstream.host, !host.isEmpty { result = result.replacingOccurrences(of: host, with: "the hub") }
+        var result = text
+        for address in [link.upstream.absoluteString, link.upstream.host ?? ""] where !address.isEmpty {
+            // The address with any path after it, up to a space or the sentence's closing punctuation.
+            let url = NSRegularExpression.escapedPattern(for: address) + #"\S*?(?=[.,;:)]?(?:\s|$))"#
+            result = result.replacingOccurrences(of: " at " + url, with: "", options: .regularExpression)
+                .replacingOccurrences(of: url, with: "the hub", options: .regularExpression)
+        }
         return result
     }
 }

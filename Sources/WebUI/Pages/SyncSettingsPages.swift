@@ -74,6 +74,11 @@ enum SyncSettingsPages {
             intervalForm.input("minutes", label: "Sync automatically every (minutes)", value: interval ?? String(max(1, minutes)),
                                type: "text", hint: "From 1 to 1440. Fieldbook also syncs right after each change and when you press Sync now.")
             view = intervalForm.view
+            if let override = context.web.syncEngine?.intervalOverride {
+                view["interval_override"] = "Fieldbook was started with --sync-interval \(Int(override)), so it syncs "
+                    + "\(Self.spoken(seconds: Int(override))) whatever this setting says. "
+                    + "The setting below applies when Fieldbook is started without that option."
+            }
             view["linked"] = true
             view["hub_address"] = link.upstream.absoluteString
             view["hub_email"] = link.email
@@ -90,5 +95,11 @@ enum SyncSettingsPages {
         }
         return context.page("settings/sync", title: "Sync settings", section: .sync, view: view, status: status,
                             hasErrors: !errors.isEmpty)
+    }
+
+    /// "every 30 seconds", "every 5 minutes", "every minute".
+    static func spoken(seconds: Int) -> String {
+        if seconds % 60 == 0 { return seconds == 60 ? "every minute" : "every \(seconds / 60) minutes" }
+        return seconds == 1 ? "every second" : "every \(seconds) seconds"
     }
 }
