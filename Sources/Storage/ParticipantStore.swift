@@ -66,8 +66,9 @@ extension AppDatabase {
     }
 
     /// Participants whose name or email contains `text`, for pickers on other forms.
-    public func participantMatches(_ text: String, limit: Int = 20) throws -> [ParticipantListItem] {
-        try participants(ParticipantQuery(text: text, page: PageRequest(page: 1, perPage: limit))).items
+    /// The first `limit` participants matching `text`, with how many match in all.
+    public func participantMatches(_ text: String, limit: Int = 20) throws -> ListPage<ParticipantListItem> {
+        try participants(ParticipantQuery(text: text, page: PageRequest(page: 1, perPage: limit)))
     }
 
     public func participant(id: UUID) throws -> Participant {

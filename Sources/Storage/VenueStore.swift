@@ -59,8 +59,9 @@ extension AppDatabase {
     }
 
     /// Venues whose name or address contains `text`, for pickers on other forms.
-    public func venueMatches(_ text: String, limit: Int = 20) throws -> [VenueListItem] {
-        try venues(VenueQuery(text: text, page: PageRequest(page: 1, perPage: limit))).items
+    /// The first `limit` venues matching `text`, with how many match in all (pickers say when they show only some).
+    public func venueMatches(_ text: String, limit: Int = 20) throws -> ListPage<VenueListItem> {
+        try venues(VenueQuery(text: text, page: PageRequest(page: 1, perPage: limit)))
     }
 
     /// One page of the venues in an area and the areas inside it, by name.

@@ -59,6 +59,21 @@ import Testing
         #expect(setup.given.get(path).bodyText.contains(">Kibera Hall</a></td><td>12 Jan 2025</td><td>now</td>"))
     }
 
+    // Issue 16: the picker stopped at 20 matches without saying so.
+    @Test func thePickerSaysHowManyMatchedAndAsksToNarrowWhenItShowsOnlySome() async throws {
+        let setup = try await setUp()
+        for index in 0..<24 {
+            try setup.given.database.createParticipant(ParticipantInput(name: "Wanjiku \(index)", email: "w\(index)@example.org"), by: .system("test"))
+        }
+        let path = try #require(create(setup, [("name", "Choir"), ("start_date", "2025-01-12"), ("duration", "ongoing")]).header("Location"))
+        func search(_ text: String) -> String {
+            setup.given.post(path + "/assignments", [("participant_search", text), ("find_participants", "1")], formPath: path + "/assignments/new").bodyText
+        }
+        #expect(search("wanji").contains("Showing the first 20 of 25 matches. Type more of the name to narrow the search."))
+        #expect(search("Wanjiku 13").contains(">1 match.<"))
+        #expect(search("nobody").contains("Nothing matches"))
+    }
+
     @Test func assignMarkCompleteAndRemove() async throws {
         let setup = try await setUp()
         let path = try #require(create(setup, [("name", "Choir"), ("start_date", "2025-01-12"), ("duration", "ongoing")]).header("Location"))

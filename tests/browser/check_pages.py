@@ -540,12 +540,20 @@ def check_sync_with_hub(checker, binary, root):
         driver = browser.driver
         driver.get(node.base + "/sync")
         driver.execute_script("window.fieldbookSamePage = true")
+        # Whether Cancel was offered while the sync ran: it began after this page was loaded (issue 16).
+        driver.execute_script("""window.cancelOffered = false;
+            new MutationObserver(function () {
+              var form = document.querySelector('[data-sync-cancel]');
+              if (form && !form.hidden) { window.cancelOffered = true; }
+            }).observe(document.body, {attributes: true, subtree: true, attributeFilter: ['hidden']});""")
         phase = lambda: driver.find_element(By.CSS_SELECTOR, "#sync-progress-region [data-progress-phase]").text
         browser.post("/sync/resume", {}, form_path="/sync")  # browser.http: its own session; the open page must follow
         WebDriverWait(driver, 60).until(lambda d: phase() != "No sync is running now.")
         checker.expect("sync: progress follows the running sync without a reload",
                        (phase().startswith("Sync running") or phase().startswith("The sync finished"))
                        and driver.execute_script("return window.fieldbookSamePage === true"), f"phase line: {phase()!r}")
+        checker.expect("sync: Cancel is offered for a sync that began after the page loaded",
+                       driver.execute_script("return window.cancelOffered === true"), "the Cancel form never showed")
         wait_for(lambda: node_api.get(node.base + "/api/v1/sync/status").json()["conflicts"] == 1
                  and node_api.get(node.base + "/api/v1/sync/status").json()["failed_operations"] == 1, 60, "the conflict and the failure")
         checker.page(browser, "sync: with a conflict and a failed operation", "/sync")

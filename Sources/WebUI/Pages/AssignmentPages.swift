@@ -62,9 +62,8 @@ enum AssignmentPages {
                     options: [("", "Choose…")] + (try context.database.categories(.participantRole)).map { ($0.id.lowercasedString, $0.name) })
         var view = form.view
         let chosen = UUID(uuidString: participant).flatMap { id in (try? context.database.participant(id: id)).map { (id, "\($0.name) (\($0.email))") } }
-        let matches = search.trimmingCharacters(in: .whitespaces).isEmpty ? [] : try context.database
-            .participantMatches(search)
-            .map { ($0.participant.id, "\($0.participant.name) (\($0.participant.email))") }
+        let matches = search.trimmingCharacters(in: .whitespaces).isEmpty ? PickerMatches.none
+            : PickerMatches(try context.database.participantMatches(search)) { ($0.participant.id, "\($0.participant.name) (\($0.participant.email))") }
         view["picker"] = picker.view(search: search, chosen: chosen.map { [$0] } ?? [], matches: matches,
                                      error: errors.message(for: "participant_id"))
         view["activity"] = ActivityPages.activityView(activity)

@@ -15,8 +15,14 @@ struct SearchPicker {
     let findButton: String
     let buttonLabel: String
 
-    /// The picker's view: chosen entries first (checked), then matches not already chosen.
-    func view(search: String, chosen: [(id: UUID, label: String)], matches: [(id: UUID, label: String)], error: String?) -> [String: Any] {
+    /// The picker's view: chosen entries first (checked), then matches not already chosen, and how many matched in all.
+    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: String?) -> [String: Any] {
+        var view = view(search: search, chosen: chosen, matches: matches.entries, error: error)
+        if let summary = matches.summary { view["match_summary"] = summary }
+        return view
+    }
+
+    private func view(search: String, chosen: [(id: UUID, label: String)], matches: [(id: UUID, label: String)], error: String?) -> [String: Any] {
         let chosenIds = Set(chosen.map(\.id))
         let options = chosen.map { option($0, checked: true) } + matches.filter { !chosenIds.contains($0.id) }.map { option($0, checked: false) }
         let searched = !search.trimmingCharacters(in: .whitespaces).isEmpty
@@ -35,14 +41,37 @@ struct SearchPicker {
     }
 }
 
+/// What a picker's search found: the entries shown and how many matched in all.
+struct PickerMatches {
+    static let none = PickerMatches(entries: [], total: 0)
+
+    let entries: [(id: UUID, label: String)]
+    let total: Int
+
+    init(entries: [(id: UUID, label: String)], total: Int) {
+        (self.entries, self.total) = (entries, total)
+    }
+
+    init<Item>(_ page: ListPage<Item>, label: (Item) -> (id: UUID, label: String)) {
+        self.init(entries: page.items.map(label), total: page.total)
+    }
+
+    /// "3 matches." or, when only some are shown, how to find the rest; nil when nothing matched (the picker says so).
+    var summary: String? {
+        guard total > 0 else { return nil }
+        guard total > entries.count else { return total == 1 ? "1 match." : "\(total) matches." }
+        return "Showing the first \(entries.count) of \(total) matches. Type more of the name to narrow the search."
+    }
+}
+
 /// Venue entries for pickers.
 enum VenueChoices {
     static func chosen(_ database: AppDatabase, _ ids: [UUID]) -> [(id: UUID, label: String)] {
         ids.compactMap { id in (try? database.venue(id: id)).map { (id, "\($0.name), \($0.address)") } }
     }
 
-    static func matches(_ database: AppDatabase, _ text: String) throws -> [(id: UUID, label: String)] {
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
-        return try database.venueMatches(text, limit: 20).map { ($0.venue.id, "\($0.venue.name), \($0.venue.address) (\($0.areaName))") }
+    static func matches(_ database: AppDatabase, _ text: String) throws -> PickerMatches {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return .none }
+        return PickerMatches(try database.venueMatches(text, limit: 20)) { ($0.venue.id, "\($0.venue.name), \($0.venue.address) (\($0.areaName))") }
     }
 }
