@@ -39,8 +39,10 @@ public struct Activity: Sendable, Equatable, Identifiable {
     public var isOngoing: Bool { endDate == nil }
 
     /// "12 Mar 2025 – 30 Jun 2025" or "since 12 Mar 2025, ongoing".
-    public var dateText: String {
-        endDate.map { "\(startDate.display) – \($0.display)" } ?? "since \(startDate.display), ongoing"
+    public var dateText: String { Self.dateText(start: startDate, end: endDate) }
+
+    public static func dateText(start: CalendarDate, end: CalendarDate?) -> String {
+        end.map { "\(start.display) – \($0.display)" } ?? "since \(start.display), ongoing"
     }
 }
 

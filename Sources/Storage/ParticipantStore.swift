@@ -40,6 +40,9 @@ public struct ParticipantAssignment: Sendable, Equatable {
     public let activityId: UUID
     public let activityName: String
     public let roleName: String
+    public let status: ActivityStatus
+    public let startDate: CalendarDate
+    public let endDate: CalendarDate?
 }
 
 /// Participants (Requirement 4): search, filters, detail with address history, and writes that keep that history.
@@ -89,10 +92,14 @@ extension AppDatabase {
     public func assignments(of participantId: UUID) throws -> [ParticipantAssignment] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT a.id, a.name, r.name AS role_name FROM assignments s JOIN activities a ON a.id = s.activity_id
-                JOIN participant_roles r ON r.id = s.role_id WHERE s.participant_id = ? ORDER BY a.name COLLATE NOCASE, r.name
+                SELECT a.id, a.name, a.status, a.start_date, a.end_date, r.name AS role_name FROM assignments s
+                JOIN activities a ON a.id = s.activity_id JOIN participant_roles r ON r.id = s.role_id
+                WHERE s.participant_id = ? ORDER BY a.start_date DESC, a.name COLLATE NOCASE, r.name
                 """, arguments: [participantId.databaseText]).map {
-                ParticipantAssignment(activityId: $0.uuid("id"), activityName: $0["name"], roleName: $0["role_name"])
+                ParticipantAssignment(activityId: $0.uuid("id"), activityName: $0["name"], roleName: $0["role_name"],
+                                      status: ActivityStatus(rawValue: $0["status"]) ?? .planned,
+                                      startDate: CalendarDate($0["start_date"]) ?? CalendarDate("2000-01-01")!,
+                                      endDate: ($0["end_date"] as String?).flatMap(CalendarDate.init))
             }
         }
     }

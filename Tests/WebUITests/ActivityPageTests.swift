@@ -82,10 +82,12 @@ import Testing
         #expect(search.bodyText.contains("Ann Wanjiru (ann@example.org)"))
         let fields = [("participant_id", setup.ann.id.uuidString.lowercased()), ("role_id", setup.role.id.uuidString.lowercased())]
         #expect(setup.given.post(path + "/assignments", fields, formPath: path + "/assignments/new").header("Location") == path)
+        // The participant's page lists the activity with its role, status and dates (issue 16).
+        #expect(setup.given.get("/participants/\(setup.ann.id.uuidString.lowercased())").bodyText
+            .contains("Choir</a></td><td>\(setup.role.name)</td><td>Active</td><td>since 12 Jan 2025, ongoing</td>"))
         let again = setup.given.post(path + "/assignments", fields, formPath: path + "/assignments/new")
         #expect(again.status == .unprocessableContent)
         #expect(again.bodyText.contains("already assigned to this activity as \(setup.role.name)"))
-        #expect(setup.given.get("/participants/\(setup.ann.id.uuidString.lowercased())").bodyText.contains(">Choir</a>, as \(setup.role.name)"))
         #expect(setup.given.post(path + "/completion", [], formPath: path).header("Location") == path)
         #expect(setup.given.get(path).bodyText.contains("<dd class=\"summary-list__value\">Completed</dd>"))
         let activityId = try #require(UUID(uuidString: String(path.dropFirst("/activities/".count))))

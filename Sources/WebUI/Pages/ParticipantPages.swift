@@ -42,7 +42,10 @@ enum ParticipantPages: RecordPages {
                  "to": period.effectiveTo?.display ?? "now", "current": period.effectiveTo == nil]
             },
             "has_history": !history.isEmpty,
-            "assignments": assignments.map { ["activity": $0.activityName, "role": $0.roleName, "path": Paths.activities.record($0.activityId)] },
+            "assignments": assignments.map {
+                ["activity": $0.activityName, "role": $0.roleName, "path": Paths.activities.record($0.activityId), "status": $0.status.label,
+                 "dates": Activity.dateText(start: $0.startDate, end: $0.endDate)]
+            },
             "has_assignments": !assignments.isEmpty,
         ]
         if let id = participant.homeVenueId {
