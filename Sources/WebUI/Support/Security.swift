@@ -30,9 +30,15 @@ public final class SetupCode: Sendable {
         return text
     }
 
+    /// Case, spaces and the hyphen do not matter: "k7qf2m9x" and "K7QF 2M9X" are the code `K7QF-2M9X`, as typed from
+    /// a terminal or read aloud across a room.
     func matches(_ candidate: String) -> Bool {
-        let normalized = candidate.trimmingCharacters(in: .whitespaces).uppercased()
-        return code.withLock { current in current.map { constantTimeEquals($0, normalized) } ?? false }
+        let normalized = Self.letters(of: candidate)
+        return code.withLock { current in current.map { constantTimeEquals(Self.letters(of: $0), normalized) } ?? false }
+    }
+
+    private static func letters(of text: String) -> String {
+        text.uppercased().filter { $0.isLetter || $0.isNumber }
     }
 
     func invalidate() { code.withLock { $0 = nil } }
