@@ -3,6 +3,8 @@ import GRDB
 
 /// How many records of one kind exist, for the home page.
 public struct RecordCount: Sendable {
+    /// The kind's entity name ("venue").
+    public let entity: String
     public let label: String
     public let count: Int
     /// The list page, where one exists.
@@ -19,7 +21,7 @@ extension AppDatabase {
     public func recordCounts() throws -> [RecordCount] {
         try read { db in
             try Self.countedKinds.map { kind in
-                RecordCount(label: kind.label.many.capitalizedFirst, count: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kind.table)") ?? 0,
+                RecordCount(entity: kind.entity, label: kind.label.many.capitalizedFirst, count: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kind.table)") ?? 0,
                             path: kind.listPath)
             }
         }

@@ -90,3 +90,29 @@ import Testing
         #expect(given.get("/roles?page=2").header("Location") == "/login?next=%2Froles%3Fpage%3D2")
     }
 }
+
+/// The first run (issue 16): what a new administrator is told to do first.
+@Suite struct FirstRunPageTests {
+    @Test func homeListsTheSetUpOrderUntilEveryStepHasRecordsAndTheVenueFormLinksToAreas() async throws {
+        let given = try await WebHarness()
+        try given.createUser("admin@example.org", .administrator)
+        try given.createUser("reader@example.org", .readOnly)
+        given.signIn("admin@example.org")
+        let home = given.get("/").bodyText
+        #expect(home.contains("Getting started"))
+        let order = ["Add an area", "Add a venue", "Add a participant", "Add an activity"].map { home.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order.map { $0! } == order.map { $0! }.sorted())
+        #expect(given.get("/venues/new").bodyText.contains("there are no areas yet. <a href=\"/areas/new\">Add an area</a> first"))
+        let area = try given.database.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: .system("test"))
+        #expect(given.get("/").bodyText.contains("cities, then neighbourhoods inside them. <strong>Done.</strong>"))
+        #expect(!given.get("/venues/new").bodyText.contains("there are no areas yet"))
+        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: .system("test"))
+        try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString), by: .system("test"))
+        try given.database.createActivity(ActivityInput(name: "Choir", typeId: try given.database.categories(.activityType)[0].id.uuidString,
+                                                        startDate: "2025-01-01", duration: "ongoing", status: "ACTIVE",
+                                                        venueIds: [venue.id.uuidString]), by: .system("test"))
+        #expect(!given.get("/").bodyText.contains("Getting started"))
+        given.signIn("reader@example.org")
+        #expect(!given.get("/").bodyText.contains("Getting started"))
+    }
+}

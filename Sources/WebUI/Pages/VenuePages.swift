@@ -105,12 +105,13 @@ enum VenuePages: RecordPages {
         form.input("address", label: "Address", value: values.address)
         form.select("geographic_area_id", label: "Area", value: values.areaId,
                     options: [("", "Choose…")] + areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) },
-                    hint: areas.isEmpty ? "There are no areas yet: add one on the Areas page first" : nil)
+                    hint: areas.isEmpty ? "There are no areas yet: add one first (the link above)" : nil)
         form.input("latitude", label: "Latitude (optional)", value: values.latitude, hint: "Decimal degrees, −90 to 90, like 51.5072")
         form.input("longitude", label: "Longitude (optional)", value: values.longitude, hint: "Decimal degrees, −180 to 180, like -0.1276")
         form.select("venue_type", label: "Kind of venue", value: values.venueType,
                     options: [("", "Not specified")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
         var view = form.view
+        view["no_areas"] = areas.isEmpty
         view["heading"] = venue.map { "Edit “\($0.name)”" } ?? "New venue"
         view["action"] = venue.map { Paths.venues.edit($0.id) } ?? Paths.venues.new()
         view["back"] = venue.map { Paths.venues.record($0.id) } ?? Paths.venues.list()
