@@ -104,4 +104,20 @@ import Testing
         #expect(page(inLanguage: "en-US,en;q=0.9").contains(DateStyle.monthFirst.text(year: today.year, month: today.month, day: today.day)))
         #expect(given.get("/participants").bodyText.contains("<a href=\"tel:+442079460018\">"))
     }
+
+    // Issue 16: deleting needed a detail page. Each list row has Edit and Delete for editors (to the confirmation page).
+    @Test func listRowsOfferEditAndDeleteToEditorsOnly() async throws {
+        let (given, hall, _) = try await editorWithVenues()
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann Wanjiru", email: "ann@example.org"), by: .system("test"))
+        let id = ann.id.uuidString.lowercased(), venue = hall.id.uuidString.lowercased()
+        #expect(given.get("/participants").bodyText.contains(
+            "<a href=\"/participants/\(id)/delete\">Delete<span class=\"visually-hidden\"> Ann Wanjiru</span></a>"))
+        #expect(given.get("/venues").bodyText.contains("<a href=\"/venues/\(venue)/delete\">Delete<span class=\"visually-hidden\"> Kibera Hall</span></a>"))
+        #expect(given.get("/areas").bodyText.contains("/delete\">Delete<span class=\"visually-hidden\"> Nairobi</span></a>"))
+        #expect(given.get("/participants/\(id)/delete").status == .ok)
+        try given.createUser("reader@example.org", .readOnly)
+        given.signIn("reader@example.org")
+        #expect(!given.get("/participants").bodyText.contains("/delete\""))
+        #expect(!given.get("/areas").bodyText.contains("/delete\""))
+    }
 }
