@@ -7,6 +7,13 @@ public struct ActivityQuery: Sendable, Equatable {
     public var text = ""
     public var typeId: UUID?
     public var status: ActivityStatus?
+    /// Held now at a venue in this area or an area inside it.
+    public var areaId: UUID?
+    /// Held now at this venue.
+    public var venueId: UUID?
+    /// Dates overlapping [from, to]; either end may be open.
+    public var from: CalendarDate?
+    public var to: CalendarDate?
     public var sort = Sort.start
     public var descending = true
     public var page = PageRequest()
@@ -37,6 +44,17 @@ extension AppDatabase {
             list.matching(query.text, alias: "a")
             if let type = query.typeId { list.add("a.activity_type_id = ?", type.databaseText) }
             if let status = query.status { list.add("a.status = ?", status.rawValue) }
+            if let area = query.areaId {
+                list.add("""
+                    a.id IN (SELECT h.activity_id FROM activity_venue_history h WHERE h.effective_to IS NULL
+                             AND h.venue_id IN (SELECT id FROM venues WHERE geographic_area_id IN (\(Self.areaTreeSQL))))
+                    """, area.databaseText)
+            }
+            if let venue = query.venueId {
+                list.add("a.id IN (SELECT activity_id FROM activity_venue_history WHERE effective_to IS NULL AND venue_id = ?)", venue.databaseText)
+            }
+            if let to = query.to { list.add("a.start_date <= ?", to.description) }
+            if let from = query.from { list.add("(a.end_date IS NULL OR a.end_date >= ?)", from.description) }
             let direction = query.descending ? "DESC" : "ASC"
             let order = switch query.sort {
             case .start: "a.start_date \(direction), a.id \(direction)"

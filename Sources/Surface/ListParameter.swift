@@ -6,6 +6,8 @@ public enum ListParameter: String, Sendable, CaseIterable {
     /// Words the name (and address or email) contains.
     case text = "q"
     case areaId = "area_id"
+    /// Activities held at this venue now.
+    case venueId = "venue_id"
     case venueType = "venue_type"
     case activityTypeId = "activity_type_id"
     case status
@@ -15,7 +17,7 @@ public enum ListParameter: String, Sendable, CaseIterable {
     case order
     case page
     case perPage = "per_page"
-    /// A date range's first and last day (the map's activities whose dates overlap it).
+    /// A date range's first and last day (activities, on the list and the map, whose dates overlap it).
     case from
     case to
     /// The stops of one visit list (the map shows where they are).

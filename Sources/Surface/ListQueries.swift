@@ -68,6 +68,8 @@ extension ActivityQuery {
         self = .unfiltered
         (text, typeId) = (list.text(.text), try list.uuid(.activityTypeId))
         status = try list.choice(.status, as: ActivityStatus.self)
+        (areaId, venueId) = (try list.uuid(.areaId), try list.uuid(.venueId))
+        (from, to) = (try list.date(.from), try list.date(.to))
         sort = try list.choice(.sort, as: Sort.self) ?? .start
         (descending, page) = (try list.descending(default: true), try list.page())
     }

@@ -61,6 +61,38 @@ import Testing
         }
     }
 
+    // Issue 16: activities filtered by area (with the areas inside it), by venue, and by a date range they overlap.
+    @Test func activitiesFilterByAreaVenueAndDates() async throws {
+        await propertyCheck(count: 10, input: Gen.int(in: 0...500).array(of: 1...30)) { picks in
+            let given = try TestDatabase()
+            let city = try given.database.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: actor)
+            let quarter = try given.database.createArea(AreaInput(name: "Quarter", areaType: "NEIGHBOURHOOD", parentId: city.id.uuidString), by: actor)
+            let elsewhere = try given.database.createArea(AreaInput(name: "Elsewhere", areaType: "CITY", parentId: ""), by: actor)
+            let areas = [city, quarter, elsewhere]
+            let venues = try (0..<4).map {
+                try given.database.createVenue(VenueInput(name: "V\($0)", address: "\($0) Lane", areaId: areas[$0 % 3].id.uuidString), by: actor)
+            }
+            let type = try given.database.categories(.activityType)[0]
+            var made: [(id: UUID, venue: Int?, start: String, end: String?)] = []
+            for (index, pick) in picks.enumerated() {
+                let venue: Int? = pick % 5 == 4 ? nil : pick % 4
+                let start = String(format: "2025-%02d-01", pick % 12 + 1)
+                let end: String? = pick % 3 == 0 ? nil : String(format: "2025-%02d-28", min(12, pick % 12 + 1 + pick % 4))
+                let activity = try given.database.createActivity(input("A\(index)", type: type, start: start, end: end,
+                                                                       venues: venue.map { [venues[$0]] } ?? []), by: actor)
+                made.append((activity.id, venue, start, end))
+            }
+            func found(_ query: ActivityQuery) throws -> Set<UUID> { Set(try all(given.database, query).map(\.activity.id)) }
+            let inCity = made.filter { $0.venue.map { $0 % 3 != 2 } ?? false }  // City and the Quarter inside it
+            #expect(try found(ActivityQuery(areaId: city.id)) == Set(inCity.map(\.id)))
+            #expect(try found(ActivityQuery(areaId: quarter.id)) == Set(made.filter { $0.venue.map { $0 % 3 == 1 } ?? false }.map(\.id)))
+            #expect(try found(ActivityQuery(venueId: venues[0].id)) == Set(made.filter { $0.venue == 0 }.map(\.id)))
+            let (from, to) = ("2025-05-10", "2025-07-15")
+            let overlapping = made.filter { $0.start <= to && ($0.end.map { $0 >= from } ?? true) }
+            #expect(try found(ActivityQuery(from: CalendarDate(from), to: CalendarDate(to))) == Set(overlapping.map(\.id)))
+        }
+    }
+
     // Feature: fieldbook, Property 5: Sort Order Preservation
     @Test func property5_activitySortOrderPreservation() async throws {
         await propertyCheck(count: 10, input: Gen.int(in: 0...200).array(of: 2...40), Gen.bool) { picks, descending in

@@ -49,6 +49,10 @@ enum ActivityResource {
         .of(ListParameter.text.name, .text, "Name contains (accents and case ignored)"),
         .of(ListParameter.activityTypeId.name, .uuid),
         .of(ListParameter.status.name, .choice(statuses)),
+        .of(ListParameter.areaId.name, .uuid, "Held now at a venue in this area or an area inside it"),
+        .of(ListParameter.venueId.name, .uuid, "Held now at this venue"),
+        .of(ListParameter.from.name, .date, "Still running on or after this day"),
+        .of(ListParameter.to.name, .date, "Started on or before this day"),
         .of(ListParameter.sort.name, .choice(ActivityQuery.Sort.allCases.map(\.rawValue)), "Default start"),
         .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default desc"),
     ])

@@ -20,12 +20,18 @@ enum ActivityPages: RecordPages {
                        options: [("", "Any type")] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, $0.name) })
         filters.select(ListParameter.status.name, label: "Status", value: query.status?.rawValue ?? "",
                        options: [("", "Any status")] + ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
+        filters.select(ListParameter.areaId.name, label: "Area (and the areas inside it)", value: query.areaId?.lowercasedString ?? "",
+                       options: [("", "Any area")] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
+        filters.input(ListParameter.from.name, label: "Running on or after", value: query.from?.description ?? "", type: "date")
+        filters.input(ListParameter.to.name, label: "Started on or before", value: query.to?.description ?? "", type: "date")
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue, options: [("start", "Start date"), ("name", "Name"), ("type", "Type")])
         filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc",
                        options: [("desc", "Descending (newest first)"), ("asc", "Ascending (oldest first)")])
         return context.listPage("activities/list", title: "Activities", section: .activities, filters: filters, page: page,
                                 noun: ("activity", "activities"),
-                                filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil) { item in
+                                filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil || query.areaId != nil
+                                    || query.venueId != nil || query.from != nil || query.to != nil,
+                                extra: venueFilterView(query, context)) { item in
             activityView(item.activity).merging(["type": item.typeName, "venues": item.venueNames.joined(separator: ", ")]) { $1 }
         }
     }
@@ -141,6 +147,14 @@ enum ActivityPages: RecordPages {
         if let activity { view["version"] = activity.version }
         return context.page("activities/form", title: view["heading"] as? String ?? "Activity", section: .activities, view: view,
                             status: status, hasErrors: form.hasErrors)
+    }
+
+    /// A venue's "activities held here" link narrows the list to that venue: said above the list, with a way back to
+    /// all venues, and kept by the filter form.
+    private static func venueFilterView(_ query: ActivityQuery, _ context: PageContext) -> [String: Any] {
+        guard let id = query.venueId, let venue = try? context.database.venue(id: id) else { return [:] }
+        return ["venue_filter": ["id": id.lowercasedString, "name": venue.name, "path": Paths.venues.record(id),
+                                 "without": context.request.link(setting: ListParameter.venueId.name, to: nil)]]
     }
 
     static func activityView(_ activity: Activity) -> [String: Any] {

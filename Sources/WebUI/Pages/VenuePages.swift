@@ -33,6 +33,7 @@ enum VenuePages: RecordPages {
             "activities": occupancy.activities.map { ["name": $0.name, "path": Paths.activities.record($0.id)] },
             "participants": occupancy.participants.map { ["name": $0.name, "path": Paths.participants.record($0.id)] },
             "has_activities": occupancy.activityTotal > 0, "activity_total": occupancy.activityTotal,
+            "activities_here": Paths.activities.list.filtered(by: .venueId, venue.id.lowercasedString),
             "has_participants": occupancy.participantTotal > 0, "participant_total": occupancy.participantTotal,
         ]
         return context.page("venues/detail", title: venue.name, section: .venues, view: view)
