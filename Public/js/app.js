@@ -20,6 +20,10 @@
       document.querySelectorAll("[data-sync-when-hub]").forEach(function (element) {
         element.hidden = element.getAttribute("data-sync-when-hub") !== status.hub;
       });
+      // Features that need the hub (Sync now) are offered only while it can be reached (Property 14).
+      document.querySelectorAll("[data-sync-unless-hub]").forEach(function (element) {
+        element.hidden = element.getAttribute("data-sync-unless-hub") === status.hub;
+      });
       // Cancel is there whenever a sync runs, also one that began after the page was loaded.
       document.querySelectorAll("[data-sync-cancel]").forEach(function (element) {
         element.hidden = typeof status.progress_percent !== "number";

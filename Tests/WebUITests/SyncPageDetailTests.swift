@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 @testable import Storage
+@testable import Sync
 import Testing
 @testable import WebUI
 
@@ -68,6 +69,21 @@ import Testing
         #expect(given.get("/sync").bodyText.contains(#"Checking the hub</span> at http://hub.invalid (sync paused)"#))
         given.signIn("ed@example.org")
         #expect(given.get("/sync").bodyText.contains(#"<form method="post" action="/sync/cancel" data-sync-cancel hidden>"#))
+    }
+
+    // Property 14 (issue 16): Sync now needs the hub, so it is not offered while the hub cannot be reached, and the page
+    // says why; the live page shows it again when the hub answers.
+    @Test func property14_syncNowIsOfferedOnlyWhileTheHubCanBeReached() async throws {
+        let engine = try #require(given.syncEngine)
+        given.signIn("ed@example.org")
+        engine.state.setHub(.offline)
+        let offline = given.get("/sync").bodyText
+        #expect(offline.contains(#"<form method="post" action="/sync/run" data-sync-unless-hub="offline" hidden>"#))
+        #expect(offline.contains(#"<p data-sync-when-hub="offline">Sync now needs the hub"#))
+        engine.state.setHub(.online)
+        let online = given.get("/sync").bodyText
+        #expect(online.contains(#"<form method="post" action="/sync/run" data-sync-unless-hub="offline">"#))
+        #expect(online.contains(#"<p data-sync-when-hub="offline" hidden>Sync now needs the hub"#))
     }
 
     // Issue 16: Settings said "5 minutes" while --sync-interval 30 was in force.
