@@ -50,6 +50,47 @@ extension AppDatabase {
     public func unassign(_ id: UUID, by actor: Actor) throws {
         try transaction(by: actor) { try $0.delete($0.fetch(AssignmentRow.self, id: id)) }
     }
+
+    /// Assigns several participants (ids as typed in the form) in one role, in one transaction. People already assigned
+    /// in that role are left as they are and named in the result; a bad id or role refuses the whole request.
+    public func assign(participants texts: [String], role roleText: String, toActivity activityId: UUID,
+                       by actor: Actor) throws -> BulkAssignment {
+        var errors = ValidationError()
+        if texts.isEmpty { errors.add("participant_id", "Choose at least one participant: search, then tick them") }
+        let ids = texts.compactMap { AssignmentRules.participantId.check($0, field: "participant_id", into: &errors) }
+        let roleId = AssignmentRules.roleId.check(roleText, field: "role_id", into: &errors)
+        try errors.throwIfAny()
+        return try transaction(by: actor) { records in
+            try records.assignAll(Array(Set(ids)).map { ($0, roleId!) }, toActivity: activityId)
+        }
+    }
+
+    /// Assigns everyone assigned to `sourceId`, each in the role they have there, in one transaction.
+    public func assignEveryone(from sourceId: UUID, toActivity activityId: UUID, by actor: Actor) throws -> BulkAssignment {
+        try transaction(by: actor) { records in
+            guard try records.exists(sourceId, in: "activities") else { throw DomainError.notFound(entity: "activity") }
+            let pairs = try Row.fetchAll(records.db, sql: "SELECT participant_id, role_id FROM assignments WHERE activity_id = ?",
+                                         arguments: [sourceId.databaseText]).map { ($0.uuid("participant_id"), $0.uuid("role_id")) }
+            return try records.assignAll(pairs, toActivity: activityId)
+        }
+    }
+
+    /// Removes several assignments of one activity in one transaction; ids of other activities are refused.
+    public func unassign(_ ids: [UUID], fromActivity activityId: UUID, by actor: Actor) throws {
+        try transaction(by: actor) { records in
+            for id in Set(ids) {
+                let row = try records.fetch(AssignmentRow.self, id: id)
+                guard row.activityId == activityId else { throw DomainError.notFound(entity: "assignment") }
+                try records.delete(row)
+            }
+        }
+    }
+}
+
+/// What a bulk assignment did: who was assigned, and who already was (in that role) and was left alone.
+public struct BulkAssignment: Sendable, Equatable {
+    public var assigned: [String] = []
+    public var alreadyAssigned: [String] = []
 }
 
 extension Assignment {
@@ -62,6 +103,24 @@ extension Assignment {
 
 /// The assignment writer: the only code that writes assignments.
 extension RecordTransaction {
+    /// Assigns each (participant, role) pair not yet assigned; names of those that already were are returned apart.
+    func assignAll(_ pairs: [(participant: UUID, role: UUID)], toActivity activityId: UUID) throws -> BulkAssignment {
+        var result = BulkAssignment()
+        for (participant, role) in pairs {
+            let name = try String.fetchOne(db, sql: "SELECT name FROM participants WHERE id = ?", arguments: [participant.databaseText]) ?? ""
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM assignments WHERE activity_id = ? AND participant_id = ? AND role_id = ?)",
+                                 arguments: [activityId.databaseText, participant.databaseText, role.databaseText]) == true {
+                result.alreadyAssigned.append(name)
+                continue
+            }
+            try assign(participant: participant, role: role, toActivity: activityId)
+            result.assigned.append(name)
+        }
+        result.assigned.sort { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+        result.alreadyAssigned.sort { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+        return result
+    }
+
     /// Assigns a participant to an activity in a role; the same person twice in the same role is refused.
     @discardableResult
     func assign(participant participantId: UUID, role roleId: UUID, toActivity activityId: UUID, at date: Date = Date()) throws -> AssignmentRow {

@@ -26,6 +26,10 @@ enum Paths {
     static let assignments = activities.record / "assignments"
     static let newAssignment = assignments / "new"
     static let deleteAssignment = assignments / "{assignmentId}" / "delete"
+    /// Everyone from another activity, each in their role there.
+    static let copyAssignments = assignments / "copy"
+    /// Several assignments removed at once (a confirmation, then the removal).
+    static let removeAssignments = assignments / "remove"
     static let userPassword = users.record / "password"
 
     static let myVisits = home / "my-visits"

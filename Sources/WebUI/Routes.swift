@@ -24,6 +24,8 @@ enum WebRoutes {
         table.post(Paths.activityCompletion, .editor, ActivityPages.complete)
         table.get(Paths.newAssignment, .editor, AssignmentPages.newForm)
         table.post(Paths.assignments, .editor, AssignmentPages.create)
+        table.post(Paths.copyAssignments, .editor, AssignmentPages.copy)
+        table.post(Paths.removeAssignments, .editor, AssignmentPages.removeSeveral)
         table.get(Paths.deleteAssignment, .editor, AssignmentPages.deleteConfirmation)
         table.post(Paths.deleteAssignment, .editor, AssignmentPages.delete)
 

@@ -74,6 +74,42 @@ import Testing
         #expect(search("nobody").contains("Nothing matches"))
     }
 
+    // Issue 16: a class of 12 took 12 rounds. Several people at once in one role, everyone from another activity in
+    // their roles there, and several removed at once after a confirmation.
+    @Test func assignSeveralCopyFromAnotherActivityAndRemoveSeveral() async throws {
+        let setup = try await setUp()
+        let given = setup.given
+        let people = try (0..<4).map { try given.database.createParticipant(ParticipantInput(name: "Pupil \($0)", email: "p\($0)@example.org"), by: .system("test")) }
+        let choir = try #require(create(setup, [("name", "Choir"), ("start_date", "2025-01-12"), ("duration", "ongoing")]).header("Location"))
+        let role = setup.role.id.uuidString.lowercased()
+        let ticked = people.prefix(3).map { ("participant_id", $0.id.uuidString.lowercased()) }
+        // Ticks survive a second search.
+        let searched = given.post(choir + "/assignments", ticked + [("participant_search", "Pupil 3"), ("find_participants", "1")],
+                                  formPath: choir + "/assignments/new").bodyText
+        #expect(people.prefix(3).allSatisfy { searched.contains("value=\"\($0.id.uuidString.lowercased())\" checked") })
+        let assigned = given.post(choir + "/assignments", ticked + [("role_id", role)], formPath: choir + "/assignments/new")
+        #expect(assigned.header("Location") == choir)
+        #expect(given.get(choir).bodyText.contains("Assigned 3 as \(setup.role.name): Pupil 0, Pupil 1, Pupil 2."))
+        #expect(try given.database.assignments(ofActivity: UUID(uuidString: String(choir.split(separator: "/").last!))!).count == 3)
+
+        let band = try #require(create(setup, [("name", "Band"), ("start_date", "2025-02-01"), ("duration", "ongoing")]).header("Location"))
+        given.post(band + "/assignments", [("participant_id", people[3].id.uuidString.lowercased()), ("participant_id", people[0].id.uuidString.lowercased()),
+                                           ("role_id", role)], formPath: band + "/assignments/new")
+        let sources = given.get(band + "/assignments/new?from_search=choir").bodyText
+        #expect(sources.contains("Choir (since 12 Jan 2025, ongoing): 3 participants"))
+        let choirId = String(choir.split(separator: "/").last!)
+        #expect(given.post(band + "/assignments/copy", [("from_activity_id", choirId)], formPath: band + "/assignments/new").header("Location") == band)
+        #expect(given.get(band).bodyText.contains("Assigned 2, each in their role there: Pupil 1, Pupil 2. Already assigned, left as they were: Pupil 0."))
+
+        let bandId = try #require(UUID(uuidString: String(band.split(separator: "/").last!)))
+        let chosen = try given.database.assignments(ofActivity: bandId).prefix(2).map { ("assignment_id", $0.id.uuidString.lowercased()) }
+        let confirm = given.post(band + "/assignments/remove", Array(chosen), formPath: band)
+        #expect(confirm.status == .ok && confirm.bodyText.contains("Remove 2 from “Band”?"))
+        #expect(try given.database.assignments(ofActivity: bandId).count == 4, "nothing removed before confirming")
+        #expect(given.post(band + "/assignments/remove", Array(chosen) + [("confirmed", "yes")], formPath: band).header("Location") == band)
+        #expect(try given.database.assignments(ofActivity: bandId).count == 2)
+    }
+
     @Test func assignMarkCompleteAndRemove() async throws {
         let setup = try await setUp()
         let path = try #require(create(setup, [("name", "Choir"), ("start_date", "2025-01-12"), ("duration", "ongoing")]).header("Location"))

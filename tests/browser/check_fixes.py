@@ -1,6 +1,8 @@
 """Browser checks of what organizers tripped on (issue 16), each in Chromium as they met it:
 
 - Enter in a picker's search box searches (assign, participant and activity forms); Enter elsewhere still saves.
+- Assigning several people at once, everyone from another activity, and removing several: by keyboard, and the pages
+  (with search results, the confirmation) through axe-core and the Nu HTML Checker.
 
     $VENV/bin/python tests/browser/check_fixes.py --binary .build/debug/fieldbook
 """
@@ -56,6 +58,36 @@ def check_enter_in_pickers(checker, browser):
                    f"Enter in the email field did not save the participant: at {driver.current_url}")
 
 
+def check_bulk_assignment(checker, browser):
+    driver = browser.driver
+    listing = browser.http.get(browser.base + "/activities").text
+    activities = list(dict.fromkeys(re.findall(rf'href="(/activities/{ID})"', listing)))
+    target, source = activities[0], activities[1]
+    source_name = re.search(r"<h1 class=\"page-title\">([^<]+)</h1>", browser.http.get(browser.base + source).text).group(1)
+    # Keyboard only: search, tick three with Space, choose a role, assign.
+    driver.get(browser.base + target + "/assignments/new")
+    search = driver.find_element(By.NAME, "participant_search")
+    search.send_keys("a")
+    await_next_page(driver, lambda: search.send_keys(Keys.ENTER))
+    boxes = driver.find_elements(By.CSS_SELECTOR, 'input[name="participant_id"]')[:3]
+    for box in boxes:
+        driver.execute_script("arguments[0].focus()", box)
+        box.send_keys(Keys.SPACE)
+    role = driver.find_element(By.NAME, "role_id")
+    role.send_keys(Keys.ARROW_DOWN)
+    submit = driver.find_element(By.XPATH, "//button[normalize-space()='Assign the ticked participants']")
+    await_next_page(driver, lambda: submit.send_keys(Keys.ENTER))
+    flash = driver.execute_script("return document.body.textContent")
+    checker.expect("bulk assignment: three ticked by keyboard are assigned", "Assigned 3 as" in flash or "Assigned 3 as" in driver.page_source,
+                   f"no 'Assigned 3' message at {driver.current_url}")
+    checker.page(browser, "assign form: activities to add everyone from", target + "/assignments/new?from_search=" + source_name[:4])
+    checker.page(browser, "assign form: no activity found", target + "/assignments/new?from_search=zzzzqqq")
+    html = browser.http.get(browser.base + target).text
+    chosen = re.findall(r'name="assignment_id" value="([0-9a-f-]{36})"', html)[:2]
+    checker.page(browser, "remove several: confirmation", post=(target + "/assignments/remove", {"assignment_id": chosen}, target))
+    checker.page(browser, "activity with assignments (checkboxes)", target)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True)
@@ -70,8 +102,10 @@ def main():
         try:
             browser.sign_in(USERS["editor"][1])
             check_enter_in_pickers(checker, browser)
+            check_bulk_assignment(checker, browser)
         finally:
             browser.quit()
+        checker.run_vnu()
     finally:
         server.stop()
     finish(checker, server, args.keep)

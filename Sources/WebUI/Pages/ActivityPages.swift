@@ -54,7 +54,7 @@ enum ActivityPages: RecordPages {
             "assignments": assignments.map { assignment -> [String: Any] in
                 ["participant": assignment.participantName, "role": assignment.roleName, "assigned": DateText.format(assignment.assignedAt),
                  "participant_path": Paths.participants.record(assignment.participantId),
-                 "remove_path": Paths.deleteAssignment(activity.id, assignment.id)]
+                 "remove_path": Paths.deleteAssignment(activity.id, assignment.id), "id": assignment.id.lowercasedString]
             },
             "has_assignments": !assignments.isEmpty,
             "can_complete": activity.status != .completed && activity.startDate < .today(),
@@ -161,7 +161,8 @@ enum ActivityPages: RecordPages {
         var view: [String: Any] = [
             "name": activity.name, "dates": activity.dateText,
             "completion_path": Paths.activityCompletion(activity.id), "assignments_path": Paths.assignments(activity.id),
-            "new_assignment_path": Paths.newAssignment(activity.id),
+            "new_assignment_path": Paths.newAssignment(activity.id), "copy_assignments_path": Paths.copyAssignments(activity.id),
+            "remove_assignments_path": Paths.removeAssignments(activity.id),
             "ongoing": activity.isOngoing, "status": activity.status.label, "start": activity.startDate.display,
             "created": DateText.format(activity.createdAt), "updated": DateText.format(activity.updatedAt),
         ]

@@ -6,31 +6,76 @@ import Surface
 
 /// Assigning participants to an activity in a role (Requirement 6), and removing them.
 enum AssignmentPages {
-    static let picker = SearchPicker(field: "participant_id", legend: "Participant", multiple: false, noneLabel: nil,
-                                     searchField: "participant_search", searchLabel: "Search participants by name or email",
+    static let picker = SearchPicker(field: "participant_id", legend: "Participants", multiple: true, noneLabel: nil,
+                                     searchField: "participant_search", searchLabel: "Search participants by name or email, then tick everyone to assign",
                                      findButton: "find_participants", buttonLabel: "Find participants")
 
     static func newForm(_ context: inout PageContext) throws -> Response {
         let activity = try context.database.activity(id: context.request.uuidParameter())
-        return try form(&context, activity: activity, participant: "", role: "", search: "", errors: ValidationError())
+        return try form(&context, activity: activity, participants: [], role: "", search: "", errors: ValidationError())
     }
 
     /// `POST /activities/{id}/assignments`: assigns, or searches participants when the find button was used.
     static func create(_ context: inout PageContext) throws -> Response {
         let activity = try context.database.activity(id: context.request.uuidParameter())
         let request = context.request
-        let (participant, role, search) = (request.field("participant_id"), request.field("role_id"), request.field("participant_search"))
-        if request.form[picker.findButton] != nil {
-            return try form(&context, activity: activity, participant: participant, role: role, search: search, errors: ValidationError())
+        let (participants, role, search) = (request.form.all("participant_id"), request.field("role_id"), request.field("participant_search"))
+        if request.form[picker.findButton] != nil || request.form["find_activities"] != nil {
+            return try form(&context, activity: activity, participants: participants, role: role, search: search, errors: ValidationError())
         }
         do {
-            let assignment = try context.database.assign(participant: participant, role: role, toActivity: activity.id, by: context.actor)
-            return context.redirect(to: Paths.activities.record(activity.id),
-                                    flash: "\(assignment.participantName) assigned as \(assignment.roleName).")
+            let result = try context.database.assign(participants: participants, role: role, toActivity: activity.id, by: context.actor)
+            let roleName = try context.database.categories(.participantRole).first { $0.id.lowercasedString == role.lowercased() }?.name ?? "the role"
+            if result.assigned.isEmpty {
+                let names = result.alreadyAssigned.joined(separator: ", ")
+                throw ValidationError.clash("participant_id", "\(names) \(result.alreadyAssigned.count == 1 ? "is" : "are") already assigned to this activity as \(roleName); choose another role or participant")
+            }
+            return context.redirect(to: Paths.activities.record(activity.id), flash: summary(result, as: roleName))
         } catch let errors as ValidationError {
-            return try form(&context, activity: activity, participant: participant, role: role, search: search, errors: errors,
+            return try form(&context, activity: activity, participants: participants, role: role, search: search, errors: errors,
                             status: .unprocessableContent)
         }
+    }
+
+    /// `POST …/assignments/copy`: everyone assigned to another activity, each in their role there.
+    static func copy(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        guard let source = UUID(uuidString: context.request.field("from_activity_id")), source != activity.id else {
+            throw HTTPError(.badRequest, "Choose another activity to add its participants from.")
+        }
+        let result = try context.database.assignEveryone(from: source, toActivity: activity.id, by: context.actor)
+        return context.redirect(to: Paths.activities.record(activity.id), flash: summary(result, as: nil))
+    }
+
+    /// `POST …/assignments/remove`: the chosen assignments listed for confirmation, then (with `confirmed`) removed.
+    static func removeSeveral(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        let chosen = try context.request.form.all("assignment_id").compactMap(UUID.init(uuidString:)).map { try context.database.assignment(id: $0) }
+            .filter { $0.activityId == activity.id }
+        guard !chosen.isEmpty else {
+            return context.redirect(to: Paths.activities.record(activity.id), flash: "Nobody was removed: tick the people to remove first.")
+        }
+        if context.request.field("confirmed") == "yes" {
+            try context.database.unassign(chosen.map(\.id), fromActivity: activity.id, by: context.actor)
+            return context.redirect(to: Paths.activities.record(activity.id),
+                                    flash: chosen.count == 1 ? "1 person is no longer assigned." : "\(chosen.count) people are no longer assigned.")
+        }
+        return context.page("assignments/remove", title: "Remove \(chosen.count) from “\(activity.name)”", section: .activities, view: [
+            "activity": ActivityPages.activityView(activity), "count": chosen.count, "action": Paths.removeAssignments(activity.id),
+            "chosen": chosen.map { ["id": $0.id.lowercasedString, "participant": $0.participantName, "role": $0.roleName] },
+        ])
+    }
+
+    /// "Assigned 3 as Teacher: Ann, Ben and Chen. Already assigned, left as they were: Dana."
+    static func summary(_ result: BulkAssignment, as role: String?) -> String {
+        var parts: [String] = []
+        if !result.assigned.isEmpty {
+            parts.append("Assigned \(result.assigned.count)\(role.map { " as \($0)" } ?? ", each in their role there"): \(result.assigned.joined(separator: ", ")).")
+        }
+        if !result.alreadyAssigned.isEmpty {
+            parts.append("Already assigned, left as they were: \(result.alreadyAssigned.joined(separator: ", ")).")
+        }
+        return parts.isEmpty ? "Nobody to add: that activity has no participants." : parts.joined(separator: " ")
     }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
@@ -55,19 +100,43 @@ enum AssignmentPages {
         return (activity, assignment)
     }
 
-    private static func form(_ context: inout PageContext, activity: Activity, participant: String, role: String, search: String,
+    private static func form(_ context: inout PageContext, activity: Activity, participants: [String], role: String, search: String,
                              errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
         var form = FormView(errors: errors)
         form.select("role_id", label: "Role", value: role,
                     options: [("", "Choose…")] + (try context.database.categories(.participantRole)).map { ($0.id.lowercasedString, $0.name) })
         var view = form.view
-        let chosen = UUID(uuidString: participant).flatMap { id in (try? context.database.participant(id: id)).map { (id, "\($0.name) (\($0.email))") } }
+        let chosen = participants.compactMap(UUID.init(uuidString:)).compactMap { id in
+            (try? context.database.participant(id: id)).map { (id: id, label: "\($0.name) (\($0.email))") }
+        }
         let matches = search.trimmingCharacters(in: .whitespaces).isEmpty ? PickerMatches.none
             : PickerMatches(try context.database.participantMatches(search)) { ($0.participant.id, "\($0.participant.name) (\($0.participant.email))") }
-        view["picker"] = picker.view(search: search, chosen: chosen.map { [$0] } ?? [], matches: matches,
+        view["copy"] = try copySources(context, excluding: activity.id)
+        view["picker"] = picker.view(search: search, chosen: chosen, matches: matches,
                                      error: errors.message(for: "participant_id"))
         view["activity"] = ActivityPages.activityView(activity)
         return context.page("assignments/new", title: "Assign a participant to “\(activity.name)”", section: .activities, view: view,
                             status: status, hasErrors: form.hasErrors)
+    }
+
+    /// Activities matching `from_search` (a GET on the form page) whose participants can be added at once, with counts.
+    private static func copySources(_ context: PageContext, excluding id: UUID) throws -> [String: Any] {
+        let text = context.request.query["from_search"] ?? context.request.field("from_search")
+        var view: [String: Any] = ["search": text]
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return view }
+        var query = ActivityQuery.unfiltered
+        query.text = text
+        query.page = PageRequest(page: 1, perPage: 20)
+        let found = try context.database.activities(query)
+        let sources = try found.items.filter { $0.activity.id != id }.map { item -> [String: Any] in
+            let count = try context.database.assignments(ofActivity: item.activity.id).count
+            return ["id": item.activity.id.lowercasedString, "name": item.activity.name, "dates": item.activity.dateText, "count": count,
+                    "count_text": count == 1 ? "1 participant" : "\(count) participants", "has_people": count > 0]
+        }
+        view["sources"] = sources
+        view["has_sources"] = !sources.isEmpty
+        view["none_found"] = sources.isEmpty
+        if found.total > found.items.count { view["more_text"] = "Showing the first \(found.items.count) of \(found.total). Type more of the name to narrow the search." }
+        return view
     }
 }
