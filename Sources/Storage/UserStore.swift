@@ -89,6 +89,31 @@ extension AppDatabase {
         }
     }
 
+    /// A user changing their own password: the current one must be right. Their other browser sessions and their API
+    /// tokens end (whoever else was signed in as them is out); the session making the change, `keepingSession`, stays.
+    public func changeOwnPassword(id: UUID, current: String, password: String, confirmation: String, keepingSession token: String?,
+                                  by actor: Actor) throws {
+        var errors = ValidationError()
+        let stored = try read { try String.fetchOne($0, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [id.databaseText]) }
+        if current.isEmpty {
+            errors.add("current_password", "Enter your current password")
+        } else if !(stored.map { passwordHasher.verify(current, against: $0) } ?? false) {
+            errors.add("current_password", "That is not your current password. If you have forgotten it, ask an administrator to reset it")
+        }
+        AccountRules.checkNewPassword(password, confirmation: confirmation, into: &errors)
+        try errors.throwIfAny()
+        let hash = try passwordHasher.hash(password)
+        try transaction(by: actor) { transaction in
+            let row = try transaction.fetch(UserRow.self, id: id)
+            var edited = row
+            edited.passwordHash = hash
+            try transaction.save(edited, over: row)
+            try transaction.db.execute(sql: "DELETE FROM sessions WHERE user_id = ? AND token_hash IS NOT ?",
+                                       arguments: [id.databaseText, token.map(Self.tokenHash)])
+            try transaction.db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [id.databaseText])
+        }
+    }
+
     /// Ends the user's browser sessions and API tokens (node-local state, so nothing is recorded for sync).
     private static func signOutEverywhere(_ db: Database, userId: UUID) throws {
         try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userId.databaseText])

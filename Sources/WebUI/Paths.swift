@@ -8,6 +8,8 @@ enum Paths {
     static let home = RoutePattern("/")
     static let setup = home / "setup"
     static let login = home / "login"
+    /// The signed-in person's own password.
+    static let accountPassword = home / "account" / "password"
     static let logout = home / "logout"
     static let events = home / "events"
 
@@ -76,7 +78,7 @@ extension Paths {
     /// The addresses without parameters, for every template as `{{paths.name}}` (`{{paths.participants_new}}`).
     static let templateView: [String: String] = {
         var view: [String: String] = [
-            "home": home(), "setup": setup(), "login": login(), "logout": logout(),
+            "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(),
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),

@@ -1,6 +1,7 @@
 """Browser checks of what organizers tripped on (issue 16), each in Chromium as they met it:
 
 - Enter in a picker's search box searches (assign, participant and activity forms); Enter elsewhere still saves.
+- Changing your own password (normal and error states) through axe-core and the Nu HTML Checker.
 - Assigning several people at once, everyone from another activity, and removing several: by keyboard, and the pages
   (with search results, the confirmation) through axe-core and the Nu HTML Checker.
 
@@ -103,6 +104,10 @@ def main():
             browser.sign_in(USERS["editor"][1])
             check_enter_in_pickers(checker, browser)
             check_bulk_assignment(checker, browser)
+            checker.page(browser, "change your password", "/account/password")
+            wrong = {"current_password": "wrong", "password": "short", "password_confirmation": "other"}
+            checker.page(browser, "change your password (errors)", post=("/account/password", wrong, "/account/password"),
+                         fill=("/account/password", wrong), expect=422)
         finally:
             browser.quit()
         checker.run_vnu()
