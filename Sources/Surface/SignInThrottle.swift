@@ -2,6 +2,10 @@ import HTTPServer
 
 /// The one count of failed sign-ins for the whole node: the sign-in page and POST /api/v1/auth/login record into the same
 /// throttle, so five failures are five whichever way they were sent. The app creates it once and hands it to both.
+///
+/// Counted per account and address together, so one person's five wrong tries on a shared laptop do not block the
+/// others signing in there (issue 16). Two wider counts stay as safety limits: an account tried from many addresses
+/// (20 failures), and an address trying many accounts (50).
 public final class SignInThrottle: Sendable {
     private let attempts = LoginThrottle()
 
@@ -16,13 +20,19 @@ public final class SignInThrottle: Sendable {
         attempts.recordFailure(for: Self.keys(email: email, address: address))
     }
 
+    /// Clears the account's counts; the address's stays, so one good password does not reset a guesser's tally.
     public func recordSuccess(email: String, address: String) {
-        attempts.recordSuccess(for: Self.keys(email: email, address: address))
+        attempts.recordSuccess(for: Self.keys(email: email, address: address).prefix(2).map(\.name))
     }
 
-    /// Failures count per account (emails ignore case) and per client address.
-    private static func keys(email: String, address: String) -> [String] {
-        ["email:" + email.lowercased(), "address:" + address]
+    public static let accountLimit = 20
+    public static let addressLimit = 50
+
+    /// Emails ignore case.
+    private static func keys(email: String, address: String) -> [LoginThrottle.Key] {
+        let account = email.lowercased()
+        return [LoginThrottle.Key("pair:\(account) from \(address)"), LoginThrottle.Key("email:" + account, freeAttempts: accountLimit),
+                LoginThrottle.Key("address:" + address, freeAttempts: addressLimit)]
     }
 }
 

@@ -70,6 +70,18 @@ import Testing
         #expect(given.cookies["fieldbook_session"] == nil)
     }
 
+    // Issue 16: five wrong tries by one person on a shared laptop blocked everyone there.
+    @Test func onePersonsFailuresDoNotBlockOthersOnTheSameLaptop() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        try given.createUser("ann@example.org", .editor)
+        for _ in 0..<LoginThrottle.freeAttempts {
+            #expect(given.post("/login", [("email", "ed@example.org"), ("password", "wrong")]).status == .unprocessableContent)
+        }
+        #expect(given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password)]).status == .tooManyRequests)
+        #expect(given.post("/login", [("email", "ann@example.org"), ("password", WebHarness.password)]).status == .seeOther)
+    }
+
     @Test func aPostWithoutAValidCSRFTokenIsRefused() async throws {
         let given = try await WebHarness()
         try given.createUser("ed@example.org", .editor)
