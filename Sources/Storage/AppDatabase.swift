@@ -99,6 +99,7 @@ final class ChangeRecorder {
     func record(_ change: Change, before: [String: JSONValue] = [:], operationId: UUID = UUID()) throws {
         let now = Date()
         committed.append(RecordChange(kind: change.entity, id: change.entityId, operation: change.operation, author: author, at: now))
+        try RecordHistory.append(db, change, author: author, at: now)
         guard queuesForHub else { return }
         let fields = try JSONEncoder.sortedKeys.encode(change.fields)
         let beforeFields = try JSONEncoder.sortedKeys.encode(before.filter { change.fields[$0.key] != nil })

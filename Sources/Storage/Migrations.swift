@@ -14,6 +14,7 @@ enum Migrations {
         migrator.registerMigration("v4-api-tokens", migrate: addAPITokens)
         migrator.registerMigration("v5-field-visits", migrate: VisitSchema.create)
         migrator.registerMigration("v5-analytics-indexes", migrate: addAnalyticsIndexes)
+        migrator.registerMigration("v6-record-history", migrate: RecordHistory.createTable)
         return migrator
     }
 

@@ -120,4 +120,18 @@ import Testing
         #expect(!given.get("/participants").bodyText.contains("/delete\""))
         #expect(!given.get("/areas").bodyText.contains("/delete\""))
     }
+
+    // Issue 16: "Last changed" names who, and the page lists the changes: who, when, which fields.
+    @Test func theRecordPageSaysWhoChangedItAndWhichFields() async throws {
+        let (given, _, _) = try await editorWithVenues()
+        let created = given.post("/participants/new", [("name", "Ann Wanjiru"), ("email", "ann@example.org")])
+        let path = try #require(created.header("Location"))
+        given.post(path + "/edit", [("name", "Ann Wanjiru"), ("email", "ann@example.org"), ("phone", "0712 345678"), ("notes", "Choir"),
+                                    ("version", "1")])
+        let page = given.get(path).bodyText
+        #expect(page.contains(" by User ed@example.org</dd>"))
+        #expect(page.contains("<td>User ed@example.org</td><td>Changed notes, phone</td>"))
+        #expect(page.contains("<td>User ed@example.org</td><td>Created</td>"))
+        #expect(page.range(of: "Changed notes, phone")!.lowerBound < page.range(of: "<td>Created</td>")!.lowerBound, "newest first")
+    }
 }

@@ -42,7 +42,7 @@ enum ActivityPages: RecordPages {
         let history = try context.database.venueHistory(ofActivity: activity.id)
         let assignments = try context.database.assignments(ofActivity: activity.id)
         let current = history.filter { $0.effectiveTo == nil }
-        let view: [String: Any] = [
+        var view: [String: Any] = [
             "activity": activityView(activity), "type": type.name,
             "current_venues": current.map { ["name": $0.venueName, "path": Paths.venues.record($0.venueId)] },
             "has_current_venues": !current.isEmpty,
@@ -59,6 +59,7 @@ enum ActivityPages: RecordPages {
             "has_assignments": !assignments.isEmpty,
             "can_complete": activity.status != .completed && activity.startDate < .today(),
         ]
+        view.merge(try HistoryView.view(context.database, .activity, id: activity.id, updatedAt: activity.updatedAt)) { $1 }
         return context.page("activities/detail", title: activity.name, section: .activities, view: view)
     }
 

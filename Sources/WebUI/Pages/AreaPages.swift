@@ -17,7 +17,7 @@ enum AreaPages: RecordPages {
         let statistics = try context.database.areaStatistics(id: area.id)
         let venues = try context.database.venues(inArea: area.id, page: PageRequest(page: 1, perPage: 20))
         let children = try context.database.childAreas(of: area.id)
-        let view: [String: Any] = [
+        var view: [String: Any] = [
             "area": areaView(area),
             "ancestors": try context.database.ancestors(of: area.id).map(areaView),
             "children": children.map(areaView), "has_children": !children.isEmpty,
@@ -34,6 +34,7 @@ enum AreaPages: RecordPages {
                 ["label": "Participants living here", "value": statistics.totalParticipants],
             ],
         ]
+        view.merge(try HistoryView.view(context.database, .area, id: area.id, updatedAt: area.updatedAt)) { $1 }
         return context.page("areas/detail", title: area.name, section: .areas, view: view)
     }
 

@@ -52,6 +52,7 @@ enum ParticipantPages: RecordPages {
             let venue = try context.database.venue(id: id)
             view["home"] = ["name": venue.name, "address": venue.address, "path": Paths.venues.record(id)]
         }
+        view.merge(try HistoryView.view(context.database, .participant, id: participant.id, updatedAt: participant.updatedAt)) { $1 }
         return context.page("participants/detail", title: participant.name, section: .participants, view: view)
     }
 

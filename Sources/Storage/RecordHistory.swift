@@ -1,0 +1,76 @@
+import Domain
+import Foundation
+import GRDB
+
+/// Who changed a record, when, and which fields: one row per change the write path records, in the same transaction
+/// (node-local, like sessions; the hub keeps its own). Written by `ChangeRecorder`, read by the record pages.
+enum RecordHistory {
+    static func createTable(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE record_history (
+                id INTEGER PRIMARY KEY,
+                entity TEXT NOT NULL,
+                entity_id TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                author TEXT NOT NULL,
+                changed_at TEXT NOT NULL,
+                fields TEXT NOT NULL
+            );
+            CREATE INDEX record_history_record ON record_history(entity, entity_id, id);
+            """)
+    }
+
+    /// Demo data is generated in bulk by one command; a history row for each of its 400,000 records would double the
+    /// file and tell nobody anything.
+    static let unrecordedAuthors: Set<String> = [Actor.system("demo-data").recorded]
+
+    static func append(_ db: Database, _ change: Change, author: String, at moment: Date) throws {
+        guard !unrecordedAuthors.contains(author) else { return }
+        try db.cachedStatement(sql: """
+            INSERT INTO record_history (entity, entity_id, operation, author, changed_at, fields) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [change.entity, change.entityId.databaseText, change.operation.rawValue, author, moment,
+                                     change.operation == .update ? change.fields.keys.sorted().joined(separator: ",") : ""])
+    }
+}
+
+/// One change of a record as its page lists it.
+public struct RecordHistoryEntry: Sendable, Equatable {
+    public let operation: ChangeOperation
+    /// The person's name, "Fieldbook" for the system, or the author as recorded when the account is gone.
+    public let authorName: String
+    public let at: Date
+    public let fields: [String]
+}
+
+/// The kinds whose pages show a history.
+public enum HistoryKind: Sendable {
+    case area, venue, participant, activity
+
+    var entity: String {
+        switch self {
+        case .area: GeographicArea.kind.entity
+        case .venue: Venue.kind.entity
+        case .participant: Participant.kind.entity
+        case .activity: Activity.kind.entity
+        }
+    }
+}
+
+extension AppDatabase {
+    /// The record's changes, newest first (at most `limit`).
+    public func history(of kind: HistoryKind, id: UUID, limit: Int = 50) throws -> [RecordHistoryEntry] {
+        let entity = kind.entity
+        return try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT h.operation, h.author, h.changed_at, h.fields, u.name AS user_name FROM record_history h
+                LEFT JOIN users u ON u.id = h.author WHERE h.entity = ? AND h.entity_id = ? ORDER BY h.id DESC LIMIT ?
+                """, arguments: [entity, id.databaseText, limit]).map { row in
+                let author: String = row["author"]
+                let name = (row["user_name"] as String?) ?? (author.hasPrefix("system:") ? "Fieldbook (\(author.dropFirst(7)))" : "someone on another Fieldbook")
+                let fields: String = row["fields"]
+                return RecordHistoryEntry(operation: ChangeOperation(rawValue: row["operation"]) ?? .update, authorName: name,
+                                          at: row["changed_at"], fields: fields.isEmpty ? [] : fields.split(separator: ",").map(String.init))
+            }
+        }
+    }
+}

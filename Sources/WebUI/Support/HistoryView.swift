@@ -1,0 +1,30 @@
+import Domain
+import Foundation
+import Storage
+
+/// A record page's "History" section and its "Last changed … by …" line, from the changes the write path recorded.
+enum HistoryView {
+    /// `updatedAt`: the record's last change; the author is named only when the history holds that change (a change
+    /// pulled from the hub is not in this node's history, and its author is not known here).
+    static func view(_ database: AppDatabase, _ kind: HistoryKind, id: UUID, updatedAt: Date) throws -> [String: Any] {
+        let entries = try database.history(of: kind, id: id)
+        var view: [String: Any] = ["changes": entries.map(entryView), "has_changes": !entries.isEmpty]
+        if let latest = entries.first, latest.at.timeIntervalSince(updatedAt) > -1 { view["last_changed_by"] = latest.authorName }
+        return view
+    }
+
+    private static func entryView(_ entry: RecordHistoryEntry) -> [String: Any] {
+        let what = switch entry.operation {
+        case .create: "Created"
+        case .delete: "Deleted"
+        case .update: entry.fields.isEmpty ? "Changed" : "Changed " + entry.fields.map(fieldName).joined(separator: ", ")
+        }
+        return ["when": DateText.format(entry.at), "who": entry.authorName, "what": what]
+    }
+
+    /// "home_venue_id" → "home venue", "geographic_area_id" → "area".
+    static func fieldName(_ column: String) -> String {
+        let words = (column.hasSuffix("_id") ? String(column.dropLast(3)) : column).replacingOccurrences(of: "_", with: " ")
+        return words == "geographic area" ? "area" : words
+    }
+}
