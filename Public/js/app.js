@@ -155,6 +155,67 @@
     });
   }
 
+  // Requirement 14.1: a field is checked as you leave it, by the server's own rules (the form is posted with
+  // check_only=1, which saves nothing), so the words are the ones saving would show. Only fields already visited are
+  // marked, and Save is never disabled: a disabled button hides the reason from screen-reader users (README, 14.4).
+  function checkAsYouGo() {
+    document.querySelectorAll("form[data-check-as-you-go]").forEach(function (form) {
+      var visited = {};
+      var asked = 0;
+      form.addEventListener("focusout", function (event) {
+        var field = event.target;
+        if (!field.name || field.type === "search" || !field.closest(".form-group") || field.closest(".picker-search")) { return; }
+        visited[field.name] = true;
+        var data = new URLSearchParams(new FormData(form));
+        data.set("check_only", "1");
+        var number = ++asked;
+        fetch(form.action, { method: "POST", body: data, credentials: "same-origin", headers: { Accept: "application/json" } })
+          .then(function (response) { return response.ok ? response.json() : null; })
+          .then(function (answer) {
+            // An older answer arriving after a newer one changes nothing.
+            if (answer && number === asked) { markFields(form, answer.errors || {}, visited); }
+          })
+          .catch(function () { /* offline or refused: saving still checks everything */ });
+      });
+    });
+  }
+
+  function markFields(form, errors, visited) {
+    Object.keys(visited).forEach(function (name) {
+      var field = form.querySelector('[name="' + name + '"]');
+      var group = field && field.closest(".form-group");
+      if (!group) { return; }
+      var id = name + "-error";
+      var message = document.getElementById(id);
+      var errorClass = field.tagName === "SELECT" ? "select--error" : field.tagName === "TEXTAREA" ? "textarea--error" : "input--error";
+      var described = (field.getAttribute("aria-describedby") || "").split(" ").filter(function (part) { return part && part !== id; });
+      if (errors[name]) {
+        if (!message) {
+          message = document.createElement("p");
+          message.className = "error-message";
+          message.id = id;
+          group.insertBefore(message, field);
+        }
+        message.textContent = "";
+        var prefix = document.createElement("span");
+        prefix.className = "visually-hidden";
+        prefix.textContent = "Error:";
+        message.appendChild(prefix);
+        message.appendChild(document.createTextNode(" " + errors[name]));
+        group.classList.add("form-group--error");
+        field.classList.add(errorClass);
+        field.setAttribute("aria-invalid", "true");
+        described.push(id);
+      } else {
+        if (message) { message.remove(); }
+        group.classList.remove("form-group--error");
+        field.classList.remove(errorClass);
+        field.removeAttribute("aria-invalid");
+      }
+      if (described.length) { field.setAttribute("aria-describedby", described.join(" ")); } else { field.removeAttribute("aria-describedby"); }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     // Move focus to the error summary so screen readers announce the problems first.
     var summary = document.querySelector(".error-summary");
@@ -171,5 +232,6 @@
     followSyncStatus();
     offerLocation();
     searchOnEnterInPickers();
+    checkAsYouGo();
   });
 })();

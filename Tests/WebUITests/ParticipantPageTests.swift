@@ -134,4 +134,21 @@ import Testing
         #expect(page.contains("<td>User ed@example.org</td><td>Created</td>"))
         #expect(page.range(of: "Changed notes, phone")!.lowerBound < page.range(of: "<td>Created</td>")!.lowerBound, "newest first")
     }
+
+    // Requirement 14.1 (issue 16): the form asks the server's rules as you go; the answer has the words saving would
+    // show, and nothing is saved.
+    @Test func aCheckOnlyPostAnswersTheRulesVerdictAndSavesNothing() async throws {
+        let (given, _, _) = try await editorWithVenues()
+        let answer = given.post("/participants/new", [("name", ""), ("email", "not an address"), ("check_only", "1")])
+        #expect(answer.status == .ok && answer.header("Content-Type") == "application/json")
+        let errors = try #require((try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["errors"] as? [String: String])
+        let saving = given.post("/participants/new", [("name", ""), ("email", "not an address")]).bodyText
+            .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+        #expect(errors.keys.sorted() == ["email", "name"])
+        #expect(errors.values.allSatisfy { saving.contains($0) })
+        #expect(try given.database.participants(.unfiltered).total == 0)
+        let fine = given.post("/participants/new", [("name", "Ann"), ("email", "ann@example.org"), ("check_only", "1")])
+        #expect(fine.bodyText == #"{"errors":{}}"#)
+        #expect(try given.database.participants(.unfiltered).total == 0)
+    }
 }

@@ -1,6 +1,7 @@
 """Browser checks of what organizers tripped on (issue 16), each in Chromium as they met it:
 
 - Enter in a picker's search box searches (assign, participant and activity forms); Enter elsewhere still saves.
+- Forms check each field as you leave it, with the server's words, and never disable Save (14.1, 14.4).
 - Changing your own password (normal and error states) through axe-core and the Nu HTML Checker.
 - Assigning several people at once, everyone from another activity, and removing several: by keyboard, and the pages
   (with search results, the confirmation) through axe-core and the Nu HTML Checker.
@@ -20,6 +21,7 @@ from check_pages import USERS, Browser, Checker, Server, await_next_page, finish
 from check_reflow import prepare  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
@@ -89,6 +91,35 @@ def check_bulk_assignment(checker, browser):
     checker.page(browser, "activity with assignments (checkboxes)", target)
 
 
+def check_as_you_go(checker, browser):
+    driver = browser.driver
+    label = "participant form: checked as you go"
+    driver.get(browser.base + "/participants/new")
+    email = driver.find_element(By.NAME, "email")
+    email.send_keys("not an address")
+    email.send_keys(Keys.TAB)
+    shown = lambda: driver.execute_script("var m = document.getElementById('email-error'); return m ? m.textContent : ''")
+    try:
+        WebDriverWait(driver, 10).until(lambda d: shown() != "")
+    except Exception:  # noqa: BLE001 - reported below
+        pass
+    first = shown()
+    untouched = driver.execute_script("return !!document.getElementById('name-error')")
+    described = driver.execute_script("return document.querySelector('[name=email]').getAttribute('aria-describedby') || ''")
+    checker.expect(label, "Error:" in first and "email" in first.lower() and not untouched and "email-error" in described,
+                   f"after leaving a wrong email: message {first!r}, untouched name marked {untouched}, describedby {described!r}")
+    checker.axe(browser, "participant form: a field marked as you go")
+    email.clear()
+    email.send_keys("ann.fixed@example.org")
+    email.send_keys(Keys.TAB)
+    try:
+        WebDriverWait(driver, 10).until(lambda d: shown() == "")
+    except Exception:  # noqa: BLE001 - reported below
+        pass
+    enabled = driver.execute_script("return Array.from(document.querySelectorAll('form button[type=submit]')).every(b => !b.disabled)")
+    checker.expect(label, shown() == "" and enabled, f"after fixing it the message is {shown()!r}; Save enabled {enabled}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True)
@@ -104,6 +135,7 @@ def main():
             browser.sign_in(USERS["editor"][1])
             check_enter_in_pickers(checker, browser)
             check_bulk_assignment(checker, browser)
+            check_as_you_go(checker, browser)
             checker.page(browser, "change your password", "/account/password")
             wrong = {"current_password": "wrong", "password": "short", "password_confirmation": "other"}
             checker.page(browser, "change your password (errors)", post=("/account/password", wrong, "/account/password"),

@@ -15,11 +15,31 @@ extension Venue: FormRecord {}
 extension Participant: FormRecord {}
 extension Activity: FormRecord {}
 
+/// Form input whose rules (Domain's `validated()`) can be asked without saving: the forms' checks as you type.
+protocol CheckableInput {
+    func problems() -> ValidationError
+}
+
+extension CheckableInput {
+    static func problems(_ validate: () throws -> Any) -> ValidationError {
+        do { _ = try validate() } catch let errors as ValidationError { return errors } catch {}
+        return ValidationError()
+    }
+}
+
+extension AreaInput: CheckableInput { func problems() -> ValidationError { Self.problems(validated) } }
+extension VenueInput: CheckableInput { func problems() -> ValidationError { Self.problems(validated) } }
+extension ParticipantInput: CheckableInput { func problems() -> ValidationError { Self.problems { try validated() } } }
+extension ActivityInput: CheckableInput { func problems() -> ValidationError { Self.problems { try validated() } } }
+
 /// How the create and edit forms of areas, venues, participants and activities answer a submission: save, then go to the
 /// record's page with a message; values a rule refuses show the form again with them and their errors (422); an edit
 /// based on a version someone else replaced shows the current record with the typed values kept (409). Forms with a
 /// search picker show themselves again, saving nothing, when its Find button was pressed.
-struct RecordForm<Record: FormRecord, Input> {
+struct RecordForm<Record: FormRecord, Input: CheckableInput> {
+    /// The form field that asks for the rules' verdict on the values so far, saving nothing (app.js, as you type).
+    static var checkField: String { "check_only" }
+
     /// Shows the form for the record being edited (nil for a new one) with these values and errors.
     typealias Show = (inout PageContext, Record?, Input, ValidationError, HTTPStatus) throws -> Response
 
@@ -37,6 +57,7 @@ struct RecordForm<Record: FormRecord, Input> {
 
     func create(_ context: inout PageContext) throws -> Response {
         let input = submitted(context.request)
+        if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
         if isFinding(context.request) { return try show(&context, nil, input, ValidationError(), .ok) }
         do {
             let record = try insert(context.database)(input, context.actor)
@@ -49,6 +70,7 @@ struct RecordForm<Record: FormRecord, Input> {
     func update(_ context: inout PageContext) throws -> Response {
         let record = try load(context.database)(context.request.uuidParameter())
         let input = submitted(context.request)
+        if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
         if isFinding(context.request) { return try show(&context, record, input, ValidationError(), .ok) }
         do {
             let changed = try change(context.database)(record.id, input, Int(context.request.field("version")), context.actor)
@@ -59,6 +81,14 @@ struct RecordForm<Record: FormRecord, Input> {
             let current = try load(context.database)(record.id)
             return try show(&context, current, input, ValidationError.staleEdit(of: noun.lowercased()), .conflict)
         }
+    }
+
+    /// `{"errors": {"email": "Enter an email address like name@example.org"}}`: the same rules and words as on saving.
+    /// Only the input's own rules: clashes with stored records (a name taken) are found when saving.
+    static func verdict(_ input: Input) -> Response {
+        let errors = Dictionary(input.problems().fieldErrors.map { ($0.field, $0.message) }) { first, _ in first }
+        let body = (try? JSONSerialization.data(withJSONObject: ["errors": errors], options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(status: .ok, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: Array(body))
     }
 
     private func isFinding(_ request: Request) -> Bool { findButton.map { request.form[$0] != nil } ?? false }
