@@ -35,6 +35,8 @@ public final class WebUI: Sendable {
     let signInThrottle: SignInThrottle
     /// The MBTiles files the map's tiles come from (nil: no tiles, the map shows its list only).
     let tiles: TileLibrary?
+    /// Each person's last view of each list (filters, sort, page), for the navigation and breadcrumbs.
+    let listViews = ListViewMemory()
     let logger: Logger
     private let router: Router
 

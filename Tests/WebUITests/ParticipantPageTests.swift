@@ -151,4 +151,23 @@ import Testing
         #expect(fine.bodyText == #"{"errors":{}}"#)
         #expect(try given.database.participants(.unfiltered).total == 0)
     }
+
+    // Feature: fieldbook, Property 20: Navigation State Preservation (Requirement 13.3, issue 16): going back to a
+    // section returns to its last view, for that person only; a list opened without filters is remembered plain.
+    @Test func property20_theNavigationAndBreadcrumbsReturnToTheListsLastView() async throws {
+        let (given, _, _) = try await editorWithVenues()
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann Wanjiru", email: "ann@example.org"), by: .system("test"))
+        try given.createUser("other@example.org", .editor)
+        _ = given.get("/participants?q=ann&sort=email&order=desc")
+        let detail = given.get("/participants/\(ann.id.uuidString.lowercased())").bodyText
+        let remembered = "/participants?q=ann&amp;sort=email&amp;order=desc"
+        #expect(detail.contains("<a href=\"\(remembered)\">Participants</a></li>"), "breadcrumb")
+        #expect(detail.contains("href=\"\(remembered)\""), "navigation")
+        #expect(given.get("/participants/new").bodyText.contains("<a class=\"link-back\" href=\"\(remembered)\">"))
+        given.signIn("other@example.org")
+        #expect(!given.get("/").bodyText.contains(remembered), "someone else's view is not theirs")
+        given.signIn("ed@example.org")
+        _ = given.get("/participants")
+        #expect(!given.get("/").bodyText.contains("q=ann"), "a plain list is remembered plain")
+    }
 }

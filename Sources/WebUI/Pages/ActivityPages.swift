@@ -144,7 +144,7 @@ enum ActivityPages: RecordPages {
                                      matches: try VenueChoices.matches(context.database, search), error: errors.message(for: "venue_ids"))
         view["heading"] = activity.map { "Edit “\($0.name)”" } ?? "New activity"
         view["action"] = activity.map { Paths.activities.edit($0.id) } ?? Paths.activities.new()
-        view["back"] = activity.map { Paths.activities.record($0.id) } ?? Paths.activities.list()
+        view["back"] = activity.map { Paths.activities.record($0.id) } ?? context.web.listViews.address(of: .activities, for: context.user?.id)
         if let activity { view["version"] = activity.version }
         return context.page("activities/form", title: view["heading"] as? String ?? "Activity", section: .activities, view: view,
                             status: status, hasErrors: form.hasErrors)

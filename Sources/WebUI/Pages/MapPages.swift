@@ -12,6 +12,7 @@ enum MapPages {
 
     static func show(_ context: inout PageContext) throws -> Response {
         let request = context.request
+        context.rememberListView(.map)
         let query = try MapQuery(reading: LenientListReader(request))
         let data = try MapData.load(context.database, query)
         let settings = try context.database.mapSettings()

@@ -115,7 +115,7 @@ enum ParticipantPages: RecordPages {
                                      matches: try VenueChoices.matches(context.database, search), error: errors.message(for: "home_venue_id"))
         view["heading"] = participant.map { "Edit \($0.name)" } ?? "New participant"
         view["action"] = participant.map { Paths.participants.edit($0.id) } ?? Paths.participants.new()
-        view["back"] = participant.map { Paths.participants.record($0.id) } ?? Paths.participants.list()
+        view["back"] = participant.map { Paths.participants.record($0.id) } ?? context.web.listViews.address(of: .participants, for: context.user?.id)
         if let participant { view["version"] = participant.version }
         return context.page("participants/form", title: view["heading"] as? String ?? "Participant", section: .participants,
                             view: view, status: status, hasErrors: form.hasErrors)

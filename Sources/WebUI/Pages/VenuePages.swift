@@ -116,7 +116,7 @@ enum VenuePages: RecordPages {
         view["no_areas"] = areas.isEmpty
         view["heading"] = venue.map { "Edit “\($0.name)”" } ?? "New venue"
         view["action"] = venue.map { Paths.venues.edit($0.id) } ?? Paths.venues.new()
-        view["back"] = venue.map { Paths.venues.record($0.id) } ?? Paths.venues.list()
+        view["back"] = venue.map { Paths.venues.record($0.id) } ?? context.web.listViews.address(of: .venues, for: context.user?.id)
         if let venue { view["version"] = venue.version }
         view.merge(MapPages.pinMapView(context.web.tiles)) { $1 }
         return context.page("venues/form", title: view["heading"] as? String ?? "Venue", section: .venues, view: view,

@@ -161,7 +161,7 @@ enum VisitListPages: RecordPages {
         view["is_new"] = list == nil
         view["heading"] = list.map { "Edit “\($0.name)”" } ?? "New visit list"
         view["action"] = list.map { Paths.visitLists.edit($0.id) } ?? Paths.visitLists.new()
-        view["back"] = list.map { Paths.visitLists.record($0.id) } ?? Paths.visitLists.list()
+        view["back"] = list.map { Paths.visitLists.record($0.id) } ?? context.web.listViews.address(of: .visitLists, for: context.user?.id)
         if let list { view["version"] = list.version }
         if let filter { view["follow_up_only"] = filter.followUpOnly }
         if let (shown, ticked) = picked { view["picker"] = try pickerView(context.database, shown, ticked, error: errors.message(for: "stops")) }

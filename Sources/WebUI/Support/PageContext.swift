@@ -76,6 +76,20 @@ struct PageContext {
 
     var actor: Actor { user.map { .user($0.id) } ?? .system("anonymous") }
 
+    /// The remembered sections' list addresses with the person's last view, as templates name them (`{{views.participants}}`
+    /// in breadcrumbs; `{{paths.participants}}` stays the plain list, for "Clear filters").
+    var rememberedViews: [String: String] {
+        let names: [Section: String] = [.activities: "activities", .participants: "participants", .venues: "venues",
+                                        .visitLists: "visit_lists", .map: "map"]
+        return Dictionary(uniqueKeysWithValues: ListViewMemory.sections.map { (names[$0]!, web.listViews.address(of: $0, for: user?.id)) })
+    }
+
+    /// Notes a remembered list's view (its query string) for the signed-in person.
+    func rememberListView(_ section: Section) {
+        guard let user, request.method == .get else { return }
+        web.listViews.remember(QueryString.encode(request.query), of: section, for: user.id)
+    }
+
     /// Renders a page template inside the layout.
     /// `assets` names the page's own stylesheets and scripts in Public/ (or a mounted folder), loaded after the app's.
     func page(_ template: String, title: String, section: Section?, view: [String: Any] = [:],
@@ -83,6 +97,7 @@ struct PageContext {
         var pageView = view
         pageView["csrf_token"] = csrfToken
         pageView["paths"] = Paths.templateView
+        pageView["views"] = rememberedViews
         pageView["can_edit"] = user?.role.canEditRecords ?? false
         pageView["is_admin"] = user?.role.canAdminister ?? false
         let body = web.renderer.render(template, pageView)
@@ -120,7 +135,7 @@ struct PageContext {
             view["events_url"] = Paths.events()
             view["user"] = ["name": user.name, "role": user.role.label]
             view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> [String: Any] in
-                ["label": item.label, "path": item.path, "current": item == section]
+                ["label": item.label, "path": web.listViews.address(of: item, for: user.id), "current": item == section]
             }
         }
         return view

@@ -7,6 +7,7 @@ extension PageContext {
     func listPage<Item>(_ template: String, title: String, section: Section, filters: FormView, page: ListPage<Item>,
                         noun: (singular: String, plural: String), filtered: Bool, extra: [String: Any] = [:],
                         row: (Item) -> [String: Any]) -> Response {
+        rememberListView(section)
         var view = filters.view.merging(extra) { $1 }
         view["rows"] = page.items.map(row)
         view["has_rows"] = !page.items.isEmpty
