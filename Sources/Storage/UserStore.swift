@@ -81,12 +81,16 @@ extension AppDatabase {
         try errors.throwIfAny()
         let hash = try passwordHasher.hash(password)
         try transaction(by: actor) { transaction in
-            let stored = try transaction.fetch(UserRow.self, id: id)
-            var edited = stored
-            edited.passwordHash = hash
-            try transaction.save(edited, over: stored)
+            try Self.setPasswordHash(hash, of: id, in: transaction)
             try Self.signOutEverywhere(transaction.db, userId: id)
         }
+    }
+
+    private static func setPasswordHash(_ hash: String, of id: UUID, in transaction: RecordTransaction) throws {
+        let stored = try transaction.fetch(UserRow.self, id: id)
+        var edited = stored
+        edited.passwordHash = hash
+        try transaction.save(edited, over: stored)
     }
 
     /// A user changing their own password: the current one must be right. Their other browser sessions and their API
@@ -104,10 +108,7 @@ extension AppDatabase {
         try errors.throwIfAny()
         let hash = try passwordHasher.hash(password)
         try transaction(by: actor) { transaction in
-            let row = try transaction.fetch(UserRow.self, id: id)
-            var edited = row
-            edited.passwordHash = hash
-            try transaction.save(edited, over: row)
+            try Self.setPasswordHash(hash, of: id, in: transaction)
             try transaction.db.execute(sql: "DELETE FROM sessions WHERE user_id = ? AND token_hash IS NOT ?",
                                        arguments: [id.databaseText, token.map(Self.tokenHash)])
             try transaction.db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [id.databaseText])

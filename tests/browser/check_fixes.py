@@ -8,17 +8,14 @@
 
     $VENV/bin/python tests/browser/check_fixes.py --binary .build/debug/fieldbook
 """
-import argparse
-import os
 import pathlib
 import re
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from check_pages import USERS, Browser, Checker, Server, await_next_page, finish  # noqa: E402
-from check_reflow import prepare  # noqa: E402
+from check_pages import USERS, Browser, await_next_page, finish  # noqa: E402
+from check_reflow import start_on_demo_data  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -121,14 +118,7 @@ def check_as_you_go(checker, browser):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--resources", default=str(pathlib.Path(__file__).resolve().parents[2]))
-    parser.add_argument("--keep", action="store_true")
-    args = parser.parse_args()
-    binary = os.path.abspath(args.binary)
-    server = Server(binary, args.resources, prepare=lambda data, env: prepare(data, env, binary))
-    checker = Checker(tempfile.mkdtemp(prefix="fieldbook-fixes-"))
+    args, server, checker = start_on_demo_data(__doc__.splitlines()[0], "fieldbook-fixes-")
     try:
         browser = Browser(server.base)
         try:

@@ -102,15 +102,21 @@ def check_print(checker, browser, paths):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def start_on_demo_data(description, html_prefix):
+    """Reads the command line (--binary, --resources, --keep), starts a server on a small demo community with one
+    account per role (USERS), and makes the checker."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--binary", required=True)
     parser.add_argument("--resources", default=str(pathlib.Path(__file__).resolve().parents[2]))
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     server = Server(binary, args.resources, prepare=lambda data, env: prepare(data, env, binary))
-    checker = Checker(tempfile.mkdtemp(prefix="fieldbook-reflow-"))
+    return args, server, Checker(tempfile.mkdtemp(prefix=html_prefix))
+
+
+def main():
+    args, server, checker = start_on_demo_data(__doc__.splitlines()[0], "fieldbook-reflow-")
     try:
         for role, (_, email) in USERS.items():
             browser = Browser(server.base)
