@@ -19,7 +19,7 @@ public struct MapSettings: Sendable, Equatable {
     public static let openStreetMapAttribution = "© OpenStreetMap contributors"
 
     public var homesLayer = HomesLayer.off
-    /// Read-only users see the homes layer only when this is on.
+    /// Read-only users see the homes layer only when this is on: the privacy setting's "homes" (`PrivacySettings`).
     public var homesForReadOnly = false
     /// The browser loads a second base layer from `onlineTileURL` while this is on.
     public var onlineLayer = true
@@ -60,7 +60,7 @@ extension AppDatabase {
         let stored = try settings(prefix: "map.")
         var settings = MapSettings()
         settings.homesLayer = stored["map.homes_layer"].flatMap(MapSettings.HomesLayer.init) ?? settings.homesLayer
-        settings.homesForReadOnly = stored["map.homes_for_read_only"] == "1"
+        settings.homesForReadOnly = try privacySettings().readOnlySeesHomes
         settings.onlineLayer = stored["map.online_layer"].map { $0 == "1" } ?? settings.onlineLayer
         settings.onlineTileURL = stored["map.online_tile_url"] ?? settings.onlineTileURL
         settings.onlineAttribution = stored["map.online_attribution"] ?? settings.onlineAttribution
@@ -70,7 +70,7 @@ extension AppDatabase {
     public func saveMapSettings(_ settings: MapSettings) throws {
         try writeLocal { db in
             try Self.putSettings(db, [
-                "map.homes_layer": settings.homesLayer.rawValue, "map.homes_for_read_only": settings.homesForReadOnly ? "1" : "0",
+                "map.homes_layer": settings.homesLayer.rawValue,
                 "map.online_layer": settings.onlineLayer ? "1" : "0", "map.online_tile_url": settings.onlineTileURL,
                 "map.online_attribution": settings.onlineAttribution,
             ])

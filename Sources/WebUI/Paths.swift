@@ -10,6 +10,7 @@ enum Paths {
     static let login = home / "login"
     /// The signed-in person's own password.
     static let accountPassword = home / "account" / "password"
+    static let privacySettings = home / "settings" / "privacy"
     static let logout = home / "logout"
     static let events = home / "events"
 
@@ -78,7 +79,7 @@ extension Paths {
     /// The addresses without parameters, for every template as `{{paths.name}}` (`{{paths.participants_new}}`).
     static let templateView: [String: String] = {
         var view: [String: String] = [
-            "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(),
+            "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "privacy_settings": privacySettings(),
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),

@@ -46,6 +46,8 @@ enum WebRoutes {
         table.get(Paths.users.record, .administrator, UserPages.detail)
         table.get(Paths.users.edit, .administrator, UserPages.editForm)
         table.post(Paths.users.edit, .administrator, UserPages.update)
+        table.get(Paths.privacySettings, .administrator, PrivacyPages.show)
+        table.post(Paths.privacySettings, .administrator, PrivacyPages.save)
         table.get(Paths.accountPassword, .signedIn, AccountPages.passwordForm)
         table.post(Paths.accountPassword, .signedIn, AccountPages.changePassword)
         table.get(Paths.userPassword, .administrator, UserPages.passwordForm)

@@ -170,3 +170,22 @@ import Testing
         #expect(refused.errorCode == "protected")
     }
 }
+
+/// Issue 16: the API hides from read-only callers what the privacy setting hides on the pages.
+@Suite struct ParticipantPrivacyAPITests {
+    @Test func readOnlyCallersGetNullContactsAndNoHomesUntilAllowed() throws {
+        let given = try APIHarness()
+        let reader = try given.token(.readOnly)
+        let fixture = try APIFixture(given, token: try given.token(.editor))
+        let seen = given.send(.get, "/api/v1/participants/\(fixture.participant)", token: reader)
+        #expect(seen.status == 200 && seen["email"] is NSNull && seen["home_venue_id"] is NSNull)
+        #expect(given.send(.get, "/api/v1/participants/\(fixture.participant)/address-history", token: reader).status == 403)
+        #expect(given.send(.get, "/api/v1/participants?area_id=\(UUID().uuidString.lowercased())", token: reader).status == 403)
+        var settings = PrivacySettings()
+        (settings.readOnlySeesContacts, settings.readOnlySeesHomes) = (true, true)
+        try given.database.savePrivacySettings(settings)
+        let allowed = given.send(.get, "/api/v1/participants/\(fixture.participant)", token: reader)
+        #expect(allowed.string("email") == "ada@example.org" && allowed.string("home_venue_id") == fixture.venue)
+        #expect(given.send(.get, "/api/v1/participants/\(fixture.participant)/address-history", token: reader).status == 200)
+    }
+}

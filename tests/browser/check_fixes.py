@@ -2,6 +2,7 @@
 
 - Enter in a picker's search box searches (assign, participant and activity forms); Enter elsewhere still saves.
 - Forms check each field as you leave it, with the server's words, and never disable Save (14.1, 14.4).
+- The privacy page, and a participant and venue as a read-only user sees them with details hidden.
 - Changing your own password (normal and error states) through axe-core and the Nu HTML Checker.
 - Assigning several people at once, everyone from another activity, and removing several: by keyboard, and the pages
   (with search results, the confirmation) through axe-core and the Nu HTML Checker.
@@ -117,6 +118,26 @@ def check_as_you_go(checker, browser):
     checker.expect(label, shown() == "" and enabled, f"after fixing it the message is {shown()!r}; Save enabled {enabled}")
 
 
+def check_privacy(checker, server):
+    admin = Browser(server.base)
+    try:
+        admin.sign_in(USERS["administrator"][1])
+        checker.page(admin, "privacy settings", "/settings/privacy")
+    finally:
+        admin.quit()
+    reader = Browser(server.base)
+    try:
+        reader.sign_in(USERS["read-only"][1])
+        person = re.search(rf'href="(/participants/{ID})"', reader.http.get(reader.base + "/participants").text).group(1)
+        checker.page(reader, "read-only: a participant with details hidden", person)
+        checker.page(reader, "read-only: participants without contact columns", "/participants")
+        html = reader.http.get(reader.base + person).text
+        checker.expect("read-only: details hidden", "Hidden from read-only users" in html and "mailto:" not in html,
+                       "the read-only user sees contact details")
+    finally:
+        reader.quit()
+
+
 def main():
     args, server, checker = start_on_demo_data(__doc__.splitlines()[0], "fieldbook-fixes-")
     try:
@@ -132,6 +153,7 @@ def main():
                          fill=("/account/password", wrong), expect=422)
         finally:
             browser.quit()
+        check_privacy(checker, server)
         checker.run_vnu()
     finally:
         server.stop()

@@ -9,7 +9,7 @@ enum ParticipantResource {
     struct Body: Encodable, Sendable {
         let id: String
         let name: String
-        let email: String
+        @Null var email: String?
         @Null var phone: String?
         @Null var notes: String?
         @Null var homeVenueId: String?
@@ -17,9 +17,12 @@ enum ParticipantResource {
         let createdAt: Date
         let updatedAt: Date
 
-        init(_ participant: Participant) {
-            (id, name, email, phone, notes) = (participant.id.text, participant.name, participant.email, participant.phone, participant.notes)
-            homeVenueId = participant.homeVenueId?.text
+        /// What `seen` hides (the privacy setting, for read-only callers) is null.
+        init(_ participant: Participant, seen: ParticipantVisibility) {
+            (id, name) = (participant.id.text, participant.name)
+            (email, phone) = seen.contacts ? (participant.email, participant.phone) : (nil, nil)
+            notes = seen.notes ? participant.notes : nil
+            homeVenueId = seen.homes ? participant.homeVenueId?.text : nil
             (version, createdAt, updatedAt) = (participant.version, participant.createdAt, participant.updatedAt)
         }
     }
@@ -49,7 +52,7 @@ enum ParticipantResource {
 
     static let components: [String: [Field]] = [
         "Participant": [
-            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("email", .text, required: true),
+            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("email", .text, required: true, nullable: true, "null for read-only callers when the privacy setting hides contact details"),
             .of("phone", .text, required: true, nullable: true), .of("notes", .text, required: true, nullable: true),
             .of("home_venue_id", .uuid, required: true, nullable: true),
             .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
@@ -71,21 +74,34 @@ enum ParticipantResource {
     static let handlers = RecordEndpoints<Participant, ParticipantInput, Body>(
         fields: writeFields, routes: APIPaths.participants, load: { try $0.participant(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
         make: { try $0.createParticipant($1, by: $2) }, change: { try $0.updateParticipant(id: $1, $2, expectedVersion: $3, by: $4) },
-        remove: { try $0.deleteParticipant(id: $1, by: $2) }, body: { participant, _ in Body(participant) }
+        remove: { try $0.deleteParticipant(id: $1, by: $2) }, body: { participant, context in Body(participant, seen: try visibility(context)) }
     ).handlers(list: list)
 
-    static let historyDoc = APIOperation(id: "listParticipantAddressHistory", summary: "Where a participant has lived, newest first",
-                                         query: APIOperation.paging, success: .page("AddressPeriod"))
+    static let historyDoc = APIOperation(id: "listParticipantAddressHistory",
+                                         summary: "Where a participant has lived, newest first. 403 for read-only callers while the privacy setting hides homes",
+                                         query: APIOperation.paging, success: .page("AddressPeriod"), protected: true)
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
         let query = try ParticipantQuery(reading: context)
-        return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant) })
+        let seen = try visibility(context)
+        if !seen.homes, query.areaId != nil || query.home != .any { throw homesHidden }
+        return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant, seen: seen) })
     }
 
     @Sendable static func history(_ context: APIContext) throws -> Response {
         let id = try context.existingId(context.database.participant(id:))
+        guard try visibility(context).homes else { throw homesHidden }
         return APIResponse.ok(ListEnvelope(all: try context.database.addressHistory(of: id).map(Period.init), page: try context.pageRequest()))
     }
+
+    /// What the caller may see of participants: everything for editors and administrators, the privacy setting's
+    /// choice for read-only users.
+    static func visibility(_ context: APIContext) throws -> ParticipantVisibility {
+        guard let role = context.caller?.user.role else { return .everything }
+        return try context.database.privacySettings().visibility(for: role)
+    }
+
+    static let homesHidden = HTTPError(.forbidden, "Where participants live is hidden from read-only users by the administrators' privacy setting.")
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: Participant?) -> ParticipantInput {

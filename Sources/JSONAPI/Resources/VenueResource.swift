@@ -76,8 +76,9 @@ enum VenueResource {
 
     static let activitiesDoc = APIOperation(id: "listVenueActivities", summary: "Activities currently held at a venue",
                                             query: APIOperation.paging, success: .page("Activity"))
-    static let participantsDoc = APIOperation(id: "listVenueParticipants", summary: "Participants whose home venue this is",
-                                              query: APIOperation.paging, success: .page("Participant"))
+    static let participantsDoc = APIOperation(id: "listVenueParticipants",
+                                              summary: "Participants whose home venue this is. 403 for read-only callers while the privacy setting hides homes",
+                                              query: APIOperation.paging, success: .page("Participant"), protected: true)
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
         let query = try VenueQuery(reading: context)
@@ -93,8 +94,12 @@ enum VenueResource {
 
     @Sendable static func participants(_ context: APIContext) throws -> Response {
         let (id, page) = (try context.existingId(context.database.venue(id:)), try context.pageRequest())
+        let seen = try ParticipantResource.visibility(context)
+        guard seen.homes else { throw ParticipantResource.homesHidden }
         let occupancy = try context.database.venueOccupancy(id: id, limit: page.offset + page.perPage)
-        let items = try occupancy.participants.dropFirst(page.offset).map { ParticipantResource.Body(try context.database.participant(id: $0.id)) }
+        let items = try occupancy.participants.dropFirst(page.offset).map {
+            ParticipantResource.Body(try context.database.participant(id: $0.id), seen: seen)
+        }
         return APIResponse.ok(ListEnvelope(items: items, page: page, total: occupancy.participantTotal))
     }
 

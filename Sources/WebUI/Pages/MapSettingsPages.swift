@@ -16,7 +16,6 @@ enum MapSettingsPages {
         let request = context.request
         var settings = try context.database.mapSettings()
         settings.homesLayer = MapSettings.HomesLayer(rawValue: request.field("homes_layer")) ?? .off
-        settings.homesForReadOnly = request.field("homes_for_read_only") == "on"
         settings.onlineLayer = request.field("online_layer") == "on"
         let attribution = request.field("online_attribution").trimmingCharacters(in: .whitespaces)
         settings.onlineAttribution = attribution.isEmpty ? MapSettings.openStreetMapAttribution : String(attribution.prefix(300))
@@ -64,6 +63,7 @@ enum MapSettingsPages {
             ["value": option.rawValue, "label": homesLabel(option), "checked": option == settings.homesLayer, "id": "homes_layer-\(option.rawValue)"]
         }
         view["homes_for_read_only"] = settings.homesForReadOnly
+        view["privacy_path"] = Paths.privacySettings()
         view["online_layer"] = settings.onlineLayer
         view["tile_sets"] = (context.web.tiles?.tileSets ?? []).map { set -> [String: Any] in
             ["name": set.name, "zooms": "\(set.minZoom)–\(set.maxZoom)", "tiles": set.tileCount,

@@ -12,31 +12,40 @@ enum ParticipantPages: RecordPages {
 
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
-        let query = try ParticipantQuery(reading: LenientListReader(request))
+        let seen = try context.participantVisibility
+        var query = try ParticipantQuery(reading: LenientListReader(request))
+        // What the viewer may not see cannot narrow or order the list either: it would tell the hidden detail.
+        if !seen.homes { (query.areaId, query.home) = (nil, .any) }
+        if !seen.contacts, query.sort == .email { query.sort = .name }
         let page = try context.database.participants(query)
         var filters = FormView()
-        filters.input(ListParameter.text.name, label: "Name or email contains", value: query.text)
-        filters.select(ListParameter.areaId.name, label: "Living in area", value: query.areaId?.lowercasedString ?? "",
-                       options: [("", "Any area")] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
-        filters.select(ListParameter.home.name, label: "Home venue", value: query.home.rawValue,
-                       options: [("any", "Any"), ("with", "Has a home venue"), ("without", "No home venue")])
-        filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue, options: [("name", "Name"), ("email", "Email"), ("created", "Date added")])
+        filters.input(ListParameter.text.name, label: seen.contacts ? "Name or email contains" : "Name contains", value: query.text)
+        if seen.homes {
+            filters.select(ListParameter.areaId.name, label: "Living in area", value: query.areaId?.lowercasedString ?? "",
+                           options: [("", "Any area")] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
+            filters.select(ListParameter.home.name, label: "Home venue", value: query.home.rawValue,
+                           options: [("any", "Any"), ("with", "Has a home venue"), ("without", "No home venue")])
+        }
+        filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
+                       options: [("name", "Name")] + (seen.contacts ? [("email", "Email")] : []) + [("created", "Date added")])
         filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc", options: [("asc", "Ascending"), ("desc", "Descending")])
         return context.listPage("participants/list", title: "Participants", section: .participants, filters: filters, page: page,
                                 noun: ("participant", "participants"),
-                                filtered: query.text != "" || query.areaId != nil || query.home != .any) { item in
-            var row = participantView(item.participant)
-            if let venue = item.homeVenueName { row["venue_name"] = venue }
+                                filtered: query.text != "" || query.areaId != nil || query.home != .any,
+                                extra: ["show_contacts": seen.contacts, "show_homes": seen.homes]) { item in
+            var row = participantView(item.participant, seen: seen)
+            if seen.homes, let venue = item.homeVenueName { row["venue_name"] = venue }
             return row
         }
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
-        let history = try context.database.addressHistory(of: participant.id)
+        let seen = try context.participantVisibility
+        let history = seen.homes ? try context.database.addressHistory(of: participant.id) : []
         let assignments = try context.database.assignments(of: participant.id)
         var view: [String: Any] = [
-            "participant": participantView(participant),
+            "participant": participantView(participant, seen: seen), "homes_hidden": !seen.homes,
             "history": history.map { period -> [String: Any] in
                 ["venue": period.venueName, "path": Paths.venues.record(period.venueId), "from": period.effectiveFrom.display,
                  "to": period.effectiveTo?.display ?? "now", "current": period.effectiveTo == nil]
@@ -48,7 +57,7 @@ enum ParticipantPages: RecordPages {
             },
             "has_assignments": !assignments.isEmpty,
         ]
-        if let id = participant.homeVenueId {
+        if seen.homes, let id = participant.homeVenueId {
             let venue = try context.database.venue(id: id)
             view["home"] = ["name": venue.name, "address": venue.address, "path": Paths.venues.record(id)]
         }
@@ -121,18 +130,22 @@ enum ParticipantPages: RecordPages {
                             view: view, status: status, hasErrors: form.hasErrors)
     }
 
-    static func participantView(_ participant: Participant) -> [String: Any] {
+    /// `seen`: what the viewer may see (the privacy setting); what they may not is left out of the view altogether.
+    static func participantView(_ participant: Participant, seen: ParticipantVisibility = .everything) -> [String: Any] {
         var view: [String: Any] = [
-            "name": participant.name, "email": participant.email,
+            "name": participant.name, "contacts_hidden": !seen.contacts, "notes_hidden": !seen.notes,
             "created": DateText.format(participant.createdAt), "updated": DateText.format(participant.updatedAt),
         ]
         view.merge(Paths.participants.links(participant.id)) { $1 }
-        view["email_uri"] = "mailto:" + participant.email
-        if let phone = participant.phone {
-            view["phone"] = phone
-            view["phone_uri"] = telephoneURI(phone)
+        if seen.contacts {
+            view["email"] = participant.email
+            view["email_uri"] = "mailto:" + participant.email
+            if let phone = participant.phone {
+                view["phone"] = phone
+                view["phone_uri"] = telephoneURI(phone)
+            }
         }
-        if let notes = participant.notes { view["notes"] = notes }
+        if seen.notes, let notes = participant.notes { view["notes"] = notes }
         return view
     }
 

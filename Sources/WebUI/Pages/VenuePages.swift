@@ -28,13 +28,15 @@ enum VenuePages: RecordPages {
         let venue = try context.database.venue(id: context.request.uuidParameter())
         let area = try context.database.area(id: venue.areaId)
         let occupancy = try context.database.venueOccupancy(id: venue.id)
+        let homesSeen = try context.participantVisibility.homes
         var view: [String: Any] = [
             "venue": venueView(venue), "area": AreaPages.areaView(area),
             "activities": occupancy.activities.map { ["name": $0.name, "path": Paths.activities.record($0.id)] },
-            "participants": occupancy.participants.map { ["name": $0.name, "path": Paths.participants.record($0.id)] },
+            "participants": homesSeen ? occupancy.participants.map { ["name": $0.name, "path": Paths.participants.record($0.id)] } : [],
+            "homes_hidden": !homesSeen,
             "has_activities": occupancy.activityTotal > 0, "activity_total": occupancy.activityTotal,
             "activities_here": Paths.activities.list.filtered(by: .venueId, venue.id.lowercasedString),
-            "has_participants": occupancy.participantTotal > 0, "participant_total": occupancy.participantTotal,
+            "has_participants": homesSeen && occupancy.participantTotal > 0, "participant_total": occupancy.participantTotal,
         ]
         view.merge(try HistoryView.view(context.database, .venue, id: venue.id, updatedAt: venue.updatedAt)) { $1 }
         return context.page("venues/detail", title: venue.name, section: .venues, view: view)

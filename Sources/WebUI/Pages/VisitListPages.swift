@@ -20,7 +20,7 @@ enum VisitListPages: RecordPages {
     static func detail(_ context: inout PageContext) throws -> Response {
         let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
         let user = try context.signedInUser
-        var view = sheetView(sheet)
+        var view = sheetView(sheet, hidingPeople: !(try context.participantVisibility.homes))
         view["may_log"] = VisitWalkPages.mayLog(user, on: sheet.list)
         return context.page("visits/detail", title: sheet.list.name, section: .visitLists, view: view)
     }
@@ -28,7 +28,7 @@ enum VisitListPages: RecordPages {
     /// The list on paper, for organizers without a tablet: every stop with boxes to tick and room for notes.
     static func printable(_ context: inout PageContext) throws -> Response {
         let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
-        var view = sheetView(sheet)
+        var view = sheetView(sheet, hidingPeople: !(try context.participantVisibility.homes))
         view["results"] = ContactResult.allCases.map(\.label)
         return context.page("visits/print", title: "Print: \(sheet.list.name)", section: .visitLists, view: view)
     }
@@ -112,7 +112,7 @@ enum VisitListPages: RecordPages {
 
     private static func deletePage(_ context: inout PageContext, sheet: VisitSheet, refusal: String?, status: HTTPStatus) throws -> Response {
         let logged = sheet.progress.logs
-        var view = sheetView(sheet)
+        var view = sheetView(sheet, hidingPeople: !(try context.participantVisibility.homes))
         if let refusal = refusal ?? (logged > 0 ? "“\(sheet.list.name)” cannot be deleted: visits were logged on it, and logs are kept. Mark it Done instead." : nil) {
             view["refusal"] = refusal
         } else {
@@ -220,11 +220,12 @@ enum VisitListPages: RecordPages {
         ]
     }
 
-    static func sheetView(_ sheet: VisitSheet) -> [String: Any] {
+    /// `hidingPeople`: the viewer may not see where participants live, so stops at their homes name no one.
+    static func sheetView(_ sheet: VisitSheet, hidingPeople: Bool) -> [String: Any] {
         [
             "list": listView(sheet.list).merging(["organizer": sheet.assigneeName]) { $1 },
             "progress": progressView(sheet.progress), "has_stops": !sheet.stops.isEmpty,
-            "stops": sheet.stops.map { line in VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil) },
+            "stops": sheet.stops.map { line in VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil, hidingPeople: hidingPeople) },
         ]
     }
 }

@@ -32,8 +32,9 @@ enum VisitWalkPages {
         view["here"] = plan.here.map { ["latitude": $0.latitude, "longitude": $0.longitude] }
         view["has_stops"] = !sheet.stops.isEmpty
         view["may_log"] = mayLog(user, on: sheet.list)
+        let hiding = !(try context.participantVisibility.homes)
         view["stops"] = plan.ordered.enumerated().map { index, line in
-            stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
+            stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query, hidingPeople: hiding)
                 .merging(["position": index + 1]) { $1 }
         }
         return context.page("visits/walk", title: "Walk: \(sheet.list.name)", section: .myVisits, view: view, hasErrors: form.hasErrors)
@@ -97,7 +98,9 @@ enum VisitWalkPages {
         var view = form.view
         let authors = Dictionary(try context.database.users().map { ($0.id, $0.name) }) { first, _ in first }
         view["list"] = VisitListPages.listView(sheet.list)
-        view["stop"] = stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
+        let stop = stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query,
+                            hidingPeople: !(try context.participantVisibility.homes))
+        view["stop"] = stop
         view["logs"] = line.logs.reversed().map { log -> [String: Any] in
             var item: [String: Any] = ["result": log.result.label, "note": log.note, "when": DateText.format(log.loggedAt),
                                        "who": authors[log.loggedBy] ?? "another organizer"]
@@ -118,7 +121,7 @@ enum VisitWalkPages {
         view["has_later_lists"] = !later.isEmpty
         view["can_follow_up"] = user.role.canEditRecords
         view["later_error"] = errors.message(for: "later_list_id")
-        return context.page("visits/stop", title: line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
+        return context.page("visits/stop", title: stop["name"] as? String ?? line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
     }
 
     /// The list's organizer logs its visits; administrators may too. Read-only users never do.
@@ -126,14 +129,15 @@ enum VisitWalkPages {
         user.role.canEditRecords && (list.assigneeId == user.id || user.role.canAdminister)
     }
 
-    static func stopView(_ line: StopLine, listId: UUID, distance: Double?, query: String = "") -> [String: Any] {
+    static func stopView(_ line: StopLine, listId: UUID, distance: Double?, query: String = "", hidingPeople: Bool = false) -> [String: Any] {
+        let hidden = hidingPeople && line.stop.participantId != nil
         var view: [String: Any] = [
-            "id": line.stop.id.lowercasedString, "name": line.name, "venue_name": line.venueName, "address": line.address,
+            "id": line.stop.id.lowercasedString, "name": hidden ? "A participant (hidden from read-only users)" : line.name, "venue_name": line.venueName, "address": line.address,
             "is_person": line.stop.participantId != nil, "visited": line.isVisited, "log_count": line.logs.count,
             "last_result": line.lastResult?.label ?? "Not visited yet", "path": Paths.visitStop(listId, line.stop.id) + query,
             "is_follow_up": line.stop.followUpOf != nil,
         ]
-        if let participant = line.stop.participantId { view["participant_path"] = Paths.participants.record(participant) }
+        if let participant = line.stop.participantId, !hidden { view["participant_path"] = Paths.participants.record(participant) }
         view["venue_path"] = Paths.venues.record(line.stop.venueId)
         if let distance { view["distance"] = WalkingOrder.label(metres: distance) }
         return view

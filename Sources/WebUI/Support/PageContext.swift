@@ -84,6 +84,14 @@ struct PageContext {
         return Dictionary(uniqueKeysWithValues: ListViewMemory.sections.map { (names[$0]!, web.listViews.address(of: $0, for: user?.id)) })
     }
 
+    /// What the signed-in person may see of participants (the administrators' privacy setting).
+    var participantVisibility: ParticipantVisibility {
+        get throws {
+            guard let role = user?.role else { return .everything }
+            return try database.privacySettings().visibility(for: role)
+        }
+    }
+
     /// Notes a remembered list's view (its query string) for the signed-in person.
     func rememberListView(_ section: Section) {
         guard let user, request.method == .get else { return }
