@@ -18,10 +18,13 @@ struct ListQuery {
     }
 
     /// Rows whose `search_text` contains `text` (accents and case folded); nothing when `text` is blank.
-    mutating func matching(_ text: String, alias: String) {
+    /// `firstFieldOnly`: match only the first of the folded fields (a participant's name, not their email).
+    mutating func matching(_ text: String, alias: String, firstFieldOnly: Bool = false) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
-        add("\(alias).search_text LIKE ? ESCAPE '\\'", SearchText.pattern(trimmed))
+        let column = "\(alias).search_text"
+        let searched = firstFieldOnly ? "substr(\(column), 1, instr(\(column) || char(31), char(31)) - 1)" : column
+        add("\(searched) LIKE ? ESCAPE '\\'", SearchText.pattern(trimmed))
     }
 
     /// Rows whose `areaColumn` holds the area or any area inside it; nothing when `areaId` is nil.

@@ -6,6 +6,9 @@ import GRDB
 public struct ParticipantQuery: Sendable, Equatable {
     /// Case-insensitive substring of the name or email (Property 3).
     public var text = ""
+    /// The text matches names only: for a viewer the privacy setting hides email addresses from, whom a match on an
+    /// address they guessed would otherwise tell it.
+    public var textMatchesNamesOnly = false
     /// Participants whose home venue is in this area or an area inside it.
     public var areaId: UUID?
     public var home = HomeFilter.any
@@ -50,7 +53,7 @@ extension AppDatabase {
     public func participants(_ query: ParticipantQuery) throws -> ListPage<ParticipantListItem> {
         try read { db in
             var list = ListQuery("participants p")
-            list.matching(query.text, alias: "p")
+            list.matching(query.text, alias: "p", firstFieldOnly: query.textMatchesNamesOnly)
             list.atVenueWithin(query.areaId, venueColumn: "p.home_venue_id")
             switch query.home {
             case .any: break

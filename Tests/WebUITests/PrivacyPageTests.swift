@@ -33,6 +33,8 @@ import Testing
         #expect(!given.get(hallPath).bodyText.contains("Ann Wanjiru"), "who lives there")
         #expect(given.get(annPath).bodyText.contains("Hidden from read-only users"))
         #expect(!given.get("/participants").bodyText.contains("Living in area"), "a filter by home would tell it")
+        #expect(!given.get("/participants?q=ann%40example").bodyText.contains("Ann Wanjiru"), "a search by a guessed email tells nothing")
+        #expect(given.get("/participants?q=wanjiru").bodyText.contains("Ann Wanjiru"), "names are still searched")
 
         given.signIn("ed@example.org")
         #expect(given.get(annPath).bodyText.contains("ann@example.org") && given.get(hallPath).bodyText.contains("Ann Wanjiru"))

@@ -82,8 +82,9 @@ enum ParticipantResource {
                                          query: APIOperation.paging, success: .page("AddressPeriod"), protected: true)
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        let query = try ParticipantQuery(reading: context)
+        var query = try ParticipantQuery(reading: context)
         let seen = try visibility(context)
+        query.textMatchesNamesOnly = !seen.contacts
         if !seen.homes, query.areaId != nil || query.home != .any { throw homesHidden }
         return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant, seen: seen) })
     }

@@ -16,6 +16,7 @@ enum ParticipantPages: RecordPages {
         var query = try ParticipantQuery(reading: LenientListReader(request))
         // What the viewer may not see cannot narrow or order the list either: it would tell the hidden detail.
         if !seen.homes { (query.areaId, query.home) = (nil, .any) }
+        if !seen.contacts { query.textMatchesNamesOnly = true }
         if !seen.contacts, query.sort == .email { query.sort = .name }
         let page = try context.database.participants(query)
         var filters = FormView()
