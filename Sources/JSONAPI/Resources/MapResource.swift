@@ -81,10 +81,12 @@ enum MapResource {
         let data = try MapData.load(database, query)
         // One part per core, but only when there is enough to share: a thread costs more than a small answer.
         let parts = venueCollection(data.venues, parts: data.venues.count < 2_000 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
-        let compressed = gzip && parts.reduce(0, { $0 + $1.count }) >= 1024 ? Gzip.compress(parts: parts) : nil
+        // Compressed whenever accepted, however small: a kept answer is sent again with the encoding its key names.
+        let compressed = gzip ? Gzip.compress(parts: parts) : nil
+        if gzip, compressed == nil { throw HTTPError(.internalServerError, "The map's data could not be compressed; reload the page.") }
         let body = compressed ?? Array(parts.joined())
         database.answers.store(body, for: key, at: data.version, cost: body.count)
-        return geoJSON(body, gzip: compressed != nil, at: data.version)
+        return geoJSON(body, gzip: gzip, at: data.version)
     }
 
     /// What a kept venues answer depends on besides the records: the filters and the encoding.
