@@ -88,6 +88,9 @@ import Testing
         #expect(logged.header("Location")?.hasPrefix("\(listPath)/stops/\(north.stop.id.uuidString.lowercased())?") == true)
         let sheet = try given.web.database.visitSheet(id: given.list.id)
         #expect(sheet.progress.visited == 1 && sheet.list.status == .inProgress)
+        // The list's page breaks the progress down by latest result (it never showed: our Mustache library does not
+        // read `{{#breakdown.0}}`).
+        #expect(given.web.get(listPath).bodyText.contains("<caption class=\"table__caption\">Stops by their latest result</caption>"))
 
         let csv = given.web.get("\(listPath)/results.csv")
         #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")

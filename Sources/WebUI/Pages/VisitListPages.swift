@@ -211,12 +211,12 @@ enum VisitListPages: RecordPages {
     }
 
     static func progressView(_ progress: VisitProgress) -> [String: Any] {
-        [
+        let breakdown = ContactResult.allCases.compactMap { result -> [String: Any]? in
+            progress.byResult[result].map { ["label": result.label, "count": $0] }
+        }
+        return [
             "progress_text": "\(progress.visited) of \(progress.total) visited", "visited": progress.visited, "total": progress.total,
-            "percent": progress.percent, "log_count": progress.logs,
-            "breakdown": ContactResult.allCases.compactMap { result -> [String: Any]? in
-                progress.byResult[result].map { ["label": result.label, "count": $0] }
-            },
+            "percent": progress.percent, "log_count": progress.logs, "breakdown": breakdown, "has_breakdown": !breakdown.isEmpty,
         ]
     }
 
