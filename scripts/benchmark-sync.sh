@@ -8,8 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PARTICIPANTS=${1:-100000}; ACTIVITIES=${2:-20000}; VENUES=${3:-5000}
 WORK=$(mktemp -d /tmp/fieldbook-sync-bench.XXXXXX)
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+# Each server's process id goes in a file beside its data: `serve` runs inside $(...), a subshell, so a variable it set
+# would never reach this shell, and the servers would outlive the script.
+cleanup() {
+  for file in "$WORK"/*.pid; do [ -f "$file" ] && kill "$(cat "$file")" 2>/dev/null || true; done
+  for file in "$WORK"/*.pid; do [ -f "$file" ] && while kill -0 "$(cat "$file")" 2>/dev/null; do sleep 0.1; done; done
+  rm -rf "$WORK"
+}
 trap cleanup EXIT
 export FIELDBOOK_PASSWORD_COST=test no_proxy=127.0.0.1,localhost
 PASSWORD="benchmark password 1"
@@ -21,7 +26,7 @@ BIN=.build/release/fieldbook
 serve() {
   local dir=$1; shift
   "$BIN" serve --data "$dir" --port 0 --log-level warning "$@" > "$dir.out" 2> "$dir.err" &
-  PIDS+=($!)
+  echo $! > "$dir.pid"
   for _ in $(seq 300); do grep -q "serving at" "$dir.out" 2>/dev/null && break; sleep 0.1; done
   local url; url=$(grep -o 'http://[^ ]*' "$dir.out" | tail -1); echo "${url%/}"
 }
