@@ -86,8 +86,10 @@ extension AppDatabase {
     /// allowed once the family's newest refresh token is unused and under two minutes old, and the presented token is
     /// the one it replaced; any other reuse still revokes the family, so a copied token stays useless.
     private static func isRetryOfLatestRotation(_ db: Database, _ token: String, family: UUID, now: Date) throws -> Bool {
+        // Two rotations within one millisecond share created_at: the insertion order (rowid) tells them apart.
         let newest = try Row.fetchAll(db, sql: """
-            SELECT token_hash, revoked, created_at FROM api_tokens WHERE family_id = ? AND kind = 'refresh' ORDER BY created_at DESC LIMIT 2
+            SELECT token_hash, revoked, created_at FROM api_tokens WHERE family_id = ? AND kind = 'refresh'
+            ORDER BY created_at DESC, rowid DESC LIMIT 2
             """, arguments: [family.databaseText])
         guard newest.count == 2, !(newest[0]["revoked"] as Bool), now.timeIntervalSince(newest[0]["created_at"] as Date) < 120 else {
             return false

@@ -29,10 +29,31 @@ extension AppDatabase {
                                arguments: [operation.operationId.databaseText,
                                            String(decoding: try JSONEncoder.sortedKeys.encode(result), as: UTF8.self), Date()])
             }
+            changed += try Self.reconcileAddressPeriods(db, touchedBy: request.operations, forwardsUpstream: forwardsUpstream)
             return PushResponse(results: results)
         }
         changeFeed.publish(CommittedChanges(origin: .pushed, changes: changed, queuedForHub: false))
         return response
+    }
+
+    /// Pushes from several nodes can leave a participant two open address periods (each node moved them offline);
+    /// the participants this push touched are set right in the same transaction, and nodes pull the result.
+    private static func reconcileAddressPeriods(_ db: Database, touchedBy operations: [SyncOperation],
+                                                forwardsUpstream: Bool) throws -> [RecordChange] {
+        var participants = Set<UUID>()
+        for operation in operations {
+            if operation.entity == Participant.kind.entity { participants.insert(operation.entityId) }
+            if operation.entity == PeriodRow.addressKind.entity,
+               let owner = try String.fetchOne(db, sql: "SELECT participant_id FROM participant_address_history WHERE id = ?",
+                                               arguments: [operation.entityId.databaseText]).flatMap(UUID.init(uuidString:)) {
+                participants.insert(owner)
+            }
+        }
+        guard !participants.isEmpty else { return [] }
+        let recorder = ChangeRecorder(db: db, author: Actor.system("hub").recorded, queuesForHub: forwardsUpstream)
+        let records = RecordTransaction(db: db, changes: recorder)
+        for participant in participants.sorted(by: { $0.uuidString < $1.uuidString }) { try records.reconcileAddressPeriods(of: participant) }
+        return recorder.committed
     }
 
     /// The change log after `cursor`: each changed record once, with its state now, in the order of its latest change.

@@ -120,6 +120,36 @@ import Testing
         #expect(try nodeB.database.conflicts().isEmpty)
     }
 
+    // Issue 16: two nodes moving the same person offline each opened an address period; after sync every database has
+    // exactly one open period, at the home venue that won, and no two periods overlap.
+    @Test func twoOfflineMovesOfOnePersonLeaveOneOpenPeriodEverywhere() throws {
+        let participant = try sharedParticipant()
+        let area = try hub.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venues = try ["Hall", "Chapel", "School"].map {
+            try hub.database.createVenue(VenueInput(name: $0, address: "1 Road", areaId: area.id.uuidString), by: actor)
+        }
+        try hub.database.updateParticipant(id: participant.id, ParticipantInput(name: participant.name, email: participant.email,
+                                                                                homeVenueId: venues[2].id.uuidString, movedOn: "2025-01-01"),
+                                           expectedVersion: nil, by: actor)
+        try converge()
+        for (node, venue) in [(nodeA, venues[0]), (nodeB, venues[1])] {
+            try node.database.updateParticipant(id: participant.id, ParticipantInput(name: participant.name, email: participant.email,
+                                                                                    homeVenueId: venue.id.uuidString),
+                                                expectedVersion: nil, by: actor)
+        }
+        try converge()
+        for database in [hub.database, nodeA.database, nodeB.database] {
+            let home = try database.participant(id: participant.id).homeVenueId
+            let history = try database.addressHistory(of: participant.id)
+            #expect(history.filter { $0.effectiveTo == nil }.map(\.venueId) == [home].compactMap { $0 }, "\(history)")
+            let earliestFirst = history.sorted { $0.effectiveFrom < $1.effectiveFrom }
+            for (older, newer) in zip(earliestFirst, earliestFirst.dropFirst()) {
+                #expect(older.effectiveTo.map { $0 <= newer.effectiveFrom } == true, "\(history)")
+            }
+        }
+        try expectAllEqual()
+    }
+
     @Test func reApplyingALostHomeVenueMoveAlsoRecordsTheMove() throws {
         let participant = try sharedParticipant()
         let area = try hub.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
@@ -143,11 +173,12 @@ import Testing
 
         #expect(try hub.database.participant(id: participant.id).homeVenueId == second.id)
         let history = try hub.database.addressHistory(of: participant.id)
-        // The re-applied move (made the same day as the lost one) replaced the period the lost move had opened.
-        // (The winning move's period, opened on the other node, also stays open: two nodes moving the same person
-        // offline leave two open periods; the issue-16 note records this as not yet solved.)
-        #expect(history.filter { $0.venueId == second.id && $0.effectiveTo == nil }.count == 1)
-        #expect(history.filter { $0.venueId == second.id && $0.effectiveTo != nil }.isEmpty)
+        // The re-applied move (made the same day as the lost one) is the one open period, and no two periods overlap.
+        #expect(history.filter { $0.effectiveTo == nil }.map(\.venueId) == [second.id])
+        let earliestFirst = history.sorted { $0.effectiveFrom < $1.effectiveFrom }
+        for (older, newer) in zip(earliestFirst, earliestFirst.dropFirst()) {
+            #expect(older.effectiveTo.map { $0 <= newer.effectiveFrom } == true, "\(history)")
+        }
         try expectAllEqual()
     }
 

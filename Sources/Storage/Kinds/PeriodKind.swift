@@ -83,6 +83,25 @@ extension RecordTransaction {
         try save(closed, over: period)
     }
 
+    /// Makes the participant's open address periods agree with their home venue again, after pushes from several nodes
+    /// met at the hub: two nodes moving the same person offline each opened a period, and only one move won the
+    /// participant's home. The open period at the home with the latest start stays; other open ones that began
+    /// before it end where it begins; the rest (the losing move's) are removed. Without a home, none stays open.
+    func reconcileAddressPeriods(of participant: UUID) throws {
+        guard let row = try Row.fetchOne(db, sql: "SELECT home_venue_id FROM participants WHERE id = ?", arguments: [participant.databaseText])
+        else { return }
+        let home = (row["home_venue_id"] as String?).flatMap(UUID.init(uuidString:))
+        let open = try PeriodRow.open(db, .participant, of: participant)
+        let keeper = open.filter { $0.venueId == home }.max { ($0.effectiveFrom, $0.id.uuidString) < ($1.effectiveFrom, $1.id.uuidString) }
+        for period in open where period.id != keeper?.id {
+            if let keeper, period.effectiveFrom < keeper.effectiveFrom {
+                try close(period, on: keeper.effectiveFrom)
+            } else {
+                try delete(period)
+            }
+        }
+    }
+
     /// Makes `venue` (or no venue) the participant's home from `date` on, as the person editing states it, also for a
     /// date before the current period began: periods starting on or after `date` never applied and are removed, the one
     /// covering `date` ends there, and the new one opens. So periods never overlap, no gap appears that was not asked
