@@ -152,3 +152,16 @@ import Testing
         #expect(try given.database.verifyCredentials(email: "ann@example.org", password: "a brand new password") != nil)
     }
 }
+
+/// Issue 16: pages name their icon, and the icon is served as SVG.
+@Suite struct FaviconTests {
+    @Test func everyPageNamesTheIconAndItIsServed() async throws {
+        let given = try await WebHarness()
+        let page = given.get("/setup").bodyText
+        let href = try #require(page.range(of: #"<link rel="icon" href="([^"]+)" type="image/svg\+xml">"#, options: .regularExpression)
+            .map { String(page[$0]).components(separatedBy: "\"")[3] })
+        let icon = try #require(given.web.staticFiles.response(for: Request(method: .get, path: href)))
+        #expect(icon.header("Content-Type")?.hasPrefix("image/svg+xml") == true)
+        #expect(icon.bodyText.contains("<svg") && icon.bodyText.contains("<title>Fieldbook</title>"))
+    }
+}
