@@ -189,3 +189,27 @@ import Testing
         #expect(given.send(.get, "/api/v1/participants/\(fixture.participant)/address-history", token: reader).status == 200)
     }
 }
+
+/// The privacy setting also covers visit stops at participants' homes, for read-only callers.
+@Suite struct VisitStopPrivacyAPITests {
+    @Test func aStopAtSomeonesHomeNamesNoOneToAReadOnlyCaller() throws {
+        let given = try APIHarness()
+        let editor = try given.createUser("ed@example.org", .editor)
+        let reader = try given.token(.readOnly)
+        let area = try given.database.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: .system("test"))
+        let hall = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: .system("test"))
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann Wanjiru", email: "ann@example.org", homeVenueId: hall.id.uuidString),
+                                                       by: .system("test"))
+        let list = try given.database.createVisitList(
+            VisitListInput(name: "Round", visitDate: "2025-06-01", assigneeId: editor.id.uuidString, status: "PLANNED"),
+            stops: .picked([StopTarget(venueId: hall.id, participantId: ann.id).token]), by: .system("test"))
+        let hidden = given.send(.get, "/api/v1/visit-lists/\(list.id.uuidString.lowercased())/stops", token: reader)
+        #expect(hidden.status == 200)
+        #expect(hidden.items.first?["participant_id"] is NSNull && !(hidden.items.first?["name"] as? String ?? "").contains("Ann"))
+        var settings = PrivacySettings()
+        settings.readOnlySeesHomes = true
+        try given.database.savePrivacySettings(settings)
+        let shown = given.send(.get, "/api/v1/visit-lists/\(list.id.uuidString.lowercased())/stops", token: reader)
+        #expect(shown.items.first?["participant_id"] as? String == ann.id.uuidString.lowercased())
+    }
+}

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Testing
+@testable import WebUI
 
 /// Issue 16: what read-only users see of participants follows the administrators' privacy setting (hidden by default).
 @Suite struct PrivacyPageTests {
@@ -46,6 +47,16 @@ import Testing
         let allowed = given.get(annPath).bodyText
         #expect(allowed.contains("ann@example.org") && allowed.contains("Kibera Hall") && !allowed.contains("Prefers Swahili"))
         #expect(try given.database.mapSettings().homesForReadOnly, "the map's homes layer follows the same setting")
+    }
+
+    // A lost edit of a participant shows both values on the conflicts page, which everyone signed in may open.
+    @Test func conflictValuesOfHiddenDetailsReadHidden() {
+        let text = ConflictValueText(database: given.database, seen: ParticipantVisibility(contacts: false, notes: true, homes: false))
+        #expect(text.value(.string("ann@example.org"), field: "email", of: "participant") == "(hidden)")
+        #expect(text.value(.string(hall.id.uuidString.lowercased()), field: "home_venue_id", of: "participant") == "(hidden)")
+        #expect(text.value(.string("Choir"), field: "notes", of: "participant") == "Choir")
+        #expect(text.value(.string("2025-01-01"), field: "effective_from", of: "participant_address") == "(hidden)")
+        #expect(text.value(.string("ann@example.org"), field: "email", of: "user") == "ann@example.org")
     }
 
     @Test func onlyAdministratorsChangeIt() {

@@ -41,10 +41,15 @@ enum VisitResource {
         @Null var lastResult: String?
         let addedAt: Date
 
-        init(_ line: StopLine) {
+        /// `hidingPeople`: the caller may not see where participants live (the privacy setting), so a stop at someone's
+        /// home names no one.
+        init(_ line: StopLine, hidingPeople: Bool = false) {
             let stop = line.stop
-            (id, visitListId, venueId, participantId) = (stop.id.text, stop.listId.text, stop.venueId.text, stop.participantId?.text)
-            (followUpOf, name, address, addedAt) = (stop.followUpOf?.text, line.name, line.address, stop.createdAt)
+            let hidden = hidingPeople && stop.participantId != nil
+            (id, visitListId, venueId) = (stop.id.text, stop.listId.text, stop.venueId.text)
+            participantId = hidden ? nil : stop.participantId?.text
+            (followUpOf, addedAt) = (stop.followUpOf?.text, stop.createdAt)
+            (name, address) = (hidden ? "A participant (hidden from read-only users)" : line.name, line.address)
             coordinates = line.coordinate.map { VenueResource.Coordinates(latitude: $0.latitude, longitude: $0.longitude) }
             (logCount, lastResult) = (line.logs.count, line.lastResult?.rawValue)
         }
@@ -177,11 +182,12 @@ enum VisitResource {
 
     @Sendable static func stops(_ context: APIContext) throws -> Response {
         let sheet = try context.database.visitSheet(id: try context.id())
-        return APIResponse.ok(ListEnvelope(all: sheet.stops.map(StopBody.init), page: try context.pageRequest()))
+        let hiding = !(try ParticipantResource.visibility(context).homes)
+        return APIResponse.ok(ListEnvelope(all: sheet.stops.map { StopBody($0, hidingPeople: hiding) }, page: try context.pageRequest()))
     }
 
     @Sendable static func stop(_ context: APIContext) throws -> Response {
-        APIResponse.ok(StopBody(try line(context)))
+        APIResponse.ok(StopBody(try line(context), hidingPeople: !(try ParticipantResource.visibility(context).homes)))
     }
 
     @Sendable static func addStop(_ context: APIContext) throws -> Response {

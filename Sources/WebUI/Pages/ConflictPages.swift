@@ -8,7 +8,7 @@ import Surface
 enum ConflictPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let showAll = context.request.query["show"] == "all"
-        let text = ConflictValueText(database: context.database)
+        let text = ConflictValueText(database: context.database, seen: try context.participantVisibility)
         let linksUsers = context.user?.role.canAdminister ?? false
         let conflicts = try context.database.conflicts(includeResolved: showAll).map { conflictView($0, text, linksUsers: linksUsers) }
         return context.page("sync/conflicts", title: "Conflicts", section: .sync,
@@ -42,8 +42,10 @@ enum ConflictPages {
         case .delete: "Your delete was not applied: someone changed this record before your delete reached the hub."
         case .deleted: "Your edit was not applied: this record was deleted before your edit reached the hub."
         }
-        view["fields"] = conflict.fields.map { ["name": ConflictValueText.fieldName($0.name), "mine": text.value($0.mine, field: $0.name),
-                                                "theirs": text.value($0.theirs, field: $0.name)] }
+        view["fields"] = conflict.fields.map {
+            ["name": ConflictValueText.fieldName($0.name), "mine": text.value($0.mine, field: $0.name, of: conflict.entity),
+             "theirs": text.value($0.theirs, field: $0.name, of: conflict.entity)]
+        }
         view["has_fields"] = !conflict.fields.isEmpty
         view["edited"] = DateText.format(conflict.editedAt)
         view["detected"] = DateText.format(conflict.detectedAt)
@@ -59,6 +61,8 @@ enum ConflictPages {
 /// is open to every signed-in person, and a hash is a secret).
 struct ConflictValueText {
     let database: AppDatabase
+    /// What the viewer may see of participants: hidden fields read "(hidden)" here as everywhere (the privacy setting).
+    var seen: ParticipantVisibility = .everything
 
     /// Fields holding another record's id, with that record's entity.
     private static let references = [
@@ -75,8 +79,18 @@ struct ConflictValueText {
         }
     }
 
-    func value(_ value: JSONValue, field: String) -> String {
-        if field == "password_hash" { return value == .null ? "(empty)" : "(hidden)" }
+    /// The participant fields each part of `ParticipantVisibility` covers (an address period is all "homes").
+    private func isHidden(_ field: String, of entity: String) -> Bool {
+        switch entity {
+        case "participant":
+            (!seen.contacts && ["email", "phone"].contains(field)) || (!seen.notes && field == "notes") || (!seen.homes && field == "home_venue_id")
+        case "participant_address": !seen.homes
+        default: false
+        }
+    }
+
+    func value(_ value: JSONValue, field: String, of entity: String = "") -> String {
+        if field == "password_hash" || isHidden(field, of: entity) { return value == .null ? "(empty)" : "(hidden)" }
         switch value {
         case .null: return "(empty)"
         case .bool(let flag): return flag ? "Yes" : "No"
