@@ -29,10 +29,11 @@ import Testing
                                                           duration: "ongoing", status: "ACTIVE", venueIds: [pinless.id.uuidString]), by: actor)
             for query in queries { _ = try database.mapVenues(query) }
 
-            try write(database, seed: seed, renaming: custom)
-            // Given coordinates later, a venue shows the activities it already held.
+            // Given coordinates later, a venue shows the activities it already held. (Before `write`, which may delete
+            // this venue once its activity is gone.)
             _ = try database.updateVenue(id: pinless.id, VenueInput(name: pinless.name, address: pinless.address, areaId: areaOfPinless,
                                                                     latitude: "5", longitude: "6"), expectedVersion: nil, by: actor)
+            try write(database, seed: seed, renaming: custom)
 
             let fresh = try AppDatabase(path: database.path, passwordCost: .test)
             for query in queries {
