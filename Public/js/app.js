@@ -72,15 +72,78 @@
           showProgress(status);
         } catch (ignored) { /* a malformed event changes nothing */ }
       });
+      source.addEventListener("notifications", function (event) {
+        try { notificationsArrived(JSON.parse(event.data)); } catch (ignored) { /* a malformed event changes nothing */ }
+      });
     }
     function disconnect() {
       if (source) { source.close(); source = null; }
     }
-    // A hidden tab gives its connection back: browsers allow only a few open connections per server.
+    // A hidden tab gives its connection back (browsers allow only a few open connections per server), unless the
+    // person asked for system notifications: those matter most while they are looking elsewhere.
     document.addEventListener("visibilitychange", function () {
-      if (document.hidden) { disconnect(); } else { connect(); }
+      if (!document.hidden) { connect(); } else if (!systemNotificationsAllowed()) { disconnect(); }
     });
     if (!document.hidden) { connect(); }
+  }
+
+  // Notifications (issue 13): the header's bell follows the person's own events. A new notification is announced
+  // once through the polite live region and, when the person allowed it, shown as a system notification whose click
+  // opens its record. The tag makes several open tabs show it once.
+  var announced = {};
+  function notificationsArrived(data) {
+    var count = document.querySelector("[data-notification-count]");
+    var bell = document.querySelector("[data-notification-bell]");
+    var text = data.unread > 0 ? " (" + data.unread + " unread)" : "";
+    if (count && count.textContent !== text) { count.textContent = text; }
+    if (bell) { bell.classList.toggle("notification-bell--unread", data.unread > 0); }
+    var summary = document.getElementById("notifications-unread");
+    if (summary) { summary.textContent = data.unread_label + "."; }
+    var latest = data.latest;
+    if (!latest || announced[latest.id]) { return; }
+    announced[latest.id] = true;
+    var announcer = document.querySelector("[data-notification-announcer]");
+    if (announcer) { announcer.textContent = "New notification: " + latest.text; }
+    if (data.system && systemNotificationsAllowed()) {
+      try {
+        var shown = new Notification("Fieldbook", { body: latest.text, tag: "fieldbook-" + latest.id });
+        shown.onclick = function () { window.focus(); window.location.assign(latest.url); shown.close(); };
+      } catch (ignored) { /* some browsers only show notifications from a service worker; the bell still counts */ }
+    }
+  }
+
+  function systemNotificationsAllowed() {
+    return window.isSecureContext && "Notification" in window && Notification.permission === "granted";
+  }
+
+  // The notifications page offers to ask for permission, only when the person presses the button (never on load),
+  // and says why it cannot where the page is not a secure context (plain HTTP on the network).
+  function offerSystemNotifications() {
+    var section = document.querySelector("[data-system-notifications]");
+    if (!section) { return; }
+    var state = section.querySelector("[data-system-notifications-state]");
+    var ask = section.querySelector("[data-system-notifications-ask]");
+    section.hidden = false;
+    function describe() {
+      ask.hidden = true;
+      if (!("Notification" in window)) {
+        state.textContent = "This browser cannot show system notifications. The bell at the top of every page still counts new ones.";
+      } else if (!window.isSecureContext) {
+        state.textContent = "Browsers show system notifications only for pages served over HTTPS. Ask whoever runs Fieldbook to start it with --tls-cert and --tls-key, then open it at its https:// address.";
+      } else if (Notification.permission === "granted") {
+        state.textContent = "This browser shows new notifications while a Fieldbook page is open.";
+      } else if (Notification.permission === "denied") {
+        state.textContent = "This browser blocks notifications from Fieldbook. To allow them, change the site's permissions in the browser's settings, then reload this page.";
+      } else {
+        state.textContent = "This browser does not show Fieldbook's notifications yet.";
+        ask.hidden = false;
+      }
+    }
+    ask.addEventListener("click", function () {
+      var answer = Notification.requestPermission(function () { describe(); });
+      if (answer && answer.then) { answer.then(describe, describe); }
+    });
+    describe();
   }
 
   // Field visits: the browser's location, where the page is a secure context and the person allows it. The walk page
@@ -230,6 +293,7 @@
       });
     });
     followSyncStatus();
+    offerSystemNotifications();
     offerLocation();
     searchOnEnterInPickers();
     checkAsYouGo();

@@ -16,6 +16,8 @@ public final class FieldbookApp: Sendable {
     public let syncEngine: SyncEngine
     /// Where the sync engine announces status changes; pages show them live.
     public let syncStatus: StatusBroadcaster
+    /// Turns what happens into notifications, in the background.
+    public let notifier: NotificationService
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -43,6 +45,7 @@ public final class FieldbookApp: Sendable {
         let engine = syncEngine
         let reporter = SyncStatusReporter(database: database, engine: syncEngine)
         syncStatus = StatusBroadcaster(reporter: reporter)
+        notifier = NotificationService(database: database, status: reporter, logger: logger)
         let broadcaster = syncStatus
         relay.set { broadcaster.publish(reporter.current()) }
         // A write from any surface (pages or API) queued for the hub wakes the sync thread and updates open pages'
@@ -70,6 +73,7 @@ public final class FieldbookApp: Sendable {
         try database.purgeExpiredSessions(policy: configuration.sessionPolicy)
         let port = try server.start()
         syncEngine.start()
+        notifier.start()
         warmUp()
         let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
         let scheme = configuration.server.isTLS ? "https" : "http"
@@ -96,6 +100,7 @@ public final class FieldbookApp: Sendable {
     /// Finishes requests in flight, stops the server and closes the database.
     public func stop() {
         syncEngine.stop()
+        notifier.stop()
         warmingUp.wait()
         server.stop()
         do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }

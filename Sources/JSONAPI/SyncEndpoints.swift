@@ -52,6 +52,10 @@ struct SyncEndpoints: Sendable {
     func changes(_ context: APIContext) throws -> Response {
         let after = try context.integer("after", in: 0...9_000_000_000_000_000) ?? 0
         let limit = try context.integer("limit", in: 1...Self.maxPage) ?? 500
+        // A sign-in reading the change log from its start is a node linking here (or starting over); administrators hear of it once.
+        if after == 0, let bearer = context.bearer {
+            try context.database.noteNodeLinked(family: bearer.familyId, userId: bearer.user.id, address: context.request.remoteAddress)
+        }
         return SyncJSON.response(try context.database.changes(after: Int64(after), limit: limit))
     }
 

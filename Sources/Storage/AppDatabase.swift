@@ -87,19 +87,22 @@ final class ChangeRecorder {
     let db: Database
     let author: String
     let queuesForHub: Bool
+    let origin: ChangeOrigin
     /// What this transaction changed, in order, published once it commits.
     private(set) var committed: [RecordChange] = []
 
-    init(db: Database, author: String, queuesForHub: Bool) {
+    init(db: Database, author: String, queuesForHub: Bool, origin: ChangeOrigin = .local) {
         self.db = db
         self.author = author
         self.queuesForHub = queuesForHub
+        self.origin = origin
     }
 
+    /// `before` is the record's values before the change: an edit's (to send with it) or a deleted record's.
     func record(_ change: Change, before: [String: JSONValue] = [:], operationId: UUID = UUID()) throws {
         let now = Date()
         committed.append(RecordChange(kind: change.entity, id: change.entityId, operation: change.operation, author: author, at: now))
-        try RecordHistory.append(db, change, author: author, at: now)
+        try RecordHistory.append(db, change, author: author, at: now, origin: origin, deleted: change.operation == .delete ? before : [:])
         guard queuesForHub else { return }
         let fields = try JSONEncoder.sortedKeys.encode(change.fields)
         let beforeFields = try JSONEncoder.sortedKeys.encode(before.filter { change.fields[$0.key] != nil })
@@ -126,8 +129,9 @@ final class ChangeRecorder {
         return true
     }
 
-    func recordDelete(_ entity: String, id: UUID, baseVersion: Int) throws {
-        try record(Change(operation: .delete, entity: entity, entityId: id, fields: [:], baseVersion: baseVersion))
+    /// `before` is the deleted record's values (kept in its history for the notification rules; never sent).
+    func recordDelete(_ entity: String, id: UUID, baseVersion: Int, before: [String: JSONValue] = [:]) throws {
+        try record(Change(operation: .delete, entity: entity, entityId: id, fields: [:], baseVersion: baseVersion), before: before)
     }
 }
 

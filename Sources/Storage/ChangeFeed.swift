@@ -28,6 +28,15 @@ public struct CommittedChanges: Sendable, Equatable {
     public let changes: [RecordChange]
     /// True when the changes were queued for this node's hub (the sync thread has something to push).
     public let queuedForHub: Bool
+    /// True when sync noted something people are told about (a lost conflict, changes set aside, a node linked).
+    public let noticedBySync: Bool
+
+    public init(origin: Origin, changes: [RecordChange], queuedForHub: Bool, noticedBySync: Bool = false) {
+        self.origin = origin
+        self.changes = changes
+        self.queuedForHub = queuedForHub
+        self.noticedBySync = noticedBySync
+    }
 }
 
 /// Tells in-process subscribers what changed, after each commit, whether or not a hub is linked. Subscribers run on
@@ -41,8 +50,13 @@ public final class ChangeFeed: Sendable {
         subscribers.withLock { $0.append(subscriber) }
     }
 
+    /// Tells subscribers that sync noted something for the notifier (`sync_notices`), with no record changed.
+    func publishSyncNotices() {
+        publish(CommittedChanges(origin: .pulled, changes: [], queuedForHub: false, noticedBySync: true))
+    }
+
     func publish(_ committed: CommittedChanges) {
-        guard !committed.changes.isEmpty else { return }
+        guard !committed.changes.isEmpty || committed.noticedBySync else { return }
         for subscriber in subscribers.withLock({ $0 }) { subscriber(committed) }
     }
 }

@@ -98,7 +98,7 @@ private struct HubApplier {
             return rejected(operation, "Fieldbook does not know records of kind “\(operation.entity)”.", current: nil)
         }
         let current = try RecordStates.read(db, table, id: operation.entityId)
-        if let refusal = try permissionRefusal(operation, table) { return rejected(operation, refusal, current: current) }
+        if let refusal = try permissionRefusal(operation, table, current) { return rejected(operation, refusal, current: current) }
         if table.appendOnly, let answer = appendOnlyAnswer(operation, table, current) { return answer }
         do {
             var result: SyncResult?
@@ -196,17 +196,28 @@ private struct HubApplier {
     private func forward(_ operation: SyncOperation, fields: [String: JSONValue]) throws {
         let change = Change(operation: operation.operation, entity: operation.entity, entityId: operation.entityId, fields: fields,
                             baseVersion: operation.baseVersion)
-        try ChangeRecorder(db: db, author: operation.author, queuesForHub: forwardsUpstream)
+        try ChangeRecorder(db: db, author: operation.author, queuesForHub: forwardsUpstream, origin: .pushed)
             .record(change, before: operation.before, operationId: operation.operationId)
     }
 
-    /// Operations keep their author's rights: a user this hub knows must still hold the role the change needs.
-    private func permissionRefusal(_ operation: SyncOperation, _ table: RecordKind) throws -> String? {
-        guard let authorId = UUID(uuidString: operation.author),
-              let row = try Row.fetchOne(db, sql: "SELECT role, is_disabled FROM users WHERE id = ?", arguments: [authorId.databaseText])
+    /// Operations keep their author's rights: a user this hub knows must still hold the role the change needs, and a
+    /// row that belongs to one user is changed only by them (or by Fieldbook itself, whose author is not a user id).
+    private func permissionRefusal(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> String? {
+        guard let authorId = UUID(uuidString: operation.author) else { return nil }
+        if let ownerColumn = table.ownerColumn {
+            let owner = current.deleted ? operation.fields[ownerColumn] : current.fields[ownerColumn]
+            guard owner.map({ UUID(uuidString: [ownerColumn: $0].text(ownerColumn)) == authorId }) == true else {
+                return "Only the person a \(table.label.one) belongs to may change it."
+            }
+        }
+        guard let row = try Row.fetchOne(db, sql: "SELECT role, is_disabled FROM users WHERE id = ?", arguments: [authorId.databaseText])
         else { return nil }
         let role = UserRole(rawValue: row["role"]) ?? .readOnly
-        let allowed = table.requiredRole == .administrator ? role.canAdminister : role.canEditRecords
+        let allowed = switch table.requiredRole {
+        case .administrator: role.canAdminister
+        case .editor: role.canEditRecords
+        case .readOnly: true
+        }
         if row["is_disabled"] as Bool { return "The author's account is disabled on the hub." }
         return allowed ? nil : "The author's role on the hub (\(role.label)) may not change this kind of record."
     }

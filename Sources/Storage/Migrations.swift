@@ -15,6 +15,7 @@ enum Migrations {
         migrator.registerMigration("v5-field-visits", migrate: VisitSchema.create)
         migrator.registerMigration("v5-analytics-indexes", migrate: addAnalyticsIndexes)
         migrator.registerMigration("v6-record-history", migrate: RecordHistory.createTable)
+        migrator.registerMigration("v7-notifications", migrate: NotificationSchema.create)
         return migrator
     }
 

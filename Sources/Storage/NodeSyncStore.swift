@@ -17,7 +17,7 @@ extension AppDatabase {
     /// Settles pushed entries with the hub's answers in one transaction: accepted ones leave the queue, lost edits are
     /// kept as conflicts, rejected ones are set aside; each record takes the hub's values unless more local edits of it wait.
     public func settlePush(_ entries: [OutboxEntry], results: [SyncResult]) throws -> PushTally {
-        try writeRemote { db in
+        let tally = try writeRemote { db in
             var tally = PushTally()
             let answers = Dictionary(results.map { ($0.operationId, $0) }) { first, _ in first }
             for entry in entries {
@@ -26,21 +26,27 @@ extension AppDatabase {
             }
             return tally
         }
+        if tally.conflicts + tally.rejected > 0 { changeFeed.publishSyncNotices() }
+        return tally
     }
 
     /// Counts a failed attempt at the head of the queue; after `maxAttempts` the entry is set aside so the rest flows.
     /// Returns true when it was set aside.
     @discardableResult
     public func recordFailedAttempt(operationId: UUID, error: String, maxAttempts: Int) throws -> Bool {
-        try writeLocal { db in
+        let setAside = try writeLocal { db in
             try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE operation_id = ?",
                            arguments: [error, operationId.databaseText])
             let attempts = try Int.fetchOne(db, sql: "SELECT attempts FROM outbox WHERE operation_id = ?",
                                             arguments: [operationId.databaseText]) ?? 0
             guard attempts >= maxAttempts else { return false }
             try db.execute(sql: "UPDATE outbox SET state = 'failed' WHERE operation_id = ?", arguments: [operationId.databaseText])
+            let author = try String.fetchOne(db, sql: "SELECT author FROM outbox WHERE operation_id = ?", arguments: [operationId.databaseText])
+            try SyncNoticeKind.note(db, .setAside, author: author ?? "")
             return true
         }
+        if setAside { changeFeed.publishSyncNotices() }
+        return setAside
     }
 
     /// Applies a page of the hub's change log and saves the cursor in the same transaction, so a crash resumes after
@@ -112,6 +118,7 @@ extension AppDatabase {
             tally.rejected += 1
             try db.execute(sql: "UPDATE outbox SET state = 'failed', attempts = attempts + 1, last_error = ? WHERE operation_id = ?",
                            arguments: [result.reason ?? "Refused by the hub", id])
+            try SyncNoticeKind.note(db, .setAside, entity: entry.change.entity, entityId: entry.change.entityId, author: entry.author)
         }
         if let table = RecordKind.named(result.current.entity), try !hasPendingEdits(db, result.current) {
             try takeHubState(db, table, result.current)
@@ -148,11 +155,15 @@ extension AppDatabase {
         default: "edit"
         }
         let fields = String(decoding: try JSONEncoder.sortedKeys.encode(result.losingFields), as: UTF8.self)
+        let conflictId = UUID()
         try db.execute(sql: """
             INSERT OR IGNORE INTO sync_conflicts (id, operation_id, entity, entity_id, kind, fields, author, edited_at, detected_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [UUID().databaseText, entry.operationId.databaseText, entry.change.entity, entry.change.entityId.databaseText,
+            """, arguments: [conflictId.databaseText, entry.operationId.databaseText, entry.change.entity, entry.change.entityId.databaseText,
                              kind, fields, entry.author, entry.createdAt, Date()])
+        guard db.changesCount == 1 else { return }
+        try SyncNoticeKind.note(db, .conflictLost, entity: entry.change.entity, entityId: entry.change.entityId, author: entry.author,
+                                detail: conflictId.databaseText)
     }
 }
 

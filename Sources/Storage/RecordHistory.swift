@@ -24,13 +24,32 @@ enum RecordHistory {
     /// file and tell nobody anything.
     static let unrecordedAuthors: Set<String> = [Actor.system("demo-data").recorded]
 
-    static func append(_ db: Database, _ change: Change, author: String, at moment: Date) throws {
+    /// `origin` says whether the change was made here or pushed by a node (whose own notifier already told people);
+    /// a deletion keeps the record's last values as its `subject`, for the notification rules to name whom it concerned.
+    static func append(_ db: Database, _ change: Change, author: String, at moment: Date, origin: ChangeOrigin,
+                       deleted: [String: JSONValue]) throws {
         guard !unrecordedAuthors.contains(author) else { return }
+        let subject = change.operation == .delete && !deleted.isEmpty
+            ? String(decoding: try JSONEncoder.sortedKeys.encode(deleted), as: UTF8.self) : ""
         try db.cachedStatement(sql: """
-            INSERT INTO record_history (entity, entity_id, operation, author, changed_at, fields) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO record_history (entity, entity_id, operation, author, changed_at, fields, origin, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [change.entity, change.entityId.databaseText, change.operation.rawValue, author, moment,
-                                     change.operation == .update ? change.fields.keys.sorted().joined(separator: ",") : ""])
+                                     change.operation == .update ? change.fields.keys.sorted().joined(separator: ",") : "",
+                                     origin.rawValue, subject])
     }
+
+    /// Adds what the notifier reads (issue 13): each change's origin and a deleted record's last values.
+    static func addOriginAndSubject(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE record_history ADD COLUMN origin TEXT NOT NULL DEFAULT 'local';
+            ALTER TABLE record_history ADD COLUMN subject TEXT NOT NULL DEFAULT '';
+            """)
+    }
+}
+
+/// Where a recorded change was made: on this Fieldbook, or on a node that pushed it here.
+enum ChangeOrigin: String {
+    case local, pushed
 }
 
 /// One change of a record as its page lists it.

@@ -25,10 +25,13 @@ public struct RecordKind: Sendable {
     let validate: @Sendable (Database, UUID, [String: JSONValue]) throws -> Void
     /// Rows are only ever added: the hub refuses changes and deletions, so copies made on two nodes never conflict.
     let appendOnly: Bool
+    /// For rows that belong to one user (notifications): the column naming them. Only that user, or Fieldbook itself,
+    /// may change such a row, whatever their role.
+    let ownerColumn: String?
 
     init(entity: String, table: String, columns: [String], metaColumns: [String] = [], requiredRole: UserRole = .editor,
          searchColumns: [String] = [], label: (one: String, many: String), listPath: String? = nil, appendOnly: Bool = false,
-         validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
+         ownerColumn: String? = nil, validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
         self.entity = entity
         self.table = table
         self.columns = columns
@@ -38,11 +41,12 @@ public struct RecordKind: Sendable {
         self.label = label
         self.listPath = listPath
         self.appendOnly = appendOnly
+        self.ownerColumn = ownerColumn
         self.validate = validate
     }
 
     /// Every synced kind, parents before the kinds that refer to them (linking queues them in this order).
-    public static let all: [RecordKind] = firstKinds + visitKinds
+    public static let all: [RecordKind] = firstKinds + visitKinds + notificationKinds
 
     /// The kinds of the first schema, whose change-log triggers the v4 sync migration made.
     static let firstKinds: [RecordKind] = [
@@ -52,6 +56,9 @@ public struct RecordKind: Sendable {
 
     /// Field visits (issue 12); their tables and triggers come with their own migration.
     static let visitKinds: [RecordKind] = [VisitList.kind, VisitStop.kind, ContactLog.kind]
+
+    /// Notifications and their preferences (issue 13), with their own migration.
+    static let notificationKinds: [RecordKind] = [NotificationRow.kind, NotificationPreferencesRow.kind]
 
     private static let byEntity: [String: RecordKind] = Dictionary(uniqueKeysWithValues: all.map { ($0.entity, $0) })
 

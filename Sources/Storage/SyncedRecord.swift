@@ -89,7 +89,7 @@ public struct RecordTransaction {
 
     func delete(_ record: some SyncedRecord) throws {
         try RowWriter.delete(db, record.recordKind, id: record.id)
-        try changes.recordDelete(record.recordKind.entity, id: record.id, baseVersion: record.version)
+        try changes.recordDelete(record.recordKind.entity, id: record.id, baseVersion: record.version, before: try record.syncedFields())
     }
 
     /// The stored record with this id (`StoredRecord.find`).

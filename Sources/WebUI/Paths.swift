@@ -14,6 +14,13 @@ enum Paths {
     static let logout = home / "logout"
     static let events = home / "events"
 
+    static let notifications = home / "notifications"
+    /// Opens the notification's page and marks it read (a link, so it works like any other).
+    static let openNotification = notifications / "{id}"
+    static let readNotification = notifications / "{id}" / "read"
+    static let readAllNotifications = notifications / "read-all"
+    static let notificationPreferences = notifications / "preferences"
+
     static let activityTypes = RecordRoutes(RecordCollection.activityTypes.path(under: home))
     static let roles = RecordRoutes(RecordCollection.roles.path(under: home))
     static let areas = RecordRoutes(RecordCollection.areas.path(under: home))
@@ -43,14 +50,14 @@ enum Paths {
     static let contactLogs = visitStop / "logs"
     static let stopFollowUp = visitStop / "follow-up"
 
-    static let sync = home / "sync"
+    static let sync = SharedPagePaths.sync
     static let syncRun = sync / "run"
     static let syncPause = sync / "pause"
     static let syncResume = sync / "resume"
     static let syncCancel = sync / "cancel"
     static let retryFailedOperation = sync / "failed" / "{operationId}" / "retry"
     static let discardFailedOperation = sync / "failed" / "{operationId}" / "discard"
-    static let conflicts = sync / "conflicts"
+    static let conflicts = SharedPagePaths.conflicts
     static let reapplyConflict = conflicts / "{id}" / "reapply"
     static let dismissConflict = conflicts / "{id}" / "dismiss"
 
@@ -80,6 +87,7 @@ extension Paths {
     static let templateView: [String: String] = {
         var view: [String: String] = [
             "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "privacy_settings": privacySettings(),
+            "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),

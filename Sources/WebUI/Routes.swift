@@ -13,6 +13,13 @@ enum WebRoutes {
         table.get(Paths.home, .signedIn, HomePage.show)
         table.get(Paths.events, .signedIn, StatusEventsPage.stream)
 
+        table.get(Paths.notifications, .signedIn, NotificationPages.list)
+        table.get(Paths.notificationPreferences, .signedIn, NotificationPages.preferences)
+        table.post(Paths.notificationPreferences, .signedIn, NotificationPages.savePreferences)
+        table.post(Paths.readAllNotifications, .signedIn, NotificationPages.markAllRead)
+        table.get(Paths.openNotification, .signedIn, NotificationPages.open)
+        table.post(Paths.readNotification, .signedIn, NotificationPages.markRead)
+
         for kind in CategoryKind.allCases {
             let pages = CategoryPages(kind: kind)
             table.records(Paths.categories(kind), pages.handlers)

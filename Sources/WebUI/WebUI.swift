@@ -37,6 +37,8 @@ public final class WebUI: Sendable {
     let tiles: TileLibrary?
     /// Each person's last view of each list (filters, sort, page), for the navigation and breadcrumbs.
     let listViews = ListViewMemory()
+    /// Each person's notifications, told live on their /events streams.
+    let notificationEvents: NotificationEvents
     let logger: Logger
     private let router: Router
 
@@ -53,6 +55,7 @@ public final class WebUI: Sendable {
         self.tiles = tiles
         self.configuration = configuration
         self.logger = logger
+        notificationEvents = NotificationEvents(database: database, broadcaster: syncStatus)
         var table = WebRouteTable()
         WebRoutes.register(in: &table)
         self.router = table.router

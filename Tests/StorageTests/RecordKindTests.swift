@@ -40,6 +40,8 @@ import Testing
             try check(VisitList.fetchOne(db))
             try check(VisitStop.fetchOne(db))
             try check(ContactLog.fetchOne(db))
+            try check(NotificationRow.fetchOne(db))
+            try check(NotificationPreferencesRow.fetchOne(db))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM participant_address_history"))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM activity_venue_history"))
             for category in CategoryKind.allCases {
@@ -86,5 +88,8 @@ import Testing
         let stop = try #require(try database.visitSheet(id: list.id).stops.first)
         try database.logContact(ContactLogInput(result: "MET", latitude: "1.5", longitude: "36.8", accuracy: "9"), atStop: stop.stop.id,
                                 onList: list.id, by: organizer)
+        // The list was assigned to Vera by someone else: she is told, and she chooses what she is told from now on.
+        #expect(try database.deliverNotifications().map(\.userId) == [organizer.id])
+        try database.saveNotificationPreferences(NotificationPreferences(userId: organizer.id, mutedKinds: [.nodeLinked]), by: organizer)
     }
 }

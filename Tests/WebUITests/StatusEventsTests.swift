@@ -63,7 +63,7 @@ import Testing
         let given = try await WebHarness()
         let broadcaster = StatusBroadcaster(reporter: SyncStatusReporter(database: given.database, engine: nil),
                                             heartbeatInterval: 0.05)
-        let streams = [broadcaster.subscribe(), broadcaster.subscribe()]
+        let streams = [broadcaster.subscribe(userId: UUID()), broadcaster.subscribe(userId: UUID())]
         streams.forEach { _ = queuedText($0) }
         broadcaster.publish(SyncStatus(hub: .online, pendingOperations: 1, lastSuccessfulSync: Date(timeIntervalSince1970: 0)))
         for stream in streams {

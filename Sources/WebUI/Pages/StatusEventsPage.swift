@@ -1,10 +1,13 @@
 import HTTPServer
 
-/// GET /events: the live sync status as Server-Sent Events, for the status line every page shows.
+/// GET /events: the live sync status as Server-Sent Events, for the status line every page shows, and the person's own
+/// notifications (their topic: only their streams receive them).
 enum StatusEventsPage {
     static func stream(_ context: inout PageContext) throws -> Response {
+        let user = try context.signedInUser
         // The context's cookies are not set here: this background request must not consume a page's flash message.
-        var response = Response.stream(contentType: "text/event-stream", context.web.syncStatus.subscribe())
+        let stream = context.web.syncStatus.subscribe(userId: user.id, opening: context.web.notificationEvents.opening(for: user.id))
+        var response = Response.stream(contentType: "text/event-stream", stream)
         response.setHeader("X-Accel-Buffering", "no") // a buffering proxy would hold events back
         return response
     }

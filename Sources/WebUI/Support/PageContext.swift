@@ -142,6 +142,8 @@ struct PageContext {
         if let user {
             view["events_url"] = Paths.events()
             view["user"] = ["name": user.name, "role": user.role.label]
+            let unread = (try? database.unreadNotificationCount(for: user.id)) ?? 0
+            view["notifications"] = ["url": Paths.notifications(), "unread": unread, "has_unread": unread > 0]
             view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> [String: Any] in
                 ["label": item.label, "path": web.listViews.address(of: item, for: user.id), "current": item == section]
             }

@@ -6,9 +6,10 @@ import Sync
 
 /// Feeds the live sync status to every open /events stream: the current status on connect, each change
 /// published since, and a heartbeat comment so proxies keep the connection and vanished clients are noticed.
+/// Each stream also belongs to its signed-in person, whose own topic carries their notifications (`NotificationEvents`).
 public final class StatusBroadcaster: Sendable {
     private let reporter: SyncStatusReporter
-    private let subscribers = Mutex<[ObjectIdentifier: EventStream]>([:])
+    private let subscribers = Mutex<[ObjectIdentifier: (stream: EventStream, userId: UUID)]>([:])
     /// Held while a status is read and sent, so concurrent publishers cannot deliver an older status last.
     private let lastSent = Mutex<SyncStatus?>(nil)
     private nonisolated(unsafe) let heartbeatTimer: DispatchSourceTimer
@@ -45,13 +46,14 @@ public final class StatusBroadcaster: Sendable {
         }
     }
 
-    /// A new subscriber's stream, opened with the current status; it is forgotten when the stream closes.
-    func subscribe() -> EventStream {
+    /// A new subscriber's stream, opened with the current status and `opening` (the person's own state); it is
+    /// forgotten when the stream closes.
+    func subscribe(userId: UUID, opening: String = "") -> EventStream {
         let stream = EventStream()
         let key = ObjectIdentifier(stream)
         lastSent.withLock { _ in
-            stream.send("retry: 5000\n\n" + Self.event(reporter.current()))
-            subscribers.withLock { $0[key] = stream }
+            stream.send("retry: 5000\n\n" + Self.event(reporter.current()) + opening)
+            subscribers.withLock { $0[key] = (stream, userId) }
         }
         stream.onClose { [weak self] in self?.subscribers.withLock { _ = $0.removeValue(forKey: key) } }
         return stream
@@ -64,7 +66,13 @@ public final class StatusBroadcaster: Sendable {
     /// Sends outside the subscriber lock: a stream that closes while sending removes itself under that lock.
     private func send(_ text: String) {
         let bytes = Array(text.utf8)
-        subscribers.withLock { Array($0.values) }.forEach { $0.send(bytes) }
+        subscribers.withLock { Array($0.values) }.forEach { $0.stream.send(bytes) }
+    }
+
+    /// Sends `text` to the streams of one person only (their notifications).
+    func send(_ text: String, toUser userId: UUID) {
+        let bytes = Array(text.utf8)
+        subscribers.withLock { $0.values.filter { $0.userId == userId } }.forEach { $0.stream.send(bytes) }
     }
 
     static func event(_ status: SyncStatus) -> String {
