@@ -126,6 +126,9 @@ struct APIBody {
         case (.object(let inner), .object(let object)):
             check(object, fields: inner, mode: .full, prefix: name + ".", into: &errors)
             return nil
+        case (.choiceList(let options), .array(let items)):
+            return items.allSatisfy({ if case .string(let text) = $0 { options.contains(text) } else { false } })
+                ? nil : "\(name) must be a list of: \(options.joined(separator: ", "))"
         default: return "\(name) must be \(field.kind.noun)"
         }
     }
@@ -166,6 +169,7 @@ extension Field.Kind {
         case .anyObject: "an object of values"
         case .position: "a [longitude, latitude] pair"
         case .textList: "a list of texts"
+        case .choiceList(let options): "a list of: \(options.joined(separator: ", "))"
         }
     }
 }

@@ -18,6 +18,14 @@ struct APIContext {
 
     var actor: Actor { caller.map { .user($0.user.id) } ?? .system("api") }
 
+    /// The caller, on routes that need one (every route but those open to anyone).
+    var signedInUser: User {
+        get throws {
+            guard let caller else { throw HTTPError(.unauthorized, "Sign in first: send Authorization: Bearer with an access token.") }
+            return caller.user
+        }
+    }
+
     /// The `{name}` path segment as an id; a segment that is not an id names no record (404).
     func id(_ name: String = "id") throws -> UUID {
         guard let id = request.pathParameter(name).flatMap(UUID.strict) else {

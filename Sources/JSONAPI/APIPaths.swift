@@ -45,6 +45,11 @@ enum APIPaths {
     static let engagement = AnalyticsView.engagement.twin
     static let growth = AnalyticsView.growth.twin
 
+    static let notifications = root / "notifications"
+    static let notificationRead = notifications / "{id}" / "read"
+    static let notificationsReadAll = notifications / "read-all"
+    static let notificationPreferences = notifications / "preferences"
+
     static let syncPush = root / "sync" / "push"
     static let syncChanges = root / "sync" / "changes"
     static let syncStatus = root / "sync" / "status"

@@ -22,6 +22,8 @@ struct Field: Sendable {
         case position
         /// An array of strings.
         case textList
+        /// An array of values each one of a fixed set (notification kinds).
+        case choiceList([String])
     }
 
     /// Who applies a field's rule, so that each value is checked once.
@@ -50,10 +52,16 @@ struct Field: Sendable {
             case .number(let number): number.isWhole ? .integer : .number
             case .id: .uuid
             case .idList: .uuidList
+            case .choiceList(let choice): .choiceList(choice.options)
             case .date: .date
             }
         }
-        var nullable: Bool { if case .idList = rule { false } else { !rule.isRequired } }
+        var nullable: Bool {
+            switch rule {
+            case .idList, .choiceList: false
+            default: !rule.isRequired
+            }
+        }
         return Field(name: name, kind: kind, required: rule.isRequired, nullable: nullable, rule: rule, ruleCheck: .store, summary: summary)
     }
 
@@ -108,7 +116,7 @@ extension Field.Kind {
         case .anyValue: "\"...\""
         case .anyObject: "{}"
         case .position: "[-0.1276, 51.5072]"
-        case .textList: "[]"
+        case .textList, .choiceList: "[]"
         }
     }
 }

@@ -54,6 +54,11 @@ enum JSONRoutes {
 
         table.records(APIPaths.users, UserResource.docs, UserResource.handlers, read: .administrator, write: .administrator)
         table.add(.post, APIPaths.userPassword, .administrator, UserResource.passwordDoc, UserResource.resetPassword)
+        table.add(.get, APIPaths.notifications, .signedIn, NotificationResource.listDoc, NotificationResource.list)
+        table.add(.get, APIPaths.notificationPreferences, .signedIn, NotificationResource.preferencesDoc, NotificationResource.preferences)
+        table.add(.put, APIPaths.notificationPreferences, .signedIn, NotificationResource.savePreferencesDoc, NotificationResource.savePreferences)
+        table.add(.post, APIPaths.notificationsReadAll, .signedIn, NotificationResource.readAllDoc, NotificationResource.markAllRead)
+        table.add(.post, APIPaths.notificationRead, .signedIn, NotificationResource.readDoc, NotificationResource.markRead)
         table.add(.get, APIPaths.mapVenues, .signedIn, MapResource.venuesDoc, MapResource.venues)
         table.add(.get, APIPaths.mapHomes, .signedIn, MapResource.homesDoc, MapResource.homes)
         sync.register(in: &table)
@@ -78,7 +83,7 @@ enum JSONRoutes {
         let parts: [[String: [Field]]] = [AuthResource.components, AreaResource.components, VenueResource.components,
                                           ParticipantResource.components, ActivityResource.components,
                                           AssignmentResource.components, UserResource.components, SyncEndpoints.components,
-                                          MapResource.components, VisitResource.components,
+                                          MapResource.components, VisitResource.components, NotificationResource.components,
                                           AnalyticsResource.components]
         for part in parts { all.merge(part) { $1 } }
         return all

@@ -246,6 +246,7 @@ enum OpenAPIDocument {
         case .anyObject: ["type": "object", "additionalProperties": scalar]
         case .position: ["type": "array", "items": ["type": "number"], "minItems": 2, "maxItems": 2]
         case .textList: ["type": "array", "items": ["type": "string"]]
+        case .choiceList(let options): ["type": "array", "items": ["type": "string", "enum": options]]
         }
     }
 

@@ -56,6 +56,10 @@ import Testing
             _ = try NewUserInput(name: values["name"] ?? "Ada", email: values["email"] ?? "ada@example.org", role: values["role"] ?? "editor",
                                  password: password, passwordConfirmation: password).validated()
         },
+        Subject(name: "notification preferences", rules: NotificationPreferencesInput.rules) { values in
+            _ = try NotificationPreferencesInput(receivedKinds: values["received_kinds"].map { [$0] } ?? [], systemNotifications: true)
+                .validated(for: UUID(), role: .editor)
+        },
     ]
 
     /// Lengths count code points: "e" + U+0301 is one character and two code points.
@@ -101,6 +105,9 @@ import Testing
                 #expect(subject.problem(field, number.range.upperBound.compact) == nil, "\(place)")
                 #expect(subject.problem(field, String(number.range.upperBound + 0.5)) != nil, "\(place)")
                 #expect(subject.problem(field, String(number.range.lowerBound - 0.5)) != nil, "\(place)")
+            case .choiceList(let choice):
+                for option in choice.options { #expect(subject.problem(field, option) == nil, "\(place) \(option)") }
+                #expect(subject.problem(field, " " + choice.options[0]) != nil, "\(place)")
             case .text: continue
             }
         }

@@ -21,6 +21,7 @@ import Testing
         "UserCreate": AccountRules.newUserRules,
         "UserWrite": AccountRules.newUserRules.filter { ["name", "role"].contains($0.key) },
         "PasswordReset": AccountRules.newUserRules.filter { $0.key == "password" },
+        "NotificationPreferencesWrite": NotificationPreferencesInput.rules,
     ]
     /// Bodies that are not a record's input: signing in, and a node's outbox (checked by the sync protocol).
     static let notInputs: Set<String> = ["Login", "Refresh", "SyncPush"]
@@ -67,7 +68,7 @@ import Testing
             expect(version, states: .number(RecordVersion.rule), at: "\(name).version")
             #expect(!required.contains("version"), "\(name).version")
         }
-        for flag in ["is_disabled", "follow_up_only"] {
+        for flag in ["is_disabled", "follow_up_only", "system_notifications"] {
             if let property = properties.removeValue(forKey: flag) {
                 #expect(property["type"] as? String == "boolean" && !required.contains(flag), "\(name).\(flag)")
             }
@@ -101,6 +102,10 @@ import Testing
         case .id: expected["format"] = "uuid"
         case .date: expected["format"] = "date"
         case .idList: nullable = false
+        case .choiceList(let choice):
+            nullable = false
+            let items = property["items"] as? [String: Any]
+            #expect(property["type"] as? String == "array" && items?["enum"] as? [String] == choice.options, "\(place): items are Domain's choices")
         }
         for limit in limits {
             #expect(Self.same(property[limit], expected[limit]), "\(place): \(limit) is \(property[limit] ?? "absent"), Domain says \(expected[limit] ?? "none")")

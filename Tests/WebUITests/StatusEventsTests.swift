@@ -36,7 +36,8 @@ import Testing
         let stream = try #require(answer.stream)
         #expect(queuedText(stream) == """
             retry: 5000\n\nevent: status\ndata: {"hub":"offline","hub_label":"Hub offline","last_successful_sync":null,\
-            "last_successful_sync_label":"Never synced","pending_label":"\(pending) change not yet synced","pending_operations":\(pending)}\n\n
+            "last_successful_sync_label":"Never synced","pending_label":"\(pending) change not yet synced","pending_operations":\(pending)}\n\n\
+            event: notifications\ndata: {"system":false,"unread":0,"unread_label":"No unread notifications"}\n\n
             """)
         #expect(given.web.syncStatus.subscriberCount == 1)
         stream.close()

@@ -71,12 +71,19 @@ public struct NotificationPreferencesInput: Sendable, Equatable {
         self.systemNotifications = systemNotifications
     }
 
+    public enum Rules {
+        public static let receivedKinds = ChoiceRule(NotificationKind.self, required: true,
+                                                     message: "Choose the kinds of notification to receive")
+    }
+
+    public static let rules: [String: FieldRule] = ["received_kinds": .choiceList(Rules.receivedKinds)]
+
     /// The preferences these choices make for `userId`; an unknown kind is refused with the names that are known.
     public func validated(for userId: UUID, role: UserRole) throws -> NotificationPreferences {
         var errors = ValidationError()
-        let known = Set(NotificationKind.allCases.map(\.rawValue))
+        let known = Rules.receivedKinds.options
         if let unknown = receivedKinds.first(where: { !known.contains($0) }) {
-            errors.add("kinds", "“\(unknown)” is not a kind of notification; choose from \(NotificationKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            errors.add("received_kinds", "“\(unknown)” is not a kind of notification; choose from \(known.joined(separator: ", "))")
         }
         try errors.throwIfAny()
         let received = Set(receivedKinds.compactMap(NotificationKind.init(rawValue:)))

@@ -119,6 +119,8 @@ public enum FieldRule: Sendable {
     case number(NumberRule)
     case id(IDRule)
     case idList(IDRule)
+    /// A list whose every item is one of the rule's options; required means the list must be sent (it may be empty).
+    case choiceList(ChoiceRule)
     case date(DateRule)
 
     public var isRequired: Bool {
@@ -128,6 +130,7 @@ public enum FieldRule: Sendable {
         case .number: true
         case .id(let rule): rule.isRequired
         case .idList: false
+        case .choiceList(let rule): rule.isRequired
         case .date(let rule): rule.isRequired
         }
     }

@@ -53,7 +53,7 @@ enum NotificationPages {
 
     static func savePreferences(_ context: inout PageContext) throws -> Response {
         let user = try context.signedInUser, request = context.request
-        let input = NotificationPreferencesInput(receivedKinds: request.form.all("kinds"), systemNotifications: request.field("system_notifications") == "on")
+        let input = NotificationPreferencesInput(receivedKinds: request.form.all("received_kinds"), systemNotifications: request.field("system_notifications") == "on")
         do {
             try context.database.saveNotificationPreferences(try input.validated(for: user.id, role: user.role), by: user)
             return context.redirect(to: Paths.notifications(), flash: "Notification preferences saved.")
