@@ -7,7 +7,6 @@ let package = Package(
     products: [.executable(name: "fieldbook", targets: ["fieldbook"])],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
@@ -34,7 +33,6 @@ let package = Package(
         .target(name: "Surface", dependencies: ["HTTPServer", "Domain", "Storage"]),
         .target(name: "WebUI", dependencies: [
             "HTTPServer", "Domain", "Storage", "Sync", "Surface",
-            .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "JSONAPI", dependencies: [

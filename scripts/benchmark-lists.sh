@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of Fieldbook's list pages on the 100,000-participant demo community, with Datasette on the same file for comparison.
-# Prints one table: URL, requests/s (wrk, 2 threads, 8 connections, 5 s), p50 and p95 latency of 200 sequential requests.
+# Prints one table: URL, requests/s, p50 and p99 (wrk: 2 threads, 32 connections, 8 s) and issue 15's target for each,
+# with Datasette's page of the same sort and size and the ratio between the two.
 # All traffic goes to 127.0.0.1; every process started here is stopped on exit.
 #   scripts/benchmark-lists.sh [participants activities venues]
 set -euo pipefail

@@ -82,6 +82,40 @@ def print_table(rows):
         print(f"{url:<{width}}  {rps:>8}  {p50:>8}  {p95:>8}")
 
 
+# Issue 15's targets: (path, least requests/s, most p99 ms or None).
+TARGETS = [
+    ("/participants", 3000, 20), ("/participants?page=1000", 2000, None), ("/participants?sort=email&order=desc&page=50", 2000, None),
+    ("/participants?q=son", 1000, 30), ("/participants?q=an", None, None), ("/venues", 2000, None), ("/venues?q=street", 1000, 30),
+    ("/activities", 2000, None), ("/activities?status=ACTIVE", 2000, None), ("/activities?sort=name&page=100", 2000, None),
+    ("/areas", 2000, None), ("/activity-types", 2000, None), ("/", 2000, None), ("/api/v1/health", None, None),
+]
+DATASETTE_PAGE = "/fieldbook/participants?_size=50&_sort=name"
+
+
+def under_load(url, cookie, connections=32, seconds=8):
+    """Requests/s, p50 and p99 in ms under wrk (2 threads), or None when wrk reports nothing."""
+    headers = ["-H", f"Cookie: {cookie}"] if cookie else []
+    run = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", *headers, url],
+                         capture_output=True, text=True, timeout=seconds + 30)
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", run.stdout)
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", run.stdout)
+    if not rate or errors:
+        return None
+
+    def percentile(name):
+        value, unit = re.search(rf"\s{name}%\s+([\d.]+)(us|ms|s)", run.stdout).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    return float(rate.group(1)), percentile("50"), percentile("99")
+
+
+def verdict(rate, p99, least, most):
+    if least is None and most is None:
+        return ""
+    met = (least is None or rate >= least) and (most is None or p99 <= most)
+    wanted = " and ".join(([f">= {least} req/s"] if least else []) + ([f"p99 <= {most} ms"] if most else []))
+    return f"{'met' if met else 'NOT met'} ({wanted})"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", required=True)
@@ -89,16 +123,30 @@ def main():
     parser.add_argument("--password", required=True)
     parser.add_argument("--datasette")
     args = parser.parse_args()
-    opener, cookie = sign_in(args.base, args.email, args.password)
-    rows = measure(opener, cookie, args.base, PAGES)
+    _, cookie = sign_in(args.base, args.email, args.password)
+    print("wrk -t2 -c32 -d8s on 127.0.0.1, signed in; Datasette on the same file, same sort and page size")
+    rows = []
+    participants_rate = None
+    for path, least, most in TARGETS:
+        measured = under_load(args.base + path, cookie)
+        if measured is None:
+            rows.append((path, "failed", "", "", ""))
+            continue
+        rate, p50, p99 = measured
+        if path == "/participants":
+            participants_rate = rate
+        rows.append((path, f"{rate:.0f}", f"{p50:.1f}", f"{p99:.1f}", verdict(rate, p99, least, most)))
     if args.datasette and wait_for(args.datasette + "/-/versions.json"):
-        plain = urllib.request.build_opener()
-        for page in ["/fieldbook/participants?_size=50&_sort=name", "/fieldbook/participants?_size=50&name__contains=an&_sort=name"]:
-            measured, status = latencies(plain, args.datasette + page)
-            label = "datasette " + page
-            rows.append((label, throughput(args.datasette + page, ""), f"{measured[0]:.2f}", f"{measured[1]:.2f}") if measured
-                        else (label, f"HTTP {status}", "", ""))
-    print_table(rows)
+        measured = under_load(args.datasette + DATASETTE_PAGE, None)
+        if measured:
+            rate, p50, p99 = measured
+            ratio = participants_rate / rate if participants_rate and rate else 0
+            rows.append(("datasette " + DATASETTE_PAGE, f"{rate:.0f}", f"{p50:.1f}", f"{p99:.1f}",
+                         f"/participants is {ratio:.0f}x: {'met' if ratio >= 40 else 'NOT met'} (>= 40x)"))
+    width = max(len(row[0]) for row in rows)
+    print(f"{'URL':<{width}}  {'req/s':>7}  {'p50 ms':>7}  {'p99 ms':>7}  target")
+    for url, rate, p50, p99, target in rows:
+        print(f"{url:<{width}}  {rate:>7}  {p50:>7}  {p99:>7}  {target}")
 
 
 if __name__ == "__main__":

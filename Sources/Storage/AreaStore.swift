@@ -25,19 +25,28 @@ public struct AreaReferences: Sendable, Equatable {
 
 /// Geographic areas (Requirement 6B): the hierarchy, its statistics, and writes that keep it a tree.
 extension AppDatabase {
-    /// Every area in tree order (each parent before its children, siblings by name), with its depth.
+    /// Every area in tree order (each parent before its children, siblings by name), with its depth. Kept until the
+    /// records change: list pages offer it as a filter on every request.
     public func areaTree() throws -> [AreaTreeEntry] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                WITH RECURSIVE tree(id, depth, sort_path) AS (
-                    SELECT id, 0, lower(name) || char(31) || id FROM geographic_areas WHERE parent_id IS NULL
-                    UNION ALL
-                    SELECT a.id, t.depth + 1, t.sort_path || char(30) || lower(a.name) || char(31) || a.id
-                    FROM geographic_areas a JOIN tree t ON a.parent_id = t.id
-                )
-                SELECT a.*, tree.depth FROM tree JOIN geographic_areas a ON a.id = tree.id ORDER BY tree.sort_path
-                """).map { AreaTreeEntry(area: GeographicArea(row: $0), depth: $0["depth"]) }
+            let version = try Self.recordsVersion(db)
+            if let kept = areaTrees.value(for: 0, at: version) { return kept }
+            let tree = try Self.readAreaTree(db)
+            areaTrees.store(tree, for: 0, at: version, cost: 1)
+            return tree
         }
+    }
+
+    private static func readAreaTree(_ db: Database) throws -> [AreaTreeEntry] {
+        try Row.fetchAll(db, sql: """
+            WITH RECURSIVE tree(id, depth, sort_path) AS (
+                SELECT id, 0, lower(name) || char(31) || id FROM geographic_areas WHERE parent_id IS NULL
+                UNION ALL
+                SELECT a.id, t.depth + 1, t.sort_path || char(30) || lower(a.name) || char(31) || a.id
+                FROM geographic_areas a JOIN tree t ON a.parent_id = t.id
+            )
+            SELECT a.*, tree.depth FROM tree JOIN geographic_areas a ON a.id = tree.id ORDER BY tree.sort_path
+            """).map { AreaTreeEntry(area: GeographicArea(row: $0), depth: $0["depth"]) }
     }
 
     /// Ids of the area and every area below it (what cannot become its parent).

@@ -21,7 +21,7 @@ extension AppDatabase {
     public func recordCounts() throws -> [RecordCount] {
         try read { db in
             try Self.countedKinds.map { kind in
-                RecordCount(entity: kind.entity, label: kind.label.many.capitalizedFirst, count: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kind.table)") ?? 0,
+                RecordCount(entity: kind.entity, label: kind.label.many.capitalizedFirst, count: try RowCounts.count(db, table: kind.table),
                             path: kind.listPath)
             }
         }

@@ -23,6 +23,11 @@ struct ListQuery {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
         let column = "\(alias).search_text"
+        let folded = SearchText.fold(trimmed)
+        if folded.unicodeScalars.count >= SearchIndex.shortest, SearchIndex.tables.contains(baseTable) {
+            let index = SearchIndex.indexName(baseTable)
+            add("\(alias).rowid IN (SELECT rowid FROM \(index) WHERE \(index) MATCH ?)", SearchIndex.phrase(folded))
+        }
         let searched = firstFieldOnly ? "substr(\(column), 1, instr(\(column) || char(31), char(31)) - 1)" : column
         add("\(searched) LIKE ? ESCAPE '\\'", SearchText.pattern(trimmed))
     }
@@ -50,6 +55,9 @@ struct ListQuery {
         arguments += values
     }
 
+    /// The table's name without its alias.
+    private var baseTable: String { table.split(separator: " ").first.map(String.init) ?? table }
+
     private var filter: String { conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ") }
 
     /// The filters as a WHERE clause (empty when there are none), for queries that read all rows rather than a page.
@@ -60,7 +68,8 @@ struct ListQuery {
     func page<Item>(_ db: Database, order: String, select: String, rowJoins: String = "", request: PageRequest,
                     item: (Row) -> Item) throws -> ListPage<Item> {
         let alias = table.split(separator: " ").last.map(String.init) ?? table
-        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) \(filter)", arguments: arguments) ?? 0
+        let total = conditions.isEmpty ? try RowCounts.count(db, table: baseTable)
+            : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) \(filter)", arguments: arguments) ?? 0
         let rows = try Row.fetchAll(db, sql: """
             SELECT \(select) FROM (SELECT \(alias).id FROM \(table) \(sortJoins) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
             JOIN \(table) ON \(alias).id = page.id \(sortJoins) \(rowJoins) ORDER BY \(order)

@@ -16,6 +16,8 @@ enum Migrations {
         migrator.registerMigration("v5-analytics-indexes", migrate: addAnalyticsIndexes)
         migrator.registerMigration("v6-record-history", migrate: RecordHistory.createTable)
         migrator.registerMigration("v7-notifications", migrate: NotificationSchema.create)
+        migrator.registerMigration("v8-row-counts", migrate: addRowCounts)
+        migrator.registerMigration("v8-search-index", migrate: SearchIndex.create)
         return migrator
     }
 
@@ -249,6 +251,14 @@ enum Migrations {
             """)
     }
 
+    /// Trigger-kept row counts of every record table of this version (RowCounts).
+    private static func addRowCounts(_ db: Database) throws {
+        try RowCounts.createTable(db)
+        for kind in RecordKind.firstKinds + RecordKind.visitKinds + RecordKind.notificationKinds {
+            try RowCounts.addTriggers(db, table: kind.table)
+        }
+    }
+
     /// What the analytics queries range over (AnalyticsStore): participants by home venue and day recorded (the old
     /// home-venue index is a prefix of it), assignments by day made, and activities' current venues.
     private static func addAnalyticsIndexes(_ db: Database) throws {
@@ -276,5 +286,5 @@ enum Migrations {
 
 extension UUID {
     /// How ids are stored: lower-case text, readable in the sqlite3 shell and in the API.
-    var databaseText: String { uuidString.lowercased() }
+    var databaseText: String { lowercaseText }
 }

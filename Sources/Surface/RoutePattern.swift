@@ -4,8 +4,26 @@ import Foundation
 /// redirects and `Location` headers are built from it, so an address cannot drift from the route that serves it.
 public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     public let pattern: String
+    /// The pattern cut at its parameters: literal text before each parameter, and the text after the last one.
+    private let literals: [String]
 
-    public init(_ pattern: String) { self.pattern = pattern }
+    public init(_ pattern: String) {
+        self.pattern = pattern
+        var literals: [String] = []
+        var literal = ""
+        for part in pattern.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
+            if part.offset > 0 { literal += "/" }
+            if part.element.hasPrefix("{"), part.element.hasSuffix("}") {
+                literals.append(literal)
+                literal = ""
+            } else {
+                literal += part.element
+            }
+        }
+        self.literals = literals + [literal]
+    }
+
+    public static func == (left: RoutePattern, right: RoutePattern) -> Bool { left.pattern == right.pattern }
 
     public var description: String { pattern }
 
@@ -17,14 +35,13 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     /// The address: each `{parameter}` replaced by the next id, in order (ids written in lower case, as stored).
     /// Giving more or fewer ids than the pattern has parameters is a programming error.
     public func callAsFunction(_ ids: UUID...) -> String {
-        var remaining = ids[...]
-        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false).map { part -> Substring in
-            guard part.hasPrefix("{"), part.hasSuffix("}") else { return part }
-            guard let id = remaining.popFirst() else { preconditionFailure("\(pattern) needs more ids than \(ids.count)") }
-            return Substring(id.uuidString.lowercased())
+        precondition(ids.count == literals.count - 1, "\(pattern) has \(literals.count - 1) parameters, not the \(ids.count) ids given")
+        var address = literals[0]
+        for (index, id) in ids.enumerated() {
+            address += id.lowercaseText
+            address += literals[index + 1]
         }
-        precondition(remaining.isEmpty, "\(pattern) has fewer parameters than the \(ids.count) ids given")
-        return parts.joined(separator: "/")
+        return address
     }
 }
 

@@ -55,6 +55,22 @@ import Testing
         }
     }
 
+    // Feature: fieldbook, Property 3: Search Result Accuracy, for any part of a name or email typed in any case: three or
+    // more characters go through the trigram index first, which must neither add nor lose a match.
+    @Test func property3_searchResultAccuracyForAnyPartOfANameOrEmail() async throws {
+        await propertyCheck(count: 25, input: Gen.int(in: 0...63).array(of: 1...30), Gen.int(in: 0...1000), Gen.int(in: 1...8)) { picks, start, length in
+            let (given, created, _) = try people(picks)
+            let source = Array((start % 2 == 0 ? created[start % created.count].name : created[start % created.count].email).uppercased())
+            let from = start % max(1, source.count - 1)
+            let text = String(source[from..<min(source.count, from + length)])
+            let found = Set(try all(given.database, ParticipantQuery(text: text)).map(\.participant.id))
+            let fold = { (text: String) in text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+            let needle = fold(text.trimmingCharacters(in: .whitespaces))
+            let expected = Set(created.filter { needle.isEmpty || fold($0.name).contains(needle) || fold($0.email).contains(needle) }.map(\.id))
+            #expect(found == expected, "\(text)")
+        }
+    }
+
     // Feature: fieldbook, Property 4: Filter Correctness
     @Test func property4_participantFilterCorrectness() async throws {
         await propertyCheck(count: 15, input: Gen.int(in: 0...63).array(of: 1...40)) { picks in

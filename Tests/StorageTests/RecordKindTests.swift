@@ -78,6 +78,31 @@ import Testing
         }
     }
 
+    /// Lists and the home page read each table's size from `row_counts`: it must stay the table's size through creates,
+    /// deletes that cascade, and rows written from the wire, for every kind.
+    @Test func everyKindsKeptRowCountIsItsTablesSize() throws {
+        let given = try TestDatabase(linked: false)
+        _ = try given.database.importDemoCommunity(size: DemoCommunity.Size(venues: 4, participants: 12, activities: 6), seed: 5)
+        try writeAVisit(given.database)
+        let activity = try #require(try given.database.read { db in
+            try Activity.fetchOne(db, sql: "SELECT * FROM activities WHERE id IN (SELECT activity_id FROM assignments)")
+        })
+        try given.database.deleteActivity(id: activity.id, by: .system("test"))
+        let participant = try #require(try given.database.read { db in try Participant.fetchOne(db) })
+        try given.database.deleteParticipant(id: participant.id, by: .system("test"))
+        let state = RecordState(entity: "participant", entityId: UUID(), deleted: false, version: 1, fields: [
+            "name": .string("Wire Person"), "email": .string("wire@example.org"), "phone": .null, "notes": .null,
+            "home_venue_id": .null, "created_at": .string(Date().storedText), "updated_at": .string(Date().storedText),
+        ])
+        try given.database.pool.write { db in try RecordStates.write(db, Participant.kind, state) }
+        try given.database.read { db in
+            for kind in RecordKind.all {
+                let kept = try Int.fetchOne(db, sql: "SELECT row_count FROM row_counts WHERE table_name = ?", arguments: [kind.table])
+                #expect(kept == (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kind.table)")), "\(kind.table): kept \(kept.map(String.init) ?? "none")")
+            }
+        }
+    }
+
     /// A visit list with one stop and one contact log, made by an editor (needs a venue and no other user named Vera).
     private func writeAVisit(_ database: AppDatabase) throws {
         let organizer = try database.createUser(NewUserInput(name: "Vera", email: "vera@example.org", role: "editor", password: "correct horse 1",

@@ -151,7 +151,7 @@ struct CategoryPages: Sendable {
 
 extension UUID {
     /// Ids in addresses are lower-case, as stored.
-    var lowercasedString: String { uuidString.lowercased() }
+    var lowercasedString: String { lowercaseText }
 }
 
 /// Dates as people read them on pages.

@@ -34,10 +34,18 @@ enum ParticipantPages: RecordPages {
                                 noun: ("participant", "participants"),
                                 filtered: query.text != "" || query.areaId != nil || query.home != .any,
                                 extra: ["show_contacts": seen.contacts, "show_homes": seen.homes]) { item in
-            var row = participantView(item.participant, seen: seen)
-            if seen.homes, let venue = item.homeVenueName { row["venue_name"] = venue }
-            return row
+            rowView(item, seen: seen)
         }
+    }
+
+    /// What one row of the list shows: no dates or notes, which only the record's page shows.
+    static func rowView(_ item: ParticipantListItem, seen: ParticipantVisibility) -> [String: Any] {
+        let participant = item.participant
+        var row: [String: Any] = Paths.participants.links(participant.id)
+        row["name"] = participant.name
+        if seen.contacts { addContacts(participant, to: &row) }
+        if seen.homes, let venue = item.homeVenueName { row["venue_name"] = venue }
+        return row
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
@@ -138,16 +146,18 @@ enum ParticipantPages: RecordPages {
             "created": DateText.format(participant.createdAt), "updated": DateText.format(participant.updatedAt),
         ]
         view.merge(Paths.participants.links(participant.id)) { $1 }
-        if seen.contacts {
-            view["email"] = participant.email
-            view["email_uri"] = "mailto:" + participant.email
-            if let phone = participant.phone {
-                view["phone"] = phone
-                view["phone_uri"] = telephoneURI(phone)
-            }
-        }
+        if seen.contacts { addContacts(participant, to: &view) }
         if seen.notes, let notes = participant.notes { view["notes"] = notes }
         return view
+    }
+
+    private static func addContacts(_ participant: Participant, to view: inout [String: Any]) {
+        view["email"] = participant.email
+        view["email_uri"] = "mailto:" + participant.email
+        if let phone = participant.phone {
+            view["phone"] = phone
+            view["phone_uri"] = telephoneURI(phone)
+        }
     }
 
     /// A `tel:` address a phone dials from a number as typed ("+44 (0)20 7946-0018" → "tel:+442079460018"): digits and

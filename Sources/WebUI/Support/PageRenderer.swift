@@ -1,7 +1,6 @@
 import Foundation
-import Mustache
 
-/// Mustache templates, loaded and checked once at start-up.
+/// The templates (Mustache, see `TemplateParser`), read and parsed once at start-up.
 public struct PageRenderer: Sendable {
     /// Templates the pages use; start-up fails if any is missing or does not parse.
     static let requiredTemplates = [
@@ -15,17 +14,49 @@ public struct PageRenderer: Sendable {
         "analytics/engagement", "analytics/growth", "analytics/_filters", "analytics/_figure",
     ]
 
-    private let library: MustacheLibrary
+    /// Each template by its path below the directory without `.mustache` (`participants/list`, `_field`).
+    private let templates: [String: [TemplateNode]]
 
     public static func load(directory: String) async throws -> PageRenderer {
-        let library = try await MustacheLibrary(directory: directory)
-        let missing = requiredTemplates.filter { library.getTemplate(named: $0) == nil }
+        let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+        var templates: [String: [TemplateNode]] = [:]
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for file in files where file.pathExtension == "mustache" {
+            let relative = file.standardizedFileURL.path.dropFirst(root.path.count).drop { $0 == "/" }
+            let name = String(relative.dropLast(".mustache".count))
+            templates[name] = try TemplateParser.parse(String(contentsOf: file, encoding: .utf8), name: name)
+        }
+        let missing = requiredTemplates.filter { templates[$0] == nil }
         guard missing.isEmpty else { throw TemplateError.missing(missing, directory: directory) }
-        return PageRenderer(library: library)
+        let partials = Set(templates.values.flatMap(\.partialNames))
+        let unknown = partials.subtracting(templates.keys)
+        guard unknown.isEmpty else { throw TemplateError.missing(unknown.sorted(), directory: directory) }
+        return PageRenderer(templates: templates)
+    }
+
+    /// The page as UTF-8 bytes; empty for an unknown template (load checked the ones the pages use).
+    func renderBytes(_ template: String, _ context: [String: Any]) -> [UInt8] {
+        guard let nodes = templates[template] else { return [] }
+        var rendering = TemplateRendering(templates: templates, capacity: 16_384)
+        rendering.render(nodes, context)
+        return rendering.output
     }
 
     func render(_ template: String, _ context: [String: Any]) -> String {
-        library.render(context, withTemplate: template) ?? ""
+        String(decoding: renderBytes(template, context), as: UTF8.self)
+    }
+}
+
+extension [TemplateNode] {
+    /// The partials these nodes include, at any depth.
+    var partialNames: [String] {
+        flatMap { node -> [String] in
+            switch node {
+            case .partial(let name, _): [name]
+            case .section(_, let inner, _): inner.partialNames
+            case .text, .variable: []
+            }
+        }
     }
 }
 

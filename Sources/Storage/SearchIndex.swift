@@ -1,0 +1,41 @@
+import GRDB
+
+/// A trigram full-text index over a table's folded `search_text` (SQLite's FTS5 `trigram` tokenizer), so a search of
+/// three or more characters reads the rows holding it instead of every row (issue 15). The index narrows; the LIKE on
+/// `search_text` still decides, so results are exactly what they were without it.
+///
+/// External content keyed by the table's rowid, so the text is stored once. Rowids of these tables (no INTEGER PRIMARY
+/// KEY) are stable except through VACUUM, which Fieldbook never runs; after a VACUUM by hand,
+/// `INSERT INTO participants_fts(participants_fts) VALUES ('rebuild')` brings an index back.
+enum SearchIndex {
+    /// The tables with a `search_text` column, each with its index `<table>_fts`.
+    static let tables = ["participants", "venues", "activities"]
+
+    /// The shortest folded query the index can answer: trigrams need three characters.
+    static let shortest = 3
+
+    static func indexName(_ table: String) -> String { "\(table)_fts" }
+
+    static func create(_ db: Database) throws {
+        for table in tables {
+            let index = indexName(table)
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE \(index) USING fts5(search_text, content='\(table)', content_rowid='rowid', tokenize='trigram');
+                INSERT INTO \(index)(\(index)) VALUES ('rebuild');
+                CREATE TRIGGER \(index)_insert AFTER INSERT ON \(table) BEGIN
+                    INSERT INTO \(index)(rowid, search_text) VALUES (NEW.rowid, NEW.search_text);
+                END;
+                CREATE TRIGGER \(index)_delete AFTER DELETE ON \(table) BEGIN
+                    INSERT INTO \(index)(\(index), rowid, search_text) VALUES ('delete', OLD.rowid, OLD.search_text);
+                END;
+                CREATE TRIGGER \(index)_update AFTER UPDATE OF search_text ON \(table) BEGIN
+                    INSERT INTO \(index)(\(index), rowid, search_text) VALUES ('delete', OLD.rowid, OLD.search_text);
+                    INSERT INTO \(index)(rowid, search_text) VALUES (NEW.rowid, NEW.search_text);
+                END;
+                """)
+        }
+    }
+
+    /// The FTS5 query for rows containing `folded` anywhere: one phrase, its quotes doubled.
+    static func phrase(_ folded: String) -> String { "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+}

@@ -1,0 +1,189 @@
+/// Renders parsed templates with a view of dictionaries, arrays, strings, numbers and booleans, into UTF-8 bytes.
+/// Values are told apart by casts to concrete types first (a `[String: Any]`, a `String`), because a cast to a protocol
+/// searches the runtime's conformance tables and was a large part of a page's time with the library used before.
+struct TemplateRendering {
+    let templates: [String: [TemplateNode]]
+    var output: [UInt8] = []
+    /// The values being rendered, innermost last; names are looked up from the innermost outwards.
+    private var stack: [Frame] = []
+
+    /// A value being rendered; a dictionary is cast once, when it is entered, not at every name looked up in it.
+    private enum Frame {
+        case dictionary([String: Any])
+        case value(Any)
+    }
+
+    init(templates: [String: [TemplateNode]], capacity: Int) {
+        self.templates = templates
+        output.reserveCapacity(capacity)
+    }
+
+    mutating func render(_ nodes: [TemplateNode], _ view: Any) {
+        if let dictionary = view as? [String: Any] {
+            render(nodes, dictionary: dictionary)
+        } else {
+            stack.append(.value(view))
+            render(nodes)
+            stack.removeLast()
+        }
+    }
+
+    private mutating func render(_ nodes: [TemplateNode], dictionary: [String: Any]) {
+        stack.append(.dictionary(dictionary))
+        render(nodes)
+        stack.removeLast()
+    }
+
+    private mutating func render(_ nodes: [TemplateNode]) {
+        for node in nodes {
+            switch node {
+            case .text(let bytes): output += bytes
+            case .variable(let name, let escaped):
+                guard let value = lookUp(name) else { continue }
+                write(value, escaped: escaped)
+            case .section(let name, let inner, let inverted):
+                let value = lookUp(name)
+                inverted ? renderInverted(inner, value) : renderSection(inner, value)
+            case .partial(let name, let indentation):
+                guard let partial = templates[name] else { continue }
+                if indentation.isEmpty {
+                    render(partial)
+                } else {
+                    renderIndented(partial, indentation)
+                }
+            }
+        }
+    }
+
+    /// A section renders once for `true` or any single value (pushed, so its names are found first), once per item for
+    /// a list, and not at all for `false`, nothing, or an empty list.
+    private mutating func renderSection(_ inner: [TemplateNode], _ value: Any?) {
+        guard let value else { return }
+        if let flag = value as? Bool {
+            if flag { render(inner) }
+        } else if let rows = value as? [[String: Any]] {
+            for row in rows { render(inner, dictionary: row) }
+        } else if let dictionary = value as? [String: Any] {
+            render(inner, dictionary: dictionary)
+        } else if let items = Self.items(value) {
+            for item in items { render(inner, item) }
+        } else if let present = Self.present(value) {
+            render(inner, present)
+        }
+    }
+
+    private mutating func renderInverted(_ inner: [TemplateNode], _ value: Any?) {
+        guard let value = value.flatMap(Self.present) else { return render(inner) }
+        if let flag = value as? Bool {
+            if !flag { render(inner) }
+        } else if let rows = value as? [[String: Any]] {
+            if rows.isEmpty { render(inner) }
+        } else if let items = Self.items(value), items.isEmpty {
+            render(inner)
+        }
+    }
+
+    /// A standalone partial's every line starts with the spaces its tag had.
+    private mutating func renderIndented(_ partial: [TemplateNode], _ indentation: [UInt8]) {
+        let start = output.count
+        render(partial)
+        var indented: [UInt8] = indentation
+        for (offset, byte) in output[start...].enumerated() {
+            indented.append(byte)
+            if byte == UInt8(ascii: "\n"), start + offset + 1 < output.count { indented += indentation }
+        }
+        output.replaceSubrange(start..., with: indented)
+    }
+
+    private mutating func write(_ value: Any, escaped: Bool) {
+        let text: String
+        switch value {
+        case let string as String: text = string
+        case let number as Int: text = String(number)
+        default:
+            guard let present = Self.present(value) else { return }
+            text = String(describing: present)
+        }
+        if escaped { Self.appendEscaped(text, to: &output) } else { output += text.utf8 }
+    }
+
+    /// The value a name refers to: its first part is looked up from the innermost value outwards, the rest inside it.
+    /// A value may be an optional holding nothing: the places that use one check (`present`).
+    private func lookUp(_ name: TemplateName) -> Any? {
+        guard let first = name.parts.first else {
+            return switch stack.last {
+            case .dictionary(let dictionary)?: dictionary
+            case .value(let value)?: value
+            case nil: nil
+            }
+        }
+        for frame in stack.reversed() {
+            let found: Any? = switch frame {
+            case .dictionary(let dictionary): dictionary[first]
+            case .value(let value): Self.child(first, of: value)
+            }
+            guard var found else { continue }
+            for part in name.parts.dropFirst() {
+                guard let next = Self.child(part, of: found) else { return nil }
+                found = next
+            }
+            return found
+        }
+        return nil
+    }
+
+    private static func child(_ name: String, of object: Any) -> Any? {
+        // [String: String] first: casting one to [String: Any] would copy every entry.
+        if let dictionary = object as? [String: String] { return dictionary[name] }
+        if let dictionary = object as? [String: Any] { return dictionary[name] }
+        guard let object = present(object) else { return nil }
+        return Mirror(reflecting: object).children.first { $0.label == name }?.value
+    }
+
+    /// The value, or nil when it is an optional holding nothing.
+    private static func present(_ value: Any) -> Any? {
+        if let optional = value as? any OptionalValue { return optional.wrappedValue.flatMap(present) }
+        return value
+    }
+
+    /// The items of a list other than a list of dictionaries, or nil when the value is not a list.
+    private static func items(_ value: Any) -> [Any]? {
+        if let strings = value as? [String] { return strings }
+        if let any = value as? [Any] { return any }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .collection || mirror.displayStyle == .set else { return nil }
+        return mirror.children.map(\.value)
+    }
+
+    /// Appends `text` with `< > & " '` replaced by their entities, reading UTF-8 bytes rather than characters.
+    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() {
+                let entity: StaticString
+                switch byte {
+                case UInt8(ascii: "<"): entity = "&lt;"
+                case UInt8(ascii: ">"): entity = "&gt;"
+                case UInt8(ascii: "&"): entity = "&amp;"
+                case UInt8(ascii: "\""): entity = "&quot;"
+                case UInt8(ascii: "'"): entity = "&#39;"
+                default: continue
+                }
+                output += bytes[runStart..<index]
+                output += UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount)
+                runStart = index + 1
+            }
+            output += bytes[runStart...]
+        }
+    }
+}
+
+/// Lets a value of unknown type be asked whether it is an optional holding nothing.
+private protocol OptionalValue {
+    var wrappedValue: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    fileprivate var wrappedValue: Any? { self.map { $0 as Any } }
+}

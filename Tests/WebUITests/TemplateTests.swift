@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import WebUI
+
+/// The template parser and renderer: the parts of Mustache Fieldbook's templates use, as the specification states them.
+@Suite struct TemplateTests {
+    func render(_ source: String, _ view: [String: Any], partials: [String: String] = [:]) throws -> String {
+        var templates = try partials.mapValues { try TemplateParser.parse($0, name: "partial") }
+        templates["main"] = try TemplateParser.parse(source, name: "main")
+        var rendering = TemplateRendering(templates: templates, capacity: 64)
+        rendering.render(templates["main"]!, view)
+        return String(decoding: rendering.output, as: UTF8.self)
+    }
+
+    @Test func variablesAreEscapedUnlessTripled() throws {
+        let view: [String: Any] = ["text": "<a href=\"x\">Tom & Jerry's</a>", "count": 3]
+        #expect(try render("{{text}}|{{{text}}}|{{& text}}|{{count}}|{{missing}}", view)
+            == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;|<a href=\"x\">Tom & Jerry's</a>|<a href=\"x\">Tom & Jerry's</a>|3|")
+        #expect(try render("é {{name}} ✓", ["name": "Zoë <b>"]) == "é Zoë &lt;b&gt; ✓")
+    }
+
+    @Test func sectionsFollowTheirValue() throws {
+        let view: [String: Any] = [
+            "yes": true, "no": false, "rows": [["n": "a"], ["n": "b"]], "empty": [[String: Any]](), "words": ["x", "y"],
+            "user": ["name": "Ada"], "label": "L", "outer": "O",
+        ]
+        #expect(try render("{{#yes}}Y{{/yes}}{{#no}}N{{/no}}{{^no}}!N{{/no}}{{^yes}}!Y{{/yes}}", view) == "Y!N")
+        #expect(try render("{{#rows}}[{{n}}{{outer}}]{{/rows}}{{^empty}}none{{/empty}}{{#empty}}x{{/empty}}", view) == "[aO][bO]none")
+        #expect(try render("{{#words}}<{{.}}>{{/words}}", view) == "<x><y>")
+        #expect(try render("{{#user}}{{name}}/{{label}}{{/user}} {{user.name}} {{user.missing}}", view) == "Ada/L Ada ")
+        #expect(try render("{{#label}}[{{.}}]{{/label}}{{#missing}}M{{/missing}}{{^missing}}-{{/missing}}", view) == "[L]-")
+    }
+
+    @Test func anOptionalHoldingNothingIsNothing() throws {
+        let nothing: String? = nil
+        let something: String? = "here"
+        let view: [String: Any] = ["nothing": nothing as Any, "something": something as Any]
+        #expect(try render("{{nothing}}|{{#nothing}}x{{/nothing}}|{{^nothing}}empty{{/nothing}}|{{something}}", view) == "||empty|here")
+    }
+
+    @Test func standaloneTagLinesLeaveNothingAndPartialsAreIndented() throws {
+        let source = "<ul>\n  {{#rows}}\n  <li>{{n}}</li>\n  {{/rows}}\n</ul>\n  {{> item}}\nend {{#yes}}inline{{/yes}}\n"
+        let view: [String: Any] = ["rows": [["n": "1"], ["n": "2"]], "yes": true]
+        #expect(try render(source, view, partials: ["item": "a\nb\n"]) == "<ul>\n  <li>1</li>\n  <li>2</li>\n</ul>\n  a\n  b\nend inline\n")
+    }
+
+    @Test func mistakesAreFoundWhenTheTemplateIsRead() {
+        #expect(throws: TemplateSyntaxError.self) { try TemplateParser.parse("{{#a}}x", name: "t") }
+        #expect(throws: TemplateSyntaxError.self) { try TemplateParser.parse("{{#a}}x{{/b}}", name: "t") }
+        #expect(throws: TemplateSyntaxError.self) { try TemplateParser.parse("{{name", name: "t") }
+        #expect(throws: TemplateSyntaxError.self) { try TemplateParser.parse("{{=<% %>=}}", name: "t") }
+    }
+}
