@@ -20,17 +20,21 @@ bash scripts/install-test-tools.sh
 swift build -c release --product fieldbook 2>&1 | tail -1
 BIN=.build/release/fieldbook
 
-echo "== demo data: $PARTICIPANTS participants, $ACTIVITIES activities, $VENUES venues"
-"$BIN" demo-data --data "$WORK/data" --participants "$PARTICIPANTS" --activities "$ACTIVITIES" --venues "$VENUES" --seed 1
-printf '%s\n' "benchmark password 1" | FIELDBOOK_PASSWORD_COST=test "$BIN" create-user --data "$WORK/data" --email bench@example.org --role editor >/dev/null
+# FIELDBOOK_BENCH_DATA=DIR keeps the demo community in DIR between runs (made there once, with the bench user).
+DATA=${FIELDBOOK_BENCH_DATA:-$WORK/data}
+if [ ! -f "$DATA/fieldbook.sqlite" ]; then
+  echo "== demo data: $PARTICIPANTS participants, $ACTIVITIES activities, $VENUES venues"
+  "$BIN" demo-data --data "$DATA" --participants "$PARTICIPANTS" --activities "$ACTIVITIES" --venues "$VENUES" --seed 1
+  printf '%s\n' "benchmark password 1" | FIELDBOOK_PASSWORD_COST=test "$BIN" create-user --data "$DATA" --email bench@example.org --role editor >/dev/null
+fi
 
-"$BIN" serve --data "$WORK/data" --port 0 --log-level warning > "$WORK/server.out" 2> "$WORK/server.err" &
+"$BIN" serve --data "$DATA" --port 0 --log-level warning > "$WORK/server.out" 2> "$WORK/server.err" &
 PIDS+=($!)
 for _ in $(seq 100); do grep -q "serving at" "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
 BASE=$(grep -o 'http://[^ ]*' "$WORK/server.out" | tail -1); BASE=${BASE%/}
 
 DATASETTE_PORT=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$VENV/bin/datasette" serve "$WORK/data/fieldbook.sqlite" --host 127.0.0.1 --port "$DATASETTE_PORT" --immutable "$WORK/data/fieldbook.sqlite" \
+"$VENV/bin/datasette" serve "$DATA/fieldbook.sqlite" --host 127.0.0.1 --port "$DATASETTE_PORT" --immutable "$DATA/fieldbook.sqlite" \
   > "$WORK/datasette.log" 2>&1 &
 PIDS+=($!)
 
