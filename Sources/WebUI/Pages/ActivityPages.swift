@@ -32,7 +32,7 @@ enum ActivityPages: RecordPages {
                                 filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil || query.areaId != nil
                                     || query.venueId != nil || query.from != nil || query.to != nil,
                                 extra: venueFilterView(query, context)) { item in
-            activityView(item.activity).merging(["type": item.typeName, "venues": item.venueNames.joined(separator: ", ")]) { $1 }
+            rowView(item)
         }
     }
 
@@ -156,6 +156,18 @@ enum ActivityPages: RecordPages {
         guard let id = query.venueId, let venue = try? context.database.venue(id: id) else { return [:] }
         return ["venue_filter": ["id": id.lowercasedString, "name": venue.name, "path": Paths.venues.record(id),
                                  "without": context.request.link(setting: ListParameter.venueId.name, to: nil)]]
+    }
+
+    /// What one row of the list shows: none of the record page's links and dates.
+    private static func rowView(_ item: ActivityListItem) -> [String: Any] {
+        var row = Paths.activities.links(item.activity.id)
+        row["name"] = item.activity.name
+        row["dates"] = item.activity.dateText
+        row["ongoing"] = item.activity.isOngoing
+        row["status"] = item.activity.status.label
+        row["type"] = item.typeName
+        row["venues"] = item.venueNames.joined(separator: ", ")
+        return row
     }
 
     static func activityView(_ activity: Activity) -> [String: Any] {

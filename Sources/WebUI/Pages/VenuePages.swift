@@ -125,8 +125,14 @@ enum VenuePages: RecordPages {
                             status: status, hasErrors: form.hasErrors, assets: MapAssets.pinPicker)
     }
 
+    /// What one row of the list shows: no dates or coordinates, which only the record's page shows.
     private static func rowView(_ item: VenueListItem) -> [String: Any] {
-        venueView(item.venue).merging(["area": item.areaName]) { $1 }
+        var row = Paths.venues.links(item.venue.id)
+        row["name"] = item.venue.name
+        row["address"] = item.venue.address
+        row["type_label"] = item.venue.venueType?.label ?? "Not specified"
+        row["area"] = item.areaName
+        return row
     }
 
     static func venueView(_ venue: Venue) -> [String: Any] {
