@@ -3,6 +3,8 @@
 #  1. push: a node with about 10,000 queued operations pushes them to a hub; prints operations per second;
 #  2. first sync: a new node linked to a hub holding the demo community (100,000 participants by default) pulls a full copy;
 #     prints the time and records per second.
+#  3. live changes: two nodes on a five-minute interval; seconds from an edit on one to its arrival on the other.
+# Each figure is printed beside its target (issue 15). FIELDBOOK_BENCH_ONLY=push|first-sync|live runs one part.
 #   scripts/benchmark-sync.sh [participants activities venues]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +36,12 @@ admin() { printf '%s\n' "$PASSWORD" | "$BIN" create-user --data "$1" --email adm
 sql() { python3 -c 'import sqlite3,sys; print(sqlite3.connect("file:"+sys.argv[1]+"?mode=ro", uri=True).execute(sys.argv[2]).fetchone()[0])' "$1/fieldbook.sqlite" "$2"; }
 now() { date +%s.%N; }
 
+ONLY=${FIELDBOOK_BENCH_ONLY:-all}
+runs() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
+# verdict VALUE OP TARGET: "met" or "NOT met".
+verdict() { python3 -c "import sys; v,o,t=float(sys.argv[1]),sys.argv[2],float(sys.argv[3]); print('met' if (v>=t if o=='>=' else v<=t) else 'NOT met')" "$@"; }
+
+bench_push() {
 echo "== push: queue about 10,000 operations on a node, then push them to a hub"
 admin "$WORK/hub1"; HUB=$(serve "$WORK/hub1")
 mkdir -p "$WORK/node1"
@@ -44,8 +52,12 @@ START=$(now); serve "$WORK/node1" --sync-interval 3600 >/dev/null
 until [ "$(sql "$WORK/node1" "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")" = 0 ]; do sleep 0.05; done
 END=$(now)
 FAILED=$(sql "$WORK/node1" "SELECT COUNT(*) FROM outbox WHERE state = 'failed'")
+RATE=$(python3 -c "import sys; print(round(int(sys.argv[1])/(float(sys.argv[3])-float(sys.argv[2]))))" "$QUEUED" "$START" "$END")
 python3 -c "import sys; q,s,e=int(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); print(f'pushed {q} operations in {e-s:.2f} s (from process start): {q/(e-s):.0f} operations/s; failed: {sys.argv[4]}')" "$QUEUED" "$START" "$END" "$FAILED"
+echo "push: $RATE operations/s; target >= 10000: $(verdict "$RATE" '>=' 10000)"
+}
 
+bench_first_sync() {
 echo "== first sync: $PARTICIPANTS participants, $ACTIVITIES activities, $VENUES venues on the hub"
 "$BIN" demo-data --data "$WORK/hub2" --participants "$PARTICIPANTS" --activities "$ACTIVITIES" --venues "$VENUES" --seed 1 >/dev/null
 admin "$WORK/hub2"; HUB=$(serve "$WORK/hub2")
@@ -59,3 +71,23 @@ OUTCOME=$(sql "$WORK/node2" "SELECT outcome || ' pulled ' || pulled || ' in ' ||
 HAVE=$(sql "$WORK/node2" "SELECT COUNT(*) FROM participants")
 python3 -c "import sys; r,s,e=int(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); print(f'first sync of {r} records: {e-s:.1f} s from process start ({r/(e-s):.0f} records/s)')" "$RECORDS" "$START" "$END"
 echo "session: $OUTCOME; participants on the node: $HAVE"
+SECONDS_TAKEN=$(python3 -c "import sys; print(round(float(sys.argv[2])-float(sys.argv[1]), 1))" "$START" "$END")
+echo "first sync: $SECONDS_TAKEN s for $PARTICIPANTS participants; target <= 10 s for 100000: $( [ "$PARTICIPANTS" -ge 100000 ] && verdict "$SECONDS_TAKEN" '<=' 10 || echo 'not judged (smaller demo)')"
+}
+
+bench_live() {
+echo "== live changes: an edit on one online node, seen on another (both on a 300 s interval)"
+admin "$WORK/hub3"; HUB=$(serve "$WORK/hub3")
+for name in live1 live2; do
+  mkdir -p "$WORK/$name"
+  printf '%s\n' "$PASSWORD" | "$BIN" link --data "$WORK/$name" --upstream "$HUB" --email admin@example.org >/dev/null
+  printf '%s\n' "$PASSWORD" | "$BIN" create-user --data "$WORK/$name" --email "$name@example.org" --role administrator >/dev/null
+done
+URL1=$(serve "$WORK/live1" --sync-interval 300); URL2=$(serve "$WORK/live2" --sync-interval 300)
+python3 scripts/benchmark_live.py "$URL1" "$WORK/live1/fieldbook.sqlite" "$URL2" "$WORK/live2/fieldbook.sqlite" "$PASSWORD"
+}
+
+runs push && bench_push
+runs first-sync && bench_first_sync
+runs live && bench_live
+true

@@ -5,6 +5,7 @@ import re
 import shutil
 import statistics
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -126,8 +127,13 @@ def main():
     parser.add_argument("--email", required=True)
     parser.add_argument("--password", required=True)
     parser.add_argument("--datasette")
+    parser.add_argument("--pid", type=int, help="the server's process id, for its memory")
+    parser.add_argument("--startup-ms", type=int)
+    parser.add_argument("--database-bytes", type=int)
     args = parser.parse_args()
     _, cookie = sign_in(args.base, args.email, args.password)
+    idle_rss = resident_mb(args.pid) if args.pid else None
+    sampler = PeakSampler(args.pid).start() if args.pid else None
     print("wrk -t2 -c32 -d8s on 127.0.0.1, signed in; Datasette on the same file, same sort and page size")
     rows = []
     participants_rate = None
@@ -151,6 +157,48 @@ def main():
     print(f"{'URL':<{width}}  {'req/s':>7}  {'p50 ms':>7}  {'p99 ms':>7}  target")
     for url, rate, p50, p99, target in rows:
         print(f"{url:<{width}}  {rate:>7}  {p50:>7}  {p99:>7}  {target}")
+    if sampler:
+        peak = sampler.stop()
+        print(f"idle RSS after sign-in: {idle_rss:.1f} MB; target <= 40 MB: {'met' if idle_rss <= 40 else 'NOT met'}")
+        print(f"peak RSS under the 32-connection runs: {peak:.1f} MB; target <= 100 MB: {'met' if peak <= 100 else 'NOT met'}")
+    if args.startup_ms is not None:
+        size = (args.database_bytes or 0) / 1e9
+        print(f"start-up to serving: {args.startup_ms} ms on a {size:.2f} GB database; target <= 300 ms on 1 GB: "
+              f"{'met' if args.startup_ms <= 300 else 'NOT met'}{'' if size >= 1 else ' (this database is smaller than 1 GB)'}")
+
+
+def resident_mb(pid):
+    """The process's resident set now, in MB (VmRSS)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class PeakSampler:
+    """Samples a process's resident set every 50 ms on a thread and keeps the largest."""
+
+    def __init__(self, pid):
+        self.pid, self.peak, self.running = pid, 0.0, True
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def _run(self):
+        while self.running:
+            try:
+                self.peak = max(self.peak, resident_mb(self.pid))
+            except OSError:
+                return
+            time.sleep(0.05)
+
+    def stop(self):
+        self.running = False
+        self.thread.join()
+        return self.peak
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ public final class JSONAPI: Sendable {
         self.version = version
         self.logger = logger
         var table = APIRouteTable()
-        JSONRoutes.register(in: &table, version: version, sync: SyncEndpoints(engine: syncEngine, status: syncStatus))
+        JSONRoutes.register(in: &table, version: version, sync: SyncEndpoints(engine: syncEngine, status: syncStatus,
+                                                                                 waiters: ChangeWaiters(database: database)))
         var router = Router()
         table.register(in: &router, authenticator: APIAuthenticator(database: database, policy: tokenPolicy, sessionPolicy: sessionPolicy,
                                                                     signInThrottle: signInThrottle))

@@ -8,7 +8,9 @@ extension SyncEndpoints {
     static let changesDoc = APIOperation(
         id: "listChanges", summary: "Hub: every record changed after a cursor, with its state now, in the hub's order",
         query: [Field.of("after", .integer, "The cursor (next_cursor of the previous page; 0 for a first sync)").ranged(0...9e15),
-                Field.of("limit", .integer, "Changes per page, 500 unless given").ranged(1...Double(maxPage))],
+                Field.of("limit", .integer, "Changes per page, 500 unless given").ranged(1...Double(maxPage)),
+                Field.of("wait", .integer, "Long poll: when nothing changed after the cursor, hold the answer up to this many seconds "
+                         + "until something does (0, the default, answers at once)").ranged(0...Double(maxWait))],
         success: .json("ChangePage"))
     static let statusDoc = APIOperation(id: "getSyncStatus", summary: "This node's hub state, queue and last sync", success: .json("SyncStatus"))
     static let runDoc = APIOperation(id: "runSync", summary: "Sync now (409 when no hub is linked)", success: .json("SyncRun"), conflict: true)

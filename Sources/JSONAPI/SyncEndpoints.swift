@@ -9,8 +9,12 @@ import Sync
 struct SyncEndpoints: Sendable {
     var engine: SyncEngine?
     var status: SyncStatusReporter?
+    /// Holds long polls of the change log; nil where only the route table is wanted.
+    var waiters: ChangeWaiters?
     static let maxBatch = 1000
     static let maxPage = 2000
+    /// The longest a node may ask the hub to hold a poll of the change log, in seconds (below common proxy timeouts).
+    static let maxWait = 25
     /// An operation's author and base version as the document states them (the outbox row's own limits).
     static let authorRule = TextRule(label: "author", maxLength: 200)
     static let baseVersionRule = NumberRule(label: "base_version", range: 0...Double(Int32.max), whole: true)
@@ -48,15 +52,18 @@ struct SyncEndpoints: Sendable {
         try errors.throwIfAny()
     }
 
-    /// Pages through the change log after a cursor.
+    /// Pages through the change log after a cursor; with `wait`, an empty page is held until a change arrives.
     func changes(_ context: APIContext) throws -> Response {
         let after = try context.integer("after", in: 0...9_000_000_000_000_000) ?? 0
         let limit = try context.integer("limit", in: 1...Self.maxPage) ?? 500
+        let wait = try context.integer("wait", in: 0...Self.maxWait) ?? 0
         // A sign-in reading the change log from its start is a node linking here (or starting over); administrators hear of it once.
         if after == 0, let bearer = context.bearer {
             try context.database.noteNodeLinked(family: bearer.familyId, userId: bearer.user.id, address: context.request.remoteAddress)
         }
-        return SyncJSON.response(try context.database.changes(after: Int64(after), limit: limit))
+        let page = try context.database.changes(after: Int64(after), limit: limit)
+        if page.changes.isEmpty, wait > 0, let waiters { return waiters.hold(after: Int64(after), limit: limit, wait: wait) }
+        return SyncJSON.response(page)
     }
 
     func currentStatus(_ context: APIContext) throws -> Response {

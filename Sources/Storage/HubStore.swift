@@ -80,6 +80,11 @@ extension AppDatabase {
         }
     }
 
+    /// The newest change log sequence number (0 when the log is empty): a long poll waits for it to pass a cursor.
+    public func latestChangeSequence() throws -> Int64 {
+        try read { try Int64.fetchOne($0, sql: "SELECT MAX(seq) FROM change_log") ?? 0 }
+    }
+
     private static func earlierResult(_ db: Database, _ operationId: UUID) throws -> SyncResult? {
         guard let text = try String.fetchOne(db, sql: "SELECT result FROM applied_operations WHERE operation_id = ?",
                                              arguments: [operationId.databaseText]) else { return nil }

@@ -73,6 +73,16 @@ public struct HubClient: Sendable {
         try decode(send("GET", "api/v1/sync/changes?after=\(cursor)&limit=\(limit)", body: nil, token: token))
     }
 
+    /// A long poll: the changes after `cursor`, held by the hub up to `wait` seconds until there are some. The client's
+    /// own timeout must outlast the wait (see `longPolling(wait:)`).
+    public func changes(after cursor: Int64, limit: Int, wait: Int, token: String) throws -> ChangePage {
+        // `wait` first, so a proxy (or a test) can tell long polls from ordinary pulls by the start of the path.
+        try decode(send("GET", "api/v1/sync/changes?wait=\(wait)&after=\(cursor)&limit=\(limit)", body: nil, token: token))
+    }
+
+    /// The same hub, with a timeout that outlasts a long poll of `wait` seconds.
+    public func longPolling(wait: Int) -> HubClient { HubClient(baseURL: baseURL, timeout: TimeInterval(wait) + 15) }
+
     private func send(_ method: String, _ path: String, body: Data?, token: String?) throws -> Data {
         guard let url = URL(string: path, relativeTo: baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")) else {
             throw HubError.badResponse("bad URL \(path)")
@@ -91,12 +101,14 @@ public struct HubClient: Sendable {
         }
     }
 
+    /// One session for every request: its connections to the hub are kept alive between requests (each push, pull
+    /// page and poll would otherwise open a new one), and nothing is cached or stored (`ephemeral`).
+    private static let session = URLSession(configuration: .ephemeral)
+
     private func perform(_ request: URLRequest) throws -> (Data, HTTPURLResponse) {
         let box = ResponseBox()
         let semaphore = DispatchSemaphore(value: 0)
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        session.dataTask(with: request) { data, response, error in
+        Self.session.dataTask(with: request) { data, response, error in
             box.set(data, response, error)
             semaphore.signal()
         }.resume()

@@ -15,6 +15,11 @@ public struct SyncEngineSettings: Sendable {
     public var intervalOverride: TimeInterval?
     /// Overrides the hub URL of the stored link (for a hub that moved, or a test proxy).
     public var upstreamOverride: URL?
+    /// Listen to the hub's live changes (a long poll), so another node's edit arrives within a second or two rather
+    /// than at the next interval.
+    public var listensForHubChanges = true
+    /// How long each long poll asks the hub to wait, in seconds.
+    public var longPollWait = 25
 
     public init() {}
 }
@@ -67,6 +72,7 @@ public final class SyncEngine: @unchecked Sendable {
         guard let thread else { return }
         state.woken(reason: "start")
         thread.start()
+        if settings.listensForHubChanges { HubChangeListener(engine: self).start() }
     }
 
     /// Stops after the current step; waits up to `timeout` seconds for the thread to finish.

@@ -106,6 +106,14 @@ final class SyncEngineState: @unchecked Sendable {
         cancelRequested = false
     }
 
+    /// Sleeps `seconds`, or less when a stop is requested; wake-ups do not end it (they are for the sync thread).
+    func rest(seconds: TimeInterval) {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopRequested, condition.wait(until: deadline) {}
+    }
+
     private func locked<T>(_ body: () -> T) -> T {
         condition.lock()
         defer { condition.unlock() }

@@ -119,10 +119,12 @@ final class SessionCounter: @unchecked Sendable {
 }
 
 /// Keeps the hub access token between sessions, refreshing it (and storing the rotated refresh token) when the hub
-/// refuses it; the refresh token lives only in the database.
+/// refuses it; the refresh token lives only in the database. The sync thread and the change listener share it, so
+/// a refresh happens once at a time: the hub rotates refresh tokens, and a second use of an old one would be refused.
 final class TokenSource: @unchecked Sendable {
     private let database: AppDatabase
     private let lock = NSLock()
+    private let refreshing = NSLock()
     private var accessToken: String?
 
     init(database: AppDatabase) { self.database = database }
@@ -134,13 +136,21 @@ final class TokenSource: @unchecked Sendable {
 
     func withToken<T>(_ client: HubClient, _ body: (String) throws -> T) throws -> T {
         if let token = lock.withLock({ accessToken }) {
-            do { return try body(token) } catch HubError.unauthorized { forget() }
+            do { return try body(token) } catch HubError.unauthorized { lock.withLock { if accessToken == token { accessToken = nil } } }
         }
-        guard let refreshToken = try database.hubLink()?.refreshToken else { throw HubError.unauthorized }
-        let tokens = try client.refresh(refreshToken)
-        try database.storeHubRefreshToken(tokens.refreshToken)
-        lock.withLock { accessToken = tokens.accessToken }
-        return try body(tokens.accessToken)
+        return try body(try freshToken(client))
+    }
+
+    /// The cached token if another thread refreshed meanwhile, else a new one from the refresh token.
+    private func freshToken(_ client: HubClient) throws -> String {
+        try refreshing.withLock {
+            if let token = lock.withLock({ accessToken }) { return token }
+            guard let refreshToken = try database.hubLink()?.refreshToken else { throw HubError.unauthorized }
+            let tokens = try client.refresh(refreshToken)
+            try database.storeHubRefreshToken(tokens.refreshToken)
+            lock.withLock { accessToken = tokens.accessToken }
+            return tokens.accessToken
+        }
     }
 }
 

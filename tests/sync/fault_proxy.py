@@ -325,8 +325,10 @@ class FaultProxy:
                 try:
                     if not self._handle(client, request, method, path.decode("latin-1"), keep_alive):
                         return
-                except (BrokenPipeError, ConnectionResetError):
-                    return  # the node gave up on this request (a timeout, or it was killed): nothing left to answer
+                except OSError:
+                    # The node gave up on this request (a timeout, or it was killed), or the proxy is stopping while
+                    # an answer was held (a long poll): nothing left to answer.
+                    return
                 if not keep_alive:
                     return
         finally:

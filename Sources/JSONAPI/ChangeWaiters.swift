@@ -1,0 +1,63 @@
+import Dispatch
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Synchronization
+
+/// The hub's live changes stream, as a long poll (CouchDB's `feed=longpoll`): a node asks for the changes after its
+/// cursor with `wait`, and when there are none yet the answer is held until the change log grows past that cursor or
+/// the wait ends, whichever comes first. A held answer is a suspended connection, not a thread, so hundreds of
+/// nodes can wait at once.
+final class ChangeWaiters: Sendable {
+    private struct Waiter: Sendable {
+        let after: Int64
+        let limit: Int
+        let stream: EventStream
+    }
+
+    private let database: AppDatabase
+    private let waiting = Mutex<[ObjectIdentifier: Waiter]>([:])
+    /// Pages are read off the writer's thread: change feed subscribers must return quickly.
+    private let queue = DispatchQueue(label: "fieldbook.change-waiters")
+
+    init(database: AppDatabase) {
+        self.database = database
+        database.changeFeed.subscribe { [weak self] _ in
+            guard let self else { return }
+            queue.async { [weak self] in self?.answerWaitersBehind() }
+        }
+    }
+
+    /// The answer to a long poll that found nothing after `after`: held for up to `wait` seconds.
+    func hold(after: Int64, limit: Int, wait: Int) -> Response {
+        // A page may hold 2,000 records; the stream must take it whole.
+        let stream = EventStream(maxQueuedBytes: 64 * 1024 * 1024)
+        let key = ObjectIdentifier(stream)
+        waiting.withLock { $0[key] = Waiter(after: after, limit: limit, stream: stream) }
+        // A client that leaves (or a server that stops) closes the stream; its waiter goes with it.
+        stream.onClose { [weak self] in self?.waiting.withLock { _ = $0.removeValue(forKey: key) } }
+        queue.asyncAfter(deadline: .now() + .seconds(wait)) { [weak self] in self?.answer(key) }
+        // A change committed between the caller's empty read and the registration above is answered now, not at the end.
+        queue.async { [weak self] in self?.answerWaitersBehind() }
+        return Response.stream(contentType: "application/json", stream)
+    }
+
+    var count: Int { waiting.withLock { $0.count } }
+
+    private func answerWaitersBehind() {
+        guard let latest = try? database.latestChangeSequence() else { return }
+        let behind = waiting.withLock { $0.filter { $0.value.after < latest }.map(\.key) }
+        behind.forEach(answer)
+    }
+
+    /// Sends a waiter its page (empty when the wait ended with nothing new) and ends the answer; once per waiter.
+    private func answer(_ key: ObjectIdentifier) {
+        guard let waiter = waiting.withLock({ $0.removeValue(forKey: key) }) else { return }
+        if let page = try? database.changes(after: waiter.after, limit: waiter.limit) {
+            waiter.stream.send(Array(SyncJSON.response(page).body))
+        }
+        // Without a page the node reads an incomplete answer, counts a failed poll and falls back to its interval.
+        waiter.stream.close()
+    }
+}
