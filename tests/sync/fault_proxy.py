@@ -314,11 +314,11 @@ class FaultProxy:
             while not self._stopping.is_set():
                 try:
                     request = read_head(reader)
+                    if (request.header(b"expect") or b"").lower() == b"100-continue":
+                        client.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+                    read_body(reader, request, until_close_allowed=False)
                 except (ConnectionClosed, OSError):
-                    return
-                if (request.header(b"expect") or b"").lower() == b"100-continue":
-                    client.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
-                read_body(reader, request, until_close_allowed=False)
+                    return  # the node closed its connection before a whole request arrived
                 parts = request.start.split(b" ")
                 method, path = parts[0], parts[1] if len(parts) > 1 else b"/"
                 keep_alive = self._client_keeps_alive(request)
