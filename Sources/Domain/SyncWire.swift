@@ -177,7 +177,7 @@ public enum SyncDateFormat {
     }
 
     public static func date(from text: String) -> Date? {
-        formatter(fractions: true).date(from: text) ?? formatter(fractions: false).date(from: text)
+        UTCTimestamp.date(from: text) ?? formatter(fractions: true).date(from: text) ?? formatter(fractions: false).date(from: text)
     }
 
     private static func formatter(fractions: Bool) -> ISO8601DateFormatter {

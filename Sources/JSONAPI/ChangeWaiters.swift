@@ -55,7 +55,7 @@ final class ChangeWaiters: Sendable {
     private func answer(_ key: ObjectIdentifier) {
         guard let waiter = waiting.withLock({ $0.removeValue(forKey: key) }) else { return }
         if let page = try? database.changes(after: waiter.after, limit: waiter.limit) {
-            waiter.stream.send(Array(SyncJSON.response(page).body))
+            waiter.stream.send(SyncEndpoints.response(page).body)
         }
         // Without a page the node reads an incomplete answer, counts a failed poll and falls back to its interval.
         waiter.stream.close()

@@ -34,7 +34,7 @@ struct SyncEndpoints: Sendable {
             throw HTTPError(.badRequest, "Send at most \(Self.maxBatch) operations per push; this one had \(push.operations.count).")
         }
         try Self.check(push.operations)
-        return SyncJSON.response(try context.database.applyPush(push))
+        return Response(headers: [("Content-Type", "application/json")], body: try context.database.applyPush(push).jsonBytes)
     }
 
     /// The limits the document states for each operation, refused as a page refuses a field (422 with `fields`).
@@ -63,7 +63,12 @@ struct SyncEndpoints: Sendable {
         }
         let page = try context.database.changes(after: Int64(after), limit: limit)
         if page.changes.isEmpty, wait > 0, let waiters { return waiters.hold(after: Int64(after), limit: limit, wait: wait) }
-        return SyncJSON.response(page)
+        return Self.response(page)
+    }
+
+    /// A change log page as the answer's body, written by `ChangePage.jsonBytes` rather than JSONEncoder (issue 15).
+    static func response(_ page: ChangePage) -> Response {
+        Response(headers: [("Content-Type", "application/json")], body: page.jsonBytes)
     }
 
     func currentStatus(_ context: APIContext) throws -> Response {

@@ -25,9 +25,9 @@ extension AppDatabase {
                 if result.outcome == .applied || result.outcome == .merged { changed.append(operation.pushedChange) }
                 // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
                 guard result.outcome != .rejected else { continue }
-                try db.execute(sql: "INSERT INTO applied_operations (operation_id, result, applied_at) VALUES (?, ?, ?)",
-                               arguments: [operation.operationId.databaseText,
-                                           String(decoding: try JSONEncoder.sortedKeys.encode(result), as: UTF8.self), Date()])
+                try db.cachedStatement(sql: "INSERT INTO applied_operations (operation_id, result, applied_at) VALUES (?, ?, ?)")
+                    .execute(arguments: [operation.operationId.databaseText,
+                                           String(decoding: result.jsonBytes, as: UTF8.self), Date().storedText])
             }
             changed += try Self.reconcileAddressPeriods(db, touchedBy: request.operations, forwardsUpstream: forwardsUpstream)
             return PushResponse(results: results)
@@ -86,7 +86,7 @@ extension AppDatabase {
     }
 
     private static func earlierResult(_ db: Database, _ operationId: UUID) throws -> SyncResult? {
-        guard let text = try String.fetchOne(db, sql: "SELECT result FROM applied_operations WHERE operation_id = ?",
+        guard let text = try String.fetchOne(db.cachedStatement(sql: "SELECT result FROM applied_operations WHERE operation_id = ?"),
                                              arguments: [operationId.databaseText]) else { return nil }
         return try JSONDecoder().decode(SyncResult.self, from: Data(text.utf8))
     }
@@ -215,7 +215,8 @@ private struct HubApplier {
                 return "Only the person a \(table.label.one) belongs to may change it."
             }
         }
-        guard let row = try Row.fetchOne(db, sql: "SELECT role, is_disabled FROM users WHERE id = ?", arguments: [authorId.databaseText])
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT role, is_disabled FROM users WHERE id = ?"),
+                                         arguments: [authorId.databaseText])
         else { return nil }
         let role = UserRole(rawValue: row["role"]) ?? .readOnly
         let allowed = switch table.requiredRole {

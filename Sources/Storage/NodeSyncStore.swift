@@ -109,7 +109,7 @@ extension AppDatabase {
         switch result.outcome {
         case .applied, .merged:
             result.outcome == .applied ? (tally.applied += 1) : (tally.merged += 1)
-            try db.execute(sql: "DELETE FROM outbox WHERE operation_id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM outbox WHERE operation_id = ?").execute(arguments: [id])
         case .conflict:
             tally.conflicts += 1
             try db.execute(sql: "DELETE FROM outbox WHERE operation_id = ?", arguments: [id])

@@ -33,7 +33,7 @@ enum RecordHistory {
             ? String(decoding: try JSONEncoder.sortedKeys.encode(deleted), as: UTF8.self) : ""
         try db.cachedStatement(sql: """
             INSERT INTO record_history (entity, entity_id, operation, author, changed_at, fields, origin, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [change.entity, change.entityId.databaseText, change.operation.rawValue, author, moment,
+            """).execute(arguments: [change.entity, change.entityId.databaseText, change.operation.rawValue, author, moment.storedText,
                                      change.operation == .update ? change.fields.keys.sorted().joined(separator: ",") : "",
                                      origin.rawValue, subject])
     }

@@ -5,8 +5,10 @@ import Storage
 
 /// Tunables of the sync engine; the defaults suit a real deployment, tests shorten them.
 public struct SyncEngineSettings: Sendable {
-    public var pushBatchSize = 200
+    public var pushBatchSize = 1000
     public var pullPageSize = 2000
+    /// Changes applied in one transaction while pulling (several pages); a crash resumes after the last one committed.
+    public var pullApplyBatch = 10000
     /// Failed attempts (server errors) before the operation at the head of the queue is set aside.
     public var maxAttempts = 5
     /// Longest wait between retries after failures, in seconds.

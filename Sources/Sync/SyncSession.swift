@@ -38,6 +38,7 @@ struct SyncSession {
         engine.state.setError(failure)
         engine.state.setProgress(nil)
         try? database.finishSyncSession(sessionId, outcome: outcome, statistics: counter.statistics, error: failure)
+        if counter.statistics.pulled >= settings.pullApplyBatch { database.releaseMemory() }
         return outcome != .failed
     }
 
@@ -70,14 +71,23 @@ struct SyncSession {
         }
     }
 
+    /// Pulls the change log page by page. The next page is fetched while the current one is applied (the hub encodes
+    /// and the node writes at the same time), and pages are applied several at once, up to `pullApplyBatch` changes
+    /// per transaction: each commit rewrites the index pages it touched, so fewer, larger commits write far less.
     private func pull(_ tokens: BoundTokens, _ counter: SessionCounter) throws {
-        var cursor = try database.pullCursor()
+        var fetching = PageFetch(after: try database.pullCursor(), tokens, client, settings.pullPageSize)
+        var gathered: [ChangePage] = []
         while true {
             if engine.state.takeCancel() { throw Cancelled() }
-            let page = try tokens.withToken { try client.changes(after: cursor, limit: settings.pullPageSize, token: $0) }
-            try database.applyPulledPage(page)
-            counter.recordPull(page)
-            cursor = page.nextCursor
+            let page = try fetching.page()
+            if page.hasMore { fetching = PageFetch(after: page.nextCursor, tokens, client, settings.pullPageSize) }
+            gathered.append(page)
+            if page.hasMore, gathered.reduce(0, { $0 + $1.changes.count }) < settings.pullApplyBatch { continue }
+            let merged = ChangePage(changes: gathered.flatMap(\.changes), nextCursor: page.nextCursor, hasMore: page.hasMore,
+                                    remaining: page.remaining)
+            try database.applyPulledPage(merged)
+            counter.recordPull(merged)
+            gathered = []
             report(.pulling, counter, "Received \(counter.statistics.pulled) changes from the hub")
             if !page.hasMore { return }
         }
@@ -88,6 +98,26 @@ struct SyncSession {
         engine.state.setProgress(SyncProgress(phase: phase, fraction: counter.fraction, pushed: stats.pushed, pulled: stats.pulled,
                                               message: message))
         engine.progressed()
+    }
+}
+
+/// One page of the change log, fetched on a background thread from the moment it is asked for.
+private final class PageFetch: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<ChangePage, Error>?
+
+    init(after cursor: Int64, _ tokens: BoundTokens, _ client: HubClient, _ limit: Int) {
+        DispatchQueue.global().async { [self] in
+            result = Result { try tokens.withToken { try client.changes(after: cursor, limit: limit, token: $0) } }
+            done.signal()
+        }
+    }
+
+    /// Waits for the page (or the error that stopped it).
+    func page() throws -> ChangePage {
+        done.wait()
+        done.signal()
+        return try result!.get()
     }
 }
 

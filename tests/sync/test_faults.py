@@ -27,6 +27,18 @@ def wait_for_fault(api, proxy, action, path, already, timeout=30):
     wait_until(happened, timeout, interval=0.5, message=f"a {action} on {path}")
 
 
+def saved_cursor(node) -> int:
+    """The change log position the node has committed its pull up to (0 before its first batch)."""
+    with node.connect_readonly() as db:
+        row = db.execute("SELECT value FROM settings WHERE key = 'sync.cursor'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def hub_log_end(hub) -> int:
+    with hub.connect_readonly() as db:
+        return db.execute("SELECT MAX(seq) FROM change_log").fetchone()[0]
+
+
 def exactly_once(snapshot, expected_names):
     counts = Counter(row["name"] for row in snapshot["participants"].values())
     return {name: counts[name] for name in expected_names if counts[name] != 1}
@@ -82,9 +94,13 @@ def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(clust
     proxy = proxy_to(cluster, hub, mode="delay", delay_ms=150, only_paths=(CHANGES,))
     node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
 
-    wait_until(lambda: 0 < node.count("participants") < total, 120, interval=0.02, message="the first pull to be under way")
+    last = hub_log_end(hub)
+
+    # The node commits its pull a batch of pages at a time; killed after one batch and before the last, it has part
+    # of the log and a saved cursor between the two ends.
+    wait_until(lambda: 0 < saved_cursor(node) < last, 120, interval=0.02, message="the first pull to be under way")
     node.kill9()
-    print(f"killed the node with {node.count('participants')} of {total} participants pulled")
+    print(f"killed the node at cursor {saved_cursor(node)} of {last}, with {node.count('participants')} of {total} participants")
     pages_before = proxy.snapshot_stats().faults_on("sent", CHANGES)
     proxy.set_mode("pass")
     node.restart()
