@@ -158,9 +158,12 @@ def main():
     for url, rate, p50, p99, target in rows:
         print(f"{url:<{width}}  {rate:>7}  {p50:>7}  {p99:>7}  {target}")
     if sampler:
-        peak = sampler.stop()
-        print(f"idle RSS after sign-in: {idle_rss:.1f} MB; target <= 40 MB: {'met' if idle_rss <= 40 else 'NOT met'}")
-        print(f"peak RSS under the 32-connection runs: {peak:.1f} MB; target <= 100 MB: {'met' if peak <= 100 else 'NOT met'}")
+        peak, peak_anonymous = sampler.stop()
+        # RSS counts the database pages the server has mapped (mmap_size) as well as its own memory (RssAnon).
+        print(f"idle RSS after sign-in: {idle_rss[0]:.1f} MB ({idle_rss[1]:.1f} MB anonymous); target <= 40 MB: "
+              f"{'met' if idle_rss[0] <= 40 else 'NOT met'}")
+        print(f"peak RSS under the 32-connection runs: {peak:.1f} MB (peak anonymous {peak_anonymous:.1f} MB); "
+              f"target <= 100 MB: {'met' if peak <= 100 else 'NOT met'}")
     if args.startup_ms is not None:
         size = (args.database_bytes or 0) / 1e9
         print(f"start-up to serving: {args.startup_ms} ms on a {size:.2f} GB database; target <= 300 ms on 1 GB: "
@@ -168,19 +171,21 @@ def main():
 
 
 def resident_mb(pid):
-    """The process's resident set now, in MB (VmRSS)."""
+    """The process's resident set now and its anonymous part (memory it allocated, not mapped file pages), in MB."""
+    values = {}
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+            name, _, rest = line.partition(":")
+            if name in ("VmRSS", "RssAnon"):
+                values[name] = int(rest.split()[0]) / 1024
+    return values.get("VmRSS", 0.0), values.get("RssAnon", 0.0)
 
 
 class PeakSampler:
     """Samples a process's resident set every 50 ms on a thread and keeps the largest."""
 
     def __init__(self, pid):
-        self.pid, self.peak, self.running = pid, 0.0, True
+        self.pid, self.peak, self.peak_anonymous, self.running = pid, 0.0, 0.0, True
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def start(self):
@@ -190,7 +195,8 @@ class PeakSampler:
     def _run(self):
         while self.running:
             try:
-                self.peak = max(self.peak, resident_mb(self.pid))
+                total, anonymous = resident_mb(self.pid)
+                self.peak, self.peak_anonymous = max(self.peak, total), max(self.peak_anonymous, anonymous)
             except OSError:
                 return
             time.sleep(0.05)
@@ -198,7 +204,7 @@ class PeakSampler:
     def stop(self):
         self.running = False
         self.thread.join()
-        return self.peak
+        return self.peak, self.peak_anonymous
 
 
 if __name__ == "__main__":
