@@ -45,19 +45,35 @@ final class ChangeWaiters: Sendable {
 
     var count: Int { waiting.withLock { $0.count } }
 
+    /// Answers every waiter the log has moved past. Nodes that are up to date wait at the same cursor, so waiters are
+    /// answered by cursor and page size with one read each, however many nodes wait.
     private func answerWaitersBehind() {
         guard let latest = try? database.latestChangeSequence() else { return }
-        let behind = waiting.withLock { $0.filter { $0.value.after < latest }.map(\.key) }
-        behind.forEach(answer)
+        let behind = waiting.withLock { waiting -> [Waiter] in
+            let keys = waiting.filter { $0.value.after < latest }.map(\.key)
+            return keys.compactMap { waiting.removeValue(forKey: $0) }
+        }
+        for (_, group) in Dictionary(grouping: behind, by: { PageKey(after: $0.after, limit: $0.limit) }) {
+            let page = try? database.changes(after: group[0].after, limit: group[0].limit)
+            group.forEach { finish($0, with: page) }
+        }
     }
 
-    /// Sends a waiter its page (empty when the wait ended with nothing new) and ends the answer; once per waiter.
+    /// Answers one waiter when its wait is over (with whatever the log holds then, usually nothing); once per waiter.
     private func answer(_ key: ObjectIdentifier) {
         guard let waiter = waiting.withLock({ $0.removeValue(forKey: key) }) else { return }
-        if let page = try? database.changes(after: waiter.after, limit: waiter.limit) {
-            waiter.stream.send(SyncEndpoints.response(page).body)
-        }
-        // Without a page the node reads an incomplete answer, counts a failed poll and falls back to its interval.
+        finish(waiter, with: try? database.changes(after: waiter.after, limit: waiter.limit))
+    }
+
+    /// Sends the page and ends the answer. Without a page (the read failed) the node reads an incomplete answer,
+    /// counts a failed poll and falls back to its interval.
+    private func finish(_ waiter: Waiter, with page: ChangePage?) {
+        if let page { waiter.stream.send(SyncEndpoints.response(page).body) }
         waiter.stream.close()
+    }
+
+    private struct PageKey: Hashable {
+        let after: Int64
+        let limit: Int
     }
 }

@@ -26,7 +26,8 @@ enum RowCounts {
 
     /// The rows `table` holds: the kept count, or a count when the table has none kept.
     static func count(_ db: Database, table: String) throws -> Int {
-        if let kept = try Int.fetchOne(db, sql: "SELECT row_count FROM row_counts WHERE table_name = ?", arguments: [table]) { return kept }
+        if let kept = try Int.fetchOne(db.cachedStatement(sql: "SELECT row_count FROM row_counts WHERE table_name = ?"),
+                                       arguments: [table]) { return kept }
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
     }
 }

@@ -27,6 +27,21 @@ import Testing
         #expect((page["next_cursor"] as? Int).map(Int64.init) == cursor + 1)
     }
 
+    @Test func everyNodeWaitingAtTheSameCursorIsAnsweredByOneCommit() throws {
+        let given = try APIHarness()
+        let token = try given.token(.administrator)
+        let cursor = try given.database.latestChangeSequence()
+        let streams = try (0..<3).map { _ in
+            try #require(given.send(.get, "/api/v1/sync/changes?wait=20&after=\(cursor)&limit=5", token: token).response.stream)
+        }
+
+        _ = try given.database.createArea(AreaInput(name: "Mombasa", areaType: "CITY", parentId: ""), by: .system("test"))
+        for stream in streams {
+            let page = try #require(Self.answer(of: stream, within: 5))
+            #expect((page["changes"] as? [Any])?.count == 1)
+        }
+    }
+
     @Test func aPollWithNothingNewEndsEmptyWhenItsWaitIsOver() throws {
         let given = try APIHarness()
         let token = try given.token(.administrator)

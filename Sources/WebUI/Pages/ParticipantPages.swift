@@ -162,9 +162,22 @@ enum ParticipantPages: RecordPages {
 
     /// A `tel:` address a phone dials from a number as typed ("+44 (0)20 7946-0018" → "tel:+442079460018"): digits and
     /// a leading plus only, and the trunk zero written in brackets after a country code dropped, as diallers expect.
+    /// Works on the UTF-8 bytes (a list page writes 50 of these; Character filtering was 4% of its time).
     static func telephoneURI(_ phone: String) -> String {
-        let international = phone.trimmingCharacters(in: .whitespaces).hasPrefix("+")
-        let withoutTrunkZero = international ? phone.replacingOccurrences(of: "(0)", with: "") : phone
-        return "tel:" + (international ? "+" : "") + withoutTrunkZero.filter(\.isASCII).filter(\.isNumber)
+        let international = phone.unicodeScalars.drop(while: CharacterSet.whitespaces.contains).first == "+"
+        var uri = Array("tel:".utf8)
+        if international { uri.append(UInt8(ascii: "+")) }
+        let bytes = Array(phone.utf8)
+        var index = 0
+        while index < bytes.count {
+            if international, bytes[index] == UInt8(ascii: "("), index + 2 < bytes.count,
+               bytes[index + 1] == UInt8(ascii: "0"), bytes[index + 2] == UInt8(ascii: ")") {
+                index += 3
+                continue
+            }
+            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { uri.append(bytes[index]) }
+            index += 1
+        }
+        return String(decoding: uri, as: UTF8.self)
     }
 }
