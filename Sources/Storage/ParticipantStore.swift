@@ -38,6 +38,15 @@ public struct ParticipantListItem: Sendable, Equatable {
     public let homeVenueName: String?
 }
 
+/// What one row of the participant list page shows.
+public struct ParticipantListRow: Sendable, Equatable {
+    public let id: UUID
+    public let name: String
+    public let email: String
+    public let phone: String?
+    public let homeVenueName: String?
+}
+
 /// One activity a participant takes part in, and in which role.
 public struct ParticipantAssignment: Sendable, Equatable {
     public let activityId: UUID
@@ -52,23 +61,40 @@ public struct ParticipantAssignment: Sendable, Equatable {
 extension AppDatabase {
     public func participants(_ query: ParticipantQuery) throws -> ListPage<ParticipantListItem> {
         try read { db in
-            var list = ListQuery("participants p")
-            list.matching(query.text, alias: "p", firstFieldOnly: query.textMatchesNamesOnly)
-            list.atVenueWithin(query.areaId, venueColumn: "p.home_venue_id")
-            switch query.home {
-            case .any: break
-            case .withHome: list.add("p.home_venue_id IS NOT NULL")
-            case .withoutHome: list.add("p.home_venue_id IS NULL")
-            }
-            let direction = query.descending ? "DESC" : "ASC"
-            let order = switch query.sort {
-            case .name: "p.name COLLATE NOCASE \(direction), p.id \(direction)"
-            case .email: "p.email COLLATE NOCASE \(direction), p.id \(direction)"
-            case .created: "p.created_at \(direction), p.id \(direction)"
-            }
+            let (list, order) = Self.participantList(query)
             return try list.page(db, order: order, select: "p.*, v.name AS venue_name", rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id",
                                  request: query.page) { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) }
         }
+    }
+
+    /// The same page as `participants(_:)` with only what the list page shows, so no dates are read and decoded.
+    public func participantRows(_ query: ParticipantQuery) throws -> ListPage<ParticipantListRow> {
+        try read { db in
+            let (list, order) = Self.participantList(query)
+            return try list.page(db, order: order, select: "p.id, p.name, p.email, p.phone, v.name AS venue_name",
+                                 rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id", request: query.page) {
+                ParticipantListRow(id: $0.uuid("id"), name: $0["name"], email: $0["email"], phone: $0["phone"], homeVenueName: $0["venue_name"])
+            }
+        }
+    }
+
+    /// The filters and order of a participant list.
+    private static func participantList(_ query: ParticipantQuery) -> (ListQuery, order: String) {
+        var list = ListQuery("participants p")
+        list.matching(query.text, alias: "p", firstFieldOnly: query.textMatchesNamesOnly)
+        list.atVenueWithin(query.areaId, venueColumn: "p.home_venue_id")
+        switch query.home {
+        case .any: break
+        case .withHome: list.add("p.home_venue_id IS NOT NULL")
+        case .withoutHome: list.add("p.home_venue_id IS NULL")
+        }
+        let direction = query.descending ? "DESC" : "ASC"
+        let order = switch query.sort {
+        case .name: "p.name COLLATE NOCASE \(direction), p.id \(direction)"
+        case .email: "p.email COLLATE NOCASE \(direction), p.id \(direction)"
+        case .created: "p.created_at \(direction), p.id \(direction)"
+        }
+        return (list, order)
     }
 
     /// Participants whose name or email contains `text`, for pickers on other forms.

@@ -94,6 +94,25 @@ import Testing
         }
     }
 
+    /// The list page's lean rows are the same page as the API's full records, for any filter and sort.
+    @Test func theListPagesRowsAreThePageOfFullRecords() async throws {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...63).array(of: 1...40), Gen.bool) { picks, descending in
+            let (given, _, venue) = try people(picks)
+            let queries = [ParticipantQuery(sort: .name, descending: descending), ParticipantQuery(sort: .email, descending: descending),
+                           ParticipantQuery(text: "an"), ParticipantQuery(home: .withHome), ParticipantQuery(areaId: venue.areaId),
+                           ParticipantQuery(sort: .created, descending: descending, page: PageRequest(page: 2, perPage: 7))]
+            for query in queries {
+                let full = try given.database.participants(query)
+                let lean = try given.database.participantRows(query)
+                #expect(lean.total == full.total)
+                #expect(lean.items == full.items.map {
+                    ParticipantListRow(id: $0.participant.id, name: $0.participant.name, email: $0.participant.email,
+                                       phone: $0.participant.phone, homeVenueName: $0.homeVenueName)
+                })
+            }
+        }
+    }
+
     // Feature: fieldbook, Property 6: Input Validation Rejection
     @Test func property6_participantInputValidationRejection() async {
         await propertyCheck(count: 200, input: Gen.int(in: 0...120), Gen.int(in: 0...5), Gen.int(in: 0...600)) { nameLength, emailPick, notesLength in

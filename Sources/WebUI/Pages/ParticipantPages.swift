@@ -18,7 +18,7 @@ enum ParticipantPages: RecordPages {
         if !seen.homes { (query.areaId, query.home) = (nil, .any) }
         if !seen.contacts { query.textMatchesNamesOnly = true }
         if !seen.contacts, query.sort == .email { query.sort = .name }
-        let page = try context.database.participants(query)
+        let page = try context.database.participantRows(query)
         var filters = FormView()
         filters.input(ListParameter.text.name, label: seen.contacts ? "Name or email contains" : "Name contains", value: query.text)
         if seen.homes {
@@ -39,11 +39,10 @@ enum ParticipantPages: RecordPages {
     }
 
     /// What one row of the list shows: no dates or notes, which only the record's page shows.
-    static func rowView(_ item: ParticipantListItem, seen: ParticipantVisibility) -> [String: Any] {
-        let participant = item.participant
-        var row: [String: Any] = Paths.participants.links(participant.id)
-        row["name"] = participant.name
-        if seen.contacts { addContacts(participant, to: &row) }
+    static func rowView(_ item: ParticipantListRow, seen: ParticipantVisibility) -> [String: Any] {
+        var row: [String: Any] = Paths.participants.links(item.id)
+        row["name"] = item.name
+        if seen.contacts { addContacts(email: item.email, phone: item.phone, to: &row) }
         if seen.homes, let venue = item.homeVenueName { row["venue_name"] = venue }
         return row
     }
@@ -146,15 +145,15 @@ enum ParticipantPages: RecordPages {
             "created": DateText.format(participant.createdAt), "updated": DateText.format(participant.updatedAt),
         ]
         view.merge(Paths.participants.links(participant.id)) { $1 }
-        if seen.contacts { addContacts(participant, to: &view) }
+        if seen.contacts { addContacts(email: participant.email, phone: participant.phone, to: &view) }
         if seen.notes, let notes = participant.notes { view["notes"] = notes }
         return view
     }
 
-    private static func addContacts(_ participant: Participant, to view: inout [String: Any]) {
-        view["email"] = participant.email
-        view["email_uri"] = "mailto:" + participant.email
-        if let phone = participant.phone {
+    private static func addContacts(email: String, phone: String?, to view: inout [String: Any]) {
+        view["email"] = email
+        view["email_uri"] = "mailto:" + email
+        if let phone {
             view["phone"] = phone
             view["phone_uri"] = telephoneURI(phone)
         }
