@@ -108,3 +108,52 @@ private extension Int64 {
         return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 }
+
+extension Row {
+    /// A timestamp column as GRDB reads it, without its sscanf-based parser for the shape Fieldbook writes
+    /// (`storedText`: `yyyy-MM-dd HH:mm:ss.SSS`, UTC); any other shape is left to GRDB. A list of 50 records read
+    /// 100 dates, and parsing them was a visible part of the page's time (issue 15).
+    func storedDate(_ column: String) -> Date {
+        let value: DatabaseValue = self[column]
+        if case .string(let text) = value.storage, let date = StoredDate.parse(text) { return date }
+        return Date.fromDatabaseValue(value) ?? Date(timeIntervalSince1970: 0)
+    }
+}
+
+/// Reads `yyyy-MM-dd HH:mm:ss.SSS` (or without the milliseconds), UTC.
+enum StoredDate {
+    static func parse(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count == 23 || bytes.count == 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 32, bytes[13] == 58,
+                  bytes[16] == 58, bytes.count == 19 || bytes[19] == 46 else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in start..<(start + count) {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+                  let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...28).contains(day),
+                  hour < 24, minute < 60, second < 60, let milliseconds = bytes.count == 23 ? number(20, 3) : 0 else { return nil }
+            let days = Date.daysSince1970(year: year, month: month, day: day)
+            // From the reference date, fraction added last, as Foundation's calendar computes it: the same Double as GRDB's.
+            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - 978_307_200
+            return Date(timeIntervalSinceReferenceDate: Double(seconds) + Double(milliseconds * 1_000_000) / 1_000_000_000)
+        }
+    }
+}
+
+extension Date {
+    /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar.
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
+    }
+}

@@ -64,7 +64,7 @@ extension OutboxEntry {
         self.init(seq: row["seq"], operationId: row.uuid("operation_id"),
                   change: Change(operation: ChangeOperation(rawValue: row["operation"]) ?? .update, entity: row["entity"],
                                  entityId: row.uuid("entity_id"), fields: fields, baseVersion: row["base_version"]),
-                  before: before, author: row["author"], createdAt: row["created_at"], state: row["state"],
+                  before: before, author: row["author"], createdAt: row.storedDate("created_at"), state: row["state"],
                   attempts: row["attempts"], lastError: row["last_error"])
     }
 }

@@ -136,6 +136,6 @@ extension User {
     init(row: Row) {
         self.init(id: row.uuid("id"), email: row["email"], name: row["name"],
                   role: UserRole(rawValue: row["role"]) ?? .readOnly, isDisabled: row["is_disabled"],
-                  version: row["version"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+                  version: row["version"], createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
     }
 }

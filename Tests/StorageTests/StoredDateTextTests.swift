@@ -18,3 +18,26 @@ import Testing
         }
     }
 }
+
+/// Stored timestamps read without GRDB's parser must be the dates GRDB reads.
+@Suite struct StoredDateParseTests {
+    @Test func aStoredTimestampReadsAsGRDBReadsIt() {
+        var generator = SystemRandomNumberGenerator()
+        var mismatches: [String] = []
+        for _ in 0..<10_000 {
+            let date = Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...7_258_118_400, using: &generator))
+            for text in [date.storedText, String(date.storedText.prefix(19))] {
+                let row: Row = ["at": text]
+                if row.storedDate("at") != Date.fromDatabaseValue(text.databaseValue) { mismatches.append(text) }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    @Test func otherShapesAreLeftToGRDB() {
+        for text in ["2026-11-24T09:30:00.123Z", "2026-11-24", "2024-02-29 12:00:00.000", "2026-11-24 09:30:00.12"] {
+            let row: Row = ["at": text]
+            #expect(row.storedDate("at") == Date.fromDatabaseValue(text.databaseValue), "\(text)")
+        }
+    }
+}

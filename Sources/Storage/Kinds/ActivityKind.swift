@@ -27,7 +27,7 @@ extension Activity: StoredRecord {
         self.init(id: row.uuid("id"), name: row[Columns.name], description: row[Columns.description], typeId: row.uuid("activity_type_id"),
                   startDate: CalendarDate(row[Columns.startDate]) ?? CalendarDate("2000-01-01")!, endDate: end.flatMap(CalendarDate.init),
                   status: ActivityStatus(rawValue: row[Columns.status]) ?? .active, version: row["version"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+                  createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
     }
 
     public func encode(to container: inout PersistenceContainer) {

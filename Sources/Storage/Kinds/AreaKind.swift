@@ -24,7 +24,7 @@ extension GeographicArea: StoredRecord {
         let parent: String? = row[Columns.parentId]
         self.init(id: row.uuid("id"), name: row[Columns.name], areaType: AreaType(rawValue: row[Columns.areaType]) ?? .community,
                   parentId: parent.flatMap(UUID.init(uuidString:)), version: row["version"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+                  createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
     }
 
     public func encode(to container: inout PersistenceContainer) {

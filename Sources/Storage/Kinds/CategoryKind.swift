@@ -19,7 +19,7 @@ extension Category: EncodableRecord, SyncedRecord {
 
     init(row: Row, kind: CategoryKind) {
         self.init(id: row.uuid("id"), kind: kind, name: row["name"], isPredefined: row["is_predefined"],
-                  version: row["version"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+                  version: row["version"], createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
     }
 
     public func encode(to container: inout PersistenceContainer) {

@@ -35,7 +35,7 @@ struct NotificationRow: StoredRecord {
         notification = FieldbookNotification(
             id: row.uuid("id"), userId: row.uuid("user_id"), kind: NotificationKind(rawValue: row["kind"]) ?? .activityChanged, text: row["text"],
             subject: NotificationSubject(entity: row["subject_entity"], id: (row["subject_id"] as String?).flatMap(UUID.init(uuidString:))),
-            createdAt: row["created_at"], isRead: row["is_read"], version: row["version"])
+            createdAt: row.storedDate("created_at"), isRead: row["is_read"], version: row["version"])
     }
 
     func encode(to container: inout PersistenceContainer) {

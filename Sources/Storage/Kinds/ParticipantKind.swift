@@ -25,7 +25,7 @@ extension Participant: StoredRecord {
         let venue: String? = row[Columns.homeVenueId]
         self.init(id: row.uuid("id"), name: row[Columns.name], email: row[Columns.email], phone: row[Columns.phone],
                   notes: row[Columns.notes], homeVenueId: venue.flatMap(UUID.init(uuidString:)), version: row["version"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+                  createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
     }
 
     public func encode(to container: inout PersistenceContainer) {

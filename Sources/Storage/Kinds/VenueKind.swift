@@ -25,7 +25,7 @@ extension Venue: StoredRecord {
         let type: String? = row[Columns.venueType]
         self.init(id: row.uuid("id"), name: row[Columns.name], address: row[Columns.address], areaId: row.uuid("geographic_area_id"),
                   latitude: row[Columns.latitude], longitude: row[Columns.longitude], venueType: type.flatMap(VenueType.init(rawValue:)),
-                  version: row["version"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+                  version: row["version"], createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
     }
 
     public func encode(to container: inout PersistenceContainer) {

@@ -20,7 +20,7 @@ extension VisitList: StoredRecord {
         self.init(id: row.uuid("id"), name: row["name"], visitDate: CalendarDate(row["visit_date"]) ?? CalendarDate("2000-01-01")!,
                   purpose: row["purpose"], script: row["script"], assigneeId: row.uuid("assigned_user_id"),
                   status: VisitStatus(rawValue: row["status"]) ?? .planned, version: row["version"],
-                  createdAt: row["created_at"], updatedAt: row["updated_at"])
+                  createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
     }
 
     public func encode(to container: inout PersistenceContainer) {
