@@ -31,7 +31,8 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool { lhs.description < rhs.description }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    /// How many days a month of a year has (proleptic Gregorian).
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -9,7 +9,16 @@ extension CalendarDate {
     }
 
     /// Days since 1970-01-01.
-    public var dayNumber: Int {
+    public var dayNumber: Int { Self.dayNumber(year: year, month: month, day: day) }
+
+    public init(dayNumber: Int) {
+        let (year, month, day) = Self.civil(dayNumber: dayNumber)
+        self.init(validYear: year, month: month, day: day)
+    }
+
+    /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar; the one place this arithmetic is written
+    /// (timestamps read and written by Storage and the sync wire use it too).
+    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400
@@ -18,7 +27,8 @@ extension CalendarDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    public init(dayNumber: Int) {
+    /// The year, month and day of a day number (days since 1970-01-01).
+    public static func civil(dayNumber: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = dayNumber + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -27,7 +37,7 @@ extension CalendarDate {
         let monthIndex = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        self.init(validYear: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// The day `days` after this one (negative goes back).

@@ -6,16 +6,15 @@ import Foundation
 extension ChangePage {
     public var jsonBytes: [UInt8] {
         var json = JSONBytes(capacity: 64 + changes.count * 512)
-        json.raw("{\"changes\":[")
-        for (index, entry) in changes.enumerated() {
-            if index > 0 { json.raw(",") }
+        json.raw("{\"changes\":")
+        json.array(changes) { json, entry in
             json.raw("{\"seq\":")
             json.integer(entry.seq)
             json.raw(",\"state\":")
             json.state(entry.state)
             json.raw("}")
         }
-        json.raw("],\"has_more\":")
+        json.raw(",\"has_more\":")
         json.raw(hasMore ? "true" : "false")
         json.raw(",\"next_cursor\":")
         json.integer(nextCursor)
@@ -29,12 +28,9 @@ extension ChangePage {
 extension PushResponse {
     public var jsonBytes: [UInt8] {
         var json = JSONBytes(capacity: 32 + results.count * 512)
-        json.raw("{\"results\":[")
-        for (index, result) in results.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.result(result)
-        }
-        json.raw("]}")
+        json.raw("{\"results\":")
+        json.array(results) { json, result in json.result(result) }
+        json.raw("}")
         return json.bytes
     }
 }
@@ -55,6 +51,16 @@ struct JSONBytes {
 
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// `[item,item,…]`, each item written by `write`.
+    mutating func array<Item>(_ items: [Item], _ write: (inout JSONBytes, Item) -> Void) {
+        raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { raw(",") }
+            write(&self, item)
+        }
+        raw("]")
     }
 
     mutating func integer(_ value: Int64) { bytes.append(contentsOf: String(value).utf8) }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads the one timestamp shape Fieldbook writes, `2026-11-24T09:30:00.123Z`, without a formatter: parsing each
 /// operation's `created_at` through ISO8601DateFormatter was an eighth of a hub's time taking a push (issue 15).
-/// Anything else (an offset, a leap second, a day a month does not have) is left to the formatter: nil here.
+/// Anything else (an offset, a leap second, a day a month does not have, a year before 1600, which Foundation counts
+/// in the Julian calendar) is left to the formatter: nil here.
 enum UTCTimestamp {
     static func date(from text: String) -> Date? {
         var utf8 = text.utf8
@@ -18,8 +19,8 @@ enum UTCTimestamp {
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
               let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
-              let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+              let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2), year >= 1600,
+              (1...12).contains(month), day >= 1, day <= CalendarDate.daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
         else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
@@ -29,35 +30,11 @@ enum UTCTimestamp {
             }
             fraction = Double(digits) / pow(10, Double(bytes.count - 21))
         }
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = CalendarDate.dayNumber(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction)
     }
 
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
-        var value = 0
-        for index in start..<(start + count) {
-            let digit = Int(bytes[index]) - 48
-            guard (0...9).contains(digit) else { return nil }
-            value = value * 10 + digit
-        }
-        return value
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (the civil-from-days inverse).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        ASCIIDigits.value(bytes, from: start, count: count)
     }
 }

@@ -66,8 +66,9 @@ extension Date {
         guard abs(milliseconds) < 2.5e14 else { return String.fromDatabaseValue(databaseValue) ?? "" }  // beyond year 9999
         let total = Int64(milliseconds)
         let (days, dayMilliseconds) = total.floorDivided(by: 86_400_000)
-        let (year, month, day) = Self.civil(fromDaysSince1970: days)
-        guard (1...9999).contains(year) else { return String.fromDatabaseValue(databaseValue) ?? "" }
+        let (year, month, day) = CalendarDate.civil(dayNumber: Int(days))
+        // Foundation's calendar counts days before October 1582 in the Julian calendar: such dates are left to GRDB.
+        guard (1600...9999).contains(year) else { return String.fromDatabaseValue(databaseValue) ?? "" }
         var text = [UInt8](repeating: 0, count: 23)
         func put(_ value: Int64, at start: Int, digits: Int) {
             var rest = value
@@ -76,28 +77,15 @@ extension Date {
                 rest /= 10
             }
         }
-        put(year, at: 0, digits: 4)
-        put(month, at: 5, digits: 2)
-        put(day, at: 8, digits: 2)
+        put(Int64(year), at: 0, digits: 4)
+        put(Int64(month), at: 5, digits: 2)
+        put(Int64(day), at: 8, digits: 2)
         put(dayMilliseconds / 3_600_000, at: 11, digits: 2)
         put(dayMilliseconds / 60_000 % 60, at: 14, digits: 2)
         put(dayMilliseconds / 1000 % 60, at: 17, digits: 2)
         put(dayMilliseconds % 1000, at: 20, digits: 3)
         (text[4], text[7], text[10], text[13], text[16], text[19]) = (45, 45, 32, 58, 58, 46)  // - - space : : .
         return String(decoding: text, as: UTF8.self)
-    }
-
-    /// The proleptic Gregorian date of a day number (days since 1970-01-01).
-    private static func civil(fromDaysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 
@@ -120,40 +108,23 @@ extension Row {
     }
 }
 
-/// Reads `yyyy-MM-dd HH:mm:ss.SSS` (or without the milliseconds), UTC.
+/// Reads `yyyy-MM-dd HH:mm:ss.SSS` (or without the milliseconds), UTC, from the year 1600 (earlier days Foundation's
+/// calendar counts in the Julian calendar) and for days 1–28 (later ones may not exist): anything else is left to GRDB.
 enum StoredDate {
     static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
             guard bytes.count == 23 || bytes.count == 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 32, bytes[13] == 58,
                   bytes[16] == 58, bytes.count == 19 || bytes[19] == 46 else { return nil }
-            func number(_ start: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in start..<(start + count) {
-                    let digit = Int(bytes[index]) - 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
+            func number(_ start: Int, _ count: Int) -> Int? { ASCIIDigits.value(bytes, from: start, count: count) }
             guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-                  let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...28).contains(day),
+                  let minute = number(14, 2), let second = number(17, 2), year >= 1600, (1...12).contains(month), (1...28).contains(day),
                   hour < 24, minute < 60, second < 60, let milliseconds = bytes.count == 23 ? number(20, 3) : 0 else { return nil }
-            let days = Date.daysSince1970(year: year, month: month, day: day)
-            // From the reference date, fraction added last, as Foundation's calendar computes it: the same Double as GRDB's.
-            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - 978_307_200
-            return Date(timeIntervalSinceReferenceDate: Double(seconds) + Double(milliseconds * 1_000_000) / 1_000_000_000)
+            let daysSince2001 = CalendarDate.dayNumber(year: year, month: month, day: day) - 11_323
+            // Summed in Foundation's calendar's order (the time of day with its fraction first, then added to the day's
+            // start), so the Double is GRDB's to the last bit.
+            let secondsInDay = Double(hour * 3_600 + minute * 60 + second) + Double(milliseconds * 1_000_000) / 1_000_000_000
+            return Date(timeIntervalSinceReferenceDate: Double(daysSince2001 * 86_400) + secondsInDay)
         }
-    }
-}
-
-extension Date {
-    /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar.
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
     }
 }

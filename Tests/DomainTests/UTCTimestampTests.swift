@@ -29,6 +29,12 @@ import Testing
             #expect(read != nil, "\(text)")
         }
         #expect(SyncDateFormat.date(from: "2026-11-24T09:30:00.000Z") == SyncDateFormat.date(from: "2026-11-24T11:30:00.000+02:00"))
+        // Before the Gregorian reform Foundation counts Julian days; such years are the formatter's to read.
+        let withFractions = ISO8601DateFormatter()
+        withFractions.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for early in ["1500-03-01T12:00:00.000Z", "1582-10-04T23:59:59.999Z"] {
+            #expect(SyncDateFormat.date(from: early) == withFractions.date(from: early), "\(early)")
+        }
         // A day the month lacks is left to the formatter, which is lenient (2023-02-29 reads as 1 March) as it always was.
         for refused in ["2026-13-01T00:00:00Z", "2026-11-24 09:30:00Z", "not a date", ""] {
             #expect(SyncDateFormat.date(from: refused) == nil, "\(refused)")
