@@ -5,7 +5,7 @@ VENV := $(TOOLS_DIR)/venv
 RUN_ARGS ?=
 PYTEST_ARGS ?= -q
 
-.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests reliability benchmark benchmark-map install install-files uninstall clean
+.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests reliability benchmark benchmark-map benchmark-export install install-files uninstall clean
 
 run: deps release
 	.build/release/fieldbook serve $(RUN_ARGS)
@@ -53,6 +53,9 @@ reliability: deps test-tools build
 # The map's GeoJSON for 20,000 venues (release build): prints features, bytes and p50/p95 ms per filter set.
 benchmark-map: deps
 	bash scripts/benchmark-map.sh
+
+benchmark-export: deps
+	bash scripts/benchmark-export.sh
 
 # Installs where Debian expects a locally built program: PREFIX/bin/fieldbook, its templates, static files and basemap in
 # PREFIX/share/fieldbook (the program finds them there), and a systemd unit serving /var/lib/fieldbook at boot.

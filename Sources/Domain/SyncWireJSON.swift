@@ -43,13 +43,21 @@ extension SyncResult {
     }
 }
 
-/// Appends JSON tokens to a byte buffer.
-struct JSONBytes {
-    private(set) var bytes: [UInt8] = []
+/// Appends JSON tokens to a byte buffer (the sync wire's answers, exports).
+public struct JSONBytes: Sendable {
+    public private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
-    mutating func raw(_ text: StaticString) {
+    /// The bytes written so far, leaving the buffer empty (its capacity kept) for the next part of a stream.
+    public mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    public var count: Int { bytes.count }
+
+    public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
@@ -63,7 +71,7 @@ struct JSONBytes {
         raw("]")
     }
 
-    mutating func integer(_ value: Int64) { bytes.append(contentsOf: String(value).utf8) }
+    public mutating func integer(_ value: Int64) { bytes.append(contentsOf: String(value).utf8) }
 
     mutating func state(_ state: RecordState) {
         raw("{\"deleted\":")
@@ -109,7 +117,7 @@ struct JSONBytes {
         raw("}")
     }
 
-    mutating func value(_ value: JSONValue) {
+    public mutating func value(_ value: JSONValue) {
         switch value {
         case .null: raw("null")
         case .bool(let flag): raw(flag ? "true" : "false")
@@ -129,7 +137,7 @@ struct JSONBytes {
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped; everything else as its UTF-8.
-    mutating func string(_ text: String) {
+    public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

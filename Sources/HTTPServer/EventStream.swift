@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The outgoing bytes of one long-lived streaming response (Server-Sent Events): a thread-safe queue that any
@@ -9,11 +10,14 @@ public final class EventStream: Sendable {
         /// Nothing queued yet: the connection was parked and is woken by the next `send` or `close`.
         case parked
         case end
+        /// The stream was aborted: the response must end as failed, not as complete.
+        case failed
     }
 
     private struct State {
         var queued: [UInt8] = []
         var closed = false
+        var aborted = false
         var parked = false
         var waker: (@Sendable () -> Void)?
         var closeHandlers: [@Sendable () -> Void] = []
@@ -22,6 +26,8 @@ public final class EventStream: Sendable {
     /// Bytes a client may fall behind by before it is dropped; a client that stops reading must not grow memory.
     public let maxQueuedBytes: Int
     private let state = Mutex(State())
+    /// Where `sendWaiting` waits for the client to take bytes; signalled by `next` and `close`.
+    private let room = NSCondition()
 
     public init(maxQueuedBytes: Int = 256 * 1024) {
         self.maxQueuedBytes = maxQueuedBytes
@@ -44,6 +50,26 @@ public final class EventStream: Sendable {
     @discardableResult
     public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
+    /// Queues bytes, first waiting while the client is `maxQueuedBytes` behind: for a download written as fast as it
+    /// is read (an export), which must slow to the client's pace rather than drop it or grow memory. False once the
+    /// stream is closed (the client left, or the server stopped): the writer stops there.
+    public func sendWaiting(_ bytes: [UInt8]) -> Bool {
+        room.lock()
+        defer { room.unlock() }
+        while true {
+            let accepted = state.withLock { state -> Bool? in
+                if state.closed { return false }
+                guard state.queued.isEmpty || state.queued.count + bytes.count <= maxQueuedBytes else { return nil }
+                state.queued += bytes
+                Self.wake(&state)
+                return true
+            }
+            if let accepted { return accepted }
+            // Checked and waited under `room`'s lock, which `next` and `close` take to signal: no wake-up is missed.
+            room.wait(until: Date().addingTimeInterval(1))
+        }
+    }
+
     /// Ends the stream: the client receives what is queued, then the end of the response. Runs close handlers once.
     public func close() {
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
@@ -53,7 +79,18 @@ public final class EventStream: Sendable {
             defer { state.closeHandlers = [] }
             return state.closeHandlers
         }
+        signalRoom()
         handlers.forEach { $0() }
+    }
+
+    /// Ends the stream as failed (the writer hit an error part way): the client's connection is cut without the end
+    /// of the response, so a download shows as failed instead of as a complete, short file.
+    public func abort() {
+        state.withLock { state in
+            state.aborted = true
+            state.queued.removeAll()
+        }
+        close()
     }
 
     public var isClosed: Bool { state.withLock { $0.closed } }
@@ -78,17 +115,25 @@ public final class EventStream: Sendable {
     /// Takes up to `maxBytes` queued bytes. With nothing queued, calls `park` (under the lock, so a concurrent
     /// `send` cannot slip between the check and the parking) and answers `.parked`.
     func next(maxBytes: Int, park: () -> Void) -> Pull {
-        state.withLock { state in
+        let pull = state.withLock { state -> Pull in
             if !state.queued.isEmpty {
                 let count = min(maxBytes, state.queued.count)
                 defer { state.queued.removeFirst(count) }
                 return .bytes(Array(state.queued[..<count]))
             }
-            if state.closed { return .end }
+            if state.closed { return state.aborted ? .failed : .end }
             park()
             state.parked = true
             return .parked
         }
+        if case .bytes = pull { signalRoom() }
+        return pull
+    }
+
+    private func signalRoom() {
+        room.lock()
+        room.broadcast()
+        room.unlock()
     }
 
     /// Wakes a parked connection exactly once per parking: waking one that is not parked is undefined in libmicrohttpd.

@@ -276,7 +276,7 @@ private func streamingResponse(_ stream: EventStream, connection: OpaquePointer)
     stream.attach(waker: { MHD_resume_connection(streamed.connection) })
     let context = Unmanaged.passRetained(streamed).toOpaque()
     // MHD_SIZE_UNKNOWN (not imported by Swift): the body is sent chunked until the reader reports its end.
-    guard let created = MHD_create_response_from_callback(UInt64.max, 4096, streamReader, context, streamFinished) else {
+    guard let created = MHD_create_response_from_callback(UInt64.max, 16_384, streamReader, context, streamFinished) else {
         stream.attach(waker: nil)
         Unmanaged<StreamedConnection>.fromOpaque(context).release()
         stream.close()
@@ -296,6 +296,8 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
         return 0
     case .end:
         return -1 // MHD_CONTENT_READER_END_OF_STREAM
+    case .failed:
+        return -2 // MHD_CONTENT_READER_END_WITH_ERROR: the connection is cut without the final chunk
     }
 }
 

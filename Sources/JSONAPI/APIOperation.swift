@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import HTTPServer
 import Surface
 
@@ -15,6 +16,9 @@ struct APIOperation: Sendable {
         case noContent
         /// 200 with a component schema as GeoJSON (application/geo+json).
         case geoJSON(String)
+        /// 200 with a whole list as a download: JSON (an array of the kind's exported columns, typed as the component
+        /// schema types them) or CSV.
+        case download(schema: String, entity: String)
     }
 
     let id: String
@@ -35,6 +39,8 @@ struct APIOperation: Sendable {
     var mayBeUnavailable = false
     /// 404: a query parameter names a record that is not there (an area to count in).
     var namesRecordInQuery = false
+    /// 503: too much of the same work is running (downloads being written); try again shortly.
+    var mayBeBusy = false
 
     static let paging: [Field] = [
         Field.of(ListParameter.page.name, .integer, "1-based page number").ranged(1...Double(1_000_000)),
@@ -78,6 +84,15 @@ struct ResourceDocs: Sendable {
                      success: .page(schema))
     }
     var get: APIOperation { APIOperation(id: "get\(name)", summary: "Read one \(noun)", success: .json(schema)) }
+
+    /// The whole list, with the list's filters and order, as one file (`entity`: the record kind exported).
+    func export(entity: String) -> APIOperation {
+        APIOperation(id: "export\(plural)",
+                     summary: "Download every \(noun) of the list (its filters and order, no paging) as JSON or CSV, written while it downloads. "
+                        + "Columns the caller may not see are left out. 503 while two downloads are being written",
+                     query: [Field.of("format", .choice(ExportFormat.allCases.map(\.rawValue)), "json (default) or csv")] + listQuery,
+                     success: .download(schema: schema, entity: entity), mayBeBusy: true)
+    }
     var create: APIOperation {
         APIOperation(id: "create\(name)", summary: "Create a \(noun)", body: createBody ?? schema + "Write", success: .created(schema),
                      conflict: conflictsOnCreate)

@@ -63,9 +63,12 @@ struct APIRecordRoutes: Sendable {
     let collection: RoutePattern
     /// `/api/v1/venues/{id}`
     let item: RoutePattern
+    /// `/api/v1/venues/export`: the whole list as one file.
+    let export: RoutePattern
 
     init(_ collection: RecordCollection) {
         self.collection = collection.path(under: APIPaths.root)
         item = self.collection / "{id}"
+        export = self.collection / "export"
     }
 }

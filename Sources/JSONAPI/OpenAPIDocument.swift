@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Storage
 import HTTPServer
 import Surface
 
@@ -93,7 +94,13 @@ enum OpenAPIDocument {
             responses["201"] = created
         case .noContent: responses["204"] = ["description": "Done"]
         case .geoJSON(let schema): responses["200"] = ["description": "GeoJSON (RFC 7946)", "content": ["application/geo+json": ["schema": ref(schema)]]]
+        case .download(let schema, _):
+            responses["200"] = ["description": "The whole list as a file (Content-Disposition: attachment)", "content": [
+                "application/json": ["schema": ["type": "array", "items": ref(schema + "Export")]],
+                "text/csv": ["schema": ["type": "string", "description": "RFC 4180 with a header row of the same columns"]],
+            ]]
         }
+        if op.mayBeBusy { responses["503"] = json("Too much of this work is running; try again shortly", ref("Error")) }
         if op.mayBeUnavailable, case .json(let schema) = op.success { responses["503"] = json("The database does not answer", ref(schema)) }
         for (status, text) in errorStatuses(route) {
             var response = json(text, ref("Error"))
@@ -183,6 +190,10 @@ enum OpenAPIDocument {
         }
         for route in routes {
             if case .page(let item) = route.operation.success { schemas[item + "Page"] = page(of: item) }
+            if case .download(let item, let entity) = route.operation.success {
+                let fields = (JSONRoutes.components[item] ?? []) + (JSONRoutes.components[item + "Write"] ?? [])
+                schemas[item + "Export"] = exportRow(fields, entity: entity)
+            }
         }
         return schemas
     }
@@ -248,6 +259,26 @@ enum OpenAPIDocument {
         case .textList: ["type": "array", "items": ["type": "string"]]
         case .choiceList(let options): ["type": "array", "items": ["type": "string", "enum": options]]
         }
+    }
+
+    /// One exported row: the kind's exported columns, each typed as the resource's schema (or, for a column only its
+    /// write body has, such as a venue's latitude, as that body) types it. None is required, since columns the caller
+    /// may not see are left out; no other is ever sent.
+    static func exportRow(_ fields: [Field], entity: String) -> [String: Any] {
+        // A column the API nests (a venue's latitude in `coordinates`) is a column of its own in an export, null when
+        // the nesting object would be.
+        let lifted = fields.flatMap { field -> [Field] in
+            guard case .object(let inner) = field.kind else { return [] }
+            return inner.map { var column = $0; column.nullable = column.nullable || field.nullable; return column }
+        }
+        let exported = (RecordKind.named(entity)?.exportColumns ?? []).compactMap { column in
+            (fields + lifted).first { $0.name == column }.map { field in
+                var optional = field
+                optional.required = false
+                return optional
+            }
+        }
+        return object(exported, closed: true)
     }
 
     private static func page(of item: String) -> [String: Any] {

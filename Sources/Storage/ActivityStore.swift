@@ -40,27 +40,7 @@ public struct ActivityListItem: Sendable, Equatable {
 extension AppDatabase {
     public func activities(_ query: ActivityQuery) throws -> ListPage<ActivityListItem> {
         try read { db in
-            var list = ListQuery("activities a", sortJoins: "JOIN activity_types t ON t.id = a.activity_type_id")
-            list.matching(query.text, alias: "a")
-            if let type = query.typeId { list.add("a.activity_type_id = ?", type.databaseText) }
-            if let status = query.status { list.add("a.status = ?", status.rawValue) }
-            if let area = query.areaId {
-                list.add("""
-                    a.id IN (SELECT h.activity_id FROM activity_venue_history h WHERE h.effective_to IS NULL
-                             AND h.venue_id IN (SELECT id FROM venues WHERE geographic_area_id IN (\(Self.areaTreeSQL))))
-                    """, area.databaseText)
-            }
-            if let venue = query.venueId {
-                list.add("a.id IN (SELECT activity_id FROM activity_venue_history WHERE effective_to IS NULL AND venue_id = ?)", venue.databaseText)
-            }
-            if let to = query.to { list.add("a.start_date <= ?", to.description) }
-            if let from = query.from { list.add("(a.end_date IS NULL OR a.end_date >= ?)", from.description) }
-            let direction = query.descending ? "DESC" : "ASC"
-            let order = switch query.sort {
-            case .start: "a.start_date \(direction), a.id \(direction)"
-            case .name: "a.name COLLATE NOCASE \(direction), a.id \(direction)"
-            case .type: "t.name COLLATE NOCASE \(direction), a.start_date DESC, a.id"
-            }
+            let (list, order) = Self.activityList(query)
             let venueNames = """
                 (SELECT group_concat(v.name, char(31)) FROM activity_venue_history h JOIN venues v ON v.id = h.venue_id
                  WHERE h.activity_id = a.id AND h.effective_to IS NULL) AS venue_names
@@ -71,6 +51,32 @@ extension AppDatabase {
                                         venueNames: venues.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [])
             }
         }
+    }
+
+    /// The filters and order of an activity list (its page and its export).
+    static func activityList(_ query: ActivityQuery) -> (ListQuery, order: String) {
+        var list = ListQuery("activities a", sortJoins: "JOIN activity_types t ON t.id = a.activity_type_id")
+        list.matching(query.text, alias: "a")
+        if let type = query.typeId { list.add("a.activity_type_id = ?", type.databaseText) }
+        if let status = query.status { list.add("a.status = ?", status.rawValue) }
+        if let area = query.areaId {
+            list.add("""
+                a.id IN (SELECT h.activity_id FROM activity_venue_history h WHERE h.effective_to IS NULL
+                         AND h.venue_id IN (SELECT id FROM venues WHERE geographic_area_id IN (\(Self.areaTreeSQL))))
+                """, area.databaseText)
+        }
+        if let venue = query.venueId {
+            list.add("a.id IN (SELECT activity_id FROM activity_venue_history WHERE effective_to IS NULL AND venue_id = ?)", venue.databaseText)
+        }
+        if let to = query.to { list.add("a.start_date <= ?", to.description) }
+        if let from = query.from { list.add("(a.end_date IS NULL OR a.end_date >= ?)", from.description) }
+        let direction = query.descending ? "DESC" : "ASC"
+        let order = switch query.sort {
+        case .start: "a.start_date \(direction), a.id \(direction)"
+        case .name: "a.name COLLATE NOCASE \(direction), a.id \(direction)"
+        case .type: "t.name COLLATE NOCASE \(direction), a.start_date DESC, a.id"
+        }
+        return (list, order)
     }
 
     public func activity(id: UUID) throws -> Activity {

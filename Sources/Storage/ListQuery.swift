@@ -67,7 +67,6 @@ struct ListQuery {
     /// rows show beside the table (joined for the page's rows only).
     func page<Item>(_ db: Database, order: String, select: String, rowJoins: String = "", request: PageRequest,
                     item: (Row) -> Item) throws -> ListPage<Item> {
-        let alias = table.split(separator: " ").last.map(String.init) ?? table
         let total = conditions.isEmpty ? try RowCounts.count(db, table: baseTable)
             : try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) \(filter)"), arguments: arguments) ?? 0
         // Cached (per reader connection): every value is bound, so the statements differ only by the filters' and the
@@ -78,6 +77,17 @@ struct ListQuery {
             """), arguments: arguments + [request.perPage, request.offset])
         return ListPage(items: rows.map(item), total: total, request: request)
     }
+
+    /// Every matching row in `order`, read one at a time (an export of the whole list): `body` answers false to stop.
+    func forEachRow(_ db: Database, order: String, select: String, _ body: (Row) throws -> Bool) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(select) FROM \(table) \(sortJoins) \(filter) ORDER BY \(order)", arguments: arguments)
+        while let row = try rows.next() {
+            guard try body(row) else { return }
+        }
+    }
+
+    /// The table's alias (`p` of `participants p`).
+    var alias: String { table.split(separator: " ").last.map(String.init) ?? table }
 }
 
 extension AppDatabase {

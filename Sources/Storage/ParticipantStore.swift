@@ -78,8 +78,8 @@ extension AppDatabase {
         }
     }
 
-    /// The filters and order of a participant list.
-    private static func participantList(_ query: ParticipantQuery) -> (ListQuery, order: String) {
+    /// The filters and order of a participant list (its page and its export).
+    static func participantList(_ query: ParticipantQuery) -> (ListQuery, order: String) {
         var list = ListQuery("participants p")
         list.matching(query.text, alias: "p", firstFieldOnly: query.textMatchesNamesOnly)
         list.atVenueWithin(query.areaId, venueColumn: "p.home_venue_id")

@@ -62,7 +62,10 @@ public struct RecordKind: Sendable {
 
     private static let byEntity: [String: RecordKind] = Dictionary(uniqueKeysWithValues: all.map { ($0.entity, $0) })
 
-    static func named(_ entity: String) -> RecordKind? { byEntity[entity] }
+    public static func named(_ entity: String) -> RecordKind? { byEntity[entity] }
+
+    /// What an export writes of each row: its id, the columns a change may set, and the columns carried from the hub.
+    public var exportColumns: [String] { ["id"] + columns + metaColumns }
 
     /// The kind of record in words, for messages ("participant address").
     var noun: String { entity.replacingOccurrences(of: "_", with: " ") }

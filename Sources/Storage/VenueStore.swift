@@ -39,19 +39,25 @@ public struct NamedReference: Sendable, Equatable {
 extension AppDatabase {
     public func venues(_ query: VenueQuery) throws -> ListPage<VenueListItem> {
         try read { db in
-            var list = ListQuery("venues v", sortJoins: "JOIN geographic_areas g ON g.id = v.geographic_area_id")
-            list.matching(query.text, alias: "v")
-            list.within(query.areaId, areaColumn: "v.geographic_area_id")
-            if let type = query.venueType { list.add("v.venue_type = ?", type.rawValue) }
-            let order = switch query.sort {
-            case .name: "v.name COLLATE NOCASE, v.id"
-            case .area: "g.name COLLATE NOCASE, v.name COLLATE NOCASE, v.id"
-            case .created: "v.created_at DESC, v.id DESC"
-            }
+            let (list, order) = Self.venueList(query)
             return try list.page(db, order: order, select: "v.*, g.name AS area_name", request: query.page) {
                 VenueListItem(venue: Venue(row: $0), areaName: $0["area_name"])
             }
         }
+    }
+
+    /// The filters and order of a venue list (its page and its export).
+    static func venueList(_ query: VenueQuery) -> (ListQuery, order: String) {
+        var list = ListQuery("venues v", sortJoins: "JOIN geographic_areas g ON g.id = v.geographic_area_id")
+        list.matching(query.text, alias: "v")
+        list.within(query.areaId, areaColumn: "v.geographic_area_id")
+        if let type = query.venueType { list.add("v.venue_type = ?", type.rawValue) }
+        let order = switch query.sort {
+        case .name: "v.name COLLATE NOCASE, v.id"
+        case .area: "g.name COLLATE NOCASE, v.name COLLATE NOCASE, v.id"
+        case .created: "v.created_at DESC, v.id DESC"
+        }
+        return (list, order)
     }
 
     public func venue(id: UUID) throws -> Venue {

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Storage
 import Surface
 
 /// Every page address by name. Routes.swift registers these patterns, and handlers, views and redirects build their
@@ -31,6 +32,9 @@ enum Paths {
     static let visitLists = RecordRoutes(RecordCollection.visitLists.path(under: home))
 
     static func categories(_ kind: CategoryKind) -> RecordRoutes { kind == .activityType ? activityTypes : roles }
+
+    /// A list downloaded whole (`/participants/export.csv`), with the list's filters in the query string.
+    static func export(_ routes: RecordRoutes, _ format: ExportFormat) -> RoutePattern { routes.list / "export.\(format.rawValue)" }
 
     static let activityCompletion = activities.record / "completion"
     static let assignments = activities.record / "assignments"

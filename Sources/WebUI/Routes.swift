@@ -1,5 +1,6 @@
 import Domain
 import HTTPServer
+import Storage
 import Surface
 
 /// The HTML surface's route table: every address, who may use it, and its handler.
@@ -37,6 +38,12 @@ enum WebRoutes {
         table.post(Paths.deleteAssignment, .editor, AssignmentPages.delete)
 
         table.records(Paths.participants, ParticipantPages.self)
+
+        for format in ExportFormat.allCases {
+            table.get(Paths.export(Paths.participants, format), .signedIn, ExportPages.participants(format))
+            table.get(Paths.export(Paths.venues, format), .signedIn, ExportPages.venues(format))
+            table.get(Paths.export(Paths.activities, format), .signedIn, ExportPages.activities(format))
+        }
 
         table.records(Paths.visitLists, VisitListPages.self)
         table.get(Paths.printVisitList, .signedIn, VisitListPages.printable)

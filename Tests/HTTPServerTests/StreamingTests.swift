@@ -113,6 +113,60 @@ final class StreamingResponder: RequestResponder {
         withExtendedLifetime(stalled) {}
     }
 
+    /// A download written faster than it is read (an export): the writer waits for the client instead of dropping it,
+    /// every byte arrives in order, and the queue never holds more than its limit.
+    @Test func aWaitingWriterSlowsToItsClientAndLosesNothing() throws {
+        let limit = 64 * 1024
+        let (server, port, responder) = try startServer(responder: StreamingResponder(maxQueuedBytes: limit))
+        defer { server.stop() }
+        let client = try StreamingClient(port: port, path: "/stream")
+        #expect(responder.waitForStreams(1))
+        let stream = try #require(responder.all.first)
+        let lines = (0..<4_000).map { "line \($0) " + String(repeating: "w", count: 200) + "\n" }
+        let writer = Thread {
+            for line in lines { guard stream.sendWaiting(Array(line.utf8)) else { return } }
+            stream.close()
+        }
+        writer.start()
+        #expect(client.waitForEnd(timeout: 30))
+        #expect(client.body == ": open\n\n" + lines.joined())
+    }
+
+    @Test func aWaitingWriterIsToldWhenItsClientLeaves() throws {
+        let (server, port, responder) = try startServer(responder: StreamingResponder(maxQueuedBytes: 16 * 1024))
+        defer { server.stop() }
+        var stalled: StalledConnection? = try StalledConnection(port: port, partial: "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(responder.waitForStreams(1))
+        let stream = try #require(responder.all.first)
+        let stopped = Atomic<Bool>(false)
+        let writer = Thread {
+            let part = [UInt8](repeating: 120, count: 8 * 1024)
+            while stream.sendWaiting(part) {}
+            stopped.store(true, ordering: .relaxed)
+        }
+        writer.start()
+        usleep(300_000)
+        let stoppedEarly = stopped.load(ordering: .relaxed)
+        #expect(!stoppedEarly) // waiting for a client that reads nothing, not dropped
+        stalled = nil // the client leaves
+        let deadline = Date().addingTimeInterval(10)
+        while !stopped.load(ordering: .relaxed), Date() < deadline { usleep(20_000) }
+        let stoppedAfterLeaving = stopped.load(ordering: .relaxed)
+        #expect(stoppedAfterLeaving)
+        #expect(stream.isClosed)
+        _ = stalled
+    }
+
+    @Test func anAbortedStreamEndsWithoutItsLastChunk() throws {
+        let (server, port, responder) = try startServer()
+        defer { server.stop() }
+        let client = try StreamingClient(port: port, path: "/stream")
+        #expect(client.waitFor(": open"))
+        try #require(responder.all.first).abort()
+        #expect(client.waitForEnd())
+        #expect(!client.sawLastChunk) // the connection was cut: a download shows as failed, not as a short file
+    }
+
     /// 50 SSE clients on a pool of 2 threads: 25 that read and 25 that never read while events keep coming.
     /// Normal requests are still answered quickly, and parked streams cost no CPU (no busy-waiting).
     @Test func manyStreamsDoNotStarveNormalRequests() throws {

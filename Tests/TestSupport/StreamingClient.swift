@@ -10,6 +10,8 @@ public final class StreamingClient {
     private var received: [UInt8] = []
     /// True once the server closed the connection or ended the chunked body.
     public private(set) var ended = false
+    /// True when the chunked body ended properly (its zero-length last chunk), false when the connection was cut.
+    public private(set) var sawLastChunk = false
 
     public init(port: UInt16, request: String) throws {
         descriptor = try connectToLoopback(port: port)
@@ -89,6 +91,7 @@ public final class StreamingClient {
         received += buffer[0..<count]
         if let start = findHeaderEnd(), received[start...].starts(with: Array("0\r\n\r\n".utf8)) || containsLastChunk(after: start) {
             ended = true
+            sawLastChunk = true
         }
     }
 

@@ -82,11 +82,17 @@ enum ParticipantResource {
                                          query: APIOperation.paging, success: .page("AddressPeriod"), protected: true)
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
+        let (query, seen) = try visibleQuery(context)
+        return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant, seen: seen) })
+    }
+
+    /// The list's filters as the caller may use them (the list and its export): a filter on what they may not see is refused.
+    static func visibleQuery(_ context: APIContext) throws -> (ParticipantQuery, ParticipantVisibility) {
         var query = try ParticipantQuery(reading: context)
         let seen = try visibility(context)
         query.textMatchesNamesOnly = !seen.contacts
         if !seen.homes, query.areaId != nil || query.home != .any { throw homesHidden }
-        return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant, seen: seen) })
+        return (query, seen)
     }
 
     @Sendable static func history(_ context: APIContext) throws -> Response {

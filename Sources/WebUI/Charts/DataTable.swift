@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// A table of figures, shown on the page and downloaded as CSV from the same value, so the two cannot differ. The
@@ -50,20 +51,9 @@ struct DataTable {
         return (value < 0 ? "-" : "") + result
     }
 
-    /// RFC 4180 CSV with a header row. A text cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR first)
-    /// is prefixed with an apostrophe, since area and type names are typed by users.
+    /// RFC 4180 CSV with a header row. Text cells are defused (`CSV.defused`): area and type names are typed by users.
     var csv: String {
-        ([columns] + rows.map { $0.map { $0.number.map(String.init) ?? ($0.generated ? $0.text : Self.defused($0.text)) } })
-            .map { $0.map(Self.quoted).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
-    }
-
-    private static func defused(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
-        return "'" + text
-    }
-
-    private static func quoted(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        ([columns] + rows.map { $0.map { $0.number.map(String.init) ?? ($0.generated ? $0.text : CSV.defused($0.text)) } })
+            .map(CSV.line).joined()
     }
 }

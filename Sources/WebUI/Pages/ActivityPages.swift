@@ -31,7 +31,7 @@ enum ActivityPages: RecordPages {
                                 noun: ("activity", "activities"),
                                 filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil || query.areaId != nil
                                     || query.venueId != nil || query.from != nil || query.to != nil,
-                                extra: venueFilterView(query, context)) { item in
+                                extra: venueFilterView(query, context), downloads: Paths.activities) { item in
             rowView(item)
         }
     }

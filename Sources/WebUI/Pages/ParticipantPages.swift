@@ -11,13 +11,8 @@ enum ParticipantPages: RecordPages {
                                      findButton: "find_venues", buttonLabel: "Find venues")
 
     static func list(_ context: inout PageContext) throws -> Response {
-        let request = context.request
         let seen = try context.participantVisibility
-        var query = try ParticipantQuery(reading: LenientListReader(request))
-        // What the viewer may not see cannot narrow or order the list either: it would tell the hidden detail.
-        if !seen.homes { (query.areaId, query.home) = (nil, .any) }
-        if !seen.contacts { query.textMatchesNamesOnly = true }
-        if !seen.contacts, query.sort == .email { query.sort = .name }
+        let query = try listQuery(context.request, seen: seen)
         let page = try context.database.participantRows(query)
         var filters = FormView()
         filters.input(ListParameter.text.name, label: seen.contacts ? "Name or email contains" : "Name contains", value: query.text)
@@ -33,9 +28,19 @@ enum ParticipantPages: RecordPages {
         return context.listPage("participants/list", title: "Participants", section: .participants, filters: filters, page: page,
                                 noun: ("participant", "participants"),
                                 filtered: query.text != "" || query.areaId != nil || query.home != .any,
-                                extra: ["show_contacts": seen.contacts, "show_homes": seen.homes]) { item in
+                                extra: ["show_contacts": seen.contacts, "show_homes": seen.homes], downloads: Paths.participants) { item in
             rowView(item, seen: seen)
         }
+    }
+
+    /// The list's filters and order as the viewer may use them (the page and its export).
+    static func listQuery(_ request: Request, seen: ParticipantVisibility) throws -> ParticipantQuery {
+        var query = try ParticipantQuery(reading: LenientListReader(request))
+        // What the viewer may not see cannot narrow or order the list either: it would tell the hidden detail.
+        if !seen.homes { (query.areaId, query.home) = (nil, .any) }
+        if !seen.contacts { query.textMatchesNamesOnly = true }
+        if !seen.contacts, query.sort == .email { query.sort = .name }
+        return query
     }
 
     /// What one row of the list shows: no dates or notes, which only the record's page shows.

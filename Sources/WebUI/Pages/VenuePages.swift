@@ -21,7 +21,7 @@ enum VenuePages: RecordPages {
                        options: [("name", "Name"), ("area", "Area"), ("created", "Newest first")])
         return context.listPage("venues/list", title: "Venues", section: .venues, filters: filters, page: page, noun: ("venue", "venues"),
                                 filtered: !query.text.isEmpty || query.areaId != nil || query.venueType != nil, extra: ["has_areas": !areas.isEmpty],
-                                row: rowView)
+                                downloads: Paths.venues, row: rowView)
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {

@@ -1,12 +1,13 @@
 import HTTPServer
 import Storage
+import Surface
 
 extension PageContext {
     /// A filtered record list: the filter form, one page of rows, whether the filters narrow it, and the page links;
     /// `extra` holds what one list shows besides.
     func listPage<Item>(_ template: String, title: String, section: Section, filters: FormView, page: ListPage<Item>,
                         noun: (singular: String, plural: String), filtered: Bool, extra: [String: Any] = [:],
-                        row: (Item) -> [String: Any]) -> Response {
+                        downloads: RecordRoutes? = nil, row: (Item) -> [String: Any]) -> Response {
         rememberListView(section)
         var view = filters.view.merging(extra) { $1 }
         view["rows"] = page.items.map(row)
@@ -16,6 +17,7 @@ extension PageContext {
         view["is_empty"] = page.total == 0
         view["filtered"] = filtered
         view["pagination"] = Pagination.view(page, request: request, noun: noun)
+        if let downloads, page.total > 0 { view["downloads"] = ExportPages.links(downloads, request: request, count: page.total, noun: noun) }
         return self.page(template, title: title, section: section, view: view)
     }
 }

@@ -20,14 +20,6 @@ enum VisitResultsCSV {
                                      log.location?.accuracy.map { "\($0)" } ?? ""])
             }
         }
-        return lines.map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
-    }
-
-    /// Quotes a field when it must be; text starting with =, +, - or @ is prefixed with ' so a spreadsheet never runs it
-    /// as a formula (numbers such as a negative longitude are left as they are).
-    static func field(_ value: String) -> String {
-        let formula = value.first.map { "=+-@\t\r".contains($0) } == true && Double(value) == nil
-        let safe = formula ? "'" + value : value
-        return safe.contains(where: { ",\"\r\n".contains($0) }) ? "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : safe
+        return lines.map { CSV.line($0.map(CSV.defused)) }.joined()
     }
 }

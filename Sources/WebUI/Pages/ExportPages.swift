@@ -1,0 +1,53 @@
+import Domain
+import Foundation
+import HTTPServer
+import Logging
+import Storage
+import Surface
+
+/// A record list downloaded whole, as CSV or JSON: the rows the list page shows, with its filters and order, every page
+/// of it, written while it downloads (`Download`).
+enum ExportPages {
+    /// The download links a list page shows under its filters, keeping them.
+    static func links(_ routes: RecordRoutes, request: Request, count: Int, noun: (singular: String, plural: String)) -> [String: Any] {
+        let filters = Parameters(request.query.pairs.filter { $0.name != ListParameter.page.name })
+        let query = filters.isEmpty ? "" : "?" + QueryString.encode(filters)
+        return [
+            "text": count == 1 ? "Download this \(noun.singular)" : "Download all \(count) \(noun.plural) in this list",
+            "formats": ExportFormat.allCases.map { format -> [String: Any] in
+                ["href": Paths.export(routes, format)() + query, "label": format.label,
+                 "description": format == .csv ? "for spreadsheets" : "for programs"]
+            },
+        ]
+    }
+
+    static func participants(_ format: ExportFormat) -> PageHandler {
+        { context in
+            let seen = try context.participantVisibility
+            let query = try ParticipantPages.listQuery(context.request, seen: seen)
+            return try download(context, "participants", format) { try $0.exportParticipants(query, seen: seen, as: format, into: $1) }
+        }
+    }
+
+    static func venues(_ format: ExportFormat) -> PageHandler {
+        { context in
+            let query = try VenueQuery(reading: LenientListReader(context.request))
+            return try download(context, "venues", format) { try $0.exportVenues(query, as: format, into: $1) }
+        }
+    }
+
+    static func activities(_ format: ExportFormat) -> PageHandler {
+        { context in
+            let query = try ActivityQuery(reading: LenientListReader(context.request))
+            return try download(context, "activities", format) { try $0.exportActivities(query, as: format, into: $1) }
+        }
+    }
+
+    private static func download(_ context: PageContext, _ name: String, _ format: ExportFormat,
+                                 _ export: @escaping @Sendable (AppDatabase, ([UInt8]) -> Bool) throws -> Int) throws -> Response {
+        let (database, logger) = (context.database, context.web.logger)
+        return try Download.response(filename: name, format: format, failed: { error in
+            logger.error("export of \(name) failed", metadata: ["error": "\(String(reflecting: error))"])
+        }) { write in try export(database, write) }
+    }
+}

@@ -1,0 +1,91 @@
+import Domain
+import Foundation
+@testable import HTTPServer
+@testable import JSONAPI
+import Storage
+import Surface
+import Testing
+
+/// The list exports' API twins (issue 14): the same rows as the API's list, every page, typed as the document says.
+@Suite(.serialized) struct ExportAPITests {
+    func drained(_ answer: APIHarness.Answer) throws -> String {
+        let stream = try #require(answer.response.stream)
+        var bytes: [UInt8] = []
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            switch stream.next(maxBytes: 1 << 16, park: {}) {
+            case .bytes(let part): bytes += part
+            case .parked: usleep(1_000)
+            case .end: return String(decoding: bytes, as: UTF8.self)
+            case .failed: Issue.record("the download failed"); return ""
+            }
+        }
+        Issue.record("the download did not end")
+        return ""
+    }
+
+    func community(_ given: APIHarness, _ count: Int) throws {
+        for index in 0..<count {
+            try given.database.createParticipant(ParticipantInput(name: "Person \(index)", email: "p\(index)@example.org",
+                                                                  notes: "note \(index)"), by: .system("test"))
+        }
+    }
+
+    @Test func aJSONExportIsEveryPageOfTheAPIsListWithTheSameValues() throws {
+        let given = try APIHarness()
+        let token = try given.token(.editor)
+        try community(given, 120)
+        var listed: [[String: Any]] = []
+        for page in 1...3 { listed += given.send(.get, "/api/v1/participants?q=person&sort=email&order=desc&page=\(page)", token: token).items }
+        let answer = given.send(.get, "/api/v1/participants/export?q=person&sort=email&order=desc", token: token)
+        #expect(answer.status == 200 && answer.response.header("Content-Type") == "application/json")
+        let exported = try #require(try JSONSerialization.jsonObject(with: Data(drained(answer).utf8)) as? [[String: Any]])
+        #expect(exported.count == 120)
+        #expect(exported.map { $0["id"] as? String } == listed.map { $0["id"] as? String })
+        for (row, item) in zip(exported, listed) {
+            for key in ["name", "email", "notes"] { #expect(row[key] as? String == item[key] as? String, "\(key)") }
+            // The export keeps the stored milliseconds (the API's records give whole seconds).
+            for key in ["created_at", "updated_at"] {
+                #expect((row[key] as? String)?.prefix(19) == (item[key] as? String)?.prefix(19) && (row[key] as? String)?.count == 24, "\(key)")
+            }
+        }
+    }
+
+    @Test func aCSVExportHasAHeaderAndARowPerRecord() throws {
+        let given = try APIHarness()
+        let token = try given.token(.readOnly)
+        try community(given, 5)
+        let answer = given.send(.get, "/api/v1/participants/export?format=csv", token: token)
+        #expect(answer.response.header("Content-Type") == "text/csv; charset=utf-8")
+        let text = try drained(answer)
+        // Read-only callers, hidden contacts by default: the columns are left out, not blanked.
+        #expect(text.hasPrefix("id,name,created_at,updated_at\r\n") && text.split(separator: "\r\n").count == 6)
+        #expect(given.send(.get, "/api/v1/participants/export?home=with", token: token).status == 403)
+    }
+
+    @Test func badParametersAndNoCredentialsAreRefusedBeforeAnyDownload() throws {
+        let given = try APIHarness()
+        let token = try given.token(.editor)
+        let unknownFormat = given.send(.get, "/api/v1/venues/export?format=xlsx", token: token)
+        #expect(unknownFormat.status == 400 && unknownFormat.response.stream == nil)
+        #expect(given.send(.get, "/api/v1/activities/export?status=SOMETIMES", token: token).status == 400)
+        #expect(given.send(.get, "/api/v1/activities/export").status == 401)
+    }
+
+    @Test func theDocumentTypesExportedRowsFromTheComponentsWithExactlyTheExportedColumns() throws {
+        let given = try APIHarness()
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(given.send(.get, "/api/v1/openapi.json").response.body)) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        for (schema, entity) in [("Participant", "participant"), ("Venue", "venue"), ("Activity", "activity")] {
+            let row = try #require(schemas[schema + "Export"] as? [String: Any], "\(schema)")
+            let properties = Set((row["properties"] as? [String: Any] ?? [:]).keys)
+            // Every exported column is typed: one missing from the component schema would be a drift between the two.
+            #expect(properties == Set(try #require(RecordKind.named(entity)).exportColumns), "\(schema)")
+            #expect(row["additionalProperties"] as? Bool == false)
+        }
+        let paths = try #require(document["paths"] as? [String: Any])
+        let operation = try #require((paths["/api/v1/participants/export"] as? [String: Any])?["get"] as? [String: Any])
+        let content = try #require(((operation["responses"] as? [String: Any])?["200"] as? [String: Any])?["content"] as? [String: Any])
+        #expect(Set(content.keys) == ["application/json", "text/csv"])
+    }
+}

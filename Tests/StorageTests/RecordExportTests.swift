@@ -1,0 +1,163 @@
+import Domain
+import Foundation
+@testable import Storage
+import Testing
+
+/// Lists exported whole: every page of the list in its order, each value as stored, in CSV that a spreadsheet reads
+/// back and JSON that parses, without what the reader may not see.
+@Suite struct RecordExportTests {
+    let actor = Actor.system("test")
+    /// Names a CSV writer must quote or defuse: a comma, quotes, a line break, a formula, accents.
+    static let names = ["Ann, the elder", "Bongani \"Bo\" Okafor", "Chen\nLi", "=HYPERLINK(\"x\")", "Émile Dubois", "+Farah", "Goran"]
+
+    func community(_ count: Int) throws -> (TestDatabase, [Participant]) {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: actor)
+        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        let people = try (0..<count).map { index in
+            try given.database.createParticipant(ParticipantInput(
+                name: "\(Self.names[index % Self.names.count]) \(index)", email: "p\(index)@example.org",
+                phone: index % 2 == 0 ? "+44 20 7946 \(1000 + index)" : "", notes: index % 5 == 0 ? "Met at the \"fair\", 2025" : "",
+                homeVenueId: index % 3 == 0 ? venue.id.uuidString : ""), by: actor)
+        }
+        return (given, people)
+    }
+
+    func exported(_ database: AppDatabase, _ query: ParticipantQuery, seen: ParticipantVisibility = .everything,
+                  _ format: ExportFormat) throws -> (bytes: [UInt8], rows: Int, parts: Int) {
+        var bytes: [UInt8] = []
+        var parts = 0
+        let rows = try database.exportParticipants(query, seen: seen, as: format) { part in
+            bytes += part
+            parts += 1
+            return true
+        }
+        return (bytes, rows, parts)
+    }
+
+    /// The ids of every page of the list, in order, as the list page shows them.
+    func listed(_ database: AppDatabase, _ query: ParticipantQuery) throws -> [UUID] {
+        var query = query
+        var ids: [UUID] = []
+        for page in 1... {
+            query.page = PageRequest(page: page)
+            let items = try database.participantRows(query).items
+            if items.isEmpty { return ids }
+            ids += items.map(\.id)
+        }
+        return ids
+    }
+
+    @Test func aCSVExportIsEveryPageOfTheListInItsOrderWithEachValueAsStored() throws {
+        let (given, people) = try community(260)
+        let byId = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0) })
+        for query in [ParticipantQuery(), ParticipantQuery(text: "an", sort: .email, descending: true),
+                      ParticipantQuery(home: .withHome, sort: .created)] {
+            let (bytes, rows, parts) = try exported(given.database, query, .csv)
+            let table = try #require(CSVReader.rows(String(decoding: bytes, as: UTF8.self)))
+            #expect(table.first == ["id", "name", "email", "phone", "notes", "home_venue_id", "created_at", "updated_at"])
+            let ids = table.dropFirst().map { UUID(uuidString: $0[0]) }
+            #expect(ids == (try listed(given.database, query)), "\(query)")
+            #expect(rows == ids.count && parts >= 1)
+            for line in table.dropFirst() {
+                let person = try #require(byId[UUID(uuidString: line[0])!])
+                #expect(line[1] == CSV.defused(person.name))
+                #expect(line[2] == person.email && line[3] == CSV.defused(person.phone ?? "") && line[4] == (person.notes ?? ""))
+                #expect(line[5] == (person.homeVenueId?.lowercaseText ?? ""))
+                #expect(SyncDateFormat.date(from: line[6]).map { abs($0.timeIntervalSince(person.createdAt)) < 0.001 } == true)
+            }
+        }
+    }
+
+    @Test func aJSONExportParsesToTheSameRows() throws {
+        let (given, people) = try community(150)
+        let (bytes, rows, parts) = try exported(given.database, ParticipantQuery(), .json)
+        #expect(rows == 150 && parts >= 1)
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]])
+        #expect(objects.map { $0["id"] as? String } == (try listed(given.database, ParticipantQuery())).map(\.lowercaseText))
+        for object in objects {
+            let person = try #require(people.first(where: { $0.id.lowercaseText == object["id"] as? String }))
+            #expect(object["name"] as? String == person.name)
+            #expect(object["phone"] as? String == person.phone)
+            #expect((object["notes"] is NSNull) == (person.notes == nil))
+            #expect(object["home_venue_id"] as? String == person.homeVenueId?.lowercaseText)
+        }
+    }
+
+    @Test func anEmptyListExportsAHeaderOrAnEmptyArray() throws {
+        let (given, _) = try community(3)
+        let csv = try exported(given.database, ParticipantQuery(text: "nobody is called this"), .csv)
+        #expect(String(decoding: csv.bytes, as: UTF8.self) == "id,name,email,phone,notes,home_venue_id,created_at,updated_at\r\n")
+        let json = try exported(given.database, ParticipantQuery(text: "nobody is called this"), .json)
+        #expect((try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [Any])?.isEmpty == true)
+    }
+
+    @Test func whatTheReaderMayNotSeeIsLeftOut() throws {
+        let (given, _) = try community(20)
+        let seen = ParticipantVisibility(contacts: false, notes: false, homes: false)
+        let csv = try exported(given.database, ParticipantQuery(), seen: seen, .csv)
+        let header = try #require(CSVReader.rows(String(decoding: csv.bytes, as: UTF8.self))?.first)
+        #expect(header == ["id", "name", "created_at", "updated_at"])
+        let json = try exported(given.database, ParticipantQuery(), seen: seen, .json)
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [[String: Any]])
+        #expect(objects.allSatisfy { Set($0.keys) == ["id", "name", "created_at", "updated_at"] })
+        #expect(!String(decoding: json.bytes, as: UTF8.self).contains("example.org"))
+    }
+
+    @Test func aReaderThatLeavesStopsTheExport() throws {
+        let (given, _) = try community(1_500)
+        var parts = 0
+        let rows = try given.database.exportParticipants(ParticipantQuery(), seen: .everything, as: .json) { _ in
+            parts += 1
+            return false
+        }
+        #expect(parts == 1)
+        #expect(rows > 0 && rows < 1_500)
+    }
+
+    @Test func venuesAndActivitiesExportTheirListsToo() throws {
+        let (given, _) = try community(1)
+        let venues = try given.database.exportVenues(VenueQuery(), as: .csv) { _ in true }
+        #expect(venues == 1)
+        let type = try given.database.categories(.activityType).first!
+        _ = try given.insertActivity(named: "Choir, Tuesdays", typeId: type.id)
+        _ = try given.insertActivity(named: "Reading", typeId: type.id, status: "PLANNED")
+        var bytes: [UInt8] = []
+        let activities = try given.database.exportActivities(ActivityQuery(status: .active), as: .csv) { bytes += $0; return true }
+        #expect(activities == 1)
+        let table = try #require(CSVReader.rows(String(decoding: bytes, as: UTF8.self)))
+        #expect(table.count == 2 && table[1][1] == "Choir, Tuesdays" && table[1][6] == "ACTIVE")
+    }
+}
+
+/// Reads RFC 4180 CSV back into rows, as a spreadsheet would: nil when a quote is left open.
+enum CSVReader {
+    static func rows(_ text: String) -> [[String]]? {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var cell = ""
+        var quoted = false
+        var characters = Array(text)[...]
+        while let character = characters.popFirst() {
+            if quoted {
+                if character == "\"" {
+                    if characters.first == "\"" { cell.append("\""); characters.removeFirst() } else { quoted = false }
+                } else { cell.append(character) }
+            } else if character == "\"" {
+                quoted = true
+            } else if character == "," {
+                row.append(cell)
+                cell = ""
+            } else if character == "\r\n" || character == "\n" {
+                row.append(cell)
+                rows.append(row)
+                (row, cell) = ([], "")
+            } else {
+                cell.append(character)
+            }
+        }
+        guard !quoted else { return nil }
+        if !row.isEmpty || !cell.isEmpty { rows.append(row + [cell]) }
+        return rows
+    }
+}

@@ -1,0 +1,112 @@
+import Domain
+import Foundation
+@testable import HTTPServer
+import Storage
+import Surface
+import Testing
+@testable import WebUI
+
+/// Lists downloaded whole from their pages (issue 14): the links keep the list's filters, the file holds every page,
+/// and a reader downloads only what they may see. Serialized: the suite shares the limit on running exports.
+@Suite(.serialized) struct ExportPageTests {
+    /// Everything a streamed response sends until it ends, and whether it ended as failed.
+    func drained(_ response: Response, timeout: TimeInterval = 20) throws -> (text: String, failed: Bool) {
+        let stream = try #require(response.stream)
+        var bytes: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            switch stream.next(maxBytes: 1 << 16, park: {}) {
+            case .bytes(let part): bytes += part
+            case .parked: usleep(1_000)
+            case .end: return (String(decoding: bytes, as: UTF8.self), false)
+            case .failed: return (String(decoding: bytes, as: UTF8.self), true)
+            }
+        }
+        Issue.record("the download did not end")
+        return (String(decoding: bytes, as: UTF8.self), true)
+    }
+
+    func community(_ given: WebHarness, _ count: Int) throws {
+        for index in 0..<count {
+            try given.database.createParticipant(ParticipantInput(name: (index % 2 == 0 ? "Ann " : "Bo ") + "\(index)",
+                                                                  email: "p\(index)@example.org", notes: "note \(index)"), by: .system("test"))
+        }
+    }
+
+    @Test func aListsDownloadLinksKeepItsFiltersAndTheFileHoldsEveryPage() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        try community(given, 130)
+        let page = given.get("/participants?q=ann&sort=email&page=2").bodyText
+        #expect(page.contains("Download all 65 participants in this list:"))
+        #expect(page.contains("href=\"/participants/export.csv?q=ann&amp;sort=email\" download>CSV (for spreadsheets)</a>"))
+        #expect(page.contains("href=\"/participants/export.json?q=ann&amp;sort=email\" download>JSON (for programs)</a>"))
+
+        let csv = given.get("/participants/export.csv?q=ann&sort=email")
+        #expect(csv.status == .ok)
+        #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+        #expect(csv.header("Content-Disposition") == "attachment; filename=\"participants-\(CalendarDate.today()).csv\"")
+        let (text, failed) = try drained(csv)
+        #expect(!failed)
+        let lines = text.split(separator: "\r\n")
+        #expect(lines.count == 66 && lines[0] == "id,name,email,phone,notes,home_venue_id,created_at,updated_at")
+        #expect(lines.dropFirst().allSatisfy { $0.contains(",Ann ") })
+        let emails = lines.dropFirst().map { $0.split(separator: ",")[2] }
+        #expect(emails == emails.sorted { $0.lowercased() < $1.lowercased() })
+
+        let json = try drained(given.get("/activities/export.json"))
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [Any]
+        #expect(json.text.hasPrefix("[") && parsed != nil)
+    }
+
+    @Test func aReadOnlyReaderDownloadsOnlyWhatTheyMaySee() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ro@example.org", .readOnly)
+        given.signIn("ro@example.org")
+        try community(given, 10)
+        let (text, _) = try drained(given.get("/participants/export.csv?sort=email&area_id=\(UUID().uuidString)"))
+        #expect(text.hasPrefix("id,name,created_at,updated_at\r\n"))
+        #expect(!text.contains("example.org") && !text.contains("note "))
+        // The hidden area filter cannot narrow the download either (it would tell where people live).
+        #expect(text.split(separator: "\r\n").count == 11)
+    }
+
+    @Test func signedOutVisitorsAreSentToSignIn() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        for path in ["/participants/export.csv", "/venues/export.json", "/activities/export.csv"] {
+            let answer = given.get(path)
+            #expect(answer.status == .seeOther && answer.stream == nil, "\(path)")
+        }
+    }
+
+    @Test func anEmptyListOffersNoDownload() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        #expect(!given.get("/participants").bodyText.contains("export.csv"))
+        #expect(!given.get("/venues").bodyText.contains("export.csv"))
+    }
+
+    @Test func aThirdDownloadAtOnceIsAskedToWait() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        try community(given, 3)
+        #expect(Download.slots.take() && Download.slots.take())
+        let refused = given.get("/participants/export.csv")
+        #expect(refused.status == .serviceUnavailable && refused.stream == nil)
+        #expect(refused.bodyText.contains("Two downloads are being written already. Try again when one of them has finished."))
+        Download.slots.release()
+        let answered = given.get("/participants/export.csv")
+        let lines = try drained(answered).text.split(separator: "\r\n")
+        #expect(lines.count == 4)
+        Download.slots.release()
+        // The finished download gave its slot back.
+        let deadline = Date().addingTimeInterval(5)
+        while !Download.slots.take(), Date() < deadline { usleep(5_000) }
+        Download.slots.release()
+        #expect(given.get("/venues/export.csv").status == .ok)
+    }
+}

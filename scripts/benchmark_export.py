@@ -1,0 +1,61 @@
+"""Measures Fieldbook's list exports (signed in): time, size and rows per second of each download, and how much the
+server's resident memory grows while it writes one; called by scripts/benchmark-export.sh."""
+import argparse
+import time
+import urllib.request
+
+from benchmark_lists import PeakSampler, resident_mb, sign_in
+
+DOWNLOADS = ["/participants/export.csv", "/participants/export.json", "/participants/export.csv?q=an",
+             "/venues/export.csv", "/activities/export.json"]
+TARGET_GROWTH_MB = 20
+
+
+def download(opener, url, slow_bytes_per_s=None):
+    """Reads the whole body; `slow_bytes_per_s` reads it at that pace, as a slow tablet would."""
+    started = time.perf_counter()
+    size = rows = 0
+    with opener.open(url) as response:
+        while True:
+            part = response.read(65536)
+            if not part:
+                break
+            size += len(part)
+            rows += part.count(b"\n")
+            if slow_bytes_per_s:
+                time.sleep(len(part) / slow_bytes_per_s)
+    return time.perf_counter() - started, size, rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--email", required=True)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--pid", type=int, required=True)
+    args = parser.parse_args()
+    opener, _ = sign_in(args.base, args.email, args.password)
+    opener.open(args.base + "/participants").read()  # warm the reader and the templates
+    print(f"{'download':<30}  {'seconds':>7}  {'MB':>6}  {'lines':>7}  {'lines/s':>8}  {'RSS growth MB':>13}  {'anon growth MB':>14}")
+    for path in DOWNLOADS:
+        before = resident_mb(args.pid)
+        sampler = PeakSampler(args.pid).start()
+        seconds, size, rows = download(opener, args.base + path)
+        peak, peak_anonymous = sampler.stop()
+        print(f"{path:<30}  {seconds:>7.2f}  {size / 1e6:>6.1f}  {rows:>7}  {rows / seconds:>8.0f}  "
+              f"{peak - before[0]:>13.1f}  {peak_anonymous - before[1]:>14.1f}")
+    # A client reading at 2 MB/s: the export waits for it instead of piling the file up in memory.
+    before = resident_mb(args.pid)
+    sampler = PeakSampler(args.pid).start()
+    seconds, size, rows = download(opener, args.base + "/participants/export.json", slow_bytes_per_s=2_000_000)
+    peak, peak_anonymous = sampler.stop()
+    growth = peak - before[0]
+    print(f"{'(read at 2 MB/s) participants.json':<30}  {seconds:>7.2f}  {size / 1e6:>6.1f}  {rows:>7}  {rows / seconds:>8.0f}  "
+          f"{growth:>13.1f}  {peak_anonymous - before[1]:>14.1f}")
+    print(f"RSS growth while exporting every participant, read slowly: {growth:.1f} MB; target < {TARGET_GROWTH_MB} MB: "
+          f"{'met' if growth < TARGET_GROWTH_MB else 'NOT met'} (RSS counts the database pages the export reads through the "
+          f"memory map, which the kernel may drop at any time; the anonymous part is the server's own memory)")
+
+
+if __name__ == "__main__":
+    main()
