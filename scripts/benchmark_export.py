@@ -37,11 +37,13 @@ def main():
     opener, _ = sign_in(args.base, args.email, args.password)
     opener.open(args.base + "/participants").read()  # warm the reader and the templates
     print(f"{'download':<30}  {'seconds':>7}  {'MB':>6}  {'lines':>7}  {'lines/s':>8}  {'RSS growth MB':>13}  {'anon growth MB':>14}")
+    largest = 0.0
     for path in DOWNLOADS:
         before = resident_mb(args.pid)
         sampler = PeakSampler(args.pid).start()
         seconds, size, rows = download(opener, args.base + path)
         peak, peak_anonymous = sampler.stop()
+        largest = max(largest, peak - before[0])
         print(f"{path:<30}  {seconds:>7.2f}  {size / 1e6:>6.1f}  {rows:>7}  {rows / seconds:>8.0f}  "
               f"{peak - before[0]:>13.1f}  {peak_anonymous - before[1]:>14.1f}")
     # A client reading at 2 MB/s: the export waits for it instead of piling the file up in memory.
@@ -49,12 +51,12 @@ def main():
     sampler = PeakSampler(args.pid).start()
     seconds, size, rows = download(opener, args.base + "/participants/export.json", slow_bytes_per_s=2_000_000)
     peak, peak_anonymous = sampler.stop()
-    growth = peak - before[0]
+    growth = max(largest, peak - before[0])
     print(f"{'(read at 2 MB/s) participants.json':<30}  {seconds:>7.2f}  {size / 1e6:>6.1f}  {rows:>7}  {rows / seconds:>8.0f}  "
           f"{growth:>13.1f}  {peak_anonymous - before[1]:>14.1f}")
-    print(f"RSS growth while exporting every participant, read slowly: {growth:.1f} MB; target < {TARGET_GROWTH_MB} MB: "
-          f"{'met' if growth < TARGET_GROWTH_MB else 'NOT met'} (RSS counts the database pages the export reads through the "
-          f"memory map, which the kernel may drop at any time; the anonymous part is the server's own memory)")
+    print(f"largest RSS growth while writing a download (every participant, read fast and read slowly): {growth:.1f} MB; "
+          f"target < {TARGET_GROWTH_MB} MB: {'met' if growth < TARGET_GROWTH_MB else 'NOT met'} (RSS: the whole resident set, "
+          f"sampled every 50 ms; anonymous: memory the server allocated)")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,10 @@ extension AppDatabase {
                         as format: ExportFormat, into write: ([UInt8]) -> Bool) throws -> Int {
         var writer = RecordExportWriter(kind: kind, hiding: hidden, format: format)
         return try read { db in
+            // Read through SQLite's bounded page cache rather than the memory map: an export touches every page of the
+            // table once, and mapped pages count as the server's resident memory (100,000 participants: about 110 MB).
+            try db.execute(sql: "PRAGMA mmap_size = 0")
+            defer { try? db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)") }
             writer.begin()
             var readerLeft = false
             try list.forEachRow(db, order: order, select: writer.selectList(alias: list.alias)) { row in
