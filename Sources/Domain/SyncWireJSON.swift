@@ -62,7 +62,7 @@ public struct JSONBytes: Sendable {
     }
 
     /// `[item,item,…]`, each item written by `write`.
-    mutating func array<Item>(_ items: [Item], _ write: (inout JSONBytes, Item) -> Void) {
+    public mutating func array<Item>(_ items: [Item], _ write: (inout JSONBytes, Item) -> Void) {
         raw("[")
         for (index, item) in items.enumerated() {
             if index > 0 { raw(",") }

@@ -143,3 +143,21 @@ public final class EventStream: Sendable {
         state.waker?()
     }
 }
+
+extension EventStream {
+    /// Reads the stream to its end on this thread, for a reader in the same process (tests that call handlers
+    /// directly): its bytes and whether it ended as failed; nil when it has not ended within `timeout`.
+    public func readToEnd(timeout: TimeInterval = 20) -> (bytes: [UInt8], failed: Bool)? {
+        var bytes: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            switch next(maxBytes: 1 << 16, park: {}) {
+            case .bytes(let part): bytes += part
+            case .parked: usleep(1_000)
+            case .end: return (bytes, false)
+            case .failed: return (bytes, true)
+            }
+        }
+        return nil
+    }
+}

@@ -19,6 +19,8 @@ struct APIOperation: Sendable {
         /// 200 with a whole list as a download: JSON (an array of the kind's exported columns, typed as the component
         /// schema types them) or CSV.
         case download(schema: String, entity: String)
+        /// 200 with a ZIP archive (application/zip).
+        case archive(String)
     }
 
     let id: String

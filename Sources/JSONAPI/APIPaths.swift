@@ -29,6 +29,8 @@ enum APIPaths {
     static let venueActivities = venues.item / "activities"
     static let venueParticipants = venues.item / "participants"
     static let addressHistory = participants.item / "address-history"
+    /// Everything as one ZIP archive.
+    static let exportEverything = root / "export"
     static let activityCompletion = activities.item / "completion"
     static let assignments = activities.item / "assignments"
     static let assignment = assignments / "{assignmentId}"

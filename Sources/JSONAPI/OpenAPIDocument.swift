@@ -99,6 +99,10 @@ enum OpenAPIDocument {
                 "application/json": ["schema": ["type": "array", "items": ref(schema + "Export")]],
                 "text/csv": ["schema": ["type": "string", "description": "RFC 4180 with a header row of the same columns"]],
             ]]
+        case .archive: break
+        }
+        if case .archive(let description) = op.success {
+            responses["200"] = ["description": description, "content": ["application/zip": ["schema": ["type": "string", "format": "binary"]]]]
         }
         if op.mayBeBusy { responses["503"] = json("Too much of this work is running; try again shortly", ref("Error")) }
         if op.mayBeUnavailable, case .json(let schema) = op.success { responses["503"] = json("The database does not answer", ref(schema)) }

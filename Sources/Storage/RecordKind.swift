@@ -28,10 +28,13 @@ public struct RecordKind: Sendable {
     /// For rows that belong to one user (notifications): the column naming them. Only that user, or Fieldbook itself,
     /// may change such a row, whatever their role.
     let ownerColumn: String?
+    /// Whether "export everything" includes the kind: the community's records do; accounts (which hold password
+    /// hashes) and one person's notifications do not.
+    public let inFullExport: Bool
 
     init(entity: String, table: String, columns: [String], metaColumns: [String] = [], requiredRole: UserRole = .editor,
          searchColumns: [String] = [], label: (one: String, many: String), listPath: String? = nil, appendOnly: Bool = false,
-         ownerColumn: String? = nil, validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
+         ownerColumn: String? = nil, inFullExport: Bool = true, validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
         self.entity = entity
         self.table = table
         self.columns = columns
@@ -42,6 +45,7 @@ public struct RecordKind: Sendable {
         self.listPath = listPath
         self.appendOnly = appendOnly
         self.ownerColumn = ownerColumn
+        self.inFullExport = inFullExport
         self.validate = validate
     }
 

@@ -14,10 +14,29 @@ public enum Download {
     /// Bytes a download may run ahead of its client.
     static let queueBytes = 256 * 1024
 
+    /// A list (its filters and order) as a CSV or JSON file named `name-YYYY-MM-DD.csv`.
+    public static func list(_ name: String, _ format: ExportFormat, slots: DownloadSlots = slots,
+                            failed: @escaping @Sendable (any Error) -> Void,
+                            _ write: @escaping @Sendable (([UInt8]) -> Bool) throws -> Int) throws -> Response {
+        try response(filename: "\(name)-\(CalendarDate.today()).\(format.rawValue)", contentType: format.contentType, slots: slots,
+                     failed: failed) { _ = try write($0) }
+    }
+
+    /// Every record of the community (`exportEverything`) as one ZIP archive of JSON files.
+    public static func everything(_ database: AppDatabase, failed: @escaping @Sendable (any Error) -> Void) throws -> Response {
+        try response(filename: "fieldbook-\(CalendarDate.today()).zip", contentType: "application/zip", failed: failed) { write in
+            try withoutActuallyEscaping(write) { write in
+                var archive = ZipDownload(send: write)
+                try database.exportEverything(into: &archive)
+            }
+        }
+    }
+
     /// A streamed response whose body `write` produces; `failed` hears of an error part way (the response then ends
     /// as failed, so a browser shows a failed download rather than a complete-looking short file).
-    public static func response(filename: String, format: ExportFormat, failed: @escaping @Sendable (any Error) -> Void,
-                                _ write: @escaping @Sendable (([UInt8]) -> Bool) throws -> Int) throws -> Response {
+    static func response(filename: String, contentType: String, slots: DownloadSlots = slots,
+                         failed: @escaping @Sendable (any Error) -> Void,
+                         _ write: @escaping @Sendable (([UInt8]) -> Bool) throws -> Void) throws -> Response {
         guard slots.take() else {
             throw HTTPError(.serviceUnavailable, "Two downloads are being written already. Try again when one of them has finished.")
         }
@@ -28,17 +47,29 @@ public enum Download {
                 slots.release()
             }
             do {
-                _ = try write(stream.sendWaiting)
+                try write(stream.sendWaiting)
             } catch {
                 failed(error)
                 stream.abort()
             }
         }
-        var response = Response.stream(contentType: format.contentType, stream)
-        response.setHeader("Content-Disposition", "attachment; filename=\"\(filename)-\(CalendarDate.today()).\(format.rawValue)\"")
+        var response = Response.stream(contentType: contentType, stream)
+        response.setHeader("Content-Disposition", "attachment; filename=\"\(filename)\"")
         response.setHeader("X-Content-Type-Options", "nosniff")
         return response
     }
+}
+
+/// An export's files as a ZIP archive sent as it is written.
+private struct ZipDownload: ExportArchive {
+    var zip = ZipArchiveWriter()
+    let send: ([UInt8]) -> Bool
+
+    mutating func begin(file name: String) throws -> Bool { try sent(zip.beginMember(name)) }
+    mutating func write(_ bytes: [UInt8]) throws -> Bool { try sent(zip.write(bytes)) }
+    mutating func finish() throws { _ = try sent(zip.finish()) }
+
+    private func sent(_ bytes: [UInt8]) -> Bool { bytes.isEmpty || send(bytes) }
 }
 
 /// A count of running downloads with a limit.
@@ -46,7 +77,7 @@ public final class DownloadSlots: Sendable {
     private let running = Mutex(0)
     let limit: Int
 
-    init(limit: Int) { self.limit = limit }
+    public init(limit: Int) { self.limit = limit }
 
     public func take() -> Bool {
         running.withLock { count in

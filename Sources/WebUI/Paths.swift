@@ -33,6 +33,9 @@ enum Paths {
 
     static func categories(_ kind: CategoryKind) -> RecordRoutes { kind == .activityType ? activityTypes : roles }
 
+    static let exports = home / "export"
+    static let exportEverything = exports / "everything.zip"
+
     /// A list downloaded whole (`/participants/export.csv`), with the list's filters in the query string.
     static func export(_ routes: RecordRoutes, _ format: ExportFormat) -> RoutePattern { routes.list / "export.\(format.rawValue)" }
 
@@ -96,7 +99,7 @@ extension Paths {
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
             "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(), "my_visits": myVisits(),
-            "analytics": analytics(), "analytics_growth": analyticsGrowth(),
+            "analytics": analytics(), "analytics_growth": analyticsGrowth(), "exports": exports(),
         ]
         let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
                                                  ("venues", venues), ("participants", participants),

@@ -39,6 +39,8 @@ enum WebRoutes {
 
         table.records(Paths.participants, ParticipantPages.self)
 
+        table.get(Paths.exports, .signedIn, ExportPages.show)
+        table.get(Paths.exportEverything, .editor, ExportPages.everything)
         for format in ExportFormat.allCases {
             table.get(Paths.export(Paths.participants, format), .signedIn, ExportPages.participants(format))
             table.get(Paths.export(Paths.venues, format), .signedIn, ExportPages.venues(format))

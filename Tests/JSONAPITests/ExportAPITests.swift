@@ -1,27 +1,19 @@
 import Domain
 import Foundation
-@testable import HTTPServer
+import HTTPServer
 @testable import JSONAPI
 import Storage
 import Surface
 import Testing
+import TestSupport
 
 /// The list exports' API twins (issue 14): the same rows as the API's list, every page, typed as the document says.
-@Suite(.serialized) struct ExportAPITests {
+@Suite struct ExportAPITests {
     func drained(_ answer: APIHarness.Answer) throws -> String {
         let stream = try #require(answer.response.stream)
-        var bytes: [UInt8] = []
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            switch stream.next(maxBytes: 1 << 16, park: {}) {
-            case .bytes(let part): bytes += part
-            case .parked: usleep(1_000)
-            case .end: return String(decoding: bytes, as: UTF8.self)
-            case .failed: Issue.record("the download failed"); return ""
-            }
-        }
-        Issue.record("the download did not end")
-        return ""
+        let read = try #require(stream.readToEnd(), "the download did not end")
+        #expect(!read.failed)
+        return String(decoding: read.bytes, as: UTF8.self)
     }
 
     func community(_ given: APIHarness, _ count: Int) throws {
@@ -87,5 +79,17 @@ import Testing
         let operation = try #require((paths["/api/v1/participants/export"] as? [String: Any])?["get"] as? [String: Any])
         let content = try #require(((operation["responses"] as? [String: Any])?["200"] as? [String: Any])?["content"] as? [String: Any])
         #expect(Set(content.keys) == ["application/json", "text/csv"])
+    }
+
+    @Test func everythingIsAZipForEditorsOnly() throws {
+        let given = try APIHarness()
+        try community(given, 4)
+        #expect(given.send(.get, "/api/v1/export", token: try given.token(.readOnly)).status == 403)
+        let answer = given.send(.get, "/api/v1/export", token: try given.token(.editor))
+        #expect(answer.status == 200 && answer.response.header("Content-Type") == "application/zip")
+        let stream = try #require(answer.response.stream)
+        let bytes = try #require(stream.readToEnd()).bytes
+        let members = try unzip(bytes)
+        #expect(members.contains { $0.name == "participants.json" } && members.last?.name == "fieldbook-export.json")
     }
 }

@@ -3,9 +3,14 @@ import Foundation
 /// Decompresses gzip data with the system's `gzip`, an implementation independent of Fieldbook's, so a test shows that
 /// what Fieldbook sends is gzip as other tools read it.
 public func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    try filtered(bytes, through: "/bin/gzip", ["-dc"])
+}
+
+/// `bytes` through a program's standard input, its standard output back; throws when the program refuses them.
+func filtered(_ bytes: [UInt8], through executable: String, _ arguments: [String]) throws -> [UInt8] {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-    process.arguments = ["-dc"]
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
     let input = Pipe(), output = Pipe()
     process.standardInput = input
     process.standardOutput = output

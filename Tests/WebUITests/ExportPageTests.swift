@@ -1,29 +1,20 @@
 import Domain
 import Foundation
-@testable import HTTPServer
+import HTTPServer
 import Storage
 import Surface
 import Testing
+import TestSupport
 @testable import WebUI
 
 /// Lists downloaded whole from their pages (issue 14): the links keep the list's filters, the file holds every page,
-/// and a reader downloads only what they may see. Serialized: the suite shares the limit on running exports.
-@Suite(.serialized) struct ExportPageTests {
-    /// Everything a streamed response sends until it ends, and whether it ended as failed.
-    func drained(_ response: Response, timeout: TimeInterval = 20) throws -> (text: String, failed: Bool) {
+/// and a reader downloads only what they may see.
+@Suite struct ExportPageTests {
+    /// Everything a streamed response sends until it ends, as text, and whether it ended as failed.
+    func drained(_ response: Response) throws -> (text: String, failed: Bool) {
         let stream = try #require(response.stream)
-        var bytes: [UInt8] = []
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            switch stream.next(maxBytes: 1 << 16, park: {}) {
-            case .bytes(let part): bytes += part
-            case .parked: usleep(1_000)
-            case .end: return (String(decoding: bytes, as: UTF8.self), false)
-            case .failed: return (String(decoding: bytes, as: UTF8.self), true)
-            }
-        }
-        Issue.record("the download did not end")
-        return (String(decoding: bytes, as: UTF8.self), true)
+        let read = try #require(stream.readToEnd(), "the download did not end")
+        return (String(decoding: read.bytes, as: UTF8.self), read.failed)
     }
 
     func community(_ given: WebHarness, _ count: Int) throws {
@@ -89,24 +80,29 @@ import Testing
         #expect(!given.get("/venues").bodyText.contains("export.csv"))
     }
 
-    @Test func aThirdDownloadAtOnceIsAskedToWait() async throws {
+    @Test func everythingIsOneZipOfJSONFilesForEditors() async throws {
         let given = try await WebHarness()
         try given.createUser("ed@example.org", .editor)
+        try given.createUser("ro@example.org", .readOnly)
+        try community(given, 12)
         given.signIn("ed@example.org")
-        try community(given, 3)
-        #expect(Download.slots.take() && Download.slots.take())
-        let refused = given.get("/participants/export.csv")
-        #expect(refused.status == .serviceUnavailable && refused.stream == nil)
-        #expect(refused.bodyText.contains("Two downloads are being written already. Try again when one of them has finished."))
-        Download.slots.release()
-        let answered = given.get("/participants/export.csv")
-        let lines = try drained(answered).text.split(separator: "\r\n")
-        #expect(lines.count == 4)
-        Download.slots.release()
-        // The finished download gave its slot back.
-        let deadline = Date().addingTimeInterval(5)
-        while !Download.slots.take(), Date() < deadline { usleep(5_000) }
-        Download.slots.release()
-        #expect(given.get("/venues/export.csv").status == .ok)
+        let page = given.get("/export").bodyText
+        #expect(page.contains("href=\"/export/everything.zip\" download>Download everything (ZIP)</a>"))
+        #expect(page.contains("href=\"/participants/export.csv\" download>CSV"))
+        #expect(given.get("/").bodyText.contains("href=\"/export\""))
+        let answer = given.get("/export/everything.zip")
+        #expect(answer.header("Content-Type") == "application/zip")
+        #expect(answer.header("Content-Disposition") == "attachment; filename=\"fieldbook-\(CalendarDate.today()).zip\"")
+        let stream = try #require(answer.stream)
+        let members = try unzip(try #require(stream.readToEnd()).bytes)
+        #expect(members.last?.name == "fieldbook-export.json")
+        let participants = try #require(members.first { $0.name == "participants.json" })
+        #expect((try JSONSerialization.jsonObject(with: Data(participants.contents)) as? [Any])?.count == 12)
+
+        given.signIn("ro@example.org")
+        #expect(given.get("/export").status == .ok)
+        #expect(!given.get("/export").bodyText.contains("everything.zip"))
+        let refused = given.get("/export/everything.zip")
+        #expect(refused.status == .forbidden && refused.stream == nil)
     }
 }

@@ -7,6 +7,8 @@ headless Chromium (axe-core, WCAG 2.1 A/AA + best practice) and saves the same H
     $VENV/bin/python tests/browser/check_pages.py --binary .build/debug/fieldbook
 """
 import argparse
+import html
+import io
 import json
 import os
 import pathlib
@@ -17,6 +19,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+import zipfile
 
 import requests
 from axe_selenium_python import Axe
@@ -410,6 +413,33 @@ def check_users(checker, browser, role, user=None):
     return user
 
 
+def check_exports(checker, browser, role):
+    """The export page, and the downloads it and the list pages link to: a ZIP of JSON files that zipfile reads, and a
+    list's CSV with its filters (issue 14)."""
+    checker.page(browser, f"{role}: /export", "/export")
+    archive = browser.http.get(browser.base + "/export/everything.zip")
+    if role == "read-only":
+        checker.expect(f"{role}: everything.zip refused", archive.status_code == 403, f"answered {archive.status_code}")
+    else:
+        try:
+            members = zipfile.ZipFile(io.BytesIO(archive.content))
+            bad = members.testzip()
+            people = json.loads(members.read("participants.json"))
+            listed = re.search(r"(\d+) participants?\b", browser.http.get(browser.base + "/participants").text)
+            checker.expect(f"{role}: everything.zip holds every participant",
+                           bad is None and listed is not None and len(people) == int(listed.group(1)),
+                           f"bad member {bad}, {len(people)} participants in the archive, list says {listed and listed.group(0)}")
+        except (zipfile.BadZipFile, KeyError, ValueError) as error:
+            checker.expect(f"{role}: everything.zip holds every participant", False, f"{type(error).__name__}: {error}")
+    page = browser.http.get(browser.base + "/venues?q=a&sort=created").text
+    link = re.search(r'href="(/venues/export\.csv[^"]*)"', page)
+    rows = browser.http.get(browser.base + html.unescape(link.group(1))).text.split("\r\n") if link else []
+    shown = re.search(r"(\d+) venues?\b", page)
+    checker.expect(f"{role}: a filtered list downloads as CSV", link is not None and shown is not None
+                   and len([r for r in rows if r]) == int(shown.group(1)) + 1,
+                   f"link {link and link.group(1)}, {len(rows)} lines for {shown and shown.group(0)}")
+
+
 def check_sign_out(checker, browser, role):
     """The header's Sign out button (a POST form to /logout) ends the session."""
     try:
@@ -633,6 +663,7 @@ def main():
                 check_categories(checker, browser, role, "/roles")
                 user = check_users(checker, browser, role, user)
                 check_sync_pages(checker, browser, role)
+                check_exports(checker, browser, role)
                 if role == "editor":
                     check_keyboard(checker, browser)
                 check_sign_out(checker, browser, role)

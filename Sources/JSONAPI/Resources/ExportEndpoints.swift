@@ -10,6 +10,19 @@ import Surface
 enum ExportEndpoints {
     private static let logger = Logger(label: "fieldbook.api.export")
 
+    static let everythingDoc = APIOperation(
+        id: "exportEverything",
+        summary: "Every record of the community as one ZIP archive: a JSON file per kind of record, named after its table, and "
+            + "fieldbook-export.json saying what each holds. One moment's records, written while it downloads; user accounts and "
+            + "notifications are not included. 503 while two downloads are being written",
+        success: .archive("A ZIP archive (Content-Disposition: attachment)"), mayBeBusy: true)
+
+    @Sendable static func everything(_ context: APIContext) throws -> Response {
+        try Download.everything(context.database) { error in
+            logger.error("export of everything failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
     @Sendable static func participants(_ context: APIContext) throws -> Response {
         let (query, seen) = try ParticipantResource.visibleQuery(context)
         return try download(context, "participants") { try $0.exportParticipants(query, seen: seen, as: $1, into: $2) }
@@ -29,7 +42,7 @@ enum ExportEndpoints {
                                  _ export: @escaping @Sendable (AppDatabase, ExportFormat, ([UInt8]) -> Bool) throws -> Int) throws -> Response {
         let format = try context.choice("format", ExportFormat.self) ?? .json
         let database = context.database
-        return try Download.response(filename: name, format: format, failed: { error in
+        return try Download.list(name, format, failed: { error in
             logger.error("export of \(name) failed", metadata: ["error": "\(String(reflecting: error))"])
         }) { write in try export(database, format, write) }
     }

@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import GRDB
 
 /// Lists exported whole: the rows a list page shows (its filters and order, every page of it), written part by part
@@ -23,26 +24,93 @@ extension AppDatabase {
 
     private func export(_ kind: RecordKind, list: ListQuery, order: String, hiding hidden: Set<String> = [],
                         as format: ExportFormat, into write: ([UInt8]) -> Bool) throws -> Int {
-        var writer = RecordExportWriter(kind: kind, hiding: hidden, format: format)
-        return try read { db in
-            // Read through SQLite's bounded page cache rather than the memory map: an export touches every page of the
-            // table once, and mapped pages count as the server's resident memory (100,000 participants: about 110 MB).
-            try db.execute(sql: "PRAGMA mmap_size = 0")
-            defer { try? db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)") }
-            writer.begin()
-            var readerLeft = false
-            try list.forEachRow(db, order: order, select: writer.selectList(alias: list.alias)) { row in
-                writer.append(row)
-                guard writer.hasPart else { return true }
-                readerLeft = !write(writer.take())
-                return !readerLeft
+        try read { db in
+            try Self.withoutMemoryMap(db) {
+                try Self.writeRows(db, kind, list: list, order: order, hiding: hidden, as: format, into: write).rows
             }
-            guard !readerLeft else { return writer.rowCount }
-            writer.end()
-            _ = write(writer.take())
-            return writer.rowCount
         }
     }
+
+    /// Every record of the community (each kind `inFullExport`), one JSON file per kind named after its table, and a
+    /// manifest saying what each file holds: one read transaction, so the files agree with each other (every address
+    /// period's participant is in participants.json). Stops when the archive says its reader has gone.
+    public func exportEverything(into archive: inout some ExportArchive) throws {
+        try read { db in
+            try Self.withoutMemoryMap(db) {
+                var files: [(file: String, entity: String, count: Int)] = []
+                for kind in RecordKind.all where kind.inFullExport {
+                    let file = kind.table + ".json"
+                    guard try archive.begin(file: file) else { return }
+                    var failure: (any Error)?
+                    let (rows, readerLeft) = try Self.writeRows(db, kind, list: ListQuery("\(kind.table) t"), order: "t.id",
+                                                                as: .json) { part in
+                        do { return try archive.write(part) } catch { failure = error; return false }
+                    }
+                    if let failure { throw failure }
+                    guard !readerLeft else { return }
+                    files.append((file, kind.entity, rows))
+                }
+                guard try archive.begin(file: Self.manifestFile) else { return }
+                _ = try archive.write(Self.manifest(files))
+                try archive.finish()
+            }
+        }
+    }
+
+    /// Names the export's files and what each holds, so an import can tell a Fieldbook export from any ZIP.
+    public static let manifestFile = "fieldbook-export.json"
+
+    private static func manifest(_ files: [(file: String, entity: String, count: Int)]) -> [UInt8] {
+        var json = JSONBytes(capacity: 4096)
+        json.raw("{\"exported_at\":")
+        json.string(SyncDateFormat.string(from: Date()))
+        json.raw(",\"files\":")
+        json.array(files) { json, file in
+            json.raw("{\"count\":")
+            json.integer(Int64(file.count))
+            json.raw(",\"entity\":")
+            json.string(file.entity)
+            json.raw(",\"file\":")
+            json.string(file.file)
+            json.raw("}")
+        }
+        json.raw(",\"format\":\"fieldbook-export\",\"version\":1}\n")
+        return json.bytes
+    }
+
+    /// Writes the rows of `list` as `format`; answers how many and whether the reader left part way.
+    private static func writeRows(_ db: Database, _ kind: RecordKind, list: ListQuery, order: String, hiding hidden: Set<String> = [],
+                                  as format: ExportFormat, into write: ([UInt8]) -> Bool) throws -> (rows: Int, readerLeft: Bool) {
+        var writer = RecordExportWriter(kind: kind, hiding: hidden, format: format)
+        writer.begin()
+        var readerLeft = false
+        try list.forEachRow(db, order: order, select: writer.selectList(alias: list.alias)) { row in
+            writer.append(row)
+            guard writer.hasPart else { return true }
+            readerLeft = !write(writer.take())
+            return !readerLeft
+        }
+        guard !readerLeft else { return (writer.rowCount, true) }
+        writer.end()
+        return (writer.rowCount, !write(writer.take()))
+    }
+
+    /// Runs `body` reading through SQLite's bounded page cache rather than the memory map: an export touches every
+    /// page of a table once, and mapped pages count as the server's resident memory (100,000 participants: 110 MB).
+    private static func withoutMemoryMap<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.execute(sql: "PRAGMA mmap_size = 0")
+        defer { try? db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)") }
+        return try body()
+    }
+}
+
+/// Where "export everything" writes: one file after another, each part by part (a ZIP archive, as it downloads).
+/// Each call answers false when the reader has gone: the export stops there.
+public protocol ExportArchive {
+    mutating func begin(file name: String) throws -> Bool
+    mutating func write(_ bytes: [UInt8]) throws -> Bool
+    /// Ends the last file and the archive.
+    mutating func finish() throws
 }
 
 extension ParticipantVisibility {

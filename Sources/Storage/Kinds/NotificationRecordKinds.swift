@@ -12,7 +12,8 @@ struct NotificationRow: StoredRecord {
     static let kind = RecordKind(
         entity: "notification", table: databaseTableName,
         columns: ["user_id", "kind", "text", "subject_entity", "subject_id", "created_at", "is_read"],
-        requiredRole: .readOnly, label: ("notification", "notifications"), ownerColumn: "user_id"
+        requiredRole: .readOnly, label: ("notification", "notifications"), ownerColumn: "user_id",
+        inFullExport: false
     ) { _, _, fields in
         var errors = ValidationError()
         if UUID.strict(fields.text("user_id")) == nil { errors.add("user_id", "A notification is addressed to a user: give their id") }
@@ -60,7 +61,8 @@ struct NotificationPreferencesRow: StoredRecord {
 
     static let kind = RecordKind(
         entity: "notification_preferences", table: databaseTableName, columns: ["user_id", "muted_kinds", "system_notifications"],
-        requiredRole: .readOnly, label: ("notification preferences", "notification preferences"), ownerColumn: "user_id"
+        requiredRole: .readOnly, label: ("notification preferences", "notification preferences"), ownerColumn: "user_id",
+        inFullExport: false
     ) { _, id, fields in
         var errors = ValidationError()
         if UUID.strict(fields.text("user_id")) != id { errors.add("user_id", "Preferences are kept under their user's id") }

@@ -21,6 +21,27 @@ enum ExportPages {
         ]
     }
 
+    /// GET /export: what can be downloaded, and the link to everything at once.
+    static func show(_ context: inout PageContext) throws -> Response {
+        let kinds = RecordKind.all.filter(\.inFullExport).map(\.label.many)
+        let lists: [(String, RecordRoutes)] = [("Participants", Paths.participants), ("Venues", Paths.venues), ("Activities", Paths.activities)]
+        return context.page("export", title: "Export", section: nil, view: [
+            "kinds_text": kinds.dropLast().joined(separator: ", ") + " and " + (kinds.last ?? ""),
+            "everything_path": Paths.exportEverything(),
+            "lists": lists.map { label, routes in
+                ["label": label, "csv": Paths.export(routes, .csv)(), "json": Paths.export(routes, .json)()]
+            },
+        ])
+    }
+
+    /// GET /export/everything.zip
+    static func everything(_ context: inout PageContext) throws -> Response {
+        let logger = context.web.logger
+        return try Download.everything(context.database) { error in
+            logger.error("export of everything failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
     static func participants(_ format: ExportFormat) -> PageHandler {
         { context in
             let seen = try context.participantVisibility
@@ -46,7 +67,7 @@ enum ExportPages {
     private static func download(_ context: PageContext, _ name: String, _ format: ExportFormat,
                                  _ export: @escaping @Sendable (AppDatabase, ([UInt8]) -> Bool) throws -> Int) throws -> Response {
         let (database, logger) = (context.database, context.web.logger)
-        return try Download.response(filename: name, format: format, failed: { error in
+        return try Download.list(name, format, failed: { error in
             logger.error("export of \(name) failed", metadata: ["error": "\(String(reflecting: error))"])
         }) { write in try export(database, write) }
     }
