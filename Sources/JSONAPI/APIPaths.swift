@@ -31,6 +31,8 @@ enum APIPaths {
     static let addressHistory = participants.item / "address-history"
     /// Everything as one ZIP archive.
     static let exportEverything = root / "export"
+    static let areaExport = areas.item / "export"
+    static let activityExport = activities.item / "export"
     static let activityCompletion = activities.item / "completion"
     static let assignments = activities.item / "assignments"
     static let assignment = assignments / "{assignmentId}"

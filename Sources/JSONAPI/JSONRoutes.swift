@@ -60,6 +60,8 @@ enum JSONRoutes {
         table.add(.post, APIPaths.notificationsReadAll, .signedIn, NotificationResource.readAllDoc, NotificationResource.markAllRead)
         table.add(.post, APIPaths.notificationRead, .signedIn, NotificationResource.readDoc, NotificationResource.markRead)
         table.add(.get, APIPaths.exportEverything, .editor, ExportEndpoints.everythingDoc, ExportEndpoints.everything)
+        table.add(.get, APIPaths.areaExport, .editor, ExportEndpoints.areaDoc, ExportEndpoints.area)
+        table.add(.get, APIPaths.activityExport, .editor, ExportEndpoints.activityDoc, ExportEndpoints.activity)
         table.add(.get, APIPaths.participants.export, .signedIn, ParticipantResource.docs.export(entity: "participant"), ExportEndpoints.participants)
         table.add(.get, APIPaths.venues.export, .signedIn, VenueResource.docs.export(entity: "venue"), ExportEndpoints.venues)
         table.add(.get, APIPaths.activities.export, .signedIn, ActivityResource.docs.export(entity: "activity"), ExportEndpoints.activities)

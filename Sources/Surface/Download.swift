@@ -22,12 +22,16 @@ public enum Download {
                      failed: failed) { _ = try write($0) }
     }
 
-    /// Every record of the community (`exportEverything`) as one ZIP archive of JSON files.
-    public static func everything(_ database: AppDatabase, failed: @escaping @Sendable (any Error) -> Void) throws -> Response {
-        try response(filename: "fieldbook-\(CalendarDate.today()).zip", contentType: "application/zip", failed: failed) { write in
+    /// The records of `scope` (`exportArchive`) as one ZIP archive of a file per kind in `format`. An area or activity
+    /// that is not there is refused before anything is sent.
+    public static func archive(_ database: AppDatabase, _ scope: ExportScope, _ format: ExportFormat,
+                               failed: @escaping @Sendable (any Error) -> Void) throws -> Response {
+        let name = try database.archiveName(scope)
+        let suffix = format == .json ? "" : "-" + format.rawValue
+        return try response(filename: "\(name)-\(CalendarDate.today())\(suffix).zip", contentType: "application/zip", failed: failed) { write in
             try withoutActuallyEscaping(write) { write in
                 var archive = ZipDownload(send: write)
-                try database.exportEverything(into: &archive)
+                try database.exportArchive(scope, as: format, into: &archive)
             }
         }
     }
@@ -42,15 +46,15 @@ public enum Download {
         }
         let stream = EventStream(maxQueuedBytes: queueBytes)
         Thread.detachNewThread {
-            defer {
-                stream.close()
-                slots.release()
-            }
-            do {
-                try write(stream.sendWaiting)
-            } catch {
-                failed(error)
+            var failure: (any Error)?
+            do { try write(stream.sendWaiting) } catch { failure = error }
+            // The slot is free before the client sees the end, so a download asked for right after this one ends is served.
+            slots.release()
+            if let failure {
+                failed(failure)
                 stream.abort()
+            } else {
+                stream.close()
             }
         }
         var response = Response.stream(contentType: contentType, stream)

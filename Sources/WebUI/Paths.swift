@@ -35,6 +35,10 @@ enum Paths {
 
     static let exports = home / "export"
     static let exportEverything = exports / "everything.zip"
+    /// An area's records (with the areas inside it) as one archive.
+    static let areaExport = areas.record / "export.zip"
+    /// An activity with its venues, assignments and participants as one archive.
+    static let activityExport = activities.record / "export.zip"
 
     /// A list downloaded whole (`/participants/export.csv`), with the list's filters in the query string.
     static func export(_ routes: RecordRoutes, _ format: ExportFormat) -> RoutePattern { routes.list / "export.\(format.rawValue)" }

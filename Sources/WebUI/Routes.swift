@@ -40,7 +40,9 @@ enum WebRoutes {
         table.records(Paths.participants, ParticipantPages.self)
 
         table.get(Paths.exports, .signedIn, ExportPages.show)
-        table.get(Paths.exportEverything, .editor, ExportPages.everything)
+        table.get(Paths.exportEverything, .editor, ExportPages.archive { _ in .everything })
+        table.get(Paths.areaExport, .editor, ExportPages.archive { .area(try $0.uuidParameter()) })
+        table.get(Paths.activityExport, .editor, ExportPages.archive { .activity(try $0.uuidParameter()) })
         for format in ExportFormat.allCases {
             table.get(Paths.export(Paths.participants, format), .signedIn, ExportPages.participants(format))
             table.get(Paths.export(Paths.venues, format), .signedIn, ExportPages.venues(format))

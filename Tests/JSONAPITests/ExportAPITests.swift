@@ -92,4 +92,16 @@ import TestSupport
         let members = try unzip(bytes)
         #expect(members.contains { $0.name == "participants.json" } && members.last?.name == "fieldbook-export.json")
     }
+
+    @Test func anAreasArchiveIsRefusedForAnAreaThatIsNotThere() throws {
+        let given = try APIHarness()
+        let token = try given.token(.editor)
+        #expect(given.send(.get, "/api/v1/areas/\(UUID().uuidString.lowercased())/export", token: token).status == 404)
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: .system("test"))
+        let answer = given.send(.get, "/api/v1/areas/\(area.id.lowercaseText)/export?format=csv", token: token)
+        #expect(answer.status == 200)
+        let stream = try #require(answer.response.stream)
+        let members = try unzip(try #require(stream.readToEnd()).bytes)
+        #expect(members.contains { $0.name == "geographic_areas.csv" })
+    }
 }

@@ -201,7 +201,7 @@ enum CSVReader {
                                                                   homeVenueId: index % 2 == 0 ? venue.id.uuidString : ""), by: actor)
         }
         var archive = CollectedArchive()
-        try given.database.exportEverything(into: &archive)
+        try given.database.exportArchive(.everything, as: .json, into: &archive)
         #expect(archive.finished)
         let kinds = RecordKind.all.filter(\.inFullExport)
         #expect(archive.files.map(\.name) == kinds.map { $0.table + ".json" } + ["fieldbook-export.json"])
@@ -225,7 +225,76 @@ enum CSVReader {
         let area = try given.database.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: .system("test"))
         _ = area
         var archive = CollectedArchive(leaveAfter: 2)
-        try given.database.exportEverything(into: &archive)
+        try given.database.exportArchive(.everything, as: .json, into: &archive)
         #expect(!archive.finished && archive.files.count == 2)
+    }
+
+    /// Two cities, each with a venue, a resident and an activity held there with its resident assigned.
+    struct TwoCities {
+        let given: TestDatabase
+        let city: GeographicArea, district: GeographicArea, elsewhere: GeographicArea
+        let activity: Activity, otherActivity: Activity
+        let resident: Participant, visitor: Participant, stranger: Participant
+    }
+
+    func twoCities() throws -> TwoCities {
+        let given = try TestDatabase()
+        let actor = Actor.system("test")
+        let db = given.database
+        let city = try db.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: actor)
+        let district = try db.createArea(AreaInput(name: "District", areaType: "NEIGHBOURHOOD", parentId: city.id.uuidString), by: actor)
+        let elsewhere = try db.createArea(AreaInput(name: "Elsewhere", areaType: "CITY", parentId: ""), by: actor)
+        let hall = try db.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: district.id.uuidString), by: actor)
+        let barn = try db.createVenue(VenueInput(name: "Barn", address: "9 Lane", areaId: elsewhere.id.uuidString), by: actor)
+        let resident = try db.createParticipant(ParticipantInput(name: "Resident", email: "r@example.org", homeVenueId: hall.id.uuidString), by: actor)
+        let visitor = try db.createParticipant(ParticipantInput(name: "Visitor", email: "v@example.org", homeVenueId: barn.id.uuidString), by: actor)
+        let stranger = try db.createParticipant(ParticipantInput(name: "Stranger", email: "s@example.org"), by: actor)
+        let type = try db.categories(.activityType).first!
+        let role = try db.categories(.participantRole).first!
+        func activity(_ name: String, at venue: Venue) throws -> Activity {
+            try db.createActivity(ActivityInput(name: name, typeId: type.id.uuidString, startDate: "2025-01-01", duration: "ongoing",
+                                                status: "ACTIVE", venueIds: [venue.id.uuidString]), by: actor)
+        }
+        let choir = try activity("Choir", at: hall), market = try activity("Market", at: barn)
+        try db.assign(participant: resident.id.uuidString, role: role.id.uuidString, toActivity: choir.id, by: actor)
+        try db.assign(participant: visitor.id.uuidString, role: role.id.uuidString, toActivity: choir.id, by: actor)
+        try db.assign(participant: visitor.id.uuidString, role: role.id.uuidString, toActivity: market.id, by: actor)
+        return TwoCities(given: given, city: city, district: district, elsewhere: elsewhere, activity: choir, otherActivity: market,
+                         resident: resident, visitor: visitor, stranger: stranger)
+    }
+
+    func ids(_ archive: CollectedArchive, _ file: String) throws -> Set<String> {
+        Set(try #require(try archive.json(file) as? [[String: Any]], "\(file)").compactMap { $0["id"] as? String })
+    }
+
+    @Test func anAreasArchiveHoldsWhatIsInsideIt() throws {
+        let cities = try twoCities()
+        var archive = CollectedArchive()
+        try cities.given.database.exportArchive(.area(cities.city.id), as: .json, into: &archive)
+        #expect(archive.finished)
+        #expect(try ids(archive, "geographic_areas.json") == [cities.city.id.lowercaseText, cities.district.id.lowercaseText])
+        #expect(try ids(archive, "venues.json").count == 1)
+        #expect(try ids(archive, "participants.json") == [cities.resident.id.lowercaseText])
+        #expect(try ids(archive, "activities.json") == [cities.activity.id.lowercaseText])
+        // The activity held in the area comes with every assignment, the visitor's included.
+        #expect(try ids(archive, "assignments.json").count == 2)
+        #expect(try ids(archive, "activity_types.json").count == (try cities.given.database.categories(.activityType).count))
+        let manifest = try #require(try archive.json("fieldbook-export.json") as? [String: Any])
+        #expect(manifest["area_id"] as? String == cities.city.id.lowercaseText)
+        #expect(try cities.given.database.archiveName(.area(cities.city.id)) == "fieldbook-city")
+    }
+
+    @Test func anActivitysArchiveHoldsItsVenuesAssignmentsAndParticipants() throws {
+        let cities = try twoCities()
+        var archive = CollectedArchive()
+        try cities.given.database.exportArchive(.activity(cities.activity.id), as: .csv, into: &archive)
+        #expect(archive.finished)
+        #expect(!archive.files.contains { $0.name.hasPrefix("geographic_areas") || $0.name.hasPrefix("visit") })
+        let participants = try #require(archive.files.first { $0.name == "participants.csv" })
+        let table = try #require(CSVReader.rows(String(decoding: participants.bytes, as: UTF8.self)))
+        #expect(table.first?.first == "id" && Set(table.dropFirst().map { $0[1] }) == ["Resident", "Visitor"])
+        let assignments = try #require(archive.files.first { $0.name == "assignments.csv" })
+        #expect(String(decoding: assignments.bytes, as: UTF8.self).split(separator: "\r\n").count == 3)
+        #expect(!archive.files.contains { String(decoding: $0.bytes, as: UTF8.self).contains("Stranger") })
     }
 }

@@ -87,7 +87,8 @@ import TestSupport
         try community(given, 12)
         given.signIn("ed@example.org")
         let page = given.get("/export").bodyText
-        #expect(page.contains("href=\"/export/everything.zip\" download>Download everything (ZIP)</a>"))
+        #expect(page.contains("href=\"/export/everything.zip\" download>Download everything (ZIP of JSON files)</a>"))
+        #expect(page.contains("href=\"/export/everything.zip?format=csv\" download>or a ZIP of CSV files"))
         #expect(page.contains("href=\"/participants/export.csv\" download>CSV"))
         #expect(given.get("/").bodyText.contains("href=\"/export\""))
         let answer = given.get("/export/everything.zip")
@@ -104,5 +105,31 @@ import TestSupport
         #expect(!given.get("/export").bodyText.contains("everything.zip"))
         let refused = given.get("/export/everything.zip")
         #expect(refused.status == .forbidden && refused.stream == nil)
+    }
+
+    @Test func anAreaAndAnActivityDownloadAsArchivesFromTheirPages() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        try given.createUser("ro@example.org", .readOnly)
+        let actor = Actor.system("test")
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        let type = try given.database.categories(.activityType).first!
+        let activity = try given.database.createActivity(ActivityInput(name: "Choir", typeId: type.id.uuidString, startDate: "2025-01-01",
+                                                                       duration: "ongoing", status: "ACTIVE", venueIds: [venue.id.uuidString]), by: actor)
+        given.signIn("ed@example.org")
+        let areaPage = given.get("/areas/\(area.id.lowercaseText)").bodyText
+        #expect(areaPage.contains("href=\"/areas/\(area.id.lowercaseText)/export.zip?format=csv\" download>a ZIP of CSV files"))
+        let csvArchive = given.get("/areas/\(area.id.lowercaseText)/export.zip?format=csv")
+        #expect(csvArchive.header("Content-Disposition") == "attachment; filename=\"fieldbook-kibera-\(CalendarDate.today())-csv.zip\"")
+        let stream = try #require(csvArchive.stream)
+        let members = try unzip(try #require(stream.readToEnd()).bytes)
+        #expect(members.contains { $0.name == "venues.csv" && String(decoding: $0.contents, as: UTF8.self).contains("Hall") })
+        #expect(given.get("/activities/\(activity.id.lowercaseText)").bodyText.contains("/activities/\(activity.id.lowercaseText)/export.zip"))
+        #expect(given.get("/activities/\(UUID().uuidString.lowercased())/export.zip").status == .notFound)
+
+        given.signIn("ro@example.org")
+        #expect(!given.get("/areas/\(area.id.lowercaseText)").bodyText.contains("export.zip"))
+        #expect(given.get("/areas/\(area.id.lowercaseText)/export.zip").status == .forbidden)
     }
 }

@@ -29,6 +29,10 @@ import Testing
             guard seen.insert(path).inserted else { continue }
             let page = given.get(path)
             #expect(page.status == .ok, "GET \(path), linked from a page")
+            if let download = page.stream {  // an export: read to its end, as a browser saves it
+                #expect(download.readToEnd()?.failed == false, "GET \(path), a download")
+                continue
+            }
             let html = page.bodyText
             #expect(!html.contains("href=\"\"") && !html.contains("action=\"\""), "an address missing from the view of \(path)")
             actions.formUnion(Self.postedForms(in: html).flatMap { Self.addresses(in: $0, attribute: "action") })

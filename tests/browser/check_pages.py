@@ -431,6 +431,14 @@ def check_exports(checker, browser, role):
                            f"bad member {bad}, {len(people)} participants in the archive, list says {listed and listed.group(0)}")
         except (zipfile.BadZipFile, KeyError, ValueError) as error:
             checker.expect(f"{role}: everything.zip holds every participant", False, f"{type(error).__name__}: {error}")
+        area = ids(browser.http.get(browser.base + "/areas").text, "/areas")[0]
+        link = re.search(r'href="(/areas/[0-9a-f-]{36}/export\.zip\?format=csv)"', browser.http.get(browser.base + area).text)
+        try:
+            names = zipfile.ZipFile(io.BytesIO(browser.http.get(browser.base + link.group(1)).content)).namelist() if link else []
+        except zipfile.BadZipFile:
+            names = []
+        checker.expect(f"{role}: an area downloads as a ZIP of CSV files from its page",
+                       "geographic_areas.csv" in names and "fieldbook-export.json" in names, f"link {link and link.group(1)}: {names}")
     page = browser.http.get(browser.base + "/venues?q=a&sort=created").text
     link = re.search(r'href="(/venues/export\.csv[^"]*)"', page)
     rows = browser.http.get(browser.base + html.unescape(link.group(1))).text.split("\r\n") if link else []

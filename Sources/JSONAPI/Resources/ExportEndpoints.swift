@@ -10,16 +10,34 @@ import Surface
 enum ExportEndpoints {
     private static let logger = Logger(label: "fieldbook.api.export")
 
-    static let everythingDoc = APIOperation(
-        id: "exportEverything",
-        summary: "Every record of the community as one ZIP archive: a JSON file per kind of record, named after its table, and "
-            + "fieldbook-export.json saying what each holds. One moment's records, written while it downloads; user accounts and "
-            + "notifications are not included. 503 while two downloads are being written",
-        success: .archive("A ZIP archive (Content-Disposition: attachment)"), mayBeBusy: true)
+    static let everythingDoc = archiveDoc("exportEverything", "Every record of the community")
+    static let areaDoc = archiveDoc("exportArea", "An area's records: the areas inside it, their venues, who lives or lived there, "
+        + "what was held there with its assignments, and the visits made there")
+    static let activityDoc = archiveDoc("exportActivity", "An activity with its venues, its assignments and the participants assigned")
 
-    @Sendable static func everything(_ context: APIContext) throws -> Response {
-        try Download.everything(context.database) { error in
-            logger.error("export of everything failed", metadata: ["error": "\(String(reflecting: error))"])
+    /// A ZIP of a file per kind of record, JSON or CSV.
+    private static func archiveDoc(_ id: String, _ what: String) -> APIOperation {
+        APIOperation(id: id, summary: what + " as one ZIP archive: a file per kind of record, named after its table, and "
+                        + "fieldbook-export.json saying what each holds. One moment's records, written while it downloads; user "
+                        + "accounts and notifications are not included. 503 while two downloads are being written",
+                     query: [Field.of("format", .choice(ExportFormat.allCases.map(\.rawValue)), "json (default) or csv files")],
+                     success: .archive("A ZIP archive (Content-Disposition: attachment)"), mayBeBusy: true)
+    }
+
+    @Sendable static func everything(_ context: APIContext) throws -> Response { try archive(context, .everything) }
+
+    @Sendable static func area(_ context: APIContext) throws -> Response {
+        try archive(context, .area(try context.existingId(context.database.area(id:))))
+    }
+
+    @Sendable static func activity(_ context: APIContext) throws -> Response {
+        try archive(context, .activity(try context.existingId(context.database.activity(id:))))
+    }
+
+    private static func archive(_ context: APIContext, _ scope: ExportScope) throws -> Response {
+        let format = try context.choice("format", ExportFormat.self) ?? .json
+        return try Download.archive(context.database, scope, format) { error in
+            logger.error("export of an archive failed", metadata: ["error": "\(String(reflecting: error))"])
         }
     }
 

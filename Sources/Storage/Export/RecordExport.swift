@@ -31,39 +31,58 @@ extension AppDatabase {
         }
     }
 
-    /// Every record of the community (each kind `inFullExport`), one JSON file per kind named after its table, and a
-    /// manifest saying what each file holds: one read transaction, so the files agree with each other (every address
-    /// period's participant is in participants.json). Stops when the archive says its reader has gone.
-    public func exportEverything(into archive: inout some ExportArchive) throws {
+    /// The records of `scope` (of each kind `inFullExport`), one file per kind named after its table (`participants.json`
+    /// or `.csv`), and a manifest saying what each file holds: one read transaction, so the files agree with each other
+    /// (every address period's participant is in participants.json). Stops when the archive says its reader has gone.
+    public func exportArchive(_ scope: ExportScope, as format: ExportFormat, into archive: inout some ExportArchive) throws {
         try read { db in
             try Self.withoutMemoryMap(db) {
                 var files: [(file: String, entity: String, count: Int)] = []
                 for kind in RecordKind.all where kind.inFullExport {
-                    let file = kind.table + ".json"
+                    guard let rows = scope.rows(of: kind) else { continue }
+                    let file = kind.table + "." + format.rawValue
                     guard try archive.begin(file: file) else { return }
                     var failure: (any Error)?
-                    let (rows, readerLeft) = try Self.writeRows(db, kind, list: ListQuery("\(kind.table) t"), order: "t.id",
-                                                                as: .json) { part in
+                    let (count, readerLeft) = try Self.writeRows(db, kind, list: rows, order: "t.id", as: format) { part in
                         do { return try archive.write(part) } catch { failure = error; return false }
                     }
                     if let failure { throw failure }
                     guard !readerLeft else { return }
-                    files.append((file, kind.entity, rows))
+                    files.append((file, kind.entity, count))
                 }
                 guard try archive.begin(file: Self.manifestFile) else { return }
-                _ = try archive.write(Self.manifest(files))
+                _ = try archive.write(Self.manifest(files, scope: scope))
                 try archive.finish()
             }
+        }
+    }
+
+    /// The name an archive of `scope` is downloaded under, before its date: "fieldbook", or "fieldbook-" and the area's
+    /// or activity's name.
+    public func archiveName(_ scope: ExportScope) throws -> String {
+        switch scope {
+        case .everything: scope.name(nil)
+        case .area(let id): scope.name(try area(id: id).name)
+        case .activity(let id): scope.name(try activity(id: id).name)
         }
     }
 
     /// Names the export's files and what each holds, so an import can tell a Fieldbook export from any ZIP.
     public static let manifestFile = "fieldbook-export.json"
 
-    private static func manifest(_ files: [(file: String, entity: String, count: Int)]) -> [UInt8] {
+    private static func manifest(_ files: [(file: String, entity: String, count: Int)], scope: ExportScope) -> [UInt8] {
         var json = JSONBytes(capacity: 4096)
         json.raw("{\"exported_at\":")
         json.string(SyncDateFormat.string(from: Date()))
+        switch scope {
+        case .everything: break
+        case .area(let id):
+            json.raw(",\"area_id\":")
+            json.string(id.lowercaseText)
+        case .activity(let id):
+            json.raw(",\"activity_id\":")
+            json.string(id.lowercaseText)
+        }
         json.raw(",\"files\":")
         json.array(files) { json, file in
             json.raw("{\"count\":")

@@ -35,6 +35,8 @@ enum AreaPages: RecordPages {
             ],
         ]
         view.merge(try HistoryView.view(context.database, .area, id: area.id, updatedAt: area.updatedAt)) { $1 }
+        view["archive"] = ExportPages.archiveLinks(Paths.areaExport(area.id))
+            .merging(["text": "This area's records, with the areas inside it, their venues, who lives there and what is held there"]) { $1 }
         return context.page("areas/detail", title: area.name, section: .areas, view: view)
     }
 

@@ -27,19 +27,27 @@ enum ExportPages {
         let lists: [(String, RecordRoutes)] = [("Participants", Paths.participants), ("Venues", Paths.venues), ("Activities", Paths.activities)]
         return context.page("export", title: "Export", section: nil, view: [
             "kinds_text": kinds.dropLast().joined(separator: ", ") + " and " + (kinds.last ?? ""),
-            "everything_path": Paths.exportEverything(),
+            "everything": archiveLinks(Paths.exportEverything()),
             "lists": lists.map { label, routes in
                 ["label": label, "csv": Paths.export(routes, .csv)(), "json": Paths.export(routes, .json)()]
             },
         ])
     }
 
-    /// GET /export/everything.zip
-    static func everything(_ context: inout PageContext) throws -> Response {
-        let logger = context.web.logger
-        return try Download.everything(context.database) { error in
-            logger.error("export of everything failed", metadata: ["error": "\(String(reflecting: error))"])
+    /// An archive of a scope's records (`?format=csv` for CSV files instead of JSON): everything, an area, an activity.
+    static func archive(_ scope: @escaping @Sendable (Request) throws -> ExportScope) -> PageHandler {
+        { context in
+            let format = context.request.query["format"].flatMap(ExportFormat.init(rawValue:)) ?? .json
+            let logger = context.web.logger
+            return try Download.archive(context.database, try scope(context.request), format) { error in
+                logger.error("export of an archive failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
         }
+    }
+
+    /// The links to a scope's archive, for its page.
+    static func archiveLinks(_ path: String) -> [String: Any] {
+        ["json": path, "csv": path + "?format=csv"]
     }
 
     static func participants(_ format: ExportFormat) -> PageHandler {
