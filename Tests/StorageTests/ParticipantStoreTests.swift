@@ -211,3 +211,21 @@ import Testing
         #expect(entries.map(\.change.operation) == [.update, .update, .create])
     }
 }
+
+/// Participants who may be the same person (issue 14's duplicate detection), against the real storage.
+@Suite struct PossibleDuplicateTests {
+    @Test func theSameEmailOrFoldedNameIsFoundAndNothingElse() throws {
+        let given = try TestDatabase()
+        let actor = Actor.system("test")
+        let emile = try given.database.createParticipant(ParticipantInput(name: "Émile Dubois", email: "emile@example.org"), by: actor)
+        let namesake = try given.database.createParticipant(ParticipantInput(name: "EMILE dubois", email: "other@example.org"), by: actor)
+        _ = try given.database.createParticipant(ParticipantInput(name: "Émile Dubois-Martin", email: "dm@example.org"), by: actor)
+        _ = try given.database.createParticipant(ParticipantInput(name: "Emil Dubois", email: "emil@example.org"), by: actor)
+        let found = try given.database.possibleDuplicates(of: ParticipantInput(name: "emile dubois", email: "Emile@Example.org"))
+        #expect(found.map(\.id) == [emile.id, namesake.id])
+        #expect(found.map(\.reason) == [.sameEmail, .sameName])
+        #expect(try given.database.possibleDuplicates(of: ParticipantInput(name: "Émile Dubois", email: "x@example.org"), excluding: emile.id)
+            .map(\.id) == [namesake.id])
+        #expect(try given.database.possibleDuplicates(of: ParticipantInput(name: "Nobody", email: "nobody@example.org")).isEmpty)
+    }
+}

@@ -256,6 +256,19 @@ def check_keyboard(checker, browser):
     press_enter(driver, email)
     checker.expect("keyboard: Enter saves a form with a search button", re.search(r"/participants/[0-9a-f-]{36}$", driver.current_url),
                    f"Enter in a text field did not save the participant (now at {driver.current_url})")
+    # The same name again: the form names who may be the same person, and Save anyway is reached and pressed by keyboard.
+    driver.get(browser.base + "/participants/new")
+    driver.find_element(By.ID, "name").send_keys("chen LI")
+    email = driver.find_element(By.ID, "email")
+    email.send_keys("chen.li.two@example.org")
+    press_enter(driver, email)
+    anyway = driver.find_elements(By.CSS_SELECTOR, "button[name=save_anyway]")
+    checker.expect("keyboard: a possible duplicate is named", bool(anyway) and "Chen Li" in driver.page_source,
+                   "no possible duplicate shown for a second Chen Li")
+    if anyway:
+        press_enter(driver, anyway[0])
+        checker.expect("keyboard: Save anyway saves", re.search(r"/participants/[0-9a-f-]{36}$", driver.current_url),
+                       f"Save anyway did not save the participant (now at {driver.current_url})")
 
 
 def check_categories(checker, browser, role, base):
@@ -367,6 +380,9 @@ def check_participants(checker, browser, role, empty=False):
                  fill=("/participants/new", find, "button[name=find_venues]"), expect=200)
     bad = {"name": "", "email": "not-an-email", "phone": "call me"}
     checker.page(browser, f"{role}: /participants/new (errors)", post=("/participants/new", bad), fill=("/participants/new", bad), expect=422)
+    same = {"name": "Someone Else", "email": "ann@example.org"}
+    checker.page(browser, f"{role}: /participants/new (possible duplicate)", post=("/participants/new", same),
+                 fill=("/participants/new", same), expect=409)
 
 
 def check_places(checker, browser, role, empty=False):

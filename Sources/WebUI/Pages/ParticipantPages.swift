@@ -82,7 +82,10 @@ enum ParticipantPages: RecordPages {
         try form(&context, participant: nil, values: ParticipantInput(name: "", email: ""), search: "", errors: ValidationError())
     }
 
-    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
+    static func create(_ context: inout PageContext) throws -> Response {
+        if let check = try duplicateCheck(&context, participant: nil) { return check }
+        return try forms.create(&context)
+    }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
@@ -91,7 +94,34 @@ enum ParticipantPages: RecordPages {
         return try form(&context, participant: participant, values: values, search: "", errors: ValidationError())
     }
 
-    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
+    static func update(_ context: inout PageContext) throws -> Response {
+        if let check = try duplicateCheck(&context, participant: try context.database.participant(id: context.request.uuidParameter())) {
+            return check
+        }
+        return try forms.update(&context)
+    }
+
+    /// The button that saves despite the people `duplicateCheck` showed.
+    static let saveAnyway = "save_anyway"
+
+    /// Before a participant is saved with a new name or email: people already recorded who may be them (the same email,
+    /// or the same name with accents and case ignored) are shown above the form, typed values kept (409), until the
+    /// person chooses Save anyway. nil: nothing to show, save as usual.
+    private static func duplicateCheck(_ context: inout PageContext, participant: Participant?) throws -> Response? {
+        let request = context.request
+        guard request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1", request.form[picker.findButton] == nil,
+              request.field(saveAnyway) != "1" else { return nil }
+        let input = submitted(request)
+        guard input.problems().isEmpty else { return nil }  // the rules' messages come first
+        if let participant, participant.email.caseInsensitiveCompare(input.email.trimmingCharacters(in: .whitespaces)) == .orderedSame,
+           participant.name.caseInsensitiveCompare(input.name.trimmingCharacters(in: .whitespaces)) == .orderedSame {
+            return nil  // an edit that keeps the name and email: already checked when they were entered
+        }
+        let matches = try context.database.possibleDuplicates(of: input, excluding: participant?.id)
+        guard !matches.isEmpty else { return nil }
+        return try form(&context, participant: participant, values: input, search: request.field("venue_search"), errors: ValidationError(),
+                        duplicates: matches, status: .conflict)
+    }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
@@ -123,7 +153,7 @@ enum ParticipantPages: RecordPages {
     }
 
     private static func form(_ context: inout PageContext, participant: Participant?, values: ParticipantInput, search: String,
-                             errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
+                             errors: ValidationError, duplicates: [PossibleDuplicate] = [], status: HTTPStatus = .ok) throws -> Response {
         var form = FormView(errors: errors)
         form.input("name", label: "Full name", value: values.name, autocomplete: "off")
         form.input("email", label: "Email address", value: values.email, type: "email", autocomplete: "off")
@@ -139,6 +169,16 @@ enum ParticipantPages: RecordPages {
         view["action"] = participant.map { Paths.participants.edit($0.id) } ?? Paths.participants.new()
         view["back"] = participant.map { Paths.participants.record($0.id) } ?? context.web.listViews.address(of: .participants, for: context.user?.id)
         if let participant { view["version"] = participant.version }
+        if !duplicates.isEmpty {
+            view["duplicates"] = [
+                "title": duplicates.count == 1 ? "This may be someone already recorded" : "This may be one of \(duplicates.count) people already recorded",
+                "matches": duplicates.map { match -> [String: Any] in
+                    ["name": match.name, "email": match.email, "path": Paths.participants.record(match.id),
+                     "reason": match.reason == .sameEmail ? "the same email address" : "the same name"]
+                },
+                "save_anyway": saveAnyway,
+            ]
+        }
         return context.page("participants/form", title: view["heading"] as? String ?? "Participant", section: .participants,
                             view: view, status: status, hasErrors: form.hasErrors)
     }

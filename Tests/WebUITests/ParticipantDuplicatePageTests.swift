@@ -1,0 +1,64 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Testing
+
+/// The participant form says when the person may already be recorded (issue 14): the same email, or the same name with
+/// accents and case ignored; nothing typed is lost, and Save anyway saves.
+@Suite struct ParticipantDuplicatePageTests {
+    func editorWithAnn() async throws -> (WebHarness, Participant) {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Émile Dubois", email: "emile@example.org"), by: .system("test"))
+        given.signIn("ed@example.org")
+        return (given, ann)
+    }
+
+    func participantCount(_ given: WebHarness) throws -> Int {
+        try given.database.participants(ParticipantQuery.unfiltered).total
+    }
+
+    @Test func theSameEmailIsShownWithTheTypedValuesKeptAndNothingSaved() async throws {
+        let (given, emile) = try await editorWithAnn()
+        let answer = given.post("/participants/new", [("name", "E. Dubois"), ("email", "EMILE@example.org"), ("phone", "+33 1 23 45 67 89")])
+        #expect(answer.status == .conflict)
+        let html = answer.bodyText
+        #expect(html.contains("This may be someone already recorded"))
+        #expect(html.contains("href=\"/participants/\(emile.id.lowercaseText)\" target=\"_blank\" rel=\"noopener\">Émile Dubois (opens in a new tab)</a>, emile@example.org: the same email address"))
+        #expect(html.contains("value=\"E. Dubois\"") && html.contains("value=\"EMILE@example.org\"") && html.contains("value=\"+33 1 23 45 67 89\""))
+        #expect(html.contains("name=\"save_anyway\" value=\"1\">Save anyway</button>"))
+        #expect(try participantCount(given) == 1)
+    }
+
+    @Test func theSameNameWithoutAccentsOrCaseIsShownAndSaveAnywaySaves() async throws {
+        let (given, _) = try await editorWithAnn()
+        let fields = [("name", "emile DUBOIS"), ("email", "another.emile@example.org")]
+        let shown = given.post("/participants/new", fields)
+        #expect(shown.status == .conflict && shown.bodyText.contains(": the same name"))
+        let saved = given.post("/participants/new", fields + [("save_anyway", "1")])
+        #expect(saved.status == .seeOther)
+        #expect(try participantCount(given) == 2)
+    }
+
+    @Test func someoneNewIsSavedAtOnceAndRuleErrorsComeFirst() async throws {
+        let (given, _) = try await editorWithAnn()
+        #expect(given.post("/participants/new", [("name", "Farah Haddad"), ("email", "farah@example.org")]).status == .seeOther)
+        let invalid = given.post("/participants/new", [("name", "Émile Dubois"), ("email", "not an email")])
+        #expect(invalid.status == .unprocessableContent && !invalid.bodyText.contains("Save anyway"))
+    }
+
+    @Test func anEditIsCheckedOnlyWhenItsNameOrEmailChanges() async throws {
+        let (given, emile) = try await editorWithAnn()
+        let other = try given.database.createParticipant(ParticipantInput(name: "Farah Haddad", email: "farah@example.org"), by: .system("test"))
+        let path = "/participants/\(other.id.lowercaseText)/edit"
+        #expect(given.post(path, [("name", "Farah Haddad"), ("email", "farah@example.org"), ("phone", "0712 345 678"),
+                                  ("version", "1")]).status == .seeOther)
+        let clash = given.post(path, [("name", "Farah Haddad"), ("email", "emile@example.org"), ("version", "2")])
+        #expect(clash.status == .conflict && clash.bodyText.contains("/participants/\(emile.id.lowercaseText)"))
+        // Editing Émile himself never finds Émile.
+        let own = given.post("/participants/\(emile.id.lowercaseText)/edit", [("name", "Emile Dubois"), ("email", "emile@example.org"),
+                                                                            ("version", "1")])
+        #expect(own.status == .seeOther)
+    }
+}
