@@ -1,6 +1,8 @@
 /// RFC 4180 cells and lines, written once for every CSV Fieldbook serves (exports, analytics tables, visit results).
 public enum CSV {
     public static let lineEnd = "\r\n"
+    /// UTF-8's byte order mark, which tells spreadsheets the file is UTF-8.
+    public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// A line of cells, each quoted as it needs, ended with CRLF.
     public static func line(_ cells: [String]) -> String {

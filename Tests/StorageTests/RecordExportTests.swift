@@ -55,7 +55,7 @@ import Testing
                       ParticipantQuery(home: .withHome, sort: .created)] {
             let (bytes, rows, parts) = try exported(given.database, query, .csv)
             let table = try #require(CSVReader.rows(String(decoding: bytes, as: UTF8.self)))
-            #expect(table.first == ["id", "name", "email", "phone", "notes", "home_venue_id", "created_at", "updated_at"])
+            #expect(table.first == ["\u{FEFF}id", "name", "email", "phone", "notes", "home_venue_id", "created_at", "updated_at"])
             let ids = table.dropFirst().map { UUID(uuidString: $0[0]) }
             #expect(ids == (try listed(given.database, query)), "\(query)")
             #expect(rows == ids.count && parts >= 1)
@@ -87,7 +87,7 @@ import Testing
     @Test func anEmptyListExportsAHeaderOrAnEmptyArray() throws {
         let (given, _) = try community(3)
         let csv = try exported(given.database, ParticipantQuery(text: "nobody is called this"), .csv)
-        #expect(String(decoding: csv.bytes, as: UTF8.self) == "id,name,email,phone,notes,home_venue_id,created_at,updated_at\r\n")
+        #expect(String(decoding: csv.bytes, as: UTF8.self) == "\u{FEFF}id,name,email,phone,notes,home_venue_id,created_at,updated_at\r\n")
         let json = try exported(given.database, ParticipantQuery(text: "nobody is called this"), .json)
         #expect((try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [Any])?.isEmpty == true)
     }
@@ -97,7 +97,7 @@ import Testing
         let seen = ParticipantVisibility(contacts: false, notes: false, homes: false)
         let csv = try exported(given.database, ParticipantQuery(), seen: seen, .csv)
         let header = try #require(CSVReader.rows(String(decoding: csv.bytes, as: UTF8.self))?.first)
-        #expect(header == ["id", "name", "created_at", "updated_at"])
+        #expect(header == ["\u{FEFF}id", "name", "created_at", "updated_at"])
         let json = try exported(given.database, ParticipantQuery(), seen: seen, .json)
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [[String: Any]])
         #expect(objects.allSatisfy { Set($0.keys) == ["id", "name", "created_at", "updated_at"] })
@@ -292,7 +292,7 @@ enum CSVReader {
         #expect(!archive.files.contains { $0.name.hasPrefix("geographic_areas") || $0.name.hasPrefix("visit") })
         let participants = try #require(archive.files.first { $0.name == "participants.csv" })
         let table = try #require(CSVReader.rows(String(decoding: participants.bytes, as: UTF8.self)))
-        #expect(table.first?.first == "id" && Set(table.dropFirst().map { $0[1] }) == ["Resident", "Visitor"])
+        #expect(table.first?.first == "\u{FEFF}id" && Set(table.dropFirst().map { $0[1] }) == ["Resident", "Visitor"])
         let assignments = try #require(archive.files.first { $0.name == "assignments.csv" })
         #expect(String(decoding: assignments.bytes, as: UTF8.self).split(separator: "\r\n").count == 3)
         #expect(!archive.files.contains { String(decoding: $0.bytes, as: UTF8.self).contains("Stranger") })

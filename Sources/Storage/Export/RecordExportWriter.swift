@@ -27,7 +27,10 @@ struct RecordExportWriter {
 
     mutating func begin() {
         switch format {
-        case .csv: csv.append(contentsOf: CSV.line(columns).utf8)
+        case .csv:
+            // A byte order mark first: Excel reads a CSV as UTF-8 only with one, and without it "Émile" arrives garbled.
+            csv.append(contentsOf: CSV.byteOrderMark)
+            csv.append(contentsOf: CSV.line(columns).utf8)
         case .json: json.raw("[")
         }
     }
