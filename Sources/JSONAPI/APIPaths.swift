@@ -29,6 +29,7 @@ enum APIPaths {
     static let venueActivities = venues.item / "activities"
     static let venueParticipants = venues.item / "participants"
     static let addressHistory = participants.item / "address-history"
+    static let participantDuplicates = participants.collection / "possible-duplicates"
     /// Everything as one ZIP archive.
     static let exportEverything = root / "export"
     static let areaExport = areas.item / "export"

@@ -33,6 +33,10 @@ enum Paths {
 
     static func categories(_ kind: CategoryKind) -> RecordRoutes { kind == .activityType ? activityTypes : roles }
 
+    /// Pairs of participants that may be one person, and merging one pair.
+    static let participantDuplicates = participants.list / "duplicates"
+    static let mergeParticipants = participants.record / "merge"
+
     static let exports = home / "export"
     static let exportEverything = exports / "everything.zip"
     /// An area's records (with the areas inside it) as one archive.
@@ -104,6 +108,7 @@ extension Paths {
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
             "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(), "my_visits": myVisits(),
             "analytics": analytics(), "analytics_growth": analyticsGrowth(), "exports": exports(),
+            "participant_duplicates": participantDuplicates(),
         ]
         let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
                                                  ("venues", venues), ("participants", participants),

@@ -38,6 +38,9 @@ enum WebRoutes {
         table.post(Paths.deleteAssignment, .editor, AssignmentPages.delete)
 
         table.records(Paths.participants, ParticipantPages.self)
+        table.get(Paths.participantDuplicates, .editor, ParticipantMergePages.duplicates)
+        table.get(Paths.mergeParticipants, .editor, ParticipantMergePages.form)
+        table.post(Paths.mergeParticipants, .editor, ParticipantMergePages.merge)
 
         table.get(Paths.exports, .signedIn, ExportPages.show)
         table.get(Paths.exportEverything, .editor, ExportPages.archive { _ in .everything })

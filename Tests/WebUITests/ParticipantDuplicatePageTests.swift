@@ -62,3 +62,50 @@ import Testing
         #expect(own.status == .seeOther)
     }
 }
+
+/// The possible duplicates page and merging a pair field by field (issue 14).
+@Suite struct ParticipantMergePageTests {
+    @Test func aPairIsComparedAndMergedWithTheChosenValues() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        try given.createUser("ro@example.org", .readOnly)
+        let kept = try given.database.createParticipant(ParticipantInput(name: "Émile Dubois", email: "emile@example.org"), by: .system("test"))
+        let removed = try given.database.createParticipant(ParticipantInput(name: "Emile Dubois", email: "e.dubois@example.org",
+                                                                           phone: "0712 345 678"), by: .system("test"))
+        given.signIn("ed@example.org")
+        #expect(given.get("/participants").bodyText.contains("href=\"/participants/duplicates\">Possible duplicates</a>"))
+        let list = given.get("/participants/duplicates").bodyText
+        let merge = "/participants/\(kept.id.lowercaseText)/merge?with=\(removed.id.lowercaseText)"
+        // The pair is listed once, the record whose id sorts first offered to keep.
+        let (first, second) = kept.id.lowercaseText < removed.id.lowercaseText ? (kept, removed) : (removed, kept)
+        #expect(list.contains("The same name") && list.contains("href=\"/participants/\(first.id.lowercaseText)/merge?with=\(second.id.lowercaseText)\""))
+        let form = given.get(merge).bodyText
+        #expect(form.contains("Merge Emile Dubois into Émile Dubois"))
+        #expect(form.contains("id=\"phone-removed\" name=\"phone\" value=\"removed\""))
+        #expect(form.contains("href=\"/participants/\(removed.id.lowercaseText)/merge?with=\(kept.id.lowercaseText)\">Keep Emile Dubois instead</a>"))
+        let done = given.post("/participants/\(kept.id.lowercaseText)/merge",
+                              [("with", removed.id.lowercaseText), ("kept_version", "1"), ("removed_version", "1"),
+                               ("name", "kept"), ("email", "removed"), ("phone", "removed")], formPath: merge)
+        #expect(done.status == .seeOther && done.header("Location") == "/participants/\(kept.id.lowercaseText)")
+        let merged = try given.database.participant(id: kept.id)
+        #expect(merged.name == "Émile Dubois" && merged.email == "e.dubois@example.org" && merged.phone == "0712 345 678")
+        #expect(given.get("/participants/\(removed.id.lowercaseText)").status == .notFound)
+        #expect(given.get("/participants/duplicates").bodyText.contains("No possible duplicates"))
+
+        given.signIn("ro@example.org")
+        #expect(given.get("/participants/duplicates").status == .forbidden)
+    }
+
+    @Test func aPairChangedWhileComparedIsShownAgain() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        let kept = try given.database.createParticipant(ParticipantInput(name: "Ann Wanjiru", email: "ann@example.org"), by: .system("test"))
+        let removed = try given.database.createParticipant(ParticipantInput(name: "Ann Wanjiru", email: "ann.w@example.org"), by: .system("test"))
+        given.signIn("ed@example.org")
+        let merge = "/participants/\(kept.id.lowercaseText)/merge?with=\(removed.id.lowercaseText)"
+        let stale = given.post("/participants/\(kept.id.lowercaseText)/merge",
+                               [("with", removed.id.lowercaseText), ("kept_version", "1"), ("removed_version", "9")], formPath: merge)
+        #expect(stale.status == .conflict && stale.bodyText.contains("Someone changed one of these participants while you compared them"))
+        #expect(try given.database.participant(id: removed.id).email == "ann.w@example.org")
+    }
+}

@@ -464,6 +464,28 @@ def check_exports(checker, browser, role):
                    f"link {link and link.group(1)}, {len(rows)} lines for {shown and shown.group(0)}")
 
 
+def check_duplicates(checker, browser, role):
+    """Possible duplicates and the merge form (issue 14); for the editor, after the keyboard check saved a second Chen Li."""
+    if role == "read-only":
+        checker.page(browser, f"{role}: /participants/duplicates (forbidden)", "/participants/duplicates", expect=403)
+        return
+    checker.page(browser, f"{role}: /participants/duplicates", "/participants/duplicates")
+    if role != "editor":
+        return
+    merge = re.search(r'href="(/participants/[0-9a-f-]{36}/merge\?with=[0-9a-f-]{36})"',
+                      browser.http.get(browser.base + "/participants/duplicates").text)
+    checker.expect(f"{role}: the two Chen Lis are listed", merge is not None, "no merge link on /participants/duplicates")
+    if not merge:
+        return
+    path = html.unescape(merge.group(1))
+    checker.page(browser, f"{role}: merge form", path)
+    browser.driver.get(browser.base + path)
+    button = browser.driver.find_element(By.CSS_SELECTOR, "main form.form button[type=submit]")
+    press_enter(browser.driver, button)
+    checker.expect("keyboard: merging two participants", re.search(r"/participants/[0-9a-f-]{36}$", browser.driver.current_url)
+                   and "merged into" in browser.driver.page_source, f"the merge did not lead to the kept record ({browser.driver.current_url})")
+
+
 def check_sign_out(checker, browser, role):
     """The header's Sign out button (a POST form to /logout) ends the session."""
     try:
@@ -690,6 +712,7 @@ def main():
                 check_exports(checker, browser, role)
                 if role == "editor":
                     check_keyboard(checker, browser)
+                check_duplicates(checker, browser, role)
                 check_sign_out(checker, browser, role)
             finally:
                 browser.quit()

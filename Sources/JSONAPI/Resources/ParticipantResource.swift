@@ -58,6 +58,10 @@ enum ParticipantResource {
             .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
         ],
         "ParticipantWrite": writeFields,
+        "PossibleDuplicate": [
+            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("email", .text, required: true),
+            .of("reason", .choice(["same_email", "same_name"]), required: true),
+        ],
         "AddressPeriod": [
             .of("id", .uuid, required: true), .of("venue_id", .uuid, required: true), .of("venue_name", .text, required: true),
             .of("effective_from", .date, required: true), .of("effective_to", .date, required: true, nullable: true, "null while current"),
@@ -76,6 +80,36 @@ enum ParticipantResource {
         make: { try $0.createParticipant($1, by: $2) }, change: { try $0.updateParticipant(id: $1, $2, expectedVersion: $3, by: $4) },
         remove: { try $0.deleteParticipant(id: $1, by: $2) }, body: { participant, context in Body(participant, seen: try visibility(context)) }
     ).handlers(list: list)
+
+    /// One participant who may be the person described, and why (the page form's duplicate check).
+    struct Duplicate: Encodable, Sendable {
+        let id: String
+        let name: String
+        let email: String
+        let reason: String
+
+        init(_ match: PossibleDuplicate) {
+            (id, name, email) = (match.id.text, match.name, match.email)
+            reason = match.reason == .sameEmail ? "same_email" : "same_name"
+        }
+    }
+
+    static let duplicatesDoc = APIOperation(
+        id: "listPossibleParticipantDuplicates",
+        summary: "Participants who may be the person a name and email describe, as the participant form checks before it saves: "
+            + "the same email (case ignored) first, then the same name (accents and case ignored); at most 5. "
+            + "exclude_id leaves out the participant being edited",
+        query: APIOperation.paging + [
+            .of("name", .text, "The name as it would be entered"), .of("email", .text, "The email address as it would be entered"),
+            .of("exclude_id", .uuid, "A participant never to list (the one being edited)"),
+        ],
+        success: .page("PossibleDuplicate"))
+
+    @Sendable static func duplicates(_ context: APIContext) throws -> Response {
+        let input = ParticipantInput(name: context.request.query["name"] ?? "", email: context.request.query["email"] ?? "")
+        let matches = try context.database.possibleDuplicates(of: input, excluding: try context.uuid("exclude_id"))
+        return APIResponse.ok(ListEnvelope(all: matches.map(Duplicate.init), page: try context.pageRequest()))
+    }
 
     static let historyDoc = APIOperation(id: "listParticipantAddressHistory",
                                          summary: "Where a participant has lived, newest first. 403 for read-only callers while the privacy setting hides homes",

@@ -1,0 +1,88 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Surface
+
+/// Possible duplicates (issue 14): pairs of participants that may be one person, and merging a pair field by field.
+enum ParticipantMergePages {
+    static func duplicates(_ context: inout PageContext) throws -> Response {
+        let page = try context.database.duplicatePairs(page: LenientListReader(context.request).page())
+        let view: [String: Any] = [
+            "rows": page.items.map { pair -> [String: Any] in
+                ["first_name": pair.first.name, "first_email": pair.first.email, "first_path": Paths.participants.record(pair.first.id),
+                 "second_name": pair.second.name, "second_email": pair.second.email, "second_path": Paths.participants.record(pair.second.id),
+                 "reason": pair.first.reason == .sameEmail ? "The same email address" : "The same name",
+                 "merge_path": mergePath(kept: pair.first.id, removed: pair.second.id)]
+            },
+            "has_rows": !page.items.isEmpty, "is_empty": page.total == 0,
+            "pagination": Pagination.view(page, request: context.request, noun: ("possible duplicate", "possible duplicates")),
+        ]
+        return context.page("participants/duplicates", title: "Possible duplicates", section: .participants, view: view)
+    }
+
+    static func form(_ context: inout PageContext) throws -> Response {
+        let kept = try context.database.participant(id: context.request.uuidParameter())
+        let removed = try other(context)
+        return try show(&context, kept: kept, removed: removed, fromRemoved: [], errors: ValidationError())
+    }
+
+    static func merge(_ context: inout PageContext) throws -> Response {
+        let kept = try context.database.participant(id: context.request.uuidParameter())
+        let removed = try other(context)
+        let chosen = Set(ParticipantMerge.Field.allCases.filter { context.request.field($0.rawValue) == "removed" })
+        let merge = ParticipantMerge(kept: kept.id, removed: removed.id, fromRemoved: chosen,
+                                     keptVersion: Int(context.request.field("kept_version")), removedVersion: Int(context.request.field("removed_version")))
+        do {
+            let merged = try context.database.mergeParticipants(merge, by: context.actor)
+            return context.redirect(to: Paths.participants.record(merged.id), flash: "\(removed.name) merged into \(merged.name).")
+        } catch let errors as ValidationError {
+            return try show(&context, kept: kept, removed: removed, fromRemoved: chosen, errors: errors, status: .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let errors = ValidationError([FieldError(field: "name", message: "Someone changed one of these participants while you compared them. Check the values again, then merge")])
+            return try show(&context, kept: context.database.participant(id: kept.id), removed: context.database.participant(id: removed.id),
+                            fromRemoved: chosen, errors: errors, status: .conflict)
+        }
+    }
+
+    /// `/participants/{kept}/merge?with={removed}`
+    static func mergePath(kept: UUID, removed: UUID) -> String {
+        Paths.mergeParticipants(kept) + "?with=" + removed.lowercaseText
+    }
+
+    /// The participant named by `with` (the query string, or the form).
+    private static func other(_ context: PageContext) throws -> Participant {
+        let text = context.request.query["with"] ?? context.request.field("with")
+        guard let id = UUID(uuidString: text) else { throw HTTPError.notFound(context.request.path) }
+        return try context.database.participant(id: id)
+    }
+
+    private static func show(_ context: inout PageContext, kept: Participant, removed: Participant, fromRemoved: Set<ParticipantMerge.Field>,
+                             errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
+        func venue(_ id: UUID?) throws -> String { try id.map { try context.database.venue(id: $0).name } ?? "No home venue" }
+        let values: [(ParticipantMerge.Field, String, String, String)] = [
+            (.name, "Name", kept.name, removed.name), (.email, "Email address", kept.email, removed.email),
+            (.phone, "Phone", kept.phone ?? "None", removed.phone ?? "None"), (.notes, "Notes", kept.notes ?? "None", removed.notes ?? "None"),
+            (.home, "Home venue", try venue(kept.homeVenueId), try venue(removed.homeVenueId)),
+        ]
+        let moving = try context.database.assignments(of: removed.id).count
+        var view: [String: Any] = [
+            "kept_name": kept.name, "removed_name": removed.name, "removed_id": removed.id.lowercaseText,
+            "kept_version": kept.version, "removed_version": removed.version,
+            "action": Paths.mergeParticipants(kept.id), "swap_path": mergePath(kept: removed.id, removed: kept.id),
+            "back": Paths.participantDuplicates(),
+            "moves_text": "\(removed.name)'s \(moving == 1 ? "1 assignment" : "\(moving) assignments"), visit stops and address history move to \(kept.name).",
+            "fields": values.map { field, label, keptValue, removedValue -> [String: Any] in
+                ["name": field.rawValue, "label": label, "kept_value": keptValue, "removed_value": removedValue,
+                 "same": keptValue == removedValue && (field != .home || kept.homeVenueId == removed.homeVenueId),
+                 "from_removed": fromRemoved.contains(field)]
+            },
+        ]
+        if !errors.isEmpty {
+            view["errors"] = errors.fieldErrors.map { ["anchor": $0.field, "message": $0.message] }
+            view["has_errors"] = true
+        }
+        return context.page("participants/merge", title: "Merge \(removed.name) into \(kept.name)", section: .participants,
+                            view: view, status: status, hasErrors: !errors.isEmpty)
+    }
+}
