@@ -44,7 +44,7 @@ extension AppDatabase {
         }
     }
 
-    private static func duplicate(_ row: Row, _ reason: PossibleDuplicate.Reason) -> PossibleDuplicate {
+    static func duplicate(_ row: Row, _ reason: PossibleDuplicate.Reason) -> PossibleDuplicate {
         PossibleDuplicate(id: row.uuid("id"), name: row["name"], email: row["email"], reason: reason)
     }
 }

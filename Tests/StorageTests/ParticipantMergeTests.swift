@@ -76,15 +76,18 @@ import Testing
         #expect(try db.assignments(of: twins.removed.id).count == 2)
     }
 
-    @Test func pairsAreListedOnceByEmailThenByName() throws {
+    @Test func groupsAreListedByEmailThenByNameOldestFirst() throws {
         let twins = try twins()
         let db = twins.given.database
         let sameEmail = try db.createParticipant(ParticipantInput(name: "Someone", email: "EMILE@example.org"), by: actor)
-        let pairs = try db.duplicatePairs(page: PageRequest())
-        #expect(pairs.total == 2)
-        #expect(pairs.items.map(\.first.reason) == [.sameEmail, .sameName])
-        #expect(Set([pairs.items[0].first.id, pairs.items[0].second.id]) == [twins.kept.id, sameEmail.id])
+        let groups = try db.duplicateGroups(page: PageRequest())
+        #expect(groups.total == 2)
+        #expect(groups.items.map(\.reason) == [.sameEmail, .sameName])
+        #expect(groups.items[0].members.map(\.id) == [twins.kept.id, sameEmail.id])
+        #expect(groups.items[1].members.map(\.id) == [twins.kept.id, twins.removed.id] && groups.items[1].count == 2)
+        let few = try db.duplicateGroups(page: PageRequest(), shown: 1)
+        #expect(few.items.allSatisfy { $0.members.count == 1 && $0.count == 2 })
         _ = try db.mergeParticipants(ParticipantMerge(kept: twins.kept.id, removed: twins.removed.id), by: actor)
-        #expect(try db.duplicatePairs(page: PageRequest()).total == 1)
+        #expect(try db.duplicateGroups(page: PageRequest()).items.map(\.reason) == [.sameEmail])
     }
 }

@@ -7,16 +7,26 @@ import Surface
 /// Possible duplicates (issue 14): pairs of participants that may be one person, and merging a pair field by field.
 enum ParticipantMergePages {
     static func duplicates(_ context: inout PageContext) throws -> Response {
-        let page = try context.database.duplicatePairs(page: LenientListReader(context.request).page())
+        let page = try context.database.duplicateGroups(page: LenientListReader(context.request).page())
         let view: [String: Any] = [
-            "rows": page.items.map { pair -> [String: Any] in
-                ["first_name": pair.first.name, "first_email": pair.first.email, "first_path": Paths.participants.record(pair.first.id),
-                 "second_name": pair.second.name, "second_email": pair.second.email, "second_path": Paths.participants.record(pair.second.id),
-                 "reason": pair.first.reason == .sameEmail ? "The same email address" : "The same name",
-                 "merge_path": mergePath(kept: pair.first.id, removed: pair.second.id)]
+            "groups": page.items.enumerated().map { index, group -> [String: Any] in
+                let oldest = group.members[0]
+                var view: [String: Any] = [
+                    "index": index + 1,
+                    "title": group.reason == .sameEmail ? "\(group.count) participants with the email address \(oldest.email)"
+                        : "\(group.count) participants named \(oldest.name)",
+                    "members": group.members.map { member -> [String: Any] in
+                        var row: [String: Any] = ["name": member.name, "email": member.email, "path": Paths.participants.record(member.id)]
+                        if member.id != oldest.id { row["merge_path"] = mergePath(kept: oldest.id, removed: member.id) }
+                        return row
+                    },
+                ]
+                let more = group.count - group.members.count
+                if more > 0 { view["more_text"] = "And \(more) more, listed here as these are merged." }
+                return view
             },
-            "has_rows": !page.items.isEmpty, "is_empty": page.total == 0,
-            "pagination": Pagination.view(page, request: context.request, noun: ("possible duplicate", "possible duplicates")),
+            "is_empty": page.total == 0,
+            "pagination": Pagination.view(page, request: context.request, noun: ("group of possible duplicates", "groups of possible duplicates")),
         ]
         return context.page("participants/duplicates", title: "Possible duplicates", section: .participants, view: view)
     }
