@@ -280,8 +280,8 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    // Move focus to the error summary so screen readers announce the problems first.
-    var summary = document.querySelector(".error-summary");
+    // Move focus to the error summary (or a notice that stopped a save) so screen readers announce it first.
+    var summary = document.querySelector(".error-summary, [data-focus-on-load]");
     if (summary) { summary.focus(); }
     // Requirement 16.2: a submitted form's buttons are disabled and the form marked busy, so nothing is sent twice.
     document.querySelectorAll("form").forEach(function (form) {

@@ -18,6 +18,7 @@ public final class EventStream: Sendable {
         var queued: [UInt8] = []
         var closed = false
         var aborted = false
+        var finished = false
         var parked = false
         var waker: (@Sendable () -> Void)?
         var closeHandlers: [@Sendable () -> Void] = []
@@ -29,8 +30,13 @@ public final class EventStream: Sendable {
     /// Where `sendWaiting` waits for the client to take bytes; signalled by `next` and `close`.
     private let room = NSCondition()
 
-    public init(maxQueuedBytes: Int = 256 * 1024) {
+    /// For a download: the response ends complete only after `finish`; closed any other way (the server stopping, the
+    /// writer failing) it ends as failed, so a client never keeps a short file that looks whole.
+    public let endsOnlyWhenFinished: Bool
+
+    public init(maxQueuedBytes: Int = 256 * 1024, endsOnlyWhenFinished: Bool = false) {
         self.maxQueuedBytes = maxQueuedBytes
+        self.endsOnlyWhenFinished = endsOnlyWhenFinished
     }
 
     /// Queues bytes for the client; false when the stream is closed (or was just closed for falling too far behind).
@@ -83,6 +89,14 @@ public final class EventStream: Sendable {
         handlers.forEach { $0() }
     }
 
+    /// Ends the stream complete: everything was written. A stream something else closed first stays failed.
+    public func finish() {
+        state.withLock { state in
+            if !state.closed { state.finished = true }
+        }
+        close()
+    }
+
     /// Ends the stream as failed (the writer hit an error part way): the client's connection is cut without the end
     /// of the response, so a download shows as failed instead of as a complete, short file.
     public func abort() {
@@ -121,7 +135,7 @@ public final class EventStream: Sendable {
                 defer { state.queued.removeFirst(count) }
                 return .bytes(Array(state.queued[..<count]))
             }
-            if state.closed { return state.aborted ? .failed : .end }
+            if state.closed { return state.aborted || (endsOnlyWhenFinished && !state.finished) ? .failed : .end }
             park()
             state.parked = true
             return .parked

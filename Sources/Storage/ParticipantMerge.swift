@@ -81,8 +81,7 @@ extension RecordTransaction {
         }
         let valid = try ParticipantInput(name: pick(.name, \.name), email: pick(.email, \.email), phone: pick(.phone, \.phone) ?? "",
                                          notes: pick(.notes, \.notes) ?? "", homeVenueId: pick(.home, \.homeVenueId)?.uuidString ?? "").validated()
-        let movesHome = valid.homeVenueId != kept.homeVenueId
-        try moveRecords(of: removed, to: kept, keepingRemovedHome: movesHome)
+        try moveRecords(of: removed, to: kept, home: valid.homeVenueId)
         var edited = kept
         (edited.name, edited.email, edited.phone, edited.notes, edited.homeVenueId) = (valid.name, valid.email, valid.phone, valid.notes, valid.homeVenueId)
         let saved = try save(edited, over: kept)
@@ -90,9 +89,8 @@ extension RecordTransaction {
         return saved
     }
 
-    /// Moves what refers to `removed` over to `kept`. Address periods move as history: the removed record's open period
-    /// stays open only when its home becomes the kept record's (the kept one's open period then closes today).
-    private func moveRecords(of removed: Participant, to kept: Participant, keepingRemovedHome: Bool) throws {
+    /// Moves what refers to `removed` over to `kept`, whose home becomes `home`.
+    private func moveRecords(of removed: Participant, to kept: Participant, home: UUID?) throws {
         let owned = try Set(AssignmentRow.fetchAll(db, sql: "SELECT * FROM assignments WHERE participant_id = ?",
                                                    arguments: [kept.id.databaseText]).map { "\($0.activityId) \($0.roleId)" })
         for assignment in try AssignmentRow.fetchAll(db, sql: "SELECT * FROM assignments WHERE participant_id = ?",
@@ -107,13 +105,54 @@ extension RecordTransaction {
             moved.participantId = kept.id
             try save(moved, over: stop)
         }
+        try moveAddressHistory(of: removed, to: kept, home: home)
+    }
+
+    /// The kept record's address history wins where the two disagree: each of the removed record's periods keeps only
+    /// the days none of the kept record's periods covers (the part before the first overlap, or after it), and moves
+    /// over; a period left with no day is dropped. A moved open period is closed today unless it carries the chosen
+    /// home on. Then the history agrees with the chosen home as a move would leave it: at most one open period.
+    private func moveAddressHistory(of removed: Participant, to kept: Participant, home: UUID?) throws {
+        let keptPeriods = try PeriodRow.all(db, .participant, of: kept.id)
         let today = CalendarDate.today()
-        let closing = keepingRemovedHome ? kept : removed
-        for period in try PeriodRow.open(db, .participant, of: closing.id) { try close(period, on: today) }
+        var carriesHome = false
         for period in try PeriodRow.all(db, .participant, of: removed.id) {
-            var moved = period
+            guard var moved = period.trimmed(outside: keptPeriods) else {
+                try delete(period)
+                continue
+            }
             moved.ownerId = kept.id
+            if moved.effectiveTo == nil {
+                if period.venueId == home, home != kept.homeVenueId { carriesHome = true } else { moved.effectiveTo = max(today, moved.effectiveFrom) }
+            }
             try save(moved, over: period)
         }
+        if home != kept.homeVenueId, !carriesHome { try moveHome(of: kept.id, to: home, from: today) }
+    }
+}
+
+extension PeriodRow {
+    /// This period less the days `others` cover: the part before the first of them it overlaps, or the part after;
+    /// nil when no day is left.
+    func trimmed(outside others: [PeriodRow]) -> PeriodRow? {
+        var rest = self
+        for other in others.sorted(by: { $0.effectiveFrom < $1.effectiveFrom }) where rest.overlaps(other) {
+            if rest.effectiveFrom < other.effectiveFrom {
+                rest.effectiveTo = other.effectiveFrom
+            } else if let end = other.effectiveTo, rest.effectiveTo.map({ $0 > end }) ?? true {
+                rest.effectiveFrom = end
+            } else {
+                return nil
+            }
+        }
+        return rest.effectiveTo.map { $0 > rest.effectiveFrom } ?? true ? rest : nil
+    }
+
+    /// Whether the two periods share a day (each runs from its first day up to, not including, its end; an empty one
+    /// shares none).
+    func overlaps(_ other: PeriodRow) -> Bool {
+        func endsAfter(_ day: CalendarDate, _ end: CalendarDate?) -> Bool { end.map { $0 > day } ?? true }
+        return endsAfter(other.effectiveFrom, effectiveTo) && endsAfter(effectiveFrom, other.effectiveTo)
+            && endsAfter(effectiveFrom, effectiveTo) && endsAfter(other.effectiveFrom, other.effectiveTo)
     }
 }

@@ -31,10 +31,12 @@ public struct RecordKind: Sendable {
     /// Whether "export everything" includes the kind: the community's records do; accounts (which hold password
     /// hashes) and one person's notifications do not.
     public let inFullExport: Bool
+    /// Columns holding a moment (stored `yyyy-MM-dd HH:mm:ss.SSS`, UTC), which exports write in ISO 8601.
+    let instantColumns: Set<String>
 
     init(entity: String, table: String, columns: [String], metaColumns: [String] = [], requiredRole: UserRole = .editor,
          searchColumns: [String] = [], label: (one: String, many: String), listPath: String? = nil, appendOnly: Bool = false,
-         ownerColumn: String? = nil, inFullExport: Bool = true, validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
+         ownerColumn: String? = nil, inFullExport: Bool = true, instants: [String] = [], validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
         self.entity = entity
         self.table = table
         self.columns = columns
@@ -46,6 +48,7 @@ public struct RecordKind: Sendable {
         self.appendOnly = appendOnly
         self.ownerColumn = ownerColumn
         self.inFullExport = inFullExport
+        instantColumns = Set(instants + metaColumns.filter(RecordKind.timestamps.contains))
         self.validate = validate
     }
 

@@ -44,7 +44,7 @@ public enum Download {
         guard slots.take() else {
             throw HTTPError(.serviceUnavailable, "Two downloads are being written already. Try again when one of them has finished.")
         }
-        let stream = EventStream(maxQueuedBytes: queueBytes)
+        let stream = EventStream(maxQueuedBytes: queueBytes, endsOnlyWhenFinished: true)
         Thread.detachNewThread {
             var failure: (any Error)?
             do { try write(stream.sendWaiting) } catch { failure = error }
@@ -54,7 +54,7 @@ public enum Download {
                 failed(failure)
                 stream.abort()
             } else {
-                stream.close()
+                stream.finish()
             }
         }
         var response = Response.stream(contentType: contentType, stream)

@@ -53,6 +53,13 @@ import TestSupport
         // Read-only callers, hidden contacts by default: the columns are left out, not blanked.
         #expect(text.hasPrefix("\u{FEFF}id,name,created_at,updated_at\r\n") && text.split(separator: "\r\n").count == 6)
         #expect(given.send(.get, "/api/v1/participants/export?home=with", token: token).status == 403)
+        // An order by the hidden addresses would tell them: it is the order by name (these sort the other way by email).
+        for (name, email) in [("Ann", "z@example.org"), ("Bo", "y@example.org"), ("Cy", "x@example.org")] {
+            try given.database.createParticipant(ParticipantInput(name: name, email: email), by: .system("test"))
+        }
+        let byEmail = try drained(given.send(.get, "/api/v1/participants/export?format=csv&sort=email&order=desc", token: token))
+        let byName = try drained(given.send(.get, "/api/v1/participants/export?format=csv&sort=name&order=desc", token: token))
+        #expect(byEmail == byName)
     }
 
     @Test func badParametersAndNoCredentialsAreRefusedBeforeAnyDownload() throws {

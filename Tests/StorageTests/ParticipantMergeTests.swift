@@ -50,9 +50,9 @@ import Testing
         // Choir once (the kept record had it already), Market moved over.
         let activities = try db.assignments(of: twins.kept.id).map(\.activityName).sorted()
         #expect(activities == ["Choir", "Market"])
-        // Both address histories are the kept record's now; only the kept home is still open.
+        // Both moved in today: the kept record's period covers the removed one's days, so only the kept home remains.
         let history = try db.addressHistory(of: twins.kept.id)
-        #expect(history.count == 2 && history.filter { $0.effectiveTo == nil }.map(\.venueId) == [twins.hall.id])
+        #expect(history.count == 1 && history.filter { $0.effectiveTo == nil }.map(\.venueId) == [twins.hall.id])
         #expect(try twins.given.outboxCount() > outboxBefore)
     }
 
@@ -89,5 +89,48 @@ import Testing
         #expect(few.items.allSatisfy { $0.members.count == 1 && $0.count == 2 })
         _ = try db.mergeParticipants(ParticipantMerge(kept: twins.kept.id, removed: twins.removed.id), by: actor)
         #expect(try db.duplicateGroups(page: PageRequest()).items.map(\.reason) == [.sameEmail])
+    }
+
+    /// No two address periods of the merged person share a day, and exactly one is open while they have a home.
+    func expectOneHistory(_ history: [VenuePeriod], home: UUID?, _ comment: Comment? = nil) {
+        for (index, period) in history.enumerated() {
+            for other in history[(index + 1)...] {
+                let apart = (period.effectiveTo.map { $0 <= other.effectiveFrom } ?? false) || (other.effectiveTo.map { $0 <= period.effectiveFrom } ?? false)
+                    || period.effectiveTo == period.effectiveFrom || other.effectiveTo == other.effectiveFrom
+                #expect(apart, "\(period) overlaps \(other)")
+            }
+        }
+        #expect(history.filter { $0.effectiveTo == nil }.map(\.venueId) == (home.map { [$0] } ?? []), comment)
+    }
+
+    @Test func historiesThatOverlapKeepTheKeptOnesAndEarlierHomesMoveOver() throws {
+        let given = try TestDatabase()
+        let db = given.database
+        let area = try db.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: actor)
+        let hall = try db.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        let barn = try db.createVenue(VenueInput(name: "Barn", address: "9 Lane", areaId: area.id.uuidString), by: actor)
+        // Both at the Hall now, the kept record since 2020; the removed one since 2023, at the Barn from 2010 before that.
+        let kept = try db.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: hall.id.uuidString,
+                                                             movedOn: "2020-01-01"), by: actor)
+        var removed = try db.createParticipant(ParticipantInput(name: "Ann", email: "ann.w@example.org", homeVenueId: barn.id.uuidString,
+                                                                movedOn: "2010-01-01"), by: actor)
+        removed = try db.updateParticipant(id: removed.id, ParticipantInput(name: "Ann", email: "ann.w@example.org", homeVenueId: hall.id.uuidString,
+                                                                            movedOn: "2023-05-01"), expectedVersion: nil, by: actor)
+        _ = try db.mergeParticipants(ParticipantMerge(kept: kept.id, removed: removed.id), by: actor)
+        let history = try db.addressHistory(of: kept.id)
+        expectOneHistory(history, home: hall.id)
+        // Newest first: the kept Hall period since 2020, then the Barn from 2010 up to where the kept history begins.
+        #expect(history.map(\.venueId) == [hall.id, barn.id])
+        #expect(history.last?.effectiveFrom == CalendarDate("2010-01-01") && history.last?.effectiveTo == CalendarDate("2020-01-01"))
+    }
+
+    @Test func everyChoiceOfHomeLeavesOneHistory() throws {
+        for chooseRemovedHome in [false, true] {
+            let twins = try twins()
+            let db = twins.given.database
+            let merged = try db.mergeParticipants(ParticipantMerge(kept: twins.kept.id, removed: twins.removed.id,
+                                                                   fromRemoved: chooseRemovedHome ? [.home] : []), by: actor)
+            expectOneHistory(try db.addressHistory(of: merged.id), home: merged.homeVenueId, "removed home chosen: \(chooseRemovedHome)")
+        }
     }
 }

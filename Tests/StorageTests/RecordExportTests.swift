@@ -274,14 +274,19 @@ enum CSVReader {
         #expect(archive.finished)
         #expect(try ids(archive, "geographic_areas.json") == [cities.city.id.lowercaseText, cities.district.id.lowercaseText])
         #expect(try ids(archive, "venues.json").count == 1)
-        #expect(try ids(archive, "participants.json") == [cities.resident.id.lowercaseText])
         #expect(try ids(archive, "activities.json") == [cities.activity.id.lowercaseText])
-        // The activity held in the area comes with every assignment, the visitor's included.
+        // The activity held in the area comes with every assignment, and the visitor assigned, who lives elsewhere.
         #expect(try ids(archive, "assignments.json").count == 2)
+        #expect(try ids(archive, "participants.json") == [cities.resident.id.lowercaseText, cities.visitor.id.lowercaseText])
+        let assigned = try #require(try archive.json("assignments.json") as? [[String: Any]])
+        #expect(assigned.allSatisfy { ($0["assigned_at"] as? String).map { $0.count == 24 && $0.hasSuffix("Z") } == true })
         #expect(try ids(archive, "activity_types.json").count == (try cities.given.database.categories(.activityType).count))
         let manifest = try #require(try archive.json("fieldbook-export.json") as? [String: Any])
         #expect(manifest["area_id"] as? String == cities.city.id.lowercaseText)
         #expect(try cities.given.database.archiveName(.area(cities.city.id)) == "fieldbook-city")
+        // Names reach a Content-Disposition header: ASCII letters, digits and dashes only.
+        #expect(ExportScope.area(UUID()).name("Émile's \"Zone\"\r\nX: 1") == "fieldbook-emile-s-zone-x-1")
+        #expect(ExportScope.activity(UUID()).name("ملعب") == "fieldbook-records")
     }
 
     @Test func anActivitysArchiveHoldsItsVenuesAssignmentsAndParticipants() throws {

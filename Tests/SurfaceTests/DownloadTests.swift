@@ -45,4 +45,20 @@ import Testing
         #expect(failed)
         #expect(heard.withLock { $0 })
     }
+
+    /// A download's stream closed by anything but its writer's finish (the server stopping) ends as failed.
+    @Test func aDownloadEndsCompleteOnlyWhenItsWriterFinishes() throws {
+        let finished = EventStream(endsOnlyWhenFinished: true)
+        finished.send("id\r\n")
+        finished.finish()
+        #expect(finished.readToEnd()?.failed == false)
+        let cut = EventStream(endsOnlyWhenFinished: true)
+        cut.send("id\r\n")
+        cut.close()
+        cut.finish()
+        #expect(cut.readToEnd()?.failed == true)
+        let events = EventStream()
+        events.close()
+        #expect(events.readToEnd()?.failed == false)
+    }
 }

@@ -54,8 +54,16 @@ import Testing
         let path = "/participants/\(other.id.lowercaseText)/edit"
         #expect(given.post(path, [("name", "Farah Haddad"), ("email", "farah@example.org"), ("phone", "0712 345 678"),
                                   ("version", "1")]).status == .seeOther)
+        // Someone else saves a change while this person edits version 2 and types Émile's email.
+        try given.database.updateParticipant(id: other.id, ParticipantInput(name: "Farah Haddad", email: "farah@example.org", phone: "0799 999 999"),
+                                             expectedVersion: 2, by: .system("test"))
         let clash = given.post(path, [("name", "Farah Haddad"), ("email", "emile@example.org"), ("version", "2")])
         #expect(clash.status == .conflict && clash.bodyText.contains("/participants/\(emile.id.lowercaseText)"))
+        // The form goes on from version 2, so Save anyway is refused rather than overwriting the change (version 3).
+        #expect(clash.bodyText.contains("name=\"version\" value=\"2\""))
+        let anyway = given.post(path, [("name", "Farah Haddad"), ("email", "emile@example.org"), ("version", "2"), ("save_anyway", "1")])
+        #expect(anyway.status == .conflict && anyway.bodyText.contains("Someone else changed this participant"))
+        #expect(try given.database.participant(id: other.id).phone == "0799 999 999")
         // Editing Émile himself never finds Émile.
         let own = given.post("/participants/\(emile.id.lowercaseText)/edit", [("name", "Emile Dubois"), ("email", "emile@example.org"),
                                                                             ("version", "1")])

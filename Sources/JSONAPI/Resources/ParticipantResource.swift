@@ -125,6 +125,8 @@ enum ParticipantResource {
         var query = try ParticipantQuery(reading: context)
         let seen = try visibility(context)
         query.textMatchesNamesOnly = !seen.contacts
+        // An order by hidden addresses would tell them: such callers get the list by name, as the page gives it.
+        if !seen.contacts, query.sort == .email { query.sort = .name }
         if !seen.homes, query.areaId != nil || query.home != .any { throw homesHidden }
         return (query, seen)
     }

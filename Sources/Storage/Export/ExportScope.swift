@@ -6,7 +6,8 @@ import GRDB
 public enum ExportScope: Sendable, Equatable {
     case everything
     /// An area with the areas inside it, their venues, who lives there (now or before), what was held there (with its
-    /// assignments) and the visits made there.
+    /// assignments and everyone assigned) and the visits made there. Records elsewhere that these name (a participant's
+    /// other homes, an activity's other venues) are not included.
     case area(UUID)
     /// An activity with its venues, its assignments and the participants assigned.
     case activity(UUID)
@@ -22,12 +23,15 @@ public enum ExportScope: Sendable, Equatable {
         }
     }
 
-    /// The file name's part saying what the archive holds.
+    /// The file name's part saying what the archive holds: "fieldbook-" and the title in ASCII letters, digits and
+    /// dashes ("Émile's Zone" gives "fieldbook-emile-s-zone"), safe in a Content-Disposition header on any browser.
     func name(_ title: String?) -> String {
-        switch self {
-        case .everything: "fieldbook"
-        case .area, .activity: "fieldbook-" + String((title ?? "records").lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+        guard case .everything = self else {
+            let folded = SearchText.fold(title ?? "").unicodeScalars.map { $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }
+            let words = String(folded).split(separator: "-", omittingEmptySubsequences: true)
+            return "fieldbook-" + (words.isEmpty ? "records" : words.joined(separator: "-"))
         }
+        return "fieldbook"
     }
 
     private static let areaTree = AppDatabase.areaTreeSQL
@@ -40,7 +44,12 @@ public enum ExportScope: Sendable, Equatable {
         case GeographicArea.databaseTableName: list.add("t.id IN (\(areaTree))", area)
         case Venue.databaseTableName: list.add("t.geographic_area_id IN (\(areaTree))", area)
         case Participant.databaseTableName:
-            list.add("t.id IN (SELECT participant_id FROM participant_address_history WHERE venue_id IN (\(venuesInArea)))", area)
+            // Who lives or lived there, and everyone the archive's assignments and visit stops name.
+            list.add("""
+                (t.id IN (SELECT participant_id FROM participant_address_history WHERE venue_id IN (\(venuesInArea)))
+                 OR t.id IN (SELECT participant_id FROM assignments WHERE activity_id IN (\(activitiesInArea)))
+                 OR t.id IN (SELECT participant_id FROM visit_stops WHERE venue_id IN (\(venuesInArea))))
+                """, area, area, area)
         case PeriodRow.addressKind.table: list.add("t.venue_id IN (\(venuesInArea))", area)
         case Activity.databaseTableName: list.add("t.id IN (\(activitiesInArea))", area)
         case PeriodRow.activityVenueKind.table: list.add("t.venue_id IN (\(venuesInArea))", area)

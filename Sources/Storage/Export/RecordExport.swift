@@ -32,8 +32,9 @@ extension AppDatabase {
     }
 
     /// The records of `scope` (of each kind `inFullExport`), one file per kind named after its table (`participants.json`
-    /// or `.csv`), and a manifest saying what each file holds: one read transaction, so the files agree with each other
-    /// (every address period's participant is in participants.json). Stops when the archive says its reader has gone.
+    /// or `.csv`), and a manifest saying what each file holds: one read transaction, so the files are one moment's
+    /// records (in everything, every address period's participant is in participants.json; a scope leaves out records
+    /// outside it that its records name). Stops when the archive says its reader has gone.
     public func exportArchive(_ scope: ExportScope, as format: ExportFormat, into archive: inout some ExportArchive) throws {
         try read { db in
             try Self.withoutMemoryMap(db) {

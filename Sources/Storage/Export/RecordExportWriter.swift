@@ -17,7 +17,7 @@ struct RecordExportWriter {
 
     init(kind: RecordKind, hiding hidden: Set<String>, format: ExportFormat) {
         columns = kind.exportColumns.filter { !hidden.contains($0) }
-        timestampColumns = Set(RecordKind.timestamps)
+        timestampColumns = kind.instantColumns
         self.format = format
         csv.reserveCapacity(Self.partBytes + 4096)
     }

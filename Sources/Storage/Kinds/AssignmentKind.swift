@@ -15,7 +15,7 @@ struct AssignmentRow: StoredRecord {
 
     static let kind = RecordKind(
         entity: "assignment", table: databaseTableName, columns: ["activity_id", "participant_id", "role_id", "assigned_at"],
-        label: ("assignment", "assignments")
+        label: ("assignment", "assignments"), instants: ["assigned_at"]
     ) { _, _, _ in }
 
     init(activityId: UUID, participantId: UUID, roleId: UUID, assignedAt: Date = Date()) {

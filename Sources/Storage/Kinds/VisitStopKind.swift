@@ -8,7 +8,7 @@ extension VisitStop: StoredRecord {
 
     static let kind = RecordKind(
         entity: "visit_stop", table: databaseTableName, columns: ["visit_list_id", "venue_id", "participant_id", "follow_up_of", "added_at"],
-        label: ("stop", "stops")
+        label: ("stop", "stops"), instants: ["added_at"]
     ) { _, _, _ in }
 
     public init(row: Row) {

@@ -89,7 +89,8 @@ enum ParticipantMergePages {
             },
         ]
         if !errors.isEmpty {
-            view["errors"] = errors.fieldErrors.map { ["anchor": $0.field, "message": $0.message] }
+            let fields = Set(ParticipantMerge.Field.allCases.map(\.rawValue))
+            view["errors"] = errors.fieldErrors.map { ["anchor": fields.contains($0.field) ? $0.field : "main", "message": $0.message] }
             view["has_errors"] = true
         }
         return context.page("participants/merge", title: "Merge \(removed.name) into \(kept.name)", section: .participants,
