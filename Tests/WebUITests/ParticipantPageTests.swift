@@ -28,6 +28,23 @@ import Testing
         #expect(given.get(path).bodyText.contains("Ann W."))
     }
 
+    /// A form shown again (a refused value, a venue search) goes on from the version it was made from, so a change
+    /// saved meanwhile is refused on the next submit, not overwritten.
+    @Test func aFormShownAgainKeepsTheVersionItWasMadeFrom() async throws {
+        let (given, _, _) = try await editorWithVenues()
+        let path = try #require(given.post("/participants/new", [("name", "Ann Wanjiru"), ("email", "ann@example.org")]).header("Location"))
+        let ann = try given.database.participant(id: try #require(UUID(uuidString: String(path.split(separator: "/").last!))))
+        try given.database.updateParticipant(id: ann.id, ParticipantInput(name: "Ann Wanjiru", email: "ann@example.org", phone: "0712 345 678"),
+                                             expectedVersion: 1, by: .system("test"))
+        let refused = given.post(path + "/edit", [("name", "Ann W."), ("email", "not an email"), ("version", "1")])
+        #expect(refused.status == .unprocessableContent && refused.bodyText.contains("name=\"version\" value=\"1\""))
+        let finding = given.post(path + "/edit", [("name", "Ann W."), ("email", "ann@example.org"), ("version", "1"), ("find_venues", "1")])
+        #expect(finding.bodyText.contains("name=\"version\" value=\"1\""))
+        let stale = given.post(path + "/edit", [("name", "Ann W."), ("email", "ann@example.org"), ("version", "1")])
+        #expect(stale.status == .conflict)
+        #expect(try given.database.participant(id: ann.id).phone == "0712 345 678")
+    }
+
     @Test func findingVenuesKeepsEveryTypedValueAndListsMatches() async throws {
         let (given, hall, house) = try await editorWithVenues()
         let found = given.post("/participants/new", [("name", "Ann Wanjiru"), ("email", "ann@example.org"), ("phone", "0712 345678"),

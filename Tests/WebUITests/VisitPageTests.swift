@@ -36,6 +36,22 @@ import Testing
         return Given(web: web, editor: editor, list: list, stops: try web.database.visitSheet(id: list.id).stops)
     }
 
+    /// A refused edit shows the form from the version it was made from, so a change saved meanwhile is not overwritten.
+    @Test func aRefusedEditKeepsTheVersionItWasMadeFrom() async throws {
+        let given = try await listOfThree()
+        let list = given.list, editor = given.editor.id.uuidString.lowercased()
+        try given.web.database.updateVisitList(id: list.id, VisitListInput(name: "Saturday morning", visitDate: list.visitDate.description,
+                                                                           assigneeId: editor, status: "PLANNED"), expectedVersion: nil, by: .system("test"))
+        let path = "/visit-lists/\(list.id.uuidString.lowercased())/edit"
+        let refused = given.web.post(path, [("name", ""), ("visit_date", list.visitDate.description), ("assigned_user_id", editor),
+                                            ("status", "PLANNED"), ("version", "\(list.version)")])
+        #expect(refused.status == .unprocessableContent && refused.bodyText.contains("name=\"version\" value=\"\(list.version)\""))
+        let stale = given.web.post(path, [("name", "Sunday"), ("visit_date", list.visitDate.description), ("assigned_user_id", editor),
+                                          ("status", "PLANNED"), ("version", "\(list.version)")])
+        #expect(stale.status == .conflict)
+        #expect(try given.web.database.visitList(id: list.id).name == "Saturday morning")
+    }
+
     @Test func aListMadeFromAFilterShowsItsStopsAndProgressOnEveryPage() async throws {
         let given = try await listOfThree()
         #expect(given.stops.count == 3)

@@ -8,6 +8,7 @@ import Surface
 protocol FormRecord {
     var id: UUID { get }
     var name: String { get }
+    var version: Int { get set }
 }
 
 extension GeographicArea: FormRecord {}
@@ -71,12 +72,17 @@ struct RecordForm<Record: FormRecord, Input: CheckableInput> {
         let record = try load(context.database)(context.request.uuidParameter())
         let input = submitted(context.request)
         if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
-        if isFinding(context.request) { return try show(&context, record, input, ValidationError(), .ok) }
+        // Shown again, the form goes on from the version it was made from: a later submit is still checked against it,
+        // so a change someone saved meanwhile is refused (409) rather than overwritten.
+        var edited = record
+        let version = Int(context.request.field("version"))
+        if let version { edited.version = version }
+        if isFinding(context.request) { return try show(&context, edited, input, ValidationError(), .ok) }
         do {
-            let changed = try change(context.database)(record.id, input, Int(context.request.field("version")), context.actor)
+            let changed = try change(context.database)(record.id, input, version, context.actor)
             return context.redirect(to: routes.record(changed.id), flash: "\(noun) “\(changed.name)” saved.")
         } catch let errors as ValidationError {
-            return try show(&context, record, input, errors, .unprocessableContent)
+            return try show(&context, edited, input, errors, .unprocessableContent)
         } catch DomainError.staleVersion {
             let current = try load(context.database)(record.id)
             return try show(&context, current, input, ValidationError.staleEdit(of: noun.lowercased()), .conflict)
