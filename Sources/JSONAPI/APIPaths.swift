@@ -30,6 +30,7 @@ enum APIPaths {
     static let venueParticipants = venues.item / "participants"
     static let addressHistory = participants.item / "address-history"
     static let participantDuplicates = participants.collection / "possible-duplicates"
+    static let participantMerge = participants.item / "merge"
     /// Everything as one ZIP archive.
     static let exportEverything = root / "export"
     static let areaExport = areas.item / "export"

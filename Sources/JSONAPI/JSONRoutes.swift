@@ -33,6 +33,7 @@ enum JSONRoutes {
         table.records(APIPaths.participants, ParticipantResource.docs, ParticipantResource.handlers, write: .editor)
         table.add(.get, APIPaths.addressHistory, .signedIn, ParticipantResource.historyDoc, ParticipantResource.history)
         table.add(.get, APIPaths.participantDuplicates, .editor, ParticipantResource.duplicatesDoc, ParticipantResource.duplicates)
+        table.add(.post, APIPaths.participantMerge, .editor, ParticipantResource.mergeDoc, ParticipantResource.merge)
 
         table.records(APIPaths.activities, ActivityResource.docs, ActivityResource.handlers, write: .editor)
         table.add(.post, APIPaths.activityCompletion, .editor, ActivityResource.completeDoc, ActivityResource.complete)

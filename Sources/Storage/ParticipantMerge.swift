@@ -14,9 +14,7 @@ public struct DuplicateGroup: Sendable, Equatable {
 /// One person recorded twice, made one: `kept` stays, `removed` goes; each field's value comes from the record
 /// `fromRemoved` names, the kept record's otherwise.
 public struct ParticipantMerge: Sendable, Equatable {
-    public enum Field: String, Sendable, CaseIterable {
-        case name, email, phone, notes, home = "home_venue_id"
-    }
+    public typealias Field = ParticipantMergeInput.Field
 
     public let kept: UUID
     public let removed: UUID
@@ -72,8 +70,11 @@ extension AppDatabase {
 
 extension RecordTransaction {
     func mergeParticipants(_ merge: ParticipantMerge) throws -> Participant {
-        guard merge.kept != merge.removed else { throw ValidationError.clash("participant_id", "Choose two different participants to merge") }
-        let kept = try fetch(Participant.self, id: merge.kept), removed = try fetch(Participant.self, id: merge.removed)
+        guard merge.kept != merge.removed else { throw ValidationError.clash("with", "Choose two different participants to merge") }
+        let kept = try fetch(Participant.self, id: merge.kept)
+        // The record merged in is named in the body, not the address: its absence is a clash there (409), not a 404.
+        try ensureExists(merge.removed, in: Participant.databaseTableName, field: "with", "No participant has this id; they may have been merged or deleted already")
+        let removed = try fetch(Participant.self, id: merge.removed)
         try ensureCurrent(kept, expected: merge.keptVersion)
         try ensureCurrent(removed, expected: merge.removedVersion)
         func pick<Value>(_ field: ParticipantMerge.Field, _ value: (Participant) -> Value) -> Value {

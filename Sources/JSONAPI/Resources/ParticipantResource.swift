@@ -58,6 +58,7 @@ enum ParticipantResource {
             .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
         ],
         "ParticipantWrite": writeFields,
+        "ParticipantMergeWrite": mergeFields,
         "PossibleDuplicate": [
             .of("id", .uuid, required: true), .of("name", .text, required: true), .of("email", .text, required: true),
             .of("reason", .choice(["same_email", "same_name"]), required: true),
@@ -92,6 +93,31 @@ enum ParticipantResource {
             (id, name, email) = (match.id.text, match.name, match.email)
             reason = match.reason == .sameEmail ? "same_email" : "same_name"
         }
+    }
+
+    static let mergeFields: [Field] = [
+        .input("with", .id(ParticipantMergeInput.Rules.with), "The participant merged into this one, then deleted"),
+        .input("from_removed", .choiceList(ParticipantMergeInput.Rules.fromRemoved),
+               "The details taken from the removed record; the others keep this record's values"),
+        Field(name: "kept_version", kind: .integer, rule: .number(RecordVersion.rule), summary: "This record's version as you read it (409 stale_version when no longer current)"),
+        Field(name: "removed_version", kind: .integer, rule: .number(RecordVersion.rule), summary: "The removed record's version as you read it"),
+    ]
+
+    static let mergeDoc = APIOperation(
+        id: "mergeParticipants",
+        summary: "Merge another record of the same person into this one, in one change: the chosen details, the other's assignments "
+            + "(one this record has in the same role is dropped), visit stops and address history days this record does not cover "
+            + "move here, then the other is deleted",
+        body: "ParticipantMergeWrite", success: .json("Participant"), conflict: true)
+
+    @Sendable static func merge(_ context: APIContext) throws -> Response {
+        let kept = try context.id()
+        let body = try context.body(mergeFields, mode: .full)
+        let valid = try ParticipantMergeInput(with: body.text("with"), fromRemoved: body.strings("from_removed") ?? []).validated()
+        let merged = try context.database.mergeParticipants(ParticipantMerge(
+            kept: kept, removed: valid.removed, fromRemoved: valid.fromRemoved,
+            keptVersion: body.integer("kept_version"), removedVersion: body.integer("removed_version")), by: context.actor)
+        return APIResponse.ok(Body(merged, seen: .everything))
     }
 
     static let duplicatesDoc = APIOperation(
