@@ -7,36 +7,10 @@
 #   scripts/benchmark-lists.sh [participants activities venues]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PARTICIPANTS=${1:-100000}; ACTIVITIES=${2:-20000}; VENUES=${3:-5000}
-TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
-VENV="$TOOLS_DIR/venv"
-WORK=$(mktemp -d /tmp/fieldbook-bench.XXXXXX)
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
-
 bash scripts/apt-install-missing.sh wrk
-bash scripts/install-test-tools.sh
+source scripts/benchmark-server.sh
 [ -x "$VENV/bin/datasette" ] || "$VENV/bin/python" -m pip -q --disable-pip-version-check install datasette==0.65.5
-swift build -c release --product fieldbook 2>&1 | tail -1
-BIN=.build/release/fieldbook
-
-# FIELDBOOK_BENCH_DATA=DIR keeps the demo community in DIR between runs (made there once, with the bench user).
-DATA=${FIELDBOOK_BENCH_DATA:-$WORK/data}
-if [ ! -f "$DATA/fieldbook.sqlite" ]; then
-  echo "== demo data: $PARTICIPANTS participants, $ACTIVITIES activities, $VENUES venues"
-  "$BIN" demo-data --data "$DATA" --participants "$PARTICIPANTS" --activities "$ACTIVITIES" --venues "$VENUES" --seed 1
-  printf '%s\n' "benchmark password 1" | FIELDBOOK_PASSWORD_COST=test "$BIN" create-user --data "$DATA" --email bench@example.org --role editor >/dev/null
-fi
-
-# Start-up: from launch to the "serving at" line (migrations checked, the port open), polled every 5 ms.
-STARTED=$(date +%s%N)
-"$BIN" serve --data "$DATA" --port 0 --log-level warning > "$WORK/server.out" 2> "$WORK/server.err" &
-SERVER_PID=$!
-PIDS+=($SERVER_PID)
-for _ in $(seq 2000); do grep -q "serving at" "$WORK/server.out" 2>/dev/null && break; sleep 0.005; done
-STARTUP_MS=$(( ($(date +%s%N) - STARTED) / 1000000 ))
-BASE=$(grep -o 'http://[^ ]*' "$WORK/server.out" | tail -1); BASE=${BASE%/}
+start_bench_server
 
 DATASETTE_PORT=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$VENV/bin/datasette" serve "$DATA/fieldbook.sqlite" --host 127.0.0.1 --port "$DATASETTE_PORT" --immutable "$DATA/fieldbook.sqlite" \
