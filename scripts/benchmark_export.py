@@ -1,13 +1,12 @@
 """Measures Fieldbook's list exports (signed in): time, size and rows per second of each download, and how much the
 server's resident memory grows while it writes one; called by scripts/benchmark-export.sh."""
-import argparse
 import io
 import json
 import time
 import zipfile
 import urllib.request
 
-from benchmark_lists import PeakSampler, resident_mb, sign_in
+from benchmark_lists import PeakSampler, resident_mb, server_arguments, sign_in
 
 DOWNLOADS = ["/participants/export.csv", "/participants/export.json", "/participants/export.csv?q=an",
              "/venues/export.csv", "/activities/export.json", "/export/everything.zip"]
@@ -39,10 +38,7 @@ def download(opener, url, slow_bytes_per_s=None):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--base", required=True)
-    parser.add_argument("--email", required=True)
-    parser.add_argument("--password", required=True)
+    parser = server_arguments()
     parser.add_argument("--pid", type=int, required=True)
     args = parser.parse_args()
     opener, _ = sign_in(args.base, args.email, args.password)

@@ -17,6 +17,15 @@ PAGES = ["/participants", "/participants?q=an", "/participants?page=1000", "/par
 SEQUENTIAL = 200
 
 
+def server_arguments():
+    """The arguments every benchmark of a running server takes: its address and the bench account."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--email", required=True)
+    parser.add_argument("--password", required=True)
+    return parser
+
+
 def sign_in(base, email, password):
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
@@ -122,10 +131,7 @@ def verdict(rate, p99, least, most):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--base", required=True)
-    parser.add_argument("--email", required=True)
-    parser.add_argument("--password", required=True)
+    parser = server_arguments()
     parser.add_argument("--datasette")
     parser.add_argument("--pid", type=int, help="the server's process id, for its memory")
     parser.add_argument("--startup-ms", type=int)

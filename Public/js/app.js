@@ -279,6 +279,30 @@
     });
   }
 
+  // An import's page follows the import being written without reloads, then loads again once it has ended, to show
+  // what it did (that page's heading and summary are what a screen reader meets).
+  function followImportProgress() {
+    var region = document.querySelector("[data-import-progress]");
+    if (!region || !window.fetch) { return; }
+    var bar = region.querySelector("progress");
+    var text = region.querySelector("[data-import-progress-text]");
+    function poll() {
+      fetch(region.getAttribute("data-progress-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (progress) {
+          if (!progress) { window.setTimeout(poll, 5000); return; }
+          if (progress.state !== "queued" && progress.state !== "running") { window.location.reload(); return; }
+          bar.max = Math.max(progress.total, 1);
+          bar.value = progress.done;
+          text.textContent = progress.state === "queued" ? "Waiting to start."
+            : progress.done.toLocaleString() + " of " + progress.total.toLocaleString() + " rows written.";
+          window.setTimeout(poll, 1000);
+        })
+        .catch(function () { window.setTimeout(poll, 5000); });
+    }
+    window.setTimeout(poll, 1000);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     // Move focus to the error summary (or a notice that stopped a save) so screen readers announce it first.
     var summary = document.querySelector(".error-summary, [data-focus-on-load]");
@@ -297,5 +321,6 @@
     offerLocation();
     searchOnEnterInPickers();
     checkAsYouGo();
+    followImportProgress();
   });
 })();

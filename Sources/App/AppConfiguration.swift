@@ -39,6 +39,8 @@ public struct AppConfiguration: Sendable {
     public var bundledTilesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("tiles") }
     /// Regional MBTiles files imported by `fieldbook tiles import` or the map settings page.
     public var importedTilesDirectory: String { (dataDirectory as NSString).appendingPathComponent("tiles") }
+    /// Uploads while their request is handled.
+    public var uploadsDirectory: String { (dataDirectory as NSString).appendingPathComponent("uploads") }
     /// Leaflet and its clustering plug-in, from Debian's libjs-leaflet and libjs-leaflet.markercluster.
     public var leafletDirectory = "/usr/share/javascript/leaflet"
 

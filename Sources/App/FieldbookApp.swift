@@ -18,6 +18,8 @@ public final class FieldbookApp: Sendable {
     public let syncStatus: StatusBroadcaster
     /// Turns what happens into notifications, in the background.
     public let notifier: NotificationService
+    /// Writes imports in the background.
+    public let imports: ImportRunner
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -56,15 +58,30 @@ public final class FieldbookApp: Sendable {
             relay.fire()
         }
         // One count of failed sign-ins: five failures are five whether sent to /login or to the API.
+        imports = ImportRunner(database: database, logger: logger)
         let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
                         configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version),
-                        logger: logger)
+                        imports: imports, logger: logger)
         let api = JSONAPI(database: database, version: configuration.version, logger: logger, signInThrottle: signInThrottle,
                           sessionPolicy: configuration.sessionPolicy, syncEngine: syncEngine, syncStatus: reporter)
         responder = AppResponder(staticFiles: staticFiles, web: web, api: api)
-        server = HTTPServer(configuration: configuration.server, responder: responder, logger: logger)
+        server = HTTPServer(configuration: try Self.serverConfiguration(configuration), responder: responder, logger: logger)
+    }
+
+    /// The server's settings, uploads spooled inside the data folder (not /tmp, which may be memory), in a folder emptied
+    /// at start: what a killed process left there belongs to no request.
+    private static func serverConfiguration(_ configuration: AppConfiguration) throws -> ServerConfiguration {
+        var server = configuration.server
+        if server.uploadDirectory == nil {
+            let uploads = configuration.uploadsDirectory
+            try? FileManager.default.removeItem(atPath: uploads)
+            try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            server.uploadDirectory = uploads
+        }
+        server.uploadPaths.formUnion(WebUI.uploadPaths)
+        return server
     }
 
     /// Starts listening; returns the bound port. Prints the setup code (before the first account exists), then the address.
@@ -74,6 +91,7 @@ public final class FieldbookApp: Sendable {
         let port = try server.start()
         syncEngine.start()
         notifier.start()
+        imports.start()
         warmUp()
         let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
         let scheme = configuration.server.isTLS ? "https" : "http"
@@ -101,6 +119,7 @@ public final class FieldbookApp: Sendable {
     public func stop() {
         syncEngine.stop()
         notifier.stop()
+        imports.stop()
         warmingUp.wait()
         server.stop()
         do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }

@@ -10,10 +10,16 @@ public enum CSV {
     }
 
     /// Text a person typed: a cell a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets an
-    /// apostrophe in front. A number, such as a negative longitude, is left as it is.
+    /// apostrophe in front. A number, such as a negative longitude, is left as it is. Text that already starts with
+    /// apostrophes before such a character gets one more, so `CSVReader.undefused` gives back exactly what was typed.
     public static func defused(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(text) == nil else { return text }
+        guard startsLikeFormula(text.drop { $0 == "'" }), Double(text) == nil else { return text }
         return "'" + text
+    }
+
+    static func startsLikeFormula(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first else { return false }
+        return "=+-@\t\r".unicodeScalars.contains(first)
     }
 
     /// The cell in quotes, quotes doubled, when it holds a comma, a quote or a line break.

@@ -22,9 +22,15 @@ final class PendingRequest {
     let startedAt = DispatchTime.now()
     var postProcessor: OpaquePointer?
     var form = Parameters()
-    var files: [UploadedFile] = []
+    /// The multipart body's files, on disk while the request lasts.
+    var uploads: UploadSpool?
     var body: [UInt8] = []
     var received = 0
+    /// The most this body may hold: an upload's limit for multipart forms, the body limit otherwise.
+    var limit = 0
+    /// Bytes of form values held in memory, which stay under the body limit even beside a large upload's files.
+    var formBytes = 0
+    var formLimit = 0
     var failure: HTTPError?
     var answered = false
 
@@ -112,7 +118,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         return MHD_Result.YES
     }
     if uploadSize.pointee > 0 {
-        receive(pending, data: uploadData, count: uploadSize.pointee, limit: server.configuration.maxBodyBytes)
+        receive(pending, data: uploadData, count: uploadSize.pointee)
         uploadSize.pointee = 0
         return MHD_Result.YES
     }
@@ -144,13 +150,20 @@ private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection
 
 /// First call for a request: refuse an announced oversized body at once, set up the form parser.
 private func begin(_ pending: PendingRequest, connection: OpaquePointer, server: HTTPServer) -> MHD_Result {
-    let limit = server.configuration.maxBodyBytes
-    if let length = lookup(connection, kind: .HEADER_KIND, key: "Content-Length").flatMap(Int.init), length > limit {
-        pending.failure = .bodyTooLarge(limit: limit)
+    let configuration = server.configuration
+    let contentType = lookup(connection, kind: .HEADER_KIND, key: "Content-Type")?.lowercased() ?? ""
+    let isMultipart = contentType.hasPrefix("multipart/form-data")
+    let takesUploads = isMultipart && configuration.uploadPaths.contains(pending.url)
+    pending.limit = takesUploads ? max(configuration.maxUploadBytes, configuration.maxBodyBytes) : configuration.maxBodyBytes
+    pending.formLimit = configuration.maxBodyBytes
+    if let length = lookup(connection, kind: .HEADER_KIND, key: "Content-Length").flatMap(Int.init), length > pending.limit {
+        pending.failure = .bodyTooLarge(limit: pending.limit)
         return answer(pending, connection: connection, server: server)
     }
-    let contentType = lookup(connection, kind: .HEADER_KIND, key: "Content-Type")?.lowercased() ?? ""
-    if contentType.hasPrefix("application/x-www-form-urlencoded") || contentType.hasPrefix("multipart/form-data") {
+    if isMultipart {
+        pending.uploads = UploadSpool(directory: configuration.uploadDirectory ?? NSTemporaryDirectory())
+    }
+    if contentType.hasPrefix("application/x-www-form-urlencoded") || isMultipart {
         let context = Unmanaged.passUnretained(pending).toOpaque()
         pending.postProcessor = MHD_create_post_processor(connection, 64 * 1024, postIterator, context)
         if pending.postProcessor == nil { pending.failure = .malformedBody("the form encoding is missing its boundary") }
@@ -158,11 +171,11 @@ private func begin(_ pending: PendingRequest, connection: OpaquePointer, server:
     return MHD_Result.YES
 }
 
-private func receive(_ pending: PendingRequest, data: UnsafePointer<CChar>?, count: Int, limit: Int) {
+private func receive(_ pending: PendingRequest, data: UnsafePointer<CChar>?, count: Int) {
     guard pending.failure == nil, let data else { return }
     pending.received += count
-    if pending.received > limit {
-        pending.failure = .bodyTooLarge(limit: limit)
+    if pending.received > pending.limit {
+        pending.failure = .bodyTooLarge(limit: pending.limit)
         return
     }
     if let processor = pending.postProcessor {
@@ -186,19 +199,24 @@ private func finishBody(_ pending: PendingRequest) {
 private let postIterator: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, offset, size in
     guard let cls else { return MHD_Result.NO }
     let pending = Unmanaged<PendingRequest>.fromOpaque(cls).takeUnretainedValue()
+    guard pending.failure == nil else { return MHD_Result.YES }
     let name = string(key)
-    let bytes: [UInt8] = data.map { pointer in
-        pointer.withMemoryRebound(to: UInt8.self, capacity: size) { Array(UnsafeBufferPointer(start: $0, count: size)) }
-    } ?? []
-    if let filename {
-        if offset == 0 {
-            pending.files.append(UploadedFile(fieldName: name, filename: String(cString: filename),
-                                              declaredContentType: contentType.map { String(cString: $0) }, data: bytes))
-        } else if !pending.files.isEmpty {
-            pending.files[pending.files.count - 1].data += bytes
+    let bytes = UnsafeRawBufferPointer(start: data.map(UnsafeRawPointer.init), count: data == nil ? 0 : size)
+    if let filename, let uploads = pending.uploads {
+        do {
+            if offset == 0 { try uploads.begin(fieldName: name, filename: String(cString: filename), contentType: contentType.map { String(cString: $0) }) }
+            try uploads.append(bytes)
+        } catch {
+            pending.failure = (error as? UploadSpoolError)?.httpError ?? UploadSpoolError.cannotStore.httpError
         }
     } else {
-        pending.form.appendChunk(name, formText(bytes), continuing: offset > 0)
+        // Form values stay in memory, so even in a large upload they stay under the body limit.
+        pending.formBytes += bytes.count
+        if pending.formBytes > pending.formLimit {
+            pending.failure = .bodyTooLarge(limit: pending.formLimit)
+            return MHD_Result.YES
+        }
+        pending.form.appendChunk(name, formText(Array(bytes)), continuing: offset > 0)
     }
     return MHD_Result.YES
 }
@@ -232,7 +250,7 @@ private func makeRequest(_ pending: PendingRequest, connection: OpaquePointer, i
     let path = pending.url
     return Request(method: method, path: path.isEmpty ? "/" : path, query: query, headers: headers,
                    cookies: headers["cookie"].map(Cookie.parse(header:)) ?? [:], form: pending.form,
-                   files: pending.files, body: pending.body,
+                   files: pending.uploads?.files() ?? [], body: pending.body,
                    remoteAddress: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
                    isTLS: isTLS)
 }

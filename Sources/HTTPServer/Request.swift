@@ -28,12 +28,27 @@ public struct Parameters: Sendable, Equatable {
     }
 }
 
-/// A file received in a multipart form.
+/// A file received in a multipart form. The server writes it to a temporary file as it arrives, so a large upload
+/// never sits in memory, and removes that file once the request has been answered: a handler that keeps the upload
+/// reads or moves it before it returns.
 public struct UploadedFile: Sendable {
     public let fieldName: String
+    /// The name the browser gave, as sent (never a path to trust).
     public let filename: String
     public let declaredContentType: String?
-    public var data: [UInt8]
+    /// The temporary file holding the upload's bytes.
+    public let path: String
+    public let size: Int
+
+    public init(fieldName: String, filename: String, declaredContentType: String?, path: String, size: Int) {
+        self.fieldName = fieldName
+        self.filename = filename
+        self.declaredContentType = declaredContentType
+        self.path = path
+        self.size = size
+    }
+
+    public var isEmpty: Bool { size == 0 }
 }
 
 /// One HTTP request as the server received it, body fully read.

@@ -4,7 +4,16 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16
     /// Worker threads in libmicrohttpd's pool (each runs its own epoll loop).
     public var threadCount: Int
+    /// The largest body taken into memory: JSON, a form's fields.
     public var maxBodyBytes: Int
+    /// The largest multipart upload to one of `uploadPaths`; its files go to `uploadDirectory` as they arrive, not to
+    /// memory. Any other body, multipart or not, keeps `maxBodyBytes`, so an address that takes no files cannot be
+    /// used to fill the disk.
+    public var maxUploadBytes: Int
+    /// The addresses that take large uploads (exact paths).
+    public var uploadPaths: Set<String> = []
+    /// Where uploaded files are written while their request is handled (the system's temporary folder when nil).
+    public var uploadDirectory: String?
     public var connectionTimeoutSeconds: Int
     public var connectionLimit: Int
     /// Connections one client address may hold at once, so one device (a broken tablet, a script) cannot take them all.
@@ -20,11 +29,14 @@ public struct ServerConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threadCount: Int = 8,
                 maxBodyBytes: Int = 10 << 20, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
                 tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil, drainSeconds: Double = 10,
-                connectionsPerAddress: Int = 64, headerTimeoutSeconds: Int = 20) {
+                connectionsPerAddress: Int = 64, headerTimeoutSeconds: Int = 20, maxUploadBytes: Int = 200 << 20,
+                uploadDirectory: String? = nil) {
         self.host = host
         self.port = port
         self.threadCount = threadCount
         self.maxBodyBytes = maxBodyBytes
+        self.maxUploadBytes = maxUploadBytes
+        self.uploadDirectory = uploadDirectory
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
         self.connectionsPerAddress = connectionsPerAddress

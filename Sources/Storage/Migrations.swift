@@ -18,6 +18,7 @@ enum Migrations {
         migrator.registerMigration("v7-notifications", migrate: NotificationSchema.create)
         migrator.registerMigration("v8-row-counts", migrate: addRowCounts)
         migrator.registerMigration("v8-search-index", migrate: SearchIndex.create)
+        migrator.registerMigration("v9-imports", migrate: ImportSchema.create)
         return migrator
     }
 

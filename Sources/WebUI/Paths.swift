@@ -37,6 +37,17 @@ enum Paths {
     static let participantDuplicates = participants.list / "duplicates"
     static let mergeParticipants = participants.record / "merge"
 
+    /// Participants brought in from a CSV file: the upload, then each import's review, progress and outcome.
+    static let imports = home / "imports"
+    static let importRecord = imports / "{id}"
+    static let importColumns = importRecord / "columns"
+    static let importChoices = importRecord / "choices"
+    static let importStart = importRecord / "start"
+    static let importCancel = importRecord / "cancel"
+    static let importReview = importRecord / "review"
+    static let importDelete = importRecord / "delete"
+    static let importProgress = importRecord / "progress"
+
     static let exports = home / "export"
     static let exportEverything = exports / "everything.zip"
     /// An area's records (with the areas inside it) as one archive.
@@ -108,7 +119,7 @@ extension Paths {
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
             "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(), "my_visits": myVisits(),
             "analytics": analytics(), "analytics_growth": analyticsGrowth(), "exports": exports(),
-            "participant_duplicates": participantDuplicates(),
+            "participant_duplicates": participantDuplicates(), "imports": imports(),
         ]
         let records: [(String, RecordRoutes)] = [("activity_types", activityTypes), ("roles", roles), ("areas", areas),
                                                  ("venues", venues), ("participants", participants),

@@ -42,6 +42,17 @@ enum WebRoutes {
         table.get(Paths.mergeParticipants, .editor, ParticipantMergePages.form)
         table.post(Paths.mergeParticipants, .editor, ParticipantMergePages.merge)
 
+        table.get(Paths.imports, .editor, ImportPages.list)
+        table.post(Paths.imports, .editor, ImportPages.upload)
+        table.get(Paths.importRecord, .editor, ImportPages.show)
+        table.get(Paths.importProgress, .editor, ImportPages.progress)
+        table.post(Paths.importColumns, .editor, ImportPages.columns)
+        table.post(Paths.importChoices, .editor, ImportPages.choices)
+        table.post(Paths.importStart, .editor, ImportPages.start)
+        table.post(Paths.importCancel, .editor, ImportPages.cancel)
+        table.post(Paths.importReview, .editor, ImportPages.review)
+        table.post(Paths.importDelete, .editor, ImportPages.delete)
+
         table.get(Paths.exports, .signedIn, ExportPages.show)
         table.get(Paths.exportEverything, .editor, ExportPages.archive { _ in .everything })
         table.get(Paths.areaExport, .editor, ExportPages.archive { .area(try $0.uuidParameter()) })

@@ -39,12 +39,14 @@ public final class WebUI: Sendable {
     let listViews = ListViewMemory()
     /// Each person's notifications, told live on their /events streams.
     let notificationEvents: NotificationEvents
+    /// Writes imports in the background (started and stopped by the app; tests run it with `runOnce`).
+    public let imports: ImportRunner
     let logger: Logger
     private let router: Router
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
                 setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, tiles: TileLibrary? = nil,
-                configuration: WebUIConfiguration, logger: Logger) {
+                configuration: WebUIConfiguration, imports: ImportRunner? = nil, logger: Logger) {
         self.database = database
         self.renderer = renderer
         self.staticFiles = staticFiles
@@ -55,12 +57,16 @@ public final class WebUI: Sendable {
         self.tiles = tiles
         self.configuration = configuration
         self.logger = logger
+        self.imports = imports ?? ImportRunner(database: database, logger: logger)
         notificationEvents = NotificationEvents(database: database, broadcaster: syncStatus)
         var table = WebRouteTable()
         WebRoutes.register(in: &table)
         self.router = table.router
         table.bind(to: self)
     }
+
+    /// The pages that take files larger than a form (the server's upload limit applies to them only).
+    public static var uploadPaths: Set<String> { [Paths.imports(), Paths.tileUpload()] }
 
     /// Every page route with its access, as the route table declares them.
     public static var declaredRoutes: [DeclaredRoute] {

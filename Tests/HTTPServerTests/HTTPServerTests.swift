@@ -14,7 +14,11 @@ struct EchoResponder: RequestResponder {
         }
         router.post("/form") { request in
             let form = request.form.pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-            let files = request.files.map { "\($0.fieldName):\($0.filename):\($0.data.count)" }.joined(separator: ",")
+            // The size the server counted, and the bytes on disk (read back, so the test sees the spooled file whole).
+            let files = request.files.map { file in
+                let onDisk = FileManager.default.contents(atPath: file.path) ?? Data()
+                return "\(file.fieldName):\(file.filename):\(file.size):\(onDisk.count):\(onDisk.allSatisfy { $0 == UInt8(ascii: "x") })"
+            }.joined(separator: ",")
             return .text("form=\(form) files=\(files) raw=\(request.body.count)")
         }
         router.get("/slow") { _ in
@@ -38,8 +42,10 @@ struct EchoResponder: RequestResponder {
 }
 
 @Suite(.serialized) struct HTTPServerTests {
-    func withServer(maxBody: Int = 1024, _ body: (UInt16) throws -> Void) throws {
-        let server = HTTPServer(configuration: ServerConfiguration(port: 0, threadCount: 4, maxBodyBytes: maxBody),
+    func withServer(maxBody: Int = 1024, maxUpload: Int = 200 << 20, uploads: String? = nil, _ body: (UInt16) throws -> Void) throws {
+        var configuration = ServerConfiguration(port: 0, threadCount: 4, maxBodyBytes: maxBody, maxUploadBytes: maxUpload, uploadDirectory: uploads)
+        configuration.uploadPaths = ["/form"]
+        let server = HTTPServer(configuration: configuration,
                                 responder: EchoResponder(), logger: Logger(label: "test"))
         let port = try server.start()
         defer { server.stop() }
@@ -110,8 +116,31 @@ struct EchoResponder: RequestResponder {
             let file = String(repeating: "x", count: 5000)
             let body = "--XyZzy42\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nPicnic\r\n--XyZzy42\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n\(file)\r\n--XyZzy42--\r\n"
             let answer = try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZzy42\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", port: port)
-            #expect(answer.body == "form=title=Picnic files=photo:p.jpg:5000 raw=0")
+            #expect(answer.body == "form=title=Picnic files=photo:p.jpg:5000:5000:true raw=0")
         }
+    }
+
+    /// An upload far larger than the body limit goes to a file as it arrives, and the file is gone once answered.
+    @Test func largeUploadsAreSpooledToDiskAndRemovedAfterTheRequest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-uploads-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try withServer(maxBody: 1024, maxUpload: 8 << 20, uploads: folder) { (port: UInt16) throws -> Void in
+            let size = 3 << 20
+            let send = { (file: Int, title: String) throws -> RawHTTPClient.Answer in try Self.upload(file, title: title, port: port) }
+            #expect(try send(size, "Picnic").body == "form=title=Picnic files=list:big.csv:\(size):\(size):true raw=0")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+            #expect(try send(9 << 20, "Picnic").status == 413)
+            // Form values stay in memory, so they keep the body limit even beside a file.
+            #expect(try send(10, String(repeating: "t", count: 2000)).status == 413)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        }
+    }
+
+    static func upload(_ file: Int, title: String, port: UInt16) throws -> RawHTTPClient.Answer {
+        let head = "--XyZzy42\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n\(title)\r\n--XyZzy42\r\nContent-Disposition: form-data; name=\"list\"; filename=\"big.csv\"\r\n\r\n"
+        let body = head + String(repeating: "x", count: file) + "\r\n--XyZzy42--\r\n"
+        return try RawHTTPClient.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZzy42\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", port: port)
     }
 
     @Test func announcedOversizedBodyIs413() throws {

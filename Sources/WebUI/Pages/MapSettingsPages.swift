@@ -31,15 +31,13 @@ enum MapSettingsPages {
     /// Takes an uploaded MBTiles file: checked by its content (SQLite, a tiles table, PNG tiles), then served.
     static func upload(_ context: inout PageContext) throws -> Response {
         let settings = try context.database.mapSettings()
-        guard let file = context.request.files.first(where: { $0.fieldName == "tiles_file" }), !file.data.isEmpty else {
+        guard let file = context.request.files.first(where: { $0.fieldName == "tiles_file" }), !file.isEmpty else {
             return page(&context, settings: settings, tileURL: settings.onlineTileURL,
                         errors: ValidationError([FieldError(field: "tiles_file", message: "Choose an MBTiles file to upload")]),
                         status: .unprocessableContent)
         }
         guard let tiles = context.web.tiles else { throw HTTPError(.serviceUnavailable, "Map tiles are not set up on this Fieldbook.") }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-upload-\(UUID().uuidString).mbtiles").path
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
-        try Data(file.data).write(to: URL(fileURLWithPath: temporary))
+        let temporary = file.path
         do {
             let set = try tiles.importFile(at: temporary, suggestedName: file.filename)
             return context.redirect(to: Paths.mapSettings(),

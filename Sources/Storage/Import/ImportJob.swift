@@ -1,0 +1,141 @@
+import Domain
+import Foundation
+import GRDB
+
+/// Where an import is: waiting for review, waiting for or being written, or over.
+public enum ImportState: String, Sendable {
+    case preview, queued, running, done, cancelled, failed
+
+    public var isOver: Bool { self == .done || self == .cancelled || self == .failed }
+}
+
+/// What happens to one row of an import.
+public enum ImportDecision: String, Sendable, CaseIterable {
+    /// A new participant.
+    case create
+    /// The file's values written over the participant the row matches (its empty cells keep what is stored).
+    case merge
+    /// Left out.
+    case skip
+}
+
+/// Why a row may be someone Fieldbook already has, or someone an earlier row of the file names.
+public enum ImportMatchReason: String, Sendable {
+    /// The row's Fieldbook id is a participant's (a file exported from Fieldbook).
+    case sameID = "id"
+    case sameEmail = "email"
+    /// The same name once folded as search folds it (case and accents ignored).
+    case sameName = "name"
+    /// Every value the same as an earlier row's.
+    case sameAsRow = "same_row"
+    /// The same Fieldbook id as an earlier row.
+    case idOfRow = "row_id"
+    case emailOfRow = "row_email"
+    case nameOfRow = "row_name"
+
+    /// The match is an earlier row of the file, not a stored participant.
+    public var isEarlierRow: Bool { self == .sameAsRow || self == .emailOfRow || self == .nameOfRow || self == .idOfRow }
+
+    /// The row's id is taken (stored, or an earlier row's), so it can be merged or skipped but never added.
+    var idTaken: Bool { self == .sameID || self == .idOfRow }
+}
+
+/// An uploaded file waiting for review, being imported, or imported.
+public struct ImportJob: Sendable {
+    public let id: UUID
+    public let fileName: String
+    public let createdBy: UUID
+    public let createdAt: Date
+    public let headers: [String]
+    public let mapping: ImportMapping
+    public let separator: CSVReader.Separator
+    /// The file was not UTF-8 and was read as Windows-1252.
+    public let windows1252: Bool
+    public let rowCount: Int
+    public let state: ImportState
+    public let created: Int
+    public let merged: Int
+    public let skipped: Int
+    public let finishedAt: Date?
+    /// Why the import failed, for the person who started it.
+    public let failure: String?
+
+    init(row: Row) {
+        id = row.uuid("id")
+        fileName = row["file_name"]
+        createdBy = row.uuid("created_by")
+        createdAt = row.storedDate("created_at")
+        headers = ImportJSON.strings(row["headers"])
+        mapping = ImportMapping(fields: ImportJSON.strings(row["mapping"]).map { ImportField(rawValue: $0) })
+        separator = CSVReader.Separator.allCases.first { $0.name == row["separator"] as String } ?? .comma
+        windows1252 = row["windows_1252"]
+        rowCount = row["row_count"]
+        state = ImportState(rawValue: row["state"]) ?? .failed
+        created = row["created_count"]
+        merged = row["merged_count"]
+        skipped = row["skipped_count"]
+        finishedAt = (row["finished_at"] as String?) == nil ? nil : row.storedDate("finished_at")
+        failure = row["failure"]
+    }
+}
+
+/// One row of an import as the review shows it.
+public struct ImportRow: Sendable {
+    /// The row's line in the file, the header row being line 1 (as a spreadsheet numbers it).
+    public let line: Int
+    /// The cells as the file has them.
+    public let cells: [String]
+    public let values: ImportedParticipant
+    /// Problems that keep the row out, worded as the participant form words them.
+    public let errors: [FieldError]
+    public let matchReason: ImportMatchReason?
+    /// The participant the row matches, stored or to be created by an earlier row.
+    public let matchId: UUID?
+    public let matchLine: Int?
+    /// The stored participant's name and email, when the match is stored.
+    public let matchName: String?
+    public let matchEmail: String?
+    public let decision: ImportDecision
+
+    /// The choices the row offers: none but skipping while it has problems, merging only when it matches someone.
+    public var choices: [ImportDecision] {
+        if !errors.isEmpty { return [.skip] }
+        if matchReason?.idTaken == true { return [.merge, .skip] }
+        return matchId == nil ? [.create, .skip] : ImportDecision.allCases
+    }
+}
+
+/// How many rows of an import go each way.
+public struct ImportSummary: Sendable, Equatable {
+    public var toCreate = 0
+    public var toMerge = 0
+    public var toSkip = 0
+    public var withProblems = 0
+    public var possibleDuplicates = 0
+}
+
+/// Which rows the review lists.
+public enum ImportRowFilter: String, Sendable, CaseIterable {
+    case all, problems, duplicates
+}
+
+/// Text arrays (headers, cells, the mapping) as the import tables hold them: JSON.
+enum ImportJSON {
+    static func text(_ strings: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    static func strings(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+
+    static func errors(_ text: String?) -> [FieldError] {
+        guard let text else { return [] }
+        return (try? JSONDecoder().decode([FieldError].self, from: Data(text.utf8))) ?? []
+    }
+
+    static func text(_ errors: [FieldError]) -> String? {
+        errors.isEmpty ? nil : String(decoding: (try? JSONEncoder().encode(errors)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+}

@@ -1,0 +1,217 @@
+import Domain
+import Foundation
+import GRDB
+
+/// Why an uploaded file cannot be imported, worded for the person who chose it.
+public struct ImportRefusal: Error, Sendable, Equatable {
+    public let message: String
+}
+
+extension AppDatabase {
+    /// The most rows one import takes: more than any community's list, and the review stays quick to read.
+    public static let maxImportRows = 200_000
+    static let maxImportColumns = 200
+
+    /// Reads a CSV file of participants into a new import waiting for review: each row checked, matched against the
+    /// participants stored and the file's earlier rows, and given a choice. Reads the file a piece at a time.
+    public func createImport(fromFile path: String, named fileName: String, by user: UUID) throws -> ImportJob {
+        guard let file = FileHandle(forReadingAtPath: path) else { throw ImportRefusal(message: "The uploaded file could not be read. Upload it again.") }
+        defer { try? file.close() }
+        let first = file.readData(ofLength: 64 * 1024)
+        if first.isEmpty { throw ImportRefusal(message: "The file is empty. Choose a CSV file with a header row and a row for each participant.") }
+        if first.contains(0) {
+            throw ImportRefusal(message: "This is not a CSV file (it holds binary data). In your spreadsheet, save or export the sheet as “CSV UTF-8”, then upload that file.")
+        }
+        let id = UUID()
+        var reader = CSVReader(separator: CSVReader.separator(guessedFrom: first))
+        // Reading a large file fills the writer's page cache and the checks' tables of earlier rows.
+        defer { releaseMemory() }
+        return try writeLocal { db in
+            // The job's row first (its rows refer to it); what the file holds is filled in once it has been read.
+            try db.execute(sql: """
+                INSERT INTO import_jobs (id, kind, file_name, created_by, created_at, headers, mapping, separator, row_count, state)
+                VALUES (?, 'participants', ?, ?, ?, '[]', '[]', ?, 0, 'preview')
+                """, arguments: [id.databaseText, String(fileName.prefix(200)), user.databaseText, Date().storedText, reader.separator.name])
+            var headers: [String]?
+            var line = 1
+            let insert = try db.makeStatement(sql: "INSERT INTO import_rows (job_id, line, cells, new_id, decision) VALUES (?, ?, ?, ?, 'create')")
+            func take(_ record: [String]) throws {
+                guard headers != nil else {
+                    guard record.count <= Self.maxImportColumns else {
+                        throw ImportRefusal(message: "The first row has \(record.count) columns; at most \(Self.maxImportColumns) are read. Check that the first row holds the column names.")
+                    }
+                    headers = record
+                    return
+                }
+                // Rows of empty cells (a spreadsheet's ",,,," lines under the list) are nobody.
+                if record.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) { return }
+                line += 1
+                guard line - 1 <= Self.maxImportRows else {
+                    throw ImportRefusal(message: "The file has more than \(Self.maxImportRows) rows. Split it into several files and import them one after the other.")
+                }
+                try insert.execute(arguments: [id.databaseText, line, ImportJSON.text(record), UUID().databaseText])
+            }
+            var chunk = first
+            while !chunk.isEmpty {
+                try reader.read(chunk, take)
+                chunk = file.readData(ofLength: 1 << 20)
+            }
+            try reader.finish(take)
+            if let problem = reader.problem { throw ImportRefusal(message: problem) }
+            guard let headers else { throw ImportRefusal(message: "The file has no rows. Choose a CSV file with a header row and a row for each participant.") }
+            guard line > 1 else { throw ImportRefusal(message: "The file has a header row but no participants under it.") }
+            let mapping = ImportMapping.guessed(from: headers)
+            try db.execute(sql: "UPDATE import_jobs SET headers = ?, mapping = ?, windows_1252 = ?, row_count = ? WHERE id = ?",
+                           arguments: [ImportJSON.text(headers), Self.mappingText(mapping), reader.usedWindows1252, line - 1, id.databaseText])
+            if mapping.problems(headers: headers).isEmpty { try ImportAnalysis(db: db, job: id, mapping: mapping).run() }
+            return try Self.importJob(db, id)
+        }
+    }
+
+    public func importJob(id: UUID) throws -> ImportJob {
+        try read { try Self.importJob($0, id) }
+    }
+
+    /// The imports of this node, newest first.
+    public func importJobs(limit: Int = 20) throws -> [ImportJob] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM import_jobs ORDER BY created_at DESC LIMIT ?", arguments: [limit]).map(ImportJob.init) }
+    }
+
+    /// One page of an import's rows, in file order.
+    public func importRows(of job: UUID, _ filter: ImportRowFilter, page: PageRequest) throws -> ListPage<ImportRow> {
+        let condition = switch filter {
+        case .all: ""
+        case .problems: "AND r.errors IS NOT NULL"
+        case .duplicates: "AND r.match_reason IS NOT NULL"
+        }
+        return try read { db in
+            let mapping = try Self.importJob(db, job).mapping
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM import_rows r WHERE r.job_id = ? \(condition)", arguments: [job.databaseText]) ?? 0
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT r.*, p.name AS match_name, p.email AS match_email FROM import_rows r
+                LEFT JOIN participants p ON p.id = r.match_id AND r.match_reason IN ('id', 'email', 'name')
+                WHERE r.job_id = ? \(condition) ORDER BY r.line LIMIT ? OFFSET ?
+                """, arguments: [job.databaseText, page.perPage, page.offset])
+            return ListPage(items: rows.map { Self.importRow($0, mapping) }, total: total, request: page)
+        }
+    }
+
+    public func importSummary(of job: UUID) throws -> ImportSummary {
+        try read { db in
+            var summary = ImportSummary()
+            for row in try Row.fetchAll(db, sql: """
+                SELECT decision, count(*) AS rows, count(errors) AS problems, count(match_reason) AS matches
+                FROM import_rows WHERE job_id = ? GROUP BY decision
+                """, arguments: [job.databaseText]) {
+                let count: Int = row["rows"]
+                switch ImportDecision(rawValue: row["decision"]) ?? .skip {
+                case .create: summary.toCreate += count
+                case .merge: summary.toMerge += count
+                case .skip: summary.toSkip += count
+                }
+                summary.withProblems += row["problems"] as Int
+                summary.possibleDuplicates += row["matches"] as Int
+            }
+            return summary
+        }
+    }
+
+    /// Reads the columns anew: every row checked and matched again, and given its choice afresh.
+    public func setImportMapping(of job: UUID, _ mapping: ImportMapping) throws {
+        defer { releaseMemory() }
+        try writeLocal { db in
+            let stored = try Self.importJob(db, job)
+            try Self.ensureInReview(stored)
+            guard mapping.fields.count == stored.headers.count else { throw ValidationError.clash("column-0", "The columns changed while you chose them. Choose them again") }
+            try mapping.problems(headers: stored.headers).throwIfAny()
+            try db.execute(sql: "UPDATE import_jobs SET mapping = ? WHERE id = ?", arguments: [Self.mappingText(mapping), job.databaseText])
+            try ImportAnalysis(db: db, job: job, mapping: mapping).run()
+        }
+    }
+
+    /// Sets rows' choices (by line); a choice a row does not offer (merging a row that matches nobody) is refused.
+    public func setImportDecisions(of job: UUID, _ decisions: [Int: ImportDecision]) throws {
+        try writeLocal { db in
+            let stored = try Self.importJob(db, job)
+            try Self.ensureInReview(stored)
+            var errors = ValidationError()
+            for (line, decision) in decisions.sorted(by: { $0.key < $1.key }) {
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM import_rows WHERE job_id = ? AND line = ?", arguments: [job.databaseText, line]) else { continue }
+                guard Self.importRow(row, stored.mapping).choices.contains(decision) else {
+                    errors.add("row-\(line)", "Row \(line) cannot be \(decision == .merge ? "merged: it matches nobody" : "imported until its problems are fixed in the file")")
+                    continue
+                }
+                try db.execute(sql: "UPDATE import_rows SET decision = ? WHERE job_id = ? AND line = ?", arguments: [decision.rawValue, job.databaseText, line])
+            }
+            try errors.throwIfAny()
+        }
+    }
+
+    /// Every row with a possible duplicate set to one choice (where the row offers it).
+    public func setImportDecisionForMatches(of job: UUID, _ decision: ImportDecision) throws {
+        try writeLocal { db in
+            try Self.ensureInReview(try Self.importJob(db, job))
+            try db.execute(sql: """
+                UPDATE import_rows SET decision = ? WHERE job_id = ? AND match_id IS NOT NULL AND errors IS NULL
+                AND NOT (? = 'create' AND match_reason IN ('id', 'row_id'))
+                """, arguments: [decision.rawValue, job.databaseText, decision.rawValue])
+        }
+    }
+
+    /// Leaves the review: the import waits for the runner.
+    public func queueImport(_ job: UUID) throws {
+        try writeLocal { db in
+            let stored = try Self.importJob(db, job)
+            try Self.ensureInReview(stored)
+            try stored.mapping.problems(headers: stored.headers).throwIfAny()
+            try db.execute(sql: "UPDATE import_jobs SET state = 'queued' WHERE id = ?", arguments: [job.databaseText])
+        }
+    }
+
+    /// A cancelled or failed import back in review, every row checked again (the records may have changed since).
+    public func reviewImportAgain(_ job: UUID) throws {
+        try writeLocal { db in
+            let stored = try Self.importJob(db, job)
+            guard stored.state == .cancelled || stored.state == .failed else {
+                throw ValidationError.clash("import", "Only a cancelled or failed import can be reviewed again")
+            }
+            try db.execute(sql: "UPDATE import_jobs SET state = 'preview', failure = NULL, finished_at = NULL WHERE id = ?", arguments: [job.databaseText])
+            if stored.mapping.problems(headers: stored.headers).isEmpty { try ImportAnalysis(db: db, job: job, mapping: stored.mapping).run() }
+        }
+    }
+
+    /// Forgets an import that is not being written (its rows with it).
+    public func deleteImport(_ job: UUID) throws {
+        try writeLocal { db in
+            let stored = try Self.importJob(db, job)
+            if stored.state == .running || stored.state == .queued {
+                throw ValidationError.clash("import", "This import is being written. Cancel it first")
+            }
+            try db.execute(sql: "DELETE FROM import_rows WHERE job_id = ?", arguments: [job.databaseText])
+            try db.execute(sql: "DELETE FROM import_jobs WHERE id = ?", arguments: [job.databaseText])
+        }
+    }
+
+    static func importJob(_ db: Database, _ id: UUID) throws -> ImportJob {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM import_jobs WHERE id = ?", arguments: [id.databaseText]) else {
+            throw DomainError.notFound(entity: "import")
+        }
+        return ImportJob(row: row)
+    }
+
+    static func importRow(_ row: Row, _ mapping: ImportMapping) -> ImportRow {
+        let cells = ImportJSON.strings(row["cells"])
+        return ImportRow(line: row["line"], cells: cells, values: mapping.values(cells), errors: ImportJSON.errors(row["errors"]),
+                  matchReason: (row["match_reason"] as String?).flatMap(ImportMatchReason.init), matchId: (row["match_id"] as String?).flatMap(UUID.init),
+                  matchLine: row["match_line"], matchName: row["match_name"], matchEmail: row["match_email"],
+                  decision: ImportDecision(rawValue: row["decision"]) ?? .skip)
+    }
+
+    static func mappingText(_ mapping: ImportMapping) -> String { ImportJSON.text(mapping.fields.map { $0?.rawValue ?? "" }) }
+
+    private static func ensureInReview(_ job: ImportJob) throws {
+        guard job.state == .preview else {
+            throw ValidationError.clash("import", "This import has already been started, so its rows can no longer be changed")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Surface
+
+/// Importing participants from a CSV file (issue 14): upload, a review of every row (columns, problems, possible
+/// duplicates, a choice per row), then the import written in the background with its progress, and what it did.
+enum ImportPages {
+    /// GET /imports: the upload form and this node's imports.
+    static func list(_ context: inout PageContext) throws -> Response {
+        try listPage(&context, error: nil)
+    }
+
+    /// POST /imports: reads the uploaded file into a new import and opens its review.
+    static func upload(_ context: inout PageContext) throws -> Response {
+        guard let file = context.request.files.first(where: { $0.fieldName == "file" }), !file.isEmpty || !file.filename.isEmpty else {
+            return try listPage(&context, error: "Choose a CSV file to import", status: .unprocessableContent)
+        }
+        guard let user = context.user else { throw AccessDenied(message: "Sign in to import.") }
+        do {
+            let job = try context.database.createImport(fromFile: file.path, named: file.filename, by: user.id)
+            return context.redirect(to: Paths.importRecord(job.id), flash: "“\(job.fileName)” read: \(rowsText(job.rowCount)). Check them, then import.")
+        } catch let refusal as ImportRefusal {
+            return try listPage(&context, error: refusal.message, status: .unprocessableContent)
+        }
+    }
+
+    /// GET /imports/{id}: the review, the progress, or what the import did.
+    static func show(_ context: inout PageContext) throws -> Response {
+        let job = try context.database.importJob(id: context.request.uuidParameter())
+        return try ImportReviewView.page(&context, job, errors: ValidationError())
+    }
+
+    /// POST /imports/{id}/columns: which field each column holds; every row is checked again.
+    static func columns(_ context: inout PageContext) throws -> Response {
+        let job = try context.database.importJob(id: context.request.uuidParameter())
+        let mapping = ImportMapping(fields: job.headers.indices.map { ImportField(rawValue: context.request.field("column-\($0)")) })
+        do {
+            try context.database.setImportMapping(of: job.id, mapping)
+            return context.redirect(to: Paths.importRecord(job.id), flash: "Columns saved, and every row checked again.")
+        } catch let errors as ValidationError {
+            return try ImportReviewView.page(&context, job, errors: errors, proposed: mapping, status: .unprocessableContent)
+        }
+    }
+
+    /// POST /imports/{id}/choices: the choices of the rows on one page, or one choice for every possible duplicate.
+    static func choices(_ context: inout PageContext) throws -> Response {
+        let job = try context.database.importJob(id: context.request.uuidParameter())
+        let back = Paths.importRecord(job.id) + ImportReviewView.query(context.request.form)
+        do {
+            if let all = ImportDecision(rawValue: context.request.field("every_duplicate")) {
+                try context.database.setImportDecisionForMatches(of: job.id, all)
+                return context.redirect(to: back, flash: "Every possible duplicate set to “\(ImportReviewView.label(all))”.")
+            }
+            var decisions: [Int: ImportDecision] = [:]
+            for (name, value) in context.request.form.pairs where name.hasPrefix("row-") {
+                if let line = Int(name.dropFirst(4)), let decision = ImportDecision(rawValue: value) { decisions[line] = decision }
+            }
+            try context.database.setImportDecisions(of: job.id, decisions)
+            return context.redirect(to: back, flash: "Choices saved.")
+        } catch let errors as ValidationError {
+            return try ImportReviewView.page(&context, job, errors: errors, status: .unprocessableContent)
+        }
+    }
+
+    /// POST /imports/{id}/start: the import leaves the review and is written in the background.
+    static func start(_ context: inout PageContext) throws -> Response {
+        let job = try context.database.importJob(id: context.request.uuidParameter())
+        do {
+            try context.database.queueImport(job.id)
+        } catch let errors as ValidationError {
+            return try ImportReviewView.page(&context, context.database.importJob(id: job.id), errors: errors, status: .conflict)
+        }
+        context.web.imports.wake()
+        return context.redirect(to: Paths.importRecord(job.id), flash: "The import has started.")
+    }
+
+    /// POST /imports/{id}/cancel: nothing of the import is kept.
+    static func cancel(_ context: inout PageContext) throws -> Response {
+        let id = try context.request.uuidParameter()
+        try context.web.imports.cancel(id)
+        return context.redirect(to: Paths.importRecord(id), flash: "Cancel requested. This page says whether the import was cancelled or had already finished.")
+    }
+
+    /// POST /imports/{id}/review: a cancelled or failed import back to its review, every row checked again.
+    static func review(_ context: inout PageContext) throws -> Response {
+        let id = try context.request.uuidParameter()
+        try context.database.reviewImportAgain(id)
+        return context.redirect(to: Paths.importRecord(id), flash: "Every row checked again. Change what needs changing, then import.")
+    }
+
+    /// POST /imports/{id}/delete: the import and its rows forgotten (records it wrote stay).
+    static func delete(_ context: inout PageContext) throws -> Response {
+        let id = try context.request.uuidParameter()
+        do {
+            try context.database.deleteImport(id)
+        } catch let errors as ValidationError {
+            return try ImportReviewView.page(&context, context.database.importJob(id: id), errors: errors, status: .conflict)
+        }
+        return context.redirect(to: Paths.imports(), flash: "Import removed.")
+    }
+
+    /// GET /imports/{id}/progress: the import's state and rows done, for the page's script.
+    static func progress(_ context: inout PageContext) throws -> Response {
+        let job = try context.database.importJob(id: context.request.uuidParameter())
+        let progress = context.web.imports.progress(of: job.id)
+        let object: [String: Any] = ["state": job.state.rawValue, "done": progress?.done ?? 0, "total": job.rowCount]
+        return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    }
+
+    private static func listPage(_ context: inout PageContext, error: String?, status: HTTPStatus = .ok) throws -> Response {
+        var view: [String: Any] = [
+            "action": Paths.imports(),
+            "imports": try context.database.importJobs().map { job -> [String: Any] in
+                ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount),
+                 "state": ImportReviewView.stateText(job), "when": DateStyle.current.text(job.createdAt)]
+            },
+            "max_rows": AppDatabase.maxImportRows.formatted(),
+        ]
+        view["has_imports"] = !(view["imports"] as! [[String: Any]]).isEmpty
+        if let error {
+            view["file_error"] = error
+            view["errors"] = [["anchor": "file", "message": error]]
+            view["has_errors"] = true
+        }
+        return context.page("imports/list", title: "Import participants", section: .participants, view: view, status: status, hasErrors: error != nil)
+    }
+
+    static func rowsText(_ count: Int) -> String { count == 1 ? "1 row" : "\(count.formatted()) rows" }
+}

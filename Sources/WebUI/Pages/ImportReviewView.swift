@@ -1,0 +1,182 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Surface
+
+/// The page of one import, whatever its state: the review (columns, summary, rows with their choices), the progress
+/// while it is written, or what it did.
+enum ImportReviewView {
+    static func page(_ context: inout PageContext, _ job: ImportJob, errors: ValidationError, proposed: ImportMapping? = nil,
+                     status: HTTPStatus = .ok) throws -> Response {
+        var view: [String: Any] = [
+            "file_name": job.fileName, "rows": ImportPages.rowsText(job.rowCount), "state_text": stateText(job),
+            "separator": job.separator.name, "windows_1252": job.windows1252, "back": Paths.imports(),
+            "delete_action": Paths.importDelete(job.id), "participants": Paths.participants.list(),
+        ]
+        switch job.state {
+        case .preview:
+            view["review"] = try review(context, job, proposed: proposed ?? job.mapping, errors: errors)
+        case .queued, .running:
+            let progress = context.web.imports.progress(of: job.id)
+            let done = progress?.done ?? 0
+            view["working"] = [
+                "text": job.state == .queued ? "Waiting to start." : "\(done.formatted()) of \(job.rowCount.formatted()) rows written.",
+                "done": done, "total": max(job.rowCount, 1), "progress_url": Paths.importProgress(job.id),
+                "cancel_action": Paths.importCancel(job.id), "refresh": Paths.importRecord(job.id),
+            ]
+        case .done:
+            view["report"] = [
+                "created": count(job.created, "participant added", "participants added"),
+                "merged": count(job.merged, "row merged into a participant already here", "rows merged into participants already here"),
+                "skipped": count(job.skipped, "row skipped", "rows skipped"),
+            ]
+        case .cancelled, .failed:
+            view["ended"] = ["failure": job.failure ?? "", "review_action": Paths.importReview(job.id)]
+        }
+        if !errors.isEmpty {
+            view["errors"] = errors.fieldErrors.map { ["anchor": $0.field, "message": $0.message] }
+            view["has_errors"] = true
+        }
+        return context.page("imports/show", title: "Import of \(job.fileName)", section: .participants, view: view, status: status,
+                            hasErrors: !errors.isEmpty)
+    }
+
+    private static func review(_ context: PageContext, _ job: ImportJob, proposed: ImportMapping, errors: ValidationError) throws -> [String: Any] {
+        let mappingProblems = job.mapping.problems(headers: job.headers)
+        var view: [String: Any] = [
+            "columns_action": Paths.importColumns(job.id), "columns": try columns(context, job, proposed, errors),
+            "columns_open": !mappingProblems.isEmpty || errors.fieldErrors.contains { $0.field.hasPrefix("column-") },
+        ]
+        guard mappingProblems.isEmpty else {
+            view["columns_needed"] = true
+            return view
+        }
+        let summary = try context.database.importSummary(of: job.id)
+        let reader = LenientListReader(context.request)
+        let filter = context.request.query["show"].flatMap(ImportRowFilter.init) ?? .all
+        let page = try context.database.importRows(of: job.id, filter, page: reader.page())
+        let shown = Set(proposed.fields.compactMap { $0 }).subtracting([.id, .firstName, .lastName])
+        let fields = [ImportField.email, .phone, .notes, .homeVenue].filter(shown.contains)
+        view["summary"] = [
+            "create": count(summary.toCreate, "row to add as a new participant", "rows to add as new participants"),
+            "merge": count(summary.toMerge, "row to merge into a participant already here", "rows to merge into participants already here")
+                + " (the file's values replace theirs; empty cells keep them)",
+            "skip": count(summary.toSkip, "row to skip", "rows to skip"),
+            "problems": count(summary.withProblems, "row with problems, skipped until they are fixed in the file",
+                              "rows with problems, skipped until they are fixed in the file"),
+            "duplicates": count(summary.possibleDuplicates, "row that may be someone already here or in an earlier row",
+                                "rows that may be someone already here or in an earlier row"),
+        ]
+        view["filters"] = ImportRowFilter.allCases.map { option -> [String: Any] in
+            ["label": filterLabel(option), "href": Paths.importRecord(job.id) + (option == .all ? "" : "?show=\(option.rawValue)"), "current": option == filter]
+        }
+        view["headings"] = fields.map { ["label": heading($0)] }
+        view["rows"] = page.items.map { row(job, $0, fields, errors) }
+        view["has_rows"] = !page.items.isEmpty
+        view["pagination"] = Pagination.view(page, request: context.request, noun: ("row", "rows"))
+        view["choices_action"] = Paths.importChoices(job.id)
+        view["show"] = filter == .all ? "" : filter.rawValue
+        view["page"] = page.request.page
+        view["has_duplicates"] = summary.possibleDuplicates > 0
+        view["bulk_choices"] = ImportDecision.allCases.map { ["value": $0.rawValue, "label": "Set every possible duplicate to “\(label($0))”"] }
+        view["start_action"] = Paths.importStart(job.id)
+        let writes = summary.toCreate + summary.toMerge
+        view["start_label"] = writes == 0 ? nil : "Import \(writes.formatted()) \(writes == 1 ? "row" : "rows")"
+        return view
+    }
+
+    private static func columns(_ context: PageContext, _ job: ImportJob, _ mapping: ImportMapping, _ errors: ValidationError) throws -> [[String: Any]] {
+        let samples = try context.database.importRows(of: job.id, .all, page: PageRequest(page: 1, perPage: 3)).items
+        return job.headers.enumerated().map { index, header -> [String: Any] in
+            let chosen = index < mapping.fields.count ? mapping.fields[index] : nil
+            let examples = samples.compactMap { $0.cells.indices.contains(index) ? $0.cells[index] : nil }
+            var column: [String: Any] = [
+                "id": "column-\(index)", "header": header.isEmpty ? "Column \(index + 1) (no name)" : header,
+                "examples": examples.filter { !$0.isEmpty }.prefix(3).joined(separator: ", "),
+                "options": ([nil] + ImportField.allCases.map { Optional($0) }).map { field -> [String: Any] in
+                    ["value": field?.rawValue ?? "", "label": field?.label ?? "Leave out", "selected": field == chosen]
+                },
+            ]
+            if let message = errors.message(for: "column-\(index)") { column["error"] = message }
+            return column
+        }
+    }
+
+    private static func row(_ job: ImportJob, _ row: ImportRow, _ fields: [ImportField], _ errors: ValidationError) -> [String: Any] {
+        var view: [String: Any] = [
+            "line": row.line, "name": row.values.name.isEmpty ? "(no name)" : row.values.name,
+            "cells": fields.map { ["value": row.values[$0]] },
+            "problems": row.errors.map { ["message": $0.message] }, "has_problems": !row.errors.isEmpty,
+            "select_id": "row-\(row.line)",
+            "options": row.choices.map { ["value": $0.rawValue, "label": label($0), "selected": $0 == row.decision] },
+            "fixed": row.choices.count == 1,
+            "decision_text": label(row.decision),
+        ]
+        if let message = errors.message(for: "row-\(row.line)") { view["error"] = message }
+        if let reason = row.matchReason { view["match"] = match(reason, row) }
+        return view
+    }
+
+    private static func match(_ reason: ImportMatchReason, _ row: ImportRow) -> [String: Any] {
+        let line = row.matchLine.map(String.init) ?? ""
+        var view: [String: Any] = switch reason {
+        case .sameID: ["before": "Already here, with the same Fieldbook id:"]
+        case .sameEmail: ["before": "Already here, with this email address:"]
+        case .sameName: ["before": "Possible duplicate, with the same name:"]
+        case .sameAsRow: ["text": "The same as row \(line)."]
+        case .idOfRow: ["text": "Row \(line) has this Fieldbook id."]
+        case .emailOfRow: ["text": "Row \(line) has this email address."]
+        case .nameOfRow: ["text": "Possible duplicate of row \(line), with the same name."]
+        }
+        if !reason.isEarlierRow, let id = row.matchId {
+            view["path"] = Paths.participants.record(id)
+            view["name"] = row.matchName ?? "a participant"
+            view["email"] = row.matchEmail ?? ""
+        }
+        return view
+    }
+
+    private static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        number == 1 ? "1 \(one)" : "\(number.formatted()) \(many)"
+    }
+
+    static func label(_ decision: ImportDecision) -> String {
+        switch decision {
+        case .create: "Add as new"
+        case .merge: "Merge into the match"
+        case .skip: "Skip"
+        }
+    }
+
+    static func stateText(_ job: ImportJob) -> String {
+        switch job.state {
+        case .preview: "Waiting for your review"
+        case .queued: "Waiting to start"
+        case .running: "Being imported"
+        case .done: "Imported: \(job.created.formatted()) added, \(job.merged.formatted()) merged, \(job.skipped.formatted()) skipped"
+        case .cancelled: "Cancelled: nothing imported"
+        case .failed: "Failed: nothing imported"
+        }
+    }
+
+    private static func filterLabel(_ filter: ImportRowFilter) -> String {
+        switch filter {
+        case .all: "All rows"
+        case .problems: "Rows with problems"
+        case .duplicates: "Possible duplicates"
+        }
+    }
+
+    private static func heading(_ field: ImportField) -> String {
+        field == .homeVenue ? "Home venue" : field.label
+    }
+
+    /// The review's filter and page, kept across a save of choices.
+    static func query(_ form: Parameters) -> String {
+        var kept = Parameters()
+        if let show = form["show"], !show.isEmpty { kept.append("show", show) }
+        if let page = form["page"], let number = Int(page), number > 1 { kept.append("page", String(number)) }
+        return kept.isEmpty ? "" : "?" + QueryString.encode(kept)
+    }
+}

@@ -1,0 +1,74 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Testing
+
+/// Importing participants from the pages (issue 14): upload, review, choices, the import in the background, and a
+/// clear message for a file that is not a participant list.
+@Suite struct ImportPageTests {
+    func editor() async throws -> WebHarness {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        return given
+    }
+
+    func location(_ response: Response) -> String { response.header("Location") ?? "" }
+
+    @Test func aFileIsReviewedChosenForAndImported() async throws {
+        let given = try await editor()
+        let emile = try given.database.createParticipant(ParticipantInput(name: "Émile Dubois", email: "emile@example.org"), by: .system("test"))
+        let csv = "Name;Email;Phone\r\nEmile Dubois;EMILE@example.org;+33 1 23 45 67 89\r\nAda Lovelace;ada@example.org;\r\nBea;not-an-email;\r\n"
+        let uploaded = try given.upload("/imports", field: "file", filename: "people.csv", CSV.byteOrderMark + Array(csv.utf8))
+        #expect(uploaded.status == .seeOther)
+        let review = location(uploaded)
+        #expect(review.hasPrefix("/imports/"))
+        let html = given.get(review).bodyText
+        #expect(html.contains("3 rows, cells separated by semicolons"))
+        #expect(html.contains("1 row to add as a new participant") && html.contains("1 row to merge into a participant already here"))
+        #expect(html.contains("Already here, with this email address: <a href=\"/participants/\(emile.id.lowercaseText)\" target=\"_blank\">Émile Dubois"))
+        #expect(html.contains("Enter an email address"))
+        #expect(html.contains("<label class=\"visually-hidden\" for=\"row-2\">What to do with row 2</label>"))
+
+        // Ada is skipped after all; a row with problems cannot be imported.
+        #expect(given.post(review + "/choices", [("row-3", "skip")], formPath: review).status == .seeOther)
+        #expect(given.post(review + "/choices", [("row-4", "create")], formPath: review).status == .unprocessableContent)
+        #expect(given.post(review + "/start", [], formPath: review).status == .seeOther)
+        #expect(given.get(review).bodyText.contains("Waiting to start"))
+        #expect(given.web.imports.runOnce() == 1)
+        let report = given.get(review).bodyText
+        #expect(report.contains("0 participants added") && report.contains("1 row merged into a participant already here") && report.contains("2 rows skipped"))
+        #expect(try given.database.participant(id: emile.id).phone == "+33 1 23 45 67 89")
+        #expect(given.get("/imports").bodyText.contains("Imported: 0 added, 1 merged, 2 skipped"))
+    }
+
+    @Test func aFileThatIsNotAListIsRefusedOnTheUploadForm() async throws {
+        let given = try await editor()
+        let answer = try given.upload("/imports", field: "file", filename: "photo.csv", [0x89, 0x50, 0x4E, 0x47, 0, 0, 0, 0])
+        #expect(answer.status == .unprocessableContent)
+        #expect(answer.bodyText.contains("This is not a CSV file"))
+        #expect(answer.bodyText.contains("aria-invalid=\"true\""))
+        let none = given.post("/imports", [])
+        #expect(none.status == .unprocessableContent && none.bodyText.contains("Choose a CSV file to import"))
+    }
+
+    @Test func columnsWithoutANameAreChosenBeforeRowsAreChecked() async throws {
+        let given = try await editor()
+        let uploaded = try given.upload("/imports", field: "file", filename: "list.csv", Array("Who,Contact\nAda,ada@example.org\n".utf8))
+        let review = location(uploaded)
+        let before = given.get(review).bodyText
+        #expect(before.contains("Choose which column holds the names above") && !before.contains("Import 1 row"))
+        let twice = given.post(review + "/columns", [("column-0", "name"), ("column-1", "name")], formPath: review)
+        #expect(twice.status == .unprocessableContent && twice.bodyText.contains("Name is chosen for “Who” and “Contact”"))
+        #expect(given.post(review + "/columns", [("column-0", "name"), ("column-1", "email")], formPath: review).status == .seeOther)
+        #expect(given.get(review).bodyText.contains("Import 1 row"))
+    }
+
+    @Test func readOnlyPeopleCannotImport() async throws {
+        let given = try await WebHarness()
+        try given.createUser("viewer@example.org", .readOnly)
+        given.signIn("viewer@example.org")
+        #expect(given.get("/imports").status == .forbidden)
+    }
+}
