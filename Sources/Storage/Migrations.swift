@@ -19,6 +19,7 @@ enum Migrations {
         migrator.registerMigration("v8-row-counts", migrate: addRowCounts)
         migrator.registerMigration("v8-search-index", migrate: SearchIndex.create)
         migrator.registerMigration("v9-imports", migrate: ImportSchema.create)
+        migrator.registerMigration("v10-import-kept-fields", migrate: ImportSchema.addKeptFields)
         return migrator
     }
 

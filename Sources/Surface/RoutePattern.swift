@@ -35,10 +35,19 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     /// The address: each `{parameter}` replaced by the next id, in order (ids written in lower case, as stored).
     /// Giving more or fewer ids than the pattern has parameters is a programming error.
     public func callAsFunction(_ ids: UUID...) -> String {
-        precondition(ids.count == literals.count - 1, "\(pattern) has \(literals.count - 1) parameters, not the \(ids.count) ids given")
+        filled(ids.map(\.lowercaseText))
+    }
+
+    /// The address of a record's numbered part (an import's row): the id, then the number.
+    public func callAsFunction(_ id: UUID, _ number: Int) -> String {
+        filled([id.lowercaseText, String(number)])
+    }
+
+    private func filled(_ values: [String]) -> String {
+        precondition(values.count == literals.count - 1, "\(pattern) has \(literals.count - 1) parameters, not the \(values.count) given")
         var address = literals[0]
-        for (index, id) in ids.enumerated() {
-            address += id.lowercaseText
+        for (index, value) in values.enumerated() {
+            address += value
             address += literals[index + 1]
         }
         return address

@@ -47,6 +47,8 @@ enum Paths {
     static let importReview = importRecord / "review"
     static let importDelete = importRecord / "delete"
     static let importProgress = importRecord / "progress"
+    /// One row beside the stored record it matches, merged field by field.
+    static let importRow = importRecord / "rows" / "{line}"
 
     static let exports = home / "export"
     static let exportEverything = exports / "everything.zip"

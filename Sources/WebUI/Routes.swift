@@ -52,6 +52,8 @@ enum WebRoutes {
         table.post(Paths.importCancel, .editor, ImportPages.cancel)
         table.post(Paths.importReview, .editor, ImportPages.review)
         table.post(Paths.importDelete, .editor, ImportPages.delete)
+        table.get(Paths.importRow, .editor, ImportComparePages.form)
+        table.post(Paths.importRow, .editor, ImportComparePages.save)
 
         table.get(Paths.exports, .signedIn, ExportPages.show)
         table.get(Paths.exportEverything, .editor, ExportPages.archive { _ in .everything })

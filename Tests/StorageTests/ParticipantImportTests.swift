@@ -76,7 +76,7 @@ import Testing
             Bo Ek,bo.ek@example.org,,
             """)
         let found = try rows(given, job)
-        #expect(found.map(\.matchReason) == [.sameEmail, .sameName, nil, .sameAsRow, .emailOfRow, nil, .nameOfRow])
+        #expect(found.map(\.matchReason) == [.sameKey, .sameName, nil, .sameAsRow, .keyOfRow, nil, .nameOfRow])
         #expect(found.map(\.decision) == [.merge, .create, .create, .skip, .merge, .create, .create])
         #expect(found[0].matchId == stored.id && found[0].matchName == "Émile Dubois")
         #expect(found[1].matchId == namesake.id)
@@ -92,6 +92,31 @@ import Testing
         #expect(ann.count == 1)
         #expect(try given.database.participant(id: ann[0].participant.id).phone == "+44 20 7946 0000")
         #expect(try given.database.participantMatches("Martin").items.count == 2)
+    }
+
+    @Test func aMergeKeepsTheStoredValuesChosenFieldByField() throws {
+        let given = try TestDatabase()
+        let stored = try given.database.createParticipant(ParticipantInput(name: "Émile Dubois", email: "emile@example.org", phone: "+33 1 23 45 67 89",
+                                                                           notes: "Evenings"), by: actor)
+        let job = try imported(given, "name,email,phone,notes\nEmile DUBOIS,emile@example.org,+33 9 99 99 99 99,Mornings\n")
+        let compared = try given.database.importRow(of: job.id, line: 2)
+        #expect(compared.row.comparesWithStored)
+        #expect(compared.stored[.phone] == "+33 1 23 45 67 89" && compared.stored[.notes] == "Evenings" && compared.stored[.name] == "Émile Dubois")
+        try given.database.setImportMerge(of: job.id, line: 2, keeping: [.name, .phone])
+        #expect(try rows(given, job)[0].keptFields == [.name, .phone])
+        let done = try run(given, job)
+        #expect(done.merged == 1)
+        let merged = try given.database.participant(id: stored.id)
+        #expect((merged.name, merged.phone, merged.notes) == ("Émile Dubois", "+33 1 23 45 67 89", "Mornings"))
+    }
+
+    @Test func choosingAnotherDecisionForgetsTheFieldsKept() throws {
+        let given = try TestDatabase()
+        _ = try given.database.createParticipant(ParticipantInput(name: "Ada", email: "ada@example.org"), by: actor)
+        let job = try imported(given, "name,email,phone\nAda King,ada@example.org,+44 20 7946 0000\n")
+        try given.database.setImportMerge(of: job.id, line: 2, keeping: [.name])
+        try given.database.setImportDecisions(of: job.id, [2: .create])
+        #expect(try rows(given, job)[0].keptFields.isEmpty)
     }
 
     @Test func changedColumnsCheckEveryRowAgain() throws {

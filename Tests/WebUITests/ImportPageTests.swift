@@ -43,6 +43,24 @@ import Testing
         #expect(given.get("/imports").bodyText.contains("Imported: 0 added, 1 merged, 2 skipped"))
     }
 
+    @Test func aRowIsComparedAndMergedFieldByField() async throws {
+        let given = try await editor()
+        let ada = try given.database.createParticipant(ParticipantInput(name: "Ada Lovelace", email: "ada@example.org", phone: "0712 345 678"),
+                                                       by: .system("test"))
+        let uploaded = try given.upload("/imports", field: "file", filename: "people.csv", Array("name,email,phone\nAda King,ada@example.org,0799 999 999\n".utf8))
+        let review = location(uploaded)
+        #expect(given.get(review).bodyText.contains("<a href=\"\(review)/rows/2\">Compare field by field"))
+        let form = given.get(review + "/rows/2").bodyText
+        #expect(form.contains("Row 2 beside Ada Lovelace") && form.contains("id=\"phone-stored\" name=\"phone\" value=\"stored\""))
+        #expect(form.contains("<strong>Email address</strong>: the same in both, ada@example.org"))
+        #expect(given.post(review + "/rows/2", [("name", "file"), ("phone", "stored")], formPath: review + "/rows/2").status == .seeOther)
+        #expect(given.get(review).bodyText.contains("Merging field by field."))
+        #expect(given.post(review + "/start", [], formPath: review).status == .seeOther)
+        #expect(given.web.imports.runOnce() == 1)
+        let merged = try given.database.participant(id: ada.id)
+        #expect((merged.name, merged.phone) == ("Ada King", "0712 345 678"))
+    }
+
     @Test func aFileThatIsNotAListIsRefusedOnTheUploadForm() async throws {
         let given = try await editor()
         let answer = try given.upload("/imports", field: "file", filename: "photo.csv", [0x89, 0x50, 0x4E, 0x47, 0, 0, 0, 0])
@@ -63,6 +81,20 @@ import Testing
         #expect(twice.status == .unprocessableContent && twice.bodyText.contains("Name is chosen for “Who” and “Contact”"))
         #expect(given.post(review + "/columns", [("column-0", "name"), ("column-1", "email")], formPath: review).status == .seeOther)
         #expect(given.get(review).bodyText.contains("Import 1 row"))
+    }
+
+    @Test func venuesAreImportedFromTheSameForm() async throws {
+        let given = try await editor()
+        _ = try given.database.createArea(AreaInput(name: "Riverside", areaType: "NEIGHBOURHOOD", parentId: ""), by: .system("test"))
+        #expect(given.get("/imports?kind=venues").bodyText.contains("id=\"kind-venues\" name=\"kind\" value=\"venues\" aria-describedby=\"kind-venues-hint\" checked"))
+        let uploaded = try given.upload("/imports", field: "file", filename: "venues.csv", Array("Venue,Address,Area\nBoathouse,1 Quay,riverside\n".utf8),
+                                        fields: [("kind", "venues")])
+        let review = location(uploaded)
+        #expect(given.get(review).bodyText.contains("1 row to add as a new venue"))
+        #expect(given.post(review + "/start", [], formPath: review).status == .seeOther)
+        #expect(given.web.imports.runOnce() == 1)
+        let report = given.get(review).bodyText
+        #expect(report.contains("1 venue added") && report.contains("href=\"/venues\">Go to venues</a>"))
     }
 
     @Test func readOnlyPeopleCannotImport() async throws {

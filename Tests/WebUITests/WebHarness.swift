@@ -64,10 +64,11 @@ final class WebHarness {
 
     /// Posts a multipart form with one file, written to a file as the server would spool it.
     @discardableResult
-    func upload(_ path: String, field: String, filename: String, _ bytes: [UInt8], formPath: String? = nil) throws -> Response {
+    func upload(_ path: String, field: String, filename: String, _ bytes: [UInt8], fields: [(String, String)] = [],
+                formPath: String? = nil) throws -> Response {
         let file = directory.appendingPathComponent("upload-\(UUID().uuidString)")
         try Data(bytes).write(to: file)
-        var form = Parameters()
+        var form = Parameters(fields.map { (name: $0.0, value: $0.1) })
         if let token = csrfToken(from: get(formPath ?? path)) { form.append("csrf_token", token) }
         let upload = UploadedFile(fieldName: field, filename: filename, declaredContentType: "text/csv", path: file.path, size: bytes.count)
         return send(Request(method: .post, path: path, cookies: cookies, form: form, files: [upload]))

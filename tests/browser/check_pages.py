@@ -494,21 +494,24 @@ IMPORT_FILE = ("\ufeffName;E-mail address;Telephone;Home venue\r\n"
                "Chen Li;chen.import@example.org;;\r\n")
 
 
-def upload_in_browser(browser, file_path):
-    """Chooses the file on /imports and presses Enter on Upload and check, as a keyboard user would."""
+def upload_in_browser(browser, file_path, kind):
+    """Chooses what the file holds and the file on /imports and presses Enter on Upload and check, as a keyboard user
+    would."""
     browser.driver.get(browser.base + "/imports")
+    browser.driver.find_element(By.ID, f"kind-{kind}").send_keys(Keys.SPACE)
     browser.driver.find_element(By.ID, "file").send_keys(file_path)
     press_enter(browser.driver, browser.driver.find_element(By.CSS_SELECTOR, "main form.form button[type=submit]"))
 
 
-def check_upload_state(checker, browser, label, file_path, name, expect):
+def check_upload_state(checker, browser, label, file_path, name, expect, kind="participants"):
     """One state the upload leads to: Chromium uploads the file (axe), requests uploads it again (status, vnu)."""
     try:
-        upload_in_browser(browser, file_path)
+        upload_in_browser(browser, file_path, kind)
         checker.axe(browser, label)
         page = browser.http.get(browser.base + "/imports")
         with open(file_path, "rb") as file:
-            response = browser.http.post(browser.base + "/imports", data={"csrf_token": csrf(page.text)}, files={"file": (name, file, "text/csv")})
+            response = browser.http.post(browser.base + "/imports", data={"csrf_token": csrf(page.text), "kind": kind},
+                                         files={"file": (name, file, "text/csv")})
         if response.status_code != expect:
             checker.results.append((label, "status", [f"expected {expect}, got {response.status_code}"]))
         out = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") + ".html"
@@ -529,7 +532,8 @@ def check_imports(checker, browser, role):
     checker.page(browser, f"{role}: /imports", "/imports")
     folder = tempfile.mkdtemp(prefix="fieldbook-import-")
     files = {"people.csv": IMPORT_FILE.encode("utf-8"), "photo.csv": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
-             "columns.csv": b"Who,Contact\nAda Lovelace,ada.import@example.org\n"}
+             "columns.csv": b"Who,Contact\nAda Lovelace,ada.import@example.org\n",
+             "venues.csv": "Venue;Address;Area;Type\nMarket Hall;3 Rue Neuve;Nowhere;Castle\nCorner Café;4 Rue Neuve;;\n".encode("utf-8")}
     paths = {}
     for name, content in files.items():
         paths[name] = os.path.join(folder, name)
@@ -537,6 +541,7 @@ def check_imports(checker, browser, role):
     check_upload_state(checker, browser, f"{role}: import refused (not a CSV file)", paths["photo.csv"], "photo.csv", 422)
     checker.expect(f"{role}: a refused file is explained", "This is not a CSV file" in browser.driver.page_source, "no reason shown")
     check_upload_state(checker, browser, f"{role}: import review, columns to choose", paths["columns.csv"], "columns.csv", 200)
+    check_upload_state(checker, browser, f"{role}: import review of venues with problems", paths["venues.csv"], "venues.csv", 200, "venues")
     review = check_upload_state(checker, browser, f"{role}: import review", paths["people.csv"], "people.csv", 200)
     if role != "editor" or not review:
         return
@@ -544,6 +549,11 @@ def check_imports(checker, browser, role):
     checker.expect(f"{role}: the review shows problems and duplicates",
                    "The same as row 2" in source and "No venue is named “Atlantis”" in source and "Enter an email address" in source,
                    "a problem or a duplicate is missing from the review")
+    compare = re.search(r'href="(/imports/[0-9a-f-]{36}/rows/\d+)"', source)
+    checker.expect(f"{role}: a possible duplicate can be compared field by field", compare is not None, "no Compare field by field link")
+    if compare:
+        checker.page(browser, f"{role}: import row compared field by field", compare.group(1))
+        browser.driver.get(browser.base + review.replace(browser.base, ""))
     try:
         # Row 6 (Chen Li, already here from the records made earlier) is skipped with the keyboard, then the import runs.
         choice = browser.driver.find_element(By.ID, "row-6")

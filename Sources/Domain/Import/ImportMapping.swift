@@ -1,8 +1,33 @@
 import Foundation
 
-/// What a column of an imported participant file may hold.
+/// What an imported file holds: one kind of record per file.
+public enum ImportTarget: String, CaseIterable, Sendable {
+    case participants, venues, activities
+
+    /// The kind in words, singular and plural.
+    public var noun: (one: String, many: String) {
+        switch self {
+        case .participants: ("participant", "participants")
+        case .venues: ("venue", "venues")
+        case .activities: ("activity", "activities")
+        }
+    }
+
+    /// The fields a column may hold, in the order the review offers them.
+    public var fields: [ImportField] {
+        switch self {
+        case .participants: [.id, .name, .firstName, .lastName, .email, .phone, .notes, .homeVenue]
+        case .venues: [.id, .name, .address, .area, .latitude, .longitude, .venueType]
+        case .activities: [.id, .name, .description, .activityType, .startDate, .endDate, .status, .venues]
+        }
+    }
+}
+
+/// What a column of an imported file may hold.
 public enum ImportField: String, CaseIterable, Sendable, Hashable {
     case id, name, firstName = "first_name", lastName = "last_name", email, phone, notes, homeVenue = "home_venue"
+    case address, area, latitude, longitude, venueType = "venue_type"
+    case description, activityType = "activity_type", startDate = "start_date", endDate = "end_date", status, venues
 
     public var label: String {
         switch self {
@@ -14,20 +39,56 @@ public enum ImportField: String, CaseIterable, Sendable, Hashable {
         case .phone: "Phone"
         case .notes: "Notes"
         case .homeVenue: "Home venue (its name or Fieldbook id)"
+        case .address: "Address"
+        case .area: "Area (its name or Fieldbook id)"
+        case .latitude: "Latitude"
+        case .longitude: "Longitude"
+        case .venueType: "Venue type"
+        case .description: "Description"
+        case .activityType: "Activity type (its name or Fieldbook id)"
+        case .startDate: "Start date"
+        case .endDate: "End date"
+        case .status: "Status"
+        case .venues: "Venues (names or Fieldbook ids, separated by semicolons)"
         }
     }
 
-    /// Headers that mean this field, folded as `ImportMapping.key` folds a header: Fieldbook's own export names first.
-    var headers: [String] {
+    /// The column's heading in the review's table.
+    public var heading: String {
+        switch self {
+        case .homeVenue: "Home venue"
+        case .area: "Area"
+        case .activityType: "Type"
+        case .venues: "Venues"
+        default: label
+        }
+    }
+
+    /// Headers that mean this field in a file of `target`, folded as `ImportMapping.key` folds a header: Fieldbook's
+    /// own export names first.
+    func headers(in target: ImportTarget) -> [String] {
         switch self {
         case .id: ["id", "uuid", "fieldbookid"]
-        case .name: ["name", "fullname", "participant", "participantname", "person", "nom", "nombre"]
+        case .name:
+            ["name", "nom", "nombre"] + (target == .participants ? ["fullname", "participant", "participantname", "person"]
+                : target == .venues ? ["venue", "venuename", "place", "location"] : ["activity", "activityname", "title"])
         case .firstName: ["firstname", "givenname", "forename", "prenom"]
         case .lastName: ["lastname", "surname", "familyname", "nomdefamille", "apellido"]
         case .email: ["email", "emailaddress", "mail", "courriel", "correo"]
         case .phone: ["phone", "phonenumber", "telephone", "tel", "mobile", "cell", "cellphone", "telefono"]
         case .notes: ["notes", "note", "comments", "comment", "remarks"]
         case .homeVenue: ["homevenueid", "homevenue", "venue", "home"]
+        case .address: ["address", "streetaddress", "adresse", "direccion"]
+        case .area: ["geographicareaid", "area", "areaname", "geographicarea", "neighbourhood", "neighborhood", "district"]
+        case .latitude: ["latitude", "lat"]
+        case .longitude: ["longitude", "lon", "lng", "long"]
+        case .venueType: ["venuetype", "type", "kind"]
+        case .description: ["description", "details", "summary"]
+        case .activityType: ["activitytypeid", "activitytype", "type", "category"]
+        case .startDate: ["startdate", "start", "starts", "from", "begins"]
+        case .endDate: ["enddate", "end", "ends", "until", "to"]
+        case .status: ["status", "state"]
+        case .venues: ["venues", "venue", "venueids", "places", "where"]
         }
     }
 }
@@ -39,12 +100,12 @@ public struct ImportMapping: Sendable, Equatable {
 
     public init(fields: [ImportField?]) { self.fields = fields }
 
-    /// The field each header names, when one does; a field is given to its first column only.
-    public static func guessed(from headers: [String]) -> ImportMapping {
+    /// The field each header names in a file of `target`, when one does; a field is given to its first column only.
+    public static func guessed(from headers: [String], for target: ImportTarget) -> ImportMapping {
         var taken = Set<ImportField>()
         return ImportMapping(fields: headers.map { header in
             let key = Self.key(header)
-            guard let field = ImportField.allCases.first(where: { $0.headers.contains(key) }), !taken.contains(field) else { return nil }
+            guard let field = target.fields.first(where: { $0.headers(in: target).contains(key) }), !taken.contains(field) else { return nil }
             taken.insert(field)
             return field
         })
@@ -56,35 +117,40 @@ public struct ImportMapping: Sendable, Equatable {
         return String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
 
-    /// Problems that stop the rows being read: a field chosen for two columns, no column with the name.
-    public func problems(headers: [String]) -> ValidationError {
+    /// Problems that stop the rows being read: a field chosen for two columns, a field the kind does not have, no
+    /// column with the name.
+    public func problems(headers: [String], target: ImportTarget) -> ValidationError {
         var errors = ValidationError()
+        func named(_ column: Int) -> String { "“\(headers.indices.contains(column) ? headers[column] : "column \(column + 1)")”" }
         for field in ImportField.allCases {
             let columns = fields.indices.filter { fields[$0] == field }
-            if columns.count > 1 {
-                let names = columns.map { "“\(headers.indices.contains($0) ? headers[$0] : "column \($0 + 1)")”" }
-                errors.add("column-\(columns[1])", "\(field.label) is chosen for \(names.joined(separator: " and ")): choose it for one column only")
+            if !columns.isEmpty, !target.fields.contains(field) {
+                errors.add("column-\(columns[0])", "\(named(columns[0])) cannot hold the \(field.heading.lowercased()): \(target.noun.many) have none. Choose another field or leave the column out")
+            } else if columns.count > 1 {
+                errors.add("column-\(columns[1])", "\(field.label) is chosen for \(columns.map(named).joined(separator: " and ")): choose it for one column only")
             }
         }
-        if !fields.contains(.name), !fields.contains(.firstName), !fields.contains(.lastName) {
-            errors.add("column-0", "Choose the column that holds each participant's name (or first and last names)")
+        let names: Set<ImportField> = target == .participants ? [.name, .firstName, .lastName] : [.name]
+        if !fields.contains(where: { $0.map(names.contains) ?? false }) {
+            let what = target == .participants ? "each participant's name (or first and last names)" : "each \(target.noun.one)'s name"
+            errors.add("column-0", "Choose the column that holds \(what)")
         }
         return errors
     }
 
     /// The row's value for each mapped field, trimmed; cells past the row's end are empty.
-    public func values(_ cells: [String]) -> ImportedParticipant {
+    public func values(_ cells: [String]) -> ImportedRow {
         var values: [ImportField: String] = [:]
         for (index, field) in fields.enumerated() {
             guard let field else { continue }
             values[field] = index < cells.count ? cells[index].trimmingCharacters(in: .whitespacesAndNewlines) : ""
         }
-        return ImportedParticipant(values)
+        return ImportedRow(values)
     }
 }
 
-/// One row of a participant file, read through its mapping.
-public struct ImportedParticipant: Sendable, Hashable {
+/// One row of an imported file, read through its mapping.
+public struct ImportedRow: Sendable, Equatable {
     public let values: [ImportField: String]
 
     public init(_ values: [ImportField: String]) { self.values = values }
@@ -97,16 +163,69 @@ public struct ImportedParticipant: Sendable, Hashable {
         return whole.isEmpty ? [self[.firstName], self[.lastName]].filter { !$0.isEmpty }.joined(separator: " ") : whole
     }
 
-    /// What the participant form would be sent, the home venue given as `homeVenueId` (resolved beforehand from a name).
-    public func input(homeVenueId: String) -> ParticipantInput {
+    /// The row without the values of `fields` (the name's parts go with the name), so a merge keeps what is stored.
+    public func keeping(_ fields: Set<ImportField>) -> ImportedRow {
+        guard !fields.isEmpty else { return self }
+        let blanked = fields.contains(.name) ? fields.union([.firstName, .lastName]) : fields
+        return ImportedRow(values.filter { !blanked.contains($0.key) })
+    }
+
+    /// The cells of a list column (venues), split at semicolons.
+    public func list(_ field: ImportField) -> [String] {
+        self[field].split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
+
+/// Each value the file gives replaces the stored one; an empty cell keeps what is stored.
+private func chosen(_ file: String, over stored: String) -> String { file.isEmpty ? stored : file }
+
+extension ImportedRow {
+    /// What the participant form would be sent, the home venue given as an id (resolved beforehand from a name).
+    public func participantInput(homeVenueId: String) -> ParticipantInput {
         ParticipantInput(name: name, email: self[.email], phone: self[.phone], notes: self[.notes], homeVenueId: homeVenueId)
     }
 
-    /// The row's values merged over a stored participant's: each value the file gives replaces the stored one, an empty
-    /// cell keeps what is stored.
-    public func input(over stored: ParticipantInput, homeVenueId: String) -> ParticipantInput {
-        func chosen(_ file: String, _ kept: String) -> String { file.isEmpty ? kept : file }
-        return ParticipantInput(name: chosen(name, stored.name), email: chosen(self[.email], stored.email), phone: chosen(self[.phone], stored.phone),
-                                notes: chosen(self[.notes], stored.notes), homeVenueId: chosen(homeVenueId, stored.homeVenueId))
+    /// The row's values merged over a stored participant's.
+    public func participantInput(over stored: ParticipantInput, homeVenueId: String) -> ParticipantInput {
+        ParticipantInput(name: chosen(name, over: stored.name), email: chosen(self[.email], over: stored.email),
+                         phone: chosen(self[.phone], over: stored.phone), notes: chosen(self[.notes], over: stored.notes),
+                         homeVenueId: chosen(homeVenueId, over: stored.homeVenueId))
+    }
+
+    /// What the venue form would be sent; the type may be its label ("Public building") or its code.
+    public func venueInput(areaId: String) -> VenueInput {
+        VenueInput(name: self[.name], address: self[.address], areaId: areaId, latitude: self[.latitude], longitude: self[.longitude],
+                   venueType: Self.code(self[.venueType], VenueType.allCases.map { ($0.rawValue, $0.label) }))
+    }
+
+    public func venueInput(over stored: VenueInput, areaId: String) -> VenueInput {
+        let file = venueInput(areaId: areaId)
+        return VenueInput(name: chosen(file.name, over: stored.name), address: chosen(file.address, over: stored.address),
+                          areaId: chosen(areaId, over: stored.areaId), latitude: chosen(file.latitude, over: stored.latitude),
+                          longitude: chosen(file.longitude, over: stored.longitude), venueType: chosen(file.venueType, over: stored.venueType))
+    }
+
+    /// What the activity form would be sent: finite when the row has an end date; the status may be its label.
+    public func activityInput(typeId: String, venueIds: [String]) -> ActivityInput {
+        ActivityInput(name: self[.name], description: self[.description], typeId: typeId, startDate: self[.startDate],
+                      duration: self[.endDate].isEmpty ? "ongoing" : "finite", endDate: self[.endDate],
+                      status: Self.code(self[.status], ActivityStatus.allCases.map { ($0.rawValue, $0.label) }), venueIds: venueIds)
+    }
+
+    /// The row merged over a stored activity's values; a row's venues replace the stored ones, none keeps them.
+    public func activityInput(over stored: ActivityInput, typeId: String, venueIds: [String]) -> ActivityInput {
+        let file = activityInput(typeId: typeId, venueIds: venueIds)
+        let end = chosen(file.endDate, over: stored.endDate)
+        return ActivityInput(name: chosen(file.name, over: stored.name), description: chosen(file.description, over: stored.description),
+                             typeId: chosen(typeId, over: stored.typeId), startDate: chosen(file.startDate, over: stored.startDate),
+                             duration: end.isEmpty ? "ongoing" : "finite", endDate: end, status: chosen(file.status, over: stored.status),
+                             venueIds: venueIds.isEmpty ? stored.venueIds : venueIds)
+    }
+
+    /// A choice written as its code or its label, case and spaces ignored, as its code; anything else as written (the
+    /// rule then says what it may be).
+    static func code(_ text: String, _ choices: [(code: String, label: String)]) -> String {
+        let key = ImportMapping.key(text)
+        return choices.first { ImportMapping.key($0.code) == key || ImportMapping.key($0.label) == key }?.code ?? text
     }
 }

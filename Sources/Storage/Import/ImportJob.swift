@@ -19,22 +19,24 @@ public enum ImportDecision: String, Sendable, CaseIterable {
     case skip
 }
 
-/// Why a row may be someone Fieldbook already has, or someone an earlier row of the file names.
+/// Why a row may be a record Fieldbook already has, or one an earlier row of the file names.
 public enum ImportMatchReason: String, Sendable {
-    /// The row's Fieldbook id is a participant's (a file exported from Fieldbook).
+    /// The row's Fieldbook id is a stored record's (a file exported from Fieldbook).
     case sameID = "id"
-    case sameEmail = "email"
+    /// The kind's strong key: a participant's email, a venue's name and address, an activity's name and start date
+    /// (case and accents ignored).
+    case sameKey = "key"
     /// The same name once folded as search folds it (case and accents ignored).
     case sameName = "name"
     /// Every value the same as an earlier row's.
     case sameAsRow = "same_row"
     /// The same Fieldbook id as an earlier row.
     case idOfRow = "row_id"
-    case emailOfRow = "row_email"
+    case keyOfRow = "row_key"
     case nameOfRow = "row_name"
 
-    /// The match is an earlier row of the file, not a stored participant.
-    public var isEarlierRow: Bool { self == .sameAsRow || self == .emailOfRow || self == .nameOfRow || self == .idOfRow }
+    /// The match is an earlier row of the file, not a stored record.
+    public var isEarlierRow: Bool { self == .sameAsRow || self == .keyOfRow || self == .nameOfRow || self == .idOfRow }
 
     /// The row's id is taken (stored, or an earlier row's), so it can be merged or skipped but never added.
     var idTaken: Bool { self == .sameID || self == .idOfRow }
@@ -43,6 +45,7 @@ public enum ImportMatchReason: String, Sendable {
 /// An uploaded file waiting for review, being imported, or imported.
 public struct ImportJob: Sendable {
     public let id: UUID
+    public let target: ImportTarget
     public let fileName: String
     public let createdBy: UUID
     public let createdAt: Date
@@ -62,6 +65,7 @@ public struct ImportJob: Sendable {
 
     init(row: Row) {
         id = row.uuid("id")
+        target = ImportTarget(rawValue: row["kind"]) ?? .participants
         fileName = row["file_name"]
         createdBy = row.uuid("created_by")
         createdAt = row.storedDate("created_at")
@@ -85,19 +89,29 @@ public struct ImportRow: Sendable {
     public let line: Int
     /// The cells as the file has them.
     public let cells: [String]
-    public let values: ImportedParticipant
+    public let values: ImportedRow
     /// Problems that keep the row out, worded as the participant form words them.
     public let errors: [FieldError]
     public let matchReason: ImportMatchReason?
     /// The participant the row matches, stored or to be created by an earlier row.
     public let matchId: UUID?
     public let matchLine: Int?
-    /// The stored participant's name and email, when the match is stored.
+    /// The stored match's name and what tells it apart (a participant's email, a venue's address, an activity's start).
     public let matchName: String?
-    public let matchEmail: String?
+    public let matchDetail: String?
     public let decision: ImportDecision
+    /// Fields whose stored value a merge keeps although the file has another (chosen field by field).
+    public let keptFields: Set<ImportField>
 
-    /// The choices the row offers: none but skipping while it has problems, merging only when it matches someone.
+    /// Whether the row can be compared field by field with a stored record it would merge into.
+    public var comparesWithStored: Bool {
+        errors.isEmpty && matchId != nil && !(matchReason?.isEarlierRow ?? true)
+    }
+
+    /// The values a merge writes: those of the fields kept blanked, so the stored ones stay.
+    public var mergedValues: ImportedRow { values.keeping(keptFields) }
+
+    /// The choices the row offers: none but skipping while it has problems, merging only when it matches a record.
     public var choices: [ImportDecision] {
         if !errors.isEmpty { return [.skip] }
         if matchReason?.idTaken == true { return [.merge, .skip] }

@@ -37,4 +37,9 @@ enum ImportSchema {
             ) WITHOUT ROWID;
             """)
     }
+
+    /// The fields of a merged row whose stored value a person chose to keep over the file's (JSON array of names).
+    static func addKeptFields(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE import_rows ADD COLUMN kept_fields TEXT")
+    }
 }

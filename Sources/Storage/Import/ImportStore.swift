@@ -12,13 +12,16 @@ extension AppDatabase {
     public static let maxImportRows = 200_000
     static let maxImportColumns = 200
 
-    /// Reads a CSV file of participants into a new import waiting for review: each row checked, matched against the
-    /// participants stored and the file's earlier rows, and given a choice. Reads the file a piece at a time.
-    public func createImport(fromFile path: String, named fileName: String, by user: UUID) throws -> ImportJob {
+    /// Reads a CSV file of participants, venues or activities into a new import waiting for review: each row checked,
+    /// matched against the records stored and the file's earlier rows, and given a choice. Reads the file a piece at a
+    /// time.
+    public func createImport(fromFile path: String, named fileName: String, holding target: ImportTarget = .participants,
+                             by user: UUID) throws -> ImportJob {
+        let what = "a header row and a row for each \(target.noun.one)"
         guard let file = FileHandle(forReadingAtPath: path) else { throw ImportRefusal(message: "The uploaded file could not be read. Upload it again.") }
         defer { try? file.close() }
         let first = file.readData(ofLength: 64 * 1024)
-        if first.isEmpty { throw ImportRefusal(message: "The file is empty. Choose a CSV file with a header row and a row for each participant.") }
+        if first.isEmpty { throw ImportRefusal(message: "The file is empty. Choose a CSV file with \(what).") }
         if first.contains(0) {
             throw ImportRefusal(message: "This is not a CSV file (it holds binary data). In your spreadsheet, save or export the sheet as “CSV UTF-8”, then upload that file.")
         }
@@ -30,8 +33,8 @@ extension AppDatabase {
             // The job's row first (its rows refer to it); what the file holds is filled in once it has been read.
             try db.execute(sql: """
                 INSERT INTO import_jobs (id, kind, file_name, created_by, created_at, headers, mapping, separator, row_count, state)
-                VALUES (?, 'participants', ?, ?, ?, '[]', '[]', ?, 0, 'preview')
-                """, arguments: [id.databaseText, String(fileName.prefix(200)), user.databaseText, Date().storedText, reader.separator.name])
+                VALUES (?, ?, ?, ?, ?, '[]', '[]', ?, 0, 'preview')
+                """, arguments: [id.databaseText, target.rawValue, String(fileName.prefix(200)), user.databaseText, Date().storedText, reader.separator.name])
             var headers: [String]?
             var line = 1
             let insert = try db.makeStatement(sql: "INSERT INTO import_rows (job_id, line, cells, new_id, decision) VALUES (?, ?, ?, ?, 'create')")
@@ -58,12 +61,12 @@ extension AppDatabase {
             }
             try reader.finish(take)
             if let problem = reader.problem { throw ImportRefusal(message: problem) }
-            guard let headers else { throw ImportRefusal(message: "The file has no rows. Choose a CSV file with a header row and a row for each participant.") }
-            guard line > 1 else { throw ImportRefusal(message: "The file has a header row but no participants under it.") }
-            let mapping = ImportMapping.guessed(from: headers)
+            guard let headers else { throw ImportRefusal(message: "The file has no rows. Choose a CSV file with \(what).") }
+            guard line > 1 else { throw ImportRefusal(message: "The file has a header row but no \(target.noun.many) under it.") }
+            let mapping = ImportMapping.guessed(from: headers, for: target)
             try db.execute(sql: "UPDATE import_jobs SET headers = ?, mapping = ?, windows_1252 = ?, row_count = ? WHERE id = ?",
                            arguments: [ImportJSON.text(headers), Self.mappingText(mapping), reader.usedWindows1252, line - 1, id.databaseText])
-            if mapping.problems(headers: headers).isEmpty { try ImportAnalysis(db: db, job: id, mapping: mapping).run() }
+            if mapping.problems(headers: headers, target: target).isEmpty { try ImportAnalysis(db: db, job: id, target: target, mapping: mapping).run() }
             return try Self.importJob(db, id)
         }
     }
@@ -85,14 +88,14 @@ extension AppDatabase {
         case .duplicates: "AND r.match_reason IS NOT NULL"
         }
         return try read { db in
-            let mapping = try Self.importJob(db, job).mapping
+            let stored = try Self.importJob(db, job)
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM import_rows r WHERE r.job_id = ? \(condition)", arguments: [job.databaseText]) ?? 0
             let rows = try Row.fetchAll(db, sql: """
-                SELECT r.*, p.name AS match_name, p.email AS match_email FROM import_rows r
-                LEFT JOIN participants p ON p.id = r.match_id AND r.match_reason IN ('id', 'email', 'name')
+                SELECT r.*, p.name AS match_name, p.\(stored.target.detailColumn) AS match_detail FROM import_rows r
+                LEFT JOIN \(stored.target.table) p ON p.id = r.match_id AND r.match_reason IN ('id', 'key', 'name')
                 WHERE r.job_id = ? \(condition) ORDER BY r.line LIMIT ? OFFSET ?
                 """, arguments: [job.databaseText, page.perPage, page.offset])
-            return ListPage(items: rows.map { Self.importRow($0, mapping) }, total: total, request: page)
+            return ListPage(items: rows.map { Self.importRow($0, stored.mapping) }, total: total, request: page)
         }
     }
 
@@ -123,9 +126,9 @@ extension AppDatabase {
             let stored = try Self.importJob(db, job)
             try Self.ensureInReview(stored)
             guard mapping.fields.count == stored.headers.count else { throw ValidationError.clash("column-0", "The columns changed while you chose them. Choose them again") }
-            try mapping.problems(headers: stored.headers).throwIfAny()
+            try mapping.problems(headers: stored.headers, target: stored.target).throwIfAny()
             try db.execute(sql: "UPDATE import_jobs SET mapping = ? WHERE id = ?", arguments: [Self.mappingText(mapping), job.databaseText])
-            try ImportAnalysis(db: db, job: job, mapping: mapping).run()
+            try ImportAnalysis(db: db, job: job, target: stored.target, mapping: mapping).run()
         }
     }
 
@@ -138,12 +141,44 @@ extension AppDatabase {
             for (line, decision) in decisions.sorted(by: { $0.key < $1.key }) {
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM import_rows WHERE job_id = ? AND line = ?", arguments: [job.databaseText, line]) else { continue }
                 guard Self.importRow(row, stored.mapping).choices.contains(decision) else {
-                    errors.add("row-\(line)", "Row \(line) cannot be \(decision == .merge ? "merged: it matches nobody" : "imported until its problems are fixed in the file")")
+                    errors.add("row-\(line)", "Row \(line) cannot be \(Self.refusedChoice(decision, row: Self.importRow(row, stored.mapping)))")
                     continue
                 }
-                try db.execute(sql: "UPDATE import_rows SET decision = ? WHERE job_id = ? AND line = ?", arguments: [decision.rawValue, job.databaseText, line])
+                // Fields kept by a field-by-field merge belong to that merge only.
+                try db.execute(sql: """
+                    UPDATE import_rows SET decision = ?, kept_fields = CASE WHEN ? = 'merge' THEN kept_fields END WHERE job_id = ? AND line = ?
+                    """, arguments: [decision.rawValue, decision.rawValue, job.databaseText, line])
             }
             try errors.throwIfAny()
+        }
+    }
+
+    /// One row, and the values of the stored record it would merge into (for comparing them field by field).
+    public func importRow(of job: UUID, line: Int) throws -> (row: ImportRow, stored: [ImportField: String]) {
+        try read { db in
+            let stored = try Self.importJob(db, job)
+            guard let found = try Row.fetchOne(db, sql: """
+                SELECT r.*, p.name AS match_name, p.\(stored.target.detailColumn) AS match_detail FROM import_rows r
+                LEFT JOIN \(stored.target.table) p ON p.id = r.match_id AND r.match_reason IN ('id', 'key', 'name')
+                WHERE r.job_id = ? AND r.line = ?
+                """, arguments: [job.databaseText, line]) else { throw DomainError.notFound(entity: "row") }
+            let row = Self.importRow(found, stored.mapping)
+            guard row.comparesWithStored, let match = row.matchId else { return (row, [:]) }
+            return (row, try stored.target.storedValues(db, id: match))
+        }
+    }
+
+    /// A row merged field by field: `kept` are the fields whose stored value stays although the file has another.
+    public func setImportMerge(of job: UUID, line: Int, keeping kept: Set<ImportField>) throws {
+        try writeLocal { db in
+            let stored = try Self.importJob(db, job)
+            try Self.ensureInReview(stored)
+            guard let found = try Row.fetchOne(db, sql: "SELECT * FROM import_rows WHERE job_id = ? AND line = ?", arguments: [job.databaseText, line]),
+                  Self.importRow(found, stored.mapping).comparesWithStored else {
+                throw ValidationError.clash("import", "Row \(line) matches no stored \(stored.target.noun.one), so it cannot be merged")
+            }
+            try db.execute(sql: "UPDATE import_rows SET decision = 'merge', kept_fields = ? WHERE job_id = ? AND line = ?",
+                           arguments: [kept.isEmpty ? nil : ImportJSON.text(kept.map(\.rawValue).sorted()), job.databaseText, line])
         }
     }
 
@@ -152,9 +187,9 @@ extension AppDatabase {
         try writeLocal { db in
             try Self.ensureInReview(try Self.importJob(db, job))
             try db.execute(sql: """
-                UPDATE import_rows SET decision = ? WHERE job_id = ? AND match_id IS NOT NULL AND errors IS NULL
-                AND NOT (? = 'create' AND match_reason IN ('id', 'row_id'))
-                """, arguments: [decision.rawValue, job.databaseText, decision.rawValue])
+                UPDATE import_rows SET decision = ?, kept_fields = CASE WHEN ? = 'merge' THEN kept_fields END
+                WHERE job_id = ? AND match_id IS NOT NULL AND errors IS NULL AND NOT (? = 'create' AND match_reason IN ('id', 'row_id'))
+                """, arguments: [decision.rawValue, decision.rawValue, job.databaseText, decision.rawValue])
         }
     }
 
@@ -163,7 +198,7 @@ extension AppDatabase {
         try writeLocal { db in
             let stored = try Self.importJob(db, job)
             try Self.ensureInReview(stored)
-            try stored.mapping.problems(headers: stored.headers).throwIfAny()
+            try stored.mapping.problems(headers: stored.headers, target: stored.target).throwIfAny()
             try db.execute(sql: "UPDATE import_jobs SET state = 'queued' WHERE id = ?", arguments: [job.databaseText])
         }
     }
@@ -176,7 +211,9 @@ extension AppDatabase {
                 throw ValidationError.clash("import", "Only a cancelled or failed import can be reviewed again")
             }
             try db.execute(sql: "UPDATE import_jobs SET state = 'preview', failure = NULL, finished_at = NULL WHERE id = ?", arguments: [job.databaseText])
-            if stored.mapping.problems(headers: stored.headers).isEmpty { try ImportAnalysis(db: db, job: job, mapping: stored.mapping).run() }
+            if stored.mapping.problems(headers: stored.headers, target: stored.target).isEmpty {
+                try ImportAnalysis(db: db, job: job, target: stored.target, mapping: stored.mapping).run()
+            }
         }
     }
 
@@ -203,8 +240,15 @@ extension AppDatabase {
         let cells = ImportJSON.strings(row["cells"])
         return ImportRow(line: row["line"], cells: cells, values: mapping.values(cells), errors: ImportJSON.errors(row["errors"]),
                   matchReason: (row["match_reason"] as String?).flatMap(ImportMatchReason.init), matchId: (row["match_id"] as String?).flatMap(UUID.init),
-                  matchLine: row["match_line"], matchName: row["match_name"], matchEmail: row["match_email"],
-                  decision: ImportDecision(rawValue: row["decision"]) ?? .skip)
+                  matchLine: row["match_line"], matchName: row["match_name"], matchDetail: row["match_detail"],
+                  decision: ImportDecision(rawValue: row["decision"]) ?? .skip,
+                  keptFields: Set(ImportJSON.strings(row["kept_fields"]).compactMap(ImportField.init)))
+    }
+
+    /// Why a row does not offer a choice, to end "Row N cannot be …".
+    private static func refusedChoice(_ decision: ImportDecision, row: ImportRow) -> String {
+        if !row.errors.isEmpty { return "imported until its problems are fixed in the file" }
+        return decision == .merge ? "merged: it matches nothing" : "added: its Fieldbook id is taken, so merge or skip it"
     }
 
     static func mappingText(_ mapping: ImportMapping) -> String { ImportJSON.text(mapping.fields.map { $0?.rawValue ?? "" }) }

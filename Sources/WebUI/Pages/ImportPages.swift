@@ -4,25 +4,26 @@ import HTTPServer
 import Storage
 import Surface
 
-/// Importing participants from a CSV file (issue 14): upload, a review of every row (columns, problems, possible
+/// Importing participants, venues or activities from a CSV file (issue 14): upload, a review of every row (columns, problems, possible
 /// duplicates, a choice per row), then the import written in the background with its progress, and what it did.
 enum ImportPages {
     /// GET /imports: the upload form and this node's imports.
     static func list(_ context: inout PageContext) throws -> Response {
-        try listPage(&context, error: nil)
+        try listPage(&context, error: nil, target: context.request.query["kind"].flatMap(ImportTarget.init) ?? .participants)
     }
 
     /// POST /imports: reads the uploaded file into a new import and opens its review.
     static func upload(_ context: inout PageContext) throws -> Response {
+        let target = ImportTarget(rawValue: context.request.field("kind")) ?? .participants
         guard let file = context.request.files.first(where: { $0.fieldName == "file" }), !file.isEmpty || !file.filename.isEmpty else {
-            return try listPage(&context, error: "Choose a CSV file to import", status: .unprocessableContent)
+            return try listPage(&context, error: "Choose a CSV file to import", target: target, status: .unprocessableContent)
         }
         guard let user = context.user else { throw AccessDenied(message: "Sign in to import.") }
         do {
-            let job = try context.database.createImport(fromFile: file.path, named: file.filename, by: user.id)
+            let job = try context.database.createImport(fromFile: file.path, named: file.filename, holding: target, by: user.id)
             return context.redirect(to: Paths.importRecord(job.id), flash: "“\(job.fileName)” read: \(rowsText(job.rowCount)). Check them, then import.")
         } catch let refusal as ImportRefusal {
-            return try listPage(&context, error: refusal.message, status: .unprocessableContent)
+            return try listPage(&context, error: refusal.message, target: target, status: .unprocessableContent)
         }
     }
 
@@ -109,11 +110,15 @@ enum ImportPages {
         return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     }
 
-    private static func listPage(_ context: inout PageContext, error: String?, status: HTTPStatus = .ok) throws -> Response {
+    private static func listPage(_ context: inout PageContext, error: String?, target: ImportTarget, status: HTTPStatus = .ok) throws -> Response {
         var view: [String: Any] = [
             "action": Paths.imports(),
+            "kinds": ImportTarget.allCases.map { option -> [String: Any] in
+                ["value": option.rawValue, "label": option.noun.many.prefix(1).uppercased() + option.noun.many.dropFirst(),
+                 "hint": hint(option), "checked": option == target]
+            },
             "imports": try context.database.importJobs().map { job -> [String: Any] in
-                ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount),
+                ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount), "kind": job.target.noun.many,
                  "state": ImportReviewView.stateText(job), "when": DateStyle.current.text(job.createdAt)]
             },
             "max_rows": AppDatabase.maxImportRows.formatted(),
@@ -124,7 +129,16 @@ enum ImportPages {
             view["errors"] = [["anchor": "file", "message": error]]
             view["has_errors"] = true
         }
-        return context.page("imports/list", title: "Import participants", section: .participants, view: view, status: status, hasErrors: error != nil)
+        return context.page("imports/list", title: "Import from a spreadsheet", section: nil, view: view, status: status, hasErrors: error != nil)
+    }
+
+    /// What a file of each kind holds, for the choice on the upload form.
+    private static func hint(_ target: ImportTarget) -> String {
+        switch target {
+        case .participants: "Name (or first and last names) and email address; phone, notes and home venue if you have them."
+        case .venues: "Name, address and area (by name); latitude, longitude and venue type if you have them."
+        case .activities: "Name, type (by name), start date and status; end date, description and venues (names separated by semicolons) if you have them."
+        }
     }
 
     static func rowsText(_ count: Int) -> String { count == 1 ? "1 row" : "\(count.formatted()) rows" }

@@ -12,7 +12,7 @@ enum ImportReviewView {
         var view: [String: Any] = [
             "file_name": job.fileName, "rows": ImportPages.rowsText(job.rowCount), "state_text": stateText(job),
             "separator": job.separator.name, "windows_1252": job.windows1252, "back": Paths.imports(),
-            "delete_action": Paths.importDelete(job.id), "participants": Paths.participants.list(),
+            "delete_action": Paths.importDelete(job.id), "list_path": routes(job.target).list(), "list_label": "Go to \(job.target.noun.many)",
         ]
         switch job.state {
         case .preview:
@@ -27,8 +27,9 @@ enum ImportReviewView {
             ]
         case .done:
             view["report"] = [
-                "created": count(job.created, "participant added", "participants added"),
-                "merged": count(job.merged, "row merged into a participant already here", "rows merged into participants already here"),
+                "created": count(job.created, "\(job.target.noun.one) added", "\(job.target.noun.many) added"),
+                "merged": count(job.merged, "row merged into \(article(job.target)) \(job.target.noun.one) already here",
+                                "rows merged into \(job.target.noun.many) already here"),
                 "skipped": count(job.skipped, "row skipped", "rows skipped"),
             ]
         case .cancelled, .failed:
@@ -38,12 +39,12 @@ enum ImportReviewView {
             view["errors"] = errors.fieldErrors.map { ["anchor": $0.field, "message": $0.message] }
             view["has_errors"] = true
         }
-        return context.page("imports/show", title: "Import of \(job.fileName)", section: .participants, view: view, status: status,
+        return context.page("imports/show", title: "Import of \(job.fileName)", section: section(job.target), view: view, status: status,
                             hasErrors: !errors.isEmpty)
     }
 
     private static func review(_ context: PageContext, _ job: ImportJob, proposed: ImportMapping, errors: ValidationError) throws -> [String: Any] {
-        let mappingProblems = job.mapping.problems(headers: job.headers)
+        let mappingProblems = job.mapping.problems(headers: job.headers, target: job.target)
         var view: [String: Any] = [
             "columns_action": Paths.importColumns(job.id), "columns": try columns(context, job, proposed, errors),
             "columns_open": !mappingProblems.isEmpty || errors.fieldErrors.contains { $0.field.hasPrefix("column-") },
@@ -56,22 +57,22 @@ enum ImportReviewView {
         let reader = LenientListReader(context.request)
         let filter = context.request.query["show"].flatMap(ImportRowFilter.init) ?? .all
         let page = try context.database.importRows(of: job.id, filter, page: reader.page())
-        let shown = Set(proposed.fields.compactMap { $0 }).subtracting([.id, .firstName, .lastName])
-        let fields = [ImportField.email, .phone, .notes, .homeVenue].filter(shown.contains)
+        let shown = Set(proposed.fields.compactMap { $0 }).subtracting([.id, .name, .firstName, .lastName])
+        let fields = job.target.fields.filter(shown.contains)
         view["summary"] = [
-            "create": count(summary.toCreate, "row to add as a new participant", "rows to add as new participants"),
-            "merge": count(summary.toMerge, "row to merge into a participant already here", "rows to merge into participants already here")
-                + " (the file's values replace theirs; empty cells keep them)",
+            "create": count(summary.toCreate, "row to add as a new \(job.target.noun.one)", "rows to add as new \(job.target.noun.many)"),
+            "merge": count(summary.toMerge, "row to merge into \(article(job.target)) \(job.target.noun.one) already here",
+                           "rows to merge into \(job.target.noun.many) already here") + " (the file's values replace theirs; empty cells keep them)",
             "skip": count(summary.toSkip, "row to skip", "rows to skip"),
             "problems": count(summary.withProblems, "row with problems, skipped until they are fixed in the file",
                               "rows with problems, skipped until they are fixed in the file"),
-            "duplicates": count(summary.possibleDuplicates, "row that may be someone already here or in an earlier row",
-                                "rows that may be someone already here or in an earlier row"),
+            "duplicates": count(summary.possibleDuplicates, "row that may be \(what(job.target)) already here or in an earlier row",
+                                "rows that may be \(what(job.target)) already here or in an earlier row"),
         ]
         view["filters"] = ImportRowFilter.allCases.map { option -> [String: Any] in
             ["label": filterLabel(option), "href": Paths.importRecord(job.id) + (option == .all ? "" : "?show=\(option.rawValue)"), "current": option == filter]
         }
-        view["headings"] = fields.map { ["label": heading($0)] }
+        view["headings"] = fields.map { ["label": $0.heading] }
         view["rows"] = page.items.map { row(job, $0, fields, errors) }
         view["has_rows"] = !page.items.isEmpty
         view["pagination"] = Pagination.view(page, request: context.request, noun: ("row", "rows"))
@@ -94,7 +95,7 @@ enum ImportReviewView {
             var column: [String: Any] = [
                 "id": "column-\(index)", "header": header.isEmpty ? "Column \(index + 1) (no name)" : header,
                 "examples": examples.filter { !$0.isEmpty }.prefix(3).joined(separator: ", "),
-                "options": ([nil] + ImportField.allCases.map { Optional($0) }).map { field -> [String: Any] in
+                "options": ([nil] + job.target.fields.map { Optional($0) }).map { field -> [String: Any] in
                     ["value": field?.rawValue ?? "", "label": field?.label ?? "Leave out", "selected": field == chosen]
                 },
             ]
@@ -114,28 +115,56 @@ enum ImportReviewView {
             "decision_text": label(row.decision),
         ]
         if let message = errors.message(for: "row-\(row.line)") { view["error"] = message }
-        if let reason = row.matchReason { view["match"] = match(reason, row) }
+        if let reason = row.matchReason { view["match"] = match(reason, row, job.target) }
+        if row.comparesWithStored { view["compare_path"] = Paths.importRow(job.id, row.line) }
+        if !row.keptFields.isEmpty, row.decision == .merge { view["kept_text"] = "Merging field by field." }
         return view
     }
 
-    private static func match(_ reason: ImportMatchReason, _ row: ImportRow) -> [String: Any] {
+    private static func match(_ reason: ImportMatchReason, _ row: ImportRow, _ target: ImportTarget) -> [String: Any] {
         let line = row.matchLine.map(String.init) ?? ""
+        let key = switch target {
+        case .participants: "this email address"
+        case .venues: "this name and address"
+        case .activities: "this name and start date"
+        }
         var view: [String: Any] = switch reason {
         case .sameID: ["before": "Already here, with the same Fieldbook id:"]
-        case .sameEmail: ["before": "Already here, with this email address:"]
+        case .sameKey: ["before": "Already here, with \(key):"]
         case .sameName: ["before": "Possible duplicate, with the same name:"]
         case .sameAsRow: ["text": "The same as row \(line)."]
         case .idOfRow: ["text": "Row \(line) has this Fieldbook id."]
-        case .emailOfRow: ["text": "Row \(line) has this email address."]
+        case .keyOfRow: ["text": "Row \(line) has \(key)."]
         case .nameOfRow: ["text": "Possible duplicate of row \(line), with the same name."]
         }
         if !reason.isEarlierRow, let id = row.matchId {
-            view["path"] = Paths.participants.record(id)
-            view["name"] = row.matchName ?? "a participant"
-            view["email"] = row.matchEmail ?? ""
+            view["path"] = routes(target).record(id)
+            view["name"] = row.matchName ?? "a record"
+            view["detail"] = row.matchDetail ?? ""
         }
         return view
     }
+
+    private static func section(_ target: ImportTarget) -> Section {
+        switch target {
+        case .participants: .participants
+        case .venues: .venues
+        case .activities: .activities
+        }
+    }
+
+    private static func routes(_ target: ImportTarget) -> RecordRoutes {
+        switch target {
+        case .participants: Paths.participants
+        case .venues: Paths.venues
+        case .activities: Paths.activities
+        }
+    }
+
+    /// "someone" for people, "a venue" or "an activity" for the rest ("a row that may be someone already here").
+    private static func what(_ target: ImportTarget) -> String { target == .participants ? "someone" : "\(article(target)) \(target.noun.one)" }
+
+    private static func article(_ target: ImportTarget) -> String { target == .activities ? "an" : "a" }
 
     private static func count(_ number: Int, _ one: String, _ many: String) -> String {
         number == 1 ? "1 \(one)" : "\(number.formatted()) \(many)"
@@ -166,10 +195,6 @@ enum ImportReviewView {
         case .problems: "Rows with problems"
         case .duplicates: "Possible duplicates"
         }
-    }
-
-    private static func heading(_ field: ImportField) -> String {
-        field == .homeVenue ? "Home venue" : field.label
     }
 
     /// The review's filter and page, kept across a save of choices.

@@ -8,7 +8,7 @@ public struct PageRenderer: Sendable {
         "categories/list", "categories/detail", "categories/form", "categories/delete",
         "users/list", "users/detail", "users/new", "users/edit", "users/password", "account/password", "settings/privacy", "_select", "_area_tree",
         "areas/list", "areas/detail", "areas/form", "areas/delete", "venues/list", "venues/detail", "venues/form", "venues/delete",
-        "_textarea", "_history", "_search_picker", "_default_submit", "_downloads", "_archive_download", "export", "participants/list", "participants/detail", "participants/form", "participants/delete", "participants/duplicates", "participants/merge", "imports/list", "imports/show",
+        "_textarea", "_history", "_search_picker", "_default_submit", "_downloads", "_archive_download", "export", "participants/list", "participants/detail", "participants/form", "participants/delete", "participants/duplicates", "participants/merge", "imports/list", "imports/show", "imports/compare",
         "activities/list", "activities/detail", "activities/form", "activities/delete", "assignments/new", "assignments/delete", "assignments/remove",
         "sync/status", "sync/conflicts", "sync/discard", "settings/sync", "settings/unlink",
         "analytics/engagement", "analytics/growth", "analytics/_filters", "analytics/_figure",

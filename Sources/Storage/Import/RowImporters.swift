@@ -1,0 +1,243 @@
+import Domain
+import Foundation
+import GRDB
+
+/// What differs between importing participants, venues and activities: how a row is checked (with its kind's form
+/// rules, references named by name or id), who it may already be, and how it is written (through the kind's writer).
+protocol RowImporter {
+    /// Problems of the row alone, worded as the kind's form words them.
+    func problems(_ row: ImportedRow) -> [FieldError]
+    /// The row's keys: `strong` (the same record: merged), `weak` (possibly the same: shown). Folded; nil when empty.
+    func keys(_ row: ImportedRow) -> (strong: String?, weak: String?)
+    /// The stored record with the row's strong key, then with its weak key.
+    func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)?
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws
+    /// Writes the row over a stored record; false when the record is not there (the caller creates it instead).
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool
+}
+
+extension ImportTarget {
+    /// The kind's table, for matches by id and the names the review shows.
+    var table: String {
+        switch self {
+        case .participants: Participant.databaseTableName
+        case .venues: Venue.databaseTableName
+        case .activities: Activity.databaseTableName
+        }
+    }
+
+    /// The column the review shows beside a stored match's name.
+    var detailColumn: String {
+        switch self {
+        case .participants: "email"
+        case .venues: "address"
+        case .activities: "start_date"
+        }
+    }
+
+    /// A stored record's values as the review shows them beside a row's, by the import's fields (references by name).
+    func storedValues(_ db: Database, id: UUID) throws -> [ImportField: String] {
+        /// The query's columns, each named after a field and read as text.
+        func text(_ sql: String) throws -> [ImportField: String] {
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [id.databaseText]) else { return [:] }
+            var values: [ImportField: String] = [:]
+            for column in row.columnNames {
+                if let field = ImportField(rawValue: column) { values[field] = (row[column] as String?) ?? "" }
+            }
+            return values
+        }
+        switch self {
+        case .participants:
+            return try text("""
+                SELECT p.name, p.email, coalesce(p.phone, '') AS phone, coalesce(p.notes, '') AS notes, coalesce(v.name, '') AS home_venue
+                FROM participants p LEFT JOIN venues v ON v.id = p.home_venue_id WHERE p.id = ?
+                """)
+        case .venues:
+            var values = try text("""
+                SELECT v.name, v.address, a.name AS area, coalesce(CAST(v.latitude AS TEXT), '') AS latitude,
+                coalesce(CAST(v.longitude AS TEXT), '') AS longitude,
+                coalesce(v.venue_type, '') AS venue_type FROM venues v JOIN geographic_areas a ON a.id = v.geographic_area_id WHERE v.id = ?
+                """)
+            values[.venueType] = values[.venueType].flatMap(VenueType.init(rawValue:))?.label ?? ""
+            return values
+        case .activities:
+            var values = try text("""
+                SELECT a.name, coalesce(a.description, '') AS description, t.name AS activity_type, a.start_date, coalesce(a.end_date, '') AS end_date,
+                a.status, (SELECT group_concat(v.name, '; ') FROM activity_venue_history h JOIN venues v ON v.id = h.venue_id
+                           WHERE h.activity_id = a.id AND h.effective_to IS NULL) AS venues
+                FROM activities a JOIN activity_types t ON t.id = a.activity_type_id WHERE a.id = ?
+                """)
+            values[.status] = values[.status].flatMap(ActivityStatus.init(rawValue:))?.label ?? ""
+            return values
+        }
+    }
+
+    func importer(_ db: Database) throws -> RowImporter {
+        switch self {
+        case .participants: ParticipantImporter(venues: try NamedRecords(db, table: "venues", noun: "venue"))
+        case .venues: try VenueImporter(db)
+        case .activities: try ActivityImporter(db)
+        }
+    }
+}
+
+/// A validation error's problems, the form's field names turned into the import's.
+private func problems(of check: () throws -> Void, renaming names: [String: ImportField] = [:]) -> [FieldError] {
+    do {
+        try check()
+        return []
+    } catch let errors as ValidationError {
+        return errors.fieldErrors.map { FieldError(field: names[$0.field]?.rawValue ?? $0.field, message: $0.message) }
+    } catch {
+        return [FieldError(field: "name", message: "\(error)")]
+    }
+}
+
+struct ParticipantImporter: RowImporter {
+    let venues: NamedRecords
+
+    func problems(_ row: ImportedRow) -> [FieldError] {
+        let venue = venues.resolve(row[.homeVenue])
+        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try row.participantInput(homeVenueId: venue.id).validated() },
+                                                             renaming: ["home_venue_id": .homeVenue])
+    }
+
+    func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
+        (row[.email].isEmpty ? nil : row[.email].lowercased(), row.name.isEmpty ? nil : SearchText.fold(row.name))
+    }
+
+    func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)? {
+        if let email = strong, let id = try String.fetchOne(db.cachedStatement(sql: """
+            SELECT id FROM participants WHERE email = ? COLLATE NOCASE ORDER BY created_at LIMIT 1
+            """), arguments: [email]) { return (.sameKey, id) }
+        // The folded name is search_text's first field: a range of its index.
+        if let name = weak, let id = try String.fetchOne(db.cachedStatement(sql: """
+            SELECT id FROM participants WHERE search_text >= ? AND search_text < ? ORDER BY created_at LIMIT 1
+            """), arguments: [name + SearchText.separator, name + "\u{20}"]) { return (.sameName, id) }
+        return nil
+    }
+
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
+        try transaction.createParticipant(row.participantInput(homeVenueId: venues.checked(row[.homeVenue], .homeVenue)).validated(), id: id)
+    }
+
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
+        guard let stored = try Participant.fetchOne(transaction.db, key: id.databaseText) else { return false }
+        let current = ParticipantInput(name: stored.name, email: stored.email, phone: stored.phone ?? "", notes: stored.notes ?? "",
+                                       homeVenueId: stored.homeVenueId?.databaseText ?? "")
+        let venue = try venues.checked(row[.homeVenue], .homeVenue)
+        try transaction.updateParticipant(id: id, row.participantInput(over: current, homeVenueId: venue).validated(), expectedVersion: nil)
+        return true
+    }
+}
+
+/// Venues match by name and address (the same place), or by name alone (possibly the same).
+struct VenueImporter: RowImporter {
+    let areas: NamedRecords
+    private var byNameAndAddress: [String: String] = [:]
+    private var byName: [String: String] = [:]
+
+    init(_ db: Database) throws {
+        areas = try NamedRecords(db, table: "geographic_areas", noun: "area")
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, address FROM venues ORDER BY created_at") {
+            let id: String = row["id"]
+            let name = SearchText.fold(row["name"]), address = SearchText.fold(row["address"])
+            if byNameAndAddress[name + SearchText.separator + address] == nil { byNameAndAddress[name + SearchText.separator + address] = id }
+            if byName[name] == nil { byName[name] = id }
+        }
+    }
+
+    func problems(_ row: ImportedRow) -> [FieldError] {
+        let area = areas.resolve(row[.area])
+        return area.problems(.area) + Storage.problems(of: { _ = try row.venueInput(areaId: area.id).validated() },
+                                                      renaming: ["geographic_area_id": .area, "venue_type": .venueType])
+    }
+
+    func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
+        let name = SearchText.fold(row[.name])
+        return (name.isEmpty ? nil : name + SearchText.separator + SearchText.fold(row[.address]), name.isEmpty ? nil : name)
+    }
+
+    func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)? {
+        if let key = strong, let id = byNameAndAddress[key] { return (.sameKey, id) }
+        if let name = weak, let id = byName[name] { return (.sameName, id) }
+        return nil
+    }
+
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
+        try transaction.createVenue(row.venueInput(areaId: areas.checked(row[.area], .area)).validated(), id: id)
+    }
+
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
+        guard let stored = try Venue.fetchOne(transaction.db, key: id.databaseText) else { return false }
+        let current = VenueInput(name: stored.name, address: stored.address, areaId: stored.areaId.databaseText,
+                                 latitude: stored.latitude.map { String($0) } ?? "", longitude: stored.longitude.map { String($0) } ?? "",
+                                 venueType: stored.venueType?.rawValue ?? "")
+        let area = try areas.checked(row[.area], .area)
+        try transaction.updateVenue(id: id, row.venueInput(over: current, areaId: area).validated(), expectedVersion: nil)
+        return true
+    }
+}
+
+/// Activities match by name and start date (the same activity), or by name alone (possibly the same).
+struct ActivityImporter: RowImporter {
+    let types: NamedRecords
+    let venues: NamedRecords
+    private var byNameAndStart: [String: String] = [:]
+    private var byName: [String: String] = [:]
+
+    init(_ db: Database) throws {
+        types = try NamedRecords(db, table: "activity_types", noun: "activity type")
+        venues = try NamedRecords(db, table: "venues", noun: "venue")
+        for row in try Row.fetchAll(db, sql: "SELECT id, name, start_date FROM activities ORDER BY created_at") {
+            let id: String = row["id"], name = SearchText.fold(row["name"]), start: String = row["start_date"]
+            if byNameAndStart[name + SearchText.separator + start] == nil { byNameAndStart[name + SearchText.separator + start] = id }
+            if byName[name] == nil { byName[name] = id }
+        }
+    }
+
+    private func venueIds(_ row: ImportedRow) -> (ids: [String], problems: [FieldError]) {
+        let resolved = row.list(.venues).map(venues.resolve)
+        return (resolved.map(\.id), resolved.flatMap { $0.problems(.venues) })
+    }
+
+    func problems(_ row: ImportedRow) -> [FieldError] {
+        let type = types.resolve(row[.activityType]), venues = venueIds(row)
+        return type.problems(.activityType) + venues.problems + Storage.problems(
+            of: { _ = try row.activityInput(typeId: type.id, venueIds: venues.ids.filter { !$0.isEmpty }).validated() },
+            renaming: ["activity_type_id": .activityType, "start_date": .startDate, "end_date": .endDate, "venue_ids": .venues])
+    }
+
+    func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
+        let name = SearchText.fold(row[.name])
+        let start = CalendarDate(row[.startDate])?.description ?? row[.startDate]
+        return (name.isEmpty ? nil : name + SearchText.separator + start, name.isEmpty ? nil : name)
+    }
+
+    func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)? {
+        if let key = strong, let id = byNameAndStart[key] { return (.sameKey, id) }
+        if let name = weak, let id = byName[name] { return (.sameName, id) }
+        return nil
+    }
+
+    private func checkedVenues(_ row: ImportedRow) throws -> [String] {
+        try row.list(.venues).map { try venues.checked($0, .venues) }
+    }
+
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
+        let type = try types.checked(row[.activityType], .activityType)
+        try transaction.createActivity(row.activityInput(typeId: type, venueIds: checkedVenues(row)).validated(), id: id)
+    }
+
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
+        guard let stored = try Activity.fetchOne(transaction.db, key: id.databaseText) else { return false }
+        let open = try PeriodRow.open(transaction.db, .activity, of: id).map { $0.venueId.databaseText }
+        let current = ActivityInput(name: stored.name, description: stored.description ?? "", typeId: stored.typeId.databaseText,
+                                    startDate: stored.startDate.description, duration: stored.endDate == nil ? "ongoing" : "finite",
+                                    endDate: stored.endDate?.description ?? "", status: stored.status.rawValue, venueIds: open)
+        let type = try types.checked(row[.activityType], .activityType)
+        try transaction.updateActivity(id: id, row.activityInput(over: current, typeId: type, venueIds: checkedVenues(row)).validated(),
+                                       expectedVersion: nil)
+        return true
+    }
+}
