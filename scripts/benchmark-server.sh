@@ -1,7 +1,7 @@
 # The set-up the demo-community benchmarks share, sourced by them (not run): a work folder and the processes started,
 # both cleared on exit; the release binary; the demo community (FIELDBOOK_BENCH_DATA=DIR keeps it in DIR between runs,
-# made there once with the bench user); and `start_bench_server`, which serves it and sets SERVER_PID, BASE and
-# STARTUP_MS (launch to the "serving at" line, polled every 5 ms). Sizes are the sourcing script's arguments.
+# made there once with the bench user); and `start_bench_server`, which serves it (or another folder) and sets
+# SERVER_PID, BASE and STARTUP_MS (launch to the "serving at" line, polled every 5 ms). Sizes are the sourcing script's arguments.
 PARTICIPANTS=${1:-100000}; ACTIVITIES=${2:-20000}; VENUES=${3:-5000}
 TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
 VENV="$TOOLS_DIR/venv"
@@ -21,13 +21,14 @@ if [ ! -f "$DATA/fieldbook.sqlite" ]; then
   printf '%s\n' "benchmark password 1" | FIELDBOOK_PASSWORD_COST=test "$BIN" create-user --data "$DATA" --email bench@example.org --role editor >/dev/null
 fi
 
+# start_bench_server [DATA_FOLDER [NAME]]: serves DATA_FOLDER (default $DATA), its output in $WORK/NAME.out.
 start_bench_server() {
-  local started
+  local data=${1:-$DATA} name=${2:-server} started
   started=$(date +%s%N)
-  "$BIN" serve --data "$DATA" --port 0 --log-level warning > "$WORK/server.out" 2> "$WORK/server.err" &
+  "$BIN" serve --data "$data" --port 0 --log-level warning > "$WORK/$name.out" 2> "$WORK/$name.err" &
   SERVER_PID=$!
   PIDS+=($SERVER_PID)
-  for _ in $(seq 2000); do grep -q "serving at" "$WORK/server.out" 2>/dev/null && break; sleep 0.005; done
+  for _ in $(seq 2000); do grep -q "serving at" "$WORK/$name.out" 2>/dev/null && break; sleep 0.005; done
   STARTUP_MS=$(( ($(date +%s%N) - started) / 1000000 ))
-  BASE=$(grep -o 'http://[^ ]*' "$WORK/server.out" | tail -1); BASE=${BASE%/}
+  BASE=$(grep -o 'http://[^ ]*' "$WORK/$name.out" | tail -1); BASE=${BASE%/}
 }

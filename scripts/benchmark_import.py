@@ -1,6 +1,7 @@
-"""Measures importing participants (issue 14) on the demo community: the demo's own participant export, given new
-email addresses and no ids (so every row is someone new, and most names match a stored participant's), uploaded,
-reviewed and imported through the pages as a person would; called by scripts/benchmark-import.sh."""
+"""Measures importing (issue 14) on the demo community, through the pages as a person would: the demo's own
+participant export, given new email addresses and no ids (so every row is someone new, and most names match a stored
+participant's), uploaded, reviewed and imported; then, with --restore-base, the demo's export of everything restored
+into an empty Fieldbook. Called by scripts/benchmark-import.sh."""
 import csv
 import io
 import re
@@ -28,56 +29,98 @@ def people_file(session, base, path):
     return len(rows) - 1, seconds
 
 
-def main():
-    parser = server_arguments()
-    parser.add_argument("--pid", type=int, required=True)
-    parser.add_argument("--file", required=True)
-    args = parser.parse_args()
-    _, cookie = sign_in(args.base, args.email, args.password)
+def signed_in(base, args):
+    _, cookie = sign_in(base, args.email, args.password)
     session = requests.Session()
     session.headers["Cookie"] = cookie
-    rows, export_seconds = people_file(session, args.base, args.file)
-    print(f"file: {rows} participants (the demo's export, {export_seconds:.2f} s to download, given new emails, no ids)")
+    return session
 
-    token = re.search(r'name="csrf_token" value="([^"]*)"', session.get(args.base + "/imports").text).group(1)
-    before = resident_mb(args.pid)
-    sampler = PeakSampler(args.pid).start()
+
+def upload(session, base, path, name, kind):
+    """Uploads a file on /imports; answers the review's address and the seconds the upload and its checks took."""
+    token = re.search(r'name="csrf_token" value="([^"]*)"', session.get(base + "/imports").text).group(1)
     started = time.perf_counter()
-    with open(args.file, "rb") as file:
-        answer = session.post(args.base + "/imports", data={"csrf_token": token}, files={"file": ("people.csv", file, "text/csv")},
+    with open(path, "rb") as file:
+        answer = session.post(base + "/imports", data={"csrf_token": token, "kind": kind}, files={"file": (name, file)},
                               allow_redirects=False)
-    read_seconds = time.perf_counter() - started
-    read_peak = sampler.stop()
-    sampler = PeakSampler(args.pid).start()
+    seconds = time.perf_counter() - started
     review = answer.headers.get("Location", "")
     if answer.status_code != 303 or not review:
         raise SystemExit(f"upload answered {answer.status_code}: {answer.text[:300]}")
+    return review, seconds
+
+
+def run(session, base, review, page):
+    """Presses the review's start button and waits for the import's end; answers its state and seconds."""
+    start = re.search(r'action="([^"]*/start)"', page).group(1)
+    token = re.search(r'name="csrf_token" value="([^"]*)"', page).group(1)
+    started = time.perf_counter()
+    session.post(base + start, data={"csrf_token": token}, allow_redirects=False)
+    while True:
+        state = session.get(base + review + "/progress").json()["state"]
+        if state not in ("queued", "running"):
+            return state, time.perf_counter() - started
+        time.sleep(0.1)
+
+
+def import_people(args):
+    session = signed_in(args.base, args)
+    rows, export_seconds = people_file(session, args.base, args.file)
+    print(f"file: {rows} participants (the demo's export, {export_seconds:.2f} s to download, given new emails, no ids)")
+    before = resident_mb(args.pid)
+    sampler = PeakSampler(args.pid).start()
+    review, read_seconds = upload(session, args.base, args.file, "people.csv", "participants")
+    read_peak = sampler.stop()
+    sampler = PeakSampler(args.pid).start()
     started = time.perf_counter()
     page = session.get(args.base + review).text
     page_seconds = time.perf_counter() - started
     summary = re.findall(r"<li>([\d,]+ rows? (?:to add|to merge|to skip|with problems|that may be)[^<(,]*)", page)
-    start = re.search(r'action="([^"]*/start)"', page).group(1)
-    token = re.search(r'name="csrf_token" value="([^"]*)"', page).group(1)
-    started = time.perf_counter()
-    session.post(args.base + start, data={"csrf_token": token}, allow_redirects=False)
-    state = {}
-    while True:
-        state = session.get(args.base + review + "/progress").json()
-        if state["state"] not in ("queued", "running"):
-            break
-        time.sleep(0.1)
-    write_seconds = time.perf_counter() - started
+    state, write_seconds = run(session, args.base, review, page)
     peak, peak_anonymous = sampler.stop()
-    report = session.get(args.base + review).text
-    outcome = re.findall(r"<li>([\d,]+ (?:participants? added|rows? merged|rows? skipped)[^<]*)", report)
+    outcome = re.findall(r"<li>([\d,]+ (?:participants? added|rows? merged|rows? skipped)[^<]*)", session.get(args.base + review).text)
     print(f"upload, read and check every row: {read_seconds:.2f} s ({rows / read_seconds:,.0f} rows/s); review page {page_seconds * 1000:.0f} ms")
     print("review: " + "; ".join(summary))
-    print(f"import written ({state['state']}): {write_seconds:.2f} s ({rows / write_seconds:,.0f} rows/s); "
-          + "; ".join(outcome))
+    print(f"import written ({state}): {write_seconds:.2f} s ({rows / write_seconds:,.0f} rows/s); " + "; ".join(outcome))
     print(f"server memory, largest growth over the start (sampled every 50 ms): while reading and checking the file RSS "
           f"{read_peak[0] - before[0]:.1f} MB, anonymous {read_peak[1] - before[1]:.1f} MB; while writing the import RSS "
           f"{peak - before[0]:.1f} MB, anonymous {peak_anonymous - before[1]:.1f} MB; after it {resident_mb(args.pid)[1] - before[1]:.1f} MB "
           f"anonymous")
+
+
+def restore_everything(args):
+    """The demo's export of everything, restored into the empty Fieldbook at --restore-base."""
+    archive = args.file + ".zip"
+    started = time.perf_counter()
+    with open(archive, "wb") as out:
+        out.write(signed_in(args.base, args).get(args.base + "/export/everything.zip").content)
+    print(f"everything.zip downloaded in {time.perf_counter() - started:.2f} s")
+    session = signed_in(args.restore_base, args)
+    before = resident_mb(args.restore_pid)
+    sampler = PeakSampler(args.restore_pid).start()
+    review, read_seconds = upload(session, args.restore_base, archive, "everything.zip", "archive")
+    page = session.get(args.restore_base + review).text
+    records = sum(int(count.replace(",", "")) for count in re.findall(r'<td class="table__number">([\d,]+)</td>', page))
+    state, write_seconds = run(session, args.restore_base, review, page)
+    peak, peak_anonymous = sampler.stop()
+    report = session.get(args.restore_base + review).text
+    outcome = re.findall(r"<li>([\d,]+ records? (?:restored|already here)[^<]*)", report)
+    print(f"restore: upload and manifest {read_seconds:.2f} s; {records} records written ({state}) in {write_seconds:.2f} s "
+          f"({records / write_seconds:,.0f} records/s); " + "; ".join(outcome))
+    print(f"server memory while restoring: RSS grew {peak - before[0]:.1f} MB, anonymous {peak_anonymous - before[1]:.1f} MB; "
+          f"after it {resident_mb(args.restore_pid)[1] - before[1]:.1f} MB anonymous")
+
+
+def main():
+    parser = server_arguments()
+    parser.add_argument("--pid", type=int, required=True)
+    parser.add_argument("--file", required=True)
+    parser.add_argument("--restore-base")
+    parser.add_argument("--restore-pid", type=int)
+    args = parser.parse_args()
+    if args.restore_base:
+        restore_everything(args)
+    import_people(args)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ public final class FieldbookApp: Sendable {
             relay.fire()
         }
         // One count of failed sign-ins: five failures are five whether sent to /login or to the API.
-        imports = ImportRunner(database: database, logger: logger)
+        imports = ImportRunner(database: database, logger: logger, openArchive: WebUI.openArchive)
         let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),

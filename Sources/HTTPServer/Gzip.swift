@@ -1,7 +1,8 @@
 import CZlib
 import Dispatch
 
-/// gzip for large answers a client accepts compressed (the map's GeoJSON): the one Swift file that calls zlib.
+/// gzip for large answers a client accepts compressed (the map's GeoJSON), and deflate for ZIP archives written and
+/// read: the one Swift file that calls zlib.
 public enum Gzip {
     /// Whether the request's Accept-Encoding allows gzip (and does not refuse it with q=0).
     public static func isAccepted(by request: Request) -> Bool {
@@ -116,6 +117,43 @@ public final class DeflateStream {
                 let done = finishing ? status == Z_STREAM_END : stream.avail_in == 0 && stream.avail_out > 0
                 if done { return written }
                 guard produced > 0 || status != Z_BUF_ERROR else { return nil }
+            }
+        }
+    }
+}
+
+/// Raw deflate data read back a part at a time (the members of an uploaded ZIP archive): memory stays one part's worth.
+public final class InflateStream {
+    public enum Failure: Error { case cannotStart, corrupt }
+
+    private var stream = z_stream()
+    private var output = [UInt8](repeating: 0, count: 256 * 1024)
+    /// True once the deflate data has ended.
+    public private(set) var finished = false
+
+    public init() throws {
+        guard fieldbook_inflate_init_raw(&stream) == Z_OK else { throw Failure.cannotStart }
+    }
+
+    deinit { inflateEnd(&stream) }
+
+    /// Hands `emit` what `bytes` inflate to, a part at a time; bytes after the stream's end are ignored.
+    public func inflate(_ bytes: [UInt8], _ emit: ([UInt8]) throws -> Void) throws {
+        guard !finished, !bytes.isEmpty else { return }
+        try bytes.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            while stream.avail_in > 0, !finished {
+                let (status, produced) = output.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return (status, out.count - Int(stream.avail_out))
+                }
+                guard status == Z_OK || status == Z_STREAM_END || (status == Z_BUF_ERROR && produced > 0) else { throw Failure.corrupt }
+                if produced > 0 { try emit(Array(output[..<produced])) }
+                finished = status == Z_STREAM_END
+                if status == Z_BUF_ERROR, produced == 0 { break }
             }
         }
     }

@@ -20,6 +20,7 @@ enum Migrations {
         migrator.registerMigration("v8-search-index", migrate: SearchIndex.create)
         migrator.registerMigration("v9-imports", migrate: ImportSchema.create)
         migrator.registerMigration("v10-import-kept-fields", migrate: ImportSchema.addKeptFields)
+        migrator.registerMigration("v11-import-archives", migrate: ImportSchema.addArchives)
         return migrator
     }
 

@@ -57,7 +57,7 @@ public final class WebUI: Sendable {
         self.tiles = tiles
         self.configuration = configuration
         self.logger = logger
-        self.imports = imports ?? ImportRunner(database: database, logger: logger)
+        self.imports = imports ?? ImportRunner(database: database, logger: logger, openArchive: Self.openArchive)
         notificationEvents = NotificationEvents(database: database, broadcaster: syncStatus)
         var table = WebRouteTable()
         WebRoutes.register(in: &table)

@@ -68,7 +68,7 @@ import Testing
         #expect(answer.bodyText.contains("This is not a CSV file"))
         #expect(answer.bodyText.contains("aria-invalid=\"true\""))
         let none = given.post("/imports", [])
-        #expect(none.status == .unprocessableContent && none.bodyText.contains("Choose a CSV file to import"))
+        #expect(none.status == .unprocessableContent && none.bodyText.contains("Choose a file to import"))
     }
 
     @Test func columnsWithoutANameAreChosenBeforeRowsAreChecked() async throws {
@@ -102,5 +102,38 @@ import Testing
         try given.createUser("viewer@example.org", .readOnly)
         given.signIn("viewer@example.org")
         #expect(given.get("/imports").status == .forbidden)
+    }
+}
+
+/// An export of everything restored through the pages into another, empty Fieldbook (issue 14's round trip).
+@Suite struct ArchiveRestorePageTests {
+    @Test func everythingDownloadedFromOneFieldbookIsRestoredInAnother() async throws {
+        let source = try await WebHarness()
+        try source.createUser("ed@example.org", .editor)
+        _ = try source.database.importDemoCommunity(size: DemoCommunity.Size(venues: 5, participants: 20, activities: 6), seed: 4)
+        source.signIn("ed@example.org")
+        let download = source.get("/export/everything.zip")
+        let stream = try #require(download.stream)
+        let archive = try #require(stream.readToEnd()).bytes
+
+        let target = try await WebHarness()
+        try target.createUser("admin@example.org", .administrator)
+        target.signIn("admin@example.org")
+        // Chosen as participants by mistake: the file is judged by its content.
+        let uploaded = try target.upload("/imports", field: "file", filename: "fieldbook-everything.zip", archive, fields: [("kind", "participants")])
+        #expect(uploaded.status == .seeOther)
+        let review = uploaded.header("Location") ?? ""
+        let page = target.get(review).bodyText
+        #expect(page.contains("<td>participants.json</td><td>participants</td><td class=\"table__number\">20</td>"))
+        #expect(target.post(review + "/start", [], formPath: review).status == .seeOther)
+        #expect(target.web.imports.runOnce() == 1)
+        let report = target.get(review).bodyText
+        #expect(report.contains("records restored") && report.contains("records already here, left as they were"), "\(report)")
+        #expect(try target.database.participants(ParticipantQuery.unfiltered).total == 20)
+        #expect(try source.database.participants(ParticipantQuery.unfiltered).items.map(\.participant.id).sorted { $0.uuidString < $1.uuidString }
+                == target.database.participants(ParticipantQuery.unfiltered).items.map(\.participant.id).sorted { $0.uuidString < $1.uuidString })
+
+        let notZip = try target.upload("/imports", field: "file", filename: "list.zip", Array("name,email\n".utf8), fields: [("kind", "archive")])
+        #expect(notZip.status == .unprocessableContent && notZip.bodyText.contains("This file is not a ZIP archive"))
     }
 }

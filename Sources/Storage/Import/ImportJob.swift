@@ -62,6 +62,11 @@ public struct ImportJob: Sendable {
     public let finishedAt: Date?
     /// Why the import failed, for the person who started it.
     public let failure: String?
+    /// For a restore of a Fieldbook archive: its files, in the order they are written (nil for a CSV import).
+    public let archive: [ArchiveEntry]?
+    let archivePath: String?
+    /// What a finished restore has to say beyond its counts (visit lists given to the person restoring).
+    public let note: String?
 
     init(row: Row) {
         id = row.uuid("id")
@@ -80,6 +85,9 @@ public struct ImportJob: Sendable {
         skipped = row["skipped_count"]
         finishedAt = (row["finished_at"] as String?) == nil ? nil : row.storedDate("finished_at")
         failure = row["failure"]
+        archivePath = row["archive_path"]
+        archive = (row["archive_files"] as String?).flatMap { try? JSONDecoder().decode([ArchiveEntry].self, from: Data($0.utf8)) }
+        note = row["note"]
     }
 }
 

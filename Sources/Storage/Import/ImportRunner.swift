@@ -25,13 +25,21 @@ public final class ImportRunner: Sendable {
 
     private let database: AppDatabase
     private let logger: Logger
+    /// Opens an uploaded archive by its path (the HTTP server's ZIP reader; Storage reads no ZIP itself).
+    private let openArchive: @Sendable (String) throws -> ArchiveFiles
     private let state = Mutex(State())
     private let signal = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(database: AppDatabase, logger: Logger) {
+    public init(database: AppDatabase, logger: Logger, openArchive: @escaping @Sendable (String) throws -> ArchiveFiles = ImportRunner.readsNoArchives) {
         self.database = database
         self.logger = logger
+        self.openArchive = openArchive
+    }
+
+    /// For a runner given no archive reader (tests of CSV imports): an archive's restore fails with this message.
+    public static let readsNoArchives: @Sendable (String) throws -> ArchiveFiles = { _ in
+        throw ImportRefusal(message: "This Fieldbook was started without a way to read archives.")
     }
 
     public func start() {
@@ -98,13 +106,19 @@ public final class ImportRunner: Sendable {
         state.withLock { $0.current = Progress(job: job.id, done: 0, total: job.rowCount) }
         defer { state.withLock { $0.current = nil; $0.cancelled.remove(job.id) } }
         let ending: (ImportState, ImportOutcome, String?)
+        var note: String?
         do {
             // Cancelled between being read from the queue and now.
             guard try database.startImport(job.id) else { return }
-            let outcome = try database.writeImport(job, by: .user(job.createdBy), progress: { done in
-                state.withLock { $0.current = Progress(job: job.id, done: done, total: job.rowCount) }
-            }, isCancelled: { state.withLock { $0.stopping || $0.cancelled.contains(job.id) } })
-            ending = (.done, outcome, nil)
+            let progress = { (done: Int) in self.state.withLock { $0.current = Progress(job: job.id, done: done, total: job.rowCount) } }
+            let isCancelled = { self.state.withLock { $0.stopping || $0.cancelled.contains(job.id) } }
+            if let path = job.archivePath {
+                let restored = try database.writeArchive(job, try openArchive(path), by: .user(job.createdBy), progress: progress, isCancelled: isCancelled)
+                (ending, note) = ((.done, restored.0, nil), restored.note)
+                try? FileManager.default.removeItem(atPath: path)
+            } else {
+                ending = (.done, try database.writeImport(job, by: .user(job.createdBy), progress: progress, isCancelled: isCancelled), nil)
+            }
         } catch is ImportCancelled {
             // A person's cancel wins over a stop, which would otherwise queue the import to run again.
             let cancelled = state.withLock { $0.cancelled.contains(job.id) }
@@ -118,7 +132,7 @@ public final class ImportRunner: Sendable {
         // A large import fills the writer's page cache; an idle node should not keep it.
         database.releaseMemory()
         do {
-            try database.finishImport(job.id, ending.0, ending.1, failure: ending.2)
+            try database.finishImport(job.id, ending.0, ending.1, failure: ending.2, note: note)
         } catch {
             logger.error("could not record how an import ended", metadata: ["import": "\(job.id)", "error": "\(error)"])
         }
@@ -150,13 +164,13 @@ extension AppDatabase {
         }
     }
 
-    func finishImport(_ job: UUID, _ state: ImportState, _ outcome: ImportOutcome, failure: String?) throws {
+    func finishImport(_ job: UUID, _ state: ImportState, _ outcome: ImportOutcome, failure: String?, note: String? = nil) throws {
         try writeLocal { db in
             try db.execute(sql: """
-                UPDATE import_jobs SET state = ?, created_count = ?, merged_count = ?, skipped_count = ?, failure = ?, finished_at = ?
+                UPDATE import_jobs SET state = ?, created_count = ?, merged_count = ?, skipped_count = ?, failure = ?, finished_at = ?, note = ?
                 WHERE id = ?
                 """, arguments: [state.rawValue, outcome.created, outcome.merged, outcome.skipped, failure,
-                                 state.isOver ? Date().storedText : nil, job.databaseText])
+                                 state.isOver ? Date().storedText : nil, note, job.databaseText])
         }
     }
 

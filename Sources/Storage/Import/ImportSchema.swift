@@ -38,6 +38,16 @@ enum ImportSchema {
             """)
     }
 
+    /// An uploaded Fieldbook archive (a restore): where it is kept until restored, what it holds (JSON), and what the
+    /// restore has to say beyond its counts.
+    static func addArchives(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE import_jobs ADD COLUMN archive_path TEXT;
+            ALTER TABLE import_jobs ADD COLUMN archive_files TEXT;
+            ALTER TABLE import_jobs ADD COLUMN note TEXT;
+            """)
+    }
+
     /// The fields of a merged row whose stored value a person chose to keep over the file's (JSON array of names).
     static func addKeptFields(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE import_rows ADD COLUMN kept_fields TEXT")

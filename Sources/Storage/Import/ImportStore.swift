@@ -5,6 +5,8 @@ import GRDB
 /// Why an uploaded file cannot be imported, worded for the person who chose it.
 public struct ImportRefusal: Error, Sendable, Equatable {
     public let message: String
+
+    public init(message: String) { self.message = message }
 }
 
 extension AppDatabase {
@@ -198,7 +200,7 @@ extension AppDatabase {
         try writeLocal { db in
             let stored = try Self.importJob(db, job)
             try Self.ensureInReview(stored)
-            try stored.mapping.problems(headers: stored.headers, target: stored.target).throwIfAny()
+            if stored.archive == nil { try stored.mapping.problems(headers: stored.headers, target: stored.target).throwIfAny() }
             try db.execute(sql: "UPDATE import_jobs SET state = 'queued' WHERE id = ?", arguments: [job.databaseText])
         }
     }
@@ -211,7 +213,7 @@ extension AppDatabase {
                 throw ValidationError.clash("import", "Only a cancelled or failed import can be reviewed again")
             }
             try db.execute(sql: "UPDATE import_jobs SET state = 'preview', failure = NULL, finished_at = NULL WHERE id = ?", arguments: [job.databaseText])
-            if stored.mapping.problems(headers: stored.headers, target: stored.target).isEmpty {
+            if stored.archive == nil, stored.mapping.problems(headers: stored.headers, target: stored.target).isEmpty {
                 try ImportAnalysis(db: db, job: job, target: stored.target, mapping: stored.mapping).run()
             }
         }
@@ -226,6 +228,7 @@ extension AppDatabase {
             }
             try db.execute(sql: "DELETE FROM import_rows WHERE job_id = ?", arguments: [job.databaseText])
             try db.execute(sql: "DELETE FROM import_jobs WHERE id = ?", arguments: [job.databaseText])
+            if let archive = stored.archivePath { try? FileManager.default.removeItem(atPath: archive) }
         }
     }
 

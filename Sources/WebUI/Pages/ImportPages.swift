@@ -9,21 +9,29 @@ import Surface
 enum ImportPages {
     /// GET /imports: the upload form and this node's imports.
     static func list(_ context: inout PageContext) throws -> Response {
-        try listPage(&context, error: nil, target: context.request.query["kind"].flatMap(ImportTarget.init) ?? .participants)
+        try listPage(&context, error: nil, kind: context.request.query["kind"] ?? ImportTarget.participants.rawValue)
     }
 
     /// POST /imports: reads the uploaded file into a new import and opens its review.
     static func upload(_ context: inout PageContext) throws -> Response {
-        let target = ImportTarget(rawValue: context.request.field("kind")) ?? .participants
+        let kind = context.request.field("kind")
+        let target = ImportTarget(rawValue: kind) ?? .participants
         guard let file = context.request.files.first(where: { $0.fieldName == "file" }), !file.isEmpty || !file.filename.isEmpty else {
-            return try listPage(&context, error: "Choose a CSV file to import", target: target, status: .unprocessableContent)
+            return try listPage(&context, error: "Choose a file to import", kind: kind, status: .unprocessableContent)
         }
         guard let user = context.user else { throw AccessDenied(message: "Sign in to import.") }
         do {
+            // Judged by content: a ZIP archive is an export to restore, whatever was chosen.
+            if kind == archiveKind || isZipArchive(file.path) {
+                let job = try context.database.createArchiveImport(fromFile: file.path, named: file.filename, by: user.id) { path in
+                    try WebUI.openArchive(path)
+                }
+                return context.redirect(to: Paths.importRecord(job.id), flash: "“\(job.fileName)” read: \(job.rowCount.formatted()) records. Check them, then restore.")
+            }
             let job = try context.database.createImport(fromFile: file.path, named: file.filename, holding: target, by: user.id)
             return context.redirect(to: Paths.importRecord(job.id), flash: "“\(job.fileName)” read: \(rowsText(job.rowCount)). Check them, then import.")
         } catch let refusal as ImportRefusal {
-            return try listPage(&context, error: refusal.message, target: target, status: .unprocessableContent)
+            return try listPage(&context, error: refusal.message, kind: kind, status: .unprocessableContent)
         }
     }
 
@@ -110,15 +118,29 @@ enum ImportPages {
         return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     }
 
-    private static func listPage(_ context: inout PageContext, error: String?, target: ImportTarget, status: HTTPStatus = .ok) throws -> Response {
+    /// The upload form's choice for a Fieldbook export to restore.
+    static let archiveKind = "archive"
+
+    /// Whether the file starts as a ZIP archive does.
+    private static func isZipArchive(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        return (try? file.read(upToCount: 4)).map { [UInt8]($0) == [0x50, 0x4B, 0x03, 0x04] } ?? false
+    }
+
+    private static func listPage(_ context: inout PageContext, error: String?, kind: String, status: HTTPStatus = .ok) throws -> Response {
+        let chosen = kind == archiveKind ? kind : (ImportTarget(rawValue: kind) ?? .participants).rawValue
+        var kinds = ImportTarget.allCases.map { option -> [String: Any] in
+            ["value": option.rawValue, "label": option.noun.many.prefix(1).uppercased() + option.noun.many.dropFirst(),
+             "hint": hint(option), "checked": option.rawValue == chosen]
+        }
+        kinds.append(["value": archiveKind, "label": "A Fieldbook export (ZIP) to restore", "checked": chosen == archiveKind,
+                      "hint": "Everything, an area or an activity, downloaded as JSON from the Export page. Records already here stay as they are."])
         var view: [String: Any] = [
             "action": Paths.imports(),
-            "kinds": ImportTarget.allCases.map { option -> [String: Any] in
-                ["value": option.rawValue, "label": option.noun.many.prefix(1).uppercased() + option.noun.many.dropFirst(),
-                 "hint": hint(option), "checked": option == target]
-            },
+            "kinds": kinds,
             "imports": try context.database.importJobs().map { job -> [String: Any] in
-                ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount), "kind": job.target.noun.many,
+                ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount), "kind": job.archive == nil ? job.target.noun.many : "Fieldbook export",
                  "state": ImportReviewView.stateText(job), "when": DateStyle.current.text(job.createdAt)]
             },
             "max_rows": AppDatabase.maxImportRows.formatted(),

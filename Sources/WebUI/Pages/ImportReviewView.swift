@@ -12,9 +12,16 @@ enum ImportReviewView {
         var view: [String: Any] = [
             "file_name": job.fileName, "rows": ImportPages.rowsText(job.rowCount), "state_text": stateText(job),
             "separator": job.separator.name, "windows_1252": job.windows1252, "back": Paths.imports(),
-            "delete_action": Paths.importDelete(job.id), "list_path": routes(job.target).list(), "list_label": "Go to \(job.target.noun.many)",
+            "delete_action": Paths.importDelete(job.id), "is_archive": job.archive != nil,
+            "list_path": job.archive == nil ? routes(job.target).list() : Paths.home(),
+            "list_label": job.archive == nil ? "Go to \(job.target.noun.many)" : "Go to the home page",
         ]
         switch job.state {
+        case .preview where job.archive != nil:
+            view["restore"] = [
+                "files": (job.archive ?? []).map { ["file": $0.file, "label": $0.label, "count": $0.count.formatted()] },
+                "start_action": Paths.importStart(job.id), "start_label": "Restore \(count(job.rowCount, "record", "records"))",
+            ]
         case .preview:
             view["review"] = try review(context, job, proposed: proposed ?? job.mapping, errors: errors)
         case .queued, .running:
@@ -24,6 +31,12 @@ enum ImportReviewView {
                 "text": job.state == .queued ? "Waiting to start." : "\(done.formatted()) of \(job.rowCount.formatted()) rows written.",
                 "done": done, "total": max(job.rowCount, 1), "progress_url": Paths.importProgress(job.id),
                 "cancel_action": Paths.importCancel(job.id), "refresh": Paths.importRecord(job.id),
+            ]
+        case .done where job.archive != nil:
+            view["report"] = [
+                "created": count(job.created, "record restored", "records restored"),
+                "skipped": count(job.skipped, "record already here, left as it was", "records already here, left as they were"),
+                "note": job.note ?? "",
             ]
         case .done:
             view["report"] = [
@@ -183,6 +196,7 @@ enum ImportReviewView {
         case .preview: "Waiting for your review"
         case .queued: "Waiting to start"
         case .running: "Being imported"
+        case .done where job.archive != nil: "Restored: \(job.created.formatted()) added, \(job.skipped.formatted()) already here"
         case .done: "Imported: \(job.created.formatted()) added, \(job.merged.formatted()) merged, \(job.skipped.formatted()) skipped"
         case .cancelled: "Cancelled: nothing imported"
         case .failed: "Failed: nothing imported"
