@@ -35,7 +35,10 @@ public struct ZipArchiveReader: Sendable {
         let tailLength = min(length, 22 + 65_535)
         try file.seek(toOffset: UInt64(length - tailLength))
         let tail = [UInt8](try file.read(upToCount: tailLength) ?? Data())
-        guard let end = Self.lastIndex(of: 0x0605_4b50, in: tail), end + 22 <= tail.count else { throw Failure.notAnArchive }
+        // The end record is the one whose comment runs to the file's end (a comment may hold the signature's bytes).
+        guard tail.count >= 22, let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: {
+            Self.uint32(tail, $0) == 0x0605_4b50 && $0 + 22 + Int(Self.uint16(tail, $0 + 20)) == tail.count
+        }) else { throw Failure.notAnArchive }
         let count = Int(Self.uint16(tail, end + 10)), directorySize = Int(Self.uint32(tail, end + 12))
         let directoryOffset = Int(Self.uint32(tail, end + 16))
         guard directoryOffset != 0xFFFF_FFFF, count != 0xFFFF else { throw Failure.unsupported("ZIP64") }
@@ -52,6 +55,9 @@ public struct ZipArchiveReader: Sendable {
             let commentLength = Int(Self.uint16(directory, at + 32))
             guard at + 46 + nameLength <= directory.count else { throw Failure.notAnArchive }
             let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
+            guard ![Self.uint32(directory, at + 20), Self.uint32(directory, at + 24), Self.uint32(directory, at + 42)].contains(0xFFFF_FFFF) else {
+                throw Failure.unsupported("ZIP64")
+            }
             members.append(Member(name: name, size: Int(Self.uint32(directory, at + 24)), compressedSize: Int(Self.uint32(directory, at + 20)),
                                   method: Self.uint16(directory, at + 10), crc: Self.uint32(directory, at + 16),
                                   headerOffset: Int(Self.uint32(directory, at + 42))))
@@ -91,11 +97,6 @@ public struct ZipArchiveReader: Sendable {
             }
         }
         guard size == member.size, crc == member.crc, inflater?.finished ?? true else { throw Failure.corrupt(name) }
-    }
-
-    private static func lastIndex(of signature: UInt32, in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        return stride(from: bytes.count - 4, through: 0, by: -1).first { uint32(bytes, $0) == signature }
     }
 
     private static func uint16(_ bytes: [UInt8], _ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }

@@ -114,6 +114,54 @@ import Testing
         #expect(try empty.database.venues(VenueQuery()).total == 0, "the venues written before the failure are rolled back")
     }
 
+    @Test func recordsDeletedHereStayDeletedAndAPartOfACommunityNeedsWhatItRefersTo() throws {
+        let (source, archive) = try community()
+        let target = try TestDatabase()
+        let restorer = try user(target.database, "restorer@example.org")
+        _ = try restore(target, archive, by: restorer.id)
+        let gone = try target.database.participants(ParticipantQuery.unfiltered).items[0].participant
+        try target.database.deleteParticipant(id: gone.id, by: actor)
+        let again = try restore(target, archive, by: restorer.id)
+        // The participant, and with them their assignments and address history.
+        #expect(again.created == 0 && again.note?.hasSuffix("records were deleted here after the export was made, so they were not restored.") == true,
+                "\(again.note ?? "")")
+        #expect(throws: DomainError.self) { try target.database.participant(id: gone.id) }
+
+        // An area inside another, exported alone, restored where its parent area is not.
+        let parent = try source.database.createArea(AreaInput(name: "Region", areaType: "CITY", parentId: ""), by: actor)
+        let child = try source.database.createArea(AreaInput(name: "Town", areaType: "NEIGHBOURHOOD", parentId: parent.id.uuidString), by: actor)
+        var part = ExportEverythingTests.CollectedArchive()
+        try source.database.exportArchive(.area(child.id), as: .json, into: &part)
+        let empty = try TestDatabase()
+        let failed = try restore(empty, MemoryArchive(files: Dictionary(uniqueKeysWithValues: part.files.map { ($0.name, $0.bytes) })),
+                                 by: try user(empty.database, "r@example.org").id)
+        #expect(failed.state == .failed)
+        #expect(failed.failure?.hasPrefix("An area in the export refers to an area that is neither in the export nor here.") == true,
+                "\(failed.failure ?? "")")
+        #expect(try empty.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM geographic_areas") } == 0)
+    }
+
+    @Test func anExportCannotBringAccountsOrOversizedRecords() throws {
+        let target = try TestDatabase()
+        let upload = target.directory.appendingPathComponent("upload.zip").path
+        let manifest = Array("{\"format\":\"fieldbook-export\",\"version\":1,\"files\":[{\"file\":\"users.json\",\"entity\":\"user\",\"count\":1}]}".utf8)
+        try Data().write(to: URL(fileURLWithPath: upload))
+        #expect {
+            try target.database.createArchiveImport(fromFile: upload, named: "x.zip", by: UUID()) { _ in
+                MemoryArchive(files: [AppDatabase.manifestFile: manifest, "users.json": Array("[{\"id\":\"x\",\"role\":\"administrator\"}]".utf8)])
+            }
+        } throws: { ($0 as? ImportRefusal)?.message.contains("holds records an export never holds (user)") == true }
+
+        var splitter = JSONObjectSplitter()
+        #expect(throws: ImportRefusal.self) {
+            try splitter.read(Array("[{\"notes\":\"".utf8) + [UInt8](repeating: 65, count: JSONObjectSplitter.maxRecordBytes)) { _ in }
+        }
+        var records: [String] = []
+        var cut = JSONObjectSplitter()
+        for part in ["[{\"a\":\"}{\\\"", "\"},", "{\"b\":1}]"] { try cut.read(Array(part.utf8)) { records.append(String(decoding: $0, as: UTF8.self)) } }
+        #expect(records == ["{\"a\":\"}{\\\"\"}", "{\"b\":1}"] && cut.isComplete)
+    }
+
     @Test func archivesThatAreNotFieldbookExportsAreRefused() throws {
         let target = try TestDatabase()
         let upload = target.directory.appendingPathComponent("upload.zip").path

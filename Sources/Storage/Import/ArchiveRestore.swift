@@ -61,7 +61,13 @@ extension AppDatabase {
             throw ImportRefusal(message: "This ZIP file is not a Fieldbook export: it has no \(manifestFile). Choose a file downloaded from the Export page.")
         }
         var bytes: [UInt8] = []
-        try files.read(manifestFile) { bytes += $0 }
+        try files.read(manifestFile) { part in
+            bytes += part
+            // A manifest lists a dozen files; one this large is not Fieldbook's, and is not read into memory.
+            guard bytes.count <= JSONObjectSplitter.maxRecordBytes else {
+                throw ImportRefusal(message: "The export's \(manifestFile) is far larger than Fieldbook writes it. Choose a file downloaded from the Export page.")
+            }
+        }
         guard let manifest = try? JSONDecoder().decode(ArchiveManifest.self, from: Data(bytes)), manifest.format == "fieldbook-export" else {
             throw ImportRefusal(message: "The export's \(manifestFile) cannot be read. Download the export again.")
         }
@@ -71,8 +77,11 @@ extension AppDatabase {
         guard manifest.files.allSatisfy({ $0.file.hasSuffix(".json") }) else {
             throw ImportRefusal(message: "This export holds CSV files, which are for spreadsheets. Download everything as JSON (the Export page's main button) to restore it, or import each CSV file as a list.")
         }
-        for entry in manifest.files where RecordKind.named(entry.entity) == nil || !files.fileNames.contains(entry.file) {
-            throw ImportRefusal(message: "The export names \(entry.file), which \(files.fileNames.contains(entry.file) ? "holds records this Fieldbook does not know" : "is missing from the ZIP file"). Download the export again.")
+        for entry in manifest.files where !files.fileNames.contains(entry.file) {
+            throw ImportRefusal(message: "The export names \(entry.file), which is missing from the ZIP file. Download the export again.")
+        }
+        for entry in manifest.files where RecordKind.named(entry.entity).map(\.isRestorable) != true {
+            throw ImportRefusal(message: "The export's \(entry.file) holds records an export never holds (\(entry.entity)). Choose a file downloaded from the Export page.")
         }
         let order = Dictionary(uniqueKeysWithValues: RecordKind.all.enumerated().map { ($1.entity, $0) })
         return manifest.files.sorted { order[$0.entity, default: 0] < order[$1.entity, default: 0] }
@@ -88,9 +97,11 @@ extension AppDatabase {
             // A file's records come in id order, so an area may come before its parent: references are checked when the
             // transaction commits (SQLite turns this off again at its end).
             try transaction.db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            var outcome = ImportOutcome(), reassigned = 0, done = 0
+            var outcome = ImportOutcome(), reassigned = 0, deletedHere = 0, done = 0
             for entry in job.archive ?? [] {
-                guard let kind = RecordKind.named(entry.entity) else { continue }
+                guard let kind = RecordKind.named(entry.entity), kind.isRestorable else {
+                    throw ImportRefusal(message: "The export's \(entry.file) holds records an export never holds. Nothing was restored.")
+                }
                 var record = 0
                 try read(entry, from: files) { object in
                     record += 1
@@ -102,6 +113,9 @@ extension AppDatabase {
                     do {
                         switch try transaction.restore(object, of: kind, assigningTo: job.createdBy) {
                         case .kept: outcome.skipped += 1
+                        case .deletedHere:
+                            outcome.skipped += 1
+                            deletedHere += 1
                         case .created: outcome.created += 1
                         case .createdReassigned:
                             outcome.created += 1
@@ -115,10 +129,30 @@ extension AppDatabase {
                 }
             }
             if isCancelled() { throw ImportCancelled() }
+            try Self.ensureReferencesResolve(transaction.db)
             progress(done)
-            let note = reassigned == 0 ? nil : "\(reassigned == 1 ? "1 visit list was" : "\(reassigned) visit lists were") assigned to you: the people they were assigned to have no account here. Reassign them on their pages."
-            return (outcome, note)
+            var notes: [String] = []
+            if reassigned > 0 {
+                notes.append("\(reassigned == 1 ? "1 visit list was" : "\(reassigned) visit lists were") assigned to you: the people they were assigned to have no account here. Reassign them on their pages.")
+            }
+            if deletedHere > 0 {
+                notes.append("\(deletedHere == 1 ? "1 record was" : "\(deletedHere) records were") deleted here after the export was made, so \(deletedHere == 1 ? "it was" : "they were") not restored.")
+            }
+            return (outcome, notes.isEmpty ? nil : notes.joined(separator: " "))
         }
+    }
+
+    /// References are checked at commit; a record naming one that is neither in the export nor here (an area's export
+    /// restored without its parent area) is told by name before the commit would fail with no name.
+    private static func ensureReferencesResolve(_ db: Database) throws {
+        guard let problem = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") else { return }
+        let table: String = problem["table"], parent: String = problem["parent"]
+        func named(_ table: String) -> String {
+            let noun = RecordKind.all.first { $0.table == table }?.label.one ?? table
+            return ("aeiou".contains(noun.prefix(1)) ? "an " : "a ") + noun
+        }
+        let what = named(table)
+        throw ImportRefusal(message: "\(what.prefix(1).uppercased() + what.dropFirst()) in the export refers to \(named(parent)) that is neither in the export nor here. An area's or an activity's export restores only into a Fieldbook that has what it refers to; restore the export of everything instead. Nothing was restored.")
     }
 
     /// Hands `emit` each record of an archive file, checking the file ends where a record ends.
@@ -129,7 +163,13 @@ extension AppDatabase {
     }
 }
 
-enum RestoredRecord { case kept, created, createdReassigned }
+enum RestoredRecord { case kept, deletedHere, created, createdReassigned }
+
+extension RecordKind {
+    /// Whether an export may bring records of this kind: what "everything" holds, never accounts (an editor restoring
+    /// must not make administrators) nor one person's notifications.
+    var isRestorable: Bool { inFullExport && ownerColumn == nil && requiredRole != .administrator }
+}
 
 extension RecordTransaction {
     /// One exported record written as a new record here, unless its id is already here.
@@ -139,6 +179,8 @@ extension RecordTransaction {
             throw ValidationError([FieldError(field: "id", message: "A record without a readable id")])
         }
         if try exists(id, in: kind.table) { return .kept }
+        // Deleted here since the export: the hub holds its deletion, which a new record with the same id would fight.
+        if try RecordStates.wasEverWritten(db, kind, id: id) { return .deletedHere }
         var fields: [String: JSONValue] = [:]
         for column in kind.columns + kind.metaColumns {
             let value = values[column] ?? .null
@@ -168,6 +210,9 @@ enum StoredTimestamp {
 /// Cuts a JSON array of flat objects (an export's file) into its objects as their bytes arrive, so a file of any size
 /// is read one record at a time.
 struct JSONObjectSplitter {
+    /// Larger than any record Fieldbook exports (notes are at most a few thousand characters).
+    static let maxRecordBytes = 1 << 20
+
     private var current: [UInt8] = []
     private var depth = 0
     private var inString = false
@@ -178,7 +223,12 @@ struct JSONObjectSplitter {
 
     mutating func read(_ bytes: [UInt8], _ emit: ([UInt8]) throws -> Void) throws {
         for byte in bytes {
-            if depth > 0 { current.append(byte) }
+            if depth > 0 {
+                current.append(byte)
+                guard current.count <= Self.maxRecordBytes else {
+                    throw ImportRefusal(message: "A record in the export is larger than Fieldbook writes one. Download the export again.")
+                }
+            }
             if inString {
                 if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
             } else if byte == UInt8(ascii: "\"") {

@@ -135,7 +135,7 @@ enum ImportPages {
              "hint": hint(option), "checked": option.rawValue == chosen]
         }
         kinds.append(["value": archiveKind, "label": "A Fieldbook export (ZIP) to restore", "checked": chosen == archiveKind,
-                      "hint": "Everything, an area or an activity, downloaded as JSON from the Export page. Records already here stay as they are."])
+                      "hint": "Everything, downloaded as JSON from the Export page (an area's or an activity's export restores into a Fieldbook that has what it refers to). Records already here stay as they are."])
         var view: [String: Any] = [
             "action": Paths.imports(),
             "kinds": kinds,
