@@ -130,6 +130,23 @@ import Testing
         #expect(row.errors.isEmpty && row.decision == .create && row.values[.email] == "ada@example.org")
     }
 
+    @Test func aFileOfIdsAndPhonesUpdatesThePhonesAlone() throws {
+        let given = try TestDatabase()
+        let ada = try given.database.createParticipant(ParticipantInput(name: "Ada", email: "ada@example.org", notes: "Evenings"), by: actor)
+        let job = try imported(given, """
+            id,phone
+            \(ada.id.lowercaseText),+44 20 7946 0000
+            \(UUID().uuidString),+44 20 7946 0001
+            """)
+        #expect(job.mapping.problems(headers: job.headers, target: .participants).isEmpty, "ids stand for the names")
+        let found = try rows(given, job)
+        #expect(found[0].errors.isEmpty && found[0].decision == .merge)
+        #expect(found[1].errors.map(\.field).contains("name"), "an id that is not here is someone new, who needs a name")
+        #expect(try run(given, job).merged == 1)
+        let updated = try given.database.participant(id: ada.id)
+        #expect((updated.name, updated.email, updated.phone, updated.notes) == ("Ada", "ada@example.org", "+44 20 7946 0000", "Evenings"))
+    }
+
     @Test func rowsNamingATakenIdAreNeverAddedTwice() throws {
         let given = try TestDatabase()
         let stored = try given.database.createParticipant(ParticipantInput(name: "Ada", email: "ada@example.org"), by: actor)

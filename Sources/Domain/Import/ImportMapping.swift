@@ -118,7 +118,7 @@ public struct ImportMapping: Sendable, Equatable {
     }
 
     /// Problems that stop the rows being read: a field chosen for two columns, a field the kind does not have, no
-    /// column with the name.
+    /// column with the name (unless a column holds Fieldbook ids: rows that name a stored record keep its name).
     public func problems(headers: [String], target: ImportTarget) -> ValidationError {
         var errors = ValidationError()
         func named(_ column: Int) -> String { "“\(headers.indices.contains(column) ? headers[column] : "column \(column + 1)")”" }
@@ -131,7 +131,7 @@ public struct ImportMapping: Sendable, Equatable {
             }
         }
         let names: Set<ImportField> = target == .participants ? [.name, .firstName, .lastName] : [.name]
-        if !fields.contains(where: { $0.map(names.contains) ?? false }) {
+        if !fields.contains(where: { $0.map(names.contains) ?? false }), !fields.contains(.id) {
             let what = target == .participants ? "each participant's name (or first and last names)" : "each \(target.noun.one)'s name"
             errors.add("column-0", "Choose the column that holds \(what)")
         }

@@ -66,13 +66,19 @@ struct ImportAnalysis {
     private func judge(_ values: ImportedRow, line: Int, newId: inout String, _ importer: RowImporter,
                        _ earlier: inout EarlierRows) throws -> Verdict {
         var verdict = Verdict()
-        verdict.errors = importer.problems(values)
         let fileId = values[.id]
+        var storedWithId: UUID?
         if !fileId.isEmpty {
-            if let id = UUID(uuidString: fileId) { newId = id.databaseText } else {
+            if let id = UUID(uuidString: fileId) {
+                newId = id.databaseText
+                if earlier.ids[newId] == nil, try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(target.table) WHERE id = ?"), arguments: [newId]) != nil {
+                    storedWithId = id
+                }
+            } else {
                 verdict.errors.append(FieldError(field: "id", message: "Leave the Fieldbook id empty for new \(target.noun.many), or use the id from a Fieldbook export"))
             }
         }
+        verdict.errors = try importer.problems(values, mergingInto: storedWithId, db) + verdict.errors
         guard verdict.errors.isEmpty else {
             verdict.decision = .skip
             return verdict
@@ -84,7 +90,7 @@ struct ImportAnalysis {
         }
         if !fileId.isEmpty, let line = earlier.ids[newId] {
             matched(.idOfRow, newId, line: line, .merge)
-        } else if !fileId.isEmpty, try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(target.table) WHERE id = ?"), arguments: [newId]) != nil {
+        } else if storedWithId != nil {
             matched(.sameID, newId, .merge)
         } else if let row = earlier.rows[fingerprint] {
             matched(.sameAsRow, row.id, line: row.line, .skip)

@@ -5,8 +5,10 @@ import GRDB
 /// What differs between importing participants, venues and activities: how a row is checked (with its kind's form
 /// rules, references named by name or id), who it may already be, and how it is written (through the kind's writer).
 protocol RowImporter {
-    /// Problems of the row alone, worded as the kind's form words them.
-    func problems(_ row: ImportedRow) -> [FieldError]
+    /// Problems of the row, worded as the kind's form words them: of the row alone, or, for a row that will be merged
+    /// into the stored record `mergingInto` (the same Fieldbook id), of the values the merge would write, so a file of
+    /// ids and phone numbers needs no names.
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError]
     /// The row's keys: `strong` (the same record: merged), `weak` (possibly the same: shown). Folded; nil when empty.
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?)
     /// The stored record with the row's strong key, then with its weak key.
@@ -96,10 +98,18 @@ private func problems(of check: () throws -> Void, renaming names: [String: Impo
 struct ParticipantImporter: RowImporter {
     let venues: NamedRecords
 
-    func problems(_ row: ImportedRow) -> [FieldError] {
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
         let venue = venues.resolve(row[.homeVenue])
-        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try row.participantInput(homeVenueId: venue.id).validated() },
-                                                             renaming: ["home_venue_id": .homeVenue])
+        let input = try id.flatMap { try current(db, id: $0) }.map { row.participantInput(over: $0, homeVenueId: venue.id) }
+            ?? row.participantInput(homeVenueId: venue.id)
+        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try input.validated() }, renaming: ["home_venue_id": .homeVenue])
+    }
+
+    /// A stored participant as the form would show them.
+    private func current(_ db: Database, id: UUID) throws -> ParticipantInput? {
+        try Participant.fetchOne(db, key: id.databaseText).map {
+            ParticipantInput(name: $0.name, email: $0.email, phone: $0.phone ?? "", notes: $0.notes ?? "", homeVenueId: $0.homeVenueId?.databaseText ?? "")
+        }
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
@@ -122,9 +132,7 @@ struct ParticipantImporter: RowImporter {
     }
 
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
-        guard let stored = try Participant.fetchOne(transaction.db, key: id.databaseText) else { return false }
-        let current = ParticipantInput(name: stored.name, email: stored.email, phone: stored.phone ?? "", notes: stored.notes ?? "",
-                                       homeVenueId: stored.homeVenueId?.databaseText ?? "")
+        guard let current = try current(transaction.db, id: id) else { return false }
         let venue = try venues.checked(row[.homeVenue], .homeVenue)
         try transaction.updateParticipant(id: id, row.participantInput(over: current, homeVenueId: venue).validated(), expectedVersion: nil)
         return true
@@ -147,10 +155,19 @@ struct VenueImporter: RowImporter {
         }
     }
 
-    func problems(_ row: ImportedRow) -> [FieldError] {
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
         let area = areas.resolve(row[.area])
-        return area.problems(.area) + Storage.problems(of: { _ = try row.venueInput(areaId: area.id).validated() },
+        let input = try id.flatMap { try current(db, id: $0) }.map { row.venueInput(over: $0, areaId: area.id) } ?? row.venueInput(areaId: area.id)
+        return area.problems(.area) + Storage.problems(of: { _ = try input.validated() },
                                                       renaming: ["geographic_area_id": .area, "venue_type": .venueType])
+    }
+
+    /// A stored venue as the form would show it.
+    private func current(_ db: Database, id: UUID) throws -> VenueInput? {
+        try Venue.fetchOne(db, key: id.databaseText).map {
+            VenueInput(name: $0.name, address: $0.address, areaId: $0.areaId.databaseText, latitude: $0.latitude.map { String($0) } ?? "",
+                       longitude: $0.longitude.map { String($0) } ?? "", venueType: $0.venueType?.rawValue ?? "")
+        }
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
@@ -169,10 +186,7 @@ struct VenueImporter: RowImporter {
     }
 
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
-        guard let stored = try Venue.fetchOne(transaction.db, key: id.databaseText) else { return false }
-        let current = VenueInput(name: stored.name, address: stored.address, areaId: stored.areaId.databaseText,
-                                 latitude: stored.latitude.map { String($0) } ?? "", longitude: stored.longitude.map { String($0) } ?? "",
-                                 venueType: stored.venueType?.rawValue ?? "")
+        guard let current = try current(transaction.db, id: id) else { return false }
         let area = try areas.checked(row[.area], .area)
         try transaction.updateVenue(id: id, row.venueInput(over: current, areaId: area).validated(), expectedVersion: nil)
         return true
@@ -201,11 +215,23 @@ struct ActivityImporter: RowImporter {
         return (resolved.map(\.id), resolved.flatMap { $0.problems(.venues) })
     }
 
-    func problems(_ row: ImportedRow) -> [FieldError] {
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
         let type = types.resolve(row[.activityType]), venues = venueIds(row)
+        let ids = venues.ids.filter { !$0.isEmpty }
+        let input = try id.flatMap { try current(db, id: $0) }.map { row.activityInput(over: $0, typeId: type.id, venueIds: ids) }
+            ?? row.activityInput(typeId: type.id, venueIds: ids)
         return type.problems(.activityType) + venues.problems + Storage.problems(
-            of: { _ = try row.activityInput(typeId: type.id, venueIds: venues.ids.filter { !$0.isEmpty }).validated() },
+            of: { _ = try input.validated() },
             renaming: ["activity_type_id": .activityType, "start_date": .startDate, "end_date": .endDate, "venue_ids": .venues])
+    }
+
+    /// A stored activity as the form would show it, with the venues it is held at now.
+    private func current(_ db: Database, id: UUID) throws -> ActivityInput? {
+        guard let stored = try Activity.fetchOne(db, key: id.databaseText) else { return nil }
+        let open = try PeriodRow.open(db, .activity, of: id).map { $0.venueId.databaseText }
+        return ActivityInput(name: stored.name, description: stored.description ?? "", typeId: stored.typeId.databaseText,
+                             startDate: stored.startDate.description, duration: stored.endDate == nil ? "ongoing" : "finite",
+                             endDate: stored.endDate?.description ?? "", status: stored.status.rawValue, venueIds: open)
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
@@ -230,11 +256,7 @@ struct ActivityImporter: RowImporter {
     }
 
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
-        guard let stored = try Activity.fetchOne(transaction.db, key: id.databaseText) else { return false }
-        let open = try PeriodRow.open(transaction.db, .activity, of: id).map { $0.venueId.databaseText }
-        let current = ActivityInput(name: stored.name, description: stored.description ?? "", typeId: stored.typeId.databaseText,
-                                    startDate: stored.startDate.description, duration: stored.endDate == nil ? "ongoing" : "finite",
-                                    endDate: stored.endDate?.description ?? "", status: stored.status.rawValue, venueIds: open)
+        guard let current = try current(transaction.db, id: id) else { return false }
         let type = try types.checked(row[.activityType], .activityType)
         try transaction.updateActivity(id: id, row.activityInput(over: current, typeId: type, venueIds: checkedVenues(row)).validated(),
                                        expectedVersion: nil)
