@@ -119,11 +119,8 @@ enum ParticipantPages: RecordPages {
         }
         let matches = try context.database.possibleDuplicates(of: input, excluding: participant?.id)
         guard !matches.isEmpty else { return nil }
-        // The form goes on from the version the person edited, so Save anyway still refuses to overwrite a change
-        // someone else saved meanwhile.
-        var edited = participant
-        if let submitted = Int(request.field("version")) { edited?.version = submitted }
-        return try form(&context, participant: edited, values: input, search: request.field("venue_search"), errors: ValidationError(),
+        // Save anyway must still refuse to overwrite a change someone else saved meanwhile.
+        return try form(&context, participant: participant?.atSubmittedVersion(request), values: input, search: request.field("venue_search"), errors: ValidationError(),
                         duplicates: matches, status: .conflict)
     }
 

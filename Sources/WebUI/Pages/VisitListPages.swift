@@ -83,12 +83,9 @@ enum VisitListPages: RecordPages {
     static func update(_ context: inout PageContext) throws -> Response {
         let list = try context.database.visitList(id: context.request.uuidParameter())
         let input = submitted(context.request)
-        // Shown again, the form goes on from the version it was made from, so a change saved meanwhile is refused later.
-        let version = Int(context.request.field("version"))
-        var edited = list
-        if let version { edited.version = version }
+        let edited = list.atSubmittedVersion(context.request)
         do {
-            let saved = try context.database.updateVisitList(id: list.id, input, expectedVersion: version, by: context.actor)
+            let saved = try context.database.updateVisitList(id: list.id, input, expectedVersion: Int(context.request.field("version")), by: context.actor)
             return context.redirect(to: Paths.visitLists.record(saved.id), flash: "Visit list “\(saved.name)” saved.")
         } catch let errors as ValidationError {
             return try form(&context, list: edited, values: input, filter: nil, picked: nil, errors: errors, status: .unprocessableContent)

@@ -11,10 +11,22 @@ protocol FormRecord {
     var version: Int { get set }
 }
 
+extension FormRecord {
+    /// The record as the submitted form was made from it: a form shown again (a refused value, a search) goes on from
+    /// that version, so a later submit is still checked against it and a change someone saved meanwhile is refused
+    /// (409) rather than overwritten.
+    func atSubmittedVersion(_ request: Request) -> Self {
+        var edited = self
+        if let version = Int(request.field("version")) { edited.version = version }
+        return edited
+    }
+}
+
 extension GeographicArea: FormRecord {}
 extension Venue: FormRecord {}
 extension Participant: FormRecord {}
 extension Activity: FormRecord {}
+extension VisitList: FormRecord {}
 
 /// Form input whose rules (Domain's `validated()`) can be asked without saving: the forms' checks as you type.
 protocol CheckableInput {
@@ -72,14 +84,10 @@ struct RecordForm<Record: FormRecord, Input: CheckableInput> {
         let record = try load(context.database)(context.request.uuidParameter())
         let input = submitted(context.request)
         if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
-        // Shown again, the form goes on from the version it was made from: a later submit is still checked against it,
-        // so a change someone saved meanwhile is refused (409) rather than overwritten.
-        var edited = record
-        let version = Int(context.request.field("version"))
-        if let version { edited.version = version }
+        let edited = record.atSubmittedVersion(context.request)
         if isFinding(context.request) { return try show(&context, edited, input, ValidationError(), .ok) }
         do {
-            let changed = try change(context.database)(record.id, input, version, context.actor)
+            let changed = try change(context.database)(record.id, input, Int(context.request.field("version")), context.actor)
             return context.redirect(to: routes.record(changed.id), flash: "\(noun) “\(changed.name)” saved.")
         } catch let errors as ValidationError {
             return try show(&context, edited, input, errors, .unprocessableContent)
