@@ -26,6 +26,13 @@ public struct ZipArchiveReader: Sendable {
     public let path: String
     public let members: [Member]
 
+    /// Whether the file starts as a ZIP archive does (a local file header), judged by its first bytes alone.
+    public static func looksLikeArchive(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        return (try? file.read(upToCount: 4)).map { [UInt8]($0) == [0x50, 0x4B, 0x03, 0x04] } ?? false
+    }
+
     public init(path: String) throws {
         self.path = path
         guard let file = FileHandle(forReadingAtPath: path) else { throw Failure.notAnArchive }

@@ -103,10 +103,7 @@ public struct RecordTransaction {
     }
 
     /// True when `table` holds a row with this id.
-    func exists(_ id: UUID, in table: String) throws -> Bool {
-        // Cached: an import checks a reference per row, and compiling the statement each time would cost more than the check.
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)"), arguments: [id.databaseText]) ?? false
-    }
+    func exists(_ id: UUID, in table: String) throws -> Bool { try db.recordExists(id, in: table) }
 
     /// Refuses a value naming a record that no longer exists in `table`, as a clash at `field`.
     func ensureExists(_ id: UUID, in table: String, field: String, _ message: String) throws {
@@ -115,5 +112,13 @@ public struct RecordTransaction {
 
     func ensureVenueExists(_ venue: UUID, field: String) throws {
         try ensureExists(venue, in: "venues", field: field, "The chosen venue no longer exists; search for another")
+    }
+}
+
+extension Database {
+    /// Whether `table` has a row with this id.
+    func recordExists(_ id: UUID, in table: String) throws -> Bool {
+        // Cached: an import checks a reference per row, and compiling the statement each time would cost more than the check.
+        try Bool.fetchOne(cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)"), arguments: [id.databaseText]) ?? false
     }
 }

@@ -91,13 +91,14 @@ extension AppDatabase {
     /// it and recorded as created here (a linked node pushes them). Records already here (the same id: predefined
     /// categories, or a restore run twice) are left as they are. Visit lists assigned to someone without an account
     /// here (accounts are never exported) are given to the person restoring, and the note says so.
-    func writeArchive(_ job: ImportJob, _ files: ArchiveFiles, by actor: Actor, progress: (Int) -> Void,
-                      isCancelled: () -> Bool) throws -> (ImportOutcome, note: String?) {
-        try transaction(by: actor) { transaction in
+    func writeArchive(_ job: ImportJob, _ files: ArchiveFiles, by actor: Actor, progress: @escaping (Int) -> Void,
+                      isCancelled: @escaping () -> Bool) throws -> (ImportOutcome, note: String?) {
+        var pace = ImportPace(progress: progress, isCancelled: isCancelled)
+        return try transaction(by: actor) { transaction in
             // A file's records come in id order, so an area may come before its parent: references are checked when the
             // transaction commits (SQLite turns this off again at its end).
             try transaction.db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            var outcome = ImportOutcome(), reassigned = 0, deletedHere = 0, done = 0
+            var outcome = ImportOutcome(), reassigned = 0, deletedHere = 0
             for entry in job.archive ?? [] {
                 guard let kind = RecordKind.named(entry.entity), kind.isRestorable else {
                     throw ImportRefusal(message: "The export's \(entry.file) holds records an export never holds. Nothing was restored.")
@@ -105,11 +106,7 @@ extension AppDatabase {
                 var record = 0
                 try read(entry, from: files) { object in
                     record += 1
-                    if done % 256 == 0 {
-                        if isCancelled() { throw ImportCancelled() }
-                        progress(done)
-                    }
-                    done += 1
+                    try pace.next()
                     do {
                         switch try transaction.restore(object, of: kind, assigningTo: job.createdBy) {
                         case .kept: outcome.skipped += 1
@@ -128,9 +125,8 @@ extension AppDatabase {
                     }
                 }
             }
-            if isCancelled() { throw ImportCancelled() }
+            try pace.finish()
             try Self.ensureReferencesResolve(transaction.db)
-            progress(done)
             var notes: [String] = []
             if reassigned > 0 {
                 notes.append("\(reassigned == 1 ? "1 visit list was" : "\(reassigned) visit lists were") assigned to you: the people they were assigned to have no account here. Reassign them on their pages.")

@@ -20,7 +20,8 @@ struct ImportAnalysis {
         var decision = ImportDecision.create
     }
 
-    /// What the file's rows before this one hold, for matching within the file: by values, email, folded name and id.
+    /// What the file's rows before this one hold, for matching within the file: by all their values, the kind's strong
+    /// and weak keys, and Fieldbook id.
     private struct EarlierRows {
         var rows: [String: (line: Int, id: String)] = [:]
         var strong: [String: (line: Int, id: String)] = [:]
@@ -71,9 +72,7 @@ struct ImportAnalysis {
         if !fileId.isEmpty {
             if let id = UUID(uuidString: fileId) {
                 newId = id.databaseText
-                if earlier.ids[newId] == nil, try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(target.table) WHERE id = ?"), arguments: [newId]) != nil {
-                    storedWithId = id
-                }
+                if earlier.ids[newId] == nil, try db.recordExists(id, in: target.table) { storedWithId = id }
             } else {
                 verdict.errors.append(FieldError(field: "id", message: "Leave the Fieldbook id empty for new \(target.noun.many), or use the id from a Fieldbook export"))
             }

@@ -12,27 +12,46 @@ public struct ImportOutcome: Sendable, Equatable {
 /// The import was cancelled while it was written; nothing of it was kept.
 struct ImportCancelled: Error {}
 
+/// How an import or a restore tells its progress and hears a cancel: before every 256th record, and once more before
+/// its transaction commits.
+struct ImportPace {
+    let progress: (Int) -> Void
+    let isCancelled: () -> Bool
+    private(set) var done = 0
+
+    /// Before each record.
+    mutating func next() throws {
+        if done % 256 == 0 {
+            if isCancelled() { throw ImportCancelled() }
+            progress(done)
+        }
+        done += 1
+    }
+
+    /// After the last record: a cancel that came after the last check still keeps nothing.
+    func finish() throws {
+        if isCancelled() { throw ImportCancelled() }
+        progress(done)
+    }
+}
+
 extension AppDatabase {
     /// Writes a queued import's rows in one transaction through the kind's writer, so a linked node pushes every one
     /// and a failure or a cancel keeps none. Each row is checked again (a venue may have gone since the review).
     /// `progress` hears how many rows are done; `isCancelled` is asked between rows.
-    func writeImport(_ job: ImportJob, by actor: Actor, progress: (Int) -> Void, isCancelled: () -> Bool) throws -> ImportOutcome {
-        try transaction(by: actor) { transaction in
+    func writeImport(_ job: ImportJob, by actor: Actor, progress: @escaping (Int) -> Void, isCancelled: @escaping () -> Bool) throws -> ImportOutcome {
+        var pace = ImportPace(progress: progress, isCancelled: isCancelled)
+        return try transaction(by: actor) { transaction in
             let importer = try job.target.importer(transaction.db)
             var outcome = ImportOutcome()
             // A cursor: the rows are read as they are written, not held (the import writes other tables than it reads).
             let rows = try Row.fetchCursor(transaction.db, sql: "SELECT line, cells, new_id, match_id, decision, kept_fields FROM import_rows WHERE job_id = ? ORDER BY line",
                                            arguments: [job.id.databaseText])
-            var index = 0
             while let row = try rows.next() {
-                defer { index += 1 }
-                if index % 256 == 0 {
-                    if isCancelled() { throw ImportCancelled() }
-                    progress(index)
-                }
+                try pace.next()
                 let line: Int = row["line"]
                 let values = job.mapping.values(ImportJSON.strings(row["cells"]))
-                let kept = Set(ImportJSON.strings(row["kept_fields"]).compactMap(ImportField.init))
+                let kept = ImportJSON.fields(row["kept_fields"])
                 do {
                     switch ImportDecision(rawValue: row["decision"]) ?? .skip {
                     case .skip:
@@ -54,9 +73,7 @@ extension AppDatabase {
                     throw ImportRefusal(message: "Row \(line) could not be imported: \(message). Nothing was imported; fix the row, or skip it, and import again.")
                 }
             }
-            // A cancel that came after the last row's check still keeps nothing.
-            if isCancelled() { throw ImportCancelled() }
-            progress(index)
+            try pace.finish()
             return outcome
         }
     }

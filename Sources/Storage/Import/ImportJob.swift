@@ -116,9 +116,6 @@ public struct ImportRow: Sendable {
         errors.isEmpty && matchId != nil && !(matchReason?.isEarlierRow ?? true)
     }
 
-    /// The values a merge writes: those of the fields kept blanked, so the stored ones stay.
-    public var mergedValues: ImportedRow { values.keeping(keptFields) }
-
     /// The choices the row offers: none but skipping while it has problems, merging only when it matches a record.
     public var choices: [ImportDecision] {
         if !errors.isEmpty { return [.skip] }
@@ -151,6 +148,9 @@ enum ImportJSON {
         guard let text else { return [] }
         return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
+
+    /// The fields a JSON array names (unknown names left out).
+    static func fields(_ text: String?) -> Set<ImportField> { Set(strings(text).compactMap(ImportField.init)) }
 
     static func errors(_ text: String?) -> [FieldError] {
         guard let text else { return [] }

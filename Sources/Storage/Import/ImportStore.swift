@@ -92,11 +92,8 @@ extension AppDatabase {
         return try read { db in
             let stored = try Self.importJob(db, job)
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM import_rows r WHERE r.job_id = ? \(condition)", arguments: [job.databaseText]) ?? 0
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT r.*, p.name AS match_name, p.\(stored.target.detailColumn) AS match_detail FROM import_rows r
-                LEFT JOIN \(stored.target.table) p ON p.id = r.match_id AND r.match_reason IN ('id', 'key', 'name')
-                WHERE r.job_id = ? \(condition) ORDER BY r.line LIMIT ? OFFSET ?
-                """, arguments: [job.databaseText, page.perPage, page.offset])
+            let rows = try Row.fetchAll(db, sql: Self.rowsWithMatches(stored.target) + " WHERE r.job_id = ? \(condition) ORDER BY r.line LIMIT ? OFFSET ?",
+                                        arguments: [job.databaseText, page.perPage, page.offset])
             return ListPage(items: rows.map { Self.importRow($0, stored.mapping) }, total: total, request: page)
         }
     }
@@ -142,8 +139,9 @@ extension AppDatabase {
             var errors = ValidationError()
             for (line, decision) in decisions.sorted(by: { $0.key < $1.key }) {
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM import_rows WHERE job_id = ? AND line = ?", arguments: [job.databaseText, line]) else { continue }
-                guard Self.importRow(row, stored.mapping).choices.contains(decision) else {
-                    errors.add("row-\(line)", "Row \(line) cannot be \(Self.refusedChoice(decision, row: Self.importRow(row, stored.mapping)))")
+                let current = Self.importRow(row, stored.mapping)
+                guard current.choices.contains(decision) else {
+                    errors.add("row-\(line)", "Row \(line) cannot be \(Self.refusedChoice(decision, row: current))")
                     continue
                 }
                 // Fields kept by a field-by-field merge belong to that merge only.
@@ -159,11 +157,8 @@ extension AppDatabase {
     public func importRow(of job: UUID, line: Int) throws -> (row: ImportRow, stored: [ImportField: String]) {
         try read { db in
             let stored = try Self.importJob(db, job)
-            guard let found = try Row.fetchOne(db, sql: """
-                SELECT r.*, p.name AS match_name, p.\(stored.target.detailColumn) AS match_detail FROM import_rows r
-                LEFT JOIN \(stored.target.table) p ON p.id = r.match_id AND r.match_reason IN ('id', 'key', 'name')
-                WHERE r.job_id = ? AND r.line = ?
-                """, arguments: [job.databaseText, line]) else { throw DomainError.notFound(entity: "row") }
+            guard let found = try Row.fetchOne(db, sql: Self.rowsWithMatches(stored.target) + " WHERE r.job_id = ? AND r.line = ?",
+                                               arguments: [job.databaseText, line]) else { throw DomainError.notFound(entity: "row") }
             let row = Self.importRow(found, stored.mapping)
             guard row.comparesWithStored, let match = row.matchId else { return (row, [:]) }
             return (row, try stored.target.storedValues(db, id: match))
@@ -245,13 +240,21 @@ extension AppDatabase {
                   matchReason: (row["match_reason"] as String?).flatMap(ImportMatchReason.init), matchId: (row["match_id"] as String?).flatMap(UUID.init),
                   matchLine: row["match_line"], matchName: row["match_name"], matchDetail: row["match_detail"],
                   decision: ImportDecision(rawValue: row["decision"]) ?? .skip,
-                  keptFields: Set(ImportJSON.strings(row["kept_fields"]).compactMap(ImportField.init)))
+                  keptFields: ImportJSON.fields(row["kept_fields"]))
     }
 
     /// Why a row does not offer a choice, to end "Row N cannot be …".
     private static func refusedChoice(_ decision: ImportDecision, row: ImportRow) -> String {
         if !row.errors.isEmpty { return "imported until its problems are fixed in the file" }
         return decision == .merge ? "merged: it matches nothing" : "added: its Fieldbook id is taken, so merge or skip it"
+    }
+
+    /// Import rows (`r`) with the name and detail of the stored record each matches, as the review shows them.
+    private static func rowsWithMatches(_ target: ImportTarget) -> String {
+        """
+        SELECT r.*, p.name AS match_name, p.\(target.detailColumn) AS match_detail FROM import_rows r
+        LEFT JOIN \(target.table) p ON p.id = r.match_id AND r.match_reason IN ('id', 'key', 'name')
+        """
     }
 
     static func mappingText(_ mapping: ImportMapping) -> String { ImportJSON.text(mapping.fields.map { $0?.rawValue ?? "" }) }

@@ -139,19 +139,38 @@ struct ParticipantImporter: RowImporter {
     }
 }
 
+/// The stored records of a kind by their import keys, oldest first (a key names the first record that has it), for
+/// kinds whose key has no index to look it up by: read once per import.
+struct KeyedRecords {
+    private var byStrong: [String: String] = [:]
+    private var byWeak: [String: String] = [:]
+
+    /// `sql` selects `id` and the columns `keys` reads, oldest first.
+    init(_ db: Database, sql: String, keys: (Row) -> (strong: String, weak: String)) throws {
+        for row in try Row.fetchAll(db, sql: sql) {
+            let id: String = row["id"], key = keys(row)
+            if byStrong[key.strong] == nil { byStrong[key.strong] = id }
+            if byWeak[key.weak] == nil { byWeak[key.weak] = id }
+        }
+    }
+
+    func stored(strong: String?, weak: String?) -> (reason: ImportMatchReason, id: String)? {
+        if let key = strong, let id = byStrong[key] { return (.sameKey, id) }
+        if let name = weak, let id = byWeak[name] { return (.sameName, id) }
+        return nil
+    }
+}
+
 /// Venues match by name and address (the same place), or by name alone (possibly the same).
 struct VenueImporter: RowImporter {
     let areas: NamedRecords
-    private var byNameAndAddress: [String: String] = [:]
-    private var byName: [String: String] = [:]
+    private let stored: KeyedRecords
 
     init(_ db: Database) throws {
         areas = try NamedRecords(db, table: "geographic_areas", noun: "area")
-        for row in try Row.fetchAll(db, sql: "SELECT id, name, address FROM venues ORDER BY created_at") {
-            let id: String = row["id"]
-            let name = SearchText.fold(row["name"]), address = SearchText.fold(row["address"])
-            if byNameAndAddress[name + SearchText.separator + address] == nil { byNameAndAddress[name + SearchText.separator + address] = id }
-            if byName[name] == nil { byName[name] = id }
+        stored = try KeyedRecords(db, sql: "SELECT id, name, address FROM venues ORDER BY created_at") { row in
+            let name = SearchText.fold(row["name"])
+            return (name + SearchText.separator + SearchText.fold(row["address"]), name)
         }
     }
 
@@ -176,9 +195,7 @@ struct VenueImporter: RowImporter {
     }
 
     func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)? {
-        if let key = strong, let id = byNameAndAddress[key] { return (.sameKey, id) }
-        if let name = weak, let id = byName[name] { return (.sameName, id) }
-        return nil
+        stored.stored(strong: strong, weak: weak)
     }
 
     func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
@@ -197,16 +214,14 @@ struct VenueImporter: RowImporter {
 struct ActivityImporter: RowImporter {
     let types: NamedRecords
     let venues: NamedRecords
-    private var byNameAndStart: [String: String] = [:]
-    private var byName: [String: String] = [:]
+    private let stored: KeyedRecords
 
     init(_ db: Database) throws {
         types = try NamedRecords(db, table: "activity_types", noun: "activity type")
         venues = try NamedRecords(db, table: "venues", noun: "venue")
-        for row in try Row.fetchAll(db, sql: "SELECT id, name, start_date FROM activities ORDER BY created_at") {
-            let id: String = row["id"], name = SearchText.fold(row["name"]), start: String = row["start_date"]
-            if byNameAndStart[name + SearchText.separator + start] == nil { byNameAndStart[name + SearchText.separator + start] = id }
-            if byName[name] == nil { byName[name] = id }
+        stored = try KeyedRecords(db, sql: "SELECT id, name, start_date FROM activities ORDER BY created_at") { row in
+            let name = SearchText.fold(row["name"])
+            return (name + SearchText.separator + (row["start_date"] as String), name)
         }
     }
 
@@ -241,9 +256,7 @@ struct ActivityImporter: RowImporter {
     }
 
     func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)? {
-        if let key = strong, let id = byNameAndStart[key] { return (.sameKey, id) }
-        if let name = weak, let id = byName[name] { return (.sameName, id) }
-        return nil
+        stored.stored(strong: strong, weak: weak)
     }
 
     private func checkedVenues(_ row: ImportedRow) throws -> [String] {

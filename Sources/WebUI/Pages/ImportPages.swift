@@ -22,10 +22,8 @@ enum ImportPages {
         guard let user = context.user else { throw AccessDenied(message: "Sign in to import.") }
         do {
             // Judged by content: a ZIP archive is an export to restore, whatever was chosen.
-            if kind == archiveKind || isZipArchive(file.path) {
-                let job = try context.database.createArchiveImport(fromFile: file.path, named: file.filename, by: user.id) { path in
-                    try WebUI.openArchive(path)
-                }
+            if kind == archiveKind || ZipArchiveReader.looksLikeArchive(file.path) {
+                let job = try context.database.createArchiveImport(fromFile: file.path, named: file.filename, by: user.id, open: WebUI.openArchive)
                 return context.redirect(to: Paths.importRecord(job.id), flash: "“\(job.fileName)” read: \(job.rowCount.formatted()) records. Check them, then restore.")
             }
             let job = try context.database.createImport(fromFile: file.path, named: file.filename, holding: target, by: user.id)
@@ -120,13 +118,6 @@ enum ImportPages {
 
     /// The upload form's choice for a Fieldbook export to restore.
     static let archiveKind = "archive"
-
-    /// Whether the file starts as a ZIP archive does.
-    private static func isZipArchive(_ path: String) -> Bool {
-        guard let file = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? file.close() }
-        return (try? file.read(upToCount: 4)).map { [UInt8]($0) == [0x50, 0x4B, 0x03, 0x04] } ?? false
-    }
 
     private static func listPage(_ context: inout PageContext, error: String?, kind: String, status: HTTPStatus = .ok) throws -> Response {
         let chosen = kind == archiveKind ? kind : (ImportTarget(rawValue: kind) ?? .participants).rawValue

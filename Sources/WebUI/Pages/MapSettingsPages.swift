@@ -37,13 +37,12 @@ enum MapSettingsPages {
                         status: .unprocessableContent)
         }
         guard let tiles = context.web.tiles else { throw HTTPError(.serviceUnavailable, "Map tiles are not set up on this Fieldbook.") }
-        let temporary = file.path
         do {
-            let set = try tiles.importFile(at: temporary, suggestedName: file.filename)
+            let set = try tiles.importFile(at: file.path, suggestedName: file.filename)
             return context.redirect(to: Paths.mapSettings(),
                                     flash: "Added “\(set.name)”: zoom \(set.minZoom) to \(set.maxZoom), \(set.tileCount) tiles.")
         } catch let refusal as TileSetRefusal {
-            let message = refusal.message.replacingOccurrences(of: (temporary as NSString).lastPathComponent, with: file.filename)
+            let message = refusal.message.replacingOccurrences(of: (file.path as NSString).lastPathComponent, with: file.filename)
             return page(&context, settings: settings, tileURL: settings.onlineTileURL,
                         errors: ValidationError([FieldError(field: "tiles_file", message: message)]), status: .unprocessableContent)
         }
