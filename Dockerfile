@@ -1,6 +1,6 @@
 # Fieldbook: a small runtime image, non-root, data directory as a volume, health-checked.
 FROM swift:6.1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev zlib1g-dev pkg-config python3 python3-pip \
+RUN apt-get update && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev zlib1g-dev libvips-dev pkg-config python3 python3-pip \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY scripts ./scripts
@@ -11,7 +11,7 @@ COPY Tests ./Tests
 RUN swift build -c release --product fieldbook --static-swift-stdlib
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 zlib1g curl ca-certificates \
+RUN apt-get update && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 zlib1g libvips42 curl ca-certificates \
     libjs-leaflet libjs-leaflet.markercluster \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /var/lib/fieldbook --create-home fieldbook \

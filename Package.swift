@@ -17,12 +17,15 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         // zlib, for gzip-compressed answers (HTTPServer/Gzip.swift).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libvips, for photos (Imaging/PhotoProcessor.swift).
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "Imaging", dependencies: ["CVips"]),
         .target(name: "HTTPServer", dependencies: [
             "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Domain"),
         .target(name: "Storage", dependencies: [
-            "Domain", .product(name: "GRDB", package: "GRDB.swift"),
+            "Domain", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -32,7 +35,7 @@ let package = Package(
         // patterns and list parameter names.
         .target(name: "Surface", dependencies: ["HTTPServer", "Domain", "Storage"]),
         .target(name: "WebUI", dependencies: [
-            "HTTPServer", "Domain", "Storage", "Sync", "Surface",
+            "HTTPServer", "Domain", "Storage", "Imaging", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "JSONAPI", dependencies: [
@@ -52,14 +55,14 @@ let package = Package(
             "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "StorageTests", dependencies: [
-            "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
+            "Storage", "Domain", "Imaging", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: [
             "HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "WebUITests", dependencies: [
-            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI",
+            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI", "TestSupport", "Imaging",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SyncTests", dependencies: [
@@ -75,6 +78,7 @@ let package = Package(
         .testTarget(name: "SurfaceTests", dependencies: ["Surface", "Domain", "HTTPServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

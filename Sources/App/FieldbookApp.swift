@@ -20,6 +20,8 @@ public final class FieldbookApp: Sendable {
     public let notifier: NotificationService
     /// Writes imports in the background.
     public let imports: ImportRunner
+    /// Removes photo files nobody shows any more, in the background.
+    public let photoSweeper: PhotoFileSweeper
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -59,6 +61,7 @@ public final class FieldbookApp: Sendable {
         }
         // One count of failed sign-ins: five failures are five whether sent to /login or to the API.
         imports = ImportRunner(database: database, logger: logger, openArchive: WebUI.openArchive)
+        photoSweeper = PhotoFileSweeper(database: database, logger: logger)
         let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
@@ -92,6 +95,7 @@ public final class FieldbookApp: Sendable {
         syncEngine.start()
         notifier.start()
         imports.start()
+        photoSweeper.start()
         warmUp()
         let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
         let scheme = configuration.server.isTLS ? "https" : "http"
@@ -120,6 +124,7 @@ public final class FieldbookApp: Sendable {
         syncEngine.stop()
         notifier.stop()
         imports.stop()
+        photoSweeper.stop()
         warmingUp.wait()
         server.stop()
         do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }

@@ -66,7 +66,7 @@ public final class HTTPServer: @unchecked Sendable {
         if let stream = response.stream { openStreams.register(stream) }
         let micros = (DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1000
         logger.info("\(request.method.rawValue) \(request.path) \(response.status.code)", metadata: [
-            "client": "\(request.remoteAddress)", "bytes": response.stream == nil ? "\(response.body.count)" : "stream",
+            "client": "\(request.remoteAddress)", "bytes": response.stream == nil ? "\(response.file?.size ?? response.body.count)" : "stream",
             "µs": "\(micros)",
         ])
         return response

@@ -258,6 +258,8 @@ private func makeRequest(_ pending: PendingRequest, connection: OpaquePointer, i
 private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
     let created: OpaquePointer? = if let stream = response.stream {
         streamingResponse(stream, connection: connection)
+    } else if let file = response.file {
+        fileResponse(file)
     } else {
         response.body.withUnsafeBytes { buffer in
             MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
@@ -270,6 +272,12 @@ private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Re
     let result = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
     MHD_destroy_response(mhdResponse)
     return result
+}
+
+/// libmicrohttpd owns the descriptor from here and closes it with the response.
+private func fileResponse(_ file: OpenFile) -> OpaquePointer? {
+    guard let descriptor = file.take() else { return nil }
+    return MHD_create_response_from_fd(file.size, descriptor)
 }
 
 // MARK: - Streaming responses

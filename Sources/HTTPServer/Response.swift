@@ -8,6 +8,8 @@ public struct Response: Sendable {
     public var body: [UInt8]
     /// When set, the body is whatever the application sends into this stream until it closes; `body` is ignored.
     public var stream: EventStream?
+    /// When set, the body is this open file, sent from its descriptor; `body` is ignored.
+    public var file: OpenFile?
 
     public init(status: HTTPStatus = .ok, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -31,6 +33,13 @@ public struct Response: Sendable {
     public static func stream(contentType: String, _ stream: EventStream) -> Response {
         var response = Response(headers: [("Content-Type", contentType), ("Cache-Control", "no-store")])
         response.stream = stream
+        return response
+    }
+
+    /// An open file as the body, sent by the server from its descriptor (never read into memory).
+    public static func file(_ file: OpenFile, contentType: String, headers: [(name: String, value: String)] = []) -> Response {
+        var response = Response(headers: [("Content-Type", contentType)] + headers)
+        response.file = file
         return response
     }
 

@@ -129,6 +129,9 @@ struct APIBody {
         case (.choiceList(let options), .array(let items)):
             return items.allSatisfy({ if case .string(let text) = $0 { options.contains(text) } else { false } })
                 ? nil : "\(name) must be a list of: \(options.joined(separator: ", "))"
+        case (.contentAddressList(let most), .array(let items)):
+            let hashes = items.allSatisfy { if case .string(let text) = $0 { PhotoImage.isContentAddress(text) } else { false } }
+            return hashes && items.count <= most ? nil : "\(name) must be \(field.kind.noun)"
         default: return "\(name) must be \(field.kind.noun)"
         }
     }
@@ -170,6 +173,7 @@ extension Field.Kind {
         case .position: "a [longitude, latitude] pair"
         case .textList: "a list of texts"
         case .choiceList(let options): "a list of: \(options.joined(separator: ", "))"
+        case .contentAddressList(let most): "a list of at most \(most) SHA-256 hashes, each 64 lowercase hexadecimal digits"
         }
     }
 }

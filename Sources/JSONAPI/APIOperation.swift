@@ -21,6 +21,8 @@ struct APIOperation: Sendable {
         case download(schema: String, entity: String)
         /// 200 with a ZIP archive (application/zip).
         case archive(String)
+        /// 200 with a file of this content type, described.
+        case file(contentType: String, description: String)
     }
 
     let id: String
@@ -28,6 +30,8 @@ struct APIOperation: Sendable {
     var query: [Field] = []
     /// The request body's component schema name and an example of it.
     var body: String?
+    /// The content type of a request body that is a file (a photo's bytes), not JSON.
+    var fileBody: String?
     var success: Success
     /// 409: the current records refuse the change (stale version, missing reference, still used, taken name).
     var conflict = false

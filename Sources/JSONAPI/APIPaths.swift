@@ -61,6 +61,9 @@ enum APIPaths {
     static let syncStatus = root / "sync" / "status"
     static let syncRun = root / "sync" / "run"
     static let syncConflicts = root / "sync" / "conflicts"
+    /// Photo contents by hash: which of a list the hub lacks, and one file sent or fetched.
+    static let syncPhotoFilesMissing = root / "sync" / "photo-files" / "missing"
+    static let syncPhotoFile = root / "sync" / "photo-files" / "{sha256}"
 }
 
 /// The two addresses of a record resource: the collection (list, create) and one record (read, change, delete).

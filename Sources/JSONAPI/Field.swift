@@ -24,6 +24,8 @@ struct Field: Sendable {
         case textList
         /// An array of values each one of a fixed set (notification kinds).
         case choiceList([String])
+        /// An array of at most `maxItems` SHA-256 hashes, each 64 lowercase hexadecimal digits (photo files).
+        case contentAddressList(maxItems: Int)
     }
 
     /// Who applies a field's rule, so that each value is checked once.
@@ -116,7 +118,7 @@ extension Field.Kind {
         case .anyValue: "\"...\""
         case .anyObject: "{}"
         case .position: "[-0.1276, 51.5072]"
-        case .textList, .choiceList: "[]"
+        case .textList, .choiceList, .contentAddressList: "[]"
         }
     }
 }

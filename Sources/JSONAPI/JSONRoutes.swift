@@ -70,6 +70,7 @@ enum JSONRoutes {
         table.add(.get, APIPaths.mapVenues, .signedIn, MapResource.venuesDoc, MapResource.venues)
         table.add(.get, APIPaths.mapHomes, .signedIn, MapResource.homesDoc, MapResource.homes)
         sync.register(in: &table)
+        PhotoFileEndpoints.register(in: &table)
         addDocument(to: &table, version: version)
     }
 
@@ -92,7 +93,7 @@ enum JSONRoutes {
                                           ParticipantResource.components, ActivityResource.components,
                                           AssignmentResource.components, UserResource.components, SyncEndpoints.components,
                                           MapResource.components, VisitResource.components, NotificationResource.components,
-                                          AnalyticsResource.components]
+                                          AnalyticsResource.components, PhotoFileEndpoints.components]
         for part in parts { all.merge(part) { $1 } }
         return all
     }

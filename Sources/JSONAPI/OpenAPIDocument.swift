@@ -58,6 +58,9 @@ enum OpenAPIDocument {
         if let body = op.body {
             result["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(body)]]]
         }
+        if let type = op.fileBody {
+            result["requestBody"] = ["required": true, "content": [type: ["schema": ["type": "string", "format": "binary"]]]]
+        }
         if route.access == .anyone { result["security"] = [Any]() }
         if route.readsWithSession { result["security"] = [["bearerAuth": [String]()], ["sessionCookie": [String]()]] }
         return result
@@ -68,11 +71,14 @@ enum OpenAPIDocument {
     }
 
     private static func pathParameters(_ path: String) -> [[String: Any]] {
-        parameterNames(path).map { name in
-            ["name": name, "in": "path", "required": true,
-             "schema": ["type": "string", "format": "uuid"]]
+        parameterNames(path).map { name -> [String: Any] in
+            let schema: [String: Any] = name == "sha256" ? contentAddress : ["type": "string", "format": "uuid"]
+            return ["name": name, "in": "path", "required": true, "schema": schema]
         }
     }
+
+    /// A photo file's name: the SHA-256 of its bytes (`PhotoImage.isContentAddress`).
+    private static var contentAddress: [String: Any] { ["type": "string", "pattern": "^[0-9a-f]{64}$", "minLength": 64, "maxLength": 64] }
 
     private static func queryParameter(_ field: Field) -> [String: Any] {
         var parameter: [String: Any] = ["name": field.name, "in": "query", "required": false, "schema": property(field, inQuery: true)]
@@ -99,10 +105,8 @@ enum OpenAPIDocument {
                 "application/json": ["schema": ["type": "array", "items": ref(schema + "Export")]],
                 "text/csv": ["schema": ["type": "string", "description": "RFC 4180 with a header row of the same columns"]],
             ]]
-        case .archive: break
-        }
-        if case .archive(let description) = op.success {
-            responses["200"] = ["description": description, "content": ["application/zip": ["schema": ["type": "string", "format": "binary"]]]]
+        case .archive(let description): responses["200"] = file("application/zip", description)
+        case .file(let type, let description): responses["200"] = file(type, description)
         }
         if op.mayBeBusy { responses["503"] = json("Too much of this work is running; try again shortly", ref("Error")) }
         if op.mayBeUnavailable, case .json(let schema) = op.success { responses["503"] = json("The database does not answer", ref(schema)) }
@@ -146,9 +150,14 @@ enum OpenAPIDocument {
         if route.path.contains("{") || op.namesRecordInQuery { statuses.append((404, "No such record")) }
         if op.conflict { statuses.append((409, "The current records refuse this change")) }
         if op.body != nil { statuses.append((422, "Some fields break their rules; see fields")) }
+        if op.fileBody != nil { statuses.append((422, "The file's SHA-256 is not the one in the path (cut short or changed on the way)")) }
         if op.throttled { statuses.append((429, "Too many failed sign-ins; wait Retry-After seconds")) }
         if route.method != .get { statuses.append((507, "The server's disk is full and nothing was saved (disk_full); send it again once space is freed")) }
         return statuses
+    }
+
+    private static func file(_ contentType: String, _ description: String) -> [String: Any] {
+        ["description": description, "content": [contentType: ["schema": ["type": "string", "format": "binary"]]]]
     }
 
     private static func json(_ description: String, _ schema: [String: Any]) -> [String: Any] {
@@ -262,6 +271,7 @@ enum OpenAPIDocument {
         case .position: ["type": "array", "items": ["type": "number"], "minItems": 2, "maxItems": 2]
         case .textList: ["type": "array", "items": ["type": "string"]]
         case .choiceList(let options): ["type": "array", "items": ["type": "string", "enum": options]]
+        case .contentAddressList(let most): ["type": "array", "items": contentAddress, "maxItems": most]
         }
     }
 

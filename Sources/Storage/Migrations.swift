@@ -21,6 +21,7 @@ enum Migrations {
         migrator.registerMigration("v9-imports", migrate: ImportSchema.create)
         migrator.registerMigration("v10-import-kept-fields", migrate: ImportSchema.addKeptFields)
         migrator.registerMigration("v11-import-archives", migrate: ImportSchema.addArchives)
+        migrator.registerMigration("v12-photos", migrate: PhotoSchema.create)
         return migrator
     }
 

@@ -106,6 +106,7 @@ extension RecordTransaction {
             moved.participantId = kept.id
             try save(moved, over: stop)
         }
+        try movePhotos(of: removed.id, to: kept.id)
         try moveAddressHistory(of: removed, to: kept, home: home)
     }
 

@@ -53,7 +53,7 @@ public struct RecordKind: Sendable {
     }
 
     /// Every synced kind, parents before the kinds that refer to them (linking queues them in this order).
-    public static let all: [RecordKind] = firstKinds + visitKinds + notificationKinds
+    public static let all: [RecordKind] = firstKinds + visitKinds + notificationKinds + photoKinds
 
     /// The kinds of the first schema, whose change-log triggers the v4 sync migration made.
     static let firstKinds: [RecordKind] = [
@@ -66,6 +66,9 @@ public struct RecordKind: Sendable {
 
     /// Notifications and their preferences (issue 13), with their own migration.
     static let notificationKinds: [RecordKind] = [NotificationRow.kind, NotificationPreferencesRow.kind]
+
+    /// Photos of participants, venues and activities (issue 14), with their own migration.
+    static let photoKinds: [RecordKind] = [Photo.kind]
 
     private static let byEntity: [String: RecordKind] = Dictionary(uniqueKeysWithValues: all.map { ($0.entity, $0) })
 

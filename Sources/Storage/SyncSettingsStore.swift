@@ -52,7 +52,11 @@ extension AppDatabase {
             let wasLinked = try Self.isLinked(db)
             try Self.putSettings(db, ["sync.upstream": link.upstream.absoluteString, "sync.email": link.email,
                                       "sync.refresh_token": link.refreshToken, "sync.linked_at": link.linkedAt.storedText])
-            if !wasLinked { try Self.queueExistingRecords(db) }
+            if !wasLinked {
+                try Self.queueExistingRecords(db)
+                // A hub newly linked holds none of this node's photo files until it is asked.
+                try db.execute(sql: "UPDATE photo_files SET on_hub = 0")
+            }
         }
     }
 

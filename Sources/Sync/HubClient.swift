@@ -80,10 +80,31 @@ public struct HubClient: Sendable {
         try decode(send("GET", "api/v1/sync/changes?wait=\(wait)&after=\(cursor)&limit=\(limit)", body: nil, token: token))
     }
 
+    /// Which of these photo files the hub lacks (at most 500 per call).
+    public func photoFilesMissing(_ hashes: [String], token: String) throws -> [String] {
+        struct Answer: Decodable { let missing: [String] }
+        let answer: Answer = try decode(send("POST", "api/v1/sync/photo-files/missing", body: encode(["sha256": hashes]), token: token))
+        return answer.missing
+    }
+
+    /// Sends one photo file; the hub keeps it only if its bytes have this hash.
+    public func putPhotoFile(_ sha256: String, _ bytes: Data, token: String) throws {
+        _ = try send("PUT", "api/v1/sync/photo-files/\(sha256)", body: bytes, contentType: "image/jpeg", token: token)
+    }
+
+    /// One photo file's bytes, or nil when the hub does not hold it (yet).
+    public func photoFile(_ sha256: String, token: String) throws -> Data? {
+        do {
+            return try send("GET", "api/v1/sync/photo-files/\(sha256)", body: nil, token: token)
+        } catch HubError.server(let status, _) where status == 404 {
+            return nil
+        }
+    }
+
     /// The same hub, with a timeout that outlasts a long poll of `wait` seconds.
     public func longPolling(wait: Int) -> HubClient { HubClient(baseURL: baseURL, timeout: TimeInterval(wait) + 15) }
 
-    private func send(_ method: String, _ path: String, body: Data?, token: String?) throws -> Data {
+    private func send(_ method: String, _ path: String, body: Data?, contentType: String = "application/json", token: String?) throws -> Data {
         guard let url = URL(string: path, relativeTo: baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")) else {
             throw HubError.badResponse("bad URL \(path)")
         }
@@ -91,7 +112,7 @@ public struct HubClient: Sendable {
         request.httpMethod = method
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if body != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let (data, response) = try perform(request)
         switch response.statusCode {

@@ -11,19 +11,16 @@ public final class NotificationService: Sendable {
     private let database: AppDatabase
     private let status: SyncStatusReporter
     private let logger: Logger
-    private let recheckInterval: TimeInterval
-    private let signal = DispatchSemaphore(value: 0)
-    private let flags = Mutex((running: false, stopping: false))
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker: BackgroundWorker
 
     public init(database: AppDatabase, status: SyncStatusReporter, logger: Logger, recheckInterval: TimeInterval = 60) {
         self.database = database
         self.status = status
         self.logger = logger
-        self.recheckInterval = recheckInterval
-        database.changeFeed.subscribe { [weak self] committed in
-            guard let self, Self.mayNeedNotifications(committed) else { return }
-            self.signal.signal()
+        let deliver = NotificationDelivery(database: database, status: status, logger: logger)
+        worker = BackgroundWorker(name: "fieldbook-notifier", recheckInterval: recheckInterval) { deliver.run() }
+        database.changeFeed.subscribe { [worker] committed in
+            if Self.mayNeedNotifications(committed) { worker.wake() }
         }
     }
 
@@ -34,33 +31,26 @@ public final class NotificationService: Sendable {
         return committed.origin == .local && committed.changes.contains { !$0.kind.hasPrefix("notification") }
     }
 
-    public func start() {
-        let starts = flags.withLock { flags -> Bool in
-            guard !flags.running else { return false }
-            flags = (true, false)
-            return true
-        }
-        guard starts else { return }
-        let thread = Thread { [self] in loop() }
-        thread.name = "fieldbook-notifier"
-        thread.start()
-    }
+    public func start() { worker.start() }
 
     /// Stops after the current delivery and waits for the thread to end.
-    public func stop() {
-        let wasRunning = flags.withLock { flags -> Bool in
-            guard flags.running else { return false }
-            flags.stopping = true
-            return true
-        }
-        guard wasRunning else { return }
-        signal.signal()
-        finished.wait()
-    }
+    public func stop() { worker.stop() }
 
     /// Delivers what is waiting now; returns the notifications made.
     @discardableResult
     public func runOnce() -> [FieldbookNotification] {
+        NotificationDelivery(database: database, status: status, logger: logger).run()
+    }
+}
+
+/// One delivery of what is waiting, with the hub outage as the sync engine sees it.
+private struct NotificationDelivery: Sendable {
+    let database: AppDatabase
+    let status: SyncStatusReporter
+    let logger: Logger
+
+    @discardableResult
+    func run() -> [FieldbookNotification] {
         do {
             return try database.deliverNotifications(outage: currentOutage())
         } catch {
@@ -75,16 +65,5 @@ public final class NotificationService: Sendable {
         guard now.hub == .offline, now.pendingOperations > 0,
               let since = now.lastSuccessfulSync ?? (try? database.hubLink())?.linkedAt else { return nil }
         return HubOutage(since: since, pending: now.pendingOperations)
-    }
-
-    private func loop() {
-        defer {
-            flags.withLock { $0 = (false, false) }
-            finished.signal()
-        }
-        while !flags.withLock({ $0.stopping }) {
-            runOnce()
-            _ = signal.wait(timeout: .now() + recheckInterval)
-        }
     }
 }

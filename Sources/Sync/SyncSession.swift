@@ -24,8 +24,16 @@ struct SyncSession {
         do {
             let tokens = engine.tokens.bound(to: client)
             if try database.pullCursor() == 0 { try pull(tokens, counter) }
+            let photos = PhotoContentSync(database: database, client: client, tokens: tokens, logger: engine.logger) {
+                if engine.state.takeCancel() { throw Cancelled() }
+            }
+            let sentFiles = try photos.push()
             try push(tokens, counter)
             try pull(tokens, counter)
+            let receivedFiles = try photos.pull()
+            if sentFiles + receivedFiles > 0 {
+                engine.logger.info("photo files synced", metadata: ["sent": "\(sentFiles)", "received": "\(receivedFiles)"])
+            }
             outcome = .succeeded
         } catch is Cancelled {
             outcome = .cancelled

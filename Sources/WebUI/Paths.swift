@@ -50,6 +50,16 @@ enum Paths {
     /// One row beside the stored record it matches, merged field by field.
     static let importRow = importRecord / "rows" / "{line}"
 
+    /// Photos of participants, venues and activities: the upload (one address, which takes large files), each photo's
+    /// page, its edit and its deletion, and the image files by hash.
+    static let photos = home / "photos"
+    static let newPhoto = photos / "new"
+    static let photo = photos / "{id}"
+    static let editPhoto = photo / "edit"
+    static let deletePhoto = photo / "delete"
+    static let photoFiles = home / "photo-files"
+    static let photoFileByHash = photoFiles / "{sha256}"
+
     static let exports = home / "export"
     static let exportEverything = exports / "everything.zip"
     /// An area's records (with the areas inside it) as one archive.

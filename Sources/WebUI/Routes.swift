@@ -55,6 +55,15 @@ enum WebRoutes {
         table.get(Paths.importRow, .editor, ImportComparePages.form)
         table.post(Paths.importRow, .editor, ImportComparePages.save)
 
+        table.get(Paths.newPhoto, .editor, PhotoPages.newForm)
+        table.post(Paths.photos, .editor, PhotoPages.upload)
+        table.get(Paths.photo, .signedIn, PhotoPages.show)
+        table.get(Paths.editPhoto, .editor, PhotoPages.editForm)
+        table.post(Paths.editPhoto, .editor, PhotoPages.update)
+        table.get(Paths.deletePhoto, .editor, PhotoPages.deleteConfirmation)
+        table.post(Paths.deletePhoto, .editor, PhotoPages.delete)
+        table.get(Paths.photoFileByHash, .signedIn, PhotoPages.file)
+
         table.get(Paths.exports, .signedIn, ExportPages.show)
         table.get(Paths.exportEverything, .editor, ExportPages.archive { _ in .everything })
         table.get(Paths.areaExport, .editor, ExportPages.archive { .area(try $0.uuidParameter()) })

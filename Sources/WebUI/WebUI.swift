@@ -66,7 +66,7 @@ public final class WebUI: Sendable {
     }
 
     /// The pages that take files larger than a form (the server's upload limit applies to them only).
-    public static var uploadPaths: Set<String> { [Paths.imports(), Paths.tileUpload()] }
+    public static var uploadPaths: Set<String> { [Paths.imports(), Paths.tileUpload(), Paths.photos()] }
 
     /// Every page route with its access, as the route table declares them.
     public static var declaredRoutes: [DeclaredRoute] {

@@ -24,8 +24,8 @@ import Testing
         "PasswordReset": AccountRules.newUserRules.filter { $0.key == "password" },
         "NotificationPreferencesWrite": NotificationPreferencesInput.rules,
     ]
-    /// Bodies that are not a record's input: signing in, and a node's outbox (checked by the sync protocol).
-    static let notInputs: Set<String> = ["Login", "Refresh", "SyncPush"]
+    /// Bodies that are not a record's input: signing in, a node's outbox (checked by the sync protocol), and which photo files a hub lacks.
+    static let notInputs: Set<String> = ["Login", "Refresh", "SyncPush", "PhotoFileQuery"]
     /// Domain fields the API does not take as such: it derives an activity's duration from end_date, and a password
     /// is typed once.
     static let derived: Set<String> = ["duration", "password_confirmation"]

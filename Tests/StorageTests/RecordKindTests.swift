@@ -1,7 +1,9 @@
 import Domain
 import Foundation
 import GRDB
+import Imaging
 @testable import Storage
+import TestSupport
 import Testing
 
 /// Each kind is described once; these tests catch a descriptor or record type drifting from its table.
@@ -24,6 +26,7 @@ import Testing
                                                    passwordConfirmation: "correct horse 1"), by: .system("test"))
         try given.database.createCategory(.participantRole, CategoryInput(name: "Cook"), by: .system("test"))
         try writeAVisit(given.database)
+        try addAPhoto(given.database)
         try given.database.read { db in
             func check(_ record: (some SyncedRecord)?) throws {
                 let record = try #require(record)
@@ -42,6 +45,7 @@ import Testing
             try check(ContactLog.fetchOne(db))
             try check(NotificationRow.fetchOne(db))
             try check(NotificationPreferencesRow.fetchOne(db))
+            try check(Photo.fetchOne(db))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM participant_address_history"))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM activity_venue_history"))
             for category in CategoryKind.allCases {
@@ -70,6 +74,7 @@ import Testing
                                                    passwordConfirmation: "correct horse 1"), by: .system("test"))
         for kind in CategoryKind.allCases { try given.database.createCategory(kind, CategoryInput(name: "Picnic"), by: .system("test")) }
         try writeAVisit(given.database)
+        try addAPhoto(given.database)
         let creates = try given.database.outboxEntries(limit: 10_000).map(\.change).filter { $0.operation == .create }
         #expect(Set(creates.map(\.entity)) == Set(RecordKind.all.map(\.entity)), "every kind was written")
         for change in creates {
@@ -104,6 +109,14 @@ import Testing
     }
 
     /// A visit list with one stop and one contact log, made by an editor (needs a venue and no other user named Vera).
+    /// A photo of the first participant, from a real image file.
+    private func addAPhoto(_ database: AppDatabase) throws {
+        let participant = try #require(try database.read { db in try Participant.fetchOne(db) })
+        let kept = try database.keepUpload(try PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.withGPS).path))
+        try database.addPhoto(to: .participant(participant.id), PhotoInput(caption: "At the door"), display: kept.display,
+                              thumbnail: kept.thumbnail, by: .system("test"))
+    }
+
     private func writeAVisit(_ database: AppDatabase) throws {
         let organizer = try database.createUser(NewUserInput(name: "Vera", email: "vera@example.org", role: "editor", password: "correct horse 1",
                                                              passwordConfirmation: "correct horse 1"), by: .system("test"))

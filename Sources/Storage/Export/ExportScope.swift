@@ -57,6 +57,14 @@ public enum ExportScope: Sendable, Equatable {
         case VisitList.databaseTableName: list.add("t.id IN (SELECT visit_list_id FROM visit_stops WHERE venue_id IN (\(venuesInArea)))", area)
         case VisitStop.databaseTableName: list.add("t.venue_id IN (\(venuesInArea))", area)
         case ContactLog.databaseTableName: list.add("t.visit_stop_id IN (\(stopsInArea))", area)
+        case Photo.databaseTableName:
+            // The photos of the venues, activities and participants the archive holds.
+            list.add("""
+                (t.venue_id IN (\(venuesInArea)) OR t.activity_id IN (\(activitiesInArea))
+                 OR t.participant_id IN (SELECT participant_id FROM participant_address_history WHERE venue_id IN (\(venuesInArea)))
+                 OR t.participant_id IN (SELECT participant_id FROM assignments WHERE activity_id IN (\(activitiesInArea)))
+                 OR t.participant_id IN (SELECT participant_id FROM visit_stops WHERE venue_id IN (\(venuesInArea))))
+                """, area, area, area, area, area)
         default: break
         }
         return true
@@ -68,6 +76,11 @@ public enum ExportScope: Sendable, Equatable {
         case PeriodRow.activityVenueKind.table, AssignmentRow.databaseTableName: list.add("t.activity_id = ?", activity)
         case Venue.databaseTableName: list.add("t.id IN (SELECT venue_id FROM activity_venue_history WHERE activity_id = ?)", activity)
         case Participant.databaseTableName: list.add("t.id IN (SELECT participant_id FROM assignments WHERE activity_id = ?)", activity)
+        case Photo.databaseTableName:
+            list.add("""
+                (t.activity_id = ? OR t.venue_id IN (SELECT venue_id FROM activity_venue_history WHERE activity_id = ?)
+                 OR t.participant_id IN (SELECT participant_id FROM assignments WHERE activity_id = ?))
+                """, activity, activity, activity)
         case GeographicArea.databaseTableName, PeriodRow.addressKind.table, VisitList.databaseTableName, VisitStop.databaseTableName,
              ContactLog.databaseTableName:
             return false

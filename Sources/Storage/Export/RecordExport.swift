@@ -51,8 +51,9 @@ extension AppDatabase {
                     guard !readerLeft else { return }
                     files.append((file, kind.entity, count))
                 }
+                guard let photoFiles = try writePhotoFiles(db, scope, into: &archive) else { return }
                 guard try archive.begin(file: Self.manifestFile) else { return }
-                _ = try archive.write(Self.manifest(files, scope: scope))
+                _ = try archive.write(Self.manifest(files, photoFiles: photoFiles, scope: scope))
                 try archive.finish()
             }
         }
@@ -71,7 +72,30 @@ extension AppDatabase {
     /// Names the export's files and what each holds, so an import can tell a Fieldbook export from any ZIP.
     public static let manifestFile = "fieldbook-export.json"
 
-    private static func manifest(_ files: [(file: String, entity: String, count: Int)], scope: ExportScope) -> [UInt8] {
+    /// The image files of the scope's photos (`photos/<sha256>.jpg`), each read a part at a time; answers how many, or nil
+    /// when the reader has gone. A photo whose files have not reached this node yet is exported without them.
+    private func writePhotoFiles(_ db: Database, _ scope: ExportScope, into archive: inout some ExportArchive) throws -> Int? {
+        guard let photos = scope.rows(of: Photo.kind) else { return 0 }
+        var hashes = Set<String>()
+        try photos.forEachRow(db, order: "t.id", select: "t.file_sha256, t.thumb_sha256") { row in
+            hashes.insert(row[0])
+            hashes.insert(row[1])
+            return true
+        }
+        var written = 0
+        for sha in hashes.sorted() {
+            guard let handle = FileHandle(forReadingAtPath: photoFiles.path(sha)) else { continue }
+            defer { try? handle.close() }
+            guard try archive.begin(file: PhotoFiles.archiveMember(sha)) else { return nil }
+            while let part = try handle.read(upToCount: 1 << 16), !part.isEmpty {
+                guard try archive.write(Array(part)) else { return nil }
+            }
+            written += 1
+        }
+        return written
+    }
+
+    private static func manifest(_ files: [(file: String, entity: String, count: Int)], photoFiles: Int, scope: ExportScope) -> [UInt8] {
         var json = JSONBytes(capacity: 4096)
         json.raw("{\"exported_at\":")
         json.string(SyncDateFormat.string(from: Date()))
@@ -94,7 +118,9 @@ extension AppDatabase {
             json.string(file.file)
             json.raw("}")
         }
-        json.raw(",\"format\":\"fieldbook-export\",\"version\":1}\n")
+        json.raw(",\"format\":\"fieldbook-export\",\"photo_files\":")
+        json.integer(Int64(photoFiles))
+        json.raw(",\"version\":1}\n")
         return json.bytes
     }
 

@@ -127,7 +127,11 @@ extension AppDatabase {
             }
             try pace.finish()
             try Self.ensureReferencesResolve(transaction.db)
+            let photosWithoutFiles = try restorePhotoFiles(transaction.db, from: files)
             var notes: [String] = []
+            if photosWithoutFiles > 0 {
+                notes.append("\(photosWithoutFiles == 1 ? "1 photo file was" : "\(photosWithoutFiles) photo files were") not in the export (the photos had not reached the Fieldbook that made it); those photos show a placeholder until a sync brings them.")
+            }
             if reassigned > 0 {
                 notes.append("\(reassigned == 1 ? "1 visit list was" : "\(reassigned) visit lists were") assigned to you: the people they were assigned to have no account here. Reassign them on their pages.")
             }
@@ -149,6 +153,31 @@ extension AppDatabase {
         }
         let what = named(table)
         throw ImportRefusal(message: "\(what.prefix(1).uppercased() + what.dropFirst()) in the export refers to \(named(parent)) that is neither in the export nor here. An area's or an activity's export restores only into a Fieldbook that has what it refers to; restore the export of everything instead. Nothing was restored.")
+    }
+
+    /// Writes the archive's image files of the photos here that lack them, each verified by its hash; answers how many
+    /// the archive did not hold. The files are written before the commit, so a committed photo finds its file (an
+    /// import rolled back leaves files no photo shows, which are harmless: they are named by their content).
+    private func restorePhotoFiles(_ db: Database, from files: ArchiveFiles) throws -> Int {
+        let members = Set(files.fileNames)
+        var absent = 0
+        for sha in try Self.photoFilesMissing(db) {
+            let member = PhotoFiles.archiveMember(sha)
+            guard members.contains(member) else { absent += 1; continue }
+            var bytes: [UInt8] = []
+            try files.read(member) { part in
+                bytes += part
+                guard bytes.count <= PhotoLimits.uploadBytes else {
+                    throw ImportRefusal(message: "The export's \(member) is larger than any photo Fieldbook keeps. Download the export again. Nothing was restored.")
+                }
+            }
+            guard PhotoFiles.sha256(bytes) == sha else {
+                throw ImportRefusal(message: "The export's \(member) does not hold the photo its name says (damaged on the way). Download the export again. Nothing was restored.")
+            }
+            try photoFiles.write(bytes)
+            try PhotoFiles.list(db, sha, bytes: bytes.count, width: nil, height: nil, onHub: false)
+        }
+        return absent
     }
 
     /// Hands `emit` each record of an archive file, checking the file ends where a record ends.

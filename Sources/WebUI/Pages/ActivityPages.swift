@@ -60,6 +60,7 @@ enum ActivityPages: RecordPages {
             "can_complete": activity.status != .completed && activity.startDate < .today(),
         ]
         view.merge(try HistoryView.view(context.database, .activity, id: activity.id, updatedAt: activity.updatedAt)) { $1 }
+        view.merge(try PhotoGallery.view(context.database, .activity(activity.id))) { $1 }
         view["archive"] = ExportPages.archiveLinks(Paths.activityExport(activity.id))
             .merging(["text": "This activity with its venues, its assignments and the participants assigned"]) { $1 }
         return context.page("activities/detail", title: activity.name, section: .activities, view: view)

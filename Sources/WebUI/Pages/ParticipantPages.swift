@@ -75,6 +75,7 @@ enum ParticipantPages: RecordPages {
             view["home"] = ["name": venue.name, "address": venue.address, "path": Paths.venues.record(id)]
         }
         view.merge(try HistoryView.view(context.database, .participant, id: participant.id, updatedAt: participant.updatedAt)) { $1 }
+        view.merge(try PhotoGallery.view(context.database, .participant(participant.id))) { $1 }
         return context.page("participants/detail", title: participant.name, section: .participants, view: view)
     }
 

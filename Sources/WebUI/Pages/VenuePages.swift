@@ -39,6 +39,7 @@ enum VenuePages: RecordPages {
             "has_participants": homesSeen && occupancy.participantTotal > 0, "participant_total": occupancy.participantTotal,
         ]
         view.merge(try HistoryView.view(context.database, .venue, id: venue.id, updatedAt: venue.updatedAt)) { $1 }
+        view.merge(try PhotoGallery.view(context.database, .venue(venue.id))) { $1 }
         return context.page("venues/detail", title: venue.name, section: .venues, view: view)
     }
 

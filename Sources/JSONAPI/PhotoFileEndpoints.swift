@@ -1,0 +1,64 @@
+import Domain
+import Foundation
+import HTTPServer
+import Storage
+import Surface
+
+/// The hub's side of moving photo contents by hash (issue 14): a node asks which of its files the hub lacks, sends
+/// those, and fetches the files its photos show but it lacks. For administrators, as the rest of the sync protocol.
+enum PhotoFileEndpoints {
+    static let maxQuery = 500
+
+    static func register(in table: inout APIRouteTable) {
+        table.add(.post, APIPaths.syncPhotoFilesMissing, .administrator, missingDoc, missing)
+        table.add(.put, APIPaths.syncPhotoFile, .administrator, putDoc, put)
+        table.add(.get, APIPaths.syncPhotoFile, .administrator, getDoc, get)
+    }
+
+    static let missingDoc = APIOperation(id: "findMissingPhotoFiles", summary: "Hub: which of these photo files (by SHA-256) the hub lacks",
+                                         body: "PhotoFileQuery", success: .json("PhotoFileList"))
+    static let putDoc = APIOperation(id: "putPhotoFile", summary: "Hub: keep a photo file, verified against the SHA-256 in the path",
+                                     fileBody: "image/jpeg", success: .noContent)
+    static let getDoc = APIOperation(id: "getPhotoFile", summary: "Hub: one photo file by the SHA-256 of its bytes",
+                                     success: .file(contentType: "image/jpeg", description: "The file's bytes (a JPEG)"))
+
+    static var components: [String: [Field]] {
+        [
+            "PhotoFileQuery": [.of("sha256", .contentAddressList(maxItems: maxQuery), required: true)],
+            "PhotoFileList": [.of("missing", .contentAddressList(maxItems: maxQuery), required: true)],
+        ]
+    }
+
+    static func missing(_ context: APIContext) throws -> Response {
+        let body = try APIBody(context.request, fields: components["PhotoFileQuery"]!, mode: .full, example: #"{"sha256": []}"#)
+        let asked = body.strings("sha256") ?? []
+        let held = try context.database.photoFilesHeld(among: asked)
+        return SyncJSON.response(["missing": asked.filter { !held.contains($0) }])
+    }
+
+    static func put(_ context: APIContext) throws -> Response {
+        let sha = try hash(context)
+        do {
+            try context.database.keepReceivedPhotoFile(context.request.body, sha256: sha, onHub: false)
+        } catch let error as PhotoFileError {
+            if case .hashMismatch = error { throw HTTPError(.unprocessableContent, error.description) }
+            throw error
+        }
+        return Response(status: .noContent)
+    }
+
+    static func get(_ context: APIContext) throws -> Response {
+        let sha = try hash(context)
+        guard let file = OpenFile(path: context.database.photoFiles.path(sha)) else {
+            throw HTTPError(.notFound, "This hub does not hold the photo file \(sha) (yet): the node that took the photo has not sent it.")
+        }
+        return Response.file(file, contentType: "image/jpeg", headers: [("Cache-Control", "private, max-age=31536000, immutable")])
+    }
+
+    private static func hash(_ context: APIContext) throws -> String {
+        guard let sha = context.request.pathParameter("sha256"), PhotoImage.isContentAddress(sha) else {
+            throw HTTPError(.notFound, "There is no photo file at \(context.request.path): files are named by a SHA-256 of 64 lowercase hexadecimal digits.")
+        }
+        return sha
+    }
+}

@@ -1,0 +1,95 @@
+import Crypto
+import Domain
+import Foundation
+import GRDB
+
+/// The image files of photos, under the data folder by the SHA-256 of their bytes (`photos/ab/abcd….jpg`): a file's
+/// name says what it holds, so the same image is kept once, a copy is verified by hashing it, and a file is never
+/// changed once written. Which files this node holds is listed in `photo_files` (see `AppDatabase.keepPhotoFile`).
+public struct PhotoFiles: Sendable {
+    public let folder: String
+
+    init(databasePath: String) {
+        folder = ((databasePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("photos")
+    }
+
+    public func path(_ sha256: String) -> String {
+        "\(folder)/\(sha256.prefix(2))/\(sha256).jpg"
+    }
+
+    public func exists(_ sha256: String) -> Bool { FileManager.default.fileExists(atPath: path(sha256)) }
+
+    public static func sha256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Writes the bytes under their hash and answers it. The file is written aside, flushed to disk and then renamed
+    /// into place (and the folder flushed), so after a crash a file under its hash is whole or absent, never half.
+    @discardableResult
+    func write(_ bytes: [UInt8]) throws -> String {
+        let sha = Self.sha256(bytes)
+        let final = path(sha)
+        if FileManager.default.fileExists(atPath: final) { return sha }
+        let directory = (final as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let partial = "\(directory)/.\(sha).\(UUID().uuidString).partial"
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw PhotoFileError.cannotWrite(String(cString: strerror(errno))) }
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { failure = errno; return }
+                written += result
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        guard failure == 0, rename(partial, final) == 0 else {
+            let reason = String(cString: strerror(failure == 0 ? errno : failure))
+            unlink(partial)
+            throw PhotoFileError.cannotWrite(reason)
+        }
+        Self.flush(directory: directory)
+        return sha
+    }
+
+    func remove(_ sha256: String) { unlink(path(sha256)) }
+
+    /// Lists a file written under its hash in `photo_files`. A file stored again (the same photo uploaded twice) starts
+    /// its wait for a photo anew.
+    static func list(_ db: Database, _ sha: String, bytes: Int, width: Int?, height: Int?, onHub: Bool) throws {
+        try db.execute(sql: """
+            INSERT INTO photo_files (sha256, bytes, width, height, stored_at, attached, on_hub)
+            VALUES (?1, ?2, ?3, ?4, ?5, EXISTS (SELECT 1 FROM photos WHERE file_sha256 = ?1 OR thumb_sha256 = ?1), ?6)
+            ON CONFLICT(sha256) DO UPDATE SET stored_at = excluded.stored_at, attached = MAX(attached, excluded.attached),
+                on_hub = MAX(on_hub, excluded.on_hub), width = COALESCE(width, excluded.width), height = COALESCE(height, excluded.height)
+            """, arguments: [sha, bytes, width, height, Date(), onHub])
+    }
+
+    /// An archive's member holding the file (`photos/<sha256>.jpg`).
+    public static func archiveMember(_ sha256: String) -> String { "photos/\(sha256).jpg" }
+
+    private static func flush(directory: String) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}
+
+public enum PhotoFileError: Error, CustomStringConvertible {
+    case cannotWrite(String)
+    /// Bytes sent as a file whose hash they do not have (cut short, or changed on the way).
+    case hashMismatch(expected: String, actual: String)
+
+    public var description: String {
+        switch self {
+        case .cannotWrite(let reason): "The photo could not be saved on this machine (\(reason)). Free some disk space and try again."
+        case .hashMismatch(let expected, let actual):
+            "The file's SHA-256 is \(actual), not \(expected): it was cut short or changed on the way. Send it again."
+        }
+    }
+}

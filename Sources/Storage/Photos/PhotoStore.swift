@@ -1,0 +1,127 @@
+import Domain
+import Foundation
+import GRDB
+import Imaging
+
+/// A photo as pages and the API show it, with whether this node holds its files yet (a photo pulled from the hub
+/// before its contents shows a placeholder until they arrive).
+public struct PhotoEntry: Sendable, Equatable {
+    public let photo: Photo
+    public let isHere: Bool
+}
+
+extension AppDatabase {
+    public var photoFiles: PhotoFiles { PhotoFiles(databasePath: path) }
+
+    /// Keeps the display size and thumbnail of an upload, before the photo that will show them is saved (the form may
+    /// still lack its caption: the files wait, and the form carries their hashes).
+    public func keepUpload(_ prepared: PreparedPhoto) throws -> (display: PhotoImage, thumbnail: PhotoImage) {
+        (try keepPhotoFile(prepared.display), try keepPhotoFile(prepared.thumbnail))
+    }
+
+    private func keepPhotoFile(_ image: EncodedImage) throws -> PhotoImage {
+        let sha = try photoFiles.write(image.bytes)
+        try listPhotoFile(sha, bytes: image.bytes.count, width: image.width, height: image.height, onHub: false)
+        return PhotoImage(sha256: sha, width: image.width, height: image.height, bytes: image.bytes.count)
+    }
+
+    /// Keeps a file received from another Fieldbook (sync, a restored archive), which must have the hash it was sent as.
+    public func keepReceivedPhotoFile(_ bytes: [UInt8], sha256: String, onHub: Bool) throws {
+        let actual = PhotoFiles.sha256(bytes)
+        guard actual == sha256 else { throw PhotoFileError.hashMismatch(expected: sha256, actual: actual) }
+        try photoFiles.write(bytes)
+        try listPhotoFile(sha256, bytes: bytes.count, width: nil, height: nil, onHub: onHub)
+    }
+
+    private func listPhotoFile(_ sha: String, bytes: Int, width: Int?, height: Int?, onHub: Bool) throws {
+        try writeLocal { db in try PhotoFiles.list(db, sha, bytes: bytes, width: width, height: height, onHub: onHub) }
+    }
+
+    /// An uploaded image this node keeps, by hash (a form shown again carries the hashes of its upload).
+    public func keptUpload(_ sha256: String) throws -> PhotoImage? {
+        guard PhotoImage.isContentAddress(sha256), photoFiles.exists(sha256) else { return nil }
+        return try read { db in
+            try Row.fetchOne(db, sql: "SELECT bytes, width, height FROM photo_files WHERE sha256 = ? AND width IS NOT NULL",
+                             arguments: [sha256]).map { PhotoImage(sha256: sha256, width: $0["width"], height: $0["height"], bytes: $0["bytes"]) }
+        }
+    }
+
+    @discardableResult
+    public func addPhoto(to subject: PhotoSubject, _ input: PhotoInput, display: PhotoImage, thumbnail: PhotoImage,
+                         by actor: Actor) throws -> Photo {
+        let valid = try input.validated()
+        return try transaction(by: actor) { try $0.addPhoto(to: subject, valid, display: display, thumbnail: thumbnail, by: actor) }
+    }
+
+    @discardableResult
+    public func updatePhoto(id: UUID, _ input: PhotoInput, expectedVersion: Int?, by actor: Actor) throws -> Photo {
+        let valid = try input.validated()
+        return try transaction(by: actor) { transaction in
+            let stored = try transaction.fetch(Photo.self, id: id)
+            try transaction.ensureCurrent(stored, expected: expectedVersion)
+            var edited = stored
+            (edited.caption, edited.takenOn) = (valid.caption, valid.takenOn)
+            return try transaction.save(edited, over: stored)
+        }
+    }
+
+    /// Deletes the photo; its files go once no other photo shows them (`PhotoFileSweeper`).
+    @discardableResult
+    public func deletePhoto(id: UUID, by actor: Actor) throws -> Photo {
+        try transaction(by: actor) { transaction in
+            let photo = try transaction.fetch(Photo.self, id: id)
+            try transaction.delete(photo)
+            return photo
+        }
+    }
+
+    public func photo(id: UUID) throws -> PhotoEntry {
+        try read { db in
+            let photo = try Photo.find(db, id: id)
+            return PhotoEntry(photo: photo, isHere: try Self.holds(db, photo))
+        }
+    }
+
+    /// The record's photos, oldest first.
+    public func photos(of subject: PhotoSubject) throws -> [PhotoEntry] {
+        try read { db in
+            try Photo.fetchAll(db, sql: "SELECT * FROM photos WHERE \(subject.column) = ? ORDER BY created_at, id",
+                               arguments: [subject.id.databaseText]).map { PhotoEntry(photo: $0, isHere: try Self.holds(db, $0)) }
+        }
+    }
+
+    private static func holds(_ db: Database, _ photo: Photo) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo_files WHERE sha256 IN (?, ?)",
+                         arguments: [photo.display.sha256, photo.thumbnail.sha256]) == 2
+    }
+}
+
+/// The photo writer: the only code that writes photos.
+extension RecordTransaction {
+    func addPhoto(to subject: PhotoSubject, _ valid: PhotoInput.Valid, display: PhotoImage, thumbnail: PhotoImage,
+                  by actor: Actor) throws -> Photo {
+        let table = switch subject {
+        case .participant: Participant.databaseTableName
+        case .venue: Venue.databaseTableName
+        case .activity: Activity.databaseTableName
+        }
+        try ensureExists(subject.id, in: table, field: "photo", "This record no longer exists, so the photo cannot be added to it")
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE \(subject.column) = ?", arguments: [subject.id.databaseText]) ?? 0
+        if count >= PhotoLimits.perRecord { throw ValidationError.clash("photo", PhotoLimits.tooMany) }
+        let now = Date()
+        let addedBy: UUID? = if case .user(let id) = actor { id } else { nil }
+        let photo = Photo(subject: subject, caption: valid.caption, takenOn: valid.takenOn, display: display, thumbnail: thumbnail,
+                          addedBy: addedBy, createdAt: now, updatedAt: now)
+        try insert(photo)
+        return photo
+    }
+
+    /// Moves a merged-away participant's photos to the participant kept.
+    func movePhotos(of removed: UUID, to kept: UUID) throws {
+        for photo in try Photo.fetchAll(db, sql: "SELECT * FROM photos WHERE participant_id = ?", arguments: [removed.databaseText]) {
+            var moved = photo
+            moved.subject = .participant(kept)
+            try save(moved, over: photo)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Domain
+import Foundation
+import HTTPServer
+import Imaging
+import Storage
+
+/// Photos of participants, venues and activities (issue 14): the upload, each photo's page, its caption and date, its
+/// deletion, and the image files themselves.
+enum PhotoPages {
+    /// GET /photos/new?participant_id=…: the upload form for one record.
+    static func newForm(_ context: inout PageContext) throws -> Response {
+        let owner = try PhotoOwner.named(by: { context.request.query[$0] ?? "" }, in: context.database)
+        return try uploadForm(&context, owner: owner, values: PhotoInput(caption: ""), kept: nil, errors: ValidationError())
+    }
+
+    /// POST /photos: the file is judged by its content and re-encoded before anything is saved. A form sent back for
+    /// its caption keeps the upload (its hashes ride in the form), so the photo is not chosen and sent twice.
+    static func upload(_ context: inout PageContext) throws -> Response {
+        let owner = try PhotoOwner.named(by: context.request.field, in: context.database)
+        var values = PhotoInput(caption: context.request.field("caption"), takenOn: context.request.field("taken_on"))
+        var kept = try keptUpload(context)
+        var errors = ValidationError()
+        if let file = context.request.files.first(where: { $0.fieldName == "photo" }), !file.isEmpty {
+            if file.size > PhotoLimits.uploadBytes {
+                errors.add("photo", PhotoLimits.tooLarge(file.size))
+            } else {
+                do {
+                    let prepared = try PhotoProcessor.prepare(path: file.path)
+                    kept = try context.database.keepUpload(prepared)
+                    if values.takenOn.trimmingCharacters(in: .whitespaces).isEmpty, let day = prepared.takenOn { values.takenOn = day }
+                } catch let problem as PhotoProblem {
+                    errors.add("photo", problem.description)
+                }
+            }
+        } else if kept == nil {
+            errors.add("photo", PhotoLimits.missingFile)
+        }
+        do { _ = try values.validated() } catch let invalid as ValidationError { invalid.fieldErrors.forEach { errors.add($0.field, $0.message) } }
+        guard errors.isEmpty, let kept else {
+            return try uploadForm(&context, owner: owner, values: values, kept: kept, errors: errors, status: .unprocessableContent)
+        }
+        do {
+            try context.database.addPhoto(to: owner.subject, values, display: kept.display, thumbnail: kept.thumbnail, by: context.actor)
+        } catch let refused as ValidationError {
+            return try uploadForm(&context, owner: owner, values: values, kept: kept, errors: refused, status: .unprocessableContent)
+        }
+        return context.redirect(to: owner.path + "#photos", flash: "Photo “\(values.caption.trimmingCharacters(in: .whitespacesAndNewlines))” added.")
+    }
+
+    /// The display size and thumbnail of an earlier upload of this form, when it carries them and they are still here.
+    private static func keptUpload(_ context: PageContext) throws -> (display: PhotoImage, thumbnail: PhotoImage)? {
+        guard let display = try context.database.keptUpload(context.request.field("kept_display")),
+              let thumbnail = try context.database.keptUpload(context.request.field("kept_thumbnail")) else { return nil }
+        return (display, thumbnail)
+    }
+
+    private static func uploadForm(_ context: inout PageContext, owner: PhotoOwner, values: PhotoInput,
+                                   kept: (display: PhotoImage, thumbnail: PhotoImage)?, errors: ValidationError,
+                                   status: HTTPStatus = .ok) throws -> Response {
+        var form = FormView(errors: errors)
+        form.input("caption", label: "Caption", value: values.caption,
+                   hint: "What the photo shows, in a sentence. It is read out to people who cannot see the photo.")
+        form.input("taken_on", label: "Day taken (optional)", value: values.takenOn, type: "date",
+                   hint: "Left empty, the day the camera recorded is used, if it recorded one.")
+        var view = form.view
+        view["owner"] = owner.view
+        view["action"] = Paths.photos()
+        view["photo_error"] = errors.message(for: "photo")
+        view["max_megabytes"] = PhotoLimits.uploadBytes >> 20
+        if let kept {
+            view["kept"] = ["display": kept.display.sha256, "thumbnail": kept.thumbnail.sha256, "url": Paths.photoFile(kept.thumbnail.sha256),
+                            "width": kept.thumbnail.width, "height": kept.thumbnail.height]
+        }
+        return context.page("photos/new", title: "Add a photo of “\(owner.name)”", section: owner.section, view: view, status: status,
+                            hasErrors: !errors.isEmpty)
+    }
+
+    /// GET /photos/{id}: the photo at display size, with what is known of it.
+    static func show(_ context: inout PageContext) throws -> Response {
+        let entry = try context.database.photo(id: context.request.uuidParameter())
+        let photo = entry.photo
+        let owner = try PhotoOwner(photo.subject, in: context.database)
+        let addedBy = try photo.addedBy.flatMap { try? context.database.user(id: $0) }?.name
+        let view: [String: Any] = [
+            "owner": owner.view, "caption": photo.caption, "is_here": entry.isHere,
+            "url": Paths.photoFile(photo.display.sha256), "width": photo.display.width, "height": photo.display.height,
+            "taken": photo.takenOn?.display ?? "Not recorded", "added": DateText.format(photo.createdAt), "added_by": addedBy ?? "",
+            "size": "\(photo.display.width) × \(photo.display.height) pixels, \(kilobytes(photo.display.bytes)) KB",
+            "edit_path": Paths.editPhoto(photo.id), "delete_path": Paths.deletePhoto(photo.id),
+        ]
+        return context.page("photos/show", title: photo.caption, section: owner.section, view: view)
+    }
+
+    static func editForm(_ context: inout PageContext) throws -> Response {
+        let photo = try context.database.photo(id: context.request.uuidParameter()).photo
+        return try editPage(&context, photo, values: PhotoInput(caption: photo.caption, takenOn: photo.takenOn?.description ?? ""),
+                            version: photo.version, errors: ValidationError())
+    }
+
+    static func update(_ context: inout PageContext) throws -> Response {
+        let photo = try context.database.photo(id: context.request.uuidParameter()).photo
+        let values = PhotoInput(caption: context.request.field("caption"), takenOn: context.request.field("taken_on"))
+        let version = Int(context.request.field("version"))
+        do {
+            try context.database.updatePhoto(id: photo.id, values, expectedVersion: version, by: context.actor)
+            return context.redirect(to: Paths.photo(photo.id), flash: "Photo saved.")
+        } catch let errors as ValidationError {
+            return try editPage(&context, photo, values: values, version: version ?? photo.version, errors: errors, status: .unprocessableContent)
+        } catch DomainError.staleVersion {
+            let errors = ValidationError.clash("caption", "Someone changed this photo while you were editing it. Your values are below; the saved ones are on the photo's page. Save again to keep yours.")
+            return try editPage(&context, photo, values: values, version: photo.version, errors: errors, status: .conflict)
+        }
+    }
+
+    private static func editPage(_ context: inout PageContext, _ photo: Photo, values: PhotoInput, version: Int, errors: ValidationError,
+                                 status: HTTPStatus = .ok) throws -> Response {
+        let owner = try PhotoOwner(photo.subject, in: context.database)
+        var form = FormView(errors: errors)
+        form.input("caption", label: "Caption", value: values.caption,
+                   hint: "What the photo shows, in a sentence. It is read out to people who cannot see the photo.")
+        form.input("taken_on", label: "Day taken (optional)", value: values.takenOn, type: "date")
+        var view = form.view
+        view["owner"] = owner.view
+        view["photo"] = PhotoGallery.photoView(photo)
+        view["action"] = Paths.editPhoto(photo.id)
+        view["version"] = version
+        return context.page("photos/edit", title: "Edit photo “\(photo.caption)”", section: owner.section, view: view, status: status,
+                            hasErrors: !errors.isEmpty)
+    }
+
+    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
+        let photo = try context.database.photo(id: context.request.uuidParameter()).photo
+        let owner = try PhotoOwner(photo.subject, in: context.database)
+        let view: [String: Any] = ["owner": owner.view, "photo": PhotoGallery.photoView(photo), "action": Paths.deletePhoto(photo.id)]
+        return context.page("photos/delete", title: "Delete photo “\(photo.caption)”", section: owner.section, view: view)
+    }
+
+    static func delete(_ context: inout PageContext) throws -> Response {
+        let photo = try context.database.deletePhoto(id: context.request.uuidParameter(), by: context.actor)
+        let owner = try PhotoOwner(photo.subject, in: context.database)
+        return context.redirect(to: owner.path + "#photos", flash: "Photo “\(photo.caption)” deleted.")
+    }
+
+    /// GET /photo-files/{sha256}: an image file, sent from its descriptor. Its name is its hash, so it never changes:
+    /// browsers may keep it a year, and a conditional request is answered 304 without opening anything.
+    static func file(_ context: inout PageContext) throws -> Response {
+        guard let sha = context.request.pathParameter("sha256"), PhotoImage.isContentAddress(sha) else {
+            throw HTTPError.notFound(context.request.path)
+        }
+        let tag = "\"\(sha)\""
+        let caching = [("ETag", tag), ("Cache-Control", "private, max-age=31536000, immutable")]
+        if context.request.header("if-none-match")?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
+            return Response(status: .notModified, headers: caching)
+        }
+        guard let file = OpenFile(path: context.database.photoFiles.path(sha)) else { throw HTTPError.notFound(context.request.path) }
+        return Response.file(file, contentType: "image/jpeg", headers: caching)
+    }
+
+    private static func kilobytes(_ bytes: Int) -> String { ((bytes + 1023) / 1024).formatted() }
+}

@@ -1,0 +1,85 @@
+"""Photos across real processes (issue 14): a photo taken on one node appears on another, its content moved by hash
+through the hub and verified, over a connection that breaks in the middle of the file; deleting it removes it, and
+its files, everywhere."""
+
+import hashlib
+import re
+from pathlib import Path
+
+from fault_proxy import FaultProxy
+from harness import _session, node_admin, start_hub, start_linked_node, wait_converged, wait_until
+
+FIXTURES = Path(__file__).resolve().parents[2] / "Tests" / "Fixtures" / "photos"
+PHOTO_FILES = "/api/v1/sync/photo-files/"
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+class Pages:
+    """A browser's session on one node's pages: signed in through the login form, each form posted with its token."""
+
+    def __init__(self, node, account):
+        self.node, self.session = node, _session()
+        token = self.token("/login")
+        answer = self.session.post(node.url + "/login", data={"email": account.email, "password": account.password,
+                                                              "csrf_token": token}, allow_redirects=False, timeout=30)
+        assert answer.status_code == 303, answer.text[:500]
+
+    def token(self, path: str) -> str:
+        page = self.session.get(self.node.url + path, timeout=30)
+        assert page.status_code == 200, f"{path}: {page.status_code}"
+        return CSRF.search(page.text).group(1)
+
+    def post(self, path: str, form_path: str, data: dict, files: dict | None = None):
+        return self.session.post(self.node.url + path, data={**data, "csrf_token": self.token(form_path)}, files=files,
+                                 allow_redirects=False, timeout=60)
+
+
+def photo_file(node, sha: str) -> Path:
+    return node.data_dir / "photos" / sha[:2] / f"{sha}.jpg"
+
+
+def test_a_photo_taken_on_one_node_appears_on_another_verified_through_a_broken_connection(cluster):
+    hub, hub_api = start_hub(cluster)
+    person = hub_api.create_participant("Amina Odhiambo", "amina@example.org")
+    camera, camera_api = start_linked_node(cluster, "camera", hub.url, sync_interval=1)
+    proxy = FaultProxy("127.0.0.1", hub.port, only_paths=(PHOTO_FILES,), mode="reset", seed=3).start()
+    cluster.proxies.append(proxy)
+    viewer, viewer_api = start_linked_node(cluster, "viewer", proxy.url, sync_interval=1)
+    wait_converged([(camera, camera_api), (viewer, viewer_api)], hub, timeout=90)
+
+    pages = Pages(camera, node_admin("camera"))
+    form = f"/photos/new?participant_id={person['id']}"
+    original = (FIXTURES / "gps-orientation.jpg").read_bytes()
+    answer = pages.post("/photos", form, {"participant_id": person["id"], "caption": "Amina at the well"},
+                        files={"photo": ("IMG_2041.jpg", original, "image/jpeg")})
+    assert answer.status_code == 303, answer.text[:800]
+    with camera.connect_readonly() as db:
+        photo_id, display, thumbnail = db.execute("SELECT id, file_sha256, thumb_sha256 FROM photos").fetchone()
+
+    # The hub receives the contents before the photo, verified by hash.
+    wait_until(lambda: photo_file(hub, display).is_file() and hub.count("photos") == 1, 60, message="the photo on the hub")
+    assert hashlib.sha256(photo_file(hub, display).read_bytes()).hexdigest() == display
+
+    # The viewer's fetches of the file are cut off part way until the network heals; it shows a placeholder meanwhile.
+    wait_until(lambda: viewer.count("photos") == 1, 60, interval=0.5, message="the photo's metadata on the viewer")
+    wait_until(lambda: (viewer_api.sync_run(), proxy.snapshot_stats().faults_on("reset", PHOTO_FILES) >= 2)[1], 60,
+               interval=0.5, message="two photo file fetches cut off")
+    assert not photo_file(viewer, display).exists(), "a file cut off part way is never kept"
+    proxy.set_mode("pass")
+    for sha in (display, thumbnail):
+        wait_until(lambda: (viewer_api.sync_run(), photo_file(viewer, sha).is_file())[1], 60, interval=0.5,
+                   message=f"the file {sha[:12]} on the viewer")
+        content = photo_file(viewer, sha).read_bytes()
+        assert hashlib.sha256(content).hexdigest() == sha
+        assert b"Exif" not in content and b"GPS" not in content and b"FieldCam" not in content
+    viewer_pages = Pages(viewer, node_admin("viewer"))
+    shown = viewer_pages.session.get(viewer.url + f"/photos/{photo_id}", timeout=30).text
+    assert 'alt="Amina at the well"' in shown and "has not arrived here yet" not in shown
+
+    # Deleted on the camera: gone from the hub and the viewer, and with it the files nobody shows any more.
+    deleted = pages.post(f"/photos/{photo_id}/delete", f"/photos/{photo_id}/delete", {})
+    assert deleted.status_code == 303, deleted.text[:500]
+    wait_converged([(camera, camera_api), (viewer, viewer_api)], hub, timeout=90)
+    for node in (camera, hub, viewer):
+        wait_until(lambda: not photo_file(node, display).exists() and not photo_file(node, thumbnail).exists(), 30,
+                   message=f"the files gone from {node.name}")
