@@ -41,7 +41,8 @@ enum PhotoFileEndpoints {
         do {
             try context.database.keepReceivedPhotoFile(context.request.body, sha256: sha, onHub: false)
         } catch let error as PhotoFileError {
-            if case .hashMismatch = error { throw HTTPError(.unprocessableContent, error.description) }
+            // The address names the file by its hash, so other bytes conflict with what the address stands for.
+            if case .hashMismatch = error { throw HTTPError(.conflict, error.description) }
             throw error
         }
         return Response(status: .noContent)

@@ -33,7 +33,7 @@ struct PhotoContentSync {
                 do {
                     try tokens.withToken { try client.putPhotoFile(sha, bytes, token: $0) }
                     sent += 1
-                } catch HubError.server(let status, let message) where status == 422 {
+                } catch HubError.server(let status, let message) where status == 409 {
                     logger.error("the hub refused a photo file as damaged", metadata: ["sha256": "\(sha)", "answer": "\(message)"])
                 }
                 try database.notePhotoFilesOnHub([sha])

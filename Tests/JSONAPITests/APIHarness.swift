@@ -39,11 +39,11 @@ final class APIHarness {
 
     @discardableResult
     func send(_ method: HTTPMethod, _ path: String, _ body: [String: Any]? = nil, token: String? = nil, raw: String? = nil,
-              cookies: [String: String] = [:], headers extra: [String: String] = [:]) -> Answer {
+              bytes rawBytes: [UInt8]? = nil, cookies: [String: String] = [:], headers extra: [String: String] = [:]) -> Answer {
         let parts = path.split(separator: "?", maxSplits: 1)
         var headers = extra.merging(["content-type": "application/json"]) { $1 }
         if let token { headers["authorization"] = "Bearer \(token)" }
-        let bytes = raw.map { Array($0.utf8) } ?? body.map { Array(try! JSONSerialization.data(withJSONObject: $0)) } ?? []
+        let bytes = rawBytes ?? raw.map { Array($0.utf8) } ?? body.map { Array(try! JSONSerialization.data(withJSONObject: $0)) } ?? []
         let request = Request(method: method, path: String(parts[0]),
                               query: parts.count > 1 ? QueryString.decode(String(parts[1])) : Parameters(), headers: headers,
                               cookies: cookies, body: bytes)

@@ -1,6 +1,8 @@
 import Domain
 import Foundation
+import Imaging
 @testable import Storage
+import TestSupport
 import Testing
 
 /// Restoring an export of everything into an empty Fieldbook (issue 14's round trip): the same records, written
@@ -39,6 +41,9 @@ import Testing
                                                                      assigneeId: organizer.id.databaseText), stops: .picked([]), by: actor)
         let stop = try given.database.addStop(venue: venue.id.databaseText, participant: "", toList: list.id, by: actor)
         try given.database.logContact(ContactLogInput(result: "MET", note: "Said: \"call back\" {soon} \\o/"), atStop: stop.id, onList: list.id, by: organizer)
+        let kept = try given.database.keepUpload(try PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.withGPS).path))
+        try given.database.addPhoto(to: .venue(venue.id), PhotoInput(caption: "The front door", takenOn: "2026-11-02"),
+                                    display: kept.display, thumbnail: kept.thumbnail, by: actor)
         var archive = ExportEverythingTests.CollectedArchive()
         try given.database.exportArchive(.everything, as: .json, into: &archive)
         return (given, MemoryArchive(files: Dictionary(uniqueKeysWithValues: archive.files.map { ($0.name, $0.bytes) })))
@@ -56,7 +61,7 @@ import Testing
     /// Each exported file's records by id, as the export writes them, less the columns named.
     func records(_ archive: MemoryArchive, leaving left: Set<String> = []) throws -> [String: [String: NSDictionary]] {
         var all: [String: [String: NSDictionary]] = [:]
-        for name in archive.fileNames where name != AppDatabase.manifestFile {
+        for name in archive.fileNames where name != AppDatabase.manifestFile && !name.hasPrefix("photos/") {
             let rows = try JSONSerialization.jsonObject(with: Data(archive.files[name]!)) as! [[String: Any]]
             all[name] = Dictionary(uniqueKeysWithValues: rows.map { row in
                 (row["id"] as! String, NSDictionary(dictionary: row.filter { !left.contains($0.key) }))
@@ -92,7 +97,15 @@ import Testing
         }
         #expect(expected == restored)
         #expect(try target.outboxCount() == job.created + 1, "every record restored is queued for the hub, as is the account made first")
-        _ = source
+
+        // Photos come back with their files, the same bytes under the same hashes.
+        let photo = try #require(try source.database.read { db in try Photo.fetchOne(db) })
+        #expect(try target.database.photo(id: photo.id).isHere)
+        for sha in [photo.display.sha256, photo.thumbnail.sha256] {
+            #expect(archive.files[PhotoFiles.archiveMember(sha)] == (try PhotoFixtures.bytesAt(source.database.photoFiles.path(sha))))
+            #expect(try PhotoFixtures.bytesAt(target.database.photoFiles.path(sha)) == archive.files[PhotoFiles.archiveMember(sha)])
+        }
+        #expect(again.files.contains { $0.name == PhotoFiles.archiveMember(photo.display.sha256) })
     }
 
     @Test func aRestoreRunTwiceKeepsWhatIsHereAndAFailingRecordKeepsNothing() throws {

@@ -1,6 +1,8 @@
 import Domain
 import Foundation
+import Imaging
 @testable import Storage
+import TestSupport
 import Testing
 
 /// Lists exported whole: every page of the list in its order, each value as stored, in CSV that a spreadsheet reads
@@ -204,7 +206,7 @@ enum CSVReader {
         try given.database.exportArchive(.everything, as: .json, into: &archive)
         #expect(archive.finished)
         let kinds = RecordKind.all.filter(\.inFullExport)
-        #expect(archive.files.map(\.name) == kinds.map { $0.table + ".json" } + ["fieldbook-export.json"])
+        #expect(archive.files.map(\.name) == kinds.map { $0.table + ".json" } + ["fieldbook-export.json"], "no photos, so no photo files")
         #expect(!kinds.contains { $0.entity == "user" || $0.entity == "notification" })
         for kind in kinds {
             let rows = try #require(try archive.json(kind.table + ".json") as? [[String: Any]], "\(kind.table)")
@@ -269,6 +271,13 @@ enum CSVReader {
 
     @Test func anAreasArchiveHoldsWhatIsInsideIt() throws {
         let cities = try twoCities()
+        let kept = try cities.given.database.keepUpload(try PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.withGPS).path))
+        func photo(of subject: PhotoSubject) throws -> Photo {
+            try cities.given.database.addPhoto(to: subject, PhotoInput(caption: "Photo"), display: kept.display, thumbnail: kept.thumbnail,
+                                               by: .system("test"))
+        }
+        let residentsPhoto = try photo(of: .participant(cities.resident.id))
+        _ = try photo(of: .participant(cities.stranger.id))
         var archive = CollectedArchive()
         try cities.given.database.exportArchive(.area(cities.city.id), as: .json, into: &archive)
         #expect(archive.finished)
@@ -278,6 +287,10 @@ enum CSVReader {
         // The activity held in the area comes with every assignment, and the visitor assigned, who lives elsewhere.
         #expect(try ids(archive, "assignments.json").count == 2)
         #expect(try ids(archive, "participants.json") == [cities.resident.id.lowercaseText, cities.visitor.id.lowercaseText])
+        // The resident's photo, with its files; not the stranger's.
+        #expect(try ids(archive, "photos.json") == [residentsPhoto.id.lowercaseText])
+        #expect(archive.files.filter { $0.name.hasPrefix("photos/") }.map(\.name).sorted()
+                == [kept.display.sha256, kept.thumbnail.sha256].map(PhotoFiles.archiveMember).sorted())
         let assigned = try #require(try archive.json("assignments.json") as? [[String: Any]])
         #expect(assigned.allSatisfy { ($0["assigned_at"] as? String).map { $0.count == 24 && $0.hasSuffix("Z") } == true })
         #expect(try ids(archive, "activity_types.json").count == (try cities.given.database.categories(.activityType).count))

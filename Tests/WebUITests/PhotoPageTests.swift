@@ -67,6 +67,9 @@ import Testing
         #expect(saved.status == .seeOther)
         let photo = try #require(try given.database.photos(of: .participant(ada.id)).first?.photo)
         #expect(photo.display.sha256 == display && photo.display.width == 64 && photo.takenOn == nil)
+        // So small a photo is its own thumbnail (one file), and is here, not waiting for a sync.
+        #expect(try given.database.photo(id: photo.id).isHere)
+        #expect(!given.get("/participants/\(ada.id.lowercaseText)").bodyText.contains("Arrives with the next sync"))
     }
 
     @Test func filesThatAreNotWholePhotosAreRefusedWithWhatToDo() async throws {
@@ -82,6 +85,7 @@ import Testing
         #expect(html.contains("value=\"Typed caption\""))
         #expect(try send(try PhotoFixtures.truncatedJPEG()).contains("This photo is damaged or incomplete"))
         #expect(try send([]).contains("Choose a photo to upload"))
+        #expect(try send([UInt8](repeating: 0xFF, count: PhotoLimits.uploadBytes + 1)).contains("photos may be up to 40 MB"))
         #expect(try given.database.photos(of: .participant(ada.id)).isEmpty)
     }
 

@@ -90,9 +90,11 @@ extension AppDatabase {
         }
     }
 
+    /// Whether both files are here. A small photo's thumbnail can be the very same file as its display size.
     private static func holds(_ db: Database, _ photo: Photo) throws -> Bool {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo_files WHERE sha256 IN (?, ?)",
-                         arguments: [photo.display.sha256, photo.thumbnail.sha256]) == 2
+        let files = Set([photo.display.sha256, photo.thumbnail.sha256])
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo_files WHERE sha256 IN (?, ?)",
+                                arguments: [photo.display.sha256, photo.thumbnail.sha256]) == files.count
     }
 }
 
