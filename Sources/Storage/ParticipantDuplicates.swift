@@ -4,11 +4,13 @@ import GRDB
 
 /// A participant who may be the same person as one being entered, and why.
 public struct PossibleDuplicate: Sendable, Equatable {
-    public enum Reason: Sendable, Equatable {
+    public enum Reason: String, Sendable, Equatable, CaseIterable {
         /// The same email address, case ignored.
-        case sameEmail
+        case sameEmail = "same_email"
         /// The same name once folded as search folds it: "Emile Dubois" is "Émile DUBOIS".
-        case sameName
+        case sameName = "same_name"
+        /// A name typed differently but close (`NameSimilarity`): "Jon Smith" and "John Smith".
+        case similarName = "similar_name"
     }
 
     public let id: UUID
@@ -18,9 +20,9 @@ public struct PossibleDuplicate: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    /// Participants who may be the person `input` describes, the same email first, then the same folded name; never
-    /// `excluding` (the one being edited). Both read an index: the email's, and `search_text`'s, whose first field is
-    /// the folded name.
+    /// Participants who may be the person `input` describes, the same email first, then the same folded name, then a
+    /// close name; never `excluding` (the one being edited). Each reads an index: the email's, `search_text`'s (whose
+    /// first field is the folded name), and the trigram index for names holding the first three letters of each word.
     public func possibleDuplicates(of input: ParticipantInput, excluding excluded: UUID? = nil, limit: Int = 5) throws -> [PossibleDuplicate] {
         let email = input.email.trimmingCharacters(in: .whitespaces)
         let name = SearchText.fold(input.name.trimmingCharacters(in: .whitespaces))
@@ -40,8 +42,27 @@ extension AppDatabase {
                     """), arguments: [first, past, skipped, limit]).map { Self.duplicate($0, .sameName) }
                     .filter { match in !found.contains { $0.id == match.id } }
             }
+            if !name.isEmpty, found.count < limit {
+                found += try Self.closeNames(db, to: name, excluding: skipped).filter { match in !found.contains { $0.id == match.id } }
+            }
             return Array(found.prefix(limit))
         }
+    }
+
+    /// Participants whose names hold the first three letters of each word of `folded` (so a slip later in a word is
+    /// still found), kept when close enough, the closest first. Names whose words are all shorter than three letters
+    /// are not looked for: the trigram index cannot narrow them.
+    private static func closeNames(_ db: Database, to folded: String, excluding skipped: String) throws -> [PossibleDuplicate] {
+        let prefixes = NameSimilarity.words(folded).filter { $0.count >= SearchIndex.shortest }.map { SearchIndex.phrase(String($0.prefix(3))) }
+        guard !prefixes.isEmpty else { return [] }
+        let candidates = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT p.id, p.name, p.email FROM \(SearchIndex.indexName("participants")) f JOIN participants p ON p.rowid = f.rowid
+            WHERE f.search_text MATCH ? AND p.id != ? LIMIT 500
+            """), arguments: [prefixes.joined(separator: " AND "), skipped])
+        return candidates.map { (row: $0, score: NameSimilarity.score(folded, SearchText.fold($0["name"]))) }
+            .filter { $0.score >= NameSimilarity.threshold && SearchText.fold($0.row["name"]) != folded }
+            .sorted { $0.score > $1.score }
+            .map { duplicate($0.row, .similarName) }
     }
 
     static func duplicate(_ row: Row, _ reason: PossibleDuplicate.Reason) -> PossibleDuplicate {

@@ -94,6 +94,25 @@ import Testing
         #expect(try given.database.participantMatches("Martin").items.count == 2)
     }
 
+    @Test func namesTypedDifferentlyAreShownAsPossibleDuplicates() throws {
+        let given = try TestDatabase()
+        let john = try given.database.createParticipant(ParticipantInput(name: "John Smith", email: "john@example.org"), by: actor)
+        let job = try imported(given, """
+            name,email
+            Jon Smith,jon@example.org
+            Amina Odhiambo,amina@example.org
+            Amina Odhimabo,amina.o@example.org
+            Grace Hopper,grace@example.org
+            """)
+        let found = try rows(given, job)
+        #expect(found.map(\.matchReason) == [.similarName, nil, .similarToRow, nil])
+        #expect(found.map(\.decision) == [.create, .create, .create, .create], "a close name is added unless a person says otherwise")
+        #expect(found[0].matchId == john.id && found[0].matchName == "John Smith" && found[0].comparesWithStored)
+        #expect(found[0].choices == ImportDecision.allCases, "it may be merged into the stored record")
+        #expect(found[2].matchLine == 3)
+        #expect(try rows(given, job, .duplicates).count == 2)
+    }
+
     @Test func aMergeKeepsTheStoredValuesChosenFieldByField() throws {
         let given = try TestDatabase()
         let stored = try given.database.createParticipant(ParticipantInput(name: "Émile Dubois", email: "emile@example.org", phone: "+33 1 23 45 67 89",

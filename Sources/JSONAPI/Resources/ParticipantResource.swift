@@ -61,7 +61,7 @@ enum ParticipantResource {
         "ParticipantMergeWrite": mergeFields,
         "PossibleDuplicate": [
             .of("id", .uuid, required: true), .of("name", .text, required: true), .of("email", .text, required: true),
-            .of("reason", .choice(["same_email", "same_name"]), required: true),
+            .of("reason", .choice(PossibleDuplicate.Reason.allCases.map(\.rawValue)), required: true),
         ],
         "AddressPeriod": [
             .of("id", .uuid, required: true), .of("venue_id", .uuid, required: true), .of("venue_name", .text, required: true),
@@ -91,7 +91,7 @@ enum ParticipantResource {
 
         init(_ match: PossibleDuplicate) {
             (id, name, email) = (match.id.text, match.name, match.email)
-            reason = match.reason == .sameEmail ? "same_email" : "same_name"
+            reason = match.reason.rawValue
         }
     }
 

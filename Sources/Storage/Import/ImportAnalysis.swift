@@ -18,6 +18,16 @@ struct ImportAnalysis {
         var matchId: String?
         var matchLine: Int?
         var decision = ImportDecision.create
+
+        /// A row that matches nothing else may still be someone typed differently: a stored record, then an earlier
+        /// row, with a name close enough (`NameSimilarity`). It is added, and shown as a possible duplicate.
+        mutating func closeName(_ name: String, stored: CloseNames<String>, earlier: CloseNames<(line: Int, id: String)>) {
+            if let close = stored.closest(to: name) {
+                (reason, matchId) = (.similarName, close.tag)
+            } else if let close = earlier.closest(to: name) {
+                (reason, matchId, matchLine) = (.similarToRow, close.tag.id, close.tag.line)
+            }
+        }
     }
 
     /// What the file's rows before this one hold, for matching within the file: by all their values, the kind's strong
@@ -27,6 +37,7 @@ struct ImportAnalysis {
         var strong: [String: (line: Int, id: String)] = [:]
         var weak: [String: (line: Int, id: String)] = [:]
         var ids: [String: Int] = [:]
+        var names = CloseNames<(line: Int, id: String)>()
 
         /// A row's values as one text, a much smaller key than the values themselves.
         static func fingerprint(_ values: ImportedRow) -> String {
@@ -41,6 +52,8 @@ struct ImportAnalysis {
     func run() throws {
         let importer = try target.importer(db)
         var earlier = EarlierRows()
+        // Read when a row first matches nothing closer (most files' rows all do), then kept for the rest of the file.
+        var storedNames: CloseNames<String>?
         let update = try db.makeStatement(sql: """
             UPDATE import_rows SET errors = ?, match_reason = ?, match_id = ?, match_line = ?, decision = ?, new_id = ?, kept_fields = NULL
             WHERE job_id = ? AND line = ?
@@ -56,7 +69,14 @@ struct ImportAnalysis {
                 let line: Int = row["line"]
                 let values = mapping.values(ImportJSON.strings(row["cells"]))
                 var newId: String = row["new_id"]
-                let verdict = try judge(values, line: line, newId: &newId, importer, &earlier)
+                var verdict = try judge(values, line: line, newId: &newId, importer, &earlier)
+                if verdict.errors.isEmpty, verdict.reason == nil, let name = importer.keys(values).weak {
+                    if storedNames == nil { storedNames = try CloseNames<String>.stored(db, table: target.table) }
+                    verdict.closeName(name, stored: storedNames!, earlier: earlier.names)
+                }
+                if verdict.errors.isEmpty, let name = importer.keys(values).weak {
+                    earlier.names.add(name, (line, verdict.decision == .merge ? verdict.matchId ?? newId : newId))
+                }
                 try update.execute(arguments: [ImportJSON.text(verdict.errors), verdict.reason?.rawValue, verdict.matchId, verdict.matchLine,
                                                verdict.decision.rawValue, newId, job.databaseText, line])
             }

@@ -20,7 +20,7 @@ public enum ImportDecision: String, Sendable, CaseIterable {
 }
 
 /// Why a row may be a record Fieldbook already has, or one an earlier row of the file names.
-public enum ImportMatchReason: String, Sendable {
+public enum ImportMatchReason: String, Sendable, CaseIterable {
     /// The row's Fieldbook id is a stored record's (a file exported from Fieldbook).
     case sameID = "id"
     /// The kind's strong key: a participant's email, a venue's name and address, an activity's name and start date
@@ -34,9 +34,14 @@ public enum ImportMatchReason: String, Sendable {
     case idOfRow = "row_id"
     case keyOfRow = "row_key"
     case nameOfRow = "row_name"
+    /// A name close to a stored record's, or to an earlier row's (`NameSimilarity`): typed differently, perhaps the same.
+    case similarName = "similar"
+    case similarToRow = "row_similar"
 
     /// The match is an earlier row of the file, not a stored record.
-    public var isEarlierRow: Bool { self == .sameAsRow || self == .keyOfRow || self == .nameOfRow || self == .idOfRow }
+    public var isEarlierRow: Bool {
+        self == .sameAsRow || self == .keyOfRow || self == .nameOfRow || self == .idOfRow || self == .similarToRow
+    }
 
     /// The row's id is taken (stored, or an earlier row's), so it can be merged or skipped but never added.
     var idTaken: Bool { self == .sameID || self == .idOfRow }

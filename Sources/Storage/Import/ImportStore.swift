@@ -250,10 +250,13 @@ extension AppDatabase {
     }
 
     /// Import rows (`r`) with the name and detail of the stored record each matches, as the review shows them.
+    /// The reasons naming a stored record (not an earlier row), as an SQL list.
+    private static let storedMatchReasons = ImportMatchReason.allCases.filter { !$0.isEarlierRow }.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+
     private static func rowsWithMatches(_ target: ImportTarget) -> String {
         """
         SELECT r.*, p.name AS match_name, p.\(target.detailColumn) AS match_detail FROM import_rows r
-        LEFT JOIN \(target.table) p ON p.id = r.match_id AND r.match_reason IN ('id', 'key', 'name')
+        LEFT JOIN \(target.table) p ON p.id = r.match_id AND r.match_reason IN (\(storedMatchReasons))
         """
     }
 

@@ -149,6 +149,8 @@ enum ImportReviewView {
         case .idOfRow: ["text": "Row \(line) has this Fieldbook id."]
         case .keyOfRow: ["text": "Row \(line) has \(key)."]
         case .nameOfRow: ["text": "Possible duplicate of row \(line), with the same name."]
+        case .similarName: ["before": "Possible duplicate, with a similar name:"]
+        case .similarToRow: ["text": "Possible duplicate of row \(line), with a similar name."]
         }
         if !reason.isEarlierRow, let id = row.matchId {
             view["path"] = routes(target).record(id)

@@ -176,7 +176,7 @@ enum ParticipantPages: RecordPages {
                 "title": duplicates.count == 1 ? "This may be someone already recorded" : "This may be one of \(duplicates.count) people already recorded",
                 "matches": duplicates.map { match -> [String: Any] in
                     ["name": match.name, "email": match.email, "path": Paths.participants.record(match.id),
-                     "reason": match.reason == .sameEmail ? "the same email address" : "the same name"]
+                     "reason": reasonText(match.reason)]
                 },
                 "save_anyway": saveAnyway,
             ]
@@ -225,5 +225,13 @@ enum ParticipantPages: RecordPages {
             index += 1
         }
         return String(decoding: uri, as: UTF8.self)
+    }
+
+    private static func reasonText(_ reason: PossibleDuplicate.Reason) -> String {
+        switch reason {
+        case .sameEmail: "the same email address"
+        case .sameName: "the same name"
+        case .similarName: "a similar name"
+        }
     }
 }
