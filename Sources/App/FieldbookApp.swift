@@ -22,6 +22,8 @@ public final class FieldbookApp: Sendable {
     public let imports: ImportRunner
     /// Removes photo files nobody shows any more, in the background.
     public let photoSweeper: PhotoFileSweeper
+    /// Checks participants brought in by sync for possible duplicates, in the background.
+    public let duplicateScout: DuplicateScout
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -62,6 +64,7 @@ public final class FieldbookApp: Sendable {
         // One count of failed sign-ins: five failures are five whether sent to /login or to the API.
         imports = ImportRunner(database: database, logger: logger, openArchive: WebUI.openArchive)
         photoSweeper = PhotoFileSweeper(database: database, logger: logger)
+        duplicateScout = DuplicateScout(database: database, logger: logger)
         let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
@@ -96,6 +99,7 @@ public final class FieldbookApp: Sendable {
         notifier.start()
         imports.start()
         photoSweeper.start()
+        duplicateScout.start()
         warmUp()
         let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
         let scheme = configuration.server.isTLS ? "https" : "http"
@@ -125,6 +129,7 @@ public final class FieldbookApp: Sendable {
         notifier.stop()
         imports.stop()
         photoSweeper.stop()
+        duplicateScout.stop()
         warmingUp.wait()
         server.stop()
         do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }

@@ -30,6 +30,7 @@ extension AppDatabase {
                                            String(decoding: result.jsonBytes, as: UTF8.self), Date().storedText])
             }
             changed += try Self.reconcileAddressPeriods(db, touchedBy: request.operations, forwardsUpstream: forwardsUpstream)
+            try SyncedDuplicateSchema.queue(db, newcomers: changed.filter { $0.kind == Participant.kind.entity && $0.operation == .create }.map(\.id))
             return PushResponse(results: results)
         }
         changeFeed.publish(CommittedChanges(origin: .pushed, changes: changed, queuedForHub: false))

@@ -22,6 +22,7 @@ enum Migrations {
         migrator.registerMigration("v10-import-kept-fields", migrate: ImportSchema.addKeptFields)
         migrator.registerMigration("v11-import-archives", migrate: ImportSchema.addArchives)
         migrator.registerMigration("v12-photos", migrate: PhotoSchema.create)
+        migrator.registerMigration("v13-synced-duplicates", migrate: SyncedDuplicateSchema.create)
         return migrator
     }
 

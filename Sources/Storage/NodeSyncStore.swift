@@ -58,13 +58,21 @@ extension AppDatabase {
             var applied = 0
             // A first sync usually has nothing queued: then no entry needs the per-record check.
             let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending')") ?? false
+            // A first sync copies the hub into an empty Fieldbook: nothing here for newcomers to duplicate.
+            let checksNewcomers = try Self.pullCursor(db) > 0
+            var newcomers: [UUID] = []
             for entry in page.changes {
                 guard let table = RecordKind.named(entry.state.entity) else { continue }
                 if anyPending, try Self.hasPendingEdits(db, entry.state) { continue }
+                if checksNewcomers, table.entity == Participant.kind.entity, !entry.state.deleted,
+                   try !db.recordExists(entry.state.entityId, in: table.table) {
+                    newcomers.append(entry.state.entityId)
+                }
                 try Self.takeHubState(db, table, entry.state)
                 taken.append(entry.state.pulledChange)
                 applied += 1
             }
+            try SyncedDuplicateSchema.queue(db, newcomers: newcomers)
             try Self.putSettings(db, ["sync.cursor": String(page.nextCursor)])
             return applied
         }

@@ -83,7 +83,11 @@ extension AppDatabase {
 
     /// The hub change-log position this node has applied up to.
     public func pullCursor() throws -> Int64 {
-        try setting("sync.cursor").flatMap(Int64.init) ?? 0
+        try read(Self.pullCursor)
+    }
+
+    static func pullCursor(_ db: Database) throws -> Int64 {
+        try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = 'sync.cursor'").flatMap(Int64.init) ?? 0
     }
 
     func setting(_ key: String) throws -> String? {

@@ -36,6 +36,8 @@ enum Paths {
     /// Pairs of participants that may be one person, and merging one pair.
     static let participantDuplicates = participants.list / "duplicates"
     static let mergeParticipants = participants.record / "merge"
+    /// A pair brought in by sync set aside as two people.
+    static let dismissSyncedDuplicate = participantDuplicates / "dismiss"
 
     /// Participants brought in from a CSV file: the upload, then each import's review, progress and outcome.
     static let imports = home / "imports"

@@ -39,6 +39,7 @@ enum WebRoutes {
 
         table.records(Paths.participants, ParticipantPages.self)
         table.get(Paths.participantDuplicates, .editor, ParticipantMergePages.duplicates)
+        table.post(Paths.dismissSyncedDuplicate, .editor, ParticipantMergePages.dismiss)
         table.get(Paths.mergeParticipants, .editor, ParticipantMergePages.form)
         table.post(Paths.mergeParticipants, .editor, ParticipantMergePages.merge)
 

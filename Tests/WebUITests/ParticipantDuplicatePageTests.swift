@@ -73,6 +73,31 @@ import Testing
 
 /// The possible duplicates page and merging a pair field by field (issue 14).
 @Suite struct ParticipantMergePageTests {
+    @Test func participantsBroughtInByASyncAreListedToMergeOrSetAside() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        let here = try given.database.createParticipant(ParticipantInput(name: "Amina Odhiambo", email: "amina@example.org"), by: .system("test"))
+        // Another Fieldbook pushes its own Amina to this one (as to its hub).
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-other-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: other) }
+        let node = try AppDatabase(path: other.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
+        try node.linkHub(HubLink(upstream: URL(string: "http://hub.invalid")!, email: "hub@example.org", refreshToken: "x", linkedAt: Date()))
+        let twin = try node.createParticipant(ParticipantInput(name: "Amina Odhimabo", email: "a.o@example.org"), by: .system("test"))
+        _ = try given.database.applyPush(PushRequest(nodeId: try node.nodeId(), operations: try node.pendingOperations(limit: 10).map(\.syncOperation)))
+        #expect(try given.database.checkSyncedParticipants() == 1)
+
+        let list = given.get("/participants/duplicates").bodyText
+        #expect(list.contains("1 participant brought in by a sync may already be here"))
+        #expect(list.contains("href=\"/participants/\(here.id.lowercaseText)/merge?with=\(twin.id.lowercaseText)\""))
+        #expect(list.contains("(a similar name;"))
+        let dismissed = given.post("/participants/duplicates/dismiss", [("participant_id", twin.id.lowercaseText), ("match_id", here.id.lowercaseText)],
+                                   formPath: "/participants/duplicates")
+        #expect(dismissed.status == .seeOther)
+        #expect(!given.get("/participants/duplicates").bodyText.contains("brought in by a sync"))
+    }
+
     @Test func aPairIsComparedAndMergedWithTheChosenValues() async throws {
         let given = try await WebHarness()
         try given.createUser("ed@example.org", .editor)

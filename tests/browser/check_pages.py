@@ -714,6 +714,9 @@ def check_sync_with_hub(checker, binary, root):
         hub_api.post(hub.base + "/api/v1/activity-types", json={"name": "Night school"})
         for index in range(150):
             node_api.post(node.base + "/api/v1/participants", json={"name": f"Queued {index}", "email": f"queued{index}@example.org"})
+        # The same person entered on both, typed differently: the node lists the hub's as a possible duplicate.
+        hub_api.post(hub.base + "/api/v1/participants", json={"name": "Amina Odhimabo", "email": "a.odhiambo@example.org"})
+        node_api.post(node.base + "/api/v1/participants", json={"name": "Amina Odhiambo", "email": "amina@example.org"})
         checker.page(browser, "sync: paused with changes waiting", "/sync")
         driver = browser.driver
         driver.get(node.base + "/sync")
@@ -745,6 +748,11 @@ def check_sync_with_hub(checker, binary, root):
         checker.expect(label, failed is not None, "no discard link for the failed operation")
         if failed:
             checker.page(browser, "sync: discard a failed operation (confirm)", failed.group(1))
+        wait_for(lambda: "brought in by a sync" in browser.http.get(node.base + "/participants/duplicates").text, 60,
+                 "the participant brought in by the sync to be listed as a possible duplicate")
+        checker.page(browser, "sync: possible duplicates brought in by a sync", "/participants/duplicates")
+        checker.expect("sync: a participant brought in by a sync is listed to merge", "Amina Odhimabo" in browser.driver.page_source
+                       and "Not the same person" in browser.driver.page_source, "the pair is not listed")
         checker.page(browser, "sync: settings (linked)", "/settings/sync")
         checker.page(browser, "sync: settings (interval error)", post=("/settings/sync/interval", {"minutes": "0"}),
                      fill=("/settings/sync", {"minutes": "0"}), expect=422)

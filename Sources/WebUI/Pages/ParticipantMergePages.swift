@@ -8,7 +8,8 @@ import Surface
 enum ParticipantMergePages {
     static func duplicates(_ context: inout PageContext) throws -> Response {
         let page = try context.database.duplicateGroups(page: LenientListReader(context.request).page())
-        let view: [String: Any] = [
+        let arrivals = try context.database.syncedDuplicates(page: PageRequest(page: 1, perPage: shownArrivals))
+        var view: [String: Any] = [
             "groups": page.items.enumerated().map { index, group -> [String: Any] in
                 let oldest = group.members[0]
                 var view: [String: Any] = [
@@ -28,7 +29,29 @@ enum ParticipantMergePages {
             "is_empty": page.total == 0,
             "pagination": Pagination.view(page, request: context.request, noun: ("group of possible duplicates", "groups of possible duplicates")),
         ]
+        view["arrivals"] = arrivals.items.enumerated().map { index, pair -> [String: Any] in
+            ["index": index + 1, "name": pair.arrived.name, "email": pair.arrived.email, "path": Paths.participants.record(pair.arrived.id),
+             "match_name": pair.match.name, "match_email": pair.match.email, "match_path": Paths.participants.record(pair.match.id),
+             "reason": ParticipantPages.reasonText(pair.match.reason), "merge_path": mergePath(kept: pair.match.id, removed: pair.arrived.id),
+             "participant_id": pair.arrived.id.lowercaseText, "match_id": pair.match.id.lowercaseText, "found": DateText.format(pair.foundAt)]
+        }
+        view["has_arrivals"] = !arrivals.items.isEmpty
+        view["is_empty"] = page.total == 0 && arrivals.total == 0
+        view["arrivals_title"] = arrivals.total == 1 ? "1 participant brought in by a sync may already be here"
+            : "\(arrivals.total.formatted()) participants brought in by a sync may already be here"
+        if arrivals.total > arrivals.items.count { view["arrivals_more"] = "The \(shownArrivals) newest are shown; the others appear as these are merged or set aside." }
+        view["dismiss_action"] = Paths.dismissSyncedDuplicate()
         return context.page("participants/duplicates", title: "Possible duplicates", section: .participants, view: view)
+    }
+
+    private static let shownArrivals = 50
+
+    /// POST /participants/duplicates/dismiss: "Not the same person".
+    static func dismiss(_ context: inout PageContext) throws -> Response {
+        guard let participant = UUID(uuidString: context.request.field("participant_id")),
+              let match = UUID(uuidString: context.request.field("match_id")) else { throw HTTPError.notFound(context.request.path) }
+        try context.database.dismissSyncedDuplicate(participant, match: match)
+        return context.redirect(to: Paths.participantDuplicates(), flash: "Set aside as two different people.")
     }
 
     static func form(_ context: inout PageContext) throws -> Response {

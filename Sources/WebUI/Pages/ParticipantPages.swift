@@ -227,7 +227,7 @@ enum ParticipantPages: RecordPages {
         return String(decoding: uri, as: UTF8.self)
     }
 
-    private static func reasonText(_ reason: PossibleDuplicate.Reason) -> String {
+    static func reasonText(_ reason: PossibleDuplicate.Reason) -> String {
         switch reason {
         case .sameEmail: "the same email address"
         case .sameName: "the same name"
