@@ -279,13 +279,14 @@
     });
   }
 
-  // An import's page follows the import being written without reloads, then loads again once it has ended, to show
-  // what it did (that page's heading and summary are what a screen reader meets).
+  // An import's page (or a prepared export's) follows the work without reloads, then loads again once it has ended, to
+  // show what it did (that page's heading and summary are what a screen reader meets).
   function followImportProgress() {
-    var region = document.querySelector("[data-import-progress]");
+    var region = document.querySelector("[data-import-progress], [data-job-progress]");
     if (!region || !window.fetch) { return; }
     var bar = region.querySelector("progress");
-    var text = region.querySelector("[data-import-progress-text]");
+    var text = region.querySelector("[data-import-progress-text], [data-job-progress-text]");
+    var unit = region.getAttribute("data-progress-unit") || "rows written";
     function poll() {
       fetch(region.getAttribute("data-progress-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
         .then(function (response) { return response.ok ? response.json() : null; })
@@ -295,7 +296,7 @@
           bar.max = Math.max(progress.total, 1);
           bar.value = progress.done;
           text.textContent = progress.state === "queued" ? "Waiting to start."
-            : progress.done.toLocaleString() + " of " + progress.total.toLocaleString() + " rows written.";
+            : progress.done.toLocaleString() + " of " + progress.total.toLocaleString() + " " + unit + ".";
           window.setTimeout(poll, 1000);
         })
         .catch(function () { window.setTimeout(poll, 5000); });

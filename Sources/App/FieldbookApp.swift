@@ -24,6 +24,8 @@ public final class FieldbookApp: Sendable {
     public let photoSweeper: PhotoFileSweeper
     /// Checks participants brought in by sync for possible duplicates, in the background.
     public let duplicateScout: DuplicateScout
+    /// Writes prepared archives in the background.
+    public let exports: ExportRunner
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -65,11 +67,12 @@ public final class FieldbookApp: Sendable {
         imports = ImportRunner(database: database, logger: logger, openArchive: WebUI.openArchive)
         photoSweeper = PhotoFileSweeper(database: database, logger: logger)
         duplicateScout = DuplicateScout(database: database, logger: logger)
+        exports = ExportRunner(database: database, logger: logger)
         let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
                         configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version),
-                        imports: imports, logger: logger)
+                        imports: imports, exports: exports, logger: logger)
         let api = JSONAPI(database: database, version: configuration.version, logger: logger, signInThrottle: signInThrottle,
                           sessionPolicy: configuration.sessionPolicy, syncEngine: syncEngine, syncStatus: reporter)
         responder = AppResponder(staticFiles: staticFiles, web: web, api: api)
@@ -100,6 +103,7 @@ public final class FieldbookApp: Sendable {
         imports.start()
         photoSweeper.start()
         duplicateScout.start()
+        exports.start()
         warmUp()
         let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
         let scheme = configuration.server.isTLS ? "https" : "http"
@@ -130,6 +134,7 @@ public final class FieldbookApp: Sendable {
         imports.stop()
         photoSweeper.stop()
         duplicateScout.stop()
+        exports.stop()
         warmingUp.wait()
         server.stop()
         do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }

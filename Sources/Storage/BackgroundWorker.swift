@@ -41,6 +41,16 @@ public final class BackgroundWorker: Sendable {
         finished.wait()
     }
 
+    /// Wakes the worker after each commit that `matters`.
+    public func wake(on feed: ChangeFeed, when matters: @escaping @Sendable (CommittedChanges) -> Bool) {
+        feed.subscribe { [self] committed in
+            if matters(committed) { wake() }
+        }
+    }
+
+    /// True once `stop` was asked for: long work checks it to end early.
+    public var isStopping: Bool { flags.withLock { $0.stopping } }
+
     /// Runs the work soon: wakes that arrive while it runs each start one more run.
     public func wake() { signal.signal() }
 
@@ -54,4 +64,11 @@ public final class BackgroundWorker: Sendable {
             _ = signal.wait(timeout: .now() + recheckInterval)
         }
     }
+}
+
+/// Lets a worker's closure reach the service that owns the worker, which is made after it (the service holds the
+/// worker, so the closure may not hold the service): set `run` once the service exists, with the service held weakly.
+public final class RunnerBox: @unchecked Sendable {
+    public var run: (() -> Void)?
+    public init() {}
 }

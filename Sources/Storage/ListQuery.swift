@@ -63,12 +63,17 @@ struct ListQuery {
     /// The filters as a WHERE clause (empty when there are none), for queries that read all rows rather than a page.
     var whereClause: String { filter }
 
+    /// How many rows match (a kept count when nothing filters them).
+    func count(_ db: Database) throws -> Int {
+        conditions.isEmpty ? try RowCounts.count(db, table: baseTable)
+            : try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) \(filter)"), arguments: arguments) ?? 0
+    }
+
     /// Counts the matching rows and reads one page of them in `order`: `select` names the columns, `rowJoins` what the
     /// rows show beside the table (joined for the page's rows only).
     func page<Item>(_ db: Database, order: String, select: String, rowJoins: String = "", request: PageRequest,
                     item: (Row) -> Item) throws -> ListPage<Item> {
-        let total = conditions.isEmpty ? try RowCounts.count(db, table: baseTable)
-            : try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) \(filter)"), arguments: arguments) ?? 0
+        let total = try count(db)
         // Cached (per reader connection): every value is bound, so the statements differ only by the filters' and the
         // sort's shape, a small set; preparing them again for each page cost more than reading 50 rows.
         let rows = try Row.fetchAll(db.cachedStatement(sql: """

@@ -23,6 +23,7 @@ enum Migrations {
         migrator.registerMigration("v11-import-archives", migrate: ImportSchema.addArchives)
         migrator.registerMigration("v12-photos", migrate: PhotoSchema.create)
         migrator.registerMigration("v13-synced-duplicates", migrate: SyncedDuplicateSchema.create)
+        migrator.registerMigration("v14-export-jobs", migrate: ExportJobSchema.create)
         return migrator
     }
 

@@ -26,14 +26,18 @@ public enum Download {
     /// that is not there is refused before anything is sent.
     public static func archive(_ database: AppDatabase, _ scope: ExportScope, _ format: ExportFormat,
                                failed: @escaping @Sendable (any Error) -> Void) throws -> Response {
-        let name = try database.archiveName(scope)
-        let suffix = format == .json ? "" : "-" + format.rawValue
-        return try response(filename: "\(name)-\(CalendarDate.today())\(suffix).zip", contentType: "application/zip", failed: failed) { write in
+        return try response(filename: try archiveFileName(database, scope, format), contentType: "application/zip", failed: failed) { write in
             try withoutActuallyEscaping(write) { write in
                 var archive = ZipDownload(send: write)
                 try database.exportArchive(scope, as: format, into: &archive)
             }
         }
+    }
+
+    /// The name an archive downloads under: "fieldbook-2026-11-25.zip", "fieldbook-riverside-2026-11-25-csv.zip".
+    public static func archiveFileName(_ database: AppDatabase, _ scope: ExportScope, _ format: ExportFormat, on day: CalendarDate = .today()) throws -> String {
+        let suffix = format == .json ? "" : "-" + format.rawValue
+        return "\(try database.archiveName(scope))-\(day)\(suffix).zip"
     }
 
     /// A streamed response whose body `write` produces; `failed` hears of an error part way (the response then ends

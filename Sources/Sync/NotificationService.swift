@@ -19,9 +19,7 @@ public final class NotificationService: Sendable {
         self.logger = logger
         let deliver = NotificationDelivery(database: database, status: status, logger: logger)
         worker = BackgroundWorker(name: "fieldbook-notifier", recheckInterval: recheckInterval) { deliver.run() }
-        database.changeFeed.subscribe { [worker] committed in
-            if Self.mayNeedNotifications(committed) { worker.wake() }
-        }
+        worker.wake(on: database.changeFeed, when: Self.mayNeedNotifications)
     }
 
     /// Commits made here (not pulled or pushed ones: their notifications were made where they happened), apart from

@@ -64,6 +64,12 @@ enum Paths {
 
     static let exports = home / "export"
     static let exportEverything = exports / "everything.zip"
+    /// Archives prepared in the background: asked for, followed, cancelled, downloaded.
+    static let exportJobs = exports / "jobs"
+    static let exportJob = exportJobs / "{id}"
+    static let exportJobProgress = exportJob / "progress"
+    static let exportJobCancel = exportJob / "cancel"
+    static let exportJobDownload = exportJob / "download"
     /// An area's records (with the areas inside it) as one archive.
     static let areaExport = areas.record / "export.zip"
     /// An activity with its venues, assignments and participants as one archive.

@@ -66,6 +66,11 @@ enum WebRoutes {
         table.get(Paths.photoFileByHash, .signedIn, PhotoPages.file)
 
         table.get(Paths.exports, .signedIn, ExportPages.show)
+        table.post(Paths.exportJobs, .editor, ExportJobPages.create)
+        table.get(Paths.exportJob, .editor, ExportJobPages.show)
+        table.get(Paths.exportJobProgress, .editor, ExportJobPages.progress)
+        table.post(Paths.exportJobCancel, .editor, ExportJobPages.cancel)
+        table.get(Paths.exportJobDownload, .editor, ExportJobPages.download)
         table.get(Paths.exportEverything, .editor, ExportPages.archive { _ in .everything })
         table.get(Paths.areaExport, .editor, ExportPages.archive { .area(try $0.uuidParameter()) })
         table.get(Paths.activityExport, .editor, ExportPages.archive { .activity(try $0.uuidParameter()) })

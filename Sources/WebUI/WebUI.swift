@@ -41,12 +41,14 @@ public final class WebUI: Sendable {
     let notificationEvents: NotificationEvents
     /// Writes imports in the background (started and stopped by the app; tests run it with `runOnce`).
     public let imports: ImportRunner
+    /// Writes prepared archives in the background (as `imports`).
+    public let exports: ExportRunner
     let logger: Logger
     private let router: Router
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
                 setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, tiles: TileLibrary? = nil,
-                configuration: WebUIConfiguration, imports: ImportRunner? = nil, logger: Logger) {
+                configuration: WebUIConfiguration, imports: ImportRunner? = nil, exports: ExportRunner? = nil, logger: Logger) {
         self.database = database
         self.renderer = renderer
         self.staticFiles = staticFiles
@@ -58,6 +60,7 @@ public final class WebUI: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.imports = imports ?? ImportRunner(database: database, logger: logger, openArchive: Self.openArchive)
+        self.exports = exports ?? ExportRunner(database: database, logger: logger)
         notificationEvents = NotificationEvents(database: database, broadcaster: syncStatus)
         var table = WebRouteTable()
         WebRoutes.register(in: &table)

@@ -87,8 +87,8 @@ import TestSupport
         try community(given, 12)
         given.signIn("ed@example.org")
         let page = given.get("/export").bodyText
-        #expect(page.contains("href=\"/export/everything.zip\">Download everything (ZIP of JSON files)</a>"))
-        #expect(page.contains("href=\"/export/everything.zip?format=csv\">or a ZIP of CSV files"))
+        #expect(page.contains("href=\"/export/everything.zip\">JSON files</a>"))
+        #expect(page.contains("href=\"/export/everything.zip?format=csv\">CSV files"))
         #expect(page.contains("href=\"/participants/export.csv\">CSV"))
         #expect(given.get("/").bodyText.contains("href=\"/export\""))
         let answer = given.get("/export/everything.zip")

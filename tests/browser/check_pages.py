@@ -455,6 +455,7 @@ def check_exports(checker, browser, role):
             names = []
         checker.expect(f"{role}: an area downloads as a ZIP of CSV files from its page",
                        "geographic_areas.csv" in names and "fieldbook-export.json" in names, f"link {link and link.group(1)}: {names}")
+        check_prepared_export(checker, browser, role)
     page = browser.http.get(browser.base + "/venues?q=a&sort=created").text
     link = re.search(r'href="(/venues/export\.csv[^"]*)"', page)
     rows = browser.http.get(browser.base + html.unescape(link.group(1))).text.split("\r\n") if link else []
@@ -462,6 +463,27 @@ def check_exports(checker, browser, role):
     checker.expect(f"{role}: a filtered list downloads as CSV", link is not None and shown is not None
                    and len([r for r in rows if r]) == int(shown.group(1)) + 1,
                    f"link {link and link.group(1)}, {len(rows)} lines for {shown and shown.group(0)}")
+
+
+def check_prepared_export(checker, browser, role):
+    """Everything prepared in the background, with the keyboard: the job's page follows the progress and offers the
+    file once written; a cancelled export's page offers to prepare it again."""
+    label = f"keyboard: {role} prepares everything and downloads it"
+    try:
+        browser.driver.get(browser.base + "/export")
+        press_enter(browser.driver, browser.driver.find_element(By.XPATH, "//button[starts-with(normalize-space(.), 'Prepare everything')]"))
+        WebDriverWait(browser.driver, 60).until(lambda d: "Ready: " in d.page_source)
+        job = browser.driver.current_url.replace(browser.base, "")
+        checker.page(browser, f"{role}: prepared export, ready", job)
+        download = browser.http.get(browser.base + job + "/download")
+        names = zipfile.ZipFile(io.BytesIO(download.content)).namelist() if download.status_code == 200 else []
+        checker.expect(label, "participants.json" in names and "fieldbook-export.json" in names, f"{download.status_code}: {names}")
+    except Exception as error:  # noqa: BLE001 - reported as a failed check
+        checker.expect(label, False, f"{type(error).__name__}: {error}".splitlines()[0])
+    asked = browser.post("/export/jobs", {"scope": "everything", "format": "csv"}, form_path="/export")
+    job = asked.url.replace(browser.base, "")
+    browser.post(job + "/cancel", {}, form_path=job)
+    checker.page(browser, f"{role}: prepared export, cancelled (or already written)", job)
 
 
 def check_duplicates(checker, browser, role):

@@ -14,10 +14,8 @@ public final class DuplicateScout: Sendable {
         self.logger = logger
         let check: @Sendable () -> Void = { [database, logger] in Self.checkAll(database, logger) }
         worker = BackgroundWorker(name: "fieldbook-duplicate-scout", recheckInterval: 60, work: check)
-        database.changeFeed.subscribe { [worker] committed in
-            if committed.origin != .local, committed.changes.contains(where: { $0.kind == "participant" && $0.operation == .create }) {
-                worker.wake()
-            }
+        worker.wake(on: database.changeFeed) { committed in
+            committed.origin != .local && committed.changes.contains { $0.kind == "participant" && $0.operation == .create }
         }
     }
 

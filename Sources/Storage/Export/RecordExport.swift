@@ -44,12 +44,14 @@ extension AppDatabase {
                     let file = kind.table + "." + format.rawValue
                     guard try archive.begin(file: file) else { return }
                     var failure: (any Error)?
-                    let (count, readerLeft) = try Self.writeRows(db, kind, list: rows, order: "t.id", as: format) { part in
+                    let before = files.reduce(0) { $0 + $1.count }
+                    let (count, readerLeft) = try Self.writeRows(db, kind, list: rows, order: "t.id", as: format, rows: { archive.progress(records: before + $0) }) { part in
                         do { return try archive.write(part) } catch { failure = error; return false }
                     }
                     if let failure { throw failure }
                     guard !readerLeft else { return }
                     files.append((file, kind.entity, count))
+                    guard archive.progress(records: before + count) else { return }
                 }
                 guard let photoFiles = try writePhotoFiles(db, scope, into: &archive) else { return }
                 guard try archive.begin(file: Self.manifestFile) else { return }
@@ -61,6 +63,13 @@ extension AppDatabase {
 
     /// The name an archive of `scope` is downloaded under, before its date: "fieldbook", or "fieldbook-" and the area's
     /// or activity's name.
+    /// How many records an archive of `scope` holds, for its progress.
+    public func archiveRecordCount(_ scope: ExportScope) throws -> Int {
+        try read { db in
+            try RecordKind.all.filter(\.inFullExport).reduce(0) { total, kind in total + (try scope.rows(of: kind)?.count(db) ?? 0) }
+        }
+    }
+
     public func archiveName(_ scope: ExportScope) throws -> String {
         switch scope {
         case .everything: scope.name(nil)
@@ -126,14 +135,15 @@ extension AppDatabase {
 
     /// Writes the rows of `list` as `format`; answers how many and whether the reader left part way.
     private static func writeRows(_ db: Database, _ kind: RecordKind, list: ListQuery, order: String, hiding hidden: Set<String> = [],
-                                  as format: ExportFormat, into write: ([UInt8]) -> Bool) throws -> (rows: Int, readerLeft: Bool) {
+                                  as format: ExportFormat, rows written: (Int) -> Bool = { _ in true },
+                                  into write: ([UInt8]) -> Bool) throws -> (rows: Int, readerLeft: Bool) {
         var writer = RecordExportWriter(kind: kind, hiding: hidden, format: format)
         writer.begin()
         var readerLeft = false
         try list.forEachRow(db, order: order, select: writer.selectList(alias: list.alias)) { row in
             writer.append(row)
             guard writer.hasPart else { return true }
-            readerLeft = !write(writer.take())
+            readerLeft = !write(writer.take()) || !written(writer.rowCount)
             return !readerLeft
         }
         guard !readerLeft else { return (writer.rowCount, true) }
@@ -157,6 +167,12 @@ public protocol ExportArchive {
     mutating func write(_ bytes: [UInt8]) throws -> Bool
     /// Ends the last file and the archive.
     mutating func finish() throws
+    /// How many records the archive holds so far; false stops the export (it was cancelled).
+    mutating func progress(records: Int) -> Bool
+}
+
+extension ExportArchive {
+    public mutating func progress(records: Int) -> Bool { true }
 }
 
 extension ParticipantVisibility {

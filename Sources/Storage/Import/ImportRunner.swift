@@ -17,8 +17,6 @@ public final class ImportRunner: Sendable {
     }
 
     private struct State {
-        var running = false
-        var stopping = false
         var current: Progress?
         var cancelled = Set<UUID>()
     }
@@ -28,13 +26,15 @@ public final class ImportRunner: Sendable {
     /// Opens an uploaded archive by its path (the HTTP server's ZIP reader; Storage reads no ZIP itself).
     private let openArchive: @Sendable (String) throws -> ArchiveFiles
     private let state = Mutex(State())
-    private let signal = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker: BackgroundWorker
 
     public init(database: AppDatabase, logger: Logger, openArchive: @escaping @Sendable (String) throws -> ArchiveFiles = ImportRunner.readsNoArchives) {
         self.database = database
         self.logger = logger
         self.openArchive = openArchive
+        let box = RunnerBox()
+        worker = BackgroundWorker(name: "fieldbook-imports", recheckInterval: 30) { box.run?() }
+        box.run = { [weak self] in self?.runOnce() }
     }
 
     /// For a runner given no archive reader (tests of CSV imports): an archive's restore fails with this message.
@@ -43,37 +43,19 @@ public final class ImportRunner: Sendable {
     }
 
     public func start() {
-        let starts = state.withLock { state -> Bool in
-            guard !state.running else { return false }
-            state.running = true
-            state.stopping = false
-            return true
-        }
-        guard starts else { return }
         do {
             try database.requeueInterruptedImports()
         } catch {
             logger.error("could not look for interrupted imports", metadata: ["error": "\(error)"])
         }
-        let thread = Thread { [self] in loop() }
-        thread.name = "fieldbook-imports"
-        thread.start()
+        worker.start()
     }
 
     /// Stops after rolling back the import being written (it stays queued), and waits for the thread to end.
-    public func stop() {
-        let wasRunning = state.withLock { state -> Bool in
-            guard state.running else { return false }
-            state.stopping = true
-            return true
-        }
-        guard wasRunning else { return }
-        signal.signal()
-        finished.wait()
-    }
+    public func stop() { worker.stop() }
 
     /// Tells the thread an import was queued.
-    public func wake() { signal.signal() }
+    public func wake() { worker.wake() }
 
     /// The import being written, when it is `job`.
     public func progress(of job: UUID) -> Progress? {
@@ -100,7 +82,7 @@ public final class ImportRunner: Sendable {
         return count
     }
 
-    private var isStopping: Bool { state.withLock { $0.stopping } }
+    private var isStopping: Bool { worker.isStopping }
 
     private func write(_ job: ImportJob) {
         state.withLock { $0.current = Progress(job: job.id, done: 0, total: job.rowCount) }
@@ -111,7 +93,7 @@ public final class ImportRunner: Sendable {
             // Cancelled between being read from the queue and now.
             guard try database.startImport(job.id) else { return }
             let progress = { (done: Int) in self.state.withLock { $0.current = Progress(job: job.id, done: done, total: job.rowCount) } }
-            let isCancelled = { self.state.withLock { $0.stopping || $0.cancelled.contains(job.id) } }
+            let isCancelled = { self.isStopping || self.state.withLock { $0.cancelled.contains(job.id) } }
             if let path = job.archivePath {
                 let restored = try database.writeArchive(job, try openArchive(path), by: .user(job.createdBy), progress: progress, isCancelled: isCancelled)
                 (ending, note) = ((.done, restored.0, nil), restored.note)
@@ -135,17 +117,6 @@ public final class ImportRunner: Sendable {
             try database.finishImport(job.id, ending.0, ending.1, failure: ending.2, note: note)
         } catch {
             logger.error("could not record how an import ended", metadata: ["import": "\(job.id)", "error": "\(error)"])
-        }
-    }
-
-    private func loop() {
-        defer {
-            state.withLock { $0.running = false }
-            finished.signal()
-        }
-        while !isStopping {
-            runOnce()
-            _ = signal.wait(timeout: .now() + 30)
         }
     }
 }

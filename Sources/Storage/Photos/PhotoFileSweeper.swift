@@ -20,10 +20,8 @@ public final class PhotoFileSweeper: Sendable {
         self.logger = logger
         let sweep: @Sendable () -> Void = { [database, logger] in Self.sweep(database, logger) }
         worker = BackgroundWorker(name: "fieldbook-photo-sweeper", recheckInterval: 3600, work: sweep)
-        database.changeFeed.subscribe { [worker] committed in
-            if committed.changes.contains(where: { $0.operation == .delete && Self.deletesThatMayFreeFiles.contains($0.kind) }) {
-                worker.wake()
-            }
+        worker.wake(on: database.changeFeed) { committed in
+            committed.changes.contains { $0.operation == .delete && Self.deletesThatMayFreeFiles.contains($0.kind) }
         }
     }
 

@@ -28,6 +28,7 @@ enum ExportPages {
         return context.page("export", title: "Export", section: nil, view: [
             "kinds_text": kinds.dropLast().joined(separator: ", ") + " and " + (kinds.last ?? ""),
             "everything": archiveLinks(Paths.exportEverything()),
+            "job_action": Paths.exportJobs(),
             "lists": lists.map { label, routes in
                 ["label": label, "csv": Paths.export(routes, .csv)(), "json": Paths.export(routes, .json)()]
             },
