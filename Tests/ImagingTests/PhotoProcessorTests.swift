@@ -32,6 +32,13 @@ struct PhotoProcessorTests {
         #expect(photo.takenOn == nil)
     }
 
+    @Test func aPhonesHEICIsReadAndKeptAsJPEG() throws {
+        let photo = try prepared(try PhotoFixtures.bytes(PhotoFixtures.heic), named: "IMG_0042.HEIC")
+        #expect(photo.format == "HEIC")
+        #expect(Array(photo.display.bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        #expect(photo.display.width == 96 && photo.display.height == 64)
+    }
+
     @Test func aFiftyMegapixelPhotoIsShrunkToTheDisplayAndThumbnailSizes() throws {
         let photo = try prepared(try PhotoFixtures.bytes(PhotoFixtures.fiftyMegapixels))
         #expect(photo.display.width == PhotoProcessor.displaySize)

@@ -6,6 +6,8 @@ public enum PhotoFixtures {
     public static let withGPS = "gps-orientation.jpg"
     public static let pngNamedJPEG = "png-named-as.jpg"
     public static let fiftyMegapixels = "fifty-megapixels.jpg"
+    /// A phone's HEIC (made with libheif's heif-enc), read by libvips's libheif module.
+    public static let heic = "phone.heic"
 
     public static func url(_ name: String) -> URL {
         FieldbookProcess.repositoryRoot.appendingPathComponent("Tests/Fixtures/photos").appendingPathComponent(name)

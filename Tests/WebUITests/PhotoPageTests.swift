@@ -120,6 +120,27 @@ import Testing
         #expect(!files.exists(second.display.sha256) && !files.exists(second.thumbnail.sha256))
     }
 
+    @Test func aLoggedVisitTakesPhotosShownOnItsStop() async throws {
+        let (given, _) = try await editor()
+        let editor = try #require(try given.database.users().first { $0.email == "ed@example.org" })
+        let area = try given.database.createArea(AreaInput(name: "Riverside", areaType: "CITY", parentId: ""), by: .system("test"))
+        let venue = try given.database.createVenue(VenueInput(name: "Green house", address: "4 River Road", areaId: area.id.uuidString), by: .system("test"))
+        let list = try given.database.createVisitList(VisitListInput(name: "Doors", visitDate: "2026-12-01", assigneeId: editor.id.lowercaseText),
+                                                      stops: .picked([]), by: .system("test"))
+        let stop = try given.database.addStop(venue: venue.id.lowercaseText, participant: "", toList: list.id, by: .system("test"))
+        let log = try given.database.logContact(ContactLogInput(result: "MET"), atStop: stop.id, onList: list.id, by: editor)
+        let stopPage = "/visit-lists/\(list.id.lowercaseText)/stops/\(stop.id.lowercaseText)"
+        let form = "/photos/new?contact_log_id=\(log.id.lowercaseText)"
+        #expect(given.get(stopPage).bodyText.contains("href=\"\(form)\""))
+        let answer = try given.upload("/photos", field: "photo", filename: "door.jpg", try PhotoFixtures.bytes(PhotoFixtures.withGPS),
+                                      fields: [("contact_log_id", log.id.lowercaseText), ("caption", "The flyer left at the door")], formPath: form)
+        #expect(answer.status == .seeOther && answer.header("Location") == stopPage + "#photos")
+        #expect(given.get(stopPage).bodyText.contains("<span class=\"gallery__caption\">The flyer left at the door</span>"))
+        let photo = try #require(try given.database.photos(of: .contactLog(log.id)).first?.photo)
+        let shown = given.get("/photos/\(photo.id.lowercaseText)").bodyText
+        #expect(shown.contains("the visit to Green house") && shown.contains("(logged visit)"))
+    }
+
     @Test func mergingParticipantsKeepsThePhotosOfBoth() async throws {
         let (given, ada) = try await editor()
         let twin = try given.database.createParticipant(ParticipantInput(name: "Ada L.", email: "ada.l@example.org"), by: .system("test"))

@@ -5,9 +5,11 @@ public enum PhotoSubject: Sendable, Hashable {
     case participant(UUID)
     case venue(UUID)
     case activity(UUID)
+    /// A visit logged at a stop of a visit list (a photo of the door, of a flyer left).
+    case contactLog(UUID)
 
     public var id: UUID {
-        switch self { case .participant(let id), .venue(let id), .activity(let id): id }
+        switch self { case .participant(let id), .venue(let id), .activity(let id), .contactLog(let id): id }
     }
 
     /// The photos table's column naming this kind of record.
@@ -16,10 +18,11 @@ public enum PhotoSubject: Sendable, Hashable {
         case .participant: "participant_id"
         case .venue: "venue_id"
         case .activity: "activity_id"
+        case .contactLog: "contact_log_id"
         }
     }
 
-    public static let columns = ["participant_id", "venue_id", "activity_id"]
+    public static let columns = ["participant_id", "venue_id", "activity_id", "contact_log_id"]
 
     /// The subject named by one of `columns` and an id.
     public init?(column: String, id: UUID) {
@@ -27,6 +30,7 @@ public enum PhotoSubject: Sendable, Hashable {
         case "participant_id": self = .participant(id)
         case "venue_id": self = .venue(id)
         case "activity_id": self = .activity(id)
+        case "contact_log_id": self = .contactLog(id)
         default: return nil
         }
     }

@@ -63,8 +63,9 @@ public enum ExportScope: Sendable, Equatable {
                 (t.venue_id IN (\(venuesInArea)) OR t.activity_id IN (\(activitiesInArea))
                  OR t.participant_id IN (SELECT participant_id FROM participant_address_history WHERE venue_id IN (\(venuesInArea)))
                  OR t.participant_id IN (SELECT participant_id FROM assignments WHERE activity_id IN (\(activitiesInArea)))
-                 OR t.participant_id IN (SELECT participant_id FROM visit_stops WHERE venue_id IN (\(venuesInArea))))
-                """, area, area, area, area, area)
+                 OR t.participant_id IN (SELECT participant_id FROM visit_stops WHERE venue_id IN (\(venuesInArea)))
+                 OR t.contact_log_id IN (SELECT id FROM contact_logs WHERE visit_stop_id IN (\(stopsInArea))))
+                """, area, area, area, area, area, area)
         default: break
         }
         return true

@@ -15,7 +15,7 @@ extension Photo: StoredRecord {
         _ = try PhotoInput(caption: fields.text("caption"), takenOn: fields.text("taken_on")).validated()
         var errors = ValidationError()
         let subjects = PhotoSubject.columns.filter { !fields.text($0).isEmpty }
-        if subjects.count != 1 { errors.add("participant_id", "A photo belongs to exactly one participant, venue or activity") }
+        if subjects.count != 1 { errors.add("participant_id", "A photo belongs to exactly one participant, venue, activity or logged visit") }
         for column in ["file_sha256", "thumb_sha256"] where !PhotoImage.isContentAddress(fields.text(column)) {
             errors.add(column, "\(column) must be a SHA-256 written as 64 lowercase hexadecimal digits")
         }

@@ -5,13 +5,14 @@ import GRDB
 enum PhotoSchema {
     static func create(_ db: Database) throws {
         try db.execute(sql: """
-            -- A photo belongs to exactly one participant, venue or activity, and goes with it (ON DELETE CASCADE, which
+            -- A photo belongs to exactly one participant, venue, activity or logged visit, and goes with it (ON DELETE CASCADE, which
             -- the change-log triggers log, so other nodes see the photos go too).
             CREATE TABLE photos (
                 id TEXT PRIMARY KEY NOT NULL,
                 participant_id TEXT REFERENCES participants(id) ON DELETE CASCADE,
                 venue_id TEXT REFERENCES venues(id) ON DELETE CASCADE,
                 activity_id TEXT REFERENCES activities(id) ON DELETE CASCADE,
+                contact_log_id TEXT REFERENCES contact_logs(id) ON DELETE CASCADE,
                 caption TEXT NOT NULL,
                 taken_on TEXT,
                 file_sha256 TEXT NOT NULL,
@@ -26,11 +27,12 @@ enum PhotoSchema {
                 version INTEGER NOT NULL DEFAULT 1,
                 created_at TEXT NOT NULL,
                 updated_at TEXT NOT NULL,
-                CHECK ((participant_id IS NOT NULL) + (venue_id IS NOT NULL) + (activity_id IS NOT NULL) = 1)
+                CHECK ((participant_id IS NOT NULL) + (venue_id IS NOT NULL) + (activity_id IS NOT NULL) + (contact_log_id IS NOT NULL) = 1)
             );
             CREATE INDEX photos_participant ON photos(participant_id, created_at) WHERE participant_id IS NOT NULL;
             CREATE INDEX photos_venue ON photos(venue_id, created_at) WHERE venue_id IS NOT NULL;
             CREATE INDEX photos_activity ON photos(activity_id, created_at) WHERE activity_id IS NOT NULL;
+            CREATE INDEX photos_contact_log ON photos(contact_log_id, created_at) WHERE contact_log_id IS NOT NULL;
             CREATE INDEX photos_file ON photos(file_sha256);
             CREATE INDEX photos_thumb ON photos(thumb_sha256);
 

@@ -75,6 +75,29 @@ extension AppDatabase {
         }
     }
 
+    /// The photos of each of these logged visits, oldest first (a stop's page shows them under each visit).
+    public func photos(ofContactLogs logs: [UUID]) throws -> [UUID: [PhotoEntry]] {
+        guard !logs.isEmpty else { return [:] }
+        return try read { db in
+            let photos = try Photo.fetchAll(db, sql: """
+                SELECT * FROM photos WHERE contact_log_id IN (\(logs.map { _ in "?" }.joined(separator: ","))) ORDER BY created_at, id
+                """, arguments: StatementArguments(logs.map(\.databaseText)))
+            return Dictionary(grouping: try photos.map { PhotoEntry(photo: $0, isHere: try Self.holds(db, $0)) }, by: \.photo.subject.id)
+        }
+    }
+
+    /// Where a logged visit was made, for its photos' pages: the list and the stop, the stop's name and the moment.
+    public func contactLogPlace(_ id: UUID) throws -> (listId: UUID, stopId: UUID, stopName: String, loggedAt: Date) {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT s.visit_list_id, s.id AS stop_id, COALESCE(p.name, v.name) AS name, c.logged_at FROM contact_logs c
+                JOIN visit_stops s ON s.id = c.visit_stop_id JOIN venues v ON v.id = s.venue_id LEFT JOIN participants p ON p.id = s.participant_id
+                WHERE c.id = ?
+                """, arguments: [id.databaseText]) else { throw DomainError.notFound(entity: "logged visit") }
+            return (row.uuid("visit_list_id"), row.uuid("stop_id"), row["name"], row["logged_at"])
+        }
+    }
+
     public func photo(id: UUID) throws -> PhotoEntry {
         try read { db in
             let photo = try Photo.find(db, id: id)
@@ -106,6 +129,7 @@ extension RecordTransaction {
         case .participant: Participant.databaseTableName
         case .venue: Venue.databaseTableName
         case .activity: Activity.databaseTableName
+        case .contactLog: ContactLog.databaseTableName
         }
         try ensureExists(subject.id, in: table, field: "photo", "This record no longer exists, so the photo cannot be added to it")
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE \(subject.column) = ?", arguments: [subject.id.databaseText]) ?? 0

@@ -101,6 +101,7 @@ enum VisitWalkPages {
         let stop = stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query,
                             hidingPeople: !(try context.participantVisibility.homes))
         view["stop"] = stop
+        let photos = try context.database.photos(ofContactLogs: line.logs.map(\.id))
         view["logs"] = line.logs.reversed().map { log -> [String: Any] in
             var item: [String: Any] = ["result": log.result.label, "note": log.note, "when": DateText.format(log.loggedAt),
                                        "who": authors[log.loggedBy] ?? "another organizer"]
@@ -108,6 +109,7 @@ enum VisitWalkPages {
                 item["location"] = String(format: "%.5f, %.5f", location.coordinate.latitude, location.coordinate.longitude)
                     + (location.accuracy.map { " (within \(Int($0.rounded())) m)" } ?? "")
             }
+            item["photos"] = PhotoGallery.section(photos[log.id] ?? [], .contactLog(log.id))
             return item
         }
         view["has_logs"] = !line.logs.isEmpty

@@ -3,12 +3,19 @@ import Foundation
 import Storage
 import Surface
 
-/// What the photo pages need to know of the record a photo belongs to: its name, its page and its kind in words.
+/// What the photo pages need to know of the record a photo belongs to: its name, its page, its list and its kind in
+/// words.
 struct PhotoOwner {
     let subject: PhotoSubject
     let name: String
+    let path: String
+    let listPath: String
+    let listLabel: String
+    let kind: String
+    let section: Section
 
-    /// The record named by a form's or query's `participant_id`, `venue_id` or `activity_id`; 404 when none is.
+    /// The record named by a form's or query's `participant_id`, `venue_id`, `activity_id` or `contact_log_id`; 404
+    /// when none is.
     static func named(by value: (String) -> String, in database: AppDatabase) throws -> PhotoOwner {
         for column in PhotoSubject.columns {
             guard let id = UUID(uuidString: value(column)), let subject = PhotoSubject(column: column, id: id) else { continue }
@@ -19,43 +26,26 @@ struct PhotoOwner {
 
     init(_ subject: PhotoSubject, in database: AppDatabase) throws {
         self.subject = subject
-        name = switch subject {
-        case .participant(let id): try database.participant(id: id).name
-        case .venue(let id): try database.venue(id: id).name
-        case .activity(let id): try database.activity(id: id).name
-        }
-    }
-
-    var routes: RecordRoutes {
         switch subject {
-        case .participant: Paths.participants
-        case .venue: Paths.venues
-        case .activity: Paths.activities
-        }
-    }
-
-    var path: String { routes.record(subject.id) }
-    var listPath: String { routes.list() }
-
-    var kind: (one: String, many: String) {
-        switch subject {
-        case .participant: ("participant", "Participants")
-        case .venue: ("venue", "Venues")
-        case .activity: ("activity", "Activities")
-        }
-    }
-
-    var section: Section {
-        switch subject {
-        case .participant: .participants
-        case .venue: .venues
-        case .activity: .activities
+        case .participant(let id):
+            (name, kind, section) = (try database.participant(id: id).name, "participant", .participants)
+            (path, listPath, listLabel) = (Paths.participants.record(id), Paths.participants.list(), "Participants")
+        case .venue(let id):
+            (name, kind, section) = (try database.venue(id: id).name, "venue", .venues)
+            (path, listPath, listLabel) = (Paths.venues.record(id), Paths.venues.list(), "Venues")
+        case .activity(let id):
+            (name, kind, section) = (try database.activity(id: id).name, "activity", .activities)
+            (path, listPath, listLabel) = (Paths.activities.record(id), Paths.activities.list(), "Activities")
+        case .contactLog(let id):
+            let place = try database.contactLogPlace(id)
+            (name, kind, section) = ("the visit to \(place.stopName), \(DateText.format(place.loggedAt))", "logged visit", .visitLists)
+            (path, listPath, listLabel) = (Paths.visitStop(place.listId, place.stopId), Paths.visitLists.list(), "Visit lists")
         }
     }
 
     /// The record as the photo pages' breadcrumbs and hidden fields name it.
     var view: [String: Any] {
-        ["name": name, "path": path, "list_path": listPath, "list_label": kind.many, "kind": kind.one,
+        ["name": name, "path": path, "list_path": listPath, "list_label": listLabel, "kind": kind,
          "field": subject.column, "id": subject.id.lowercasedString]
     }
 }
@@ -63,12 +53,16 @@ struct PhotoOwner {
 /// The photos section of a participant's, venue's or activity's page (`_photos` partial).
 enum PhotoGallery {
     static func view(_ database: AppDatabase, _ subject: PhotoSubject) throws -> [String: Any] {
-        let entries = try database.photos(of: subject)
-        return ["photos": [
+        ["photos": section(try database.photos(of: subject), subject)]
+    }
+
+    /// The photos of one record with the link to add another.
+    static func section(_ entries: [PhotoEntry], _ subject: PhotoSubject) -> [String: Any] {
+        [
             "items": entries.map(item), "has_items": !entries.isEmpty, "count": entries.count,
             "add_path": Paths.newPhoto() + "?\(subject.column)=\(subject.id.lowercasedString)",
             "is_full": entries.count >= PhotoLimits.perRecord, "most": PhotoLimits.perRecord,
-        ] as [String: Any]]
+        ]
     }
 
     static func item(_ entry: PhotoEntry) -> [String: Any] {
