@@ -2,6 +2,7 @@
 photo with GPS tags (each judged, decoded, turned upright and re-encoded as a display size and a thumbnail), the
 gallery page of a participant with photos, and the display files served from their descriptors. Called by
 scripts/benchmark-photos.sh."""
+import io
 import pathlib
 import re
 import statistics
@@ -10,6 +11,22 @@ import time
 import requests
 
 from benchmark_lists import PeakSampler, resident_mb, server_arguments, sign_in
+
+
+def camera_photo(width, height):
+    """A JPEG as a camera writes one: grain in every channel (so it compresses as a photo does, not as a flat colour),
+    at quality 92, with EXIF GPS tags and an orientation."""
+    from PIL import Image
+    grain = [Image.effect_noise((width, height), sigma) for sigma in (30, 45, 60)]
+    light = Image.linear_gradient("L").resize((width, height))
+    picture = Image.merge("RGB", [Image.blend(light, noise, 0.5) for noise in grain])
+    exif = Image.Exif()
+    exif[0x0112] = 1
+    gps = exif.get_ifd(0x8825)
+    gps[1], gps[2], gps[3], gps[4] = "N", (51.0, 30.0, 26.0), "W", (0.0, 7.0, 39.0)
+    out = io.BytesIO()
+    picture.save(out, "JPEG", quality=92, exif=exif.tobytes())
+    return out.getvalue()
 
 
 def signed_in(base, args):
@@ -49,13 +66,14 @@ def main():
     fixtures = pathlib.Path(args.fixtures)
     session = signed_in(args.base, args)
     person = re.search(r'href="/participants/([0-9a-f-]{36})"', session.get(args.base + "/participants").text).group(1)
-    timed_uploads(session, args, person, (fixtures / "gps-orientation.jpg").read_bytes(), "a phone photo with GPS tags", 30)
-    timed_uploads(session, args, person, (fixtures / "fifty-megapixels.jpg").read_bytes(), "a 50-megapixel JPEG", 10)
+    timed_uploads(session, args, person, camera_photo(4032, 3024), "a 12-megapixel camera photo with GPS tags", 20)
+    timed_uploads(session, args, person, camera_photo(8660, 5774), "a 50-megapixel camera photo", 5)
+    timed_uploads(session, args, person, (fixtures / "fifty-megapixels.jpg").read_bytes(), "the 50-megapixel test fixture (one colour)", 5)
 
     started = time.perf_counter()
     gallery = session.get(f"{args.base}/participants/{person}").text
     print(f"participant page with {gallery.count('gallery__item')} photos: {(time.perf_counter() - started) * 1000:.0f} ms")
-    photo = re.search(r'href="(/photos/[0-9a-f-]{36})"', gallery).group(1)
+    photo = re.findall(r'href="(/photos/[0-9a-f-]{36})"', gallery)[0]
     display = re.search(r'src="(/photo-files/[0-9a-f]{64})"', session.get(args.base + photo).text).group(1)
     count, started, size = 500, time.perf_counter(), 0
     for _ in range(count):

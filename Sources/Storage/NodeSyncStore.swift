@@ -59,7 +59,7 @@ extension AppDatabase {
             // A first sync usually has nothing queued: then no entry needs the per-record check.
             let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending')") ?? false
             // A first sync copies the hub into an empty Fieldbook: nothing here for newcomers to duplicate.
-            let checksNewcomers = try Self.pullCursor(db) > 0
+            let checksNewcomers = try Self.hasCopiedHub(db)
             var newcomers: [UUID] = []
             for entry in page.changes {
                 guard let table = RecordKind.named(entry.state.entity) else { continue }
@@ -74,6 +74,7 @@ extension AppDatabase {
             }
             try SyncedDuplicateSchema.queue(db, newcomers: newcomers)
             try Self.putSettings(db, ["sync.cursor": String(page.nextCursor)])
+            if !page.hasMore { try Self.putSettings(db, [Self.copiedHubKey: "1"]) }
             return applied
         }
         changeFeed.publish(CommittedChanges(origin: .pulled, changes: taken, queuedForHub: false))

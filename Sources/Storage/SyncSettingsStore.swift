@@ -53,6 +53,8 @@ extension AppDatabase {
             try Self.putSettings(db, ["sync.upstream": link.upstream.absoluteString, "sync.email": link.email,
                                       "sync.refresh_token": link.refreshToken, "sync.linked_at": link.linkedAt.storedText])
             if !wasLinked {
+                // A node that already holds participants checks those the hub brings from its first pull on.
+                if try RowCounts.count(db, table: Participant.databaseTableName) > 0 { try Self.putSettings(db, [Self.copiedHubKey: "1"]) }
                 try Self.queueExistingRecords(db)
                 // A hub newly linked holds none of this node's photo files until it is asked.
                 try db.execute(sql: "UPDATE photo_files SET on_hub = 0")
@@ -84,6 +86,14 @@ extension AppDatabase {
     /// The hub change-log position this node has applied up to.
     public func pullCursor() throws -> Int64 {
         try read(Self.pullCursor)
+    }
+
+    /// Set once the node holds the hub's records (its first pull ended), or held participants of its own when linked:
+    /// from then on, participants a pull brings are checked for possible duplicates.
+    static let copiedHubKey = "sync.copied_hub"
+
+    static func hasCopiedHub(_ db: Database) throws -> Bool {
+        try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [copiedHubKey]) == "1"
     }
 
     static func pullCursor(_ db: Database) throws -> Int64 {

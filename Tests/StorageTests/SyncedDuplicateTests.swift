@@ -34,6 +34,23 @@ import Testing
         #expect(try hub.database.syncedDuplicates(page: PageRequest(page: 1)).items.contains { $0.arrived.id == twin.id || $0.arrived.id == here.id })
     }
 
+    @Test func aFirstSyncOfManyPagesChecksNothingButANodeWithItsOwnPeopleChecksWhatTheHubBrings() throws {
+        let hub = try TestDatabase(linked: false)
+        for index in 0..<120 {
+            try hub.database.createParticipant(ParticipantInput(name: "Person \(index)", email: "p\(index)@example.org"), by: actor)
+        }
+        let empty = try TestDatabase()
+        #expect(try SyncExchange.pull(empty.database, from: hub.database, page: 50) > 100)
+        #expect(try empty.database.hasQueuedDuplicateChecks() == false, "a copy into an empty Fieldbook is checked against nothing")
+
+        let populated = try TestDatabase(linked: false)
+        try populated.database.createParticipant(ParticipantInput(name: "Person 7", email: "seven@example.org"), by: actor)
+        try populated.database.linkHub(.unreachableForTests)
+        try SyncExchange.sync(populated.database, with: hub.database)
+        #expect(try populated.database.checkSyncedParticipants() >= 1)
+        #expect(try populated.database.syncedDuplicates(page: PageRequest(page: 1)).items.contains { $0.arrived.name == "Person 7" && $0.match.email == "seven@example.org" })
+    }
+
     @Test func aPairDropsOutOfTheListOnceMerged() throws {
         let hub = try TestDatabase(linked: false), node = try TestDatabase(), elsewhere = try TestDatabase()
         try hub.database.createParticipant(ParticipantInput(name: "Seed", email: "seed@example.org"), by: actor)

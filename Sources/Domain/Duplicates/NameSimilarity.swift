@@ -15,8 +15,15 @@ public enum NameSimilarity {
         folded.split { !($0.isLetter || $0.isNumber) }.map(String.init).sorted()
     }
 
+    /// 0 when the names hold different numbers ("Flat 12" and "Flat 13" are two places, whatever their letters).
     public static func score(_ first: String, _ second: String) -> Double {
-        jaroWinkler(Array(words(first).joined(separator: " ").unicodeScalars), Array(words(second).joined(separator: " ").unicodeScalars))
+        let (a, b) = (words(first), words(second))
+        guard numbers(a) == numbers(b) else { return 0 }
+        return jaroWinkler(Array(a.joined(separator: " ").unicodeScalars), Array(b.joined(separator: " ").unicodeScalars))
+    }
+
+    private static func numbers(_ words: [String]) -> [String] {
+        words.map { String($0.filter(\.isNumber)) }.filter { !$0.isEmpty }
     }
 
     /// Keys under which names that may be alike meet, so a name is compared with a few others rather than every one:

@@ -13,7 +13,7 @@ public struct SyncedDuplicate: Sendable, Equatable {
 /// Participants another Fieldbook made, checked for possible duplicates here (issue 14). Applying a pull or a push
 /// only queues the newcomers (`duplicate_checks`, in the same transaction, so none is missed after a crash); the
 /// duplicate scout checks them in the background, off the sync's path. A first sync, which copies the hub's records
-/// into an empty Fieldbook, queues nothing: there is nothing here yet for them to duplicate.
+/// into an empty Fieldbook, queues nothing, in any of its pages: there is nothing here yet for them to duplicate.
 enum SyncedDuplicateSchema {
     static func create(_ db: Database) throws {
         // No foreign keys: pulled pages are written with them off, and a participant deleted meanwhile simply drops

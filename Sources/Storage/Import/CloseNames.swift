@@ -8,6 +8,9 @@ struct CloseNames<Tag> {
     private var names: [String] = []
     private var tags: [Tag] = []
     private var buckets: [String: [Int32]] = [:]
+    /// Names added but not yet under their keys: most files never look for a close name (every row matches something
+    /// closer), so the keys are made only once one is looked for.
+    private var waiting = 0
 
     /// The records of `table` by their folded names, tagged with their ids.
     static func stored(_ db: Database, table: String) throws -> CloseNames<String> {
@@ -18,14 +21,17 @@ struct CloseNames<Tag> {
     }
 
     mutating func add(_ folded: String, _ tag: Tag) {
-        let index = Int32(names.count)
         names.append(folded)
         tags.append(tag)
-        for key in Set(NameSimilarity.blockingKeys(folded)) { buckets[key, default: []].append(index) }
+        waiting += 1
     }
 
     /// The most alike name at or above the threshold, other than `folded` itself (an exact match is not "close").
-    func closest(to folded: String) -> (tag: Tag, score: Double)? {
+    mutating func closest(to folded: String) -> (tag: Tag, score: Double)? {
+        for index in (names.count - waiting)..<names.count {
+            for key in Set(NameSimilarity.blockingKeys(names[index])) { buckets[key, default: []].append(Int32(index)) }
+        }
+        waiting = 0
         var best: (index: Int, score: Double)?
         var seen = Set<Int32>()
         for key in NameSimilarity.blockingKeys(folded) {

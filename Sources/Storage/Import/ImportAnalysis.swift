@@ -21,7 +21,7 @@ struct ImportAnalysis {
 
         /// A row that matches nothing else may still be someone typed differently: a stored record, then an earlier
         /// row, with a name close enough (`NameSimilarity`). It is added, and shown as a possible duplicate.
-        mutating func closeName(_ name: String, stored: CloseNames<String>, earlier: CloseNames<(line: Int, id: String)>) {
+        mutating func closeName(_ name: String, stored: inout CloseNames<String>, earlier: inout CloseNames<(line: Int, id: String)>) {
             if let close = stored.closest(to: name) {
                 (reason, matchId) = (.similarName, close.tag)
             } else if let close = earlier.closest(to: name) {
@@ -72,7 +72,7 @@ struct ImportAnalysis {
                 var verdict = try judge(values, line: line, newId: &newId, importer, &earlier)
                 if verdict.errors.isEmpty, verdict.reason == nil, let name = importer.keys(values).weak {
                     if storedNames == nil { storedNames = try CloseNames<String>.stored(db, table: target.table) }
-                    verdict.closeName(name, stored: storedNames!, earlier: earlier.names)
+                    verdict.closeName(name, stored: &storedNames!, earlier: &earlier.names)
                 }
                 if verdict.errors.isEmpty, let name = importer.keys(values).weak {
                     earlier.names.add(name, (line, verdict.decision == .merge ? verdict.matchId ?? newId : newId))
