@@ -12,21 +12,40 @@ import requests
 from benchmark_lists import PeakSampler, resident_mb, server_arguments, sign_in
 
 
-def people_file(session, base, path):
-    """The demo's participants as CSV, each made someone new: no Fieldbook id, another email address."""
+def misspelt(name):
+    """The name with two letters of its last word swapped ("Dubois" as "Duboi s" → "Dubosi"): matched by no stored
+    name, but close to one, so every row goes through the close-name search."""
+    words = name.split(" ")
+    last = words[-1]
+    if len(last) >= 4:
+        words[-1] = last[:-2] + last[-1] + last[-2]
+    return " ".join(words)
+
+
+def people_files(session, base, path):
+    """The demo's participants as CSV, each made someone new: no Fieldbook id, another email address; and the same
+    with every name misspelt and other addresses again (`path` + ".typos.csv"). Both from one download."""
     started = time.perf_counter()
     exported = session.get(base + "/participants/export.csv").content.decode("utf-8-sig")
     seconds = time.perf_counter() - started
     rows = list(csv.reader(io.StringIO(exported)))
+    write_people(rows, path, "import-", typos=False)
+    write_people(rows, path + ".typos.csv", "typo-", typos=True)
+    return len(rows) - 1, seconds
+
+
+def write_people(rows, path, prefix, typos):
     header = rows[0]
-    id_column, email_column = header.index("id"), header.index("email")
+    id_column, email_column, name_column = header.index("id"), header.index("email"), header.index("name")
     with open(path, "w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)
         writer.writerow([name for index, name in enumerate(header) if index != id_column])
-        for row in rows[1:]:
-            row[email_column] = "import-" + row[email_column]
+        for original in rows[1:]:
+            row = list(original)
+            row[email_column] = prefix + row[email_column]
+            if typos:
+                row[name_column] = misspelt(row[name_column])
             writer.writerow([cell for index, cell in enumerate(row) if index != id_column])
-    return len(rows) - 1, seconds
 
 
 def signed_in(base, args):
@@ -63,13 +82,18 @@ def run(session, base, review, page):
         time.sleep(0.1)
 
 
-def import_people(args):
+def import_people(args, typos=False):
     session = signed_in(args.base, args)
-    rows, export_seconds = people_file(session, args.base, args.file)
-    print(f"file: {rows} participants (the demo's export, {export_seconds:.2f} s to download, given new emails, no ids)")
+    if typos:
+        print("again, with the same people's names misspelt (two letters of the last word swapped) and other emails, so each "
+              "row is looked for among the stored names by closeness:")
+    else:
+        rows, export_seconds = people_files(session, args.base, args.file)
+        print(f"file: {rows} participants (the demo's export, {export_seconds:.2f} s to download, given new emails, no ids)")
+    rows = sum(1 for _ in open(args.file)) - 1
     before = resident_mb(args.pid)
     sampler = PeakSampler(args.pid).start()
-    review, read_seconds = upload(session, args.base, args.file, "people.csv", "participants")
+    review, read_seconds = upload(session, args.base, args.file + (".typos.csv" if typos else ""), "people.csv", "participants")
     read_peak = sampler.stop()
     sampler = PeakSampler(args.pid).start()
     started = time.perf_counter()
@@ -121,6 +145,8 @@ def main():
     if args.restore_base:
         restore_everything(args)
     import_people(args)
+    # Again with every name misspelt, so each row is looked for among the stored names by closeness.
+    import_people(args, typos=True)
 
 
 if __name__ == "__main__":
