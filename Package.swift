@@ -70,7 +70,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "JSONAPITests", dependencies: ["TestSupport", 
-            "JSONAPI", "Storage", "Domain", "HTTPServer", "Surface",
+            "JSONAPI", "Storage", "Domain", "HTTPServer", "Surface", "Imaging",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PropertyBased", package: "swift-property-based"),

@@ -63,6 +63,20 @@ static inline int fieldbook_vips_jpeg(VipsImage *in, int quality, void **bytes, 
     return vips_jpegsave_buffer(in, bytes, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
 }
 
+/* The header of an encoded image (read from memory, never decoded) and the loader found from its first bytes; NULL
+   when no loader reads it. */
+static inline VipsImage *fieldbook_vips_buffer_header(const void *bytes, size_t length, const char **loader) {
+    *loader = vips_foreign_find_load_buffer(bytes, length);
+    if (!*loader) return NULL;
+    return vips_image_new_from_buffer(bytes, length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+}
+
+/* True when the image carries any of the metadata a photo must not keep. */
+static inline int fieldbook_vips_has_metadata(VipsImage *image) {
+    return vips_image_get_typeof(image, VIPS_META_EXIF_NAME) != 0 || vips_image_get_typeof(image, VIPS_META_XMP_NAME) != 0
+        || vips_image_get_typeof(image, VIPS_META_IPTC_NAME) != 0 || vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+}
+
 /* A metadata string (EXIF fields are named like "exif-ifd2-DateTimeOriginal"), or NULL when the image has none. */
 static inline const char *fieldbook_vips_text(VipsImage *image, const char *name) {
     const char *value = NULL;

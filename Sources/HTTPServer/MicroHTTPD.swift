@@ -277,7 +277,11 @@ private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Re
 /// libmicrohttpd owns the descriptor from here and closes it with the response.
 private func fileResponse(_ file: OpenFile) -> OpaquePointer? {
     guard let descriptor = file.take() else { return nil }
-    return MHD_create_response_from_fd(file.size, descriptor)
+    guard let response = MHD_create_response_from_fd(file.size, descriptor) else {
+        close(descriptor)
+        return nil
+    }
+    return response
 }
 
 // MARK: - Streaming responses

@@ -85,6 +85,22 @@ public enum PhotoProcessor {
         return PreparedPhoto(display: display, thumbnail: thumbnail, takenOn: takenOn, format: format)
     }
 
+    /// True for bytes as Fieldbook keeps a photo: a JPEG without metadata. Files that arrive from another Fieldbook (a
+    /// sync, a restored export) are checked so, since they are kept as they came: a hand-made file cannot bring a GPS
+    /// position, or something that is not a photo, past the upload's re-encoding.
+    public static func isKeptPhoto(_ bytes: [UInt8]) -> Bool {
+        guard started else { return false }
+        return bytes.withUnsafeBytes { buffer -> Bool in
+            var loader: UnsafePointer<CChar>?
+            guard let header = fieldbook_vips_buffer_header(buffer.baseAddress, buffer.count, &loader), let loader else {
+                fieldbook_vips_take_error_discarding()
+                return false
+            }
+            defer { fieldbook_vips_release(header) }
+            return String(cString: loader).contains("Jpeg") && fieldbook_vips_has_metadata(header) == 0
+        }
+    }
+
     /// Encodes the image as a metadata-free JPEG. Pixels are decoded here (libvips is lazy), so a damaged file fails here.
     private static func jpeg(_ image: UnsafeMutablePointer<VipsImage>, damaged: PhotoProblem) throws -> EncodedImage {
         var srgb: UnsafeMutablePointer<VipsImage>?

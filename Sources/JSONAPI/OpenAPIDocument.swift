@@ -150,7 +150,9 @@ enum OpenAPIDocument {
         if route.path.contains("{") || op.namesRecordInQuery { statuses.append((404, "No such record")) }
         if op.conflict { statuses.append((409, "The current records refuse this change")) }
         if op.body != nil { statuses.append((422, "Some fields break their rules; see fields")) }
-        if op.fileBody != nil { statuses.append((409, "The file's SHA-256 is not the one its address names (cut short or changed on the way)")) }
+        if op.fileBody != nil {
+            statuses.append((409, "The bytes are not the file the address names (cut short or changed on the way), or not a photo as Fieldbook keeps them"))
+        }
         if op.throttled { statuses.append((429, "Too many failed sign-ins; wait Retry-After seconds")) }
         if route.method != .get { statuses.append((507, "The server's disk is full and nothing was saved (disk_full); send it again once space is freed")) }
         return statuses

@@ -42,8 +42,10 @@ enum PhotoFileEndpoints {
             try context.database.keepReceivedPhotoFile(context.request.body, sha256: sha, onHub: false)
         } catch let error as PhotoFileError {
             // The address names the file by its hash, so other bytes conflict with what the address stands for.
-            if case .hashMismatch = error { throw HTTPError(.conflict, error.description) }
-            throw error
+            switch error {
+            case .hashMismatch, .notAKeptPhoto: throw HTTPError(.conflict, error.description)
+            case .cannotWrite: throw error
+            }
         }
         return Response(status: .noContent)
     }

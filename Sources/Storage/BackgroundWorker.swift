@@ -17,13 +17,16 @@ public final class BackgroundWorker: Sendable {
         self.work = work
     }
 
-    public func start() {
+    /// Starts the thread, unless it runs already; `prepare` runs first, and only then (so a second start does not,
+    /// say, put back in the queue the job the running thread is writing).
+    public func start(prepare: () -> Void = {}) {
         let starts = flags.withLock { flags -> Bool in
             guard !flags.running else { return false }
             flags = (true, false)
             return true
         }
         guard starts else { return }
+        prepare()
         let thread = Thread { [self] in loop() }
         thread.name = name
         thread.start()
@@ -42,9 +45,10 @@ public final class BackgroundWorker: Sendable {
     }
 
     /// Wakes the worker after each commit that `matters`.
+    /// Weakly: the feed outlives the worker, whose work may hold the database that holds the feed.
     public func wake(on feed: ChangeFeed, when matters: @escaping @Sendable (CommittedChanges) -> Bool) {
-        feed.subscribe { [self] committed in
-            if matters(committed) { wake() }
+        feed.subscribe { [weak self] committed in
+            if matters(committed) { self?.wake() }
         }
     }
 

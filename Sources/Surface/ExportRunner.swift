@@ -26,13 +26,14 @@ public final class ExportRunner: Sendable {
     }
 
     public func start() {
-        do {
-            try database.requeueInterruptedExports()
-            try database.removeExpiredExports()
-        } catch {
-            logger.error("could not look for interrupted or expired exports", metadata: ["error": "\(error)"])
+        worker.start { [database, logger] in
+            do {
+                try database.requeueInterruptedExports()
+                try database.removeExpiredExports()
+            } catch {
+                logger.error("could not look for interrupted or expired exports", metadata: ["error": "\(error)"])
+            }
         }
-        worker.start()
     }
 
     public func stop() { worker.stop() }
@@ -89,12 +90,18 @@ public final class ExportRunner: Sendable {
                 return
             }
             try handle.synchronize()
+            // A file left by a crash between this move and the job's end is an older copy of the same export.
+            try? FileManager.default.removeItem(atPath: final)
             try FileManager.default.moveItem(atPath: partial, toPath: final)
-            try database.finishExport(job.id, .done, records: archive.records, fileBytes: archive.bytes)
+            guard try database.finishExport(job.id, .done, records: archive.records, fileBytes: archive.bytes) else {
+                // Cancelled as it ended: the person was told so, and nothing is kept.
+                try? FileManager.default.removeItem(atPath: final)
+                return
+            }
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             logger.error("an export failed", metadata: ["error": "\(String(reflecting: error))"])
-            try? database.finishExport(job.id, .failed, failure: "The export could not be written (\(error)). Free some disk space if it is full, then prepare it again.")
+            _ = try? database.finishExport(job.id, .failed, failure: "The export could not be written (\(error)). Free some disk space if it is full, then prepare it again.")
         }
     }
 }

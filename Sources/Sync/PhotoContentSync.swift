@@ -53,6 +53,9 @@ struct PhotoContentSync {
             } catch PhotoFileError.hashMismatch {
                 // Cut short on the way: the next session fetches it again.
                 logger.warning("a photo file arrived damaged; it is fetched again next time", metadata: ["sha256": "\(sha)"])
+            } catch PhotoFileError.notAKeptPhoto {
+                // Not something Fieldbook would keep (the hub holds a bad file): the photo keeps its placeholder.
+                logger.error("the hub sent a photo file that is not a photo as Fieldbook keeps them; it is not kept", metadata: ["sha256": "\(sha)"])
             }
         }
         return received

@@ -1,12 +1,15 @@
 import Foundation
 import HTTPServer
+import Imaging
 import Storage
+import TestSupport
 import Testing
 
-/// The hub's photo file endpoints (issue 14): which files it lacks, a file kept only under its own hash, a file served
-/// from its descriptor; administrators only, as the rest of the sync protocol.
+/// The hub's photo file endpoints (issue 14): which files it lacks, a file kept only under its own hash and only as
+/// Fieldbook keeps photos, a file served from its descriptor; administrators only, as the rest of the sync protocol.
 @Suite struct PhotoFileAPITests {
-    let bytes: [UInt8] = Array("stands for a JPEG's bytes".utf8)
+    /// A photo as a node keeps it: the display size an upload made (a JPEG without metadata).
+    let bytes: [UInt8] = try! PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.withGPS).path).display.bytes
     var sha: String { PhotoFiles.sha256(bytes) }
 
     @Test func aFileIsKeptUnderItsHashAndListedAsHeld() throws {
@@ -28,6 +31,10 @@ import Testing
         #expect(cut.status == 409 && cut.errorMessage.contains("cut short or changed on the way"))
         #expect(!given.database.photoFiles.exists(sha))
         #expect(given.send(.put, "/api/v1/sync/photo-files/not-a-hash", token: admin, bytes: bytes).status == 404)
+        // The camera's own file, GPS and all, is refused even under its own hash: only re-encoded photos are kept.
+        let original = try PhotoFixtures.bytes(PhotoFixtures.withGPS)
+        let raw = given.send(.put, "/api/v1/sync/photo-files/\(PhotoFiles.sha256(original))", token: admin, bytes: original)
+        #expect(raw.status == 409 && raw.errorMessage.contains("not a photo as Fieldbook keeps them"))
         let tooMany = Array(repeating: sha, count: 501)
         #expect(given.send(.post, "/api/v1/sync/photo-files/missing", ["sha256": tooMany], token: admin).status == 422)
         #expect(given.send(.post, "/api/v1/sync/photo-files/missing", ["sha256": ["ABC"]], token: admin).status == 422)

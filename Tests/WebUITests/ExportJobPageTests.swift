@@ -79,6 +79,16 @@ import Testing
         #expect(given.get(page).status == .notFound)
     }
 
+    @Test func aCancelAsTheExportEndsKeepsNothing() async throws {
+        let given = try await editor()
+        let page = ask(given)
+        let id = try #require(UUID(uuidString: String(page.split(separator: "/").last!)))
+        _ = try given.database.takeQueuedExport()
+        #expect(try given.web.exports.cancel(id))
+        #expect(try given.database.finishExport(id, .done, records: 1, fileBytes: 1) == false, "the cancel stands")
+        #expect(try given.database.exportJob(id: id).state == .cancelled)
+    }
+
     @Test func anExportCutOffByAStopIsWrittenAgainAtTheNextStart() async throws {
         let given = try await editor()
         let page = ask(given)

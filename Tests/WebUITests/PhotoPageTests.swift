@@ -139,6 +139,31 @@ import Testing
         let photo = try #require(try given.database.photos(of: .contactLog(log.id)).first?.photo)
         let shown = given.get("/photos/\(photo.id.lowercaseText)").bodyText
         #expect(shown.contains("the visit to Green house") && shown.contains("(logged visit)"))
+        // Another editor, not the list's organizer, sees the photo but cannot add or change the visit's photos.
+        try given.createUser("other@example.org", .editor)
+        given.signIn("other@example.org")
+        #expect(given.get(form).status == .forbidden)
+        #expect(given.get("/photos/\(photo.id.lowercaseText)/delete").status == .forbidden)
+        #expect(!given.get("/photos/\(photo.id.lowercaseText)").bodyText.contains("Delete photo"))
+    }
+
+    @Test func filesReceivedFromAnotherFieldbookWaitForTheirPhotoAndAnUploadLeftTooLongIsAskedForAgain() async throws {
+        let (given, ada) = try await editor()
+        let kept = try given.database.keepUpload(try PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.pngNamedJPEG).path))
+        let received = try PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.withGPS).path).display.bytes
+        try given.database.keepReceivedPhotoFile(received, sha256: PhotoFiles.sha256(received), onHub: true)
+        // Long after: the upload whose form was left goes; the file a node sent ahead of its photo stays.
+        #expect(try given.database.sweepPhotoFiles(unattachedFor: -1) == 1)
+        #expect(!given.database.photoFiles.exists(kept.display.sha256))
+        #expect(given.database.photoFiles.exists(PhotoFiles.sha256(received)))
+        let saved = given.post("/photos", [("participant_id", ada.id.lowercaseText), ("caption", "Late"),
+                                           ("kept_display", kept.display.sha256), ("kept_thumbnail", kept.thumbnail.sha256)],
+                               formPath: uploadForm(ada))
+        #expect(saved.status == .unprocessableContent && saved.bodyText.contains("Choose a photo to upload"))
+        #expect(throws: ValidationError.self) {
+            try given.database.addPhoto(to: .participant(ada.id), PhotoInput(caption: "Late"), display: kept.display, thumbnail: kept.thumbnail,
+                                        by: .system("test"))
+        }
     }
 
     @Test func mergingParticipantsKeepsThePhotosOfBoth() async throws {

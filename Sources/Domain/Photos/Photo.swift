@@ -115,6 +115,7 @@ public enum PhotoLimits {
 
     public static let tooMany = "This record already has \(perRecord) photos, the most one record keeps. Delete one you no longer need, then add this one."
     public static let missingFile = "Choose a photo to upload"
+    public static let uploadGone = "The photo uploaded with this form was removed after waiting two days. Choose it again."
 
     private static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
 }

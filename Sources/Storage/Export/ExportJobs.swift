@@ -104,11 +104,15 @@ extension AppDatabase {
         }
     }
 
-    public func finishExport(_ job: UUID, _ state: ExportJob.State, records: Int? = nil, fileBytes: Int? = nil, failure: String? = nil) throws {
+    /// Ends an export being written; false when it is no longer running (it was cancelled meanwhile).
+    @discardableResult
+    public func finishExport(_ job: UUID, _ state: ExportJob.State, records: Int? = nil, fileBytes: Int? = nil, failure: String? = nil) throws -> Bool {
         try writeLocal { db in
             try db.execute(sql: """
-                UPDATE export_jobs SET state = ?, records = COALESCE(?, records), file_bytes = ?, failure = ?, finished_at = ? WHERE id = ?
+                UPDATE export_jobs SET state = ?, records = COALESCE(?, records), file_bytes = ?, failure = ?, finished_at = ?
+                WHERE id = ? AND state = 'running'
                 """, arguments: [state.rawValue, records, fileBytes, failure, Date(), job.databaseText])
+            return db.changesCount == 1
         }
     }
 

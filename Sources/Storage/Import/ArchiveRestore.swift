@@ -171,11 +171,15 @@ extension AppDatabase {
                     throw ImportRefusal(message: "The export's \(member) is larger than any photo Fieldbook keeps. Download the export again. Nothing was restored.")
                 }
             }
-            guard PhotoFiles.sha256(bytes) == sha else {
-                throw ImportRefusal(message: "The export's \(member) does not hold the photo its name says (damaged on the way). Download the export again. Nothing was restored.")
+            do {
+                try PhotoFiles.checkReceived(bytes, sha256: sha)
+            } catch {
+                throw ImportRefusal(message: "The export's \(member) is not a photo as Fieldbook keeps them (\(error)). Download the export again. Nothing was restored.")
             }
-            try photoFiles.write(bytes)
-            try PhotoFiles.list(db, sha, bytes: bytes.count, width: nil, height: nil, onHub: false)
+            try PhotoFiles.lock.withLock {
+                try photoFiles.write(bytes)
+                try PhotoFiles.list(db, sha, bytes: bytes.count, width: nil, height: nil, onHub: false, received: true)
+            }
         }
         return absent
     }

@@ -43,12 +43,13 @@ public final class ImportRunner: Sendable {
     }
 
     public func start() {
-        do {
-            try database.requeueInterruptedImports()
-        } catch {
-            logger.error("could not look for interrupted imports", metadata: ["error": "\(error)"])
+        worker.start { [database, logger] in
+            do {
+                try database.requeueInterruptedImports()
+            } catch {
+                logger.error("could not look for interrupted imports", metadata: ["error": "\(error)"])
+            }
         }
-        worker.start()
     }
 
     /// Stops after rolling back the import being written (it stays queued), and waits for the thread to end.

@@ -26,10 +26,11 @@ extension AppDatabase {
         try read { db in try Self.photoFilesMissing(db, limit: limit) }
     }
 
+    /// The newest photos' files first, so a file the hub cannot give does not hold back the others for long.
     static func photoFilesMissing(_ db: Database, limit: Int = Int(Int32.max)) throws -> [String] {
         try String.fetchAll(db, sql: """
-            SELECT sha FROM (SELECT file_sha256 AS sha FROM photos UNION SELECT thumb_sha256 FROM photos)
-            WHERE NOT EXISTS (SELECT 1 FROM photo_files WHERE sha256 = sha) LIMIT ?
+            SELECT sha FROM (SELECT file_sha256 AS sha, created_at FROM photos UNION ALL SELECT thumb_sha256, created_at FROM photos)
+            WHERE NOT EXISTS (SELECT 1 FROM photo_files WHERE sha256 = sha) GROUP BY sha ORDER BY MAX(created_at) DESC LIMIT ?
             """, arguments: [limit])
     }
 
@@ -46,17 +47,19 @@ extension AppDatabase {
     /// no photo has shown yet (an upload whose form was left, contents pushed ahead of their photo). Answers how many went.
     @discardableResult
     public func sweepPhotoFiles(unattachedFor: TimeInterval = PhotoFileSweeper.unattachedGrace) throws -> Int {
-        let gone = try writeLocal { db -> [String] in
-            let hashes = try String.fetchAll(db, sql: """
-                SELECT sha256 FROM photo_files f WHERE (attached = 1 OR stored_at < ?)
-                AND NOT EXISTS (SELECT 1 FROM photos WHERE file_sha256 = f.sha256)
-                AND NOT EXISTS (SELECT 1 FROM photos WHERE thumb_sha256 = f.sha256)
-                """, arguments: [Date().addingTimeInterval(-unattachedFor)])
-            for hash in hashes { try db.execute(sql: "DELETE FROM photo_files WHERE sha256 = ?", arguments: [hash]) }
-            return hashes
+        try PhotoFiles.lock.withLock {
+            let gone = try writeLocal { db -> [String] in
+                let hashes = try String.fetchAll(db, sql: """
+                    SELECT sha256 FROM photo_files f WHERE (attached = 1 OR (received = 0 AND stored_at < ?))
+                    AND NOT EXISTS (SELECT 1 FROM photos WHERE file_sha256 = f.sha256)
+                    AND NOT EXISTS (SELECT 1 FROM photos WHERE thumb_sha256 = f.sha256)
+                    """, arguments: [Date().addingTimeInterval(-unattachedFor)])
+                for hash in hashes { try db.execute(sql: "DELETE FROM photo_files WHERE sha256 = ?", arguments: [hash]) }
+                return hashes
+            }
+            // After the commit: a file is only unlinked once nothing lists it (and, under the lock, nothing lists it anew).
+            for hash in gone { photoFiles.remove(hash) }
+            return gone.count
         }
-        // After the commit: a file is only unlinked once nothing lists it.
-        for hash in gone { photoFiles.remove(hash) }
-        return gone.count
     }
 }

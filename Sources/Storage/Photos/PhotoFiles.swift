@@ -2,6 +2,7 @@ import Crypto
 import Domain
 import Foundation
 import GRDB
+import Imaging
 
 /// The image files of photos, under the data folder by the SHA-256 of their bytes (`photos/ab/abcd….jpg`): a file's
 /// name says what it holds, so the same image is kept once, a copy is verified by hashing it, and a file is never
@@ -23,13 +24,17 @@ public struct PhotoFiles: Sendable {
         SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Held while a file is written and listed, and while the sweeper unlists and removes files, so a file is never
+    /// removed after being listed anew (one process serves a data folder).
+    static let lock = NSLock()
+
     /// Writes the bytes under their hash and answers it. The file is written aside, flushed to disk and then renamed
     /// into place (and the folder flushed), so after a crash a file under its hash is whole or absent, never half.
+    /// A file already there is written again all the same: the sweeper may have unlisted it to remove it.
     @discardableResult
     func write(_ bytes: [UInt8]) throws -> String {
         let sha = Self.sha256(bytes)
         let final = path(sha)
-        if FileManager.default.fileExists(atPath: final) { return sha }
         let directory = (final as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let partial = "\(directory)/.\(sha).\(UUID().uuidString).partial"
@@ -60,13 +65,15 @@ public struct PhotoFiles: Sendable {
 
     /// Lists a file written under its hash in `photo_files`. A file stored again (the same photo uploaded twice) starts
     /// its wait for a photo anew.
-    static func list(_ db: Database, _ sha: String, bytes: Int, width: Int?, height: Int?, onHub: Bool) throws {
+    /// An upload stored again starts its wait for a photo anew (`attached` 0: a photo that shows it already may be
+    /// deleted while the form waits); a received file is kept until a photo refers to it.
+    static func list(_ db: Database, _ sha: String, bytes: Int, width: Int?, height: Int?, onHub: Bool, received: Bool) throws {
         try db.execute(sql: """
-            INSERT INTO photo_files (sha256, bytes, width, height, stored_at, attached, on_hub)
-            VALUES (?1, ?2, ?3, ?4, ?5, EXISTS (SELECT 1 FROM photos WHERE file_sha256 = ?1 OR thumb_sha256 = ?1), ?6)
-            ON CONFLICT(sha256) DO UPDATE SET stored_at = excluded.stored_at, attached = MAX(attached, excluded.attached),
+            INSERT INTO photo_files (sha256, bytes, width, height, stored_at, attached, received, on_hub)
+            VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)
+            ON CONFLICT(sha256) DO UPDATE SET stored_at = excluded.stored_at, attached = 0, received = MAX(received, excluded.received),
                 on_hub = MAX(on_hub, excluded.on_hub), width = COALESCE(width, excluded.width), height = COALESCE(height, excluded.height)
-            """, arguments: [sha, bytes, width, height, Date(), onHub])
+            """, arguments: [sha, bytes, width, height, Date(), received, onHub])
     }
 
     /// An archive's member holding the file (`photos/<sha256>.jpg`).
@@ -80,16 +87,29 @@ public struct PhotoFiles: Sendable {
     }
 }
 
+extension PhotoFiles {
+    /// Refuses bytes received as a photo file (sync, a restore) unless they have the hash they were sent as and are a
+    /// photo as Fieldbook keeps them.
+    static func checkReceived(_ bytes: [UInt8], sha256: String) throws {
+        let actual = Self.sha256(bytes)
+        guard actual == sha256 else { throw PhotoFileError.hashMismatch(expected: sha256, actual: actual) }
+        guard PhotoProcessor.isKeptPhoto(bytes) else { throw PhotoFileError.notAKeptPhoto }
+    }
+}
+
 public enum PhotoFileError: Error, CustomStringConvertible {
     case cannotWrite(String)
     /// Bytes sent as a file whose hash they do not have (cut short, or changed on the way).
     case hashMismatch(expected: String, actual: String)
+    /// Bytes that are not a JPEG without metadata, the only form Fieldbook keeps a photo in.
+    case notAKeptPhoto
 
     public var description: String {
         switch self {
         case .cannotWrite(let reason): "The photo could not be saved on this machine (\(reason)). Free some disk space and try again."
         case .hashMismatch(let expected, let actual):
             "The file's SHA-256 is \(actual), not \(expected): it was cut short or changed on the way. Send it again."
+        case .notAKeptPhoto: "The file is not a photo as Fieldbook keeps them (a JPEG without metadata), so it was not kept."
         }
     }
 }

@@ -36,9 +36,10 @@ enum PhotoSchema {
             CREATE INDEX photos_file ON photos(file_sha256);
             CREATE INDEX photos_thumb ON photos(thumb_sha256);
 
-            -- attached: some photo has referred to the file (so once none does, it may go at once); a file no photo
-            -- has referred to yet (an upload waiting for its caption, content pushed ahead of its photo) is kept a while.
-            -- on_hub: the linked hub is known to hold it.
+            -- attached: some photo has referred to the file since it was stored (so once none does, it may go at once);
+            -- an upload no photo has referred to yet (waiting for its caption) is kept a while. received: it came from
+            -- another Fieldbook (sync, a restore): it is kept until a photo refers to it, however long that takes,
+            -- since the node that sent it has noted that it needs not send it again. on_hub: the linked hub holds it.
             CREATE TABLE photo_files (
                 sha256 TEXT PRIMARY KEY NOT NULL,
                 bytes INTEGER NOT NULL,
@@ -46,6 +47,7 @@ enum PhotoSchema {
                 height INTEGER,
                 stored_at TEXT NOT NULL,
                 attached INTEGER NOT NULL DEFAULT 0,
+                received INTEGER NOT NULL DEFAULT 0,
                 on_hub INTEGER NOT NULL DEFAULT 0
             ) WITHOUT ROWID;
             CREATE INDEX photo_files_waiting ON photo_files(on_hub) WHERE on_hub = 0;

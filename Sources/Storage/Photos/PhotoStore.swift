@@ -20,21 +20,25 @@ extension AppDatabase {
     }
 
     private func keepPhotoFile(_ image: EncodedImage) throws -> PhotoImage {
-        let sha = try photoFiles.write(image.bytes)
-        try listPhotoFile(sha, bytes: image.bytes.count, width: image.width, height: image.height, onHub: false)
+        let sha = try PhotoFiles.lock.withLock {
+            let sha = try photoFiles.write(image.bytes)
+            try listPhotoFile(sha, bytes: image.bytes.count, width: image.width, height: image.height, onHub: false, received: false)
+            return sha
+        }
         return PhotoImage(sha256: sha, width: image.width, height: image.height, bytes: image.bytes.count)
     }
 
     /// Keeps a file received from another Fieldbook (sync, a restored archive), which must have the hash it was sent as.
     public func keepReceivedPhotoFile(_ bytes: [UInt8], sha256: String, onHub: Bool) throws {
-        let actual = PhotoFiles.sha256(bytes)
-        guard actual == sha256 else { throw PhotoFileError.hashMismatch(expected: sha256, actual: actual) }
-        try photoFiles.write(bytes)
-        try listPhotoFile(sha256, bytes: bytes.count, width: nil, height: nil, onHub: onHub)
+        try PhotoFiles.checkReceived(bytes, sha256: sha256)
+        try PhotoFiles.lock.withLock {
+            try photoFiles.write(bytes)
+            try listPhotoFile(sha256, bytes: bytes.count, width: nil, height: nil, onHub: onHub, received: true)
+        }
     }
 
-    private func listPhotoFile(_ sha: String, bytes: Int, width: Int?, height: Int?, onHub: Bool) throws {
-        try writeLocal { db in try PhotoFiles.list(db, sha, bytes: bytes, width: width, height: height, onHub: onHub) }
+    private func listPhotoFile(_ sha: String, bytes: Int, width: Int?, height: Int?, onHub: Bool, received: Bool) throws {
+        try writeLocal { db in try PhotoFiles.list(db, sha, bytes: bytes, width: width, height: height, onHub: onHub, received: received) }
     }
 
     /// An uploaded image this node keeps, by hash (a form shown again carries the hashes of its upload).
@@ -86,15 +90,16 @@ extension AppDatabase {
         }
     }
 
-    /// Where a logged visit was made, for its photos' pages: the list and the stop, the stop's name and the moment.
-    public func contactLogPlace(_ id: UUID) throws -> (listId: UUID, stopId: UUID, stopName: String, loggedAt: Date) {
+    /// Where a logged visit was made, for its photos' pages: the list, its organizer and the stop, the venue's name (never
+    /// the person's: who lives where is hidden from read-only users) and the moment.
+    public func contactLogPlace(_ id: UUID) throws -> (listId: UUID, organizer: UUID, stopId: UUID, venueName: String, loggedAt: Date) {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT s.visit_list_id, s.id AS stop_id, COALESCE(p.name, v.name) AS name, c.logged_at FROM contact_logs c
-                JOIN visit_stops s ON s.id = c.visit_stop_id JOIN venues v ON v.id = s.venue_id LEFT JOIN participants p ON p.id = s.participant_id
+                SELECT s.visit_list_id, l.assigned_user_id, s.id AS stop_id, v.name, c.logged_at FROM contact_logs c
+                JOIN visit_stops s ON s.id = c.visit_stop_id JOIN visit_lists l ON l.id = s.visit_list_id JOIN venues v ON v.id = s.venue_id
                 WHERE c.id = ?
                 """, arguments: [id.databaseText]) else { throw DomainError.notFound(entity: "logged visit") }
-            return (row.uuid("visit_list_id"), row.uuid("stop_id"), row["name"], row["logged_at"])
+            return (row.uuid("visit_list_id"), row.uuid("assigned_user_id"), row.uuid("stop_id"), row["name"], row["logged_at"])
         }
     }
 
@@ -134,6 +139,11 @@ extension RecordTransaction {
         try ensureExists(subject.id, in: table, field: "photo", "This record no longer exists, so the photo cannot be added to it")
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE \(subject.column) = ?", arguments: [subject.id.databaseText]) ?? 0
         if count >= PhotoLimits.perRecord { throw ValidationError.clash("photo", PhotoLimits.tooMany) }
+        // Checked in the transaction: a sweep that removed a long-waiting upload commits before or after this, never between.
+        let files = Set([display.sha256, thumbnail.sha256])
+        let listed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo_files WHERE sha256 IN (?, ?)",
+                                      arguments: [display.sha256, thumbnail.sha256]) ?? 0
+        if listed != files.count { throw ValidationError.clash("photo", PhotoLimits.uploadGone) }
         let now = Date()
         let addedBy: UUID? = if case .user(let id) = actor { id } else { nil }
         let photo = Photo(subject: subject, caption: valid.caption, takenOn: valid.takenOn, display: display, thumbnail: thumbnail,

@@ -42,7 +42,7 @@ enum ExportJobPages {
         case .done:
             let kept = (job.finishedAt ?? Date()).addingTimeInterval(AppDatabase.exportKeptFor)
             view["ready"] = [
-                "download": Paths.exportJobDownload(job.id), "file": try Download.archiveFileName(context.database, job.scope, job.format, on: day(job.createdAt)),
+                "download": Paths.exportJobDownload(job.id), "file": fileName(context.database, job),
                 "size": megabytes(job.fileBytes ?? 0), "kept_until": DateText.format(kept),
             ] as [String: Any]
         case .failed, .cancelled:
@@ -73,7 +73,7 @@ enum ExportJobPages {
         guard job.state == .done, let file = OpenFile(path: context.database.exportFile(job.id)) else {
             throw HTTPError(.notFound, "This export is not ready, or was removed after a day. Prepare it again on the Export page.")
         }
-        let name = try Download.archiveFileName(context.database, job.scope, job.format, on: day(job.createdAt))
+        let name = fileName(context.database, job)
         return Response.file(file, contentType: "application/zip", headers: [
             ("Content-Disposition", "attachment; filename=\"\(name)\""), ("Cache-Control", "private, no-store"), ("X-Content-Type-Options", "nosniff"),
         ])
@@ -103,6 +103,11 @@ enum ExportJobPages {
         case .area(let id): ["scope": "area", "id": id.lowercaseText, "format": job.format.rawValue]
         case .activity(let id): ["scope": "activity", "id": id.lowercaseText, "format": job.format.rawValue]
         }
+    }
+
+    /// The name the file downloads under; an area or activity deleted since is no longer named.
+    private static func fileName(_ database: AppDatabase, _ job: ExportJob) -> String {
+        (try? Download.archiveFileName(database, job.scope, job.format, on: day(job.createdAt))) ?? "fieldbook-export-\(day(job.createdAt)).zip"
     }
 
     /// The day the export was asked for, which its file is named after.

@@ -10,6 +10,7 @@ enum PhotoPages {
     /// GET /photos/new?participant_id=…: the upload form for one record.
     static func newForm(_ context: inout PageContext) throws -> Response {
         let owner = try PhotoOwner.named(by: { context.request.query[$0] ?? "" }, in: context.database)
+        try owner.ensureMayChangePhotos(try context.signedInUser)
         return try uploadForm(&context, owner: owner, values: PhotoInput(caption: ""), kept: nil, errors: ValidationError())
     }
 
@@ -17,6 +18,7 @@ enum PhotoPages {
     /// its caption keeps the upload (its hashes ride in the form), so the photo is not chosen and sent twice.
     static func upload(_ context: inout PageContext) throws -> Response {
         let owner = try PhotoOwner.named(by: context.request.field, in: context.database)
+        try owner.ensureMayChangePhotos(try context.signedInUser)
         var values = PhotoInput(caption: context.request.field("caption"), takenOn: context.request.field("taken_on"))
         var kept = try keptUpload(context)
         var errors = ValidationError()
@@ -81,7 +83,9 @@ enum PhotoPages {
         let photo = entry.photo
         let owner = try PhotoOwner(photo.subject, in: context.database)
         let addedBy = try photo.addedBy.flatMap { try? context.database.user(id: $0) }?.name
+        let mayChange = context.user.map { (try? owner.ensureMayChangePhotos($0)) != nil && $0.role.canEditRecords } ?? false
         let view: [String: Any] = [
+            "may_change": mayChange,
             "owner": owner.view, "caption": photo.caption, "is_here": entry.isHere,
             "url": Paths.photoFile(photo.display.sha256), "width": photo.display.width, "height": photo.display.height,
             "taken": photo.takenOn?.display ?? "Not recorded", "added": DateText.format(photo.createdAt), "added_by": addedBy ?? "",
@@ -91,29 +95,39 @@ enum PhotoPages {
         return context.page("photos/show", title: photo.caption, section: owner.section, view: view)
     }
 
+    /// The photo named by the address, once the person is known to be allowed to change it.
+    private static func changeablePhoto(_ context: PageContext) throws -> PhotoEntry {
+        let entry = try context.database.photo(id: context.request.uuidParameter())
+        try PhotoOwner(entry.photo.subject, in: context.database).ensureMayChangePhotos(try context.signedInUser)
+        return entry
+    }
+
     static func editForm(_ context: inout PageContext) throws -> Response {
-        let photo = try context.database.photo(id: context.request.uuidParameter()).photo
-        return try editPage(&context, photo, values: PhotoInput(caption: photo.caption, takenOn: photo.takenOn?.description ?? ""),
+        let entry = try changeablePhoto(context)
+        let photo = entry.photo
+        return try editPage(&context, entry, values: PhotoInput(caption: photo.caption, takenOn: photo.takenOn?.description ?? ""),
                             version: photo.version, errors: ValidationError())
     }
 
     static func update(_ context: inout PageContext) throws -> Response {
-        let photo = try context.database.photo(id: context.request.uuidParameter()).photo
+        let entry = try changeablePhoto(context)
+        let photo = entry.photo
         let values = PhotoInput(caption: context.request.field("caption"), takenOn: context.request.field("taken_on"))
         let version = Int(context.request.field("version"))
         do {
             try context.database.updatePhoto(id: photo.id, values, expectedVersion: version, by: context.actor)
             return context.redirect(to: Paths.photo(photo.id), flash: "Photo saved.")
         } catch let errors as ValidationError {
-            return try editPage(&context, photo, values: values, version: version ?? photo.version, errors: errors, status: .unprocessableContent)
+            return try editPage(&context, entry, values: values, version: version ?? photo.version, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
             let errors = ValidationError.clash("caption", "Someone changed this photo while you were editing it. Your values are below; the saved ones are on the photo's page. Save again to keep yours.")
-            return try editPage(&context, photo, values: values, version: photo.version, errors: errors, status: .conflict)
+            return try editPage(&context, entry, values: values, version: photo.version, errors: errors, status: .conflict)
         }
     }
 
-    private static func editPage(_ context: inout PageContext, _ photo: Photo, values: PhotoInput, version: Int, errors: ValidationError,
+    private static func editPage(_ context: inout PageContext, _ entry: PhotoEntry, values: PhotoInput, version: Int, errors: ValidationError,
                                  status: HTTPStatus = .ok) throws -> Response {
+        let photo = entry.photo
         let owner = try PhotoOwner(photo.subject, in: context.database)
         var form = FormView(errors: errors)
         form.input("caption", label: "Caption", value: values.caption,
@@ -121,7 +135,7 @@ enum PhotoPages {
         form.input("taken_on", label: "Day taken (optional)", value: values.takenOn, type: "date")
         var view = form.view
         view["owner"] = owner.view
-        view["photo"] = PhotoGallery.photoView(photo)
+        view["photo"] = PhotoGallery.item(entry)
         view["action"] = Paths.editPhoto(photo.id)
         view["version"] = version
         return context.page("photos/edit", title: "Edit photo “\(photo.caption)”", section: owner.section, view: view, status: status,
@@ -129,14 +143,15 @@ enum PhotoPages {
     }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
-        let photo = try context.database.photo(id: context.request.uuidParameter()).photo
+        let entry = try changeablePhoto(context)
+        let photo = entry.photo
         let owner = try PhotoOwner(photo.subject, in: context.database)
-        let view: [String: Any] = ["owner": owner.view, "photo": PhotoGallery.photoView(photo), "action": Paths.deletePhoto(photo.id)]
+        let view: [String: Any] = ["owner": owner.view, "photo": PhotoGallery.item(entry), "action": Paths.deletePhoto(photo.id)]
         return context.page("photos/delete", title: "Delete photo “\(photo.caption)”", section: owner.section, view: view)
     }
 
     static func delete(_ context: inout PageContext) throws -> Response {
-        let photo = try context.database.deletePhoto(id: context.request.uuidParameter(), by: context.actor)
+        let photo = try context.database.deletePhoto(id: try changeablePhoto(context).photo.id, by: context.actor)
         let owner = try PhotoOwner(photo.subject, in: context.database)
         return context.redirect(to: owner.path + "#photos", flash: "Photo “\(photo.caption)” deleted.")
     }

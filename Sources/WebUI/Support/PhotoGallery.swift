@@ -13,6 +13,9 @@ struct PhotoOwner {
     let listLabel: String
     let kind: String
     let section: Section
+    /// Who may add, edit and delete the photos besides administrators, when not every editor may: a visit list's
+    /// organizer, as for logging visits.
+    let organizer: UUID?
 
     /// The record named by a form's or query's `participant_id`, `venue_id`, `activity_id` or `contact_log_id`; 404
     /// when none is.
@@ -26,6 +29,7 @@ struct PhotoOwner {
 
     init(_ subject: PhotoSubject, in database: AppDatabase) throws {
         self.subject = subject
+        var organizer: UUID?
         switch subject {
         case .participant(let id):
             (name, kind, section) = (try database.participant(id: id).name, "participant", .participants)
@@ -38,8 +42,17 @@ struct PhotoOwner {
             (path, listPath, listLabel) = (Paths.activities.record(id), Paths.activities.list(), "Activities")
         case .contactLog(let id):
             let place = try database.contactLogPlace(id)
-            (name, kind, section) = ("the visit to \(place.stopName), \(DateText.format(place.loggedAt))", "logged visit", .visitLists)
+            organizer = place.organizer
+            (name, kind, section) = ("the visit to \(place.venueName), \(DateText.format(place.loggedAt))", "logged visit", .visitLists)
             (path, listPath, listLabel) = (Paths.visitStop(place.listId, place.stopId), Paths.visitLists.list(), "Visit lists")
+        }
+        self.organizer = organizer
+    }
+
+    /// Refuses a person who may not change this record's photos (an editor who is not the organizer of a visit's list).
+    func ensureMayChangePhotos(_ user: User) throws {
+        if let organizer, user.id != organizer, !user.role.canAdminister {
+            throw AccessDenied(message: "Only the organizer of this visit list, or an administrator, adds or changes the photos of its visits.")
         }
     }
 
