@@ -7,9 +7,7 @@ import io
 import re
 import time
 
-import requests
-
-from benchmark_lists import PeakSampler, resident_mb, server_arguments, sign_in
+from benchmark_lists import PeakSampler, resident_mb, server_arguments, signed_in
 
 
 def misspelt(name):
@@ -46,13 +44,6 @@ def write_people(rows, path, prefix, typos):
             if typos:
                 row[name_column] = misspelt(row[name_column])
             writer.writerow([cell for index, cell in enumerate(row) if index != id_column])
-
-
-def signed_in(base, args):
-    _, cookie = sign_in(base, args.email, args.password)
-    session = requests.Session()
-    session.headers["Cookie"] = cookie
-    return session
 
 
 def upload(session, base, path, name, kind):

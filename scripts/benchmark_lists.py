@@ -26,6 +26,15 @@ def server_arguments():
     return parser
 
 
+def signed_in(base, args):
+    """A requests session signed in as the bench account (`args.email`, `args.password`)."""
+    import requests
+    _, cookie = sign_in(base, args.email, args.password)
+    session = requests.Session()
+    session.headers["Cookie"] = cookie
+    return session
+
+
 def sign_in(base, email, password):
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))

@@ -8,9 +8,7 @@ import re
 import statistics
 import time
 
-import requests
-
-from benchmark_lists import PeakSampler, resident_mb, server_arguments, sign_in
+from benchmark_lists import PeakSampler, resident_mb, server_arguments, signed_in
 
 
 def camera_photo(width, height):
@@ -27,13 +25,6 @@ def camera_photo(width, height):
     out = io.BytesIO()
     picture.save(out, "JPEG", quality=92, exif=exif.tobytes())
     return out.getvalue()
-
-
-def signed_in(base, args):
-    _, cookie = sign_in(base, args.email, args.password)
-    session = requests.Session()
-    session.headers["Cookie"] = cookie
-    return session
 
 
 def upload(session, base, person, content, name):
