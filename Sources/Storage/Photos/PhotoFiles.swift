@@ -66,13 +66,16 @@ public struct PhotoFiles: Sendable {
     /// Lists a file written under its hash in `photo_files`. A file stored again (the same photo uploaded twice) starts
     /// its wait for a photo anew.
     /// An upload stored again starts its wait for a photo anew (`attached` 0: a photo that shows it already may be
-    /// deleted while the form waits); a received file is kept until a photo refers to it.
+    /// deleted while the form waits). A received file is attached when a photo here shows it already (a pull brings
+    /// the photo before its file), and else kept until one does.
     static func list(_ db: Database, _ sha: String, bytes: Int, width: Int?, height: Int?, onHub: Bool, received: Bool) throws {
         try db.execute(sql: """
             INSERT INTO photo_files (sha256, bytes, width, height, stored_at, attached, received, on_hub)
-            VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)
-            ON CONFLICT(sha256) DO UPDATE SET stored_at = excluded.stored_at, attached = 0, received = MAX(received, excluded.received),
-                on_hub = MAX(on_hub, excluded.on_hub), width = COALESCE(width, excluded.width), height = COALESCE(height, excluded.height)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6 AND EXISTS (SELECT 1 FROM photos WHERE file_sha256 = ?1 OR thumb_sha256 = ?1), ?6, ?7)
+            ON CONFLICT(sha256) DO UPDATE SET stored_at = excluded.stored_at,
+                attached = CASE WHEN excluded.received THEN MAX(attached, excluded.attached) ELSE 0 END,
+                received = MAX(received, excluded.received), on_hub = MAX(on_hub, excluded.on_hub),
+                width = COALESCE(width, excluded.width), height = COALESCE(height, excluded.height)
             """, arguments: [sha, bytes, width, height, Date(), received, onHub])
     }
 
