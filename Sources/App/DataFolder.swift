@@ -35,9 +35,17 @@ public final class DataFolder {
     }
 
     /// Writes a consistent copy of the database to `file` (replaced if it exists), also while a server uses it.
+    /// Photos are files beside the database: those the copy shows go to `FILE.photos` (see `backupPhotoFiles`).
     public func backup(to file: String) throws -> String {
         try database.backup(to: file)
-        return "Backed up \(database.path) to \(file)."
+        let photos = file + ".photos"
+        let summary = try database.backupPhotoFiles(shownBy: file, to: photos)
+        var line = "Backed up \(database.path) to \(file)"
+        if summary.copied + summary.alreadyThere + summary.missing > 0 {
+            line += ", and its photo files to \(photos) (\(summary.copied) copied, \(summary.alreadyThere) there already"
+                + (summary.missing > 0 ? ", \(summary.missing) deleted here since the copy began" : "") + ")"
+        }
+        return line + "."
     }
 
     /// Fills an empty database with a generated community; the same seed gives the same community.

@@ -14,6 +14,9 @@ public struct PhotoFiles: Sendable {
         folder = ((databasePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("photos")
     }
 
+    /// The same layout under another folder (a backup's).
+    init(folder: String) { self.folder = folder }
+
     public func path(_ sha256: String) -> String {
         "\(folder)/\(sha256.prefix(2))/\(sha256).jpg"
     }
