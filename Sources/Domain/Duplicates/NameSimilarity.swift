@@ -6,8 +6,8 @@ import Foundation
 /// words, less the more letters differ or move, most for a difference near the start.
 public enum NameSimilarity {
     /// At or above this score two different names are shown as a possible duplicate. Chosen on pairs like
-    /// "jon smith"/"john smith" (0.97), "ann lee"/"anne lee" (0.97), "mohammed ali"/"muhammad ali" (0.92), below
-    /// which pairs like "ann lee"/"anna kim" (0.79) fall.
+    /// "jon smith"/"john smith" (0.97), "ann lee"/"anne lee" (0.94), "mohammed ali"/"muhammad ali" (0.93), below
+    /// which pairs like "ann lee"/"anna kim" (0.78) fall.
     public static let threshold = 0.9
 
     /// A name's words, folded text split at anything that is not a letter or a digit, in alphabetical order.
