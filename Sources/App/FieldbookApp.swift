@@ -21,9 +21,9 @@ public final class FieldbookApp: Sendable {
     /// Writes imports in the background.
     public let imports: ImportRunner
     /// Removes photo files nobody shows any more, in the background.
-    public let photoSweeper: PhotoFileSweeper
+    public let photoSweeper: DatabaseChore
     /// Checks participants brought in by sync for possible duplicates, in the background.
-    public let duplicateScout: DuplicateScout
+    public let duplicateScout: DatabaseChore
     /// Writes prepared archives in the background.
     public let exports: ExportRunner
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
@@ -65,8 +65,8 @@ public final class FieldbookApp: Sendable {
         }
         // One count of failed sign-ins: five failures are five whether sent to /login or to the API.
         imports = ImportRunner(database: database, logger: logger, openArchive: WebUI.openArchive)
-        photoSweeper = PhotoFileSweeper(database: database, logger: logger)
-        duplicateScout = DuplicateScout(database: database, logger: logger)
+        photoSweeper = PhotoFileSweeper.chore(database: database, logger: logger)
+        duplicateScout = DuplicateScout.chore(database: database, logger: logger)
         exports = ExportRunner(database: database, logger: logger)
         let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,

@@ -108,7 +108,7 @@ import Testing
         let second = try given.addPhoto(to: other)
         #expect(first.display.sha256 == second.display.sha256)
         let files = given.database.photoFiles
-        let sweeper = PhotoFileSweeper(database: given.database, logger: .init(label: "test"))
+        let sweeper = PhotoFileSweeper.chore(database: given.database, logger: .init(label: "test"))
 
         #expect(given.post("/photos/\(first.id.lowercaseText)/delete", [], formPath: "/photos/\(first.id.lowercaseText)/delete").status == .seeOther)
         #expect(sweeper.runOnce() == 0)
