@@ -59,8 +59,12 @@ extension AppDatabase {
             SELECT p.id, p.name, p.email FROM \(SearchIndex.indexName("participants")) f JOIN participants p ON p.rowid = f.rowid
             WHERE f.search_text MATCH ? AND p.id != ? LIMIT 500
             """), arguments: [prefixes.joined(separator: " AND "), skipped])
-        return candidates.map { (row: $0, score: NameSimilarity.score(folded, SearchText.fold($0["name"]))) }
-            .filter { $0.score >= NameSimilarity.threshold && SearchText.fold($0.row["name"]) != folded }
+        return candidates.map { row -> (row: Row, score: Double) in
+            // The same folded name is found already, as the same name, not as a close one.
+            let name = SearchText.fold(row["name"])
+            return (row, name == folded ? 0 : NameSimilarity.score(folded, name))
+        }
+            .filter { $0.score >= NameSimilarity.threshold }
             .sorted { $0.score > $1.score }
             .map { duplicate($0.row, .similarName) }
     }

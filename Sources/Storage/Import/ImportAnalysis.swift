@@ -69,14 +69,7 @@ struct ImportAnalysis {
                 let line: Int = row["line"]
                 let values = mapping.values(ImportJSON.strings(row["cells"]))
                 var newId: String = row["new_id"]
-                var verdict = try judge(values, line: line, newId: &newId, importer, &earlier)
-                if verdict.errors.isEmpty, verdict.reason == nil, let name = importer.keys(values).weak {
-                    if storedNames == nil { storedNames = try CloseNames<String>.stored(db, table: target.table) }
-                    verdict.closeName(name, stored: &storedNames!, earlier: &earlier.names)
-                }
-                if verdict.errors.isEmpty, let name = importer.keys(values).weak {
-                    earlier.names.add(name, (line, verdict.decision == .merge ? verdict.matchId ?? newId : newId))
-                }
+                let verdict = try judge(values, line: line, newId: &newId, importer, &earlier, &storedNames)
                 try update.execute(arguments: [ImportJSON.text(verdict.errors), verdict.reason?.rawValue, verdict.matchId, verdict.matchLine,
                                                verdict.decision.rawValue, newId, job.databaseText, line])
             }
@@ -85,7 +78,7 @@ struct ImportAnalysis {
 
     /// One row's problems, match and first choice; remembers the row for the rows after it.
     private func judge(_ values: ImportedRow, line: Int, newId: inout String, _ importer: RowImporter,
-                       _ earlier: inout EarlierRows) throws -> Verdict {
+                       _ earlier: inout EarlierRows, _ storedNames: inout CloseNames<String>?) throws -> Verdict {
         var verdict = Verdict()
         let fileId = values[.id]
         var storedWithId: UUID?
@@ -121,12 +114,16 @@ struct ImportAnalysis {
             matched(stored.reason, stored.id, .create)
         } else if let name = keys.weak, let row = earlier.weak[name] {
             matched(.nameOfRow, row.id, line: row.line, .create)
+        } else if let name = keys.weak {
+            if storedNames == nil { storedNames = try CloseNames<String>.stored(db, table: target.table) }
+            verdict.closeName(name, stored: &storedNames!, earlier: &earlier.names)
         }
         let own = (line, verdict.decision == .merge ? verdict.matchId ?? newId : newId)
         if !fileId.isEmpty, earlier.ids[newId] == nil { earlier.ids[newId] = line }
         if earlier.rows[fingerprint] == nil { earlier.rows[fingerprint] = own }
         if let key = keys.strong, earlier.strong[key] == nil { earlier.strong[key] = own }
         if let name = keys.weak, earlier.weak[name] == nil { earlier.weak[name] = own }
+        if let name = keys.weak { earlier.names.add(name, own) }
         return verdict
     }
 }

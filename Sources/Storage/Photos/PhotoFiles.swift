@@ -82,6 +82,13 @@ public struct PhotoFiles: Sendable {
             """, arguments: [sha, bytes, width, height, Date(), received, onHub])
     }
 
+    /// Whether this node holds both files of a photo. A small photo's thumbnail can be the very same file as its
+    /// display size.
+    static func listsBoth(_ db: Database, _ display: PhotoImage, _ thumbnail: PhotoImage) throws -> Bool {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM photo_files WHERE sha256 IN (?, ?)"),
+                         arguments: [display.sha256, thumbnail.sha256]) == Set([display.sha256, thumbnail.sha256]).count
+    }
+
     /// An archive's member holding the file (`photos/<sha256>.jpg`).
     public static func archiveMember(_ sha256: String) -> String { "photos/\(sha256).jpg" }
 

@@ -118,11 +118,8 @@ extension AppDatabase {
         }
     }
 
-    /// Whether both files are here. A small photo's thumbnail can be the very same file as its display size.
     private static func holds(_ db: Database, _ photo: Photo) throws -> Bool {
-        let files = Set([photo.display.sha256, photo.thumbnail.sha256])
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo_files WHERE sha256 IN (?, ?)",
-                                arguments: [photo.display.sha256, photo.thumbnail.sha256]) == files.count
+        try PhotoFiles.listsBoth(db, photo.display, photo.thumbnail)
     }
 }
 
@@ -140,10 +137,7 @@ extension RecordTransaction {
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE \(subject.column) = ?", arguments: [subject.id.databaseText]) ?? 0
         if count >= PhotoLimits.perRecord { throw ValidationError.clash("photo", PhotoLimits.tooMany) }
         // Checked in the transaction: a sweep that removed a long-waiting upload commits before or after this, never between.
-        let files = Set([display.sha256, thumbnail.sha256])
-        let listed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo_files WHERE sha256 IN (?, ?)",
-                                      arguments: [display.sha256, thumbnail.sha256]) ?? 0
-        if listed != files.count { throw ValidationError.clash("photo", PhotoLimits.uploadGone) }
+        if try !PhotoFiles.listsBoth(db, display, thumbnail) { throw ValidationError.clash("photo", PhotoLimits.uploadGone) }
         let now = Date()
         let addedBy: UUID? = if case .user(let id) = actor { id } else { nil }
         let photo = Photo(subject: subject, caption: valid.caption, takenOn: valid.takenOn, display: display, thumbnail: thumbnail,
