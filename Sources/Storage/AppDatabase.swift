@@ -38,6 +38,11 @@ public final class AppDatabase: Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()
 
+    /// A folder beside the database file, in the data folder ("photos", "exports", "imports").
+    func folderBeside(_ name: String) -> String {
+        ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+    }
+
     /// Opens (creating if needed) the database file and brings its schema up to date.
     public init(path: String, passwordCost: PasswordHasher.Cost = .standard) throws {
         var configuration = Configuration()

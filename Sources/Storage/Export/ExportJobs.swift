@@ -68,7 +68,7 @@ extension ExportScope {
 
 extension AppDatabase {
     /// Where prepared archives are written: beside the database (a `/tmp` in memory would not hold a large one).
-    public var exportsDirectory: String { ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("exports") }
+    public var exportsDirectory: String { folderBeside("exports") }
 
     public func exportFile(_ job: UUID) -> String { (exportsDirectory as NSString).appendingPathComponent(job.lowercaseText + ".zip") }
 

@@ -8,6 +8,18 @@ public protocol ArchiveFiles {
     func read(_ name: String, _ emit: ([UInt8]) throws -> Void) throws
 }
 
+extension ArchiveFiles {
+    /// A member's bytes, refused with `message` once they pass `limit` (so a huge member is never read into memory).
+    func readWhole(_ name: String, atMost limit: Int, else message: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try read(name) { part in
+            bytes += part
+            guard bytes.count <= limit else { throw ImportRefusal(message: message) }
+        }
+        return bytes
+    }
+}
+
 /// One file of a Fieldbook archive: which kind of record it holds and how many.
 public struct ArchiveEntry: Sendable, Codable, Equatable {
     public let file: String
@@ -27,7 +39,7 @@ private struct ArchiveManifest: Decodable {
 
 extension AppDatabase {
     /// Where uploaded archives wait to be restored: beside the database, so they survive a restart.
-    var archivesDirectory: String { ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("imports") }
+    var archivesDirectory: String { folderBeside("imports") }
 
     /// Takes an uploaded Fieldbook archive (the Export page's "everything", or an area's or activity's, as JSON) into a
     /// restore waiting for review: the file is moved beside the database and its manifest read and checked.
@@ -60,14 +72,9 @@ extension AppDatabase {
         guard files.fileNames.contains(manifestFile) else {
             throw ImportRefusal(message: "This ZIP file is not a Fieldbook export: it has no \(manifestFile). Choose a file downloaded from the Export page.")
         }
-        var bytes: [UInt8] = []
-        try files.read(manifestFile) { part in
-            bytes += part
-            // A manifest lists a dozen files; one this large is not Fieldbook's, and is not read into memory.
-            guard bytes.count <= JSONObjectSplitter.maxRecordBytes else {
-                throw ImportRefusal(message: "The export's \(manifestFile) is far larger than Fieldbook writes it. Choose a file downloaded from the Export page.")
-            }
-        }
+        // A manifest lists a dozen files; one this large is not Fieldbook's, and is not read into memory.
+        let bytes = try files.readWhole(manifestFile, atMost: JSONObjectSplitter.maxRecordBytes,
+                                        else: "The export's \(manifestFile) is far larger than Fieldbook writes it. Choose a file downloaded from the Export page.")
         guard let manifest = try? JSONDecoder().decode(ArchiveManifest.self, from: Data(bytes)), manifest.format == "fieldbook-export" else {
             throw ImportRefusal(message: "The export's \(manifestFile) cannot be read. Download the export again.")
         }
@@ -164,13 +171,8 @@ extension AppDatabase {
         for sha in try Self.photoFilesMissing(db) {
             let member = PhotoFiles.archiveMember(sha)
             guard members.contains(member) else { absent += 1; continue }
-            var bytes: [UInt8] = []
-            try files.read(member) { part in
-                bytes += part
-                guard bytes.count <= PhotoLimits.uploadBytes else {
-                    throw ImportRefusal(message: "The export's \(member) is larger than any photo Fieldbook keeps. Download the export again. Nothing was restored.")
-                }
-            }
+            let bytes = try files.readWhole(member, atMost: PhotoLimits.uploadBytes,
+                                            else: "The export's \(member) is larger than any photo Fieldbook keeps. Download the export again. Nothing was restored.")
             do {
                 try PhotoFiles.checkReceived(bytes, sha256: sha)
             } catch {

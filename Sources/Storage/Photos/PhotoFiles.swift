@@ -10,11 +10,7 @@ import Imaging
 public struct PhotoFiles: Sendable {
     public let folder: String
 
-    init(databasePath: String) {
-        folder = ((databasePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("photos")
-    }
-
-    /// The same layout under another folder (a backup's).
+    /// The files under `folder`: the data folder's `photos`, or a backup's.
     init(folder: String) { self.folder = folder }
 
     public func path(_ sha256: String) -> String {

@@ -11,7 +11,7 @@ public struct PhotoEntry: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    public var photoFiles: PhotoFiles { PhotoFiles(databasePath: path) }
+    public var photoFiles: PhotoFiles { PhotoFiles(folder: folderBeside("photos")) }
 
     /// Keeps the display size and thumbnail of an upload, before the photo that will show them is saved (the form may
     /// still lack its caption: the files wait, and the form carries their hashes).
