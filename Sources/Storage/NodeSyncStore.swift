@@ -61,17 +61,24 @@ extension AppDatabase {
             // A first sync copies the hub into an empty Fieldbook: nothing here for newcomers to duplicate.
             let checksNewcomers = try Self.hasCopiedHub(db)
             var newcomers: [UUID] = []
-            for entry in page.changes {
+            // Records kept, by kind, written together once deletions are done (a deleted record may have left a name free).
+            var kept: [String: [[String: DatabaseValue]]] = [:]
+            for entry in Self.latestStates(page) {
                 guard let table = RecordKind.named(entry.state.entity) else { continue }
                 if anyPending, try Self.hasPendingEdits(db, entry.state) { continue }
                 if checksNewcomers, table.entity == Participant.kind.entity, !entry.state.deleted,
                    try !db.recordExists(entry.state.entityId, in: table.table) {
                     newcomers.append(entry.state.entityId)
                 }
-                try Self.takeHubState(db, table, entry.state)
+                if entry.state.deleted || Self.takenOneByOne(table) {
+                    try Self.takeHubState(db, table, entry.state)
+                } else {
+                    kept[table.entity, default: []].append(RecordStates.values(table, entry.state))
+                }
                 taken.append(entry.state.pulledChange)
                 applied += 1
             }
+            for table in RecordKind.all { if let rows = kept[table.entity] { try RowWriter.putAll(db, table, rows) } }
             try SyncedDuplicateSchema.queue(db, newcomers: newcomers)
             try Self.putSettings(db, ["sync.cursor": String(page.nextCursor)])
             if !page.hasMore { try Self.putSettings(db, [Self.copiedHubKey: "1"]) }
@@ -139,6 +146,18 @@ extension AppDatabase {
                           arguments: [state.entity, state.entityId.databaseText]) ?? false
     }
 
+    /// The changes of a batch of pages, each record once with its latest state: pages fetched one after another can
+    /// list a record twice when it changed on the hub in between.
+    private static func latestStates(_ page: ChangePage) -> [ChangeLogEntry] {
+        var last: [RecordKey: Int] = [:]
+        for (index, entry) in page.changes.enumerated() { last[RecordKey(entry.state.entity, entry.state.entityId)] = index }
+        guard last.count < page.changes.count else { return page.changes }
+        return page.changes.enumerated().filter { last[RecordKey($1.state.entity, $1.state.entityId)] == $0 }.map(\.element)
+    }
+
+    /// Accounts are taken one at a time: taking one can end sessions and give way to another account (`takeHubState`).
+    private static func takenOneByOne(_ table: RecordKind) -> Bool { table.entity == UserRow.kind.entity }
+
     /// The hub's record replaces the local one. A local account with the same email under another id gives way to
     /// the hub's account (its sessions end; the person signs in with the hub's password).
     private static func takeHubState(_ db: Database, _ table: RecordKind, _ state: RecordState) throws {
@@ -174,6 +193,14 @@ extension AppDatabase {
         try SyncNoticeKind.note(db, .conflictLost, entity: entry.change.entity, entityId: entry.change.entityId, author: entry.author,
                                 detail: conflictId.databaseText)
     }
+}
+
+/// A record named by its kind and id.
+private struct RecordKey: Hashable {
+    let entity: String
+    let id: UUID
+
+    init(_ entity: String, _ id: UUID) { (self.entity, self.id) = (entity, id) }
 }
 
 extension RecordState {

@@ -32,11 +32,16 @@ enum RecordStates {
     /// Makes the stored record equal `state` (inserting, replacing or deleting it).
     static func write(_ db: Database, _ table: RecordKind, _ state: RecordState) throws {
         if state.deleted { return try RowWriter.delete(db, table, id: state.entityId) }
+        try RowWriter.put(db, table, values(table, state))
+    }
+
+    /// The stored row of a record that is not deleted.
+    static func values(_ table: RecordKind, _ state: RecordState) -> [String: DatabaseValue] {
         var values: [String: DatabaseValue] = ["id": state.entityId.databaseText.databaseValue, "version": state.version.databaseValue]
         for column in table.columns + table.metaColumns {
             if let value = state.fields[column] { values[column] = value.databaseValue }
         }
-        try RowWriter.put(db, table, values)
+        return values
     }
 
     /// Sets `changes` on an existing record as an edit: checked like the page's form, version raised, updated_at

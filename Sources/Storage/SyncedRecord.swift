@@ -42,8 +42,7 @@ extension StoredRecord {
 enum RowWriter {
     /// Inserts the row, or replaces the stored row with the same id.
     static func put(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
-        var values = values
-        if let search = kind.searchText(values) { values["search_text"] = search.databaseValue }
+        let values = withSearchText(kind)(values)
         let columns = values.keys.sorted()
         let updates = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         // Cached: bulk writes (a pull, demo data) repeat the same columns, so the statement compiles once per shape.
@@ -55,6 +54,51 @@ enum RowWriter {
 
     static func delete(_ db: Database, _ kind: RecordKind, id: UUID) throws {
         try db.cachedStatement(sql: "DELETE FROM \(kind.table) WHERE id = ?").execute(arguments: [id.databaseText])
+    }
+
+    /// Inserts or replaces many rows of one kind (a pulled batch), each row as `put` would. The rows are staged in a
+    /// temporary table and written with one statement: a statement per row runs the kind's triggers (change log,
+    /// search index, counts) under a statement journal of its own, which copied the pages it touched again for every
+    /// row; pulling the 100,000-participant demo spent most of its time there (issue 15). Rows with the same id: the
+    /// last one wins.
+    static func putAll(_ db: Database, _ kind: RecordKind, _ rows: [[String: DatabaseValue]]) throws {
+        // Rows of one shape share a statement; rows from one hub all have the same columns.
+        for (columns, shaped) in Dictionary(grouping: rows.map(withSearchText(kind)), by: { $0.keys.sorted() }) {
+            let staging = try stagingTable(db, kind)
+            let list = columns.joined(separator: ", ")
+            let stage = try db.cachedStatement(sql: """
+                INSERT INTO temp.\(staging) (\(list)) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+                """)
+            for row in shaped { try stage.execute(arguments: StatementArguments(columns.map { row[$0]! })) }
+            let updates = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+            try db.cachedStatement(sql: """
+                INSERT INTO main.\(kind.table) (\(list)) SELECT \(list) FROM temp.\(staging) WHERE true ORDER BY rowid
+                ON CONFLICT(id) DO UPDATE SET \(updates)
+                """).execute()
+            try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
+        }
+    }
+
+    private static func withSearchText(_ kind: RecordKind) -> ([String: DatabaseValue]) -> [String: DatabaseValue] {
+        { values in
+            var values = values
+            if let search = kind.searchText(values) { values["search_text"] = search.databaseValue }
+            return values
+        }
+    }
+
+    /// An empty temporary table with the kind's columns, on this connection (temporary tables are the connection's own
+    /// and go with it).
+    private static func stagingTable(_ db: Database, _ kind: RecordKind) throws -> String {
+        let name = "staged_" + kind.table
+        // Asked first: a CREATE statement, even one that finds the table there, would make GRDB forget its cached statements.
+        let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_temp_master WHERE name = ?)"),
+                                       arguments: [name]) ?? false
+        if !exists {
+            try db.execute(sql: "CREATE TEMP TABLE \(name) AS SELECT * FROM main.\(kind.table) WHERE 0")
+        }
+        return name
     }
 }
 

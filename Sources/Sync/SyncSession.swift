@@ -79,16 +79,18 @@ struct SyncSession {
         }
     }
 
-    /// Pulls the change log page by page. The next page is fetched while the current one is applied (the hub encodes
-    /// and the node writes at the same time), and pages are applied several at once, up to `pullApplyBatch` changes
-    /// per transaction: each commit rewrites the index pages it touched, so fewer, larger commits write far less.
+    /// Pulls the change log page by page. Pages are fetched and decoded on another thread, up to two apply batches
+    /// ahead, while this one applies them (the hub encodes, the fetcher decodes and this thread writes at the same
+    /// time). Pages are applied several at once, up to `pullApplyBatch` changes per transaction: each commit rewrites
+    /// the index pages it touched, so fewer, larger commits write far less.
     private func pull(_ tokens: BoundTokens, _ counter: SessionCounter) throws {
-        var fetching = PageFetch(after: try database.pullCursor(), tokens, client, settings.pullPageSize)
+        let pages = PagePrefetch(after: try database.pullCursor(), tokens, client, pageSize: settings.pullPageSize,
+                                 aheadChanges: 2 * settings.pullApplyBatch)
+        defer { pages.stop() }
         var gathered: [ChangePage] = []
         while true {
             if engine.state.takeCancel() { throw Cancelled() }
-            let page = try fetching.page()
-            if page.hasMore { fetching = PageFetch(after: page.nextCursor, tokens, client, settings.pullPageSize) }
+            let page = try pages.next()
             gathered.append(page)
             if page.hasMore, gathered.reduce(0, { $0 + $1.changes.count }) < settings.pullApplyBatch { continue }
             let merged = ChangePage(changes: gathered.flatMap(\.changes), nextCursor: page.nextCursor, hasMore: page.hasMore,
@@ -109,23 +111,65 @@ struct SyncSession {
     }
 }
 
-/// One page of the change log, fetched on a background thread from the moment it is asked for.
-private final class PageFetch: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var result: Result<ChangePage, Error>?
+/// Fetches the change log's pages in order on a thread of its own, each page from the cursor the previous one ended
+/// at, holding at most `aheadChanges` changes that were not taken yet. A failed fetch ends the pages: `next` throws
+/// its error once the pages before it are taken.
+private final class PagePrefetch: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var ready: [ChangePage] = []
+    private var readyChanges = 0
+    private var failure: Error?
+    private var finished = false
+    private var stopped = false
 
-    init(after cursor: Int64, _ tokens: BoundTokens, _ client: HubClient, _ limit: Int) {
-        DispatchQueue.global().async { [self] in
-            result = Result { try tokens.withToken { try client.changes(after: cursor, limit: limit, token: $0) } }
-            done.signal()
+    init(after cursor: Int64, _ tokens: BoundTokens, _ client: HubClient, pageSize: Int, aheadChanges: Int) {
+        let thread = Thread { [self] in fetchAll(after: cursor, tokens, client, pageSize, aheadChanges) }
+        thread.name = "fieldbook-pull-fetch"
+        thread.start()
+    }
+
+    private func fetchAll(after start: Int64, _ tokens: BoundTokens, _ client: HubClient, _ pageSize: Int, _ ahead: Int) {
+        var cursor = start
+        while true {
+            condition.lock()
+            while readyChanges >= ahead, !stopped { condition.wait() }
+            let stop = stopped
+            condition.unlock()
+            if stop { return }
+            let result = Result { try tokens.withToken { try client.changes(after: cursor, limit: pageSize, token: $0) } }
+            condition.lock()
+            defer { condition.broadcast(); condition.unlock() }
+            switch result {
+            case .success(let page):
+                ready.append(page)
+                readyChanges += page.changes.count
+                cursor = page.nextCursor
+                if !page.hasMore { finished = true; return }
+            case .failure(let error):
+                failure = error
+                finished = true
+                return
+            }
         }
     }
 
-    /// Waits for the page (or the error that stopped it).
-    func page() throws -> ChangePage {
-        done.wait()
-        done.signal()
-        return try result!.get()
+    /// The next page, waiting for it; the fetch's error when it failed before that page.
+    func next() throws -> ChangePage {
+        condition.lock()
+        defer { condition.broadcast(); condition.unlock() }
+        while ready.isEmpty, !finished { condition.wait() }
+        if ready.isEmpty { throw failure ?? CancellationError() }
+        let page = ready.removeFirst()
+        readyChanges -= page.changes.count
+        return page
+    }
+
+    /// Ends fetching (after the last page, a failure or a cancelled session); a fetch under way is not waited for.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
     }
 }
 
