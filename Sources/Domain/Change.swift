@@ -6,11 +6,13 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Strings first: most fields are text, and each type tried in vain costs a thrown error (a first sync decoded
+        // three per text field when strings came last).
         if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Int.self) { self = .int(value) }
-        else if let value = try? container.decode(Double.self) { self = .double(value) }
-        else { self = .string(try container.decode(String.self)) }
+        else { self = .double(try container.decode(Double.self)) }
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -53,9 +53,10 @@ public final class AppDatabase: Sendable {
             // Reads map the file instead of copying each page with a system call: with 100,000 participants, copying
             // pages was a third of a list page's time (issue 15). Only reads use the map; writes still go through the WAL.
             try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)")
-            // The writer's page cache holds a pulled batch (10,000 changes): a cache smaller than a transaction's dirty
-            // pages spills them to the WAL before the commit, writing the same index pages again (a first sync of the
-            // 20,000-participant demo took 10.1 s with SQLite's default, 8.8 s with this). `releaseMemory` gives it back.
+            // The writer's page cache holds much of a pulled batch (up to 40,000 changes): a cache smaller than a
+            // transaction's dirty pages spills them to the WAL before the commit, writing the same index pages again (a
+            // first sync of the 20,000-participant demo took 10.1 s with SQLite's default, 8.8 s with this).
+            // `releaseMemory` gives it back.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
         }
         pool = try DatabasePool(path: path, configuration: configuration)

@@ -62,7 +62,7 @@ extension AppDatabase {
             let checksNewcomers = try Self.hasCopiedHub(db)
             var newcomers: [UUID] = []
             // Records kept, by kind, written together once deletions are done (a deleted record may have left a name free).
-            var kept: [String: [[String: DatabaseValue]]] = [:]
+            var kept: [String: [StagedRow]] = [:]
             for entry in Self.latestStates(page) {
                 guard let table = RecordKind.named(entry.state.entity) else { continue }
                 if anyPending, try Self.hasPendingEdits(db, entry.state) { continue }
@@ -73,7 +73,7 @@ extension AppDatabase {
                 if entry.state.deleted || Self.takenOneByOne(table) {
                     try Self.takeHubState(db, table, entry.state)
                 } else {
-                    kept[table.entity, default: []].append(RecordStates.values(table, entry.state))
+                    kept[table.entity, default: []].append(RecordStates.stagedRow(table, entry.state))
                 }
                 taken.append(entry.state.pulledChange)
                 applied += 1

@@ -49,6 +49,7 @@ public struct RecordKind: Sendable {
         self.ownerColumn = ownerColumn
         self.inFullExport = inFullExport
         instantColumns = Set(instants + metaColumns.filter(RecordKind.timestamps.contains))
+        storedColumns = ["id", "version"] + columns + metaColumns
         self.validate = validate
     }
 
@@ -76,6 +77,9 @@ public struct RecordKind: Sendable {
 
     /// What an export writes of each row: its id, the columns a change may set, and the columns carried from the hub.
     public var exportColumns: [String] { ["id"] + columns + metaColumns }
+
+    /// The columns a record state sets when it is stored, in the order `RecordStates.stagedRow` gives their values.
+    let storedColumns: [String]
 
     /// The kind of record in words, for messages ("participant address").
     var noun: String { entity.replacingOccurrences(of: "_", with: " ") }

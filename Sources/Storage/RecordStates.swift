@@ -32,16 +32,25 @@ enum RecordStates {
     /// Makes the stored record equal `state` (inserting, replacing or deleting it).
     static func write(_ db: Database, _ table: RecordKind, _ state: RecordState) throws {
         if state.deleted { return try RowWriter.delete(db, table, id: state.entityId) }
-        try RowWriter.put(db, table, values(table, state))
-    }
-
-    /// The stored row of a record that is not deleted.
-    static func values(_ table: RecordKind, _ state: RecordState) -> [String: DatabaseValue] {
         var values: [String: DatabaseValue] = ["id": state.entityId.databaseText.databaseValue, "version": state.version.databaseValue]
         for column in table.columns + table.metaColumns {
             if let value = state.fields[column] { values[column] = value.databaseValue }
         }
-        return values
+        try RowWriter.put(db, table, values)
+    }
+
+    /// The stored row of a record that is not deleted, for `RowWriter.putAll`. A state with every column shares the
+    /// kind's column list, so a batch's rows are told to be of one shape without comparing names.
+    static func stagedRow(_ table: RecordKind, _ state: RecordState) -> StagedRow {
+        var values: [DatabaseValue] = [state.entityId.databaseText.databaseValue, state.version.databaseValue]
+        values.reserveCapacity(table.storedColumns.count)
+        var missing = false
+        for column in table.storedColumns.dropFirst(2) {
+            if let value = state.fields[column] { values.append(value.databaseValue) } else { missing = true }
+        }
+        guard missing else { return StagedRow(columns: table.storedColumns, values: values) }
+        let present = table.storedColumns.filter { $0 == "id" || $0 == "version" || state.fields[$0] != nil }
+        return StagedRow(columns: present, values: values)
     }
 
     /// Sets `changes` on an existing record as an edit: checked like the page's form, version raised, updated_at

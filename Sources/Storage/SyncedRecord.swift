@@ -61,23 +61,39 @@ enum RowWriter {
     /// search index, counts) under a statement journal of its own, which copied the pages it touched again for every
     /// row; pulling the 100,000-participant demo spent most of its time there (issue 15). Rows with the same id: the
     /// last one wins.
-    static func putAll(_ db: Database, _ kind: RecordKind, _ rows: [[String: DatabaseValue]]) throws {
-        // Rows of one shape share a statement; rows from one hub all have the same columns.
-        for (columns, shaped) in Dictionary(grouping: rows.map(withSearchText(kind)), by: { $0.keys.sorted() }) {
-            let staging = try stagingTable(db, kind)
-            let list = columns.joined(separator: ", ")
-            let stage = try db.cachedStatement(sql: """
-                INSERT INTO temp.\(staging) (\(list)) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-                """)
-            for row in shaped { try stage.execute(arguments: StatementArguments(columns.map { row[$0]! })) }
-            let updates = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
-            try db.cachedStatement(sql: """
-                INSERT INTO main.\(kind.table) (\(list)) SELECT \(list) FROM temp.\(staging) WHERE true ORDER BY rowid
-                ON CONFLICT(id) DO UPDATE SET \(updates)
-                """).execute()
-            try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
+    static func putAll(_ db: Database, _ kind: RecordKind, _ rows: [StagedRow]) throws {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            // Rows of one shape share a statement; rows from one hub all have the same columns (and the same array).
+            let columns = rows[start].columns
+            let end = rows[start...].firstIndex { $0.columns != columns } ?? rows.endIndex
+            try putShaped(db, kind, columns, rows[start..<end])
+            start = end
         }
+    }
+
+    private static func putShaped(_ db: Database, _ kind: RecordKind, _ columns: [String], _ rows: ArraySlice<StagedRow>) throws {
+        let searched = kind.searchColumns.isEmpty ? nil : kind.searchColumns.map { columns.firstIndex(of: $0) }
+        let stored = searched == nil ? columns : columns + ["search_text"]
+        let staging = try stagingTable(db, kind)
+        let list = stored.joined(separator: ", ")
+        let stage = try db.cachedStatement(sql: """
+            INSERT INTO temp.\(staging) (\(list)) VALUES (\(stored.map { _ in "?" }.joined(separator: ", ")))
+            """)
+        for row in rows {
+            var values = row.values
+            if let searched {
+                values.append(SearchText.of(searched.map { $0.flatMap { String.fromDatabaseValue(row.values[$0]) } ?? "" }).databaseValue)
+            }
+            try stage.execute(arguments: StatementArguments(values))
+        }
+        let updates = stored.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+        try db.cachedStatement(sql: """
+            INSERT INTO main.\(kind.table) (\(list)) SELECT \(list) FROM temp.\(staging) WHERE true ORDER BY rowid
+            ON CONFLICT(id) DO UPDATE SET \(updates)
+            """).execute()
+        try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
     }
 
     private static func withSearchText(_ kind: RecordKind) -> ([String: DatabaseValue]) -> [String: DatabaseValue] {
@@ -100,6 +116,12 @@ enum RowWriter {
         }
         return name
     }
+}
+
+/// A row for `RowWriter.putAll`: its values in the order of `columns` (without `search_text`, which the writer derives).
+struct StagedRow {
+    let columns: [String]
+    let values: [DatabaseValue]
 }
 
 /// Several writes that belong together: one SQLite transaction in which every write records its change (in the outbox

@@ -8,7 +8,11 @@ public struct SyncEngineSettings: Sendable {
     public var pushBatchSize = 1000
     public var pullPageSize = 2000
     /// Changes applied in one transaction while pulling (several pages); a crash resumes after the last one committed.
-    public var pullApplyBatch = 10000
+    /// The first sync of the 100,000-participant demo (401,000 changes) took 17.2 s with 10,000, 12.0 s with 40,000 and
+    /// 12.1 s with 80,000, which holds twice as many decoded changes.
+    public var pullApplyBatch = 40000
+    /// The longest a pull gathers pages before applying what it has, in seconds, so a slow link saves its progress.
+    public var pullCommitInterval: TimeInterval = 3
     /// Failed attempts (server errors) before the operation at the head of the queue is set aside.
     public var maxAttempts = 5
     /// Longest wait between retries after failures, in seconds.

@@ -79,20 +79,25 @@ struct SyncSession {
         }
     }
 
-    /// Pulls the change log page by page. Pages are fetched and decoded on another thread, up to two apply batches
+    /// Pulls the change log page by page. Pages are fetched and decoded on another thread, up to one apply batch
     /// ahead, while this one applies them (the hub encodes, the fetcher decodes and this thread writes at the same
     /// time). Pages are applied several at once, up to `pullApplyBatch` changes per transaction: each commit rewrites
     /// the index pages it touched, so fewer, larger commits write far less.
     private func pull(_ tokens: BoundTokens, _ counter: SessionCounter) throws {
         let pages = PagePrefetch(after: try database.pullCursor(), tokens, client, pageSize: settings.pullPageSize,
-                                 aheadChanges: 2 * settings.pullApplyBatch)
+                                 aheadChanges: settings.pullApplyBatch)
         defer { pages.stop() }
         var gathered: [ChangePage] = []
+        var gatheringSince = DispatchTime.now()
         while true {
             if engine.state.takeCancel() { throw Cancelled() }
             let page = try pages.next()
+            if gathered.isEmpty { gatheringSince = DispatchTime.now() }
             gathered.append(page)
-            if page.hasMore, gathered.reduce(0, { $0 + $1.changes.count }) < settings.pullApplyBatch { continue }
+            // On a slow link a batch takes long to gather; what arrived is saved at least every `pullCommitInterval`.
+            let waited = Double(DispatchTime.now().uptimeNanoseconds - gatheringSince.uptimeNanoseconds) / 1e9
+            if page.hasMore, waited < settings.pullCommitInterval,
+               gathered.reduce(0, { $0 + $1.changes.count }) < settings.pullApplyBatch { continue }
             let merged = ChangePage(changes: gathered.flatMap(\.changes), nextCursor: page.nextCursor, hasMore: page.hasMore,
                                     remaining: page.remaining)
             try database.applyPulledPage(merged)

@@ -293,6 +293,46 @@ import Testing
         try #expect(SyncExchange.snapshot(reopened) == SyncExchange.snapshot(hub.database))
     }
 
+    /// Pages fetched one after another can list a record twice when it changed on the hub in between; a batch of
+    /// such pages is applied with one statement per kind, and the record must end with its latest state.
+    @Test func aBatchListingARecordTwiceKeepsItsLatestState() throws {
+        let participant = try hub.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org"), by: actor)
+        let first = try hub.database.changes(after: 0, limit: 100)
+        try hub.database.updateParticipant(id: participant.id, ParticipantInput(name: "Ann Okafor", email: "ann@example.org"),
+                                           expectedVersion: nil, by: actor)
+        let second = try hub.database.changes(after: first.nextCursor, limit: 100)
+        let batch = ChangePage(changes: first.changes + second.changes, nextCursor: second.nextCursor, hasMore: false, remaining: 0)
+        #expect(batch.changes.filter { $0.state.entityId == participant.id }.count == 2)
+
+        try nodeA.database.applyPulledPage(batch)
+
+        let pulled = try nodeA.database.participant(id: participant.id)
+        #expect(pulled.name == "Ann Okafor" && pulled.version == 2)
+        var search = ParticipantQuery()
+        search.text = "okafor"
+        // Found by its latest name: the search text was derived from the state written.
+        try #expect(nodeA.database.participants(search).items.map(\.participant.id) == [participant.id])
+        try #expect(SyncExchange.snapshot(nodeA.database) == SyncExchange.snapshot(hub.database))
+    }
+
+    /// A batch in which one record is deleted and another takes its unique name: deletions are applied before the
+    /// kept records are written together.
+    @Test func aBatchWhereADeletionFreesANameForAnotherRecordApplies() throws {
+        let choir = try hub.database.createCategory(.activityType, CategoryInput(name: "Choir"), by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        let cursor = try nodeA.database.pullCursor()
+        try hub.database.deleteCategory(.activityType, id: choir.id, by: actor)
+        let newChoir = try hub.database.createCategory(.activityType, CategoryInput(name: "Choir"), by: actor)
+        // The new record first, as a batch of pages can list it before the deletion it needs.
+        let page = try hub.database.changes(after: cursor, limit: 100)
+        let batch = ChangePage(changes: page.changes.reversed(), nextCursor: page.nextCursor, hasMore: false, remaining: 0)
+
+        try nodeA.database.applyPulledPage(batch)
+
+        try #expect(nodeA.database.categories(.activityType).filter { $0.name == "Choir" }.map(\.id) == [newChoir.id])
+        try #expect(SyncExchange.snapshot(nodeA.database) == SyncExchange.snapshot(hub.database))
+    }
+
     @Test func aRoleChangedOnTheHubAppliesOnTheNodeAfterThePull() throws {
         let user = try hub.database.createUser(NewUserInput(name: "Dee", email: "dee@example.org", role: "editor",
                                                             password: "long enough password", passwordConfirmation: "long enough password"),

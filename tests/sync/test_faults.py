@@ -91,7 +91,9 @@ def test_two_hundred_edits_through_resets_duplicates_delays_and_drops_converge_o
 def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(cluster):
     hub, _ = start_hub(cluster, demo={"participants": 3000, "activities": 500, "venues": 200})
     total = hub.count("participants")
-    proxy = proxy_to(cluster, hub, mode="delay", delay_ms=150, only_paths=(CHANGES,))
+    # Six or seven pages of changes, each held a second: a slow link, on which the node saves what it gathered every
+    # 3 seconds rather than when its batch (40,000 changes, more than this whole log) is full.
+    proxy = proxy_to(cluster, hub, mode="delay", delay_ms=1000, only_paths=(CHANGES,))
     node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
 
     last = hub_log_end(hub)
