@@ -183,3 +183,15 @@ extension Row {
         UUID(uuidString: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     }
 }
+
+extension Database {
+    /// Runs `body` reading through SQLite's bounded page cache rather than the memory map: a read that touches every
+    /// page of a table once (an export, the map's warm-up) would leave those pages mapped, counted as the server's
+    /// resident memory (100,000 participants: 110 MB for an export, 86 MB for the warm-up). Turning the map off
+    /// unmaps what this connection had mapped.
+    func withoutMemoryMap<T>(_ body: () throws -> T) throws -> T {
+        try execute(sql: "PRAGMA mmap_size = 0")
+        defer { try? execute(sql: "PRAGMA mmap_size = \(AppDatabase.mappedBytes)") }
+        return try body()
+    }
+}

@@ -25,7 +25,7 @@ extension AppDatabase {
     private func export(_ kind: RecordKind, list: ListQuery, order: String, hiding hidden: Set<String> = [],
                         as format: ExportFormat, into write: ([UInt8]) -> Bool) throws -> Int {
         try read { db in
-            try Self.withoutMemoryMap(db) {
+            try db.withoutMemoryMap {
                 try Self.writeRows(db, kind, list: list, order: order, hiding: hidden, as: format, into: write).rows
             }
         }
@@ -37,7 +37,7 @@ extension AppDatabase {
     /// outside it that its records name). Stops when the archive says its reader has gone.
     public func exportArchive(_ scope: ExportScope, as format: ExportFormat, into archive: inout some ExportArchive) throws {
         try read { db in
-            try Self.withoutMemoryMap(db) {
+            try db.withoutMemoryMap {
                 var files: [(file: String, entity: String, count: Int)] = []
                 for kind in RecordKind.all where kind.inFullExport {
                     guard let rows = scope.rows(of: kind) else { continue }
@@ -149,14 +149,6 @@ extension AppDatabase {
         guard !readerLeft else { return (writer.rowCount, true) }
         writer.end()
         return (writer.rowCount, !write(writer.take()))
-    }
-
-    /// Runs `body` reading through SQLite's bounded page cache rather than the memory map: an export touches every
-    /// page of a table once, and mapped pages count as the server's resident memory (100,000 participants: 110 MB).
-    private static func withoutMemoryMap<T>(_ db: Database, _ body: () throws -> T) throws -> T {
-        try db.execute(sql: "PRAGMA mmap_size = 0")
-        defer { try? db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)") }
-        return try body()
     }
 }
 
