@@ -48,21 +48,27 @@ extension AppDatabase {
         let queued = try read { db in
             try String.fetchAll(db, sql: "SELECT participant_id FROM duplicate_checks ORDER BY queued_at LIMIT ?", arguments: [limit])
         }
-        var found = 0
+        // Looked up first, written in one transaction: a transaction per newcomer (each a commit to disk) held the
+        // writer 200 times per round, and a hub taking a push waited behind them (issue 15).
+        var checked: [(text: String, id: UUID?, matches: [PossibleDuplicate])] = []
         for text in queued {
-            guard let id = UUID(uuidString: text) else { continue }
-            let matches = try participantIfHere(id).map { try possibleDuplicates(of: $0.input, excluding: id) } ?? []
-            try writeLocal { db in
+            let id = UUID(uuidString: text)
+            let matches = try id.flatMap { id in try participantIfHere(id).map { try possibleDuplicates(of: $0.input, excluding: id) } } ?? []
+            checked.append((text, id, matches))
+        }
+        return try writeLocal { db in
+            var found = 0
+            for (text, id, matches) in checked {
                 for match in matches {
-                    try db.execute(sql: """
+                    try db.cachedStatement(sql: """
                         INSERT OR IGNORE INTO synced_duplicates (participant_id, match_id, reason, found_at) VALUES (?, ?, ?, ?)
-                        """, arguments: [id.databaseText, match.id.databaseText, match.reason.rawValue, Date()])
+                        """).execute(arguments: [id?.databaseText, match.id.databaseText, match.reason.rawValue, Date()])
                     found += db.changesCount
                 }
-                try db.execute(sql: "DELETE FROM duplicate_checks WHERE participant_id = ?", arguments: [text])
+                try db.cachedStatement(sql: "DELETE FROM duplicate_checks WHERE participant_id = ?").execute(arguments: [text])
             }
+            return found
         }
-        return found
     }
 
     public func hasQueuedDuplicateChecks() throws -> Bool {
