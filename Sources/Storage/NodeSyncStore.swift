@@ -61,8 +61,9 @@ extension AppDatabase {
             // A first sync copies the hub into an empty Fieldbook: nothing here for newcomers to duplicate.
             let checksNewcomers = try Self.hasCopiedHub(db)
             var newcomers: [UUID] = []
-            // Records kept, by kind, written together once deletions are done (a deleted record may have left a name free).
-            var kept: [String: [StagedRow]] = [:]
+            // Records to insert or replace, by kind, written together once deletions are done (a deleted record may
+            // have left a name free).
+            var upserts: [String: [StagedRow]] = [:]
             for entry in Self.latestStates(page) {
                 guard let table = RecordKind.named(entry.state.entity) else { continue }
                 if anyPending, try Self.hasPendingEdits(db, entry.state) { continue }
@@ -73,12 +74,12 @@ extension AppDatabase {
                 if entry.state.deleted || Self.takenOneByOne(table) {
                     try Self.takeHubState(db, table, entry.state)
                 } else {
-                    kept[table.entity, default: []].append(RecordStates.stagedRow(table, entry.state))
+                    upserts[table.entity, default: []].append(RecordStates.stagedRow(table, entry.state))
                 }
                 taken.append(entry.state.pulledChange)
                 applied += 1
             }
-            for table in RecordKind.all { if let rows = kept[table.entity] { try RowWriter.putAll(db, table, rows) } }
+            for table in RecordKind.all { if let rows = upserts[table.entity] { try RowWriter.putAll(db, table, rows) } }
             try SyncedDuplicateSchema.queue(db, newcomers: newcomers)
             try Self.putSettings(db, ["sync.cursor": String(page.nextCursor)])
             if !page.hasMore { try Self.putSettings(db, [Self.copiedHubKey: "1"]) }

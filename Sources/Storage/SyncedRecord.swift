@@ -42,7 +42,8 @@ extension StoredRecord {
 enum RowWriter {
     /// Inserts the row, or replaces the stored row with the same id.
     static func put(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
-        let values = withSearchText(kind)(values)
+        var values = values
+        if let search = kind.searchText(values) { values["search_text"] = search.databaseValue }
         let columns = values.keys.sorted()
         let updates = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         // Cached: bulk writes (a pull, demo data) repeat the same columns, so the statement compiles once per shape.
@@ -76,6 +77,8 @@ enum RowWriter {
         let searched = kind.searchColumns.isEmpty ? nil : kind.searchColumns.map { columns.firstIndex(of: $0) }
         let stored = searched == nil ? columns : columns + ["search_text"]
         let staging = try stagingTable(db, kind)
+        // Emptied first as well as after: rows a failed statement left behind must never be written with this batch.
+        try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
         let list = stored.joined(separator: ", ")
         let stage = try db.cachedStatement(sql: """
             INSERT INTO temp.\(staging) (\(list)) VALUES (\(stored.map { _ in "?" }.joined(separator: ", ")))
@@ -96,13 +99,6 @@ enum RowWriter {
         try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
     }
 
-    private static func withSearchText(_ kind: RecordKind) -> ([String: DatabaseValue]) -> [String: DatabaseValue] {
-        { values in
-            var values = values
-            if let search = kind.searchText(values) { values["search_text"] = search.databaseValue }
-            return values
-        }
-    }
 
     /// An empty temporary table with the kind's columns, on this connection (temporary tables are the connection's own
     /// and go with it).

@@ -11,6 +11,9 @@ struct SyncSession {
 
     private struct Cancelled: Error {}
 
+    /// A session that pulled this many changes gives back the memory its writes used (the writer's page cache).
+    static let largePull = 10_000
+
     private var database: AppDatabase { engine.database }
     private var settings: SyncEngineSettings { engine.settings }
 
@@ -46,7 +49,7 @@ struct SyncSession {
         engine.state.setError(failure)
         engine.state.setProgress(nil)
         try? database.finishSyncSession(sessionId, outcome: outcome, statistics: counter.statistics, error: failure)
-        if counter.statistics.pulled >= settings.pullApplyBatch { database.releaseMemory() }
+        if counter.statistics.pulled >= Self.largePull { database.releaseMemory() }
         return outcome != .failed
     }
 
@@ -79,33 +82,46 @@ struct SyncSession {
         }
     }
 
-    /// Pulls the change log page by page. Pages are fetched and decoded on another thread, up to one apply batch
+    /// Pulls the change log page by page. Pages are fetched and decoded on another thread, about one apply batch
     /// ahead, while this one applies them (the hub encodes, the fetcher decodes and this thread writes at the same
     /// time). Pages are applied several at once, up to `pullApplyBatch` changes per transaction: each commit rewrites
-    /// the index pages it touched, so fewer, larger commits write far less.
+    /// the index pages it touched, so fewer, larger commits write far less. On a slow link what arrived is applied
+    /// once it has waited `pullCommitInterval`, and before a failed fetch ends the session, so little is fetched twice.
     private func pull(_ tokens: BoundTokens, _ counter: SessionCounter) throws {
         let pages = PagePrefetch(after: try database.pullCursor(), tokens, client, pageSize: settings.pullPageSize,
                                  aheadChanges: settings.pullApplyBatch)
         defer { pages.stop() }
         var gathered: [ChangePage] = []
-        var gatheringSince = DispatchTime.now()
+        var applyBy: Date?
         while true {
             if engine.state.takeCancel() { throw Cancelled() }
-            let page = try pages.next()
-            if gathered.isEmpty { gatheringSince = DispatchTime.now() }
-            gathered.append(page)
-            // On a slow link a batch takes long to gather; what arrived is saved at least every `pullCommitInterval`.
-            let waited = Double(DispatchTime.now().uptimeNanoseconds - gatheringSince.uptimeNanoseconds) / 1e9
-            if page.hasMore, waited < settings.pullCommitInterval,
-               gathered.reduce(0, { $0 + $1.changes.count }) < settings.pullApplyBatch { continue }
-            let merged = ChangePage(changes: gathered.flatMap(\.changes), nextCursor: page.nextCursor, hasMore: page.hasMore,
-                                    remaining: page.remaining)
-            try database.applyPulledPage(merged)
-            counter.recordPull(merged)
-            gathered = []
-            report(.pulling, counter, "Received \(counter.statistics.pulled) changes from the hub")
-            if !page.hasMore { return }
+            let next: ChangePage?
+            do {
+                next = try pages.next(until: applyBy)
+            } catch {
+                try apply(gathered, counter)
+                throw error
+            }
+            if let page = next {
+                if gathered.isEmpty { applyBy = Date(timeIntervalSinceNow: settings.pullCommitInterval) }
+                gathered.append(page)
+                let waiting = gathered.reduce(0) { $0 + $1.changes.count }
+                if page.hasMore, waiting < settings.pullApplyBatch, Date() < applyBy! { continue }
+            }
+            try apply(gathered, counter)
+            if gathered.last?.hasMore == false { return }
+            (gathered, applyBy) = ([], nil)
         }
+    }
+
+    /// Applies gathered pages in one transaction with the last one's cursor.
+    private func apply(_ pages: [ChangePage], _ counter: SessionCounter) throws {
+        guard let last = pages.last else { return }
+        let merged = ChangePage(changes: pages.flatMap(\.changes), nextCursor: last.nextCursor, hasMore: last.hasMore,
+                                remaining: last.remaining)
+        try database.applyPulledPage(merged)
+        counter.recordPull(merged)
+        report(.pulling, counter, "Received \(counter.statistics.pulled) changes from the hub")
     }
 
     private func report(_ phase: SyncProgress.Phase, _ counter: SessionCounter, _ message: String) {
@@ -117,7 +133,7 @@ struct SyncSession {
 }
 
 /// Fetches the change log's pages in order on a thread of its own, each page from the cursor the previous one ended
-/// at, holding at most `aheadChanges` changes that were not taken yet. A failed fetch ends the pages: `next` throws
+/// at, fetching another while fewer than `aheadChanges` changes wait to be taken (so about that many, plus a page). A failed fetch ends the pages: `next` throws
 /// its error once the pages before it are taken.
 private final class PagePrefetch: @unchecked Sendable {
     private let condition = NSCondition()
@@ -128,6 +144,7 @@ private final class PagePrefetch: @unchecked Sendable {
     private var stopped = false
 
     init(after cursor: Int64, _ tokens: BoundTokens, _ client: HubClient, pageSize: Int, aheadChanges: Int) {
+        precondition(aheadChanges > 0, "a prefetch that may hold nothing would never fetch")
         let thread = Thread { [self] in fetchAll(after: cursor, tokens, client, pageSize, aheadChanges) }
         thread.name = "fieldbook-pull-fetch"
         thread.start()
@@ -158,11 +175,18 @@ private final class PagePrefetch: @unchecked Sendable {
         }
     }
 
-    /// The next page, waiting for it; the fetch's error when it failed before that page.
-    func next() throws -> ChangePage {
+    /// The next page, waiting for it until `deadline` (nil: as long as it takes); nil when the deadline passed first;
+    /// the fetch's error when it failed before that page.
+    func next(until deadline: Date?) throws -> ChangePage? {
         condition.lock()
         defer { condition.broadcast(); condition.unlock() }
-        while ready.isEmpty, !finished { condition.wait() }
+        while ready.isEmpty, !finished {
+            if let deadline {
+                if !condition.wait(until: deadline), ready.isEmpty, !finished { return nil }
+            } else {
+                condition.wait()
+            }
+        }
         if ready.isEmpty { throw failure ?? CancellationError() }
         let page = ready.removeFirst()
         readyChanges -= page.changes.count

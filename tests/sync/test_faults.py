@@ -97,6 +97,7 @@ def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(clust
     node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
 
     last = hub_log_end(hub)
+    assert last > 3 * 2000, f"the hub's log ({last} changes) must span more pages than the node gathers in 3 seconds"
 
     # The node commits its pull a batch of pages at a time; killed after one batch and before the last, it has part
     # of the log and a saved cursor between the two ends.

@@ -50,19 +50,20 @@ extension AppDatabase {
         }
         // Looked up first, written in one transaction: a transaction per newcomer (each a commit to disk) held the
         // writer 200 times per round, and a hub taking a push waited behind them (issue 15).
-        var checked: [(text: String, id: UUID?, matches: [PossibleDuplicate])] = []
+        var checked: [(text: String, matches: [(UUID, PossibleDuplicate)])] = []
         for text in queued {
-            let id = UUID(uuidString: text)
-            let matches = try id.flatMap { id in try participantIfHere(id).map { try possibleDuplicates(of: $0.input, excluding: id) } } ?? []
-            checked.append((text, id, matches))
+            // A queued text that is no id (never written by Fieldbook) is only taken off the queue.
+            guard let id = UUID(uuidString: text) else { checked.append((text, [])); continue }
+            let matches = try participantIfHere(id).map { try possibleDuplicates(of: $0.input, excluding: id) } ?? []
+            checked.append((text, matches.map { (id, $0) }))
         }
         return try writeLocal { db in
             var found = 0
-            for (text, id, matches) in checked {
-                for match in matches {
+            for (text, matches) in checked {
+                for (id, match) in matches {
                     try db.cachedStatement(sql: """
                         INSERT OR IGNORE INTO synced_duplicates (participant_id, match_id, reason, found_at) VALUES (?, ?, ?, ?)
-                        """).execute(arguments: [id?.databaseText, match.id.databaseText, match.reason.rawValue, Date()])
+                        """).execute(arguments: [id.databaseText, match.id.databaseText, match.reason.rawValue, Date()])
                     found += db.changesCount
                 }
                 try db.cachedStatement(sql: "DELETE FROM duplicate_checks WHERE participant_id = ?").execute(arguments: [text])
