@@ -99,7 +99,6 @@ enum RowWriter {
         try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
     }
 
-
     /// An empty temporary table with the kind's columns, on this connection (temporary tables are the connection's own
     /// and go with it).
     private static func stagingTable(_ db: Database, _ kind: RecordKind) throws -> String {
