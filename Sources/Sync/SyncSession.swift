@@ -133,8 +133,8 @@ struct SyncSession {
 }
 
 /// Fetches the change log's pages in order on a thread of its own, each page from the cursor the previous one ended
-/// at, fetching another while fewer than `aheadChanges` changes wait to be taken (so about that many, plus a page). A failed fetch ends the pages: `next` throws
-/// its error once the pages before it are taken.
+/// at, fetching another while fewer than `aheadChanges` changes wait to be taken (so about that many, plus a page).
+/// A failed fetch ends the pages: `next` throws its error once the pages before it are taken.
 private final class PagePrefetch: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [ChangePage] = []
