@@ -86,8 +86,13 @@ public struct RecordKind: Sendable {
 
     /// The `search_text` of a row with these values, or nil for kinds without one.
     func searchText(_ values: [String: DatabaseValue]) -> String? {
+        searchText(searched: searchColumns.map { values[$0] })
+    }
+
+    /// The `search_text` of a row whose `searchColumns` hold these values, in order (nil: a column the row lacks).
+    func searchText(searched values: [DatabaseValue?]) -> String? {
         guard !searchColumns.isEmpty else { return nil }
-        return SearchText.of(searchColumns.map { values[$0].flatMap(String.fromDatabaseValue) ?? "" })
+        return SearchText.of(values.map { $0.flatMap(String.fromDatabaseValue) ?? "" })
     }
 
     /// The values a change of a row carries: its synced columns as they are stored.

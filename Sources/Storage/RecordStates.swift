@@ -32,11 +32,8 @@ enum RecordStates {
     /// Makes the stored record equal `state` (inserting, replacing or deleting it).
     static func write(_ db: Database, _ table: RecordKind, _ state: RecordState) throws {
         if state.deleted { return try RowWriter.delete(db, table, id: state.entityId) }
-        var values: [String: DatabaseValue] = ["id": state.entityId.databaseText.databaseValue, "version": state.version.databaseValue]
-        for column in table.columns + table.metaColumns {
-            if let value = state.fields[column] { values[column] = value.databaseValue }
-        }
-        try RowWriter.put(db, table, values)
+        let row = stagedRow(table, state)
+        try RowWriter.put(db, table, Dictionary(zip(row.columns, row.values)) { _, later in later })
     }
 
     /// The stored row of a record that is not deleted, for `RowWriter.putAll`. A state with every column shares the

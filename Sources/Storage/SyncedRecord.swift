@@ -85,8 +85,8 @@ enum RowWriter {
             """)
         for row in rows {
             var values = row.values
-            if let searched {
-                values.append(SearchText.of(searched.map { $0.flatMap { String.fromDatabaseValue(row.values[$0]) } ?? "" }).databaseValue)
+            if let searched, let search = kind.searchText(searched: searched.map { $0.map { row.values[$0] } }) {
+                values.append(search.databaseValue)
             }
             try stage.execute(arguments: StatementArguments(values))
         }

@@ -62,11 +62,10 @@ public struct PhotoFiles: Sendable {
 
     func remove(_ sha256: String) { unlink(path(sha256)) }
 
-    /// Lists a file written under its hash in `photo_files`. A file stored again (the same photo uploaded twice) starts
-    /// its wait for a photo anew.
-    /// An upload stored again starts its wait for a photo anew (`attached` 0: a photo that shows it already may be
-    /// deleted while the form waits). A received file is attached when a photo here shows it already (a pull brings
-    /// the photo before its file), and else kept until one does.
+    /// Lists a file written under its hash in `photo_files`. An upload stored again (the same photo uploaded twice)
+    /// starts its wait for a photo anew (`attached` 0: a photo that shows it already may be deleted while the form
+    /// waits). A received file is attached when a photo here shows it already (a pull brings the photo before its
+    /// file), and else kept until one does.
     static func list(_ db: Database, _ sha: String, bytes: Int, width: Int?, height: Int?, onHub: Bool, received: Bool) throws {
         try db.execute(sql: """
             INSERT INTO photo_files (sha256, bytes, width, height, stored_at, attached, received, on_hub)
