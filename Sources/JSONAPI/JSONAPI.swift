@@ -8,7 +8,6 @@ import Sync
 
 /// The JSON surface under /api/v1: its route table and its one error envelope.
 public final class JSONAPI: Sendable {
-    let database: AppDatabase
     let version: String
     let logger: Logger
     private let router: Router
@@ -17,12 +16,11 @@ public final class JSONAPI: Sendable {
     public init(database: AppDatabase, version: String, logger: Logger, signInThrottle: SignInThrottle,
                 tokenPolicy: APITokenPolicy = APITokenPolicy(), sessionPolicy: SessionPolicy = SessionPolicy(),
                 syncEngine: SyncEngine? = nil, syncStatus: SyncStatusReporter? = nil) {
-        self.database = database
         self.version = version
         self.logger = logger
         var table = APIRouteTable()
         JSONRoutes.register(in: &table, version: version, sync: SyncEndpoints(engine: syncEngine, status: syncStatus,
-                                                                                 waiters: ChangeWaiters(database: database)))
+                                                                                 waiters: ChangeWaiters(hub: database)))
         var router = Router()
         table.register(in: &router, authenticator: APIAuthenticator(database: database, policy: tokenPolicy, sessionPolicy: sessionPolicy,
                                                                     signInThrottle: signInThrottle))
@@ -37,18 +35,28 @@ public final class JSONAPI: Sendable {
     }
 
     public func respond(to request: Request) -> Response {
-        do {
-            return try router.handle(request)
-        } catch {
-            return errorResponse(for: error, request: request)
-        }
+        APIErrors(logger: logger).answer(request, router)
     }
 
     public func respond(to request: Request, failure: HTTPError) -> Response {
-        errorResponse(for: failure, request: request)
+        APIErrors(logger: logger).response(for: failure, request: request)
+    }
+}
+
+/// The API's one error renderer: every error, from any route of any API surface, in the one envelope with its status.
+struct APIErrors {
+    let logger: Logger
+
+    /// The router's answer to the request, or its error as the envelope.
+    func answer(_ request: Request, _ router: Router) -> Response {
+        do {
+            return try router.handle(request)
+        } catch {
+            return response(for: error, request: request)
+        }
     }
 
-    private func errorResponse(for error: Error, request: Request) -> Response {
+    func response(for error: Error, request: Request) -> Response {
         let failure = PublicError(error)
         if let line = failure.logLine() {
             logger.error("\(line)", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
@@ -93,5 +101,30 @@ enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPStatus = .ok) -> Response {
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return Response.json(data, status: status)
+    }
+}
+
+/// The JSON API of a hub that only syncs (`fieldbook hub`, on PostgreSQL): health, sign-in, push, the change log with
+/// its long poll, and the document describing them, with the same handlers, checks and errors as every Fieldbook's.
+public final class HubAPI: RequestResponder, Sendable {
+    private let logger: Logger
+    private let router: Router
+
+    public init(hub: any SyncHub, version: String, logger: Logger, signInThrottle: SignInThrottle,
+                tokenPolicy: APITokenPolicy = APITokenPolicy()) {
+        self.logger = logger
+        var table = APIRouteTable()
+        JSONRoutes.registerHub(in: &table, version: version, sync: SyncEndpoints(waiters: ChangeWaiters(hub: hub)))
+        var router = Router()
+        table.register(in: &router, authenticator: APIAuthenticator(hub: hub, policy: tokenPolicy, signInThrottle: signInThrottle))
+        self.router = router
+    }
+
+    public func respond(to request: Request) -> Response {
+        APIErrors(logger: logger).answer(request, router)
+    }
+
+    public func respond(to request: Request, failure: HTTPError) -> Response {
+        APIErrors(logger: logger).response(for: failure, request: request)
     }
 }

@@ -9,11 +9,7 @@ enum JSONRoutes {
     static let prefix = APIPaths.root.pattern
 
     static func register(in table: inout APIRouteTable, version: String, sync: SyncEndpoints = SyncEndpoints()) {
-        table.add(.get, APIPaths.health, .anyone, HealthEndpoint.operation) { context in
-            HealthEndpoint.check(database: context.database, version: version)
-        }
-        table.add(.post, APIPaths.login, .anyone, AuthResource.loginDoc, AuthResource.login)
-        table.add(.post, APIPaths.refresh, .anyone, AuthResource.refreshDoc, AuthResource.refresh)
+        registerSyncing(in: &table, version: version, sync: sync)
         table.add(.post, APIPaths.logout, .signedIn, AuthResource.logoutDoc, AuthResource.logout)
 
         for kind in CategoryKind.allCases {
@@ -69,9 +65,25 @@ enum JSONRoutes {
         table.add(.get, APIPaths.activities.export, .signedIn, ActivityResource.docs.export(entity: "activity"), ExportEndpoints.activities)
         table.add(.get, APIPaths.mapVenues, .signedIn, MapResource.venuesDoc, MapResource.venues)
         table.add(.get, APIPaths.mapHomes, .signedIn, MapResource.homesDoc, MapResource.homes)
-        sync.register(in: &table)
-        PhotoFileEndpoints.register(in: &table)
+        sync.registerNode(in: &table)
         addDocument(to: &table, version: version)
+    }
+
+    /// What a hub that only syncs (a PostgreSQL hub) serves: health, sign-in, push, the change log, and its document.
+    static func registerHub(in table: inout APIRouteTable, version: String, sync: SyncEndpoints) {
+        registerSyncing(in: &table, version: version, sync: sync)
+        addDocument(to: &table, version: version)
+    }
+
+    /// The routes nodes sync through, which every Fieldbook and every hub serves.
+    private static func registerSyncing(in table: inout APIRouteTable, version: String, sync: SyncEndpoints) {
+        table.add(.get, APIPaths.health, .anyone, HealthEndpoint.operation) { context in
+            HealthEndpoint.check(context.hub, version: version)
+        }
+        table.add(.post, APIPaths.login, .anyone, AuthResource.loginDoc, AuthResource.login)
+        table.add(.post, APIPaths.refresh, .anyone, AuthResource.refreshDoc, AuthResource.refresh)
+        sync.registerHub(in: &table)
+        PhotoFileEndpoints.register(in: &table)
     }
 
     /// The document describes every route, itself included, so it is built once the table is complete.
@@ -156,8 +168,8 @@ enum HealthEndpoint {
     static let operation = APIOperation(id: "getHealth", summary: "Liveness and database check", success: .json("Health"),
                                         mayBeUnavailable: true)
 
-    static func check(database: AppDatabase, version: String) -> Response {
-        let healthy = database.isHealthy()
+    static func check(_ hub: any SyncHub, version: String) -> Response {
+        let healthy = hub.isHealthy()
         return JSONResponse.make(Body(status: healthy ? "ok" : "degraded", version: version, database: healthy ? "ok" : "unavailable"),
                                  status: healthy ? .ok : .serviceUnavailable)
     }

@@ -32,14 +32,14 @@ enum PhotoFileEndpoints {
     static func missing(_ context: APIContext) throws -> Response {
         let body = try APIBody(context.request, fields: components["PhotoFileQuery"]!, mode: .full, example: #"{"sha256": []}"#)
         let asked = body.strings("sha256") ?? []
-        let held = try context.database.photoFilesHeld(among: asked)
+        let held = try context.hub.photoFilesHeld(among: asked)
         return SyncJSON.response(["missing": asked.filter { !held.contains($0) }])
     }
 
     static func put(_ context: APIContext) throws -> Response {
         let sha = try hash(context)
         do {
-            try context.database.keepReceivedPhotoFile(context.request.body, sha256: sha, onHub: false)
+            try context.hub.keepPhotoFileFromNode(context.request.body, sha256: sha)
         } catch let error as PhotoFileError {
             // The address names the file by its hash, so other bytes conflict with what the address stands for.
             switch error {
@@ -52,10 +52,13 @@ enum PhotoFileEndpoints {
 
     static func get(_ context: APIContext) throws -> Response {
         let sha = try hash(context)
-        guard let file = OpenFile(path: context.database.photoFiles.path(sha)) else {
-            throw HTTPError(.notFound, "This hub does not hold the photo file \(sha) (yet): the node that took the photo has not sent it.")
+        let headers = [("Content-Type", "image/jpeg"), ("Cache-Control", "private, max-age=31536000, immutable")]
+        switch try context.hub.heldPhotoFile(sha) {
+        case .path(let path): if let file = OpenFile(path: path) { return Response.file(file, contentType: "image/jpeg", headers: [headers[1]]) }
+        case .bytes(let bytes): return Response(headers: headers, body: bytes)
+        case nil: break
         }
-        return Response.file(file, contentType: "image/jpeg", headers: [("Cache-Control", "private, max-age=31536000, immutable")])
+        throw HTTPError(.notFound, "This hub does not hold the photo file \(sha) (yet): the node that took the photo has not sent it.")
     }
 
     private static func hash(_ context: APIContext) throws -> String {

@@ -19,9 +19,14 @@ struct SyncEndpoints: Sendable {
     static let authorRule = TextRule(label: "author", maxLength: 200)
     static let baseVersionRule = NumberRule(label: "base_version", range: 0...Double(Int32.max), whole: true)
 
-    func register(in table: inout APIRouteTable) {
+    /// The hub's side, which any hub serves (a PostgreSQL one too): push and the change log.
+    func registerHub(in table: inout APIRouteTable) {
         table.add(.post, APIPaths.syncPush, .administrator, Self.pushDoc, push)
         table.add(.get, APIPaths.syncChanges, .administrator, Self.changesDoc, changes)
+    }
+
+    /// This node's own sync controls.
+    func registerNode(in table: inout APIRouteTable) {
         table.add(.get, APIPaths.syncStatus, .administrator, Self.statusDoc, currentStatus)
         table.add(.post, APIPaths.syncRun, .administrator, Self.runDoc, run)
         table.add(.get, APIPaths.syncConflicts, .administrator, Self.conflictsDoc, conflicts)
@@ -34,7 +39,7 @@ struct SyncEndpoints: Sendable {
             throw HTTPError(.badRequest, "Send at most \(Self.maxBatch) operations per push; this one had \(push.operations.count).")
         }
         try Self.check(push.operations)
-        return Response(headers: [("Content-Type", "application/json")], body: try context.database.applyPush(push).jsonBytes)
+        return Response(headers: [("Content-Type", "application/json")], body: try context.hub.applyPush(push).jsonBytes)
     }
 
     /// The limits the document states for each operation, refused as a page refuses a field (422 with `fields`).
@@ -58,10 +63,10 @@ struct SyncEndpoints: Sendable {
         let limit = try context.integer("limit", in: 1...Self.maxPage) ?? 500
         let wait = try context.integer("wait", in: 0...Self.maxWait) ?? 0
         // A sign-in reading the change log from its start is a node linking here (or starting over); administrators hear of it once.
-        if after == 0, let bearer = context.bearer {
-            try context.database.noteNodeLinked(family: bearer.familyId, userId: bearer.user.id, address: context.request.remoteAddress)
+        if after == 0, let bearer = context.bearer, let node = context.node {
+            try node.noteNodeLinked(family: bearer.familyId, userId: bearer.user.id, address: context.request.remoteAddress)
         }
-        let page = try context.database.changes(after: Int64(after), limit: limit)
+        let page = try context.hub.changes(after: Int64(after), limit: limit)
         if page.changes.isEmpty, wait > 0, let waiters { return waiters.hold(after: Int64(after), limit: limit, wait: wait) }
         return Self.response(page)
     }
@@ -72,7 +77,7 @@ struct SyncEndpoints: Sendable {
     }
 
     func currentStatus(_ context: APIContext) throws -> Response {
-        let current = (status ?? SyncStatusReporter(database: context.database, engine: engine)).current()
+        let current = try (status ?? SyncStatusReporter(database: context.database, engine: engine)).current()
         let snapshot = engine?.snapshot()
         return SyncJSON.response(StatusBody(
             hub: current.hub.rawValue, pendingOperations: current.pendingOperations,

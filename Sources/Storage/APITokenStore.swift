@@ -20,12 +20,20 @@ public struct APITokenPair: Sendable {
     /// Seconds the access token stays valid.
     public let expiresIn: Int
     public let user: User
+
+    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: User) {
+        (self.accessToken, self.refreshToken, self.expiresIn, self.user) = (accessToken, refreshToken, expiresIn, user)
+    }
 }
 
 /// The user behind a live access token, and the sign-in (token family) it belongs to.
 public struct APIBearer: Sendable {
     public let user: User
     public let familyId: UUID
+
+    public init(user: User, familyId: UUID) {
+        (self.user, self.familyId) = (user, familyId)
+    }
 }
 
 /// Bearer tokens of the JSON API. Only SHA-256 hashes are stored. Refresh tokens rotate: each use revokes the
@@ -79,7 +87,7 @@ extension AppDatabase {
         try Row.fetchOne(db, sql: """
             SELECT t.family_id, t.expires_at, t.revoked, u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.token_hash = ? AND t.kind = ?
-            """, arguments: [tokenHash(token), kind])
+            """, arguments: [TokenSecret.hash(token), kind])
     }
 
     /// A rotation whose answer was lost (a connection cut mid-response) is retried with the token it replaced. That is
@@ -94,7 +102,7 @@ extension AppDatabase {
         guard newest.count == 2, !(newest[0]["revoked"] as Bool), now.timeIntervalSince(newest[0]["created_at"] as Date) < 120 else {
             return false
         }
-        return newest[1]["token_hash"] as String == tokenHash(token)
+        return newest[1]["token_hash"] as String == TokenSecret.hash(token)
     }
 
     private static func revokeFamily(_ db: Database, _ family: UUID) throws {
@@ -102,12 +110,12 @@ extension AppDatabase {
     }
 
     private static func insertTokenPair(_ db: Database, user: User, family: UUID, policy: APITokenPolicy, now: Date) throws -> APITokenPair {
-        let access = randomToken()
-        let refresh = randomToken()
+        let access = TokenSecret.random()
+        let refresh = TokenSecret.random()
         for (token, kind, lifetime) in [(access, "access", policy.accessLifetime), (refresh, "refresh", policy.refreshLifetime)] {
             try db.execute(sql: """
                 INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [tokenHash(token), kind, user.id.databaseText, family.databaseText, now, now.addingTimeInterval(lifetime)])
+                """, arguments: [TokenSecret.hash(token), kind, user.id.databaseText, family.databaseText, now, now.addingTimeInterval(lifetime)])
         }
         return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user)
     }

@@ -20,7 +20,7 @@ extension AppDatabase {
                     results.append(earlier)
                     continue
                 }
-                let result = try HubApplier(db: db, forwardsUpstream: forwardsUpstream).apply(operation)
+                let result = try HubDecider(records: SQLiteHubRecords(db: db, forwardsUpstream: forwardsUpstream)).apply(operation)
                 results.append(result)
                 if result.outcome == .applied || result.outcome == .merged { changed.append(operation.pushedChange) }
                 // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
@@ -93,156 +93,51 @@ extension AppDatabase {
     }
 }
 
-/// Decides and applies one pushed operation against the hub's current record.
-private struct HubApplier {
+/// The SQLite hub's records, for `HubDecider`: the schema's foreign keys and unique indexes enforce the kinds'
+/// references and unique keys, and the tables' triggers keep the change log.
+private struct SQLiteHubRecords: HubRecords {
     let db: Database
     /// This hub is itself linked to a hub, so accepted operations queue for it too.
     let forwardsUpstream: Bool
 
-    func apply(_ operation: SyncOperation) throws -> SyncResult {
-        guard let table = RecordKind.named(operation.entity) else {
-            return rejected(operation, "Fieldbook does not know records of kind “\(operation.entity)”.", current: nil)
-        }
-        let current = try RecordStates.read(db, table, id: operation.entityId)
-        if let refusal = try permissionRefusal(operation, table, current) { return rejected(operation, refusal, current: current) }
-        if table.appendOnly, let answer = appendOnlyAnswer(operation, table, current) { return answer }
-        do {
-            var result: SyncResult?
-            try db.inSavepoint {
-                let decided = try decide(operation, table, current)
-                result = decided
-                return decided.outcome == .rejected ? .rollback : .commit
-            }
-            return result!
-        } catch let error as ValidationError {
-            return rejected(operation, error.fieldErrors.map(\.message).joined(separator: "; "), current: current)
-        } catch let error as DatabaseError {
-            return rejected(operation, Self.explain(error, table), current: current)
-        }
+    func liveFields(of kind: RecordKind, id: UUID) throws -> [String: JSONValue]? { try db.liveFields(of: kind, id: id) }
+
+    func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState { try RecordStates.read(db, kind, id: id) }
+
+    func wasEverWritten(_ kind: RecordKind, _ id: UUID) throws -> Bool { try RecordStates.wasEverWritten(db, kind, id: id) }
+
+    func account(_ id: UUID) throws -> (role: UserRole, disabled: Bool)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT role, is_disabled FROM users WHERE id = ?"),
+                                         arguments: [id.databaseText])
+        else { return nil }
+        return (UserRole(rawValue: row["role"]) ?? .readOnly, row["is_disabled"])
     }
 
-    private func decide(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> SyncResult {
-        switch operation.operation {
-        case .create where current.deleted: try create(operation, table)
-        case .create, .update: try update(operation, table, current)
-        case .delete: try delete(operation, table, current)
-        }
-    }
-
-    private func create(_ operation: SyncOperation, _ table: RecordKind) throws -> SyncResult {
-        var fields = operation.fields.filter { table.columns.contains($0.key) }
-        for column in table.columns where fields[column] == nil { fields[column] = .null }
-        try table.check(db, operation.entityId, fields)
-        let now = Date().storedText
-        if table.metaColumns.contains("created_at") {
-            fields["created_at"] = .string(operation.createdAt.storedText)
-            fields["updated_at"] = .string(now)
-        }
-        if table.metaColumns.contains("is_predefined") { fields["is_predefined"] = .int(0) }
-        let state = RecordState(entity: table.entity, entityId: operation.entityId, deleted: false, version: 1, fields: fields)
-        try RecordStates.write(db, table, state)
-        try forward(operation, fields: operation.fields)
-        return SyncResult(operationId: operation.operationId, outcome: .applied, current: state)
-    }
-
-    private func update(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> SyncResult {
-        if current.deleted {
-            guard try RecordStates.wasEverWritten(db, table, id: operation.entityId) else {
-                return rejected(operation, "This \(table.noun) does not exist on the hub; its creation may have failed.", current: current)
-            }
-            let losing = operation.fields.map { LosingField(name: $0.key, mine: $0.value, theirs: .null) }.sorted { $0.name < $1.name }
-            return SyncResult(operationId: operation.operationId, outcome: .conflict, reason: "deleted", losingFields: losing, current: current)
-        }
-        var winning: [String: JSONValue] = [:]
-        var losing: [LosingField] = []
-        for (name, mine) in operation.fields where table.columns.contains(name) {
-            let theirs = current.fields[name] ?? .null
-            if theirs.storesSame(as: mine) { continue }
-            let before = operation.before[name]
-            if operation.operation == .update, before == nil || before!.storesSame(as: theirs) {
-                winning[name] = mine
-            } else {
-                losing.append(LosingField(name: name, mine: mine, theirs: theirs))
-            }
-        }
-        var state = current
-        if !winning.isEmpty {
-            state = try RecordStates.writeEdit(db, table, current, winning)
-            try forward(operation, fields: winning)
-        }
-        let outcome: SyncOutcome = !losing.isEmpty ? .conflict : (current.version == operation.baseVersion ? .applied : .merged)
-        return SyncResult(operationId: operation.operationId, outcome: outcome, reason: losing.isEmpty ? nil : "edited",
-                          losingFields: losing.sorted { $0.name < $1.name }, current: state)
-    }
-
-    private func delete(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> SyncResult {
-        if current.deleted { return SyncResult(operationId: operation.operationId, outcome: .applied, current: current) }
-        if current.version > operation.baseVersion {
-            return SyncResult(operationId: operation.operationId, outcome: .conflict, reason: "changed", current: current)
-        }
-        var gone = current
-        (gone.deleted, gone.fields) = (true, [:])
-        try RecordStates.write(db, table, gone)
-        try forward(operation, fields: [:])
-        return SyncResult(operationId: operation.operationId, outcome: .applied, current: gone)
-    }
-
-    /// Rows of an append-only kind are never changed or removed; a create of one already here (sent again under a new
-    /// operation id) changes nothing.
-    private func appendOnlyAnswer(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) -> SyncResult? {
-        switch operation.operation {
-        case .create where current.deleted: nil
-        case .create: SyncResult(operationId: operation.operationId, outcome: .applied, current: current)
-        case .update, .delete:
-            rejected(operation, "A \(table.label.one) is never changed or deleted once written; add a new one instead.", current: current)
-        }
-    }
-
-    /// A hub that is itself linked upstream passes accepted operations on, under the same id.
-    private func forward(_ operation: SyncOperation, fields: [String: JSONValue]) throws {
+    /// Writes the record; a hub that is itself linked upstream passes the operation on, under the same id.
+    func store(_ state: RecordState, _ kind: RecordKind, by operation: SyncOperation, fields: [String: JSONValue]) throws {
+        try RecordStates.write(db, kind, state)
         let change = Change(operation: operation.operation, entity: operation.entity, entityId: operation.entityId, fields: fields,
                             baseVersion: operation.baseVersion)
         try ChangeRecorder(db: db, author: operation.author, queuesForHub: forwardsUpstream, origin: .pushed)
             .record(change, before: operation.before, operationId: operation.operationId)
     }
 
-    /// Operations keep their author's rights: a user this hub knows must still hold the role the change needs, and a
-    /// row that belongs to one user is changed only by them (or by Fieldbook itself, whose author is not a user id).
-    private func permissionRefusal(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> String? {
-        guard let authorId = UUID(uuidString: operation.author) else { return nil }
-        if let ownerColumn = table.ownerColumn {
-            let owner = current.deleted ? operation.fields[ownerColumn] : current.fields[ownerColumn]
-            guard owner.map({ UUID(uuidString: [ownerColumn: $0].text(ownerColumn)) == authorId }) == true else {
-                return "Only the person a \(table.label.one) belongs to may change it."
-            }
-        }
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT role, is_disabled FROM users WHERE id = ?"),
-                                         arguments: [authorId.databaseText])
-        else { return nil }
-        let role = UserRole(rawValue: row["role"]) ?? .readOnly
-        let allowed = switch table.requiredRole {
-        case .administrator: role.canAdminister
-        case .editor: role.canEditRecords
-        case .readOnly: true
-        }
-        if row["is_disabled"] as Bool { return "The author's account is disabled on the hub." }
-        return allowed ? nil : "The author's role on the hub (\(role.label)) may not change this kind of record."
+    func atomically(_ body: () throws -> Bool) throws {
+        try db.inSavepoint { try body() ? .commit : .rollback }
     }
 
-    private func rejected(_ operation: SyncOperation, _ reason: String, current: RecordState?) -> SyncResult {
-        let state = current ?? RecordState(entity: operation.entity, entityId: operation.entityId, deleted: true, version: 0, fields: [:])
-        return SyncResult(operationId: operation.operationId, outcome: .rejected, reason: reason, current: state)
-    }
-
-    private static func explain(_ error: DatabaseError, _ table: RecordKind) -> String {
-        let kind = table.noun
+    func refusal(for error: Error, _ kind: RecordKind) -> String? {
+        guard let error = error as? DatabaseError else { return nil }
+        let message = error.message ?? ""
         switch error.extendedResultCode {
-        case .SQLITE_CONSTRAINT_FOREIGNKEY:
-            return "This \(kind) refers to a record the hub does not have, or other records on the hub still use it."
-        case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
-            return "Another \(kind) on the hub already has the same \(kind == "user" ? "email" : "name or combination")."
-        default:
-            return "The hub refused a value of this \(kind): \(error.message ?? "a constraint failed")."
+        // A RESTRICT foreign key reports the generic constraint code: its message tells it apart.
+        case .SQLITE_CONSTRAINT_FOREIGNKEY, _ where message.hasPrefix("FOREIGN KEY constraint failed"):
+            return ConstraintRefusal.reference.message(kind)
+        case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY: return ConstraintRefusal.unique.message(kind)
+        case .SQLITE_CONSTRAINT_NOTNULL:
+            // "NOT NULL constraint failed: table.column"
+            return ConstraintRefusal.missing(column: String(message.split(separator: ".").last ?? "")).message(kind)
+        default: return "The hub refused a value of this \(kind.noun): \(error.message ?? "a constraint failed")."
         }
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 
 extension [String: JSONValue] {
     /// A field as form text: strings as they are, numbers written out, null and missing as empty.
-    func text(_ key: String) -> String {
+    public func text(_ key: String) -> String {
         switch self[key] {
         case .string(let value): value
         case .int(let value): String(value)
@@ -16,7 +16,7 @@ extension [String: JSONValue] {
 }
 
 extension JSONValue {
-    var isTrue: Bool {
+    public var isTrue: Bool {
         switch self {
         case .bool(let value): value
         case .int(let value): value != 0
@@ -26,7 +26,7 @@ extension JSONValue {
     }
 
     /// How the value is stored: booleans as 0/1, as SQLite does.
-    var databaseValue: DatabaseValue {
+    public var databaseValue: DatabaseValue {
         switch self {
         case .null: .null
         case .bool(let value): (value ? 1 : 0).databaseValue
@@ -37,7 +37,7 @@ extension JSONValue {
     }
 
     /// Reads a stored value; blobs are not synced.
-    init(_ value: DatabaseValue) {
+    public init(_ value: DatabaseValue) {
         switch value.storage {
         case .null, .blob: self = .null
         case .int64(let value): self = .int(Int(value))
@@ -46,8 +46,11 @@ extension JSONValue {
         }
     }
 
+    /// The value as SQLite would hand it back once stored (true becomes 1), so every kind of hub answers alike.
+    public var asStored: JSONValue { JSONValue(databaseValue) }
+
     /// Two values that store the same (true equals 1; 2.0 equals 2).
-    func storesSame(as other: JSONValue) -> Bool {
+    public func storesSame(as other: JSONValue) -> Bool {
         databaseValue == other.databaseValue || {
             switch (self, other) {
             case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b
@@ -61,7 +64,7 @@ extension Date {
     /// The text SQLite holds for this date, so a synced timestamp compares equal on every node: GRDB's storage format
     /// (`yyyy-MM-dd HH:mm:ss.SSS`, UTC, milliseconds rounded half up as ICU rounds them), written without its DateFormatter, which
     /// cost several microseconds per write, on every write (issue 15).
-    var storedText: String {
+    public var storedText: String {
         let milliseconds = (timeIntervalSince1970 * 1000 + 0.5).rounded(.down)
         guard abs(milliseconds) < 2.5e14 else { return String.fromDatabaseValue(databaseValue) ?? "" }  // beyond year 9999
         let total = Int64(milliseconds)

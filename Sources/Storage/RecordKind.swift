@@ -8,26 +8,35 @@ import GRDB
 public struct RecordKind: Sendable {
     /// The kind's name on the wire and in the change feed ("participant").
     public let entity: String
-    let table: String
+    public let table: String
     /// Columns a change may set (the wire's field names).
-    let columns: [String]
+    public let columns: [String]
     /// Columns carried verbatim from the hub so every node holds the same values (never pushed as edits).
-    let metaColumns: [String]
+    public let metaColumns: [String]
     /// Who may change rows of this kind.
-    let requiredRole: UserRole
+    public let requiredRole: UserRole
     /// Columns folded into `search_text`, in order; empty for kinds that are not searched by text.
     let searchColumns: [String]
     /// The kind in words, singular and plural ("participant", "participants").
     public let label: (one: String, many: String)
     /// The list page, for kinds people browse.
     public let listPath: String?
-    /// Throws a ValidationError when the row's values would not pass the page's form.
-    let validate: @Sendable (Database, UUID, [String: JSONValue]) throws -> Void
+    /// Throws a ValidationError when the row's values would not pass the page's form; reads other records (an area's
+    /// parents) through the store that holds them.
+    let validate: @Sendable (any RecordLookup, UUID, [String: JSONValue]) throws -> Void
     /// Rows are only ever added: the hub refuses changes and deletions, so copies made on two nodes never conflict.
-    let appendOnly: Bool
+    public let appendOnly: Bool
     /// For rows that belong to one user (notifications): the column naming them. Only that user, or Fieldbook itself,
     /// may change such a row, whatever their role.
-    let ownerColumn: String?
+    public let ownerColumn: String?
+    /// Columns naming another record, and what deleting that record does to this one. SQLite's schema enforces them
+    /// on every Fieldbook; a PostgreSQL hub, which keeps every kind in one table, enforces them from here
+    /// (`RecordKindSchemaTests` checks the two agree).
+    public let references: [Reference]
+    /// Sets of columns no two records of the kind may share, compared ignoring case (SQLite's `COLLATE NOCASE`).
+    public let uniqueKeys: [[String]]
+    /// The stored columns that may be NULL; every other one is NOT NULL.
+    public let optionalColumns: Set<String>
     /// Whether "export everything" includes the kind: the community's records do; accounts (which hold password
     /// hashes) and one person's notifications do not.
     public let inFullExport: Bool
@@ -36,7 +45,8 @@ public struct RecordKind: Sendable {
 
     init(entity: String, table: String, columns: [String], metaColumns: [String] = [], requiredRole: UserRole = .editor,
          searchColumns: [String] = [], label: (one: String, many: String), listPath: String? = nil, appendOnly: Bool = false,
-         ownerColumn: String? = nil, inFullExport: Bool = true, instants: [String] = [], validate: @escaping @Sendable (Database, UUID, [String: JSONValue]) throws -> Void) {
+         ownerColumn: String? = nil, inFullExport: Bool = true, instants: [String] = [], references: [Reference] = [],
+         uniqueKeys: [[String]] = [], optional: [String] = [], validate: @escaping @Sendable (any RecordLookup, UUID, [String: JSONValue]) throws -> Void) {
         self.entity = entity
         self.table = table
         self.columns = columns
@@ -47,6 +57,9 @@ public struct RecordKind: Sendable {
         self.listPath = listPath
         self.appendOnly = appendOnly
         self.ownerColumn = ownerColumn
+        self.references = references
+        self.uniqueKeys = uniqueKeys
+        optionalColumns = Set(optional)
         self.inFullExport = inFullExport
         instantColumns = Set(instants + metaColumns.filter(RecordKind.timestamps.contains))
         storedColumns = ["id", "version"] + columns + metaColumns
@@ -81,8 +94,11 @@ public struct RecordKind: Sendable {
     /// The columns a record state sets when it is stored, in the order `RecordStates.stagedRow` gives their values.
     let storedColumns: [String]
 
+    /// The stored columns that must hold a value (NOT NULL).
+    public var requiredColumns: [String] { (columns + metaColumns).filter { !optionalColumns.contains($0) } }
+
     /// The kind of record in words, for messages ("participant address").
-    var noun: String { entity.replacingOccurrences(of: "_", with: " ") }
+    public var noun: String { entity.replacingOccurrences(of: "_", with: " ") }
 
     /// The `search_text` of a row with these values, or nil for kinds without one.
     func searchText(_ values: [String: DatabaseValue]) -> String? {
@@ -101,15 +117,15 @@ public struct RecordKind: Sendable {
     }
 
     /// Throws a ValidationError when the row would not pass the page's form, or when a text holds U+0000 (`containsNUL`).
-    func check(_ db: Database, _ id: UUID, _ fields: [String: JSONValue]) throws {
+    public func check(_ lookup: any RecordLookup, _ id: UUID, _ fields: [String: JSONValue]) throws {
         let withNUL = fields.filter { if case .string(let text) = $0.value { text.containsNUL } else { false } }
         if let field = withNUL.keys.sorted().first {
             throw ValidationError([FieldError(field: field, message: "Remove the NUL character (U+0000) from \(field)")])
         }
-        try validate(db, id, fields)
+        try validate(lookup, id, fields)
     }
 
-    static let timestamps = ["created_at", "updated_at"]
+    public static let timestamps = ["created_at", "updated_at"]
 
     /// Checks the dates of a period row (an address or an activity's venue).
     static func checkPeriod(_ fields: [String: JSONValue]) throws {
@@ -119,5 +135,34 @@ public struct RecordKind: Sendable {
         if from == nil { errors.add("effective_from", "Enter the date as a real day, like 2025-03-12") }
         if !toText.isEmpty, CalendarDate(toText) == nil { errors.add("effective_to", "Enter the date as a real day, like 2025-03-12") }
         try errors.throwIfAny()
+    }
+}
+
+/// A column of one kind naming a record of another, as a foreign key: deleting the named record is refused while this
+/// one refers to it (`restrict`), deletes this one too (`cascade`), or empties the column (`setNull`).
+public struct Reference: Sendable, Equatable {
+    public enum OnDelete: String, Sendable { case restrict = "RESTRICT", cascade = "CASCADE", setNull = "SET NULL" }
+
+    public let column: String
+    /// The entity of the kind named.
+    public let entity: String
+    public let onDelete: OnDelete
+
+    init(_ column: String, _ entity: String, _ onDelete: OnDelete = .restrict) {
+        (self.column, self.entity, self.onDelete) = (column, entity, onDelete)
+    }
+}
+
+/// Reads records for a kind's check (an area's chain of parents), from whichever store holds them: a node's SQLite
+/// database or a PostgreSQL hub.
+public protocol RecordLookup {
+    /// The record's synced fields, or nil when there is no such record (never written, or deleted).
+    func liveFields(of kind: RecordKind, id: UUID) throws -> [String: JSONValue]?
+}
+
+extension Database: RecordLookup {
+    public func liveFields(of kind: RecordKind, id: UUID) throws -> [String: JSONValue]? {
+        let state = try RecordStates.read(self, kind, id: id)
+        return state.deleted ? nil : state.fields
     }
 }

@@ -53,11 +53,8 @@ enum RecordStates {
     /// Sets `changes` on an existing record as an edit: checked like the page's form, version raised, updated_at
     /// stamped, written. Returns the record as stored.
     static func writeEdit(_ db: Database, _ table: RecordKind, _ state: RecordState, _ changes: [String: JSONValue]) throws -> RecordState {
-        var edited = state
-        edited.fields.merge(changes) { $1 }
+        let edited = state.edited(changes, table)
         try table.check(db, state.entityId, edited.fields)
-        edited.version += 1
-        if table.metaColumns.contains("updated_at") { edited.fields["updated_at"] = .string(Date().storedText) }
         try write(db, table, edited)
         return edited
     }

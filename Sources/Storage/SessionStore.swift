@@ -24,12 +24,12 @@ public struct SessionPolicy: Sendable {
 extension AppDatabase {
     /// Starts a session; returns the token for the cookie and the session's CSRF token.
     public func startSession(for userId: UUID) throws -> (token: String, csrfToken: String) {
-        let token = Self.randomToken()
-        let csrf = Self.randomToken()
+        let token = TokenSecret.random()
+        let csrf = TokenSecret.random()
         let now = Date()
         try writeLocal { db in
             try db.execute(sql: "INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [Self.tokenHash(token), userId.databaseText, csrf, now, now])
+                           arguments: [TokenSecret.hash(token), userId.databaseText, csrf, now, now])
         }
         return (token, csrf)
     }
@@ -37,7 +37,7 @@ extension AppDatabase {
     /// The live session for a cookie token, or nil when unknown, expired or its user is disabled.
     /// Refreshes the idle timer at most once a minute, so most page views only read.
     public func session(token: String, policy: SessionPolicy, now: Date = Date()) throws -> SignedInSession? {
-        let hash = Self.tokenHash(token)
+        let hash = TokenSecret.hash(token)
         let row = try read { db in
             try Row.fetchOne(db, sql: """
                 SELECT s.csrf_token, s.created_at AS session_created, s.last_seen_at, u.* FROM sessions s
@@ -62,7 +62,7 @@ extension AppDatabase {
 
     public func endSession(token: String) throws {
         try writeLocal { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [Self.tokenHash(token)])
+            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [TokenSecret.hash(token)])
         }
     }
 
@@ -73,15 +73,19 @@ extension AppDatabase {
                            arguments: [now.addingTimeInterval(-policy.absoluteTimeout), now.addingTimeInterval(-policy.idleTimeout)])
         }
     }
+}
 
-    static func randomToken() -> String {
+/// Secrets handed to browsers and API clients (session ids, bearer tokens): random, URL-safe, and stored only as their
+/// SHA-256, so a copy of the database holds no usable token.
+public enum TokenSecret {
+    public static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    static func tokenHash(_ token: String) -> String {
+    public static func hash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

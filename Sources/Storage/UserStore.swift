@@ -110,7 +110,7 @@ extension AppDatabase {
         try transaction(by: actor) { transaction in
             try Self.setPasswordHash(hash, of: id, in: transaction)
             try transaction.db.execute(sql: "DELETE FROM sessions WHERE user_id = ? AND token_hash IS NOT ?",
-                                       arguments: [id.databaseText, token.map(Self.tokenHash)])
+                                       arguments: [id.databaseText, token.map(TokenSecret.hash)])
             try transaction.db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [id.databaseText])
         }
     }

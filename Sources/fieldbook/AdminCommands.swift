@@ -19,8 +19,14 @@ struct CreateUser: FieldbookCommand {
     @Option(help: "The person's name (default: the part of the email before @).")
     var name: String?
 
+    @Option(.databaseURL) var databaseURL: String?
+
     func perform() async throws {
         let password = try readPassword(for: "create-user")
+        let configuration = try AppConfiguration(common.given + [GivenSetting(.databaseURL, databaseURL)])
+        if configuration.databaseURL != nil {
+            return announce(try PostgresHubServer.createUser(configuration, email: email, role: role, name: name, password: password))
+        }
         try common.onDataFolder { try $0.createUser(email: email, role: role, name: name, password: password) }
     }
 }

@@ -39,13 +39,14 @@ struct Serve: FieldbookCommand {
         logger.info("shutting down")
         app.stop()
     }
+}
 
-    func makeLogger(level: Logger.Level) -> Logger {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        return Logger(label: "fieldbook")
+/// Logs to standard error at `level` and above (the serving commands).
+func makeLogger(level: Logger.Level) -> Logger {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = level
+        return handler
     }
+    return Logger(label: "fieldbook")
 }

@@ -19,6 +19,31 @@ import Testing
         }
     }
 
+    /// A PostgreSQL hub enforces references, unique keys and required columns from the descriptors; SQLite's schema enforces them on every
+    /// other Fieldbook. Both must say the same.
+    @Test func eachKindsReferencesUniqueKeysAndRequiredColumnsAreTheSchemas() throws {
+        let given = try TestDatabase(linked: false)
+        let tables = Dictionary(uniqueKeysWithValues: RecordKind.all.map { ($0.table, $0.entity) })
+        try given.database.read { db in
+            for kind in RecordKind.all {
+                let foreignKeys = try Row.fetchAll(db, sql: "SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list(?)",
+                                                   arguments: [kind.table])
+                    .map { "\($0["from"] as String) → \(tables[$0["table"] as String] ?? "?") \($0["on_delete"] as String)" }
+                let described = kind.references.map { "\($0.column) → \($0.entity) \($0.onDelete.rawValue)" }
+                #expect(foreignKeys.sorted() == described.sorted(), "\(kind.entity)")
+                let uniqueIndexes = try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1 AND origin != 'pk'",
+                                                     arguments: [kind.table])
+                let keys = try uniqueIndexes.map { index in
+                    try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index["name"] as String])
+                }
+                #expect(keys.sorted { $0.description < $1.description } == kind.uniqueKeys.sorted { $0.description < $1.description },
+                        "\(kind.entity)")
+                let notNull = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE \"notnull\" = 1", arguments: [kind.table])
+                #expect(Set(notNull).subtracting(["id", "version", "search_text"]) == Set(kind.requiredColumns), "\(kind.entity)")
+            }
+        }
+    }
+
     @Test func eachRecordTypeEncodesExactlyItsTablesColumns() throws {
         let given = try TestDatabase(linked: false)
         _ = try given.database.importDemoCommunity(size: DemoCommunity.Size(venues: 3, participants: 5, activities: 3), seed: 7)

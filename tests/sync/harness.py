@@ -113,10 +113,14 @@ class Node:
                 raise HarnessError(f"{self.name} did not start:\n{self._log_tail()}")
             time.sleep(0.3)  # the old port may still be held for a moment after a kill: try again
 
+    def serve_argv(self) -> list[str]:
+        """The command that serves this Fieldbook on its port."""
+        return [str(binary_path()), "serve", "--port", str(self.port), "--data", str(self.data_dir),
+                "--resources", str(REPO_ROOT), "--log-level", "info", *self.serve_args]
+
     def _start_once(self, deadline: float) -> bool:
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
-        argv = [str(binary_path()), "serve", "--port", str(self.port), "--data", str(self.data_dir),
-                "--resources", str(REPO_ROOT), "--log-level", "info", *self.serve_args]
+        argv = self.serve_argv()
         log = open(self.log_path, "ab")
         log.write(f"\n=== {' '.join(argv)}\n".encode())
         log.flush()

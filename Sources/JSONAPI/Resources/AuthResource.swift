@@ -52,18 +52,18 @@ enum AuthResource {
         let address = context.request.remoteAddress
         let wait = throttle.waitTime(email: email, address: address)
         if wait > 0 { throw TooManySignIns(seconds: wait) }
-        guard let user = try context.database.verifyCredentials(email: email, password: body.text("password")) else {
+        guard let user = try context.hub.verifyCredentials(email: email, password: body.text("password")) else {
             throttle.recordFailure(email: email, address: address)
             throw APIUnauthorized(publicMessage: "The email address or password is not right, or the account is disabled.")
         }
         throttle.recordSuccess(email: email, address: address)
-        return APIResponse.ok(TokenBody(try context.database.issueAPITokens(for: user, policy: context.authenticator.policy)))
+        return APIResponse.ok(TokenBody(try context.hub.issueAPITokens(for: user, policy: context.authenticator.policy, now: Date())))
     }
 
     @Sendable static func refresh(_ context: APIContext) throws -> Response {
         let body = try context.body(refreshFields, mode: .full)
-        guard let pair = try context.database.refreshAPITokens(refreshToken: body.text("refresh_token"),
-                                                                policy: context.authenticator.policy) else {
+        guard let pair = try context.hub.refreshAPITokens(refreshToken: body.text("refresh_token"),
+                                                           policy: context.authenticator.policy, now: Date()) else {
             throw APIUnauthorized(publicMessage: "The refresh token is unknown, expired or already used. Sign in again with POST \(APIPaths.login()).")
         }
         return APIResponse.ok(TokenBody(pair))

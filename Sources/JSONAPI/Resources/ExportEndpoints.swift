@@ -59,7 +59,7 @@ enum ExportEndpoints {
     private static func download(_ context: APIContext, _ name: String,
                                  _ export: @escaping @Sendable (AppDatabase, ExportFormat, ([UInt8]) -> Bool) throws -> Int) throws -> Response {
         let format = try context.choice("format", ExportFormat.self) ?? .json
-        let database = context.database
+        let database = try context.database
         return try Download.list(name, format, failed: { error in
             logger.error("export of \(name) failed", metadata: ["error": "\(String(reflecting: error))"])
         }) { write in try export(database, format, write) }

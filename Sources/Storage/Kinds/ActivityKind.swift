@@ -14,7 +14,8 @@ extension Activity: StoredRecord {
     static let kind = RecordKind(
         entity: "activity", table: databaseTableName,
         columns: ["name", "description", "activity_type_id", "start_date", "end_date", "status"], metaColumns: RecordKind.timestamps,
-        searchColumns: ["name"], label: ("activity", "activities"), listPath: "/activities"
+        searchColumns: ["name"], label: ("activity", "activities"), listPath: "/activities",
+        references: [Reference("activity_type_id", "activity_type")], optional: ["description", "end_date"]
     ) { _, _, fields in
         let end = fields.text("end_date")
         _ = try ActivityInput(name: fields.text("name"), description: fields.text("description"), typeId: fields.text("activity_type_id"),

@@ -12,12 +12,26 @@ extension GeographicArea: StoredRecord {
 
     static let kind = RecordKind(
         entity: "geographic_area", table: databaseTableName, columns: ["name", "area_type", "parent_id"],
-        metaColumns: RecordKind.timestamps, label: ("area", "geographic areas"), listPath: "/areas"
-    ) { db, id, fields in
+        metaColumns: RecordKind.timestamps, label: ("area", "geographic areas"), listPath: "/areas",
+        references: [Reference("parent_id", "geographic_area")], optional: ["parent_id"]
+    ) { lookup, id, fields in
         let valid = try AreaInput(name: fields.text("name"), areaType: fields.text("area_type"), parentId: fields.text("parent_id")).validated()
-        if let parent = valid.parentId, try parent == id || AppDatabase.descendantIds(db, of: id).contains(parent) {
+        if let parent = valid.parentId, try isAncestor(id, of: parent, in: lookup) {
             throw ValidationError([FieldError(field: "parent_id", message: "An area cannot be inside itself or one of its own sub-areas")])
         }
+    }
+
+    /// True when `area` is `child` itself or one of the areas above it: the new parent would then sit inside the area.
+    /// Walks up the stored parents, so any store answers it; a chain seen twice (which the check itself prevents)
+    /// ends the walk.
+    static func isAncestor(_ area: UUID, of child: UUID, in lookup: any RecordLookup) throws -> Bool {
+        var next: UUID? = child
+        var seen = Set<UUID>()
+        while let current = next, seen.insert(current).inserted {
+            if current == area { return true }
+            next = try lookup.liveFields(of: kind, id: current).flatMap { UUID(uuidString: $0.text("parent_id")) }
+        }
+        return false
     }
 
     public init(row: Row) {

@@ -15,7 +15,10 @@ struct AssignmentRow: StoredRecord {
 
     static let kind = RecordKind(
         entity: "assignment", table: databaseTableName, columns: ["activity_id", "participant_id", "role_id", "assigned_at"],
-        label: ("assignment", "assignments"), instants: ["assigned_at"]
+        label: ("assignment", "assignments"), instants: ["assigned_at"],
+        references: [Reference("activity_id", "activity", .cascade), Reference("participant_id", "participant", .cascade),
+                     Reference("role_id", "participant_role")],
+        uniqueKeys: [["activity_id", "participant_id", "role_id"]]
     ) { _, _, _ in }
 
     init(activityId: UUID, participantId: UUID, roleId: UUID, assignedAt: Date = Date()) {

@@ -8,7 +8,8 @@ extension Category: EncodableRecord, SyncedRecord {
     private static let kinds: [CategoryKind: RecordKind] = Dictionary(uniqueKeysWithValues: CategoryKind.allCases.map { category in
         (category, RecordKind(entity: category.rawValue, table: category.table, columns: ["name"],
                               metaColumns: ["is_predefined"] + RecordKind.timestamps, label: (category.singular, category.plural),
-                              listPath: category == .activityType ? "/activity-types" : "/roles") { _, _, fields in
+                              listPath: category == .activityType ? "/activity-types" : "/roles",
+                              uniqueKeys: [["name"]]) { _, _, fields in
             _ = try CategoryInput(name: fields.text("name")).validated(kind: category)
         })
     })

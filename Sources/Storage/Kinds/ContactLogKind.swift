@@ -10,7 +10,8 @@ extension ContactLog: StoredRecord {
     static let kind = RecordKind(
         entity: "contact_log", table: databaseTableName,
         columns: ["visit_stop_id", "result", "note", "logged_at", "logged_by", "latitude", "longitude", "accuracy_m"],
-        label: ("contact log", "contact logs"), appendOnly: true, instants: ["logged_at"]
+        label: ("contact log", "contact logs"), appendOnly: true, instants: ["logged_at"],
+        references: [Reference("visit_stop_id", "visit_stop")], optional: ["latitude", "longitude", "accuracy_m"]
     ) { _, _, fields in
         _ = try ContactLogInput(result: fields.text("result"), note: fields.text("note"), latitude: fields.text("latitude"),
                                 longitude: fields.text("longitude"), accuracy: fields.text("accuracy_m")).validated()

@@ -13,7 +13,7 @@ struct NotificationRow: StoredRecord {
         entity: "notification", table: databaseTableName,
         columns: ["user_id", "kind", "text", "subject_entity", "subject_id", "created_at", "is_read"],
         requiredRole: .readOnly, label: ("notification", "notifications"), ownerColumn: "user_id",
-        inFullExport: false
+        inFullExport: false, references: [Reference("user_id", "user", .cascade)], optional: ["subject_id"]
     ) { _, _, fields in
         var errors = ValidationError()
         if UUID.strict(fields.text("user_id")) == nil { errors.add("user_id", "A notification is addressed to a user: give their id") }
@@ -62,7 +62,7 @@ struct NotificationPreferencesRow: StoredRecord {
     static let kind = RecordKind(
         entity: "notification_preferences", table: databaseTableName, columns: ["user_id", "muted_kinds", "system_notifications"],
         requiredRole: .readOnly, label: ("notification preferences", "notification preferences"), ownerColumn: "user_id",
-        inFullExport: false
+        inFullExport: false, references: [Reference("user_id", "user", .cascade)]
     ) { _, id, fields in
         var errors = ValidationError()
         if UUID.strict(fields.text("user_id")) != id { errors.add("user_id", "Preferences are kept under their user's id") }

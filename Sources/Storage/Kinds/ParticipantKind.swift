@@ -15,7 +15,8 @@ extension Participant: StoredRecord {
     static let kind = RecordKind(
         entity: "participant", table: databaseTableName, columns: ["name", "email", "phone", "notes", "home_venue_id"],
         metaColumns: RecordKind.timestamps, searchColumns: ["name", "email"], label: ("participant", "participants"),
-        listPath: "/participants"
+        listPath: "/participants", references: [Reference("home_venue_id", "venue")],
+        optional: ["phone", "notes", "home_venue_id"]
     ) { _, _, fields in
         _ = try ParticipantInput(name: fields.text("name"), email: fields.text("email"), phone: fields.text("phone"),
                                  notes: fields.text("notes"), homeVenueId: fields.text("home_venue_id")).validated()

@@ -23,12 +23,16 @@ struct PeriodRow: SyncedRecord, FetchableRecord {
 
     static let addressKind = RecordKind(
         entity: "participant_address", table: "participant_address_history",
-        columns: ["participant_id", "venue_id", "effective_from", "effective_to"], label: ("address period", "address periods")
+        columns: ["participant_id", "venue_id", "effective_from", "effective_to"], label: ("address period", "address periods"),
+        references: [Reference("participant_id", "participant", .cascade), Reference("venue_id", "venue")],
+        optional: ["effective_to"]
     ) { _, _, fields in try RecordKind.checkPeriod(fields) }
 
     static let activityVenueKind = RecordKind(
         entity: "activity_venue", table: "activity_venue_history",
-        columns: ["activity_id", "venue_id", "effective_from", "effective_to"], label: ("venue period", "venue periods")
+        columns: ["activity_id", "venue_id", "effective_from", "effective_to"], label: ("venue period", "venue periods"),
+        references: [Reference("activity_id", "activity", .cascade), Reference("venue_id", "venue")],
+        optional: ["effective_to"]
     ) { _, _, fields in try RecordKind.checkPeriod(fields) }
 
     var recordKind: RecordKind { owner.kind }

@@ -10,7 +10,10 @@ extension Photo: StoredRecord {
         entity: "photo", table: databaseTableName,
         columns: PhotoSubject.columns + ["caption", "taken_on", "file_sha256", "width", "height", "file_bytes",
                                          "thumb_sha256", "thumb_width", "thumb_height", "thumb_bytes", "added_by"],
-        metaColumns: RecordKind.timestamps, label: ("photo", "photos")
+        metaColumns: RecordKind.timestamps, label: ("photo", "photos"),
+        references: [Reference("participant_id", "participant", .cascade), Reference("venue_id", "venue", .cascade),
+                     Reference("activity_id", "activity", .cascade), Reference("contact_log_id", "contact_log", .cascade)],
+        optional: PhotoSubject.columns + ["taken_on", "added_by"]
     ) { _, _, fields in
         _ = try PhotoInput(caption: fields.text("caption"), takenOn: fields.text("taken_on")).validated()
         var errors = ValidationError()

@@ -13,7 +13,7 @@ struct UserRow: StoredRecord {
     static let kind = RecordKind(
         entity: "user", table: databaseTableName, columns: ["email", "name", "role", "password_hash", "is_disabled"],
         metaColumns: RecordKind.timestamps, requiredRole: .administrator, label: ("user", "users"), listPath: "/users",
-        inFullExport: false
+        inFullExport: false, uniqueKeys: [["email"]]
     ) { _, _, fields in
         var errors = ValidationError()
         if !EmailAddress.isValid(fields.text("email")) { errors.add("email", "Enter an email address in the correct format, like name@example.org") }
@@ -50,4 +50,14 @@ struct UserRow: StoredRecord {
     }
 
     mutating func stamp(editedAt date: Date) { user.updatedAt = date }
+}
+
+extension User {
+    /// A user from their record's synced fields, as a hub that keeps records in their wire form (PostgreSQL) holds them.
+    public init(id: UUID, version: Int, syncedFields fields: [String: JSONValue]) {
+        self.init(id: id, email: fields.text("email"), name: fields.text("name"), role: UserRole(rawValue: fields.text("role")) ?? .readOnly,
+                  isDisabled: fields["is_disabled"]?.isTrue ?? false, version: version,
+                  createdAt: StoredDate.parse(fields.text("created_at")) ?? Date(timeIntervalSince1970: 0),
+                  updatedAt: StoredDate.parse(fields.text("updated_at")) ?? Date(timeIntervalSince1970: 0))
+    }
 }

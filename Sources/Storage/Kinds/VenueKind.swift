@@ -14,7 +14,8 @@ extension Venue: StoredRecord {
     static let kind = RecordKind(
         entity: "venue", table: databaseTableName,
         columns: ["name", "address", "geographic_area_id", "latitude", "longitude", "venue_type"], metaColumns: RecordKind.timestamps,
-        searchColumns: ["name", "address"], label: ("venue", "venues"), listPath: "/venues"
+        searchColumns: ["name", "address"], label: ("venue", "venues"), listPath: "/venues",
+        references: [Reference("geographic_area_id", "geographic_area")], optional: ["latitude", "longitude", "venue_type"]
     ) { _, _, fields in
         _ = try VenueInput(name: fields.text("name"), address: fields.text("address"), areaId: fields.text("geographic_area_id"),
                            latitude: fields.text("latitude"), longitude: fields.text("longitude"), venueType: fields.text("venue_type"))

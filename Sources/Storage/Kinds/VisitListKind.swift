@@ -9,7 +9,7 @@ extension VisitList: StoredRecord {
     static let kind = RecordKind(
         entity: "visit_list", table: databaseTableName,
         columns: ["name", "visit_date", "purpose", "script", "assigned_user_id", "status"], metaColumns: RecordKind.timestamps,
-        label: ("visit list", "visit lists"), listPath: "/visit-lists"
+        label: ("visit list", "visit lists"), listPath: "/visit-lists", references: [Reference("assigned_user_id", "user")]
     ) { _, _, fields in
         _ = try VisitListInput(name: fields.text("name"), visitDate: fields.text("visit_date"), purpose: fields.text("purpose"),
                                script: fields.text("script"), assigneeId: fields.text("assigned_user_id"), status: fields.text("status"))

@@ -8,7 +8,10 @@ extension VisitStop: StoredRecord {
 
     static let kind = RecordKind(
         entity: "visit_stop", table: databaseTableName, columns: ["visit_list_id", "venue_id", "participant_id", "follow_up_of", "added_at"],
-        label: ("stop", "stops"), instants: ["added_at"]
+        label: ("stop", "stops"), instants: ["added_at"],
+        references: [Reference("visit_list_id", "visit_list", .cascade), Reference("venue_id", "venue"),
+                     Reference("participant_id", "participant", .setNull)],
+        optional: ["participant_id", "follow_up_of"]
     ) { _, _, _ in }
 
     public init(row: Row) {

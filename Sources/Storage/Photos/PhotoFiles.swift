@@ -98,7 +98,7 @@ public struct PhotoFiles: Sendable {
 extension PhotoFiles {
     /// Refuses bytes received as a photo file (sync, a restore) unless they have the hash they were sent as and are a
     /// photo as Fieldbook keeps them.
-    static func checkReceived(_ bytes: [UInt8], sha256: String) throws {
+    public static func checkReceived(_ bytes: [UInt8], sha256: String) throws {
         let actual = Self.sha256(bytes)
         guard actual == sha256 else { throw PhotoFileError.hashMismatch(expected: sha256, actual: actual) }
         guard PhotoProcessor.isKeptPhoto(bytes) else { throw PhotoFileError.notAKeptPhoto }

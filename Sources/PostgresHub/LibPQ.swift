@@ -1,0 +1,130 @@
+import CPostgres
+import Foundation
+
+/// An error PostgreSQL or libpq reported, with its SQLSTATE when the server sent one ("23505": a unique key).
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public let sqlState: String?
+
+    public var description: String { sqlState.map { "\(message) (SQLSTATE \($0))" } ?? message }
+
+    /// A unique index refused the row.
+    var isUniqueViolation: Bool { sqlState == "23505" }
+}
+
+/// The rows of one statement, copied out of libpq's result as text (PostgreSQL's text format), so nothing points into
+/// memory libpq frees.
+struct PostgresRows {
+    let columns: [String]
+    let values: [[String?]]
+
+    var count: Int { values.count }
+
+    /// The text of `column` in row `row`, nil for NULL.
+    func text(_ row: Int, _ column: String) -> String? {
+        guard let index = columns.firstIndex(of: column) else { return nil }
+        return values[row][index]
+    }
+
+    func int(_ row: Int, _ column: String) -> Int64? { text(row, column).flatMap { Int64($0) } }
+
+    func bool(_ row: Int, _ column: String) -> Bool { text(row, column) == "t" }
+}
+
+/// One connection to PostgreSQL, used by one thread at a time (the pool hands it out). Parameters are sent
+/// separately from the statement (never spliced into its text), as text.
+final class PostgresConnection {
+    private let handle: OpaquePointer
+
+    init(url: String) throws {
+        guard let handle = PQconnectdb(url) else { throw PostgresError(message: "libpq could not allocate a connection", sqlState: nil) }
+        // From here on `deinit` closes the handle, also when this initializer throws.
+        self.handle = handle
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw PostgresError(message: "Could not connect to PostgreSQL: \(Self.text(PQerrorMessage(handle)))", sqlState: nil)
+        }
+        // Warnings (NOTICE) are the server's business, not the hub's log.
+        _ = try execute("SET client_min_messages = warning")
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// False once the connection broke (the server restarted, the network failed): the pool then drops it.
+    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs one statement with `$1`, `$2`… bound to `parameters` (nil: NULL); answers its rows.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
+        let result = withCStrings(parameters) { pointers in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+        }
+        guard let result else { throw PostgresError(message: Self.text(PQerrorMessage(handle)), sqlState: nil) }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return PostgresRows(columns: [], values: [])
+        case PGRES_TUPLES_OK: return Self.rows(result)
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            throw PostgresError(message: Self.text(PQresultErrorMessage(result)), sqlState: state)
+        }
+    }
+
+    /// Runs statements without parameters, several separated by semicolons (a schema).
+    func executeScript(_ sql: String) throws {
+        guard let result = PQexec(handle, sql) else { throw PostgresError(message: Self.text(PQerrorMessage(handle)), sqlState: nil) }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            throw PostgresError(message: Self.text(PQresultErrorMessage(result)), sqlState: state)
+        }
+    }
+
+    /// Waits up to `timeout` seconds for a NOTIFY on a channel this connection LISTENs to; answers the channels heard
+    /// (empty when the time ran out). Throws when the connection broke.
+    func notifications(timeout: TimeInterval) throws -> [String] {
+        var heard = drainNotifications()
+        guard heard.isEmpty else { return heard }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { throw PostgresError(message: "the connection to PostgreSQL is closed", sqlState: nil) }
+        let ready = poll(&descriptor, 1, Int32(timeout * 1000))
+        if ready > 0 {
+            guard PQconsumeInput(handle) == 1 else { throw PostgresError(message: Self.text(PQerrorMessage(handle)), sqlState: nil) }
+            heard = drainNotifications()
+        }
+        return heard
+    }
+
+    private func drainNotifications() -> [String] {
+        var channels: [String] = []
+        while let notice = PQnotifies(handle) {
+            channels.append(String(cString: notice.pointee.relname))
+            PQfreemem(notice)
+        }
+        return channels
+    }
+
+    private static func rows(_ result: OpaquePointer) -> PostgresRows {
+        let rowCount = Int(PQntuples(result)), columnCount = Int(PQnfields(result))
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        var values: [[String?]] = []
+        values.reserveCapacity(rowCount)
+        for row in 0..<rowCount {
+            values.append((0..<columnCount).map { column in
+                PQgetisnull(result, Int32(row), Int32(column)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+            })
+        }
+        return PostgresRows(columns: columns, values: values)
+    }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
+    }
+}
+
+/// Calls `body` with C strings for `strings` (NULL for nil), valid only during the call.
+private func withCStrings<Result>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> Result) -> Result {
+    let copies = strings.map { $0.map { strdup($0) } ?? nil }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } })
+}

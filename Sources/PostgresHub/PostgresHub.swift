@@ -1,0 +1,138 @@
+import Domain
+import Foundation
+import Storage
+
+/// A sync hub whose store is PostgreSQL, for organizations with hundreds of nodes: several hub processes may serve
+/// one database at once, and PostgreSQL's own tools back it up and replicate it. It decides pushes by the same
+/// rules as a SQLite hub (`HubDecider`), and nodes cannot tell the two apart.
+///
+/// The change log's order: a push takes a transaction-level advisory lock before it numbers any change, so the
+/// transaction that took a lower number has committed before another can take a higher one. A node that pulled past
+/// a number therefore never finds a lower one appearing later (sequence numbers taken by concurrent transactions
+/// would otherwise commit out of order, and the pull would skip the late one forever).
+public final class PostgresHub: SyncHub {
+    static let userKind = RecordKind.named("user")!
+    /// The lock every transaction that numbers changes holds until it ends.
+    static let changeLogLock = "7340120502"
+    /// The channel a commit that grew the change log notifies, so long polls on every hub process wake.
+    static let changesChannel = "fieldbook_changes"
+
+    let pool: PostgresPool
+    private let passwordHasher: PasswordHasher
+    private let listener: ChangeListener
+
+    /// Connects, and brings the database's schema to this version (one process at a time).
+    public init(url: String, poolSize: Int = 10, passwordCost: PasswordHasher.Cost = .standard) throws {
+        pool = PostgresPool(url: url, size: poolSize)
+        passwordHasher = PasswordHasher(cost: passwordCost)
+        listener = ChangeListener(url: url, channel: Self.changesChannel)
+        try pool.withConnection { try PostgresHubSchema.migrate($0) }
+    }
+
+    /// Stops listening for other processes' changes.
+    public func close() { listener.stop() }
+
+    public func applyPush(_ request: PushRequest) throws -> PushResponse {
+        try pool.transaction { connection in
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
+            let decider = HubDecider(records: PostgresHubRecords(connection: connection))
+            var results: [SyncResult] = []
+            var changed = false
+            for operation in request.operations {
+                if let earlier = try Self.earlierResult(connection, operation.operationId) {
+                    results.append(earlier)
+                    continue
+                }
+                let result = try decider.apply(operation)
+                results.append(result)
+                // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
+                guard result.outcome != .rejected else { continue }
+                changed = true
+                try connection.execute("INSERT INTO applied_operations (operation_id, result) VALUES ($1, $2)",
+                                       [operation.operationId.text, String(decoding: result.jsonBytes, as: UTF8.self)])
+            }
+            if changed { try connection.execute("SELECT pg_notify($1, '')", [Self.changesChannel]) }
+            return PushResponse(results: results)
+        }
+    }
+
+    private static func earlierResult(_ connection: PostgresConnection, _ operationId: UUID) throws -> SyncResult? {
+        guard let text = try connection.execute("SELECT result FROM applied_operations WHERE operation_id = $1", [operationId.text])
+            .values.first?[0] ?? nil else { return nil }
+        return try JSONDecoder().decode(SyncResult.self, from: Data(text.utf8))
+    }
+
+    public func changes(after cursor: Int64, limit: Int) throws -> ChangePage {
+        try pool.withConnection { connection in
+            let rows = try connection.execute("""
+                SELECT seq, entity, id::text AS id, version, deleted, fields::text AS fields FROM records
+                WHERE seq > $1 ORDER BY seq LIMIT $2
+                """, [String(cursor), String(limit)])
+            var entries: [ChangeLogEntry] = []
+            entries.reserveCapacity(rows.count)
+            for row in 0..<rows.count {
+                let entity = rows.text(row, "entity") ?? "", id = UUID(uuidString: rows.text(row, "id") ?? "") ?? UUID()
+                let deleted = rows.bool(row, "deleted")
+                let state = RecordState(entity: entity, entityId: id, deleted: deleted, version: deleted ? 0 : Int(rows.int(row, "version") ?? 0),
+                                        fields: deleted ? [:] : try WireFields.fields(rows.text(row, "fields")))
+                entries.append(ChangeLogEntry(seq: rows.int(row, "seq") ?? 0, state: state))
+            }
+            let next = entries.last?.seq ?? cursor
+            let last = try Self.latestSequence(connection)
+            return ChangePage(changes: entries, nextCursor: next, hasMore: last > next, remaining: Int(max(0, last - next)))
+        }
+    }
+
+    public func latestChangeSequence() throws -> Int64 {
+        try pool.withConnection(Self.latestSequence)
+    }
+
+    private static func latestSequence(_ connection: PostgresConnection) throws -> Int64 {
+        try connection.execute("SELECT coalesce(max(seq), 0) AS last FROM records").int(0, "last") ?? 0
+    }
+
+    public func isHealthy() -> Bool {
+        (try? pool.withConnection { try $0.execute("SELECT 1 AS one").int(0, "one") }) == 1
+    }
+
+    public func observeChanges(_ onChange: @escaping @Sendable () -> Void) {
+        listener.observe(onChange)
+    }
+
+    /// Makes an account, as `fieldbook create-user` does on a node: checked by the same rules, and written as a pushed
+    /// creation by Fieldbook itself, so it is logged and reaches every node.
+    @discardableResult
+    public func createUser(_ input: NewUserInput) throws -> User {
+        let valid = try input.validated()
+        let now = Date()
+        let fields: [String: JSONValue] = [
+            "email": .string(valid.email), "name": .string(valid.name), "role": .string(valid.role.rawValue),
+            "password_hash": .string(try passwordHasher.hash(valid.password)), "is_disabled": .int(0),
+        ]
+        let operation = SyncOperation(operationId: UUID(), operation: .create, entity: Self.userKind.entity, entityId: UUID(), fields: fields,
+                                      before: [:], baseVersion: 0, author: Actor.system("command-line").recorded, createdAt: now)
+        let result = try applyPush(PushRequest(nodeId: UUID(), operations: [operation])).results[0]
+        guard result.outcome == .applied else {
+            throw ValidationError([FieldError(field: "email", message: result.reason ?? "The hub did not accept this account.")])
+        }
+        return User(id: operation.entityId, version: result.current.version, syncedFields: result.current.fields)
+    }
+
+    public func verifyCredentials(email: String, password: String) throws -> User? {
+        let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let rows = try pool.withConnection { connection in
+            try connection.execute("""
+                SELECT id::text AS id, version, fields::text AS fields FROM records
+                WHERE entity = 'user' AND NOT deleted AND lower(fields->>'email') = $1
+                """, [normalized])
+        }
+        guard rows.count == 1, let id = rows.text(0, "id").flatMap(UUID.init(uuidString:)) else {
+            _ = passwordHasher.verify(password, against: passwordHasher.dummyHash())
+            return nil
+        }
+        let fields = try WireFields.fields(rows.text(0, "fields"))
+        guard passwordHasher.verify(password, against: fields.text("password_hash")) else { return nil }
+        let user = User(id: id, version: Int(rows.int(0, "version") ?? 0), syncedFields: fields)
+        return user.isDisabled ? nil : user
+    }
+}

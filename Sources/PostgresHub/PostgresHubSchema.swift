@@ -1,0 +1,122 @@
+import Domain
+import Foundation
+import Storage
+
+/// The PostgreSQL hub's tables. Every synced kind shares one table of records in their wire form, so a kind added to
+/// Fieldbook needs no new table here: its references and unique keys come from its `RecordKind` as indexes.
+enum PostgresHubSchema {
+    /// Held (per session) while migrating, so hub processes started together migrate one after another.
+    static let migrationLock = "7340120501"
+
+    /// Each step runs once, in order, in its own transaction; the `fieldbook_schema` table remembers which ran.
+    static let steps: [(name: String, sql: String)] = [
+        ("v1-records", """
+            -- Every record any node pushed, of every kind, with its fields as the wire carries them. A deleted record
+            -- stays as a tombstone (deleted, no fields), so an edit made offline to it is told apart from one to a
+            -- record that never existed. `seq` is the record's place in the change log: renumbered at each change,
+            -- NULL for the predefined categories every Fieldbook seeds itself.
+            CREATE TABLE records (
+                entity text NOT NULL,
+                id uuid NOT NULL,
+                version integer NOT NULL,
+                deleted boolean NOT NULL DEFAULT false,
+                fields jsonb NOT NULL,
+                seq bigint UNIQUE,
+                PRIMARY KEY (entity, id)
+            );
+            CREATE SEQUENCE change_seq;
+            CREATE INDEX records_user_email ON records (lower(fields->>'email')) WHERE entity = 'user' AND NOT deleted;
+
+            -- Every pushed operation applied here, with the answer given, so a repeated push has one effect.
+            CREATE TABLE applied_operations (
+                operation_id uuid PRIMARY KEY,
+                result text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            );
+
+            -- Bearer tokens of sign-ins, as SHA-256 hashes (Storage/APITokenStore.swift has the rules).
+            CREATE TABLE api_tokens (
+                token_hash text PRIMARY KEY,
+                kind text NOT NULL CHECK (kind IN ('access', 'refresh')),
+                user_id uuid NOT NULL,
+                family_id uuid NOT NULL,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz NOT NULL,
+                revoked boolean NOT NULL DEFAULT false,
+                issued bigserial
+            );
+            CREATE INDEX api_tokens_family ON api_tokens (family_id, kind, issued);
+            """),
+        ("v2-photo-files", """
+            -- Photo contents nodes sent, by the SHA-256 of their bytes (a few hundred KB each), so every hub process
+            -- serves them: the hub keeps no files of its own.
+            CREATE TABLE photo_files (
+                sha256 text PRIMARY KEY,
+                bytes bytea NOT NULL,
+                received_at timestamptz NOT NULL DEFAULT now()
+            );
+            """),
+    ]
+
+    /// Brings the database to this version of Fieldbook: the steps not yet run, then the kinds' indexes and the
+    /// predefined categories (both idempotent, so a kind added later gets its indexes at the next start).
+    static func migrate(_ connection: PostgresConnection) throws {
+        try connection.execute("SELECT pg_advisory_lock($1)", [migrationLock])
+        defer { _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [migrationLock]) }
+        try connection.executeScript("CREATE TABLE IF NOT EXISTS fieldbook_schema (step text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        let done = Set(try connection.execute("SELECT step FROM fieldbook_schema").values.compactMap { $0[0] })
+        for step in steps where !done.contains(step.name) {
+            try connection.executeScript("BEGIN; \(step.sql); INSERT INTO fieldbook_schema (step) VALUES ('\(step.name)'); COMMIT;")
+        }
+        try connection.executeScript(kindIndexes().joined(separator: ";\n"))
+        try seedPredefinedCategories(connection)
+    }
+
+    /// An index per reference (deleting a record finds what refers to it) and a unique index per unique key.
+    static func kindIndexes() -> [String] {
+        RecordKind.all.flatMap { kind in
+            let live = "WHERE entity = '\(kind.entity)' AND NOT deleted"
+            let references = kind.references.map { reference in
+                "CREATE INDEX IF NOT EXISTS \"records_\(kind.entity)_\(reference.column)\" ON records ((fields->>'\(reference.column)')) \(live)"
+            }
+            let uniques = kind.uniqueKeys.map { key in
+                let name = "records_\(kind.entity)_unique_\(key.joined(separator: "_"))"
+                let columns = key.map { "lower(fields->>'\($0)')" }.joined(separator: ", ")
+                return "CREATE UNIQUE INDEX IF NOT EXISTS \"\(name)\" ON records (\(columns)) \(live)"
+            }
+            return references + uniques
+        }
+    }
+
+    /// Predefined categories carry fixed ids on every Fieldbook and never travel: records refer to them by those ids.
+    private static func seedPredefinedCategories(_ connection: PostgresConnection) throws {
+        let now = Date().storedText
+        for category in CategoryKind.allCases {
+            for entry in category.predefined {
+                let fields: [String: JSONValue] = ["name": .string(entry.name), "is_predefined": .int(1),
+                                                   "created_at": .string(now), "updated_at": .string(now)]
+                try connection.execute("""
+                    INSERT INTO records (entity, id, version, fields) VALUES ($1, $2, 1, $3::jsonb) ON CONFLICT (entity, id) DO NOTHING
+                    """, [category.rawValue, entry.id.uuidString.lowercased(), try WireFields.text(fields)])
+            }
+        }
+    }
+}
+
+/// Record fields as the `records.fields` column holds them: JSON text, values as SQLite would store them.
+enum WireFields {
+    static func text(_ fields: [String: JSONValue]) throws -> String {
+        String(decoding: try encoder.encode(fields.mapValues(\.asStored)), as: UTF8.self)
+    }
+
+    static func fields(_ text: String?) throws -> [String: JSONValue] {
+        guard let text else { return [:] }
+        return try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Storage
+
+/// Photo contents on a PostgreSQL hub: checked as on every Fieldbook (their hash, and a photo as Fieldbook keeps them),
+/// then kept in the database, where every hub process finds them.
+extension PostgresHub {
+    public func photoFilesHeld(among hashes: [String]) throws -> Set<String> {
+        guard !hashes.isEmpty else { return [] }
+        return try pool.withConnection { connection in
+            Set(try connection.execute("SELECT sha256 FROM photo_files WHERE sha256 = ANY($1::text[])", ["{" + hashes.joined(separator: ",") + "}"])
+                .values.compactMap { $0[0] })
+        }
+    }
+
+    public func keepPhotoFileFromNode(_ bytes: [UInt8], sha256: String) throws {
+        try PhotoFiles.checkReceived(bytes, sha256: sha256)
+        try pool.withConnection { connection in
+            try connection.execute("INSERT INTO photo_files (sha256, bytes) VALUES ($1, decode($2, 'hex')) ON CONFLICT (sha256) DO NOTHING",
+                                   [sha256, Self.hex(bytes)])
+        }
+    }
+
+    public func heldPhotoFile(_ sha256: String) throws -> HeldPhotoFile? {
+        let rows = try pool.withConnection { try $0.execute("SELECT encode(bytes, 'hex') AS hex FROM photo_files WHERE sha256 = $1", [sha256]) }
+        return rows.text(0, "hex").flatMap(Self.bytes).map(HeldPhotoFile.bytes)
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func bytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 48...57: digit - 48
+            case 97...102: digit - 87
+            default: nil
+            }
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+}

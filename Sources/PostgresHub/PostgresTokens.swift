@@ -1,0 +1,92 @@
+import Domain
+import Foundation
+import Storage
+
+/// Bearer tokens on a PostgreSQL hub, by the rules of `Storage/APITokenStore.swift`: only SHA-256 hashes are kept,
+/// refresh tokens rotate, and presenting a revoked refresh token revokes its whole sign-in, except for the one retry
+/// of a rotation whose answer was lost.
+extension PostgresHub {
+    public func issueAPITokens(for user: User, policy: APITokenPolicy, now: Date) throws -> APITokenPair {
+        try pool.transaction { connection in
+            try connection.execute("DELETE FROM api_tokens WHERE expires_at < to_timestamp($1)", [Self.seconds(now)])
+            return try Self.insertTokenPair(connection, user: user, family: UUID(), policy: policy, now: now)
+        }
+    }
+
+    public func refreshAPITokens(refreshToken: String, policy: APITokenPolicy, now: Date) throws -> APITokenPair? {
+        try pool.transaction { connection in
+            guard let token = try Self.tokenRow(connection, token: refreshToken, kind: "refresh") else { return nil }
+            if token.revoked, !token.user.isDisabled,
+               try Self.isRetryOfLatestRotation(connection, refreshToken, family: token.family, now: now) {
+                try Self.revokeFamily(connection, token.family)
+                return try Self.insertTokenPair(connection, user: token.user, family: token.family, policy: policy, now: now)
+            }
+            if token.revoked || token.user.isDisabled {
+                try Self.revokeFamily(connection, token.family)
+                return nil
+            }
+            guard token.expiresAt > now else { return nil }
+            try Self.revokeFamily(connection, token.family)
+            return try Self.insertTokenPair(connection, user: token.user, family: token.family, policy: policy, now: now)
+        }
+    }
+
+    public func apiBearer(accessToken: String, now: Date) throws -> APIBearer? {
+        try pool.withConnection { connection in
+            guard let token = try Self.tokenRow(connection, token: accessToken, kind: "access"),
+                  !token.revoked, token.expiresAt > now, !token.user.isDisabled else { return nil }
+            return APIBearer(user: token.user, familyId: token.family)
+        }
+    }
+
+    private struct TokenRow {
+        let family: UUID
+        let expiresAt: Date
+        let revoked: Bool
+        let user: User
+    }
+
+    private static func tokenRow(_ connection: PostgresConnection, token: String, kind: String) throws -> TokenRow? {
+        let rows = try connection.execute("""
+            SELECT t.family_id::text AS family, extract(epoch FROM t.expires_at)::float8 AS expires, t.revoked,
+                   u.id::text AS user_id, u.version, u.fields::text AS fields
+            FROM api_tokens t JOIN records u ON u.entity = 'user' AND u.id = t.user_id AND NOT u.deleted
+            WHERE t.token_hash = $1 AND t.kind = $2
+            """, [TokenSecret.hash(token), kind])
+        guard rows.count == 1, let family = rows.text(0, "family").flatMap(UUID.init(uuidString:)),
+              let userId = rows.text(0, "user_id").flatMap(UUID.init(uuidString:)) else { return nil }
+        let user = User(id: userId, version: Int(rows.int(0, "version") ?? 0), syncedFields: try WireFields.fields(rows.text(0, "fields")))
+        return TokenRow(family: family, expiresAt: Date(timeIntervalSince1970: Double(rows.text(0, "expires") ?? "") ?? 0),
+                        revoked: rows.bool(0, "revoked"), user: user)
+    }
+
+    /// The newest refresh token of the family is unused and under two minutes old, and the presented token is the one
+    /// it replaced: the client is retrying a rotation whose answer never reached it.
+    private static func isRetryOfLatestRotation(_ connection: PostgresConnection, _ token: String, family: UUID, now: Date) throws -> Bool {
+        let newest = try connection.execute("""
+            SELECT token_hash, revoked, extract(epoch FROM created_at)::float8 AS created FROM api_tokens
+            WHERE family_id = $1 AND kind = 'refresh' ORDER BY issued DESC LIMIT 2
+            """, [family.text])
+        guard newest.count == 2, !newest.bool(0, "revoked"),
+              now.timeIntervalSince1970 - (Double(newest.text(0, "created") ?? "") ?? 0) < 120 else { return false }
+        return newest.text(1, "token_hash") == TokenSecret.hash(token)
+    }
+
+    private static func revokeFamily(_ connection: PostgresConnection, _ family: UUID) throws {
+        try connection.execute("UPDATE api_tokens SET revoked = true WHERE family_id = $1", [family.text])
+    }
+
+    private static func insertTokenPair(_ connection: PostgresConnection, user: User, family: UUID, policy: APITokenPolicy,
+                                        now: Date) throws -> APITokenPair {
+        let access = TokenSecret.random(), refresh = TokenSecret.random()
+        for (token, kind, lifetime) in [(access, "access", policy.accessLifetime), (refresh, "refresh", policy.refreshLifetime)] {
+            try connection.execute("""
+                INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at)
+                VALUES ($1, $2, $3, $4, to_timestamp($5), to_timestamp($6))
+                """, [TokenSecret.hash(token), kind, user.id.text, family.text, seconds(now), seconds(now.addingTimeInterval(lifetime))])
+        }
+        return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user)
+    }
+
+    private static func seconds(_ date: Date) -> String { String(date.timeIntervalSince1970) }
+}

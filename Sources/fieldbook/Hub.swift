@@ -1,0 +1,28 @@
+import App
+import ArgumentParser
+import Foundation
+
+/// `fieldbook hub --database-url …`: a sync hub on PostgreSQL, until SIGINT or SIGTERM.
+struct Hub: FieldbookCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a sync hub whose records are in PostgreSQL (for organizations with many nodes); pages stay on nodes.")
+
+    @Option(.databaseURL) var databaseURL: String?
+    @Option(.host) var host: String?
+    @Option(.port) var port: UInt16?
+    @Option(.threads) var threads: Int?
+    @Option(.logLevel) var logLevel: String?
+
+    func perform() async throws {
+        let configuration = try AppConfiguration([GivenSetting(.databaseURL, databaseURL), GivenSetting(.host, host),
+                                                  GivenSetting(.port, port), GivenSetting(.threads, threads),
+                                                  GivenSetting(.logLevel, logLevel)])
+        let logger = makeLogger(level: configuration.logLevel)
+        let hub = try PostgresHubServer(configuration, logger: logger)
+        let termination = try TerminationSignal()
+        try hub.start(announce: announce)
+        await termination.wait()
+        logger.info("shutting down")
+        hub.stop()
+    }
+}

@@ -1,0 +1,128 @@
+import Domain
+import Foundation
+@testable import PostgresHub
+import Storage
+import TestSupport
+import Testing
+
+/// The same pushed operations give the same answers and the same change log on a SQLite hub and on a PostgreSQL hub:
+/// nodes cannot tell which kind of hub they sync with (issue 17).
+@Suite struct SameResultsAsSQLiteHubTests {
+    /// Operations covering each rule a hub applies: creates, clean edits, merges, conflicts on a field and on a deleted
+    /// record, a repeated operation id, checks of the page's form, references (missing, RESTRICT, CASCADE, SET NULL),
+    /// unique names and emails, the author's role, and append-only records.
+    static func script() -> [SyncOperation] {
+        let area = UUID(), otherArea = UUID(), venue = UUID(), person = UUID(), address = UUID(), type = UUID(), activity = UUID()
+        let editor = UUID(), listId = UUID(), stop = UUID(), log = UUID()
+        let cook = CategoryKind.participantRole.predefined[0].id
+        let editorFields: [String: JSONValue] = ["email": "editor@example.org", "name": "Ed", "role": "editor",
+                                                 "password_hash": "scrypt$10$8$1$AAAA$AAAA", "is_disabled": .bool(false)]
+        let firstCreate = operation(.create, "geographic_area", area, ["name": "Riverside", "area_type": "CITY", "parent_id": .null])
+        return [
+            firstCreate,
+            firstCreate,  // the same operation again: the first answer, nothing applied twice
+            operation(.create, "geographic_area", otherArea, ["name": "Hillside", "area_type": "NEIGHBOURHOOD", "parent_id": .string(area.text)]),
+            operation(.update, "geographic_area", area, ["parent_id": .string(otherArea.text)], before: ["parent_id": .null], base: 1),
+            operation(.create, "venue", venue, ["name": "Hall", "address": "1 Main St", "geographic_area_id": .string(area.text),
+                                                "latitude": .double(51.5), "longitude": .double(-0.1), "venue_type": "PUBLIC_BUILDING"]),
+            operation(.create, "venue", UUID(), ["name": "Nowhere", "address": "2 Main St", "geographic_area_id": .string(UUID().text),
+                                                 "latitude": .null, "longitude": .null, "venue_type": "PUBLIC_BUILDING"]),
+            operation(.create, "participant", person, ["name": "Ann Okafor", "email": "ann@example.org", "phone": .null,
+                                                       "notes": .null, "home_venue_id": .string(venue.text)]),
+            operation(.create, "participant", UUID(), ["name": "", "email": "not an email", "phone": .null, "notes": .null,
+                                                       "home_venue_id": .null]),
+            operation(.update, "participant", person, ["phone": "555-0100"], before: ["phone": .null], base: 1),
+            operation(.update, "participant", person, ["notes": "Likes tea"], before: ["notes": .null], base: 1),
+            operation(.update, "participant", person, ["phone": "555-0199"], before: ["phone": .null], base: 1),
+            operation(.create, "participant_address", address, ["participant_id": .string(person.text), "venue_id": .string(venue.text),
+                                                                "effective_from": "2025-01-01", "effective_to": .null]),
+            operation(.create, "activity_type", type, ["name": "Choir"]),
+            operation(.create, "activity_type", UUID(), ["name": "choir"]),
+            operation(.create, "activity", activity, ["name": "Sunday choir", "description": .null, "activity_type_id": .string(type.text),
+                                                      "start_date": "2025-02-01", "end_date": .null, "status": "ACTIVE"]),
+            operation(.create, "assignment", UUID(), ["activity_id": .string(activity.text), "participant_id": .string(person.text),
+                                                      "role_id": .string(cook.text), "assigned_at": "2025-02-01 10:00:00.000"]),
+            operation(.delete, "geographic_area", area, [:], base: 2),
+            operation(.create, "user", editor, editorFields),
+            operation(.create, "user", UUID(), editorFields.merging(["email": "EDITOR@example.org"]) { $1 }),
+            operation(.create, "user", UUID(), editorFields.merging(["email": "someone@example.org"]) { $1 }, author: editor.text),
+            operation(.create, "visit_list", listId, ["name": "Door knocking", "visit_date": "2025-03-01", "purpose": "", "script": "",
+                                                      "assigned_user_id": .string(editor.text), "status": "PLANNED"]),
+            operation(.create, "visit_stop", stop, ["visit_list_id": .string(listId.text), "venue_id": .string(venue.text),
+                                                    "participant_id": .string(person.text), "follow_up_of": .null,
+                                                    "added_at": "2025-03-01 09:00:00.000"]),
+            operation(.create, "contact_log", log, ["visit_stop_id": .string(stop.text), "result": "SPOKE", "note": "",
+                                                    "logged_at": "2025-03-01 09:30:00.000", "logged_by": .string(editor.text),
+                                                    "latitude": .null, "longitude": .null, "accuracy_m": .null]),
+            operation(.update, "contact_log", log, ["note": "Changed later"], before: ["note": ""], base: 1),
+            operation(.create, "visit_list", UUID(), ["name": "No purpose", "visit_date": "2025-03-01", "purpose": .null, "script": "",
+                                                      "assigned_user_id": .string(editor.text), "status": "PLANNED"]),
+            operation(.delete, "participant", person, [:], base: 2),
+            operation(.delete, "participant", person, [:], base: 3),
+            operation(.update, "participant", person, ["name": "Ann O."], before: ["name": "Ann Okafor"], base: 3),
+            operation(.update, "participant", UUID(), ["name": "Ghost"], before: ["name": "Nobody"], base: 1),
+            operation(.create, "no_such_kind", UUID(), ["name": "x"]),
+        ]
+    }
+
+    @Test func theSameOperationsGiveTheSameAnswersAndTheSameChangeLog() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-hub-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sqliteHub = try AppDatabase(path: folder.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
+        try PostgresCluster.with { cluster in
+            let postgresHub = try PostgresHub(url: cluster.url, poolSize: 2, passwordCost: .test)
+            defer { postgresHub.close() }
+            var answers: [String] = []
+            for (index, operation) in Self.script().enumerated() {
+                let push = PushRequest(nodeId: UUID(), operations: [operation])
+                let onSQLite = try sqliteHub.applyPush(push).results
+                let onPostgres = try postgresHub.applyPush(push).results
+                #expect(onPostgres.map(Comparable.init) == onSQLite.map(Comparable.init), "operation \(index): \(operation.operation) \(operation.entity)")
+                answers += onSQLite.map { "\($0.outcome) \($0.reason ?? "")" }
+            }
+            // The script reaches every rule it is meant to: otherwise agreeing would prove little.
+            for expected in ["applied", "merged", "conflict edited", "conflict deleted", "conflict changed", "refers to a record",
+                             "already has the same name", "already has the same email", "needs a value for purpose",
+                             "may not change this kind", "never changed or deleted", "cannot be inside itself", "does not exist on the hub",
+                             "does not know records"] {
+                #expect(answers.contains { $0.contains(expected) }, "no answer says \(expected): \(answers)")
+            }
+            let sqliteLog = try sqliteHub.changes(after: 0, limit: 2000)
+            let postgresLog = try postgresHub.changes(after: 0, limit: 2000)
+            // The records one deletion takes with it may be numbered in another order: that order carries no meaning.
+            #expect(postgresLog.changes.map { Comparable($0.state) }.sorted() == sqliteLog.changes.map { Comparable($0.state) }.sorted())
+            #expect(postgresLog.changes.map(\.seq) == postgresLog.changes.map(\.seq).sorted())
+            #expect(!postgresLog.hasMore && postgresLog.remaining == 0)
+        }
+    }
+
+    private static func operation(_ kind: ChangeOperation, _ entity: String, _ id: UUID, _ fields: [String: JSONValue],
+                                  before: [String: JSONValue] = [:], base: Int = 0, author: String = "system:test") -> SyncOperation {
+        SyncOperation(operationId: UUID(), operation: kind, entity: entity, entityId: id, fields: fields, before: before,
+                      baseVersion: base, author: author, createdAt: Date(timeIntervalSince1970: 1_750_000_000))
+    }
+
+    /// An answer or a record state without the moments each hub stamps with its own clock.
+    struct Comparable: Equatable, Swift.Comparable, CustomStringConvertible {
+        let text: String
+
+        init(_ result: SyncResult) {
+            text = "\(result.outcome) \(result.reason ?? "-") \(result.losingFields.map { "\($0.name):\($0.mine)/\($0.theirs)" }) "
+                + Comparable(result.current).text
+        }
+
+        init(_ state: RecordState) {
+            let fields = state.fields.filter { $0.key != "updated_at" }.mapValues(\.asStored).sorted { $0.key < $1.key }
+            text = "\(state.entity) \(state.entityId.text) deleted=\(state.deleted) v\(state.version) \(fields)"
+        }
+
+        var description: String { text }
+
+        static func < (left: Comparable, right: Comparable) -> Bool { left.text < right.text }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}

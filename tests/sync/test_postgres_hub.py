@@ -1,0 +1,120 @@
+"""Nodes syncing through a hub on PostgreSQL (issue 17), all real processes: `fieldbook hub` on a throwaway PostgreSQL
+15 cluster, nodes linked to it. Nodes cannot tell it from a SQLite hub: they link, push, pull and list conflicts the same
+way, photos included. Two hub processes on one database serve nodes at once, and a hub process killed with SIGKILL in
+the middle of a push loses and doubles nothing."""
+
+import hashlib
+from collections import Counter
+
+import pytest
+
+from fault_proxy import FaultProxy
+from harness import node_admin, start_linked_node, wait_converged, wait_until
+from postgres_hub import PostgresServer, start_postgres_hub
+from test_partition import synced_once
+from test_photos import FIXTURES, Pages, photo_file
+
+PUSH = "/api/v1/sync/push"
+
+
+@pytest.fixture
+def postgres():
+    server = PostgresServer()
+    yield server
+    server.close()
+
+
+def exactly_once(snapshot, expected_names):
+    counts = Counter(row["name"] for row in snapshot["participants"].values())
+    return {name: counts[name] for name in expected_names if counts[name] != 1}
+
+
+def test_nodes_sync_through_a_postgres_hub_and_a_losing_edit_is_listed_as_a_conflict(cluster, postgres):
+    hub = start_postgres_hub(cluster, postgres)
+    one, one_api = start_linked_node(cluster, "one", hub.url, sync_interval=2)
+    two, two_api = start_linked_node(cluster, "two", hub.url, sync_interval=2)
+    area = one_api.create_area("Riverside", "CITY")
+    venue = one_api.create_venue("Community hall", "1 River Road", area["id"])
+    ann = one_api.create_participant("Ann Okafor", "ann@example.org", home_venue_id=venue["id"])
+    snapshot = wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
+    assert ann["id"] in snapshot["participants"] and venue["id"] in snapshot["venues"]
+    assert {u["email"] for u in snapshot["users"].values()} == {
+        "hub-admin@example.org", "one-admin@example.org", "two-admin@example.org"}
+
+    # With the hub down, both nodes change Ann's phone. One syncs first when the hub is back, so two's edit loses.
+    hub.stop()
+    one_api.update("participant", ann["id"], {"phone": "555-0100"})
+    two_api.update("participant", ann["id"], {"phone": "555-0199"})
+    two.stop()
+    hub.start()
+    synced_once(one_api, one, since=one.last_edit_at)
+    two.start(*two.serve_args)
+    snapshot = wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
+    assert snapshot["participants"][ann["id"]]["phone"] == "555-0100"
+    conflicts = two_api.conflicts()
+    assert [(c["entity_id"], [f["name"] for f in c["fields"]]) for c in conflicts] == [(ann["id"], ["phone"])], conflicts
+    assert one_api.conflicts() == []
+
+    # A deletion on one node reaches the other, and the hub keeps it.
+    one_api.delete("participant", ann["id"])
+    snapshot = wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
+    assert ann["id"] not in snapshot["participants"]
+
+
+def test_two_hub_processes_serve_nodes_and_one_killed_mid_push_loses_and_doubles_nothing(cluster, postgres):
+    first = start_postgres_hub(cluster, postgres, "hub-a")
+    second = start_postgres_hub(cluster, postgres, "hub-b", admin=False)
+    proxy = FaultProxy("127.0.0.1", first.port, only_paths=("/api/v1/sync/",)).start()
+    cluster.proxies.append(proxy)
+    one, one_api = start_linked_node(cluster, "one", proxy.url, sync_interval=2)
+    two, two_api = start_linked_node(cluster, "two", second.url, sync_interval=2)
+    wait_converged([(one, one_api), (two, two_api)], second, timeout=60)
+
+    proxy.set_mode("drop")
+    wanted = [f"Queued {i}" for i in range(300)]
+    for name in wanted:
+        one_api.create_participant(name, name.replace(" ", "").lower() + "@example.org")
+    from_two = [f"From two {i}" for i in range(20)]
+    for name in from_two:
+        two_api.create_participant(name, name.replace(" ", "").lower() + "@example.org")
+    assert one_api.sync_status()["pending_operations"] >= 300
+    proxy.set_mode("pass")
+    proxy.reset_stats()
+    one_api.sync_run()
+    assert proxy.wait_for("sent", PUSH, timeout=60), "the node never pushed"
+    first.kill9()
+    pending_at_kill = one_api.sync_status()["pending_operations"]
+    assert pending_at_kill > 0, "the push finished before the hub process was killed: nothing was tested"
+    print(f"killed hub-a with {pending_at_kill} operations pending on node one")
+
+    first.restart()
+    snapshot = wait_converged([(one, one_api), (two, two_api)], second, timeout=90)
+    assert not exactly_once(snapshot, wanted + from_two)
+    for api in (one_api, two_api):
+        status = api.sync_status()
+        assert status["failed_operations"] == 0 and status["conflicts"] == 0, status
+    applied = int(postgres.psql("SELECT count(*) FROM applied_operations").strip())
+    assert applied >= len(wanted) + len(from_two)
+
+
+def test_a_photo_taken_on_one_node_reaches_another_through_a_postgres_hub(cluster, postgres):
+    hub = start_postgres_hub(cluster, postgres)
+    camera, camera_api = start_linked_node(cluster, "camera", hub.url, sync_interval=1)
+    viewer, viewer_api = start_linked_node(cluster, "viewer", hub.url, sync_interval=1)
+    person = camera_api.create_participant("Amina Odhiambo", "amina@example.org")
+    wait_converged([(camera, camera_api), (viewer, viewer_api)], hub, timeout=60)
+
+    pages = Pages(camera, node_admin("camera"))
+    answer = pages.post("/photos", f"/photos/new?participant_id={person['id']}",
+                        {"participant_id": person["id"], "caption": "Amina at the well"},
+                        files={"photo": ("IMG_2041.jpg", (FIXTURES / "gps-orientation.jpg").read_bytes(), "image/jpeg")})
+    assert answer.status_code == 303, answer.text[:800]
+    with camera.connect_readonly() as db:
+        display, thumbnail = db.execute("SELECT file_sha256, thumb_sha256 FROM photos").fetchone()
+
+    for sha in (display, thumbnail):
+        wait_until(lambda: (viewer_api.sync_run(), photo_file(viewer, sha).is_file())[1], 60, interval=0.5,
+                   message=f"the file {sha[:12]} on the viewer")
+        assert hashlib.sha256(photo_file(viewer, sha).read_bytes()).hexdigest() == sha
+    held = postgres.psql("SELECT sha256 FROM photo_files ORDER BY sha256").split()
+    assert held == sorted([display, thumbnail])
