@@ -5,6 +5,8 @@
 #     prints the time and records per second.
 #  3. live changes: two nodes on a five-minute interval; seconds from an edit on one to its arrival on the other.
 # Each figure is printed beside its target (issue 15). FIELDBOOK_BENCH_ONLY=push|first-sync|live runs one part.
+# FIELDBOOK_BENCH_HUB=postgres runs the hubs of parts 1 and 2 as `fieldbook hub` on a throwaway PostgreSQL cluster (the
+# first sync's hub is the demo moved there by `fieldbook hub-migrate`); scripts/benchmark-postgres-hub.sh runs both kinds.
 #   scripts/benchmark-sync.sh [participants activities venues]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,9 +14,11 @@ PARTICIPANTS=${1:-100000}; ACTIVITIES=${2:-20000}; VENUES=${3:-5000}
 WORK=$(mktemp -d /tmp/fieldbook-sync-bench.XXXXXX)
 # Each server's process id goes in a file beside its data: `serve` runs inside $(...), a subshell, so a variable it set
 # would never reach this shell, and the servers would outlive the script.
+HUB_KIND=${FIELDBOOK_BENCH_HUB:-sqlite}
 cleanup() {
   for file in "$WORK"/*.pid; do [ -f "$file" ] && kill "$(cat "$file")" 2>/dev/null || true; done
   for file in "$WORK"/*.pid; do [ -f "$file" ] && while kill -0 "$(cat "$file")" 2>/dev/null; do sleep 0.1; done; done
+  for dir in "$WORK"/pg-*; do [ -d "$dir" ] && bash scripts/postgres-cluster.sh stop "$dir"; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -33,6 +37,20 @@ serve() {
   local url; url=$(grep -o 'http://[^ ]*' "$dir.out" | tail -1); echo "${url%/}"
 }
 admin() { printf '%s\n' "$PASSWORD" | "$BIN" create-user --data "$1" --email admin@example.org --role administrator >/dev/null; }
+# hub DIR: a hub with an administrator, of the kind asked for; prints its base URL. For PostgreSQL, DIR's SQLite database
+# (the demo, if one was made there) is moved into a new cluster first.
+hub() {
+  local dir=$1
+  if [ "$HUB_KIND" = sqlite ]; then admin "$dir"; serve "$dir"; return; fi
+  local cluster="$WORK/pg-$(basename "$dir")" url
+  url=$(bash scripts/postgres-cluster.sh start "$cluster")
+  if [ -f "$dir/fieldbook.sqlite" ]; then "$BIN" hub-migrate --from "$dir" --database-url "$url" >/dev/null; fi
+  printf '%s\n' "$PASSWORD" | "$BIN" create-user --database-url "$url" --email admin@example.org --role administrator >/dev/null
+  "$BIN" hub --database-url "$url" --port 0 --log-level warning > "$dir.out" 2> "$dir.err" &
+  echo $! > "$dir.pid"
+  for _ in $(seq 300); do grep -q "serving at" "$dir.out" 2>/dev/null && break; sleep 0.1; done
+  local served; served=$(grep -o 'serving at http://[^ ]*' "$dir.out" | tail -1); served=${served#serving at }; echo "${served%/}"
+}
 sql() { python3 -c 'import sqlite3,sys; print(sqlite3.connect("file:"+sys.argv[1]+"?mode=ro", uri=True).execute(sys.argv[2]).fetchone()[0])' "$1/fieldbook.sqlite" "$2"; }
 now() { date +%s.%N; }
 
@@ -42,8 +60,8 @@ runs() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
 verdict() { python3 -c "import sys; v,o,t=float(sys.argv[1]),sys.argv[2],float(sys.argv[3]); print('met' if (v>=t if o=='>=' else v<=t) else 'NOT met')" "$@"; }
 
 bench_push() {
-echo "== push: queue about 10,000 operations on a node, then push them to a hub"
-admin "$WORK/hub1"; HUB=$(serve "$WORK/hub1")
+echo "== push: queue about 10,000 operations on a node, then push them to a hub ($HUB_KIND)"
+mkdir -p "$WORK/hub1"; HUB=$(hub "$WORK/hub1")
 mkdir -p "$WORK/node1"
 printf '%s\n' "$PASSWORD" | "$BIN" link --data "$WORK/node1" --upstream "$HUB" --email admin@example.org >/dev/null
 "$BIN" demo-data --data "$WORK/node1" --participants 2000 --activities 700 --venues 300 --seed 2 >/dev/null
@@ -58,10 +76,10 @@ echo "push: $RATE operations/s; target >= 10000: $(verdict "$RATE" '>=' 10000)"
 }
 
 bench_first_sync() {
-echo "== first sync: $PARTICIPANTS participants, $ACTIVITIES activities, $VENUES venues on the hub"
+echo "== first sync: $PARTICIPANTS participants, $ACTIVITIES activities, $VENUES venues on the hub ($HUB_KIND)"
 "$BIN" demo-data --data "$WORK/hub2" --participants "$PARTICIPANTS" --activities "$ACTIVITIES" --venues "$VENUES" --seed 1 >/dev/null
-admin "$WORK/hub2"; HUB=$(serve "$WORK/hub2")
 RECORDS=$(sql "$WORK/hub2" "SELECT COUNT(*) FROM change_log")
+HUB=$(hub "$WORK/hub2")
 mkdir -p "$WORK/node2"
 printf '%s\n' "$PASSWORD" | "$BIN" link --data "$WORK/node2" --upstream "$HUB" --email admin@example.org >/dev/null
 START=$(now); serve "$WORK/node2" --sync-interval 3600 >/dev/null

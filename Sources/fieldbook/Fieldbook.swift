@@ -7,7 +7,7 @@ struct Fieldbook: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fieldbook",
         abstract: "Offline-first records for community organizers, served to any browser on this machine or network.",
-        subcommands: [Serve.self, Hub.self, CreateUser.self, Backup.self, DemoData.self, Link.self, Check.self, Routes.self, Tiles.self],
+        subcommands: [Serve.self, Hub.self, HubMigrate.self, CreateUser.self, Backup.self, DemoData.self, Link.self, Check.self, Routes.self, Tiles.self],
         defaultSubcommand: Serve.self)
 }
 

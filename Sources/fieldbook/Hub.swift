@@ -26,3 +26,18 @@ struct Hub: FieldbookCommand {
         hub.stop()
     }
 }
+
+/// `fieldbook hub-migrate`: a stopped SQLite hub's records, change log, sign-ins and photos into PostgreSQL.
+struct HubMigrate: FieldbookCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hub-migrate",
+        abstract: "Move a stopped SQLite hub into an empty PostgreSQL database; linked nodes carry on without linking again.")
+
+    @Option(help: "The data folder of the SQLite hub (stop it first).") var from: String
+    @Option(.databaseURL) var databaseURL: String?
+
+    func perform() async throws {
+        let configuration = try AppConfiguration([GivenSetting(.databaseURL, databaseURL)])
+        try HubMigration.run(configuration, from: from, announce: announce)
+    }
+}

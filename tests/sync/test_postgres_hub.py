@@ -1,16 +1,18 @@
 """Nodes syncing through a hub on PostgreSQL (issue 17), all real processes: `fieldbook hub` on a throwaway PostgreSQL
 15 cluster, nodes linked to it. Nodes cannot tell it from a SQLite hub: they link, push, pull and list conflicts the same
 way, photos included. Two hub processes on one database serve nodes at once, and a hub process killed with SIGKILL in
-the middle of a push loses and doubles nothing."""
+the middle of a push loses and doubles nothing. A SQLite hub moved into PostgreSQL keeps its nodes syncing."""
 
 import hashlib
+import subprocess
 from collections import Counter
 
 import pytest
 
 from fault_proxy import FaultProxy
-from harness import node_admin, start_linked_node, wait_converged, wait_until
-from postgres_hub import PostgresServer, start_postgres_hub
+from harness import (binary_path, node_admin, process_environment, snapshot_differences, start_hub, start_linked_node,
+                     wait_converged, wait_until)
+from postgres_hub import PostgresHubProcess, PostgresServer, start_postgres_hub
 from test_partition import synced_once
 from test_photos import FIXTURES, Pages, photo_file
 
@@ -118,3 +120,44 @@ def test_a_photo_taken_on_one_node_reaches_another_through_a_postgres_hub(cluste
         assert hashlib.sha256(photo_file(viewer, sha).read_bytes()).hexdigest() == sha
     held = postgres.psql("SELECT sha256 FROM photo_files ORDER BY sha256").split()
     assert held == sorted([display, thumbnail])
+
+
+def saved_cursor(node) -> int:
+    with node.connect_readonly() as db:
+        row = db.execute("SELECT value FROM settings WHERE key = 'sync.cursor'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_sqlite_hub_moved_into_postgres_keeps_its_nodes_syncing_without_linking_again(cluster, postgres):
+    hub, hub_api = start_hub(cluster)
+    one, one_api = start_linked_node(cluster, "one", hub.url, sync_interval=2)
+    two, two_api = start_linked_node(cluster, "two", hub.url, sync_interval=2)
+    kept = [one_api.create_participant(f"Before {i}", f"before{i}@example.org") for i in range(5)]
+    gone = two_api.create_participant("Gone soon", "gone@example.org")
+    wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
+    one_api.delete("participant", gone["id"])
+    before = wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
+    cursors = {node.name: saved_cursor(node) for node in (one, two)}
+    hub.stop()
+
+    migrated = subprocess.run([str(binary_path()), "hub-migrate", "--from", str(hub.data_dir), "--database-url", postgres.url],
+                              capture_output=True, text=True, env=process_environment(), timeout=120)
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    print(migrated.stdout)
+    # The new hub takes the old one's address; the nodes keep their links, tokens and cursors.
+    moved = PostgresHubProcess("postgres-hub", cluster.workdir, postgres)
+    moved.port = hub.port
+    cluster.nodes[moved.name] = moved
+    moved.start()
+    assert snapshot_differences(before, moved.snapshot(), "sqlite hub", "postgres hub") == []
+
+    after_one = one_api.create_participant("After on one", "after1@example.org")
+    two_api.update("participant", kept[0]["id"], {"phone": "555-0123"})
+    snapshot = wait_converged([(one, one_api), (two, two_api)], moved, timeout=60)
+    assert after_one["id"] in snapshot["participants"] and gone["id"] not in snapshot["participants"]
+    assert snapshot["participants"][kept[0]["id"]]["phone"] == "555-0123"
+    for node in (one, two):
+        assert saved_cursor(node) > cursors[node.name], f"{node.name} did not carry on from its cursor"
+    for api in (one_api, two_api):
+        status = api.sync_status()
+        assert status["hub"] == "online" and status["failed_operations"] == 0 and status["conflicts"] == 0, status

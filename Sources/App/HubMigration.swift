@@ -1,0 +1,52 @@
+import Domain
+import Foundation
+import PostgresHub
+import Storage
+
+/// `fieldbook hub-migrate --from DATA_FOLDER --database-url URL`: moves a SQLite hub (stopped) into an empty PostgreSQL
+/// database: its records with their change numbers, the operations it applied, its sign-ins and its photo files. Nodes
+/// linked to the old hub carry on against the new one without linking again (give it the old address, or start them
+/// with --upstream). Reads and writes a page at a time.
+public enum HubMigration {
+    static let page = 2000
+
+    public static func run(_ configuration: AppConfiguration, from folder: String, announce: (String) -> Void) throws {
+        guard let url = configuration.databaseURL else { throw InvalidInput("hub-migrate needs --database-url postgresql://USER@HOST:PORT/DB") }
+        let databasePath = (folder as NSString).appendingPathComponent("fieldbook.sqlite")
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw InvalidInput("There is no Fieldbook database in \(folder) (no fieldbook.sqlite). Give --from the hub's data folder.")
+        }
+        let source = try AppDatabase(path: databasePath, passwordCost: configuration.passwordCost)
+        let target = try PostgresHubServer.connect(url, poolSize: 2, passwordCost: configuration.passwordCost)
+        defer { target.close() }
+        guard try target.holdsNoRecords() else {
+            throw InvalidInput("The PostgreSQL database already holds a hub's records. Migrate into a new, empty database.")
+        }
+        var cursor: Int64 = 0, records = 0
+        while true {
+            let changes = try source.changes(after: cursor, limit: page)
+            try target.importChanges(changes.changes)
+            records += changes.changes.count
+            cursor = changes.nextCursor
+            if !changes.hasMore { break }
+        }
+        announce("Moved \(records) records (change log up to \(cursor)).")
+        var row: Int64 = 0, operations = 0
+        while true {
+            let batch = try source.appliedOperations(afterRow: row, limit: page)
+            guard !batch.operations.isEmpty else { break }
+            try target.importAppliedOperations(batch.operations)
+            (row, operations) = (batch.next, operations + batch.operations.count)
+        }
+        let tokens = try source.apiTokensForHubMigration()
+        try target.importTokens(tokens)
+        announce("Moved \(operations) applied operations and \(tokens.count) sign-in tokens.")
+        var files = 0
+        for sha in try source.heldPhotoFileHashes() {
+            guard let bytes = FileManager.default.contents(atPath: source.photoFiles.path(sha)) else { continue }
+            try target.keepPhotoFileFromNode(Array(bytes), sha256: sha)
+            files += 1
+        }
+        announce("Moved \(files) photo files. Start the hub with fieldbook hub --database-url; linked nodes carry on from where they were.")
+    }
+}
