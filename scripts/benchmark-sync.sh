@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PARTICIPANTS=${1:-100000}; ACTIVITIES=${2:-20000}; VENUES=${3:-5000}
 WORK=$(mktemp -d /tmp/fieldbook-sync-bench.XXXXXX)
+chmod 711 "$WORK"  # PostgreSQL's clusters live inside, run by the postgres user
 # Each server's process id goes in a file beside its data: `serve` runs inside $(...), a subshell, so a variable it set
 # would never reach this shell, and the servers would outlive the script.
 HUB_KIND=${FIELDBOOK_BENCH_HUB:-sqlite}

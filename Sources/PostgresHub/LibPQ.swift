@@ -128,3 +128,11 @@ private func withCStrings<Result>(_ strings: [String?], _ body: ([UnsafePointer<
     defer { copies.forEach { free($0) } }
     return body(copies.map { $0.map { UnsafePointer($0) } })
 }
+
+/// PostgreSQL's text form of an array, for sending many values as one parameter (`= ANY($1::uuid[])`, `unnest`).
+enum PostgresArray {
+    static func literal(_ values: [String]) -> String {
+        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}"
+    }
+}

@@ -36,10 +36,12 @@ public final class PostgresHub: SyncHub {
         try pool.transaction { connection in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
             let decider = HubDecider(records: PostgresHubRecords(connection: connection))
+            // Looked up and remembered once per batch rather than once per operation: two round trips fewer each.
+            var answered = try Self.earlierResults(connection, request.operations.map(\.operationId))
+            var remembered: [(id: String, result: String)] = []
             var results: [SyncResult] = []
-            var changed = false
             for operation in request.operations {
-                if let earlier = try Self.earlierResult(connection, operation.operationId) {
+                if let earlier = answered[operation.operationId] {
                     results.append(earlier)
                     continue
                 }
@@ -47,19 +49,28 @@ public final class PostgresHub: SyncHub {
                 results.append(result)
                 // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
                 guard result.outcome != .rejected else { continue }
-                changed = true
-                try connection.execute("INSERT INTO applied_operations (operation_id, result) VALUES ($1, $2)",
-                                       [operation.operationId.text, String(decoding: result.jsonBytes, as: UTF8.self)])
+                answered[operation.operationId] = result
+                remembered.append((operation.operationId.text, String(decoding: result.jsonBytes, as: UTF8.self)))
             }
-            if changed { try connection.execute("SELECT pg_notify($1, '')", [Self.changesChannel]) }
+            if !remembered.isEmpty {
+                try connection.execute("INSERT INTO applied_operations (operation_id, result) SELECT * FROM unnest($1::uuid[], $2::text[])",
+                                       [PostgresArray.literal(remembered.map(\.id)), PostgresArray.literal(remembered.map(\.result))])
+                try connection.execute("SELECT pg_notify($1, '')", [Self.changesChannel])
+            }
             return PushResponse(results: results)
         }
     }
 
-    private static func earlierResult(_ connection: PostgresConnection, _ operationId: UUID) throws -> SyncResult? {
-        guard let text = try connection.execute("SELECT result FROM applied_operations WHERE operation_id = $1", [operationId.text])
-            .values.first?[0] ?? nil else { return nil }
-        return try JSONDecoder().decode(SyncResult.self, from: Data(text.utf8))
+    /// The answers given before to any of these operations.
+    private static func earlierResults(_ connection: PostgresConnection, _ ids: [UUID]) throws -> [UUID: SyncResult] {
+        let rows = try connection.execute("SELECT operation_id::text AS id, result FROM applied_operations WHERE operation_id = ANY($1::uuid[])",
+                                          [PostgresArray.literal(ids.map(\.text))])
+        var answers: [UUID: SyncResult] = [:]
+        for row in 0..<rows.count {
+            guard let id = rows.text(row, "id").flatMap(UUID.init(uuidString:)), let text = rows.text(row, "result") else { continue }
+            answers[id] = try JSONDecoder().decode(SyncResult.self, from: Data(text.utf8))
+        }
+        return answers
     }
 
     public func changes(after cursor: Int64, limit: Int) throws -> ChangePage {

@@ -7,7 +7,7 @@ extension PostgresHub {
     public func photoFilesHeld(among hashes: [String]) throws -> Set<String> {
         guard !hashes.isEmpty else { return [] }
         return try pool.withConnection { connection in
-            Set(try connection.execute("SELECT sha256 FROM photo_files WHERE sha256 = ANY($1::text[])", ["{" + hashes.joined(separator: ",") + "}"])
+            Set(try connection.execute("SELECT sha256 FROM photo_files WHERE sha256 = ANY($1::text[])", [PostgresArray.literal(hashes)])
                 .values.compactMap { $0[0] })
         }
     }

@@ -11,11 +11,13 @@ struct Hub: FieldbookCommand {
     @Option(.host) var host: String?
     @Option(.port) var port: UInt16?
     @Option(.threads) var threads: Int?
+    @Option(.connectionsPerAddress) var connectionsPerAddress: Int?
     @Option(.logLevel) var logLevel: String?
 
     func perform() async throws {
         let configuration = try AppConfiguration([GivenSetting(.databaseURL, databaseURL), GivenSetting(.host, host),
                                                   GivenSetting(.port, port), GivenSetting(.threads, threads),
+                                                  GivenSetting(.connectionsPerAddress, connectionsPerAddress),
                                                   GivenSetting(.logLevel, logLevel)])
         let logger = makeLogger(level: configuration.logLevel)
         let hub = try PostgresHubServer(configuration, logger: logger)

@@ -97,6 +97,23 @@ import Testing
         }
     }
 
+    /// The same script as one batch (an operation repeated within its own batch included) on fresh hubs.
+    @Test func theScriptAsOneBatchGetsTheSameAnswersOnBothKindsOfHub() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-hub-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sqliteHub = try AppDatabase(path: folder.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
+        try PostgresCluster.with { cluster in
+            let postgresHub = try PostgresHub(url: cluster.url, poolSize: 2, passwordCost: .test)
+            defer { postgresHub.close() }
+            let push = PushRequest(nodeId: UUID(), operations: Self.script())
+            let onSQLite = try sqliteHub.applyPush(push).results.map(Comparable.init)
+            let onPostgres = try postgresHub.applyPush(push).results.map(Comparable.init)
+            #expect(onPostgres == onSQLite)
+            #expect(onPostgres[0] == onPostgres[1], "the repeated operation gets the first answer")
+        }
+    }
+
     private static func operation(_ kind: ChangeOperation, _ entity: String, _ id: UUID, _ fields: [String: JSONValue],
                                   before: [String: JSONValue] = [:], base: Int = 0, author: String = "system:test") -> SyncOperation {
         SyncOperation(operationId: UUID(), operation: kind, entity: entity, entityId: id, fields: fields, before: before,
