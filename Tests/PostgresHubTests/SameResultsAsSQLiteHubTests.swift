@@ -66,13 +66,7 @@ import Testing
     }
 
     @Test func theSameOperationsGiveTheSameAnswersAndTheSameChangeLog() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-hub-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sqliteHub = try AppDatabase(path: folder.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
-        try PostgresCluster.with { cluster in
-            let postgresHub = try PostgresHub(url: cluster.url, poolSize: 2, passwordCost: .test)
-            defer { postgresHub.close() }
+        try Self.withBothKindsOfHub { sqliteHub, postgresHub in
             var answers: [String] = []
             for (index, operation) in Self.script().enumerated() {
                 let push = PushRequest(nodeId: UUID(), operations: [operation])
@@ -99,6 +93,17 @@ import Testing
 
     /// The same script as one batch (an operation repeated within its own batch included) on fresh hubs.
     @Test func theScriptAsOneBatchGetsTheSameAnswersOnBothKindsOfHub() throws {
+        try Self.withBothKindsOfHub { sqliteHub, postgresHub in
+            let push = PushRequest(nodeId: UUID(), operations: Self.script())
+            let onSQLite = try sqliteHub.applyPush(push).results.map(Comparable.init)
+            let onPostgres = try postgresHub.applyPush(push).results.map(Comparable.init)
+            #expect(onPostgres == onSQLite)
+            #expect(onPostgres[0] == onPostgres[1], "the repeated operation gets the first answer")
+        }
+    }
+
+    /// A new SQLite hub (a Fieldbook's database in a temporary folder) and a new PostgreSQL hub, removed afterwards.
+    private static func withBothKindsOfHub(_ body: (AppDatabase, PostgresHub) throws -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-hub-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -106,11 +111,7 @@ import Testing
         try PostgresCluster.with { cluster in
             let postgresHub = try PostgresHub(url: cluster.url, poolSize: 2, passwordCost: .test)
             defer { postgresHub.close() }
-            let push = PushRequest(nodeId: UUID(), operations: Self.script())
-            let onSQLite = try sqliteHub.applyPush(push).results.map(Comparable.init)
-            let onPostgres = try postgresHub.applyPush(push).results.map(Comparable.init)
-            #expect(onPostgres == onSQLite)
-            #expect(onPostgres[0] == onPostgres[1], "the repeated operation gets the first answer")
+            try body(sqliteHub, postgresHub)
         }
     }
 
