@@ -22,6 +22,18 @@ public enum HubMigration {
         guard try target.holdsNoRecords() else {
             throw InvalidInput("The PostgreSQL database already holds a hub's records. Migrate into a new, empty database.")
         }
+        do {
+            try copy(from: source, to: target, announce: announce)
+        } catch {
+            throw InvalidInput("""
+                The move stopped part way: \(error)
+                The PostgreSQL database now holds part of the hub. Drop it and create it again (dropdb, createdb), then run \
+                hub-migrate again; the SQLite hub still holds everything.
+                """)
+        }
+    }
+
+    private static func copy(from source: AppDatabase, to target: PostgresHub, announce: (String) -> Void) throws {
         var cursor: Int64 = 0, records = 0
         while true {
             let changes = try source.changes(after: cursor, limit: page)

@@ -20,16 +20,17 @@ public final class PostgresHubServer: Sendable {
         guard let url = configuration.databaseURL else { throw InvalidInput("fieldbook hub needs --database-url postgresql://USER@HOST:PORT/DB") }
         self.configuration = configuration
         // One connection per worker thread and two more, so a request never waits for a connection another holds.
-        hub = try Self.connect(url, poolSize: configuration.server.threadCount + 2, passwordCost: configuration.passwordCost)
+        hub = try Self.connect(url, poolSize: configuration.server.threadCount + 2, passwordCost: configuration.passwordCost, logger: logger)
         let api = HubAPI(hub: hub, version: configuration.version, logger: logger,
                          signInThrottle: SignInThrottle())
         server = HTTPServer(configuration: configuration.server, responder: api, logger: logger)
     }
 
     /// Opens the hub's database, saying what to check when it cannot (never repeating the URL, which may hold a password).
-    static func connect(_ url: String, poolSize: Int, passwordCost: PasswordHasher.Cost) throws -> PostgresHub {
+    static func connect(_ url: String, poolSize: Int, passwordCost: PasswordHasher.Cost,
+                        logger: Logger = Logger(label: "fieldbook")) throws -> PostgresHub {
         do {
-            return try PostgresHub(url: url, poolSize: poolSize, passwordCost: passwordCost)
+            return try PostgresHub(url: url, poolSize: poolSize, passwordCost: passwordCost, logger: logger)
         } catch let error as PostgresError {
             throw InvalidInput("\(error.message)\nCheck --database-url: the host, port, user, password and database name, and that PostgreSQL accepts the connection.")
         }

@@ -7,14 +7,16 @@ import Logging
 final class ChangeListener: @unchecked Sendable {
     private let url: String
     private let channel: String
+    private let logger: Logger
     private let lock = NSLock()
     private var observers: [@Sendable () -> Void] = []
     private var thread: Thread?
     private var stopped = false
 
-    init(url: String, channel: String) {
+    init(url: String, channel: String, logger: Logger) {
         self.url = url
         self.channel = channel
+        self.logger = logger
     }
 
     /// Adds an observer; the first one starts the listening thread.
@@ -44,6 +46,8 @@ final class ChangeListener: @unchecked Sendable {
                     if try !connection.notifications(timeout: 1).isEmpty { notify() }
                 }
             } catch {
+                // The message is libpq's or the server's; it never holds the connection URL.
+                if !isStopped { logger.warning("not hearing other hub processes' changes; trying again in 1 s", metadata: ["error": "\(error)"]) }
                 Thread.sleep(forTimeInterval: 1)
             }
         }

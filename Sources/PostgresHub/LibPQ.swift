@@ -10,6 +10,10 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 
     /// A unique index refused the row.
     var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// The database refused a value (SQLSTATE classes 22, data exception; 23, integrity; 54, a limit such as an index
+    /// row's size), as opposed to a failure of the database or the connection.
+    var refusesAValue: Bool { ["22", "23", "54"].contains(sqlState?.prefix(2) ?? "") }
 }
 
 /// The rows of one statement, copied out of libpq's result as text (PostgreSQL's text format), so nothing points into
@@ -20,9 +24,9 @@ struct PostgresRows {
 
     var count: Int { values.count }
 
-    /// The text of `column` in row `row`, nil for NULL.
+    /// The text of `column` in row `row`, nil for NULL (and for a row or column the result does not have).
     func text(_ row: Int, _ column: String) -> String? {
-        guard let index = columns.firstIndex(of: column) else { return nil }
+        guard values.indices.contains(row), let index = columns.firstIndex(of: column) else { return nil }
         return values[row][index]
     }
 
@@ -49,8 +53,9 @@ final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
-    /// False once the connection broke (the server restarted, the network failed): the pool then drops it.
-    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+    /// False once the connection broke (the server restarted, the network failed), or when it is still inside a
+    /// transaction (a step that failed midway): the pool then drops it rather than hand it to the next request.
+    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE }
 
     /// Runs one statement with `$1`, `$2`… bound to `parameters` (nil: NULL); answers its rows.
     @discardableResult

@@ -1,10 +1,12 @@
 import Domain
 import Foundation
+import Logging
 import Storage
 
 /// A sync hub whose store is PostgreSQL, for organizations with hundreds of nodes: several hub processes may serve
 /// one database at once, and PostgreSQL's own tools back it up and replicate it. It decides pushes by the same
-/// rules as a SQLite hub (`HubDecider`), and nodes cannot tell the two apart.
+/// rules as a SQLite hub (`HubDecider`) and speaks the same protocol; what a SQLite hub does besides (README, "Not yet on
+/// a PostgreSQL hub") it does not do yet.
 ///
 /// The change log's order: a push takes a transaction-level advisory lock before it numbers any change, so the
 /// transaction that took a lower number has committed before another can take a higher one. A node that pulled past
@@ -22,10 +24,13 @@ public final class PostgresHub: SyncHub {
     private let listener: ChangeListener
 
     /// Connects, and brings the database's schema to this version (one process at a time).
-    public init(url: String, poolSize: Int = 10, passwordCost: PasswordHasher.Cost = .standard) throws {
+    public init(url: String, poolSize: Int = 10, passwordCost: PasswordHasher.Cost = .standard,
+                logger: Logger = Logger(label: "fieldbook")) throws {
+        // An unreachable database fails a connection in 10 s rather than holding a pool slot (unless set otherwise).
+        setenv("PGCONNECT_TIMEOUT", "10", 0)
         pool = PostgresPool(url: url, size: poolSize)
         passwordHasher = PasswordHasher(cost: passwordCost)
-        listener = ChangeListener(url: url, channel: Self.changesChannel)
+        listener = ChangeListener(url: url, channel: Self.changesChannel, logger: logger)
         try pool.withConnection { try PostgresHubSchema.migrate($0) }
     }
 
@@ -35,7 +40,8 @@ public final class PostgresHub: SyncHub {
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
         try pool.transaction { connection in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
-            let decider = HubDecider(records: PostgresHubRecords(connection: connection))
+            let records = PostgresHubRecords(connection: connection)
+            let decider = HubDecider(records: records)
             // Looked up and remembered once per batch rather than once per operation: two round trips fewer each.
             var answered = try Self.earlierResults(connection, request.operations.map(\.operationId))
             var remembered: [(id: String, result: String)] = []
@@ -52,11 +58,12 @@ public final class PostgresHub: SyncHub {
                 answered[operation.operationId] = result
                 remembered.append((operation.operationId.text, String(decoding: result.jsonBytes, as: UTF8.self)))
             }
+            let reconciled = try records.reconcileAddressPeriods(touchedBy: request.operations)
             if !remembered.isEmpty {
                 try connection.execute("INSERT INTO applied_operations (operation_id, result) SELECT * FROM unnest($1::uuid[], $2::text[])",
                                        [PostgresArray.literal(remembered.map(\.id)), PostgresArray.literal(remembered.map(\.result))])
-                try connection.execute("SELECT pg_notify($1, '')", [Self.changesChannel])
             }
+            if !remembered.isEmpty || reconciled { try connection.execute("SELECT pg_notify($1, '')", [Self.changesChannel]) }
             return PushResponse(results: results)
         }
     }

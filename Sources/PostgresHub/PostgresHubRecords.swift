@@ -32,10 +32,16 @@ struct PostgresHubRecords: HubRecords {
     }
 
     func store(_ state: RecordState, _ kind: RecordKind, by operation: SyncOperation, fields: [String: JSONValue]) throws {
+        try write(state, kind)
+    }
+
+    /// Makes the stored record equal `state`, numbering the change.
+    func write(_ state: RecordState, _ kind: RecordKind) throws {
         if state.deleted { return try remove(kind, state.entityId) }
         if let empty = kind.requiredColumns.first(where: { (state.fields[$0] ?? .null) == .null }) {
             throw ConstraintRefusal.missing(column: empty)
         }
+        try checkReferenceSpelling(state.fields, of: kind)
         try connection.execute("""
             INSERT INTO records (entity, id, version, deleted, fields, seq) VALUES ($1, $2, $3, false, $4::jsonb, nextval('change_seq'))
             ON CONFLICT (entity, id) DO UPDATE SET version = EXCLUDED.version, deleted = false, fields = EXCLUDED.fields, seq = EXCLUDED.seq
@@ -59,23 +65,34 @@ struct PostgresHubRecords: HubRecords {
 
     func refusal(for error: Error, _ kind: RecordKind) -> String? {
         if let refusal = error as? ConstraintRefusal { return refusal.message(kind) }
-        if let error = error as? PostgresError, error.isUniqueViolation { return ConstraintRefusal.unique.message(kind) }
-        return nil
+        guard let error = error as? PostgresError else { return nil }
+        if error.isUniqueViolation { return ConstraintRefusal.unique.message(kind) }
+        // As the SQLite hub answers any constraint it has no words for: this operation is refused, the batch goes on.
+        return error.refusesAValue ? "The hub refused a value of this \(kind.noun): \(error.message)." : nil
+    }
+
+    /// A reference that is not an id as Fieldbook writes them (lower-case) names no record: SQLite compares ids as
+    /// text. Checked before the row is written, so a long value is refused as a reference rather than by an index.
+    private func checkReferenceSpelling(_ fields: [String: JSONValue], of kind: RecordKind) throws {
+        for reference in kind.references {
+            let text = fields.text(reference.column)
+            guard text.isEmpty || UUID(uuidString: text)?.text == text else { throw ConstraintRefusal.reference }
+        }
     }
 
     /// Every record a value of the record refers to must exist here.
     private func checkReferences(_ fields: [String: JSONValue], of kind: RecordKind) throws {
         for reference in kind.references {
-            let text = fields.text(reference.column)
-            guard !text.isEmpty else { continue }
-            guard let id = UUID(uuidString: text), let referenced = RecordKind.named(reference.entity),
-                  try liveFields(of: referenced, id: id) != nil else { throw ConstraintRefusal.reference }
+            guard let id = UUID(uuidString: fields.text(reference.column)) else { continue }
+            guard let referenced = RecordKind.named(reference.entity), try liveFields(of: referenced, id: id) != nil else {
+                throw ConstraintRefusal.reference
+            }
         }
     }
 
     /// Deletes a record as SQLite's foreign keys would: refused while a RESTRICT reference names it, records that
     /// CASCADE go with it, SET NULL references are emptied. Each record touched gets its change log entry.
-    private func remove(_ kind: RecordKind, _ id: UUID) throws {
+    func remove(_ kind: RecordKind, _ id: UUID) throws {
         for (referring, reference) in Self.referencesTo[kind.entity] ?? [] {
             let ids = try connection.execute("""
                 SELECT id::text AS id FROM records WHERE entity = $1 AND NOT deleted AND fields->>$2 = $3

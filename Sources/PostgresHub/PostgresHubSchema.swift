@@ -80,8 +80,10 @@ enum PostgresHubSchema {
                 "CREATE INDEX IF NOT EXISTS \"records_\(kind.entity)_\(reference.column)\" ON records ((fields->>'\(reference.column)')) \(live)"
             }
             let uniques = kind.uniqueKeys.map { key in
-                let name = "records_\(kind.entity)_unique_\(key.joined(separator: "_"))"
-                let columns = key.map { "lower(fields->>'\($0)')" }.joined(separator: ", ")
+                let name = "records_\(kind.entity)_nocase_\(key.joined(separator: "_"))"
+                // SQLite's NOCASE folds A-Z only, so "É" and "é" stay different there: so here.
+                let columns = key.map { "translate(fields->>'\($0)', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')" }
+                    .joined(separator: ", ")
                 return "CREATE UNIQUE INDEX IF NOT EXISTS \"\(name)\" ON records (\(columns)) \(live)"
             }
             return references + uniques

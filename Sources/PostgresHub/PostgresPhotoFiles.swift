@@ -22,6 +22,7 @@ extension PostgresHub {
 
     public func heldPhotoFile(_ sha256: String) throws -> HeldPhotoFile? {
         let rows = try pool.withConnection { try $0.execute("SELECT encode(bytes, 'hex') AS hex FROM photo_files WHERE sha256 = $1", [sha256]) }
+        guard rows.count == 1 else { return nil }
         return rows.text(0, "hex").flatMap(Self.bytes).map(HeldPhotoFile.bytes)
     }
 

@@ -15,7 +15,7 @@ extension PostgresHub {
 
     public func refreshAPITokens(refreshToken: String, policy: APITokenPolicy, now: Date) throws -> APITokenPair? {
         try pool.transaction { connection in
-            guard let token = try Self.tokenRow(connection, token: refreshToken, kind: "refresh") else { return nil }
+            guard let token = try Self.tokenRow(connection, token: refreshToken, kind: "refresh", locking: true) else { return nil }
             if token.revoked, !token.user.isDisabled,
                try Self.isRetryOfLatestRotation(connection, refreshToken, family: token.family, now: now) {
                 try Self.revokeFamily(connection, token.family)
@@ -46,12 +46,14 @@ extension PostgresHub {
         let user: User
     }
 
-    private static func tokenRow(_ connection: PostgresConnection, token: String, kind: String) throws -> TokenRow? {
+    /// `locking`: for a refresh, the token's row stays locked until the transaction ends, so two refreshes with one
+    /// token (two hub processes, two threads) run one after the other, as SQLite's single writer makes them.
+    private static func tokenRow(_ connection: PostgresConnection, token: String, kind: String, locking: Bool = false) throws -> TokenRow? {
         let rows = try connection.execute("""
             SELECT t.family_id::text AS family, extract(epoch FROM t.expires_at)::float8 AS expires, t.revoked,
                    u.id::text AS user_id, u.version, u.fields::text AS fields
             FROM api_tokens t JOIN records u ON u.entity = 'user' AND u.id = t.user_id AND NOT u.deleted
-            WHERE t.token_hash = $1 AND t.kind = $2
+            WHERE t.token_hash = $1 AND t.kind = $2 \(locking ? "FOR UPDATE OF t" : "")
             """, [TokenSecret.hash(token), kind])
         guard rows.count == 1, let family = rows.text(0, "family").flatMap(UUID.init(uuidString:)),
               let userId = rows.text(0, "user_id").flatMap(UUID.init(uuidString:)) else { return nil }

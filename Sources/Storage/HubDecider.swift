@@ -168,7 +168,7 @@ public struct HubDecider<Records: HubRecords> {
 
 extension RecordState {
     /// The record with `changes` set as an edit: version raised, `updated_at` stamped (not yet checked or stored).
-    func edited(_ changes: [String: JSONValue], _ table: RecordKind) -> RecordState {
+    public func edited(_ changes: [String: JSONValue], _ table: RecordKind) -> RecordState {
         var edited = self
         edited.fields.merge(changes) { $1 }
         edited.version += 1

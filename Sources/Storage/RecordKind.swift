@@ -31,7 +31,7 @@ public struct RecordKind: Sendable {
     public let ownerColumn: String?
     /// Columns naming another record, and what deleting that record does to this one. SQLite's schema enforces them
     /// on every Fieldbook; a PostgreSQL hub, which keeps every kind in one table, enforces them from here
-    /// (`RecordKindSchemaTests` checks the two agree).
+    /// (`RecordKindTests` checks the two agree).
     public let references: [Reference]
     /// Sets of columns no two records of the kind may share, compared ignoring case (SQLite's `COLLATE NOCASE`).
     public let uniqueKeys: [[String]]

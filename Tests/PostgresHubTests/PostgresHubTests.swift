@@ -76,6 +76,15 @@ import Testing
         }
     }
 
+    @Test func aPhotoFileTheHubDoesNotHoldIsAnsweredAsMissing() throws {
+        try PostgresCluster.with { cluster in
+            let hub = try PostgresHub(url: cluster.url, poolSize: 2, passwordCost: .test)
+            defer { hub.close() }
+            #expect(try hub.heldPhotoFile(String(repeating: "0", count: 64)) == nil)
+            #expect(try hub.photoFilesHeld(among: [String(repeating: "0", count: 64)]).isEmpty)
+        }
+    }
+
     /// The same sign-in steps, and the same answers, on a SQLite Fieldbook and on a PostgreSQL hub.
     @Test func signInAndTokenRotationFollowTheSameRulesOnBothKindsOfHub() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-tokens-\(UUID().uuidString)")

@@ -14,6 +14,7 @@ import Testing
     static func script() -> [SyncOperation] {
         let area = UUID(), otherArea = UUID(), venue = UUID(), person = UUID(), address = UUID(), type = UUID(), activity = UUID()
         let editor = UUID(), listId = UUID(), stop = UUID(), log = UUID()
+        let mover = UUID(), venue2 = UUID(), firstHome = UUID(), lostMove = UUID(), laterHome = UUID(), earlierStay = UUID()
         let cook = CategoryKind.participantRole.predefined[0].id
         let editorFields: [String: JSONValue] = ["email": "editor@example.org", "name": "Ed", "role": "editor",
                                                  "password_hash": "scrypt$10$8$1$AAAA$AAAA", "is_disabled": .bool(false)]
@@ -31,6 +32,24 @@ import Testing
                                                        "notes": .null, "home_venue_id": .string(venue.text)]),
             operation(.create, "participant", UUID(), ["name": "", "email": "not an email", "phone": .null, "notes": .null,
                                                        "home_venue_id": .null]),
+            operation(.create, "participant", UUID(), ["name": "Upper", "email": "upper@example.org", "phone": .null, "notes": .null,
+                                                       "home_venue_id": .string(venue.uuidString)]),
+            operation(.create, "activity_type", UUID(), ["name": "Ébénisterie"]),
+            operation(.create, "activity_type", UUID(), ["name": "éBÉNISTERIE"]),
+            // Moves from two nodes meeting at the hub: open address periods made to agree with the home again.
+            operation(.create, "venue", venue2, ["name": "Annex", "address": "3 Main St", "geographic_area_id": .string(area.text),
+                                                 "latitude": .null, "longitude": .null, "venue_type": "PUBLIC_BUILDING"]),
+            operation(.create, "participant", mover, ["name": "Moe Mover", "email": "moe@example.org", "phone": .null, "notes": .null,
+                                                      "home_venue_id": .string(venue.text)]),
+            operation(.create, "participant_address", firstHome, ["participant_id": .string(mover.text), "venue_id": .string(venue.text),
+                                                                  "effective_from": "2025-01-01", "effective_to": .null]),
+            operation(.create, "participant_address", lostMove, ["participant_id": .string(mover.text), "venue_id": .string(venue2.text),
+                                                                 "effective_from": "2025-03-01", "effective_to": .null]),
+            operation(.update, "participant", mover, ["home_venue_id": .string(venue2.text)], before: ["home_venue_id": .string(venue.text)], base: 1),
+            operation(.create, "participant_address", laterHome, ["participant_id": .string(mover.text), "venue_id": .string(venue2.text),
+                                                                  "effective_from": "2025-06-01", "effective_to": .null]),
+            operation(.create, "participant_address", earlierStay, ["participant_id": .string(mover.text), "venue_id": .string(venue.text),
+                                                                    "effective_from": "2025-02-01", "effective_to": .null]),
             operation(.update, "participant", person, ["phone": "555-0100"], before: ["phone": .null], base: 1),
             operation(.update, "participant", person, ["notes": "Likes tea"], before: ["notes": .null], base: 1),
             operation(.update, "participant", person, ["phone": "555-0199"], before: ["phone": .null], base: 1),
@@ -51,6 +70,8 @@ import Testing
             operation(.create, "visit_stop", stop, ["visit_list_id": .string(listId.text), "venue_id": .string(venue.text),
                                                     "participant_id": .string(person.text), "follow_up_of": .null,
                                                     "added_at": "2025-03-01 09:00:00.000"]),
+            operation(.create, "visit_stop", UUID(), ["visit_list_id": .string(listId.text), "venue_id": .string(String(repeating: "v", count: 3000)),
+                                                      "participant_id": .null, "follow_up_of": .null, "added_at": "2025-03-01 09:00:00.000"]),
             operation(.create, "contact_log", log, ["visit_stop_id": .string(stop.text), "result": "SPOKE", "note": "",
                                                     "logged_at": "2025-03-01 09:30:00.000", "logged_by": .string(editor.text),
                                                     "latitude": .null, "longitude": .null, "accuracy_m": .null]),
@@ -84,6 +105,10 @@ import Testing
             }
             let sqliteLog = try sqliteHub.changes(after: 0, limit: 2000)
             let postgresLog = try postgresHub.changes(after: 0, limit: 2000)
+            // The moves took both of reconciliation's steps: two periods removed (besides the one a deleted participant
+            // took with it) and an earlier one closed.
+            let periods = sqliteLog.changes.map(\.state).filter { $0.entity == "participant_address" }
+            #expect(periods.filter(\.deleted).count == 3 && periods.contains { $0.fields["effective_to"] == "2025-06-01" })
             // The records one deletion takes with it may be numbered in another order: that order carries no meaning.
             #expect(postgresLog.changes.map { Comparable($0.state) }.sorted() == sqliteLog.changes.map { Comparable($0.state) }.sorted())
             #expect(postgresLog.changes.map(\.seq) == postgresLog.changes.map(\.seq).sorted())

@@ -87,21 +87,18 @@ extension RecordTransaction {
         try save(closed, over: period)
     }
 
-    /// Makes the participant's open address periods agree with their home venue again, after pushes from several nodes
-    /// met at the hub: two nodes moving the same person offline each opened a period, and only one move won the
-    /// participant's home. The open period at the home with the latest start stays; other open ones that began
-    /// before it end where it begins; the rest (the losing move's) are removed. Without a home, none stays open.
+    /// Makes the participant's open address periods agree with their home venue again (`AddressPeriodReconciliation`).
     func reconcileAddressPeriods(of participant: UUID) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT home_venue_id FROM participants WHERE id = ?", arguments: [participant.databaseText])
         else { return }
         let home = (row["home_venue_id"] as String?).flatMap(UUID.init(uuidString:))
         let open = try PeriodRow.open(db, .participant, of: participant)
-        let keeper = open.filter { $0.venueId == home }.max { ($0.effectiveFrom, $0.id.uuidString) < ($1.effectiveFrom, $1.id.uuidString) }
-        for period in open where period.id != keeper?.id {
-            if let keeper, period.effectiveFrom < keeper.effectiveFrom {
-                try close(period, on: keeper.effectiveFrom)
-            } else {
-                try delete(period)
+        let byId = Dictionary(uniqueKeysWithValues: open.map { ($0.id, $0) })
+        let steps = AddressPeriodReconciliation.steps(open: open.map { .init(id: $0.id, venueId: $0.venueId, from: $0.effectiveFrom) }, home: home)
+        for step in steps {
+            switch step {
+            case .close(let id, let date): try close(byId[id]!, on: date)
+            case .remove(let id): try delete(byId[id]!)
             }
         }
     }
@@ -131,6 +128,35 @@ extension RecordTransaction {
             try save(reopened, over: stored)
         } else {
             try insert(PeriodRow(owner: .participant, ownerId: participant, venueId: venue, from: date))
+        }
+    }
+}
+
+/// What makes a participant's open address periods agree with their home venue again, after pushes from several nodes
+/// met at a hub: two nodes moving the same person offline each opened a period, and only one move won the
+/// participant's home. The open period at the home with the latest start stays; other open ones that began before it
+/// end where it begins; the rest (the losing move's) are removed. Without a home, none stays open. Both kinds of hub
+/// take these steps.
+public enum AddressPeriodReconciliation {
+    public struct OpenPeriod: Sendable {
+        public let id: UUID
+        public let venueId: UUID
+        public let from: CalendarDate
+
+        public init(id: UUID, venueId: UUID, from: CalendarDate) {
+            (self.id, self.venueId, self.from) = (id, venueId, from)
+        }
+    }
+
+    public enum Step: Sendable, Equatable {
+        case close(UUID, on: CalendarDate)
+        case remove(UUID)
+    }
+
+    public static func steps(open: [OpenPeriod], home: UUID?) -> [Step] {
+        let keeper = open.filter { $0.venueId == home }.max { ($0.from, $0.id.uuidString) < ($1.from, $1.id.uuidString) }
+        return open.filter { $0.id != keeper?.id }.map { period in
+            if let keeper, period.from < keeper.from { .close(period.id, on: keeper.from) } else { .remove(period.id) }
         }
     }
 }

@@ -1,0 +1,57 @@
+import Domain
+import Foundation
+import Storage
+
+/// After a push, as the SQLite hub does (`AppDatabase.applyPush`): the participants the push touched get their open
+/// address periods made to agree with their home again (`AddressPeriodReconciliation`), in the same transaction.
+extension PostgresHubRecords {
+    static let participantKind = RecordKind.named("participant")!
+    static let addressKind = RecordKind.named("participant_address")!
+
+    /// Answers whether it changed anything.
+    func reconcileAddressPeriods(touchedBy operations: [SyncOperation]) throws -> Bool {
+        var participants = Set<UUID>()
+        for operation in operations {
+            if operation.entity == Self.participantKind.entity { participants.insert(operation.entityId) }
+            if operation.entity == Self.addressKind.entity,
+               let owner = try liveFields(of: Self.addressKind, id: operation.entityId).flatMap({ UUID(uuidString: $0.text("participant_id")) }) {
+                participants.insert(owner)
+            }
+        }
+        var changed = false
+        for participant in participants.sorted(by: { $0.uuidString < $1.uuidString }) {
+            guard let person = try liveFields(of: Self.participantKind, id: participant) else { continue }
+            let open = try openAddressPeriods(of: participant)
+            let byId = Dictionary(uniqueKeysWithValues: open.map { ($0.entityId, $0) })
+            let periods = open.compactMap(Self.openPeriod)
+            for step in AddressPeriodReconciliation.steps(open: periods, home: UUID(uuidString: person.text("home_venue_id"))) {
+                switch step {
+                case .close(let id, let date):
+                    try write(byId[id]!.edited(["effective_to": .string(date.description)], Self.addressKind), Self.addressKind)
+                case .remove(let id):
+                    try remove(Self.addressKind, id)
+                }
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    private static func openPeriod(_ state: RecordState) -> AddressPeriodReconciliation.OpenPeriod? {
+        guard let venue = UUID(uuidString: state.fields.text("venue_id")), let from = CalendarDate(state.fields.text("effective_from"))
+        else { return nil }
+        return AddressPeriodReconciliation.OpenPeriod(id: state.entityId, venueId: venue, from: from)
+    }
+
+    private func openAddressPeriods(of participant: UUID) throws -> [RecordState] {
+        let rows = try connection.execute("""
+            SELECT id::text AS id, version, fields::text AS fields FROM records
+            WHERE entity = $1 AND NOT deleted AND fields->>'participant_id' = $2 AND fields->>'effective_to' IS NULL ORDER BY seq
+            """, [Self.addressKind.entity, participant.text])
+        return try (0..<rows.count).compactMap { row in
+            guard let id = rows.text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
+            return RecordState(entity: Self.addressKind.entity, entityId: id, deleted: false, version: Int(rows.int(row, "version") ?? 0),
+                               fields: try WireFields.fields(rows.text(row, "fields")))
+        }
+    }
+}
