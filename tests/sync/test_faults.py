@@ -117,17 +117,14 @@ def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(clust
     assert cursor != "0", f"the restarted node pulled from the start instead of from its saved cursor: {resumed[:3]}"
 
 
-def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster):
-    hub, _ = start_hub(cluster)
-    proxy = proxy_to(cluster, hub, only_paths=(SYNC,))
-    node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
-    wait_converged([(node, api)], hub, timeout=60)
-
+def kill_hub_mid_push(api, proxy, hub, count=300) -> list[str]:
+    """Queues `count` new participants on the node behind `proxy` (its pushes dropped meanwhile), lets it push, and
+    kills the hub with SIGKILL once the push has reached it; answers the names queued."""
     proxy.set_mode("drop")
-    wanted = [f"Queued {i}" for i in range(300)]
+    wanted = [f"Queued {i}" for i in range(count)]
     for name in wanted:
         api.create_participant(name, name.replace(" ", "").lower() + "@example.org")
-    assert api.sync_status()["pending_operations"] >= 300
+    assert api.sync_status()["pending_operations"] >= count
     proxy.set_mode("pass")
     proxy.reset_stats()
     api.sync_run()
@@ -135,7 +132,17 @@ def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster):
     hub.kill9()
     pending_at_kill = api.sync_status()["pending_operations"]
     assert pending_at_kill > 0, "the push finished before the hub was killed: nothing was tested"
-    print(f"killed the hub with {pending_at_kill} operations pending on the node")
+    print(f"killed {hub.name} with {pending_at_kill} operations pending on the node")
+    return wanted
+
+
+def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster):
+    hub, _ = start_hub(cluster)
+    proxy = proxy_to(cluster, hub, only_paths=(SYNC,))
+    node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
+    wait_converged([(node, api)], hub, timeout=60)
+
+    wanted = kill_hub_mid_push(api, proxy, hub)
 
     hub.restart()
     snapshot = wait_converged([(node, api)], hub, timeout=90)

@@ -13,11 +13,9 @@ from fault_proxy import FaultProxy
 from harness import (binary_path, node_admin, process_environment, snapshot_differences, start_hub, start_linked_node,
                      wait_converged, wait_until)
 from postgres_hub import PostgresHubProcess, PostgresServer, start_postgres_hub
+from test_faults import kill_hub_mid_push
 from test_partition import synced_once
 from test_photos import FIXTURES, Pages, photo_file
-
-PUSH = "/api/v1/sync/push"
-
 
 @pytest.fixture
 def postgres():
@@ -72,22 +70,10 @@ def test_two_hub_processes_serve_nodes_and_one_killed_mid_push_loses_and_doubles
     two, two_api = start_linked_node(cluster, "two", second.url, sync_interval=2)
     wait_converged([(one, one_api), (two, two_api)], second, timeout=60)
 
-    proxy.set_mode("drop")
-    wanted = [f"Queued {i}" for i in range(300)]
-    for name in wanted:
-        one_api.create_participant(name, name.replace(" ", "").lower() + "@example.org")
     from_two = [f"From two {i}" for i in range(20)]
     for name in from_two:
         two_api.create_participant(name, name.replace(" ", "").lower() + "@example.org")
-    assert one_api.sync_status()["pending_operations"] >= 300
-    proxy.set_mode("pass")
-    proxy.reset_stats()
-    one_api.sync_run()
-    assert proxy.wait_for("sent", PUSH, timeout=60), "the node never pushed"
-    first.kill9()
-    pending_at_kill = one_api.sync_status()["pending_operations"]
-    assert pending_at_kill > 0, "the push finished before the hub process was killed: nothing was tested"
-    print(f"killed hub-a with {pending_at_kill} operations pending on node one")
+    wanted = kill_hub_mid_push(one_api, proxy, first)
 
     first.restart()
     snapshot = wait_converged([(one, one_api), (two, two_api)], second, timeout=90)
