@@ -4,13 +4,15 @@ way, photos included. Two hub processes on one database serve nodes at once, and
 the middle of a push loses and doubles nothing. A SQLite hub moved into PostgreSQL keeps its nodes syncing."""
 
 import hashlib
+import json
 import subprocess
+import uuid
 from collections import Counter
 
 import pytest
 
 from fault_proxy import FaultProxy
-from harness import (binary_path, node_admin, process_environment, snapshot_differences, start_hub, start_linked_node,
+from harness import (HUB_ADMIN, binary_path, node_admin, process_environment, snapshot_differences, start_hub, start_linked_node,
                      wait_converged, wait_until)
 from postgres_hub import PostgresHubProcess, PostgresServer, start_postgres_hub
 from test_faults import kill_hub_mid_push
@@ -136,6 +138,17 @@ def test_a_sqlite_hub_moved_into_postgres_keeps_its_nodes_syncing_without_linkin
     cluster.nodes[moved.name] = moved
     moved.start()
     assert snapshot_differences(before, moved.snapshot(), "sqlite hub", "postgres hub") == []
+
+    # An operation the old hub applied, pushed again (its answer lost before the move), gets the answer it got then.
+    with hub.connect_readonly() as db:
+        operation_id, first_answer = db.execute("SELECT operation_id, result FROM applied_operations LIMIT 1").fetchone()
+    replay = {"operation_id": operation_id, "operation": "create", "entity": "participant", "entity_id": str(uuid.uuid4()),
+              "fields": {"name": "Replayed", "email": "replayed@example.org"}, "before": {}, "base_version": 0,
+              "author": "system:test", "created_at": "2026-01-01T00:00:00.000Z"}
+    answer = moved.api(HUB_ADMIN.email, HUB_ADMIN.password).request(
+        "POST", "/api/v1/sync/push", {"node_id": str(uuid.uuid4()), "operations": [replay]}, expect=(200,))
+    assert answer["results"] == [json.loads(first_answer)]
+    assert "Replayed" not in {row["name"] for row in moved.snapshot()["participants"].values()}
 
     after_one = one_api.create_participant("After on one", "after1@example.org")
     two_api.update("participant", kept[0]["id"], {"phone": "555-0123"})
