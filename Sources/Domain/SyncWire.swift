@@ -52,6 +52,11 @@ public struct RecordState: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case entity, entityId = "entity_id", deleted, version, fields
     }
+
+    /// A record the hub does not hold: never written, or deleted (a deleted record keeps no version and no fields).
+    public static func absent(_ entity: String, _ id: UUID) -> RecordState {
+        RecordState(entity: entity, entityId: id, deleted: true, version: 0, fields: [:])
+    }
 }
 
 /// How the hub dealt with one pushed operation.
@@ -148,6 +153,13 @@ public struct ChangePage: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey { case changes, nextCursor = "next_cursor", hasMore = "has_more", remaining }
+
+    /// The page of `entries` read after `cursor`, in a log whose newest number is `latest`. `remaining` is an upper
+    /// bound (renumbering leaves gaps), known without counting the rest of the log.
+    public init(_ entries: [ChangeLogEntry], after cursor: Int64, latest: Int64) {
+        let next = entries.last?.seq ?? cursor
+        self.init(changes: entries, nextCursor: next, hasMore: latest > next, remaining: Int(max(0, latest - next)))
+    }
 }
 
 extension JSONEncoder.DateEncodingStrategy {

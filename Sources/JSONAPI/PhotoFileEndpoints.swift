@@ -52,10 +52,11 @@ enum PhotoFileEndpoints {
 
     static func get(_ context: APIContext) throws -> Response {
         let sha = try hash(context)
-        let headers = [("Content-Type", "image/jpeg"), ("Cache-Control", "private, max-age=31536000, immutable")]
+        // Named by the hash of its bytes, so a file never changes under its address.
+        let caching = ("Cache-Control", "private, max-age=31536000, immutable")
         switch try context.hub.heldPhotoFile(sha) {
-        case .path(let path): if let file = OpenFile(path: path) { return Response.file(file, contentType: "image/jpeg", headers: [headers[1]]) }
-        case .bytes(let bytes): return Response(headers: headers, body: bytes)
+        case .path(let path): if let file = OpenFile(path: path) { return Response.file(file, contentType: "image/jpeg", headers: [caching]) }
+        case .bytes(let bytes): return Response(headers: [("Content-Type", "image/jpeg"), caching], body: bytes)
         case nil: break
         }
         throw HTTPError(.notFound, "This hub does not hold the photo file \(sha) (yet): the node that took the photo has not sent it.")

@@ -45,13 +45,9 @@ extension PostgresHubRecords {
 
     private func openAddressPeriods(of participant: UUID) throws -> [RecordState] {
         let rows = try connection.execute("""
-            SELECT id::text AS id, version, fields::text AS fields FROM records
+            SELECT entity, id::text AS id, version, deleted, fields::text AS fields FROM records
             WHERE entity = $1 AND NOT deleted AND fields->>'participant_id' = $2 AND fields->>'effective_to' IS NULL ORDER BY seq
             """, [Self.addressKind.entity, participant.text])
-        return try (0..<rows.count).compactMap { row in
-            guard let id = rows.text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
-            return RecordState(entity: Self.addressKind.entity, entityId: id, deleted: false, version: Int(rows.int(row, "version") ?? 0),
-                               fields: try WireFields.fields(rows.text(row, "fields")))
-        }
+        return try (0..<rows.count).compactMap { try rows.recordState($0) }
     }
 }

@@ -86,18 +86,10 @@ public final class PostgresHub: SyncHub {
                 SELECT seq, entity, id::text AS id, version, deleted, fields::text AS fields FROM records
                 WHERE seq > $1 ORDER BY seq LIMIT $2
                 """, [String(cursor), String(limit)])
-            var entries: [ChangeLogEntry] = []
-            entries.reserveCapacity(rows.count)
-            for row in 0..<rows.count {
-                let entity = rows.text(row, "entity") ?? "", id = UUID(uuidString: rows.text(row, "id") ?? "") ?? UUID()
-                let deleted = rows.bool(row, "deleted")
-                let state = RecordState(entity: entity, entityId: id, deleted: deleted, version: deleted ? 0 : Int(rows.int(row, "version") ?? 0),
-                                        fields: deleted ? [:] : try WireFields.fields(rows.text(row, "fields")))
-                entries.append(ChangeLogEntry(seq: rows.int(row, "seq") ?? 0, state: state))
+            let entries = try (0..<rows.count).compactMap { row in
+                try rows.recordState(row).map { ChangeLogEntry(seq: rows.int(row, "seq") ?? 0, state: $0) }
             }
-            let next = entries.last?.seq ?? cursor
-            let last = try Self.latestSequence(connection)
-            return ChangePage(changes: entries, nextCursor: next, hasMore: last > next, remaining: Int(max(0, last - next)))
+            return ChangePage(entries, after: cursor, latest: try Self.latestSequence(connection))
         }
     }
 

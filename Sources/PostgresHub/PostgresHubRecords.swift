@@ -8,17 +8,11 @@ import Storage
 struct PostgresHubRecords: HubRecords {
     let connection: PostgresConnection
 
-    func liveFields(of kind: RecordKind, id: UUID) throws -> [String: JSONValue]? {
-        let state = try state(kind, id)
-        return state.deleted ? nil : state.fields
-    }
-
     func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState {
-        let rows = try connection.execute("SELECT version, fields::text AS fields FROM records WHERE entity = $1 AND id = $2 AND NOT deleted",
-                                          [kind.entity, id.text])
-        guard rows.count == 1 else { return RecordState(entity: kind.entity, entityId: id, deleted: true, version: 0, fields: [:]) }
-        return RecordState(entity: kind.entity, entityId: id, deleted: false, version: Int(rows.int(0, "version") ?? 0),
-                           fields: try WireFields.fields(rows.text(0, "fields")))
+        let rows = try connection.execute("""
+            SELECT entity, id::text AS id, version, deleted, fields::text AS fields FROM records WHERE entity = $1 AND id = $2 AND NOT deleted
+            """, [kind.entity, id.text])
+        return try rows.recordState(0) ?? .absent(kind.entity, id)
     }
 
     func wasEverWritten(_ kind: RecordKind, _ id: UUID) throws -> Bool {

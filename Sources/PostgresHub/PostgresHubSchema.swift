@@ -105,6 +105,17 @@ enum PostgresHubSchema {
     }
 }
 
+extension PostgresRows {
+    /// Row `row` of a query selecting `entity, id::text AS id, version, deleted, fields::text AS fields` from
+    /// `records`, as the wire states it (nil past the last row). A deleted record is `RecordState.absent`.
+    func recordState(_ row: Int) throws -> RecordState? {
+        guard row < count, let entity = text(row, "entity"), let id = text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
+        if bool(row, "deleted") { return .absent(entity, id) }
+        return RecordState(entity: entity, entityId: id, deleted: false, version: Int(int(row, "version") ?? 0),
+                           fields: try WireFields.fields(text(row, "fields")))
+    }
+}
+
 /// Record fields as the `records.fields` column holds them: JSON text, values as SQLite would store them.
 enum WireFields {
     static func text(_ fields: [String: JSONValue]) throws -> String {

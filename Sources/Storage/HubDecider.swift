@@ -19,6 +19,13 @@ public protocol HubRecords: RecordLookup {
     func refusal(for error: Error, _ kind: RecordKind) -> String?
 }
 
+extension HubRecords {
+    public func liveFields(of kind: RecordKind, id: UUID) throws -> [String: JSONValue]? {
+        let state = try state(kind, id)
+        return state.deleted ? nil : state.fields
+    }
+}
+
 /// A reference or unique key the store refused, in the words a node shows beside the operation.
 public enum ConstraintRefusal: Error, Sendable {
     case reference, unique
@@ -161,7 +168,7 @@ public struct HubDecider<Records: HubRecords> {
     }
 
     private func rejected(_ operation: SyncOperation, _ reason: String, current: RecordState?) -> SyncResult {
-        let state = current ?? RecordState(entity: operation.entity, entityId: operation.entityId, deleted: true, version: 0, fields: [:])
+        let state = current ?? .absent(operation.entity, operation.entityId)
         return SyncResult(operationId: operation.operationId, outcome: .rejected, reason: reason, current: state)
     }
 }

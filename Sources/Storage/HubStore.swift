@@ -70,14 +70,9 @@ extension AppDatabase {
             let entries = rows.map { row -> ChangeLogEntry in
                 let entity: String = row["entity"]
                 let id = row.uuid("entity_id")
-                let state = states[entity]?[id] ?? RecordState(entity: entity, entityId: id, deleted: true, version: 0, fields: [:])
-                return ChangeLogEntry(seq: row["seq"], state: state)
+                return ChangeLogEntry(seq: row["seq"], state: states[entity]?[id] ?? .absent(entity, id))
             }
-            let next = entries.last?.seq ?? cursor
-            // An upper bound (renumbering leaves gaps) read in constant time; counting would scan the rest of the log per page.
-            let last = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log") ?? 0
-            let remaining = Int(max(0, last - next))
-            return ChangePage(changes: entries, nextCursor: next, hasMore: last > next, remaining: remaining)
+            return ChangePage(entries, after: cursor, latest: try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log") ?? 0)
         }
     }
 
@@ -99,8 +94,6 @@ private struct SQLiteHubRecords: HubRecords {
     let db: Database
     /// This hub is itself linked to a hub, so accepted operations queue for it too.
     let forwardsUpstream: Bool
-
-    func liveFields(of kind: RecordKind, id: UUID) throws -> [String: JSONValue]? { try db.liveFields(of: kind, id: id) }
 
     func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState { try RecordStates.read(db, kind, id: id) }
 

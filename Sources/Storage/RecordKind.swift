@@ -37,6 +37,9 @@ public struct RecordKind: Sendable {
     public let uniqueKeys: [[String]]
     /// The stored columns that may be NULL; every other one is NOT NULL.
     public let optionalColumns: Set<String>
+    /// The stored columns that must hold a value (NOT NULL): every column a change may set or the hub carries, but the
+    /// optional ones.
+    public let requiredColumns: [String]
     /// Whether "export everything" includes the kind: the community's records do; accounts (which hold password
     /// hashes) and one person's notifications do not.
     public let inFullExport: Bool
@@ -60,6 +63,7 @@ public struct RecordKind: Sendable {
         self.references = references
         self.uniqueKeys = uniqueKeys
         optionalColumns = Set(optional)
+        requiredColumns = (columns + metaColumns).filter { !optional.contains($0) }
         self.inFullExport = inFullExport
         instantColumns = Set(instants + metaColumns.filter(RecordKind.timestamps.contains))
         storedColumns = ["id", "version"] + columns + metaColumns
@@ -93,9 +97,6 @@ public struct RecordKind: Sendable {
 
     /// The columns a record state sets when it is stored, in the order `RecordStates.stagedRow` gives their values.
     let storedColumns: [String]
-
-    /// The stored columns that must hold a value (NOT NULL).
-    public var requiredColumns: [String] { (columns + metaColumns).filter { !optionalColumns.contains($0) } }
 
     /// The kind of record in words, for messages ("participant address").
     public var noun: String { entity.replacingOccurrences(of: "_", with: " ") }

@@ -7,7 +7,7 @@ enum RecordStates {
     static func read(_ db: Database, _ table: RecordKind, id: UUID) throws -> RecordState {
         // Cached: a push reads one record per operation, and preparing the statement each time cost more than the read.
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table.table) WHERE id = ?"), arguments: [id.databaseText]) else {
-            return RecordState(entity: table.entity, entityId: id, deleted: true, version: 0, fields: [:])
+            return .absent(table.entity, id)
         }
         return state(of: row, table)
     }
