@@ -45,13 +45,7 @@ extension PostgresHub {
     /// Tokens keep their hashes, sign-ins and order, so nodes go on refreshing with the tokens they hold.
     public func importTokens(_ tokens: [StoredAPIToken]) throws {
         try pool.transaction { connection in
-            for token in tokens {
-                try connection.execute("""
-                    INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at, revoked)
-                    VALUES ($1, $2, $3, $4, to_timestamp($5), to_timestamp($6), $7) ON CONFLICT DO NOTHING
-                    """, [token.tokenHash, token.kind, token.userId, token.familyId, String(token.createdAt.timeIntervalSince1970),
-                          String(token.expiresAt.timeIntervalSince1970), token.revoked ? "true" : "false"])
-            }
+            for token in tokens { try Self.insert(connection, token) }
         }
     }
 }

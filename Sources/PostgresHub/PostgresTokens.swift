@@ -82,12 +82,19 @@ extension PostgresHub {
                                         now: Date) throws -> APITokenPair {
         let access = TokenSecret.random(), refresh = TokenSecret.random()
         for (token, kind, lifetime) in [(access, "access", policy.accessLifetime), (refresh, "refresh", policy.refreshLifetime)] {
-            try connection.execute("""
-                INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at)
-                VALUES ($1, $2, $3, $4, to_timestamp($5), to_timestamp($6))
-                """, [TokenSecret.hash(token), kind, user.id.text, family.text, seconds(now), seconds(now.addingTimeInterval(lifetime))])
+            try insert(connection, StoredAPIToken(tokenHash: TokenSecret.hash(token), kind: kind, userId: user.id.text, familyId: family.text,
+                                                  createdAt: now, expiresAt: now.addingTimeInterval(lifetime), revoked: false))
         }
         return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user)
+    }
+
+    /// Keeps one token (its hash), issued here or moved from a SQLite hub; one already kept is left as it is.
+    static func insert(_ connection: PostgresConnection, _ token: StoredAPIToken) throws {
+        try connection.execute("""
+            INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at, revoked)
+            VALUES ($1, $2, $3, $4, to_timestamp($5), to_timestamp($6), $7) ON CONFLICT DO NOTHING
+            """, [token.tokenHash, token.kind, token.userId, token.familyId, seconds(token.createdAt), seconds(token.expiresAt),
+                  token.revoked ? "true" : "false"])
     }
 
     private static func seconds(_ date: Date) -> String { String(date.timeIntervalSince1970) }

@@ -11,6 +11,11 @@ public struct StoredAPIToken: Sendable {
     public let createdAt: Date
     public let expiresAt: Date
     public let revoked: Bool
+
+    public init(tokenHash: String, kind: String, userId: String, familyId: String, createdAt: Date, expiresAt: Date, revoked: Bool) {
+        (self.tokenHash, self.kind, self.userId, self.familyId) = (tokenHash, kind, userId, familyId)
+        (self.createdAt, self.expiresAt, self.revoked) = (createdAt, expiresAt, revoked)
+    }
 }
 
 /// A pushed operation a hub applied, with the answer it gave, so a node that pushes it again gets the same answer.
