@@ -63,8 +63,8 @@ struct SyncEndpoints: Sendable {
         let limit = try context.integer("limit", in: 1...Self.maxPage) ?? 500
         let wait = try context.integer("wait", in: 0...Self.maxWait) ?? 0
         // A sign-in reading the change log from its start is a node linking here (or starting over); administrators hear of it once.
-        if after == 0, let bearer = context.bearer, let node = context.node {
-            try node.noteNodeLinked(family: bearer.familyId, userId: bearer.user.id, address: context.request.remoteAddress)
+        if after == 0, let bearer = context.bearer {
+            try context.hub.noteNodeLinked(family: bearer.familyId, userId: bearer.user.id, address: context.request.remoteAddress)
         }
         let page = try context.hub.changes(after: Int64(after), limit: limit)
         if page.changes.isEmpty, wait > 0, let waiters { return waiters.hold(after: Int64(after), limit: limit, wait: wait) }

@@ -63,26 +63,64 @@ final class PostgresConnection {
         let result = withCStrings(parameters) { pointers in
             PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
-        guard let result else { throw PostgresError(message: Self.text(PQerrorMessage(handle)), sqlState: nil) }
+        guard let result else { throw connectionError() }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return PostgresRows(columns: [], values: [])
         case PGRES_TUPLES_OK: return Self.rows(result)
-        default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            throw PostgresError(message: Self.text(PQresultErrorMessage(result)), sqlState: state)
+        default: throw Self.error(result)
         }
+    }
+
+    /// Runs `statements` (without parameters), then `sql` with its parameters, in one round trip (libpq's pipeline
+    /// mode): the savepoint steps around a pushed operation travel with its write. Answers the rows of `sql`; throws the
+    /// first error, after which PostgreSQL skipped the rest.
+    @discardableResult
+    func execute(after statements: [String], _ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
+        guard !statements.isEmpty else { return try execute(sql, parameters) }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
+        defer { _ = PQexitPipelineMode(handle) }
+        for statement in statements where PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) != 1 { throw connectionError() }
+        let sent = withCStrings(parameters) { pointers in
+            PQsendQueryParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+        }
+        guard sent == 1, PQpipelineSync(handle) == 1 else { throw connectionError() }
+        var rows = PostgresRows(columns: [], values: [])
+        var failure: PostgresError?
+        // Each statement's results end with a null; the sync point's result comes last.
+        for index in 0...statements.count {
+            while let result = PQgetResult(handle) {
+                defer { PQclear(result) }
+                switch PQresultStatus(result) {
+                case PGRES_TUPLES_OK where index == statements.count: rows = Self.rows(result)
+                case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_PIPELINE_ABORTED: break
+                default: failure = failure ?? Self.error(result)
+                }
+            }
+        }
+        guard let sync = PQgetResult(handle) else { throw connectionError() }
+        PQclear(sync)
+        if let failure { throw failure }
+        return rows
     }
 
     /// Runs statements without parameters, several separated by semicolons (a schema).
     func executeScript(_ sql: String) throws {
-        guard let result = PQexec(handle, sql) else { throw PostgresError(message: Self.text(PQerrorMessage(handle)), sqlState: nil) }
+        guard let result = PQexec(handle, sql) else { throw connectionError() }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            throw PostgresError(message: Self.text(PQresultErrorMessage(result)), sqlState: state)
-        }
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else { throw Self.error(result) }
+    }
+
+    /// A failed result's message and SQLSTATE.
+    private static func error(_ result: OpaquePointer) -> PostgresError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        return PostgresError(message: text(PQresultErrorMessage(result)), sqlState: state)
+    }
+
+    /// What libpq says went wrong with the connection itself.
+    private func connectionError() -> PostgresError {
+        PostgresError(message: Self.text(PQerrorMessage(handle)), sqlState: nil)
     }
 
     /// Waits up to `timeout` seconds for a NOTIFY on a channel this connection LISTENs to; answers the channels heard
@@ -94,7 +132,7 @@ final class PostgresConnection {
         guard descriptor.fd >= 0 else { throw PostgresError(message: "the connection to PostgreSQL is closed", sqlState: nil) }
         let ready = poll(&descriptor, 1, Int32(timeout * 1000))
         if ready > 0 {
-            guard PQconsumeInput(handle) == 1 else { throw PostgresError(message: Self.text(PQerrorMessage(handle)), sqlState: nil) }
+            guard PQconsumeInput(handle) == 1 else { throw connectionError() }
             heard = drainNotifications()
         }
         return heard

@@ -19,9 +19,10 @@ extension PostgresHubRecords {
             }
         }
         var changed = false
+        let openByParticipant = try openAddressPeriods(of: participants)
         for participant in participants.sorted(by: { $0.uuidString < $1.uuidString }) {
             guard let person = try liveFields(of: Self.participantKind, id: participant) else { continue }
-            let open = try openAddressPeriods(of: participant)
+            let open = openByParticipant[participant] ?? []
             let byId = Dictionary(uniqueKeysWithValues: open.map { ($0.entityId, $0) })
             let periods = open.compactMap(Self.openPeriod)
             for step in AddressPeriodReconciliation.steps(open: periods, home: UUID(uuidString: person.text("home_venue_id"))) {
@@ -43,11 +44,15 @@ extension PostgresHubRecords {
         return AddressPeriodReconciliation.OpenPeriod(id: state.entityId, venueId: venue, from: from)
     }
 
-    private func openAddressPeriods(of participant: UUID) throws -> [RecordState] {
-        let rows = try connection.execute("""
+    /// Each participant's open address periods, oldest change first: one query for the whole push.
+    private func openAddressPeriods(of participants: Set<UUID>) throws -> [UUID: [RecordState]] {
+        guard !participants.isEmpty else { return [:] }
+        let rows = try run("""
             SELECT entity, id::text AS id, version, deleted, fields::text AS fields FROM records
-            WHERE entity = $1 AND NOT deleted AND fields->>'participant_id' = $2 AND fields->>'effective_to' IS NULL ORDER BY seq
-            """, [Self.addressKind.entity, participant.text])
-        return try (0..<rows.count).compactMap { try rows.recordState($0) }
+            WHERE entity = $1 AND NOT deleted AND fields->>'participant_id' = ANY($2::text[]) AND fields->>'effective_to' IS NULL
+            ORDER BY seq
+            """, [Self.addressKind.entity, PostgresArray.literal(participants.map(\.text))])
+        let periods = try (0..<rows.count).compactMap { try rows.recordState($0) }
+        return Dictionary(grouping: periods) { UUID(uuidString: $0.fields.text("participant_id")) ?? UUID() }
     }
 }

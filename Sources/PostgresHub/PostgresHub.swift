@@ -5,8 +5,8 @@ import Storage
 
 /// A sync hub whose store is PostgreSQL, for organizations with hundreds of nodes: several hub processes may serve
 /// one database at once, and PostgreSQL's own tools back it up and replicate it. It decides pushes by the same
-/// rules as a SQLite hub (`HubDecider`) and speaks the same protocol; what a SQLite hub does besides (README, "Not yet on
-/// a PostgreSQL hub") it does not do yet.
+/// rules as a SQLite hub (`HubDecider`) and speaks the same protocol. It has no pages: those, and what only pages
+/// show (possible duplicates), stay on nodes (README, "What a PostgreSQL hub leaves to nodes").
 ///
 /// The change log's order: a push takes a transaction-level advisory lock before it numbers any change, so the
 /// transaction that took a lower number has committed before another can take a higher one. A node that pulled past
@@ -38,34 +38,42 @@ public final class PostgresHub: SyncHub {
     public func close() { listener.stop() }
 
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
-        try pool.transaction { connection in
-            try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
-            let records = PostgresHubRecords(connection: connection)
-            let decider = HubDecider(records: records)
-            // Looked up and remembered once per batch rather than once per operation: two round trips fewer each.
-            var answered = try Self.earlierResults(connection, request.operations.map(\.operationId))
-            var remembered: [(id: String, result: String)] = []
-            var results: [SyncResult] = []
-            for operation in request.operations {
-                if let earlier = answered[operation.operationId] {
-                    results.append(earlier)
-                    continue
-                }
-                let result = try decider.apply(operation)
-                results.append(result)
-                // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
-                guard result.outcome != .rejected else { continue }
-                answered[operation.operationId] = result
-                remembered.append((operation.operationId.text, String(decoding: result.jsonBytes, as: UTF8.self)))
+        try pool.transaction { try Self.apply(request, $0) }
+    }
+
+    /// Applies a push in the caller's transaction, which then holds the change log's lock until it ends.
+    static func apply(_ request: PushRequest, _ connection: PostgresConnection) throws -> PushResponse {
+        try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
+        let records = PostgresHubRecords(connection: connection)
+        try records.readAhead(request.operations)
+        let decider = HubDecider(records: records)
+        // Looked up and remembered once per batch rather than once per operation: two round trips fewer each.
+        var answered = try Self.earlierResults(connection, request.operations.map(\.operationId))
+        var remembered: [(id: String, result: String)] = []
+        var written: [SyncOperation] = []
+        var results: [SyncResult] = []
+        for operation in request.operations {
+            if let earlier = answered[operation.operationId] {
+                results.append(earlier)
+                continue
             }
-            let reconciled = try records.reconcileAddressPeriods(touchedBy: request.operations)
-            if !remembered.isEmpty {
-                try connection.execute("INSERT INTO applied_operations (operation_id, result) SELECT * FROM unnest($1::uuid[], $2::text[])",
-                                       [PostgresArray.literal(remembered.map(\.id)), PostgresArray.literal(remembered.map(\.result))])
-            }
-            if !remembered.isEmpty || reconciled { try connection.execute("SELECT pg_notify($1, '')", [Self.changesChannel]) }
-            return PushResponse(results: results)
+            let result = try decider.apply(operation)
+            results.append(result)
+            // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
+            guard result.outcome != .rejected else { continue }
+            answered[operation.operationId] = result
+            remembered.append((operation.operationId.text, String(decoding: result.jsonBytes, as: UTF8.self)))
+            written.append(operation)
         }
+        let reconciled = try records.reconcileAddressPeriods(touchedBy: request.operations)
+        try records.finish()
+        try Self.followPhotos(connection, written: written)
+        if !remembered.isEmpty {
+            try connection.execute("INSERT INTO applied_operations (operation_id, result) SELECT * FROM unnest($1::uuid[], $2::text[])",
+                                   [PostgresArray.literal(remembered.map(\.id)), PostgresArray.literal(remembered.map(\.result))])
+        }
+        if !remembered.isEmpty || reconciled { try connection.execute("SELECT pg_notify($1, '')", [Self.changesChannel]) }
+        return PushResponse(results: results)
     }
 
     /// The answers given before to any of these operations.

@@ -5,24 +5,98 @@ import Storage
 /// The PostgreSQL hub's records, for `HubDecider`, inside a push's transaction (which holds the change log's lock).
 /// References and unique keys come from each kind's `RecordKind`: unique keys as unique indexes, references checked
 /// here, with RESTRICT, CASCADE and SET NULL on deletion as SQLite's foreign keys do them.
-struct PostgresHubRecords: HubRecords {
+///
+/// Round trips to the database are what a push costs here (issue 17), so the records a batch names (its records,
+/// the records their references name, its authors' accounts) are read in one query first and kept as the batch
+/// changes them, and the savepoint steps around each operation travel with its write (`pendingSteps`).
+final class PostgresHubRecords: HubRecords {
     let connection: PostgresConnection
 
+    /// What the batch knows of a record: its state (`absent` when it does not exist) and whether it was ever written.
+    private struct Known {
+        var state: RecordState
+        var written: Bool
+    }
+    private struct Key: Hashable {
+        let entity: String
+        let id: UUID
+    }
+    private var known: [Key: Known] = [:]
+    /// Inside `atomically`: what each change to `known` replaced, to put back on a rollback (a copy of `known` per
+    /// operation would cost the size of the batch each time).
+    private var undo: [(Key, Known?)]?
+    /// Savepoint steps not yet sent: they go with the next statement.
+    private var pendingSteps: [String] = []
+
+    init(connection: PostgresConnection) { self.connection = connection }
+
+    /// Reads at once every record `operations` name or refer to, and their authors' accounts.
+    func readAhead(_ operations: [SyncOperation]) throws {
+        var keys = Set<Key>()
+        for operation in operations {
+            guard let kind = RecordKind.named(operation.entity) else { continue }
+            keys.insert(Key(entity: kind.entity, id: operation.entityId))
+            if let author = UUID(uuidString: operation.author) { keys.insert(Key(entity: PostgresHub.userKind.entity, id: author)) }
+            for reference in kind.references {
+                if let id = UUID(uuidString: operation.fields.text(reference.column)) { keys.insert(Key(entity: reference.entity, id: id)) }
+            }
+        }
+        let wanted = keys.filter { known[$0] == nil }
+        guard !wanted.isEmpty else { return }
+        let rows = try run("""
+            SELECT entity, id::text AS id, version, deleted, fields::text AS fields, seq IS NOT NULL AS written FROM records
+            WHERE (entity, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))
+            """, [PostgresArray.literal(wanted.map(\.entity)), PostgresArray.literal(wanted.map(\.id.text))])
+        for key in wanted { known[key] = Known(state: .absent(key.entity, key.id), written: false) }
+        for row in 0..<rows.count {
+            guard let state = try rows.recordState(row) else { continue }
+            known[Key(entity: state.entity, id: state.entityId)] = Known(state: state, written: rows.bool(row, "written"))
+        }
+    }
+
     func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState {
-        let rows = try connection.execute("""
-            SELECT entity, id::text AS id, version, deleted, fields::text AS fields FROM records WHERE entity = $1 AND id = $2 AND NOT deleted
-            """, [kind.entity, id.text])
-        return try rows.recordState(0) ?? .absent(kind.entity, id)
+        try lookUp(kind, id).state
     }
 
     func wasEverWritten(_ kind: RecordKind, _ id: UUID) throws -> Bool {
-        try connection.execute("SELECT 1 FROM records WHERE entity = $1 AND id = $2 AND seq IS NOT NULL", [kind.entity, id.text]).count == 1
+        try lookUp(kind, id).written
+    }
+
+    private func lookUp(_ kind: RecordKind, _ id: UUID) throws -> Known {
+        let key = Key(entity: kind.entity, id: id)
+        if let record = known[key] { return record }
+        let rows = try run("""
+            SELECT entity, id::text AS id, version, deleted, fields::text AS fields, seq IS NOT NULL AS written FROM records
+            WHERE entity = $1 AND id = $2
+            """, [kind.entity, id.text])
+        let record = Known(state: try rows.recordState(0) ?? .absent(kind.entity, id), written: rows.bool(0, "written"))
+        remember(key, record)
+        return record
+    }
+
+    private func remember(_ key: Key, _ record: Known?) {
+        undo?.append((key, known[key]))
+        known[key] = record
     }
 
     func account(_ id: UUID) throws -> (role: UserRole, disabled: Bool)? {
         guard let fields = try liveFields(of: PostgresHub.userKind, id: id) else { return nil }
         let user = User(id: id, version: 0, syncedFields: fields)
         return (user.role, user.isDisabled)
+    }
+
+    /// Runs a statement after the savepoint steps still pending.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
+        let steps = pendingSteps
+        pendingSteps = []
+        return try connection.execute(after: steps, sql, parameters)
+    }
+
+    /// Sends the savepoint steps still pending: before anything else uses the connection.
+    func finish() throws {
+        guard !pendingSteps.isEmpty else { return }
+        try run("SELECT 1")
     }
 
     func store(_ state: RecordState, _ kind: RecordKind, by operation: SyncOperation, fields: [String: JSONValue]) throws {
@@ -36,23 +110,40 @@ struct PostgresHubRecords: HubRecords {
             throw ConstraintRefusal.missing(column: empty)
         }
         try checkReferenceSpelling(state.fields, of: kind)
-        try connection.execute("""
+        let fields = try WireFields.text(state.fields)
+        try run("""
             INSERT INTO records (entity, id, version, deleted, fields, seq) VALUES ($1, $2, $3, false, $4::jsonb, nextval('change_seq'))
             ON CONFLICT (entity, id) DO UPDATE SET version = EXCLUDED.version, deleted = false, fields = EXCLUDED.fields, seq = EXCLUDED.seq
-            """, [kind.entity, state.entityId.text, String(state.version), try WireFields.text(state.fields)])
+            """, [kind.entity, state.entityId.text, String(state.version), fields])
+        // Kept as a read would answer it: the fields as the wire carries them.
+        var stored = state
+        stored.fields = try WireFields.fields(fields)
+        remember(Key(entity: kind.entity, id: state.entityId), Known(state: stored, written: true))
         // After the row, as SQLite checks foreign keys at the end of the statement: a row that also repeats a unique
         // key is refused for that on both kinds of hub.
         try checkReferences(state.fields, of: kind)
     }
 
+    /// The savepoint is opened with the operation's first statement, and released or rolled back with the next
+    /// operation's; an operation that wrote nothing sends none of it. What the batch knew is put back on a rollback.
     func atomically(_ body: () throws -> Bool) throws {
-        try connection.execute("SAVEPOINT decision")
+        undo = []
+        pendingSteps.append("SAVEPOINT decision")
+        let opened = pendingSteps.count
+        func close(keeping: Bool) {
+            defer { undo = nil }
+            if !keeping { for (key, record) in (undo ?? []).reversed() { known[key] = record } }
+            if pendingSteps.count == opened {  // nothing was sent since: no savepoint to close
+                pendingSteps.removeLast()
+                return
+            }
+            if !keeping { pendingSteps.append("ROLLBACK TO SAVEPOINT decision") }
+            pendingSteps.append("RELEASE SAVEPOINT decision")
+        }
         do {
-            if try !body() { try connection.execute("ROLLBACK TO SAVEPOINT decision") }
-            try connection.execute("RELEASE SAVEPOINT decision")
+            close(keeping: try body())
         } catch {
-            try connection.execute("ROLLBACK TO SAVEPOINT decision")
-            try connection.execute("RELEASE SAVEPOINT decision")
+            close(keeping: false)
             throw error
         }
     }
@@ -88,7 +179,7 @@ struct PostgresHubRecords: HubRecords {
     /// CASCADE go with it, SET NULL references are emptied. Each record touched gets its change log entry.
     func remove(_ kind: RecordKind, _ id: UUID) throws {
         for (referring, reference) in Self.referencesTo[kind.entity] ?? [] {
-            let ids = try connection.execute("""
+            let ids = try run("""
                 SELECT id::text AS id FROM records WHERE entity = $1 AND NOT deleted AND fields->>$2 = $3
                 """, [referring.entity, reference.column, id.text]).values.compactMap { $0[0].flatMap(UUID.init(uuidString:)) }
             guard !ids.isEmpty else { continue }
@@ -96,15 +187,17 @@ struct PostgresHubRecords: HubRecords {
             case .restrict: throw ConstraintRefusal.reference
             case .cascade: for child in ids { try remove(referring, child) }
             case .setNull:
-                try connection.execute("""
+                try run("""
                     UPDATE records SET fields = jsonb_set(fields, ARRAY[$2], 'null'), seq = nextval('change_seq')
                     WHERE entity = $1 AND NOT deleted AND fields->>$2 = $3
                     """, [referring.entity, reference.column, id.text])
+                for child in ids { remember(Key(entity: referring.entity, id: child), nil) }  // read again when asked
             }
         }
-        try connection.execute("""
+        try run("""
             UPDATE records SET deleted = true, fields = '{}', seq = nextval('change_seq') WHERE entity = $1 AND id = $2
             """, [kind.entity, id.text])
+        remember(Key(entity: kind.entity, id: id), Known(state: .absent(kind.entity, id), written: true))
     }
 
     /// For each kind, the kinds whose references name it.

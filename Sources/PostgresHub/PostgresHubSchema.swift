@@ -56,6 +56,25 @@ enum PostgresHubSchema {
                 received_at timestamptz NOT NULL DEFAULT now()
             );
             """),
+        ("v3-photo-files-shown", """
+            -- As on every Fieldbook: a file some photo showed goes once no photo shows it; a file no photo has shown
+            -- yet (pushed ahead of its photo) stays.
+            ALTER TABLE photo_files ADD COLUMN shown boolean NOT NULL DEFAULT false;
+            CREATE INDEX records_photo_file ON records ((fields->>'file_sha256')) WHERE entity = 'photo' AND NOT deleted;
+            CREATE INDEX records_photo_thumb ON records ((fields->>'thumb_sha256')) WHERE entity = 'photo' AND NOT deleted;
+            UPDATE photo_files f SET shown = true WHERE EXISTS (
+                SELECT 1 FROM records r WHERE r.entity = 'photo' AND NOT r.deleted
+                AND f.sha256 IN (r.fields->>'file_sha256', r.fields->>'thumb_sha256'));
+            """),
+        ("v4-linked-nodes", """
+            -- Each sign-in that began pulling the change log from its start: a node linked here, told to administrators once.
+            CREATE TABLE linked_nodes (
+                family_id uuid PRIMARY KEY,
+                user_id uuid NOT NULL,
+                address text NOT NULL,
+                first_pull_at timestamptz NOT NULL DEFAULT now()
+            );
+            """),
     ]
 
     /// Brings the database to this version of Fieldbook: the steps not yet run, then the kinds' indexes and the

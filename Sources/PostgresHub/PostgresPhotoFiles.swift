@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Storage
 
@@ -15,9 +16,34 @@ extension PostgresHub {
     public func keepPhotoFileFromNode(_ bytes: [UInt8], sha256: String) throws {
         try PhotoFiles.checkReceived(bytes, sha256: sha256)
         try pool.withConnection { connection in
-            try connection.execute("INSERT INTO photo_files (sha256, bytes) VALUES ($1, decode($2, 'hex')) ON CONFLICT (sha256) DO NOTHING",
-                                   [sha256, Self.hex(bytes)])
+            try connection.execute("""
+                INSERT INTO photo_files (sha256, bytes, shown) VALUES ($1, decode($2, 'hex'), \(Self.aPhotoShows("$1")))
+                ON CONFLICT (sha256) DO NOTHING
+                """, [sha256, Self.hex(bytes)])
         }
+    }
+
+    /// Keeps the files in step with the photos a push wrote or deleted, in the push's transaction: the photos' files
+    /// are shown from now on, and a deletion (of a photo, or of a record whose deletion cascades to its photos) removes
+    /// the files no photo shows any more. The SQLite hub does the same with triggers and `PhotoFileSweeper`.
+    static func followPhotos(_ connection: PostgresConnection, written operations: [SyncOperation]) throws {
+        let shown = operations.filter { $0.entity == "photo" && $0.operation != .delete }
+            .flatMap { operation in PhotoFileSweeper.fileColumns.map { operation.fields.text($0) } }.filter { !$0.isEmpty }
+        if !shown.isEmpty {
+            try connection.execute("UPDATE photo_files SET shown = true WHERE sha256 = ANY($1::text[]) AND NOT shown",
+                                   [PostgresArray.literal(shown)])
+        }
+        if operations.contains(where: { $0.operation == .delete && PhotoFileSweeper.deletesThatMayFreeFiles.contains($0.entity) }) {
+            try connection.execute("DELETE FROM photo_files WHERE shown AND NOT \(aPhotoShows("sha256"))")
+        }
+    }
+
+    /// SQL: whether a live photo shows the file whose hash is `hash` (a column or a parameter).
+    private static func aPhotoShows(_ hash: String) -> String {
+        let tests = PhotoFileSweeper.fileColumns.map { column in
+            "EXISTS (SELECT 1 FROM records WHERE entity = 'photo' AND NOT deleted AND fields->>'\(column)' = \(hash))"
+        }
+        return "(" + tests.joined(separator: " OR ") + ")"
     }
 
     public func heldPhotoFile(_ sha256: String) throws -> HeldPhotoFile? {

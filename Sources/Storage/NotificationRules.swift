@@ -51,10 +51,8 @@ enum NotificationRules {
                 recipients: [$0], kind: .operationsSetAside,
                 text: "The hub refused \(changes); set aside on the Sync page, where you can retry or discard them.", subject: .syncPage)] } ?? []
         case .nodeLinked(let userId, let address):
-            let account = try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = ?", arguments: [userId.databaseText]) ?? "an administrator"
-            let from = address.isEmpty ? "" : " from \(address)"
-            drafts = [Draft(recipients: try administrators(db), kind: .nodeLinked,
-                            text: "A Fieldbook linked to this hub\(from), signed in as \(account).", subject: .syncPage)]
+            let account = try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = ?", arguments: [userId.databaseText])
+            drafts = [nodeLinked(account: account, address: address, administrators: try administrators(db))]
         case .hubUnreachable(let since, let pending):
             let changes = pending == 1 ? "1 change is" : "\(pending) changes are"
             drafts = [Draft(recipients: try administrators(db), kind: .hubUnreachable,
@@ -62,6 +60,19 @@ enum NotificationRules {
                             subject: .syncPage)]
         }
         return try deliverable(drafts, excluding: author, db, at: moment)
+    }
+
+    /// The hub's administrators hear that a node linked, from which address and with whose account.
+    static func nodeLinked(account: String?, address: String, administrators: [UUID]) -> Draft {
+        let from = address.isEmpty ? "" : " from \(address)"
+        return Draft(recipients: administrators, kind: .nodeLinked,
+                     text: "A Fieldbook linked to this hub\(from), signed in as \(account ?? "an administrator").", subject: .syncPage)
+    }
+
+    /// Whether `user` is told of a notification of `kind`: not disabled, an administrator for administrators' kinds,
+    /// and not a kind they turned off.
+    static func receives(_ kind: NotificationKind, user: User, preferences: NotificationPreferences?) -> Bool {
+        !user.isDisabled && (!kind.isForAdministrators || user.role.canAdminister) && (preferences?.receives(kind) ?? true)
     }
 
     /// A notification for several people, before each person's preferences are applied.
@@ -163,10 +174,9 @@ enum NotificationRules {
         for draft in drafts {
             var seen = Set<UUID>()
             for recipient in draft.recipients where seen.insert(recipient).inserted && recipient.databaseText != author {
-                guard let user = try UserRow.fetchOne(db, key: recipient.databaseText)?.user, !user.isDisabled,
-                      !draft.kind.isForAdministrators || user.role.canAdminister else { continue }
-                let preferences = try NotificationPreferencesRow.fetchOne(db, key: recipient.databaseText)?.preferences
-                guard preferences?.receives(draft.kind) ?? true else { continue }
+                guard let user = try UserRow.fetchOne(db, key: recipient.databaseText)?.user,
+                      receives(draft.kind, user: user, preferences: try NotificationPreferencesRow.fetchOne(db, key: recipient.databaseText)?.preferences)
+                else { continue }
                 made.append(FieldbookNotification(userId: recipient, kind: draft.kind, text: draft.text, subject: draft.subject, createdAt: moment))
             }
         }

@@ -23,6 +23,9 @@ public protocol SyncHub: Sendable {
     func keepPhotoFileFromNode(_ bytes: [UInt8], sha256: String) throws
     /// A photo file the hub holds, or nil.
     func heldPhotoFile(_ sha256: String) throws -> HeldPhotoFile?
+    /// Notes that a sign-in began pulling the change log from its start: a node linked here. The hub's administrators
+    /// are told once per sign-in, however often it starts over.
+    func noteNodeLinked(family: UUID, userId: UUID, address: String) throws
     func isHealthy() -> Bool
     /// Calls `onChange` whenever the change log may have grown (on any thread; it must return quickly).
     func observeChanges(_ onChange: @escaping @Sendable () -> Void)

@@ -127,6 +127,43 @@ import Testing
         }
     }
 
+    /// A node linking is told once per sign-in, to the same administrators in the same words on both kinds of hub: not
+    /// to a disabled administrator, not to one who turned these notices off, not to an editor.
+    @Test func aNodeLinkingTellsTheSameAdministratorsOnceOnBothKindsOfHub() throws {
+        let told = UUID(), disabled = UUID(), muted = UUID(), editor = UUID()
+        func account(_ id: UUID, _ email: String, role: String, disabled: Bool = false) -> SyncOperation {
+            Self.operation(.create, "user", id, ["email": .string(email), "name": "Someone", "role": .string(role),
+                                                 "password_hash": "scrypt$10$8$1$AAAA$AAAA", "is_disabled": .bool(disabled)])
+        }
+        let accounts = PushRequest(nodeId: UUID(), operations: [
+            account(told, "told@example.org", role: "administrator"), account(disabled, "off@example.org", role: "administrator", disabled: true),
+            account(muted, "muted@example.org", role: "administrator"), account(editor, "editor@example.org", role: "editor"),
+            Self.operation(.create, "notification_preferences", muted, ["user_id": .string(muted.text), "muted_kinds": "node_linked",
+                                                                         "system_notifications": .bool(false)]),
+        ])
+        try Self.withBothKindsOfHub { sqliteHub, postgresHub in
+            #expect(try sqliteHub.applyPush(accounts).results.map(\.outcome) == Array(repeating: .applied, count: 5))
+            #expect(try postgresHub.applyPush(accounts).results.map(\.outcome) == Array(repeating: .applied, count: 5))
+            let first = UUID(), second = UUID()
+            for hub in [sqliteHub, postgresHub] as [any SyncHub] {
+                try hub.noteNodeLinked(family: first, userId: editor, address: "192.0.2.7")
+                try hub.noteNodeLinked(family: first, userId: editor, address: "192.0.2.7")  // the same sign-in starting over
+                try hub.noteNodeLinked(family: second, userId: told, address: "")
+            }
+            try sqliteHub.deliverNotifications()
+            func notices(_ hub: any SyncHub) throws -> [String] {
+                try hub.changes(after: 0, limit: 1000).changes.map(\.state).filter { $0.entity == "notification" }
+                    .map { "\($0.fields.text("user_id")) \($0.fields.text("kind")) \($0.fields.text("text"))" }.sorted()
+            }
+            let expected = [
+                "\(told.text) node_linked A Fieldbook linked to this hub from 192.0.2.7, signed in as editor@example.org.",
+                "\(told.text) node_linked A Fieldbook linked to this hub, signed in as told@example.org.",
+            ].sorted()
+            #expect(try notices(sqliteHub) == expected)
+            #expect(try notices(postgresHub) == expected)
+        }
+    }
+
     /// A new SQLite hub (a Fieldbook's database in a temporary folder) and a new PostgreSQL hub, removed afterwards.
     private static func withBothKindsOfHub(_ body: (AppDatabase, PostgresHub) throws -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-hub-\(UUID().uuidString)")

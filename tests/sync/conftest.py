@@ -7,7 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Cluster, binary_path  # noqa: E402
+from harness import HUB_KINDS, Cluster, binary_path  # noqa: E402
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -32,3 +32,9 @@ def cluster(tmp_path, request):
     failed = any(getattr(getattr(request.node, f"report_{when}", None), "failed", False) for when in ("setup", "call"))
     if failed:
         print(f"\n=== process logs of {request.node.name}\n{cluster.logs()}")
+
+
+@pytest.fixture(params=HUB_KINDS, ids=[f"{kind}-hub" for kind in HUB_KINDS])
+def hub_kind(request):
+    """A scenario that takes this runs once against each kind of hub (issue 17): nodes cannot tell them apart."""
+    return request.param

@@ -187,6 +187,16 @@ class Node:
     def connect_readonly(self) -> sqlite3.Connection:
         return sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
 
+    def change_log_end(self) -> int:
+        """The number of the last change in this Fieldbook's change log (what nodes pull)."""
+        with self.connect_readonly() as db:
+            return db.execute("SELECT COALESCE(MAX(seq), 0) FROM change_log").fetchone()[0]
+
+    def photo_file(self, sha: str) -> bytes | None:
+        """The contents of a photo file this Fieldbook holds, or None."""
+        path = self.data_dir / "photos" / sha[:2] / f"{sha}.jpg"
+        return path.read_bytes() if path.is_file() else None
+
     def count(self, table: str, where: str = "1", args: tuple = ()) -> int:
         with self.connect_readonly() as db:
             return db.execute(f"SELECT COUNT(*) FROM {table} WHERE {where}", args).fetchone()[0]
@@ -346,6 +356,8 @@ class Cluster:
     workdir: Path
     nodes: dict[str, Node] = field(default_factory=dict)
     proxies: list = field(default_factory=list)
+    # Called after every process has stopped (a PostgreSQL cluster the test started, for one).
+    closers: list = field(default_factory=list)
 
     def node(self, name: str) -> Node:
         self.nodes[name] = Node(name, self.workdir)
@@ -359,6 +371,8 @@ class Cluster:
                 node.stop(timeout=10)
             except HarnessError:
                 pass
+        for close in reversed(self.closers):
+            close()
 
     def logs(self) -> str:
         return "\n".join(f"--- {n.name} ({n.log_path})\n{n._log_tail(60)}" for n in self.nodes.values())
@@ -438,8 +452,17 @@ def node_admin(name: str) -> Account:
     return Account(f"{name}-admin@example.org", f"{name} admin password 1")
 
 
-def start_hub(cluster: Cluster, name: str = "hub", demo: dict | None = None) -> tuple[Node, ApiClient]:
-    """A Fieldbook with an administrator (and demo data if asked), serving; any Fieldbook can be a hub."""
+HUB_KINDS = ("sqlite", "postgres")
+
+
+def start_hub(cluster: Cluster, name: str = "hub", demo: dict | None = None, kind: str = "sqlite") -> tuple[Node, ApiClient]:
+    """A hub with its administrator (and demo data if asked), serving, and the administrator's API on it.
+    kind "sqlite": a Fieldbook (any Fieldbook can be a hub). kind "postgres": `fieldbook hub` on a throwaway PostgreSQL
+    cluster, with a head office node beside it whose API stands for the hub's (postgres_hub.start_postgres_hub_with_office)."""
+    if kind == "postgres":
+        from postgres_hub import start_postgres_hub_with_office  # postgres_hub builds on this module
+        return start_postgres_hub_with_office(cluster, name, demo)
+    assert kind == "sqlite", kind
     hub = cluster.node(name)
     hub.create_user(HUB_ADMIN.email, HUB_ADMIN.password)
     if demo:

@@ -13,8 +13,8 @@ def sign_in_status(node, email, password):
     return answer.status_code, (answer.json() if answer.content else {})
 
 
-def test_a_hub_user_signs_in_on_an_offline_node_and_a_role_change_arrives_with_the_next_sync(cluster):
-    hub, hub_api = start_hub(cluster)
+def test_a_hub_user_signs_in_on_an_offline_node_and_a_role_change_arrives_with_the_next_sync(cluster, hub_kind):
+    hub, hub_api = start_hub(cluster, kind=hub_kind)
     user = hub_api.request("POST", "/api/v1/users", {"name": "Field Editor", "email": "editor@example.org", "role": "editor",
                                                      "password": "editor password 1"})
     one, one_api = start_linked_node(cluster, "one", hub.url)

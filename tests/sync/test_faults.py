@@ -34,18 +34,13 @@ def saved_cursor(node) -> int:
     return int(row[0]) if row else 0
 
 
-def hub_log_end(hub) -> int:
-    with hub.connect_readonly() as db:
-        return db.execute("SELECT MAX(seq) FROM change_log").fetchone()[0]
-
-
 def exactly_once(snapshot, expected_names):
     counts = Counter(row["name"] for row in snapshot["participants"].values())
     return {name: counts[name] for name in expected_names if counts[name] != 1}
 
 
-def test_two_hundred_edits_through_resets_duplicates_delays_and_drops_converge_once_each(cluster):
-    hub, hub_api = start_hub(cluster)
+def test_two_hundred_edits_through_resets_duplicates_delays_and_drops_converge_once_each(cluster, hub_kind):
+    hub, hub_api = start_hub(cluster, kind=hub_kind)
     proxy = proxy_to(cluster, hub, only_paths=(SYNC,), delay_ms=300, seed=4)
     node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=1)
     wait_converged([(node, api)], hub, timeout=60)
@@ -88,15 +83,15 @@ def test_two_hundred_edits_through_resets_duplicates_delays_and_drops_converge_o
     assert status["failed_operations"] == 0 and status["conflicts"] == 0, status
 
 
-def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(cluster):
-    hub, _ = start_hub(cluster, demo={"participants": 3000, "activities": 500, "venues": 200})
+def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(cluster, hub_kind):
+    hub, _ = start_hub(cluster, demo={"participants": 3000, "activities": 500, "venues": 200}, kind=hub_kind)
     total = hub.count("participants")
     # Six or seven pages of changes, each held a second: a slow link, on which the node saves what it gathered every
     # 3 seconds rather than when its batch (40,000 changes, more than this whole log) is full.
     proxy = proxy_to(cluster, hub, mode="delay", delay_ms=1000, only_paths=(CHANGES,))
     node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
 
-    last = hub_log_end(hub)
+    last = hub.change_log_end()
     assert last > 3 * 2000, f"the hub's log ({last} changes) must span more pages than the node gathers in 3 seconds"
 
     # The node commits its pull a batch of pages at a time; killed after one batch and before the last, it has part
@@ -136,8 +131,8 @@ def kill_hub_mid_push(api, proxy, hub, count=300) -> list[str]:
     return wanted
 
 
-def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster):
-    hub, _ = start_hub(cluster)
+def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster, hub_kind):
+    hub, _ = start_hub(cluster, kind=hub_kind)
     proxy = proxy_to(cluster, hub, only_paths=(SYNC,))
     node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
     wait_converged([(node, api)], hub, timeout=60)
@@ -155,10 +150,10 @@ def test_hub_killed_in_the_middle_of_a_push_loses_and_doubles_nothing(cluster):
 REFRESH = "/api/v1/auth/refresh"
 
 
-def test_a_token_refresh_cut_off_mid_answer_does_not_lock_the_node_out(cluster):
+def test_a_token_refresh_cut_off_mid_answer_does_not_lock_the_node_out(cluster, hub_kind):
     """The hub rotates the refresh token and the answer never arrives: the node retries with the token it holds,
     which the hub accepts as a retry of that rotation instead of treating it as a stolen copy."""
-    hub, hub_api = start_hub(cluster)
+    hub, hub_api = start_hub(cluster, kind=hub_kind)
     proxy = proxy_to(cluster, hub, only_paths=(REFRESH,), seed=7)
     node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=1, start=False)
     proxy.set_mode("reset")

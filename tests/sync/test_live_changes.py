@@ -21,8 +21,8 @@ def arrival_seconds(source_api, target, name: str, timeout: float) -> float:
     return time.monotonic() - started
 
 
-def test_an_edit_on_one_online_node_reaches_another_within_two_seconds(cluster):
-    hub, _ = start_hub(cluster)
+def test_an_edit_on_one_online_node_reaches_another_within_two_seconds(cluster, hub_kind):
+    hub, _ = start_hub(cluster, kind=hub_kind)
     one, one_api = start_linked_node(cluster, "one", hub.url, sync_interval=SLOW_INTERVAL)
     two, two_api = start_linked_node(cluster, "two", hub.url, sync_interval=SLOW_INTERVAL)
     wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
@@ -36,8 +36,8 @@ def test_an_edit_on_one_online_node_reaches_another_within_two_seconds(cluster):
     assert max(latencies) <= 2.0, latencies
 
 
-def test_with_the_stream_cut_the_interval_still_syncs_and_the_stream_comes_back(cluster):
-    hub, _ = start_hub(cluster)
+def test_with_the_stream_cut_the_interval_still_syncs_and_the_stream_comes_back(cluster, hub_kind):
+    hub, _ = start_hub(cluster, kind=hub_kind)
     proxy = FaultProxy("127.0.0.1", hub.port).start()
     cluster.proxies.append(proxy)
     one, one_api = start_linked_node(cluster, "one", hub.url, sync_interval=SLOW_INTERVAL)

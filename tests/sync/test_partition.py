@@ -4,7 +4,7 @@ losing edit listed on the conflicts of the node that made it)."""
 
 from collections import Counter
 
-from harness import start_hub, start_linked_node, wait_converged, wait_until, parse_time
+from harness import node_admin, parse_time, start_hub, start_linked_node, wait_converged, wait_until
 
 
 def names(snapshot, table="participants"):
@@ -17,8 +17,8 @@ def assert_each_once(snapshot, expected_names, table="participants"):
     assert not wrong, f"records not present exactly once: {wrong}"
 
 
-def test_first_sync_brings_the_hubs_records_to_both_nodes(cluster):
-    hub, hub_api = start_hub(cluster)
+def test_first_sync_brings_the_hubs_records_to_both_nodes(cluster, hub_kind):
+    hub, hub_api = start_hub(cluster, kind=hub_kind)
     area = hub_api.create_area("Riverside", "CITY")
     venue = hub_api.create_venue("Community hall", "1 River Road", area["id"])
     people = [hub_api.create_participant(f"Hub person {i}", f"hub{i}@example.org", home_venue_id=venue["id"] if i == 0 else None)
@@ -31,8 +31,9 @@ def test_first_sync_brings_the_hubs_records_to_both_nodes(cluster):
     for person in people:
         assert person["id"] in snapshot["participants"]
     assert area["id"] in snapshot["geographic_areas"] and venue["id"] in snapshot["venues"]
+    office = [node_admin(hub.office.node.name).email] if hub_kind == "postgres" else []  # the head office node beside it
     assert {u["email"] for u in snapshot["users"].values()} == {
-        "hub-admin@example.org", "one-admin@example.org", "two-admin@example.org"}
+        "hub-admin@example.org", "one-admin@example.org", "two-admin@example.org", *office}
     for api in (one_api, two_api):
         status = api.sync_status()
         assert status["hub"] == "online" and status["failed_operations"] == 0 and status["conflicts"] == 0
@@ -48,8 +49,8 @@ def synced_once(api, node, since, timeout=60):
     wait_until(done, timeout, interval=1.0, message=f"{node.name} to finish a sync")
 
 
-def test_partition_edits_everywhere_converge_with_nothing_lost_or_doubled_and_conflicts_listed(cluster):
-    hub, hub_api = start_hub(cluster)
+def test_partition_edits_everywhere_converge_with_nothing_lost_or_doubled_and_conflicts_listed(cluster, hub_kind):
+    hub, hub_api = start_hub(cluster, kind=hub_kind)
     area = hub_api.create_area("Lakeside", "CITY")
     venue = hub_api.create_venue("Library", "2 Lake Street", area["id"])
     base = {key: hub_api.create_participant(f"Base {key}", f"{key.lower()}@example.org") for key in ("P1", "P2", "P3", "P4")}

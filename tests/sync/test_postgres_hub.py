@@ -1,23 +1,19 @@
 """Nodes syncing through a hub on PostgreSQL (issue 17), all real processes: `fieldbook hub` on a throwaway PostgreSQL
 15 cluster, nodes linked to it. Nodes cannot tell it from a SQLite hub: they link, push, pull and list conflicts the same
-way, photos included. Two hub processes on one database serve nodes at once, and a hub process killed with SIGKILL in
+way (the other scenarios of tests/sync run against both kinds of hub through the `hub_kind` fixture). Two hub processes on one database serve nodes at once, and a hub process killed with SIGKILL in
 the middle of a push loses and doubles nothing. A SQLite hub moved into PostgreSQL keeps its nodes syncing."""
 
-import hashlib
 import json
-import subprocess
 import uuid
 from collections import Counter
 
 import pytest
 
 from fault_proxy import FaultProxy
-from harness import (HUB_ADMIN, binary_path, node_admin, process_environment, snapshot_differences, start_hub, start_linked_node,
-                     wait_converged, wait_until)
-from postgres_hub import PostgresHubProcess, PostgresServer, start_postgres_hub
+from harness import HUB_ADMIN, snapshot_differences, start_hub, start_linked_node, wait_converged, wait_until
+from postgres_hub import PostgresHubProcess, PostgresServer, migrate_into, start_postgres_hub
 from test_faults import kill_hub_mid_push
 from test_partition import synced_once
-from test_photos import FIXTURES, Pages, photo_file
 
 @pytest.fixture
 def postgres():
@@ -87,29 +83,6 @@ def test_two_hub_processes_serve_nodes_and_one_killed_mid_push_loses_and_doubles
     assert applied >= len(wanted) + len(from_two)
 
 
-def test_a_photo_taken_on_one_node_reaches_another_through_a_postgres_hub(cluster, postgres):
-    hub = start_postgres_hub(cluster, postgres)
-    camera, camera_api = start_linked_node(cluster, "camera", hub.url, sync_interval=1)
-    viewer, viewer_api = start_linked_node(cluster, "viewer", hub.url, sync_interval=1)
-    person = camera_api.create_participant("Amina Odhiambo", "amina@example.org")
-    wait_converged([(camera, camera_api), (viewer, viewer_api)], hub, timeout=60)
-
-    pages = Pages(camera, node_admin("camera"))
-    answer = pages.post("/photos", f"/photos/new?participant_id={person['id']}",
-                        {"participant_id": person["id"], "caption": "Amina at the well"},
-                        files={"photo": ("IMG_2041.jpg", (FIXTURES / "gps-orientation.jpg").read_bytes(), "image/jpeg")})
-    assert answer.status_code == 303, answer.text[:800]
-    with camera.connect_readonly() as db:
-        display, thumbnail = db.execute("SELECT file_sha256, thumb_sha256 FROM photos").fetchone()
-
-    for sha in (display, thumbnail):
-        wait_until(lambda: (viewer_api.sync_run(), photo_file(viewer, sha).is_file())[1], 60, interval=0.5,
-                   message=f"the file {sha[:12]} on the viewer")
-        assert hashlib.sha256(photo_file(viewer, sha).read_bytes()).hexdigest() == sha
-    held = postgres.psql("SELECT sha256 FROM photo_files ORDER BY sha256").split()
-    assert held == sorted([display, thumbnail])
-
-
 def saved_cursor(node) -> int:
     with node.connect_readonly() as db:
         row = db.execute("SELECT value FROM settings WHERE key = 'sync.cursor'").fetchone()
@@ -128,10 +101,7 @@ def test_a_sqlite_hub_moved_into_postgres_keeps_its_nodes_syncing_without_linkin
     cursors = {node.name: saved_cursor(node) for node in (one, two)}
     hub.stop()
 
-    migrated = subprocess.run([str(binary_path()), "hub-migrate", "--from", str(hub.data_dir), "--database-url", postgres.url],
-                              capture_output=True, text=True, env=process_environment(), timeout=120)
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-    print(migrated.stdout)
+    print(migrate_into(postgres, hub.data_dir))
     # The new hub takes the old one's address; the nodes keep their links, tokens and cursors.
     moved = PostgresHubProcess("postgres-hub", cluster.workdir, postgres)
     moved.port = hub.port

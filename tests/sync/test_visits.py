@@ -9,8 +9,8 @@ from harness import start_hub, start_linked_node, wait_converged, wait_until
 ORGANIZER = ("organizer@example.org", "organizer password 1")
 
 
-def test_a_list_reaches_the_node_and_logs_made_offline_arrive_once_each(cluster):
-    hub, hub_api = start_hub(cluster)
+def test_a_list_reaches_the_node_and_logs_made_offline_arrive_once_each(cluster, hub_kind):
+    hub, hub_api = start_hub(cluster, kind=hub_kind)
     area = hub_api.create_area("Riverside", "CITY")
     venue = hub_api.create("venue", {"name": "Green house", "address": "4 River Road", "geographic_area_id": area["id"],
                                      "coordinates": {"latitude": -1.29, "longitude": 36.82}})

@@ -1,0 +1,46 @@
+import Domain
+import Foundation
+import Storage
+
+/// A node linking to a PostgreSQL hub: noted once per sign-in, and told to the hub's administrators by the notifier's
+/// rule (`NodeLinkedNotifications`), the notifications written as the hub's own push in the same transaction, so a
+/// crash neither loses the notice nor tells it twice.
+extension PostgresHub {
+    public func noteNodeLinked(family: UUID, userId: UUID, address: String) throws {
+        try pool.transaction { connection in
+            let noted = try connection.execute("""
+                INSERT INTO linked_nodes (family_id, user_id, address) VALUES ($1, $2, $3) ON CONFLICT (family_id) DO NOTHING RETURNING 1
+                """, [family.text, userId.text, address])
+            guard noted.count == 1 else { return }
+            let users = try Self.users(connection, administratorsAnd: userId)
+            let operations = try NodeLinkedNotifications.operations(
+                linkedBy: userId, address: address, users: users, preferences: try Self.preferences(connection, of: users.map(\.id)))
+            guard !operations.isEmpty else { return }
+            _ = try Self.apply(PushRequest(nodeId: UUID(), operations: operations), connection)
+        }
+    }
+
+    /// The live administrators, and the account `userId`.
+    private static func users(_ connection: PostgresConnection, administratorsAnd userId: UUID) throws -> [User] {
+        let rows = try connection.execute("""
+            SELECT id::text AS id, version, fields::text AS fields FROM records
+            WHERE entity = 'user' AND NOT deleted AND (fields->>'role' = $1 OR id = $2)
+            """, [UserRole.administrator.rawValue, userId.text])
+        return try (0..<rows.count).compactMap { row in
+            guard let id = rows.text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
+            return User(id: id, version: Int(rows.int(row, "version") ?? 0), syncedFields: try WireFields.fields(rows.text(row, "fields")))
+        }
+    }
+
+    private static func preferences(_ connection: PostgresConnection, of users: [UUID]) throws -> [NotificationPreferences] {
+        let rows = try connection.execute("""
+            SELECT id::text AS id, version, fields::text AS fields FROM records
+            WHERE entity = 'notification_preferences' AND NOT deleted AND id = ANY($1::uuid[])
+            """, [PostgresArray.literal(users.map(\.text))])
+        return try (0..<rows.count).compactMap { row in
+            guard let id = rows.text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
+            return NodeLinkedNotifications.preferences(userId: id, version: Int(rows.int(row, "version") ?? 0),
+                                                       syncedFields: try WireFields.fields(rows.text(row, "fields")))
+        }
+    }
+}
