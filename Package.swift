@@ -33,7 +33,9 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "Sync", dependencies: ["Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
+        // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "Sync", dependencies: ["CCurl", "Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.
         .target(name: "Surface", dependencies: ["HTTPServer", "Domain", "Storage"]),

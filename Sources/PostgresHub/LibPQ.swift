@@ -174,8 +174,21 @@ private func withCStrings<Result>(_ strings: [String?], _ body: ([UnsafePointer<
 
 /// PostgreSQL's text form of an array, for sending many values as one parameter (`= ANY($1::uuid[])`, `unnest`).
 enum PostgresArray {
+    /// Each value quoted, with `"` and `\` escaped. Written byte by byte: a push's answers make a literal of hundreds of
+    /// kilobytes, and Foundation's `replacingOccurrences` took a third of the hub's time (issue 17).
     static func literal(_ values: [String]) -> String {
-        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -136,19 +136,23 @@ extension PostgresRows {
 }
 
 /// Record fields as the `records.fields` column holds them: JSON text, values as SQLite would store them.
+/// Written and read without JSONEncoder and JSONDecoder, whose generic paths were most of a push's time (issue 17).
 enum WireFields {
     static func text(_ fields: [String: JSONValue]) throws -> String {
-        String(decoding: try encoder.encode(fields.mapValues(\.asStored)), as: UTF8.self)
+        var json = JSONBytes(capacity: 64 + fields.count * 32)
+        json.raw("{")
+        for (index, name) in fields.keys.sorted().enumerated() {
+            if index > 0 { json.raw(",") }
+            json.string(name)
+            json.raw(":")
+            json.value(fields[name]!.asStored)
+        }
+        json.raw("}")
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     static func fields(_ text: String?) throws -> [String: JSONValue] {
         guard let text else { return [:] }
-        return try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+        return try SyncWireReader.fields(text)
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 }

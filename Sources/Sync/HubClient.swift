@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Why a request to the hub failed, in words an organizer can act on.
 public enum HubError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -66,18 +63,19 @@ public struct HubClient: Sendable {
     }
 
     public func push(_ request: PushRequest, token: String) throws -> PushResponse {
-        try decode(send("POST", "api/v1/sync/push", body: encode(request), token: token))
+        try read(send("POST", "api/v1/sync/push", body: encode(request), token: token), SyncWireReader.pushResponse)
     }
 
     public func changes(after cursor: Int64, limit: Int, token: String) throws -> ChangePage {
-        try decode(send("GET", "api/v1/sync/changes?after=\(cursor)&limit=\(limit)", body: nil, token: token))
+        try read(send("GET", "api/v1/sync/changes?after=\(cursor)&limit=\(limit)", body: nil, token: token), SyncWireReader.changePage)
     }
 
     /// A long poll: the changes after `cursor`, held by the hub up to `wait` seconds until there are some. The client's
     /// own timeout must outlast the wait (see `longPolling(wait:)`).
     public func changes(after cursor: Int64, limit: Int, wait: Int, token: String) throws -> ChangePage {
         // `wait` first, so a proxy (or a test) can tell long polls from ordinary pulls by the start of the path.
-        try decode(send("GET", "api/v1/sync/changes?wait=\(wait)&after=\(cursor)&limit=\(limit)", body: nil, token: token))
+        try read(send("GET", "api/v1/sync/changes?wait=\(wait)&after=\(cursor)&limit=\(limit)", body: nil, token: token),
+                 SyncWireReader.changePage)
     }
 
     /// Which of these photo files the hub lacks (at most 500 per call).
@@ -108,36 +106,20 @@ public struct HubClient: Sendable {
         guard let url = URL(string: path, relativeTo: baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")) else {
             throw HubError.badResponse("bad URL \(path)")
         }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if body != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try perform(request)
-        switch response.statusCode {
-        case 200..<300: return data
-        case 401: throw HubError.unauthorized
-        default: throw HubError.server(status: response.statusCode, message: Self.errorMessage(data))
+        var headers = ["Accept: application/json"]
+        if body != nil { headers.append("Content-Type: \(contentType)") }
+        if let token { headers.append("Authorization: Bearer \(token)") }
+        let answer: CurlTransfer.Answer
+        do {
+            answer = try CurlTransfer.perform(method, url.absoluteString, headers: headers, body: body, idleTimeout: timeout)
+        } catch let failure as CurlTransfer.Failure {
+            throw HubError.unreachable(failure.message)
         }
-    }
-
-    /// One session for every request: its connections to the hub are kept alive between requests (each push, pull
-    /// page and poll would otherwise open a new one), and nothing is cached or stored (`ephemeral`).
-    private static let session = URLSession(configuration: .ephemeral)
-
-    private func perform(_ request: URLRequest) throws -> (Data, HTTPURLResponse) {
-        let box = ResponseBox()
-        let semaphore = DispatchSemaphore(value: 0)
-        Self.session.dataTask(with: request) { data, response, error in
-            box.set(data, response, error)
-            semaphore.signal()
-        }.resume()
-        semaphore.wait()
-        let (data, response, error) = box.get()
-        if let error { throw HubError.unreachable(error.localizedDescription) }
-        guard let http = response as? HTTPURLResponse else { throw HubError.unreachable("no HTTP response") }
-        return (data ?? Data(), http)
+        switch answer.status {
+        case 200..<300: return answer.body
+        case 401: throw HubError.unauthorized
+        default: throw HubError.server(status: answer.status, message: Self.errorMessage(answer.body))
+        }
     }
 
     private func encode(_ value: some Encodable) throws -> Data {
@@ -152,17 +134,13 @@ public struct HubClient: Sendable {
         do { return try decoder.decode(T.self, from: data) } catch { throw HubError.badResponse("\(T.self): \(error)") }
     }
 
+    /// The wire's big answers (change pages, push results) are read by `SyncWireReader`, not JSONDecoder (issue 15).
+    private func read<T>(_ data: Data, _ reader: (Data) throws -> T) throws -> T {
+        do { return try reader(data) } catch { throw HubError.badResponse("\(T.self): \(error)") }
+    }
+
     private static func errorMessage(_ data: Data) -> String {
         struct Envelope: Decodable { struct Body: Decodable { let message: String }; let error: Body }
         return (try? JSONDecoder().decode(Envelope.self, from: data).error.message) ?? String(decoding: data.prefix(200), as: UTF8.self)
     }
-}
-
-/// Carries a URLSession completion across threads.
-private final class ResponseBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
-
-    func set(_ data: Data?, _ response: URLResponse?, _ error: Error?) { lock.withLock { value = (data, response, error) } }
-    func get() -> (Data?, URLResponse?, Error?) { lock.withLock { value } }
 }

@@ -40,7 +40,7 @@ func readPassword(for command: String) throws -> String {
     return password
 }
 
-/// libcurl (under URLSession) would send even loopback hub requests through http_proxy.
+/// libcurl (Sync/CurlTransfer.swift) would send even loopback hub requests through http_proxy.
 func keepLoopbackOffProxy() {
     setenv("no_proxy", "127.0.0.1,localhost,::1", 0)
 }

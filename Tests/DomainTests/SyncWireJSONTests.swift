@@ -29,11 +29,11 @@ import Testing
         }
     }
 
-    private static func decoded(_ bytes: [UInt8]) throws -> ChangePage {
+    static func decoded(_ bytes: [UInt8]) throws -> ChangePage {
         try JSONDecoder().decode(ChangePage.self, from: Data(bytes))
     }
 
-    private static func randomPage(_ generator: inout SystemRandomNumberGenerator, size: Int) -> ChangePage {
+    static func randomPage(_ generator: inout SystemRandomNumberGenerator, size: Int) -> ChangePage {
         let entries = (0..<size).map { index in
             ChangeLogEntry(seq: Int64(index + 1), state: RecordState(
                 entity: ["participant", "venue", "activity"].randomElement(using: &generator)!, entityId: UUID(),
@@ -46,7 +46,7 @@ import Testing
                           remaining: Int.random(in: 0...100_000, using: &generator))
     }
 
-    private static func randomValue(_ generator: inout SystemRandomNumberGenerator) -> JSONValue {
+    static func randomValue(_ generator: inout SystemRandomNumberGenerator) -> JSONValue {
         switch Int.random(in: 0...5, using: &generator) {
         case 0: .null
         case 1: .bool(Bool.random(using: &generator))

@@ -76,6 +76,17 @@ import Testing
         }
     }
 
+    /// Many values travel as one array parameter (`PostgresArray.literal`): each comes back as it was sent.
+    @Test func anArrayLiteralCarriesEveryTextUnchanged() throws {
+        let texts = ["plain", "", "NULL", "with \"quotes\"", "back\\slash\\", "comma, {braces}", "ünïcødé ✓", " spaced ", "{\"json\": [1, \"a\\\"b\"]}"]
+        try PostgresCluster.with { cluster in
+            let connection = try PostgresConnection(url: cluster.url)
+            let rows = try connection.execute("SELECT value FROM unnest($1::text[]) WITH ORDINALITY AS t(value, n) ORDER BY n",
+                                              [PostgresArray.literal(texts)])
+            #expect(rows.values.map { $0[0] } == texts.map(Optional.some))
+        }
+    }
+
     @Test func aPhotoFileTheHubDoesNotHoldIsAnsweredAsMissing() throws {
         try PostgresCluster.with { cluster in
             let hub = try PostgresHub(url: cluster.url, poolSize: 2, passwordCost: .test)

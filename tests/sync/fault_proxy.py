@@ -178,6 +178,8 @@ class FaultProxy:
         self._server: socket.socket | None = None
         self._threads: list[threading.Thread] = []
         self._clients: set[socket.socket] = set()
+        # Connections to the upstream under way: closed on stop, so a thread waiting on a held answer ends at once.
+        self._upstreams: set[socket.socket] = set()
         self._stopping = threading.Event()
         self.set_mode(mode, seed=seed, delay_ms=delay_ms, reset_fraction=reset_fraction,
                       duplicate_answer=duplicate_answer, weights=weights, only_paths=only_paths)
@@ -253,9 +255,9 @@ class FaultProxy:
                 pass
             self._server.close()
         with self._lock:
-            clients = list(self._clients)
-        for client in clients:
-            _close_quietly(client)
+            sockets = list(self._clients) + list(self._upstreams)
+        for connection in sockets:
+            _close_quietly(connection)
         for thread in list(self._threads):
             thread.join(timeout=5)
 
@@ -383,6 +385,8 @@ class FaultProxy:
         with self._lock:
             self.stats.upstream_requests += 1
         upstream = socket.create_connection(self.upstream, timeout=self.upstream_timeout)
+        with self._lock:
+            self._upstreams.add(upstream)
         try:
             upstream.sendall(request.encode([(b"Connection", b"close")]))
             self._record("sent", method.decode("latin-1"), path, None)
@@ -397,6 +401,8 @@ class FaultProxy:
                 closed = read_body(reader, response, until_close_allowed=True)
             return response, closed
         finally:
+            with self._lock:
+                self._upstreams.discard(upstream)
             _close_quietly(upstream)
 
     def _reset_midway(self, client: socket.socket, data: bytes):
@@ -413,12 +419,17 @@ def abort(sock: socket.socket):
     """Closes with SO_LINGER 0: the peer gets a TCP RST, not an orderly FIN."""
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()  # no shutdown first: that would send a FIN before the RST
     except OSError:
         pass
-    _close_quietly(sock)
 
 
 def _close_quietly(sock: socket.socket):
+    """Shut down first: on Linux, close alone does not wake a thread blocked reading the socket."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
     try:
         sock.close()
     except OSError:

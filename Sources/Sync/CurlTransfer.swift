@@ -1,0 +1,107 @@
+import CCurl
+import Foundation
+
+/// One HTTP request through libcurl's easy interface, on the calling thread: the only code that calls libcurl.
+///
+/// Why not URLSession: on Linux it drives libcurl through dispatch sources, and while pushing a node spent more CPU
+/// waking its dispatch threads than on anything else (`perf`, issue 17). Connections stay open between requests, as
+/// they did: a finished handle waits in a pool, and libcurl reuses its connection to the same hub.
+enum CurlTransfer {
+    struct Answer {
+        let status: Int
+        let body: Data
+    }
+
+    /// A request that got no HTTP answer, in libcurl's words ("Connection refused", "Operation timed out ...").
+    struct Failure: Error {
+        let message: String
+    }
+
+    /// Sends `body` (if any) with `method`; an answer that stalls for `idleTimeout` seconds (nothing received or sent)
+    /// fails, as URLSession's request timeout did. Proxies come from the environment (http_proxy, no_proxy), as before.
+    static func perform(_ method: String, _ url: String, headers: [String], body: Data?, idleTimeout: TimeInterval) throws -> Answer {
+        _ = initialized
+        guard let handle = HandlePool.shared.take() else { throw Failure(message: "libcurl could not make a handle") }
+        defer { HandlePool.shared.give(handle) }
+        curl_easy_reset(handle)
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        // No "Expect: 100-continue" round trip before a large push.
+        for header in headers + ["Expect:"] { headerList = curl_slist_append(headerList, header) }
+        defer { curl_slist_free_all(headerList) }
+        let received = Received()
+        let context = Unmanaged.passRetained(received)
+        defer { context.release() }
+        var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let seconds = max(1, Int(idleTimeout.rounded(.up)))
+        let code: CURLcode = errorText.withUnsafeMutableBufferPointer { errorBuffer in
+            _ = fieldbook_curl_set_string(handle, CURLOPT_URL, url)
+            _ = fieldbook_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+            _ = fieldbook_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, seconds)
+            _ = fieldbook_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+            _ = fieldbook_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, seconds)
+            _ = fieldbook_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+            _ = fieldbook_curl_set_long(handle, CURLOPT_MAXREDIRS, 5)
+            _ = fieldbook_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
+            _ = fieldbook_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headerList)
+            _ = fieldbook_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
+            _ = fieldbook_curl_set_write(handle, { data, size, count, context in
+                guard let data, let context else { return 0 }
+                Unmanaged<Received>.fromOpaque(context).takeUnretainedValue().append(data, size * count)
+                return size * count
+            })
+            _ = fieldbook_curl_set_pointer(handle, CURLOPT_WRITEDATA, context.toOpaque())
+            guard let body else {
+                _ = fieldbook_curl_set_long(handle, CURLOPT_HTTPGET, 1)
+                if method != "GET" { _ = fieldbook_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method) }
+                return curl_easy_perform(handle)
+            }
+            // libcurl reads the body from this memory during the transfer: it stays valid until perform returns.
+            return body.withUnsafeBytes { bytes in
+                _ = fieldbook_curl_set_pointer(handle, CURLOPT_POSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(emptyBody.utf8Start))
+                _ = fieldbook_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+                if method != "POST" { _ = fieldbook_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method) }
+                return curl_easy_perform(handle)
+            }
+        }
+        if code == CURLE_OPERATION_TIMEDOUT { throw Failure(message: "no answer for \(seconds) s") }
+        guard code == CURLE_OK else {
+            let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw Failure(message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+        }
+        return Answer(status: fieldbook_curl_response_code(handle), body: received.data)
+    }
+
+    private static let initialized: Void = { _ = fieldbook_curl_global_init() }()
+    private static let emptyBody: StaticString = ""
+
+    /// The answer's bytes as libcurl hands them over.
+    private final class Received {
+        var data = Data()
+
+        func append(_ bytes: UnsafeMutablePointer<CChar>, _ count: Int) {
+            data.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
+        }
+    }
+
+    /// Idle handles, each keeping its connection to the hub open for the next request.
+    private final class HandlePool: @unchecked Sendable {
+        static let shared = HandlePool()
+        /// The sync thread, the live-changes listener and photo transfers: a few handles at most are in use at once.
+        private static let kept = 4
+        private let lock = NSLock()
+        private var idle: [UnsafeMutableRawPointer] = []
+
+        func take() -> UnsafeMutableRawPointer? {
+            lock.withLock { idle.popLast() } ?? curl_easy_init()
+        }
+
+        func give(_ handle: UnsafeMutableRawPointer) {
+            let extra: UnsafeMutableRawPointer? = lock.withLock {
+                guard idle.count < Self.kept else { return handle }
+                idle.append(handle)
+                return nil
+            }
+            if let extra { curl_easy_cleanup(extra) }
+        }
+    }
+}
