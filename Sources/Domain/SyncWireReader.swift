@@ -46,6 +46,9 @@ public struct SyncWireError: Error, CustomStringConvertible, Sendable {
 struct JSONByteReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// How deep the values being skipped nest: past `maximumDepth` the answer is refused, never a stack overflow.
+    private var depth = 0
+    private static let maximumDepth = 512
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -174,8 +177,8 @@ struct JSONByteReader {
         }
     }
 
-    /// A string, number, boolean or null, as `JSONValue`'s Decodable reads it: a number without a fraction or an
-    /// exponent that fits an Int is an int, any other number a double.
+    /// A string, number, boolean or null: a number written without a fraction or an exponent that fits an Int is an
+    /// int, any other (finite) number a double, as `JSONBytes` writes them.
     mutating func scalar() throws -> JSONValue {
         switch try peek() {
         case UInt8(ascii: "\""): return .string(try string())
@@ -184,7 +187,7 @@ struct JSONByteReader {
         default:
             let text = try numberText()
             if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let number = Int(text) { return .int(number) }
-            guard let number = Double(text) else { throw error("not a number: \(text)") }
+            guard let number = Double(text), number.isFinite else { throw error("not a finite number: \(text)") }
             return .double(number)
         }
     }
@@ -282,6 +285,9 @@ struct JSONByteReader {
 
     /// Any value, read past (an object or array whole).
     mutating func skipValue() throws {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else { throw error("values nested more than \(Self.maximumDepth) deep") }
         switch try peek() {
         case UInt8(ascii: "{"): try object { reader, _ in try reader.skipValue() }
         case UInt8(ascii: "["): _ = try array { try $0.skipValue() }

@@ -98,9 +98,11 @@ final class PostgresConnection {
                 }
             }
         }
-        guard let sync = PQgetResult(handle) else { throw connectionError() }
+        guard let sync = PQgetResult(handle) else { throw failure ?? connectionError() }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
         PQclear(sync)
         if let failure { throw failure }
+        guard synced else { throw PostgresError(message: "the pipeline ended without its sync point", sqlState: nil) }
         return rows
     }
 

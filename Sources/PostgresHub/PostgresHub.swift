@@ -20,6 +20,7 @@ public final class PostgresHub: SyncHub {
     static let changesChannel = "fieldbook_changes"
 
     let pool: PostgresPool
+    let logger: Logger
     private let passwordHasher: PasswordHasher
     private let listener: ChangeListener
 
@@ -29,6 +30,7 @@ public final class PostgresHub: SyncHub {
         // An unreachable database fails a connection in 10 s rather than holding a pool slot (unless set otherwise).
         setenv("PGCONNECT_TIMEOUT", "10", 0)
         pool = PostgresPool(url: url, size: poolSize)
+        self.logger = logger
         passwordHasher = PasswordHasher(cost: passwordCost)
         listener = ChangeListener(url: url, channel: Self.changesChannel, logger: logger)
         try pool.withConnection { try PostgresHubSchema.migrate($0) }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Logging
 import Storage
 
 /// A node linking to a PostgreSQL hub: noted once per sign-in, and told to the hub's administrators by the notifier's
@@ -16,7 +17,10 @@ extension PostgresHub {
             let operations = try NodeLinkedNotifications.operations(
                 linkedBy: userId, address: address, users: users, preferences: try Self.preferences(connection, of: users.map(\.id)))
             guard !operations.isEmpty else { return }
-            _ = try Self.apply(PushRequest(nodeId: UUID(), operations: operations), connection)
+            // A refused notification is logged, not thrown: the node's first pull must not fail for a notice.
+            for result in try Self.apply(PushRequest(nodeId: UUID(), operations: operations), connection).results where result.outcome == .rejected {
+                logger.warning("a node-linked notification was refused", metadata: ["reason": "\(result.reason ?? "")"])
+            }
         }
     }
 

@@ -15,7 +15,10 @@ extension PostgresHub {
 
     public func keepPhotoFileFromNode(_ bytes: [UInt8], sha256: String) throws {
         try PhotoFiles.checkReceived(bytes, sha256: sha256)
-        try pool.withConnection { connection in
+        // Under the change log's lock: a push writing the photo that shows this file either committed before (and the
+        // file is shown at once) or comes after (and marks it shown); never both unseen.
+        try pool.transaction { connection in
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
             try connection.execute("""
                 INSERT INTO photo_files (sha256, bytes, shown) VALUES ($1, decode($2, 'hex'), \(Self.aPhotoShows("$1")))
                 ON CONFLICT (sha256) DO NOTHING

@@ -23,7 +23,6 @@ enum CurlTransfer {
         _ = initialized
         guard let handle = HandlePool.shared.take() else { throw Failure(message: "libcurl could not make a handle") }
         defer { HandlePool.shared.give(handle) }
-        curl_easy_reset(handle)
         var headerList: UnsafeMutablePointer<curl_slist>?
         // No "Expect: 100-continue" round trip before a large push.
         for header in headers + ["Expect:"] { headerList = curl_slist_append(headerList, header) }
@@ -32,14 +31,17 @@ enum CurlTransfer {
         let context = Unmanaged.passRetained(received)
         defer { context.release() }
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        let seconds = max(1, Int(idleTimeout.rounded(.up)))
+        // Whole seconds, at most a day (libcurl counts them in milliseconds).
+        let seconds = idleTimeout.isFinite ? Int(min(max(idleTimeout, 1), 86_400).rounded(.up)) : 86_400
         let code: CURLcode = errorText.withUnsafeMutableBufferPointer { errorBuffer in
             _ = fieldbook_curl_set_string(handle, CURLOPT_URL, url)
             _ = fieldbook_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
             _ = fieldbook_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, seconds)
             _ = fieldbook_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
             _ = fieldbook_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, seconds)
-            _ = fieldbook_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+            // A redirected read is followed; a redirected write is not (it would lose its body or change its
+            // method): it fails with the redirect's status.
+            _ = fieldbook_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, method == "GET" ? 1 : 0)
             _ = fieldbook_curl_set_long(handle, CURLOPT_MAXREDIRS, 5)
             _ = fieldbook_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
             _ = fieldbook_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headerList)
@@ -63,10 +65,10 @@ enum CurlTransfer {
                 return curl_easy_perform(handle)
             }
         }
-        if code == CURLE_OPERATION_TIMEDOUT { throw Failure(message: "no answer for \(seconds) s") }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw Failure(message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+            let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            throw Failure(message: code == CURLE_OPERATION_TIMEDOUT ? "nothing for \(seconds) s: \(words)" : words)
         }
         return Answer(status: fieldbook_curl_response_code(handle), body: received.data)
     }
@@ -96,6 +98,8 @@ enum CurlTransfer {
         }
 
         func give(_ handle: UnsafeMutableRawPointer) {
+            // Forget the finished request's pointers (its headers, buffers and context are freed); the connection stays.
+            curl_easy_reset(handle)
             let extra: UnsafeMutableRawPointer? = lock.withLock {
                 guard idle.count < Self.kept else { return handle }
                 idle.append(handle)

@@ -65,8 +65,11 @@ import Testing
         for text in broken {
             #expect(throws: SyncWireError.self, "\(text)") { try SyncWireReader.changePage(Data(text.utf8)) }
         }
-        for text in [#"{"a": "\ud83d"}"#, #"{"a": "\q"}"#, #"{"a": [1]}"#, #"{"a": 1,}"#, #"{"a" 1}"#, #"{"a": tru}"#] {
+        for text in [#"{"a": "\ud83d"}"#, #"{"a": "\q"}"#, #"{"a": [1]}"#, #"{"a": 1,}"#, #"{"a" 1}"#, #"{"a": tru}"#, #"{"a": 1e400}"#] {
             #expect(throws: SyncWireError.self, "\(text)") { try SyncWireReader.fields(text) }
         }
+        // Deep nesting under a key it skips is refused, not a stack overflow.
+        let deep = #"{"x": "# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        #expect(throws: SyncWireError.self) { try SyncWireReader.pushResponse(Data(deep.utf8)) }
     }
 }

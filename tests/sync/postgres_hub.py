@@ -88,7 +88,7 @@ class PostgresHubProcess(Node):
         with self.office.node.connect_readonly() if self.office else sqlite3.connect(":memory:") as node_schema:
             for table, rows in snapshot.items():
                 columns = [row[1] for row in node_schema.execute(f"PRAGMA table_info({table})")]
-                columns = list(dict.fromkeys(columns + [c for row in rows.values() for c in row]))
+                columns = list(dict.fromkeys(columns + [c for row in rows.values() for c in row])) or ["id"]
                 copy.execute(f"CREATE TABLE {table} ({', '.join(columns)})")
                 copy.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
                                  [[_sqlite_value(row.get(c)) for c in columns] for row in rows.values()])
@@ -146,18 +146,21 @@ class HeadOfficeClient(ApiClient):
         about_records = not path.startswith("/api/v1/sync/")
         if method == "GET" and about_records and self.hub.running:
             wait_converged([(self.node, self.office_admin)], self.hub, timeout=60, since=time.time())
+        conflicts_before = self.office_admin.sync_status()["conflicts"] if method != "GET" and about_records else 0
         answer = super().request(method, path, body, expect, timeout)
         if method != "GET" and about_records:
-            self._wait_pushed()
+            self._wait_pushed(conflicts_before)
             self.hub.last_edit_at = time.time()
         return answer
 
-    def _wait_pushed(self):
+    def _wait_pushed(self, conflicts_before: int):
+        """Until the head office has pushed the edit; an edit the hub refused, or that lost a conflict there, was not
+        made on the hub, and the scenario fails here rather than later."""
         def pushed():
             self.office_admin.sync_run()
             status = self.office_admin.sync_status()
-            if status["failed_operations"]:
-                raise HarnessError(f"the hub refused an edit made at the head office: {status}")
+            if status["failed_operations"] or status["conflicts"] > conflicts_before:
+                raise HarnessError(f"the hub did not take an edit made at the head office as it was made: {status}")
             return status["pending_operations"] == 0
         wait_until(pushed, 60, interval=0.3, message="the head office to push its edit to the hub")
 

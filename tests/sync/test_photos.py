@@ -53,8 +53,10 @@ def test_a_photo_taken_on_one_node_appears_on_another_verified_through_a_broken_
         photo_id, display, thumbnail = db.execute("SELECT id, file_sha256, thumb_sha256 FROM photos").fetchone()
 
     # The hub receives the contents before the photo, verified by hash.
-    wait_until(lambda: hub.photo_file(display) and hub.count("photos") == 1, 60, message="the photo on the hub")
-    assert hashlib.sha256(hub.photo_file(display)).hexdigest() == display
+    wait_until(lambda: hub.photo_file(display) and hub.photo_file(thumbnail) and hub.count("photos") == 1, 60,
+               message="the photo and its files on the hub")
+    for sha in (display, thumbnail):
+        assert hashlib.sha256(hub.photo_file(sha)).hexdigest() == sha
 
     # The viewer's fetches of the file are cut off part way until the network heals; it shows a placeholder meanwhile.
     wait_until(lambda: viewer.count("photos") == 1, 60, interval=0.5, message="the photo's metadata on the viewer")
