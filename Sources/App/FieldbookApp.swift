@@ -105,14 +105,13 @@ public final class FieldbookApp: Sendable {
         duplicateScout.start()
         exports.start()
         warmUp()
-        let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
-        let scheme = configuration.server.isTLS ? "https" : "http"
+        let address = configuration.server.baseURL(port: port)
         if try database.userCount() == 0 {
             announce("One-time setup code: \(setupCode.generate())")
-            announce("Open \(scheme)://\(host):\(port)/setup to create the first administrator with this code.")
+            announce("Open \(address)/setup to create the first administrator with this code.")
         }
         // Printed last, so a script that waits for this line has everything above it too.
-        announce("Fieldbook is serving at \(scheme)://\(host):\(port)/")
+        announce("Fieldbook is serving at \(address)/")
         return port
     }
 

@@ -40,10 +40,9 @@ public final class PostgresHubServer: Sendable {
     @discardableResult
     public func start(announce: (String) -> Void = { _ in }) throws -> UInt16 {
         let port = try server.start()
-        let host = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
-        let scheme = configuration.server.isTLS ? "https" : "http"
-        announce("A Fieldbook hub on PostgreSQL: nodes link to it with fieldbook link --upstream \(scheme)://\(host):\(port)/")
-        announce("Fieldbook is serving at \(scheme)://\(host):\(port)/")
+        let address = configuration.server.baseURL(port: port)
+        announce("A Fieldbook hub on PostgreSQL: nodes link to it with fieldbook link --upstream \(address)/")
+        announce("Fieldbook is serving at \(address)/")
         return port
     }
 

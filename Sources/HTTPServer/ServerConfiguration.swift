@@ -47,6 +47,12 @@ public struct ServerConfiguration: Sendable {
     }
 
     public var isTLS: Bool { tlsCertificatePEM != nil && tlsKeyPEM != nil }
+
+    /// The address the server answers at once bound to `port`, as announced (`http://127.0.0.1:8080`; an IPv6 host in
+    /// brackets).
+    public func baseURL(port: UInt16) -> String {
+        "\(isTLS ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
 }
 
 /// What the server asks of the application: an answer for every request, including those it could not read.

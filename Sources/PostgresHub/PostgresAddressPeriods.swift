@@ -51,7 +51,7 @@ extension PostgresHubRecords {
             SELECT entity, id::text AS id, version, deleted, fields::text AS fields FROM records
             WHERE entity = $1 AND NOT deleted AND fields->>'participant_id' = ANY($2::text[]) AND fields->>'effective_to' IS NULL
             ORDER BY seq
-            """, [Self.addressKind.entity, PostgresArray.literal(participants.map(\.text))])
+            """, [Self.addressKind.entity, PostgresArray.literal(participants.map(\.lowercaseText))])
         let periods = try (0..<rows.count).compactMap { try rows.recordState($0) }
         return Dictionary(grouping: periods) { UUID(uuidString: $0.fields.text("participant_id")) ?? UUID() }
     }

@@ -51,7 +51,7 @@ public final class PostgresHub: SyncHub {
         let decider = HubDecider(records: records)
         // Looked up and remembered once per batch rather than once per operation: two round trips fewer each.
         var answered = try Self.earlierResults(connection, request.operations.map(\.operationId))
-        var remembered: [(id: String, result: String)] = []
+        var remembered: [AppliedOperation] = []
         var written: [SyncOperation] = []
         var results: [SyncResult] = []
         for operation in request.operations {
@@ -64,24 +64,29 @@ public final class PostgresHub: SyncHub {
             // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
             guard result.outcome != .rejected else { continue }
             answered[operation.operationId] = result
-            remembered.append((operation.operationId.text, String(decoding: result.jsonBytes, as: UTF8.self)))
+            remembered.append(AppliedOperation(operationId: operation.operationId.lowercaseText, result: String(decoding: result.jsonBytes, as: UTF8.self)))
             written.append(operation)
         }
         let reconciled = try records.reconcileAddressPeriods(touchedBy: request.operations)
         try records.finish()
         try Self.followPhotos(connection, written: written)
-        if !remembered.isEmpty {
-            try connection.execute("INSERT INTO applied_operations (operation_id, result) SELECT * FROM unnest($1::uuid[], $2::text[])",
-                                   [PostgresArray.literal(remembered.map(\.id)), PostgresArray.literal(remembered.map(\.result))])
-        }
+        try remember(remembered, connection)
         if !remembered.isEmpty || reconciled { try connection.execute("SELECT pg_notify($1, '')", [Self.changesChannel]) }
         return PushResponse(results: results)
+    }
+
+    /// Keeps the answers given to these operations (an operation already kept, moved by hub-migrate, stays as it was).
+    static func remember(_ operations: [AppliedOperation], _ connection: PostgresConnection) throws {
+        guard !operations.isEmpty else { return }
+        try connection.execute("""
+            INSERT INTO applied_operations (operation_id, result) SELECT * FROM unnest($1::uuid[], $2::text[]) ON CONFLICT DO NOTHING
+            """, [PostgresArray.literal(operations.map(\.operationId)), PostgresArray.literal(operations.map(\.result))])
     }
 
     /// The answers given before to any of these operations.
     private static func earlierResults(_ connection: PostgresConnection, _ ids: [UUID]) throws -> [UUID: SyncResult] {
         let rows = try connection.execute("SELECT operation_id::text AS id, result FROM applied_operations WHERE operation_id = ANY($1::uuid[])",
-                                          [PostgresArray.literal(ids.map(\.text))])
+                                          [PostgresArray.literal(ids.map(\.lowercaseText))])
         var answers: [UUID: SyncResult] = [:]
         for row in 0..<rows.count {
             guard let id = rows.text(row, "id").flatMap(UUID.init(uuidString:)), let text = rows.text(row, "result") else { continue }
@@ -146,13 +151,12 @@ public final class PostgresHub: SyncHub {
                 WHERE entity = 'user' AND NOT deleted AND lower(fields->>'email') = $1
                 """, [normalized])
         }
-        guard rows.count == 1, let id = rows.text(0, "id").flatMap(UUID.init(uuidString:)) else {
+        guard rows.count == 1, let record = try rows.syncedRecord(0) else {
             _ = passwordHasher.verify(password, against: passwordHasher.dummyHash())
             return nil
         }
-        let fields = try WireFields.fields(rows.text(0, "fields"))
-        guard passwordHasher.verify(password, against: fields.text("password_hash")) else { return nil }
-        let user = User(id: id, version: Int(rows.int(0, "version") ?? 0), syncedFields: fields)
+        guard passwordHasher.verify(password, against: record.fields.text("password_hash")) else { return nil }
+        let user = User(id: record.id, version: record.version, syncedFields: record.fields)
         return user.isDisabled ? nil : user
     }
 }

@@ -26,7 +26,7 @@ extension PostgresHub {
                     INSERT INTO records (entity, id, version, deleted, fields, seq) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
                     ON CONFLICT (entity, id) DO UPDATE SET version = EXCLUDED.version, deleted = EXCLUDED.deleted,
                         fields = EXCLUDED.fields, seq = EXCLUDED.seq
-                    """, [state.entity, state.entityId.text, String(state.version), state.deleted ? "true" : "false",
+                    """, [state.entity, state.entityId.lowercaseText, String(state.version), state.deleted ? "true" : "false",
                           try WireFields.text(state.fields), String(entry.seq)])
             }
             try connection.execute("SELECT setval('change_seq', greatest($1::bigint, (SELECT last_value FROM change_seq)))", [String(last)])
@@ -34,12 +34,7 @@ extension PostgresHub {
     }
 
     public func importAppliedOperations(_ operations: [AppliedOperation]) throws {
-        try pool.transaction { connection in
-            for operation in operations {
-                try connection.execute("INSERT INTO applied_operations (operation_id, result) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                                       [operation.operationId, operation.result])
-            }
-        }
+        try pool.transaction { try Self.remember(operations, $0) }
     }
 
     /// Tokens keep their hashes, sign-ins and order, so nodes go on refreshing with the tokens they hold.

@@ -41,17 +41,7 @@ final class PostgresHubRecords: HubRecords {
                 if let id = UUID(uuidString: operation.fields.text(reference.column)) { keys.insert(Key(entity: reference.entity, id: id)) }
             }
         }
-        let wanted = keys.filter { known[$0] == nil }
-        guard !wanted.isEmpty else { return }
-        let rows = try run("""
-            SELECT entity, id::text AS id, version, deleted, fields::text AS fields, seq IS NOT NULL AS written FROM records
-            WHERE (entity, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))
-            """, [PostgresArray.literal(wanted.map(\.entity)), PostgresArray.literal(wanted.map(\.id.text))])
-        for key in wanted { known[key] = Known(state: .absent(key.entity, key.id), written: false) }
-        for row in 0..<rows.count {
-            guard let state = try rows.recordState(row) else { continue }
-            known[Key(entity: state.entity, id: state.entityId)] = Known(state: state, written: rows.bool(row, "written"))
-        }
+        try load(Array(keys.filter { known[$0] == nil }))
     }
 
     func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState {
@@ -64,14 +54,23 @@ final class PostgresHubRecords: HubRecords {
 
     private func lookUp(_ kind: RecordKind, _ id: UUID) throws -> Known {
         let key = Key(entity: kind.entity, id: id)
-        if let record = known[key] { return record }
+        if known[key] == nil { try load([key]) }
+        return known[key]!
+    }
+
+    /// Reads these records in one query: one that does not exist is known as absent and never written.
+    private func load(_ keys: [Key]) throws {
+        guard !keys.isEmpty else { return }
         let rows = try run("""
             SELECT entity, id::text AS id, version, deleted, fields::text AS fields, seq IS NOT NULL AS written FROM records
-            WHERE entity = $1 AND id = $2
-            """, [kind.entity, id.text])
-        let record = Known(state: try rows.recordState(0) ?? .absent(kind.entity, id), written: rows.bool(0, "written"))
-        remember(key, record)
-        return record
+            WHERE (entity, id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))
+            """, [PostgresArray.literal(keys.map(\.entity)), PostgresArray.literal(keys.map(\.id.lowercaseText))])
+        var found: [Key: Known] = [:]
+        for row in 0..<rows.count {
+            guard let state = try rows.recordState(row) else { continue }
+            found[Key(entity: state.entity, id: state.entityId)] = Known(state: state, written: rows.bool(row, "written"))
+        }
+        for key in keys { remember(key, found[key] ?? Known(state: .absent(key.entity, key.id), written: false)) }
     }
 
     private func remember(_ key: Key, _ record: Known?) {
@@ -114,7 +113,7 @@ final class PostgresHubRecords: HubRecords {
         try run("""
             INSERT INTO records (entity, id, version, deleted, fields, seq) VALUES ($1, $2, $3, false, $4::jsonb, nextval('change_seq'))
             ON CONFLICT (entity, id) DO UPDATE SET version = EXCLUDED.version, deleted = false, fields = EXCLUDED.fields, seq = EXCLUDED.seq
-            """, [kind.entity, state.entityId.text, String(state.version), fields])
+            """, [kind.entity, state.entityId.lowercaseText, String(state.version), fields])
         // Kept as a read would answer it: the fields as the wire carries them.
         var stored = state
         stored.fields = try WireFields.fields(fields)
@@ -161,7 +160,7 @@ final class PostgresHubRecords: HubRecords {
     private func checkReferenceSpelling(_ fields: [String: JSONValue], of kind: RecordKind) throws {
         for reference in kind.references {
             let text = fields.text(reference.column)
-            guard text.isEmpty || UUID(uuidString: text)?.text == text else { throw ConstraintRefusal.reference }
+            guard text.isEmpty || UUID(uuidString: text)?.lowercaseText == text else { throw ConstraintRefusal.reference }
         }
     }
 
@@ -181,7 +180,7 @@ final class PostgresHubRecords: HubRecords {
         for (referring, reference) in Self.referencesTo[kind.entity] ?? [] {
             let ids = try run("""
                 SELECT id::text AS id FROM records WHERE entity = $1 AND NOT deleted AND fields->>$2 = $3
-                """, [referring.entity, reference.column, id.text]).values.compactMap { $0[0].flatMap(UUID.init(uuidString:)) }
+                """, [referring.entity, reference.column, id.lowercaseText]).values.compactMap { $0[0].flatMap(UUID.init(uuidString:)) }
             guard !ids.isEmpty else { continue }
             switch reference.onDelete {
             case .restrict: throw ConstraintRefusal.reference
@@ -190,13 +189,13 @@ final class PostgresHubRecords: HubRecords {
                 try run("""
                     UPDATE records SET fields = jsonb_set(fields, ARRAY[$2], 'null'), seq = nextval('change_seq')
                     WHERE entity = $1 AND NOT deleted AND fields->>$2 = $3
-                    """, [referring.entity, reference.column, id.text])
+                    """, [referring.entity, reference.column, id.lowercaseText])
                 for child in ids { remember(Key(entity: referring.entity, id: child), nil) }  // read again when asked
             }
         }
         try run("""
             UPDATE records SET deleted = true, fields = '{}', seq = nextval('change_seq') WHERE entity = $1 AND id = $2
-            """, [kind.entity, id.text])
+            """, [kind.entity, id.lowercaseText])
         remember(Key(entity: kind.entity, id: id), Known(state: .absent(kind.entity, id), written: true))
     }
 
@@ -204,9 +203,4 @@ final class PostgresHubRecords: HubRecords {
     private static let referencesTo: [String: [(RecordKind, Reference)]] = Dictionary(grouping: RecordKind.all.flatMap { kind in
         kind.references.map { (kind, $0) }
     }, by: { $0.1.entity })
-}
-
-extension UUID {
-    /// Ids as Fieldbook writes them everywhere: lower-case.
-    var text: String { uuidString.lowercased() }
 }

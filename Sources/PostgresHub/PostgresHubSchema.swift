@@ -128,10 +128,21 @@ extension PostgresRows {
     /// Row `row` of a query selecting `entity, id::text AS id, version, deleted, fields::text AS fields` from
     /// `records`, as the wire states it (nil past the last row). A deleted record is `RecordState.absent`.
     func recordState(_ row: Int) throws -> RecordState? {
-        guard row < count, let entity = text(row, "entity"), let id = text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
-        if bool(row, "deleted") { return .absent(entity, id) }
-        return RecordState(entity: entity, entityId: id, deleted: false, version: Int(int(row, "version") ?? 0),
-                           fields: try WireFields.fields(text(row, "fields")))
+        guard let entity = text(row, "entity"), let record = try syncedRecord(row) else { return nil }
+        if bool(row, "deleted") { return .absent(entity, record.id) }
+        return RecordState(entity: entity, entityId: record.id, deleted: false, version: record.version, fields: record.fields)
+    }
+
+    /// Row `row` of a query selecting a record's `id::text AS id, version, fields::text AS fields` (nil past the last
+    /// row).
+    func syncedRecord(_ row: Int) throws -> (id: UUID, version: Int, fields: [String: JSONValue])? {
+        guard let id = text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
+        return (id, Int(int(row, "version") ?? 0), try WireFields.fields(text(row, "fields")))
+    }
+
+    /// A user record's row, selected as `syncedRecord` reads it.
+    func user(_ row: Int) throws -> User? {
+        try syncedRecord(row).map { User(id: $0.id, version: $0.version, syncedFields: $0.fields) }
     }
 }
 

@@ -11,7 +11,7 @@ extension PostgresHub {
         try pool.transaction { connection in
             let noted = try connection.execute("""
                 INSERT INTO linked_nodes (family_id, user_id, address) VALUES ($1, $2, $3) ON CONFLICT (family_id) DO NOTHING RETURNING 1
-                """, [family.text, userId.text, address])
+                """, [family.lowercaseText, userId.lowercaseText, address])
             guard noted.count == 1 else { return }
             let users = try Self.users(connection, administratorsAnd: userId)
             let operations = try NodeLinkedNotifications.operations(
@@ -29,22 +29,17 @@ extension PostgresHub {
         let rows = try connection.execute("""
             SELECT id::text AS id, version, fields::text AS fields FROM records
             WHERE entity = 'user' AND NOT deleted AND (fields->>'role' = $1 OR id = $2)
-            """, [UserRole.administrator.rawValue, userId.text])
-        return try (0..<rows.count).compactMap { row in
-            guard let id = rows.text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
-            return User(id: id, version: Int(rows.int(row, "version") ?? 0), syncedFields: try WireFields.fields(rows.text(row, "fields")))
-        }
+            """, [UserRole.administrator.rawValue, userId.lowercaseText])
+        return try (0..<rows.count).compactMap(rows.user)
     }
 
     private static func preferences(_ connection: PostgresConnection, of users: [UUID]) throws -> [NotificationPreferences] {
         let rows = try connection.execute("""
             SELECT id::text AS id, version, fields::text AS fields FROM records
             WHERE entity = 'notification_preferences' AND NOT deleted AND id = ANY($1::uuid[])
-            """, [PostgresArray.literal(users.map(\.text))])
+            """, [PostgresArray.literal(users.map(\.lowercaseText))])
         return try (0..<rows.count).compactMap { row in
-            guard let id = rows.text(row, "id").flatMap(UUID.init(uuidString:)) else { return nil }
-            return NodeLinkedNotifications.preferences(userId: id, version: Int(rows.int(row, "version") ?? 0),
-                                                       syncedFields: try WireFields.fields(rows.text(row, "fields")))
+            try rows.syncedRecord(row).map { NotificationPreferences(userId: $0.id, version: $0.version, syncedFields: $0.fields) }
         }
     }
 }

@@ -20,9 +20,9 @@ extension PostgresHub {
         try pool.transaction { connection in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
             try connection.execute("""
-                INSERT INTO photo_files (sha256, bytes, shown) VALUES ($1, decode($2, 'hex'), \(Self.aPhotoShows("$1")))
+                INSERT INTO photo_files (sha256, bytes, shown) VALUES ($1, decode($2, 'base64'), \(Self.aPhotoShows("$1")))
                 ON CONFLICT (sha256) DO NOTHING
-                """, [sha256, Self.hex(bytes)])
+                """, [sha256, Data(bytes).base64EncodedString()])
         }
     }
 
@@ -50,38 +50,9 @@ extension PostgresHub {
     }
 
     public func heldPhotoFile(_ sha256: String) throws -> HeldPhotoFile? {
-        let rows = try pool.withConnection { try $0.execute("SELECT encode(bytes, 'hex') AS hex FROM photo_files WHERE sha256 = $1", [sha256]) }
-        guard rows.count == 1 else { return nil }
-        return rows.text(0, "hex").flatMap(Self.bytes).map(HeldPhotoFile.bytes)
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    private static func bytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case 48...57: digit - 48
-            case 97...102: digit - 87
-            default: nil
-            }
-        }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
+        // As text, base64 (PostgreSQL breaks its lines, which the decoding skips).
+        let rows = try pool.withConnection { try $0.execute("SELECT encode(bytes, 'base64') AS base64 FROM photo_files WHERE sha256 = $1", [sha256]) }
+        guard let text = rows.text(0, "base64"), let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { return nil }
+        return .bytes(Array(bytes))
     }
 }

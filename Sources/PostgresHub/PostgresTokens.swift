@@ -51,13 +51,13 @@ extension PostgresHub {
     private static func tokenRow(_ connection: PostgresConnection, token: String, kind: String, locking: Bool = false) throws -> TokenRow? {
         let rows = try connection.execute("""
             SELECT t.family_id::text AS family, extract(epoch FROM t.expires_at)::float8 AS expires, t.revoked,
-                   u.id::text AS user_id, u.version, u.fields::text AS fields
+                   u.id::text AS id, u.version, u.fields::text AS fields
             FROM api_tokens t JOIN records u ON u.entity = 'user' AND u.id = t.user_id AND NOT u.deleted
             WHERE t.token_hash = $1 AND t.kind = $2 \(locking ? "FOR UPDATE OF t" : "")
             """, [TokenSecret.hash(token), kind])
-        guard rows.count == 1, let family = rows.text(0, "family").flatMap(UUID.init(uuidString:)),
-              let userId = rows.text(0, "user_id").flatMap(UUID.init(uuidString:)) else { return nil }
-        let user = User(id: userId, version: Int(rows.int(0, "version") ?? 0), syncedFields: try WireFields.fields(rows.text(0, "fields")))
+        guard rows.count == 1, let family = rows.text(0, "family").flatMap(UUID.init(uuidString:)), let user = try rows.user(0) else {
+            return nil
+        }
         return TokenRow(family: family, expiresAt: Date(timeIntervalSince1970: Double(rows.text(0, "expires") ?? "") ?? 0),
                         revoked: rows.bool(0, "revoked"), user: user)
     }
@@ -68,21 +68,21 @@ extension PostgresHub {
         let newest = try connection.execute("""
             SELECT token_hash, revoked, extract(epoch FROM created_at)::float8 AS created FROM api_tokens
             WHERE family_id = $1 AND kind = 'refresh' ORDER BY issued DESC LIMIT 2
-            """, [family.text])
+            """, [family.lowercaseText])
         guard newest.count == 2, !newest.bool(0, "revoked"),
               now.timeIntervalSince1970 - (Double(newest.text(0, "created") ?? "") ?? 0) < 120 else { return false }
         return newest.text(1, "token_hash") == TokenSecret.hash(token)
     }
 
     private static func revokeFamily(_ connection: PostgresConnection, _ family: UUID) throws {
-        try connection.execute("UPDATE api_tokens SET revoked = true WHERE family_id = $1", [family.text])
+        try connection.execute("UPDATE api_tokens SET revoked = true WHERE family_id = $1", [family.lowercaseText])
     }
 
     private static func insertTokenPair(_ connection: PostgresConnection, user: User, family: UUID, policy: APITokenPolicy,
                                         now: Date) throws -> APITokenPair {
         let access = TokenSecret.random(), refresh = TokenSecret.random()
         for (token, kind, lifetime) in [(access, "access", policy.accessLifetime), (refresh, "refresh", policy.refreshLifetime)] {
-            try insert(connection, StoredAPIToken(tokenHash: TokenSecret.hash(token), kind: kind, userId: user.id.text, familyId: family.text,
+            try insert(connection, StoredAPIToken(tokenHash: TokenSecret.hash(token), kind: kind, userId: user.id.lowercaseText, familyId: family.lowercaseText,
                                                   createdAt: now, expiresAt: now.addingTimeInterval(lifetime), revoked: false))
         }
         return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user)

@@ -23,6 +23,10 @@ public struct AppliedOperation: Sendable {
     public let operationId: String
     /// The answer, as JSON text.
     public let result: String
+
+    public init(operationId: String, result: String) {
+        (self.operationId, self.result) = (operationId, result)
+    }
 }
 
 /// What `fieldbook hub-migrate` reads from a SQLite hub besides its change log (`changes(after:limit:)`): the

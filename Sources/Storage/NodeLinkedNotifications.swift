@@ -24,10 +24,4 @@ public enum NodeLinkedNotifications {
                                  createdAt: moment)
         }
     }
-
-    /// A person's preferences as a change carries them.
-    public static func preferences(userId: UUID, version: Int, syncedFields fields: [String: JSONValue]) -> NotificationPreferences {
-        NotificationPreferences(userId: userId, mutedKinds: Set(NotificationPreferencesRow.kinds(fields.text("muted_kinds")).known),
-                                showsSystemNotifications: fields["system_notifications"]?.isTrue ?? true, version: version)
-    }
 }

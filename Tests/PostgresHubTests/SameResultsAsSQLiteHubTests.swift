@@ -22,14 +22,14 @@ import Testing
         return [
             firstCreate,
             firstCreate,  // the same operation again: the first answer, nothing applied twice
-            operation(.create, "geographic_area", otherArea, ["name": "Hillside", "area_type": "NEIGHBOURHOOD", "parent_id": .string(area.text)]),
-            operation(.update, "geographic_area", area, ["parent_id": .string(otherArea.text)], before: ["parent_id": .null], base: 1),
-            operation(.create, "venue", venue, ["name": "Hall", "address": "1 Main St", "geographic_area_id": .string(area.text),
+            operation(.create, "geographic_area", otherArea, ["name": "Hillside", "area_type": "NEIGHBOURHOOD", "parent_id": .string(area.lowercaseText)]),
+            operation(.update, "geographic_area", area, ["parent_id": .string(otherArea.lowercaseText)], before: ["parent_id": .null], base: 1),
+            operation(.create, "venue", venue, ["name": "Hall", "address": "1 Main St", "geographic_area_id": .string(area.lowercaseText),
                                                 "latitude": .double(51.5), "longitude": .double(-0.1), "venue_type": "PUBLIC_BUILDING"]),
-            operation(.create, "venue", UUID(), ["name": "Nowhere", "address": "2 Main St", "geographic_area_id": .string(UUID().text),
+            operation(.create, "venue", UUID(), ["name": "Nowhere", "address": "2 Main St", "geographic_area_id": .string(UUID().lowercaseText),
                                                  "latitude": .null, "longitude": .null, "venue_type": "PUBLIC_BUILDING"]),
             operation(.create, "participant", person, ["name": "Ann Okafor", "email": "ann@example.org", "phone": .null,
-                                                       "notes": .null, "home_venue_id": .string(venue.text)]),
+                                                       "notes": .null, "home_venue_id": .string(venue.lowercaseText)]),
             operation(.create, "participant", UUID(), ["name": "", "email": "not an email", "phone": .null, "notes": .null,
                                                        "home_venue_id": .null]),
             operation(.create, "participant", UUID(), ["name": "Upper", "email": "upper@example.org", "phone": .null, "notes": .null,
@@ -37,47 +37,47 @@ import Testing
             operation(.create, "activity_type", UUID(), ["name": "Ébénisterie"]),
             operation(.create, "activity_type", UUID(), ["name": "éBÉNISTERIE"]),
             // Moves from two nodes meeting at the hub: open address periods made to agree with the home again.
-            operation(.create, "venue", venue2, ["name": "Annex", "address": "3 Main St", "geographic_area_id": .string(area.text),
+            operation(.create, "venue", venue2, ["name": "Annex", "address": "3 Main St", "geographic_area_id": .string(area.lowercaseText),
                                                  "latitude": .null, "longitude": .null, "venue_type": "PUBLIC_BUILDING"]),
             operation(.create, "participant", mover, ["name": "Moe Mover", "email": "moe@example.org", "phone": .null, "notes": .null,
-                                                      "home_venue_id": .string(venue.text)]),
-            operation(.create, "participant_address", firstHome, ["participant_id": .string(mover.text), "venue_id": .string(venue.text),
+                                                      "home_venue_id": .string(venue.lowercaseText)]),
+            operation(.create, "participant_address", firstHome, ["participant_id": .string(mover.lowercaseText), "venue_id": .string(venue.lowercaseText),
                                                                   "effective_from": "2025-01-01", "effective_to": .null]),
-            operation(.create, "participant_address", lostMove, ["participant_id": .string(mover.text), "venue_id": .string(venue2.text),
+            operation(.create, "participant_address", lostMove, ["participant_id": .string(mover.lowercaseText), "venue_id": .string(venue2.lowercaseText),
                                                                  "effective_from": "2025-03-01", "effective_to": .null]),
-            operation(.update, "participant", mover, ["home_venue_id": .string(venue2.text)], before: ["home_venue_id": .string(venue.text)], base: 1),
-            operation(.create, "participant_address", laterHome, ["participant_id": .string(mover.text), "venue_id": .string(venue2.text),
+            operation(.update, "participant", mover, ["home_venue_id": .string(venue2.lowercaseText)], before: ["home_venue_id": .string(venue.lowercaseText)], base: 1),
+            operation(.create, "participant_address", laterHome, ["participant_id": .string(mover.lowercaseText), "venue_id": .string(venue2.lowercaseText),
                                                                   "effective_from": "2025-06-01", "effective_to": .null]),
-            operation(.create, "participant_address", earlierStay, ["participant_id": .string(mover.text), "venue_id": .string(venue.text),
+            operation(.create, "participant_address", earlierStay, ["participant_id": .string(mover.lowercaseText), "venue_id": .string(venue.lowercaseText),
                                                                     "effective_from": "2025-02-01", "effective_to": .null]),
             operation(.update, "participant", person, ["phone": "555-0100"], before: ["phone": .null], base: 1),
             operation(.update, "participant", person, ["notes": "Likes tea"], before: ["notes": .null], base: 1),
             operation(.update, "participant", person, ["phone": "555-0199"], before: ["phone": .null], base: 1),
-            operation(.create, "participant_address", address, ["participant_id": .string(person.text), "venue_id": .string(venue.text),
+            operation(.create, "participant_address", address, ["participant_id": .string(person.lowercaseText), "venue_id": .string(venue.lowercaseText),
                                                                 "effective_from": "2025-01-01", "effective_to": .null]),
             operation(.create, "activity_type", type, ["name": "Choir"]),
             operation(.create, "activity_type", UUID(), ["name": "choir"]),
-            operation(.create, "activity", activity, ["name": "Sunday choir", "description": .null, "activity_type_id": .string(type.text),
+            operation(.create, "activity", activity, ["name": "Sunday choir", "description": .null, "activity_type_id": .string(type.lowercaseText),
                                                       "start_date": "2025-02-01", "end_date": .null, "status": "ACTIVE"]),
-            operation(.create, "assignment", UUID(), ["activity_id": .string(activity.text), "participant_id": .string(person.text),
-                                                      "role_id": .string(cook.text), "assigned_at": "2025-02-01 10:00:00.000"]),
+            operation(.create, "assignment", UUID(), ["activity_id": .string(activity.lowercaseText), "participant_id": .string(person.lowercaseText),
+                                                      "role_id": .string(cook.lowercaseText), "assigned_at": "2025-02-01 10:00:00.000"]),
             operation(.delete, "geographic_area", area, [:], base: 2),
             operation(.create, "user", editor, editorFields),
             operation(.create, "user", UUID(), editorFields.merging(["email": "EDITOR@example.org"]) { $1 }),
-            operation(.create, "user", UUID(), editorFields.merging(["email": "someone@example.org"]) { $1 }, author: editor.text),
+            operation(.create, "user", UUID(), editorFields.merging(["email": "someone@example.org"]) { $1 }, author: editor.lowercaseText),
             operation(.create, "visit_list", listId, ["name": "Door knocking", "visit_date": "2025-03-01", "purpose": "", "script": "",
-                                                      "assigned_user_id": .string(editor.text), "status": "PLANNED"]),
-            operation(.create, "visit_stop", stop, ["visit_list_id": .string(listId.text), "venue_id": .string(venue.text),
-                                                    "participant_id": .string(person.text), "follow_up_of": .null,
+                                                      "assigned_user_id": .string(editor.lowercaseText), "status": "PLANNED"]),
+            operation(.create, "visit_stop", stop, ["visit_list_id": .string(listId.lowercaseText), "venue_id": .string(venue.lowercaseText),
+                                                    "participant_id": .string(person.lowercaseText), "follow_up_of": .null,
                                                     "added_at": "2025-03-01 09:00:00.000"]),
-            operation(.create, "visit_stop", UUID(), ["visit_list_id": .string(listId.text), "venue_id": .string(String(repeating: "v", count: 3000)),
+            operation(.create, "visit_stop", UUID(), ["visit_list_id": .string(listId.lowercaseText), "venue_id": .string(String(repeating: "v", count: 3000)),
                                                       "participant_id": .null, "follow_up_of": .null, "added_at": "2025-03-01 09:00:00.000"]),
-            operation(.create, "contact_log", log, ["visit_stop_id": .string(stop.text), "result": "SPOKE", "note": "",
-                                                    "logged_at": "2025-03-01 09:30:00.000", "logged_by": .string(editor.text),
+            operation(.create, "contact_log", log, ["visit_stop_id": .string(stop.lowercaseText), "result": "SPOKE", "note": "",
+                                                    "logged_at": "2025-03-01 09:30:00.000", "logged_by": .string(editor.lowercaseText),
                                                     "latitude": .null, "longitude": .null, "accuracy_m": .null]),
             operation(.update, "contact_log", log, ["note": "Changed later"], before: ["note": ""], base: 1),
             operation(.create, "visit_list", UUID(), ["name": "No purpose", "visit_date": "2025-03-01", "purpose": .null, "script": "",
-                                                      "assigned_user_id": .string(editor.text), "status": "PLANNED"]),
+                                                      "assigned_user_id": .string(editor.lowercaseText), "status": "PLANNED"]),
             operation(.delete, "participant", person, [:], base: 2),
             operation(.delete, "participant", person, [:], base: 3),
             operation(.update, "participant", person, ["name": "Ann O."], before: ["name": "Ann Okafor"], base: 3),
@@ -138,7 +138,7 @@ import Testing
         let accounts = PushRequest(nodeId: UUID(), operations: [
             account(told, "told@example.org", role: "administrator"), account(disabled, "off@example.org", role: "administrator", disabled: true),
             account(muted, "muted@example.org", role: "administrator"), account(editor, "editor@example.org", role: "editor"),
-            Self.operation(.create, "notification_preferences", muted, ["user_id": .string(muted.text), "muted_kinds": "node_linked",
+            Self.operation(.create, "notification_preferences", muted, ["user_id": .string(muted.lowercaseText), "muted_kinds": "node_linked",
                                                                          "system_notifications": .bool(false)]),
         ])
         try Self.withBothKindsOfHub { sqliteHub, postgresHub in
@@ -156,8 +156,8 @@ import Testing
                     .map { "\($0.fields.text("user_id")) \($0.fields.text("kind")) \($0.fields.text("text"))" }.sorted()
             }
             let expected = [
-                "\(told.text) node_linked A Fieldbook linked to this hub from 192.0.2.7, signed in as editor@example.org.",
-                "\(told.text) node_linked A Fieldbook linked to this hub, signed in as told@example.org.",
+                "\(told.lowercaseText) node_linked A Fieldbook linked to this hub from 192.0.2.7, signed in as editor@example.org.",
+                "\(told.lowercaseText) node_linked A Fieldbook linked to this hub, signed in as told@example.org.",
             ].sorted()
             #expect(try notices(sqliteHub) == expected)
             #expect(try notices(postgresHub) == expected)
@@ -194,7 +194,7 @@ import Testing
 
         init(_ state: RecordState) {
             let fields = state.fields.filter { $0.key != "updated_at" }.mapValues(\.asStored).sorted { $0.key < $1.key }
-            text = "\(state.entity) \(state.entityId.text) deleted=\(state.deleted) v\(state.version) \(fields)"
+            text = "\(state.entity) \(state.entityId.lowercaseText) deleted=\(state.deleted) v\(state.version) \(fields)"
         }
 
         var description: String { text }

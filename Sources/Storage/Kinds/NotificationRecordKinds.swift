@@ -98,3 +98,12 @@ struct NotificationPreferencesRow: StoredRecord {
         return (names.compactMap(NotificationKind.init(rawValue:)), names.first { NotificationKind(rawValue: $0) == nil })
     }
 }
+
+extension NotificationPreferences {
+    /// A person's preferences from their record's synced fields, as a hub that keeps records in their wire form
+    /// (PostgreSQL) holds them.
+    public init(userId: UUID, version: Int, syncedFields fields: [String: JSONValue]) {
+        self.init(userId: userId, mutedKinds: Set(NotificationPreferencesRow.kinds(fields.text("muted_kinds")).known),
+                  showsSystemNotifications: fields["system_notifications"]?.isTrue ?? true, version: version)
+    }
+}
