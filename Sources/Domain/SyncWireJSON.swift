@@ -148,13 +148,11 @@ public struct JSONBytes: Sendable {
             case UInt8(ascii: "\t"): raw("\\t")
             case 0..<0x20:
                 raw("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0xF)])
             default: bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -21,6 +21,11 @@ public struct Response: Sendable {
         Response(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(text.utf8))
     }
 
+    /// An HTML page already encoded (a rendered template).
+    public static func html(bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: bytes)
+    }
+
     public static func text(_ text: String, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
     }

@@ -56,6 +56,7 @@ extension AppDatabase {
     /// The filters and order of an activity list (its page and its export).
     static func activityList(_ query: ActivityQuery) -> (ListQuery, order: String) {
         var list = ListQuery("activities a", sortJoins: "JOIN activity_types t ON t.id = a.activity_type_id")
+        list.sortUsesJoins = query.sort == .type
         list.matching(query.text, alias: "a")
         if let type = query.typeId { list.add("a.activity_type_id = ?", type.databaseText) }
         if let status = query.status { list.add("a.status = ?", status.rawValue) }

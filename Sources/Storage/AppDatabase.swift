@@ -69,6 +69,7 @@ public final class AppDatabase: Sendable {
     /// then tells the change feed what was committed. Writes that belong together (an import) share one call.
     public func transaction<T>(by actor: Actor, _ body: (RecordTransaction) throws -> T) throws -> T {
         var recorder: ChangeRecorder?
+        SharedRead.current(for: pool)?.noteWrite("a record transaction")
         let result = try pool.write { db in
             let changes = ChangeRecorder(db: db, author: actor.recorded, queuesForHub: try Self.isLinked(db))
             recorder = changes
@@ -82,16 +83,28 @@ public final class AppDatabase: Sendable {
 
     /// Writes node-local state (sessions, settings) that never syncs.
     func writeLocal<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.write(body)
+        SharedRead.current(for: pool)?.noteWrite("a write of node-local state")
+        return try pool.write(body)
     }
 
+    /// A read: its own transaction, or the one `readingTogether` keeps open on this thread.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+        guard let shared = SharedRead.current(for: pool) else { return try pool.read(body) }
+        shared.checkNoWriteBeforeRead()
+        return try body(shared.db)
+    }
+
+    /// Runs `body` with every read it makes of this database on this thread in one read transaction (`SharedRead`):
+    /// for requests that only read, such as a page. Writes still work, but reads after them in `body` would not see
+    /// them, so a request that writes and then reads must not use this (debug builds stop at such a read).
+    public func readingTogether<T>(_ body: () throws -> T) throws -> T {
+        if SharedRead.current(for: pool) != nil { return try body() }
+        return try pool.read { db in try SharedRead.sharing(db, of: pool, body) }
     }
 
     /// True when the database answers a query.
     public func isHealthy() -> Bool {
-        (try? pool.read { try Int.fetchOne($0, sql: "SELECT 1") }) == 1
+        (try? read { try Int.fetchOne($0, sql: "SELECT 1") }) == 1
     }
 
     /// Writes an online, consistent copy of the database to `destination` (replaced if it exists).
@@ -180,7 +193,7 @@ extension JSONEncoder {
 extension Row {
     /// Reads a text id column as a UUID.
     func uuid(_ column: String) -> UUID {
-        UUID(uuidString: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        UUID(canonicalText: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     }
 }
 

@@ -7,7 +7,7 @@ extension AppDatabase {
     /// All entries of a kind, predefined first, then by name.
     public func categories(_ kind: CategoryKind) throws -> [Category] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM \(kind.table) ORDER BY is_predefined DESC, name COLLATE NOCASE")
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM \(kind.table) ORDER BY is_predefined DESC, name COLLATE NOCASE"))
                 .map { Category(row: $0, kind: kind) }
         }
     }

@@ -12,6 +12,7 @@ extension AppDatabase {
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
         // What this push changed here, for the change feed: an operation seen before changed nothing new.
         var changed: [RecordChange] = []
+        SharedRead.current(for: pool)?.noteWrite("a push")
         let response = try pool.write { db in
             let forwardsUpstream = try Self.isLinked(db)
             var results: [SyncResult] = []

@@ -7,10 +7,17 @@ import GRDB
 struct ListQuery {
     /// The table with its alias (`participants p`); the filters name its columns through the alias.
     let table: String
-    /// Joins the sort needs beside the table (a type's or an area's name), or empty.
+    /// Joins the sort needs beside the table (a type's or an area's name), or empty. Inner joins on a required
+    /// reference: they never drop a row, so the page's rows may be the same with or without them.
     var sortJoins = ""
+    /// Whether this order reads the joined tables. When it does not, a page's ids are read from the sort index alone
+    /// and the joins are made for the page's rows only: `?sort=name&page=100` joined 5,000 skipped rows otherwise.
+    var sortUsesJoins = true
     private var conditions: [String] = []
     private(set) var arguments: StatementArguments = []
+    /// A search the trigram index decides alone (every field searched): its index and phrase. When it is the only
+    /// filter, the total is counted in the index and a page may be read in the sort's order (`page`).
+    private var indexedSearch: (index: String, phrase: String)?
 
     init(_ table: String, sortJoins: String = "") {
         self.table = table
@@ -19,18 +26,26 @@ struct ListQuery {
 
     /// Rows whose `search_text` contains `text` (accents and case folded); nothing when `text` is blank.
     /// `firstFieldOnly`: match only the first of the folded fields (a participant's name, not their email).
+    /// Three or more characters go through the trigram index, whose phrase matches exactly the rows whose folded text
+    /// holds the folded query (`SearchIndex`); a LIKE still decides shorter queries, and which field matched.
     mutating func matching(_ text: String, alias: String, firstFieldOnly: Bool = false) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
         let column = "\(alias).search_text"
         let folded = SearchText.fold(trimmed)
-        if folded.unicodeScalars.count >= SearchIndex.shortest, SearchIndex.tables.contains(baseTable) {
+        let indexed = folded.unicodeScalars.count >= SearchIndex.shortest && SearchIndex.tables.contains(baseTable)
+        if indexed {
             let index = SearchIndex.indexName(baseTable)
+            if !firstFieldOnly, conditions.isEmpty { indexedSearch = (index, SearchIndex.phrase(folded)) }
             add("\(alias).rowid IN (SELECT rowid FROM \(index) WHERE \(index) MATCH ?)", SearchIndex.phrase(folded))
+            if !firstFieldOnly { return }
         }
         let searched = firstFieldOnly ? "substr(\(column), 1, instr(\(column) || char(31), char(31)) - 1)" : column
         add("\(searched) LIKE ? ESCAPE '\\'", SearchText.pattern(trimmed))
     }
+
+    /// The indexed search when it is the only filter.
+    private var searchAlone: (index: String, phrase: String)? { conditions.count == 1 ? indexedSearch : nil }
 
     /// Rows whose `areaColumn` holds the area or any area inside it; nothing when `areaId` is nil.
     mutating func within(_ areaId: UUID?, areaColumn: String) {
@@ -65,8 +80,23 @@ struct ListQuery {
 
     /// How many rows match (a kept count when nothing filters them).
     func count(_ db: Database) throws -> Int {
-        conditions.isEmpty ? try RowCounts.count(db, table: baseTable)
-            : try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) \(filter)"), arguments: arguments) ?? 0
+        if conditions.isEmpty { return try RowCounts.count(db, table: baseTable) }
+        if let search = searchAlone {
+            // The index's own entries: no row of the table is read.
+            return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(search.index) WHERE \(search.index) MATCH ?"),
+                                    arguments: [search.phrase]) ?? 0
+        }
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) \(filter)"), arguments: arguments) ?? 0
+    }
+
+    /// Whether a page of a search is cheaper read by walking the sort's index and keeping the rows the search matched,
+    /// than by reading every match and sorting them. SQLite picks the second whenever the index narrows, which for a
+    /// common trigram ("son": 3,110 of 100,000 participants) read 3,110 rows to show 50. Walking in order reads about
+    /// (rows skipped + page) × rows ÷ matches index entries, and no row.
+    private func readsInSortOrder(_ db: Database, total: Int, request: PageRequest) throws -> Bool {
+        guard searchAlone != nil, !sortUsesJoins || sortJoins.isEmpty, total > 0 else { return false }
+        let rows = try RowCounts.count(db, table: baseTable)
+        return (request.offset + request.perPage) * (rows / total) < total
     }
 
     /// Counts the matching rows and reads one page of them in `order`: `select` names the columns, `rowJoins` what the
@@ -74,10 +104,13 @@ struct ListQuery {
     func page<Item>(_ db: Database, order: String, select: String, rowJoins: String = "", request: PageRequest,
                     item: (Row) -> Item) throws -> ListPage<Item> {
         let total = try count(db)
+        guard total > 0 else { return ListPage(items: [], total: 0, request: request) }
+        // `+` keeps SQLite from reading the matches by rowid, so it walks the index that serves ORDER BY.
+        let filter = try readsInSortOrder(db, total: total, request: request) ? "WHERE +" + conditions[0] : filter
         // Cached (per reader connection): every value is bound, so the statements differ only by the filters' and the
         // sort's shape, a small set; preparing them again for each page cost more than reading 50 rows.
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(select) FROM (SELECT \(alias).id FROM \(table) \(sortJoins) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
+            SELECT \(select) FROM (SELECT \(alias).id FROM \(table) \(sortUsesJoins ? sortJoins : "") \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
             JOIN \(table) ON \(alias).id = page.id \(sortJoins) \(rowJoins) ORDER BY \(order)
             """), arguments: arguments + [request.perPage, request.offset])
         return ListPage(items: rows.map(item), total: total, request: request)

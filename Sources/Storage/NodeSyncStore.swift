@@ -109,7 +109,8 @@ extension AppDatabase {
     /// Writes with foreign keys unchecked: the hub's change log lists each record once, in the order of its latest
     /// change, so a child can arrive before a parent renamed later. Every page leaves the hub's consistent state.
     func writeRemote<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.writeWithoutTransaction { db in
+        SharedRead.current(for: pool)?.noteWrite("a write of pulled changes")
+        return try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
             var result: T?

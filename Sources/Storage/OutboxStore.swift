@@ -48,7 +48,7 @@ extension AppDatabase {
     }
 
     public func pendingOperationCount() throws -> Int {
-        try read { try Int.fetchOne($0, sql: "SELECT count FROM outbox_counts WHERE state = 'pending'") ?? 0 }
+        try read { try Int.fetchOne($0.cachedStatement(sql: "SELECT count FROM outbox_counts WHERE state = 'pending'")) ?? 0 }
     }
 
     public func failedOperationCount() throws -> Int {

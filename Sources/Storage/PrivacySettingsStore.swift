@@ -37,7 +37,7 @@ extension AppDatabase {
     public func privacySettings() throws -> PrivacySettings {
         let stored = try settings(prefix: "privacy.")
         // Before this setting, the map settings page kept whether read-only users see the homes layer.
-        let legacyHomes = try settings(prefix: "map.homes_for_read_only")["map.homes_for_read_only"]
+        let legacyHomes = try setting("map.homes_for_read_only")
         var privacy = PrivacySettings()
         privacy.readOnlySeesContacts = stored["privacy.read_only_contacts"] == "1"
         privacy.readOnlySeesNotes = stored["privacy.read_only_notes"] == "1"

@@ -9,6 +9,23 @@ public struct SignedInSession: Sendable {
     public let csrfToken: String
 }
 
+/// A session cookie's session, and what its stored row needs.
+public struct SessionLookup: Sendable {
+    public let session: SignedInSession?
+    public let upkeep: SessionUpkeep?
+
+    public init(session: SignedInSession?, upkeep: SessionUpkeep?) {
+        self.session = session
+        self.upkeep = upkeep
+    }
+}
+
+/// A write a session's row needs: its idle timer moved on (at most once a minute), or its removal once it has expired.
+public enum SessionUpkeep: Sendable {
+    case touch(tokenHash: String, at: Date)
+    case end(tokenHash: String)
+}
+
 /// How long sessions live.
 public struct SessionPolicy: Sendable {
     public var idleTimeout: TimeInterval
@@ -37,33 +54,48 @@ extension AppDatabase {
     /// The live session for a cookie token, or nil when unknown, expired or its user is disabled.
     /// Refreshes the idle timer at most once a minute, so most page views only read.
     public func session(token: String, policy: SessionPolicy, now: Date = Date()) throws -> SignedInSession? {
+        let found = try lookUpSession(token: token, policy: policy, now: now)
+        try keepUp(found.upkeep)
+        return found.session
+    }
+
+    /// The live session for a cookie token and what its row needs, without writing it yet: a page reads in one
+    /// transaction (`readingTogether`) and writes the upkeep after it.
+    public func lookUpSession(token: String, policy: SessionPolicy, now: Date = Date()) throws -> SessionLookup {
         let hash = TokenSecret.hash(token)
         let row = try read { db in
-            try Row.fetchOne(db, sql: """
+            try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT s.csrf_token, s.created_at AS session_created, s.last_seen_at, u.* FROM sessions s
                 JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?
-                """, arguments: [hash])
+                """), arguments: [hash])
         }
-        guard let row else { return nil }
+        guard let row else { return SessionLookup(session: nil, upkeep: nil) }
         let created: Date = row["session_created"]
         let lastSeen: Date = row["last_seen_at"]
         let user = User(row: row)
         if user.isDisabled || now.timeIntervalSince(lastSeen) > policy.idleTimeout || now.timeIntervalSince(created) > policy.absoluteTimeout {
-            try endSession(token: token)
-            return nil
+            return SessionLookup(session: nil, upkeep: .end(tokenHash: hash))
         }
-        if now.timeIntervalSince(lastSeen) > 60 {
+        return SessionLookup(session: SignedInSession(user: user, csrfToken: row["csrf_token"]),
+                             upkeep: now.timeIntervalSince(lastSeen) > 60 ? .touch(tokenHash: hash, at: now) : nil)
+    }
+
+    /// Writes what a lookup found the session's row needs.
+    public func keepUp(_ upkeep: SessionUpkeep?) throws {
+        switch upkeep {
+        case .touch(let hash, let now)?:
             try writeLocal { db in
                 try db.execute(sql: "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", arguments: [now, hash])
             }
+        case .end(let hash)?:
+            try writeLocal { db in try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [hash]) }
+        case nil:
+            break
         }
-        return SignedInSession(user: user, csrfToken: row["csrf_token"])
     }
 
     public func endSession(token: String) throws {
-        try writeLocal { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [TokenSecret.hash(token)])
-        }
+        try keepUp(.end(tokenHash: TokenSecret.hash(token)))
     }
 
     /// Removes sessions past their absolute lifetime (run now and then).
@@ -86,6 +118,6 @@ public enum TokenSecret {
     }
 
     public static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).lowercaseHex
     }
 }

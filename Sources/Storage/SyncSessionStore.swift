@@ -64,7 +64,7 @@ extension AppDatabase {
     }
 
     public func lastSuccessfulSync() throws -> Date? {
-        try read { try Date.fetchOne($0, sql: "SELECT MAX(finished_at) FROM sync_sessions WHERE outcome = 'succeeded'") }
+        try read { try Date.fetchOne($0.cachedStatement(sql: "SELECT MAX(finished_at) FROM sync_sessions WHERE outcome = 'succeeded'")) }
     }
 }
 

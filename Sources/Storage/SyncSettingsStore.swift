@@ -25,7 +25,7 @@ extension AppDatabase {
     static let defaultSyncInterval = 300
 
     static func isLinked(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM settings WHERE key = 'sync.upstream')") ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM settings WHERE key = 'sync.upstream')")) ?? false
     }
 
     /// This Fieldbook's id among nodes, made on first use.
@@ -36,6 +36,11 @@ extension AppDatabase {
             try db.execute(sql: "INSERT OR IGNORE INTO settings (key, value) VALUES ('node_id', ?)", arguments: [id.databaseText])
         }
         return try UUID(uuidString: setting("node_id") ?? "") ?? id
+    }
+
+    /// Whether a hub is linked, without reading the link (every page's status line asks).
+    public func isLinkedToHub() throws -> Bool {
+        try read(Self.isLinked)
     }
 
     public func hubLink() throws -> HubLink? {
@@ -101,12 +106,13 @@ extension AppDatabase {
     }
 
     func setting(_ key: String) throws -> String? {
-        try read { try String.fetchOne($0, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
+        try read { try String.fetchOne($0.cachedStatement(sql: "SELECT value FROM settings WHERE key = ?"), arguments: [key]) }
     }
 
     func settings(prefix: String) throws -> [String: String] {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM settings WHERE key LIKE ?", arguments: [prefix + "%"])
+            // Cached: every page reads the privacy settings and the hub link.
+            let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM settings WHERE key LIKE ?"), arguments: [prefix + "%"])
             return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }) { first, _ in first }
         }
     }

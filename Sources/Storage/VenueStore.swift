@@ -49,6 +49,7 @@ extension AppDatabase {
     /// The filters and order of a venue list (its page and its export).
     static func venueList(_ query: VenueQuery) -> (ListQuery, order: String) {
         var list = ListQuery("venues v", sortJoins: "JOIN geographic_areas g ON g.id = v.geographic_area_id")
+        list.sortUsesJoins = query.sort == .area
         list.matching(query.text, alias: "v")
         list.within(query.areaId, areaColumn: "v.geographic_area_id")
         if let type = query.venueType { list.add("v.venue_type = ?", type.rawValue) }

@@ -62,6 +62,6 @@ extension AppDatabase {
     }
 
     static func recordsVersion(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM change_log")) ?? 0
     }
 }

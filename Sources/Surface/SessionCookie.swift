@@ -12,7 +12,14 @@ public enum CookieName {
 extension AppDatabase {
     /// The pages' session named by the request's session cookie, if it is still alive; both surfaces sign in with it.
     public func session(of request: Request, policy: SessionPolicy) throws -> SignedInSession? {
-        guard let token = request.cookies[CookieName.session] else { return nil }
-        return try session(token: token, policy: policy)
+        let found = try lookUpSession(of: request, policy: policy)
+        try keepUp(found.upkeep)
+        return found.session
+    }
+
+    /// The same, with the write the session's row needs left to the caller (`keepUp`).
+    public func lookUpSession(of request: Request, policy: SessionPolicy) throws -> SessionLookup {
+        guard let token = request.cookies[CookieName.session] else { return SessionLookup(session: nil, upkeep: nil) }
+        return try lookUpSession(token: token, policy: policy)
     }
 }

@@ -46,7 +46,7 @@ public final class SyncStatusReporter: Sendable {
 
     public func current() -> SyncStatus {
         let pending = (try? database.pendingOperationCount()) ?? 0
-        let linked = (try? database.hubLink()) != nil
+        let linked = (try? database.isLinkedToHub()) ?? false
         let hub: HubState = !linked ? .standalone : (engine?.snapshot().hub ?? .offline)
         return SyncStatus(hub: hub, pendingOperations: pending, lastSuccessfulSync: try? database.lastSuccessfulSync(),
                           progress: linked ? engine?.snapshot().progress : nil)

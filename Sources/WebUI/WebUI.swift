@@ -95,8 +95,17 @@ public final class WebUI: Sendable {
     }
 
     /// Runs one page: resolves the session, checks role and CSRF token, then calls the handler.
+    /// A GET only reads, so all its reads share one transaction (`readingTogether`); the session's upkeep, its one
+    /// write, follows the transaction. Forms' answers write, then redirect: each read and write stands alone.
     func run(_ request: Request, access: Access, handler: PageHandler) throws -> Response {
-        var context = makeContext(request)
+        var upkeep: SessionUpkeep?
+        defer { try? database.keepUp(upkeep) }
+        guard request.method == .get else { return try runChecked(request, access: access, handler: handler, upkeep: &upkeep) }
+        return try database.readingTogether { try runChecked(request, access: access, handler: handler, upkeep: &upkeep) }
+    }
+
+    private func runChecked(_ request: Request, access: Access, handler: PageHandler, upkeep: inout SessionUpkeep?) throws -> Response {
+        var context = makeContext(request, upkeep: &upkeep)
         if access != .anyone, context.user == nil {
             if try database.userCount() == 0 { return context.redirect(to: Paths.setup()) }
             let next = request.method == .get ? "?next=" + QueryString.escape(request.pathWithQuery) : ""
@@ -112,9 +121,12 @@ public final class WebUI: Sendable {
         return response
     }
 
-    private func makeContext(_ request: Request) -> PageContext {
+    /// Who is asking and their form token; the write their session's row needs is left in `upkeep`.
+    private func makeContext(_ request: Request, upkeep: inout SessionUpkeep?) -> PageContext {
         var cookies: [Cookie] = []
-        let session = try? database.session(of: request, policy: configuration.sessionPolicy)
+        let found = try? database.lookUpSession(of: request, policy: configuration.sessionPolicy)
+        let session = found?.session
+        upkeep = found?.upkeep
         if session == nil, request.cookies[CookieName.session] != nil {
             cookies.append(.expired(CookieName.session, secure: request.isTLS))
         }
@@ -135,7 +147,9 @@ public final class WebUI: Sendable {
             logger.error("\(line)", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
         }
         let status = failure.status
-        var context = makeContext(request)
+        var upkeep: SessionUpkeep?
+        var context = makeContext(request, upkeep: &upkeep)
+        try? database.keepUp(upkeep)
         if status == .notFound || status.code >= 500 { context.cookies.removeAll { $0.name == CookieName.flash } }
         var view: [String: Any] = ["status": status.code, "heading": Self.heading(status), "message": failure.message]
         if let fields = failure.fields, !fields.isEmpty {

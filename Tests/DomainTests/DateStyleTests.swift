@@ -35,3 +35,32 @@ import Testing
         DateStyle.$current.withValue(.yearFirst) { #expect(date.display == "2025-03-12" && date.monthDisplay == "2025-03") }
     }
 }
+
+/// `CalendarDate` reads and writes `YYYY-MM-DD` byte by byte; these pin what Foundation-based code accepted before.
+@Suite struct CalendarDateTextTests {
+    @Test func everyDayOfSeveralYearsReadsBackAsWritten() throws {
+        var day = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(year: 1999, month: 12, day: 25)))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var previous: CalendarDate?
+        for _ in 0..<(366 * 3) {
+            let parts = calendar.dateComponents([.year, .month, .day], from: day)
+            let text = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+            let date = try #require(CalendarDate(text))
+            #expect(date.description == text && (date.year, date.month, date.day) == (parts.year!, parts.month!, parts.day!))
+            if let previous { #expect(previous < date && !(date < previous)) }
+            previous = date
+            day = calendar.date(byAdding: .day, value: 1, to: day)!
+        }
+    }
+
+    @Test func impossibleOrMalformedDaysAreRefused() {
+        #expect(CalendarDate(" 2024-02-29\t")?.description == "2024-02-29")
+        for text in ["2025-02-29", "2100-02-29", "2025-13-01", "2025-00-10", "2025-04-31", "0000-01-01", "2025-1-01", "25-01-01",
+                     "2025/01/01", "2025-01-0a", "", "2025-01-011", "2025 01-01", "+025-01-01", "2025-01-\u{0661}1"] {
+            #expect(CalendarDate(text) == nil, "\(text)")
+        }
+        #expect(CalendarDate("0001-01-01")?.description == "0001-01-01")
+        #expect(CalendarDate("9999-12-31")?.description == "9999-12-31")
+    }
+}

@@ -57,7 +57,7 @@ extension AppDatabase {
                     case .skip:
                         outcome.skipped += 1
                     case .merge:
-                        if let target = (row["match_id"] as String?).flatMap(UUID.init),
+                        if let target = (row["match_id"] as String?).flatMap(UUID.init(uuidString:)),
                            try importer.merge(transaction, values.keeping(kept), into: target) {
                             outcome.merged += 1
                         } else {

@@ -237,7 +237,7 @@ extension AppDatabase {
     static func importRow(_ row: Row, _ mapping: ImportMapping) -> ImportRow {
         let cells = ImportJSON.strings(row["cells"])
         return ImportRow(line: row["line"], cells: cells, values: mapping.values(cells), errors: ImportJSON.errors(row["errors"]),
-                  matchReason: (row["match_reason"] as String?).flatMap(ImportMatchReason.init), matchId: (row["match_id"] as String?).flatMap(UUID.init),
+                  matchReason: (row["match_reason"] as String?).flatMap(ImportMatchReason.init), matchId: (row["match_id"] as String?).flatMap(UUID.init(uuidString:)),
                   matchLine: row["match_line"], matchName: row["match_name"], matchDetail: row["match_detail"],
                   decision: ImportDecision(rawValue: row["decision"]) ?? .skip,
                   keptFields: ImportJSON.fields(row["kept_fields"]))

@@ -20,7 +20,7 @@ public struct PhotoFiles: Sendable {
     public func exists(_ sha256: String) -> Bool { FileManager.default.fileExists(atPath: path(sha256)) }
 
     public static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: bytes).lowercaseHex
     }
 
     /// Held while a file is written and listed, and while the sweeper unlists and removes files, so a file is never

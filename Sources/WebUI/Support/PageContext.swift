@@ -88,7 +88,8 @@ struct PageContext {
     var participantVisibility: ParticipantVisibility {
         get throws {
             guard let role = user?.role else { return .everything }
-            return try database.privacySettings().visibility(for: role)
+            // Only a read-only user's view depends on the settings: others' needs no read.
+            return role == .readOnly ? try database.privacySettings().visibility(for: role) : PrivacySettings().visibility(for: role)
         }
     }
 
@@ -108,12 +109,12 @@ struct PageContext {
         pageView["views"] = rememberedViews
         pageView["can_edit"] = user?.role.canEditRecords ?? false
         pageView["is_admin"] = user?.role.canAdminister ?? false
-        let body = web.renderer.render(template, pageView)
+        let body = RenderedHTML(bytes: web.renderer.renderBytes(template, pageView))
         var layout = layoutView(title: title, section: section, hasErrors: hasErrors)
         layout["body"] = body
         layout["page_styles"] = assets.filter { $0.hasSuffix(".css") }.map(web.staticFiles.url(for:))
         layout["page_scripts"] = assets.filter { $0.hasSuffix(".js") }.map(web.staticFiles.url(for:))
-        var response = Response.html(web.renderer.render("layout", layout), status: status)
+        var response = Response.html(bytes: web.renderer.renderBytes("layout", layout), status: status)
         cookies.forEach { response.setCookie($0) }
         return response
     }

@@ -42,10 +42,6 @@ public struct PageRenderer: Sendable {
         rendering.render(nodes, context)
         return rendering.output
     }
-
-    func render(_ template: String, _ context: [String: Any]) -> String {
-        String(decoding: renderBytes(template, context), as: UTF8.self)
-    }
 }
 
 extension [TemplateNode] {

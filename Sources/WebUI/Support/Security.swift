@@ -11,7 +11,7 @@ func constantTimeEquals(_ a: String, _ b: String) -> Bool {
 
 func randomToken() -> String {
     var generator = SystemRandomNumberGenerator()
-    return (0..<24).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    return (0..<24).map { _ in UInt8.random(in: .min ... .max, using: &generator) }.lowercaseHex
 }
 
 /// The one-time code printed at start-up that /setup requires, so nobody else on the LAN can claim the first account.

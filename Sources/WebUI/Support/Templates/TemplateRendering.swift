@@ -4,14 +4,12 @@
 struct TemplateRendering {
     let templates: [String: [TemplateNode]]
     var output: [UInt8] = []
-    /// The values being rendered, innermost last; names are looked up from the innermost outwards.
-    private var stack: [Frame] = []
-
-    /// A value being rendered; a dictionary is cast once, when it is entered, not at every name looked up in it.
-    private enum Frame {
-        case dictionary([String: Any])
-        case value(Any)
-    }
+    /// The values being rendered, innermost last; names are looked up from the innermost outwards. A dictionary is
+    /// cast once, when it is entered, not at every name looked up in it; another value has an empty dictionary beside
+    /// it. Two arrays rather than one of an enum: a lookup reads `dictionaries[i][name]` in place, where taking an enum
+    /// frame out of the array retained and released its dictionary for every frame searched.
+    private var dictionaries: [[String: Any]] = []
+    private var values: [Any?] = []
 
     init(templates: [String: [TemplateNode]], capacity: Int) {
         self.templates = templates
@@ -22,16 +20,16 @@ struct TemplateRendering {
         if let dictionary = view as? [String: Any] {
             render(nodes, dictionary: dictionary)
         } else {
-            stack.append(.value(view))
-            render(nodes)
-            stack.removeLast()
+            render(nodes, dictionary: [:], value: view)
         }
     }
 
-    private mutating func render(_ nodes: [TemplateNode], dictionary: [String: Any]) {
-        stack.append(.dictionary(dictionary))
+    private mutating func render(_ nodes: [TemplateNode], dictionary: [String: Any], value: Any? = nil) {
+        dictionaries.append(dictionary)
+        values.append(value)
         render(nodes)
-        stack.removeLast()
+        dictionaries.removeLast()
+        values.removeLast()
     }
 
     private mutating func render(_ nodes: [TemplateNode]) {
@@ -100,6 +98,8 @@ struct TemplateRendering {
         switch value {
         case let string as String: text = string
         case let number as Int: text = String(number)
+        case let html as RenderedHTML:
+            if escaped { text = String(decoding: html.bytes, as: UTF8.self) } else { return output += html.bytes }
         default:
             guard let present = Self.present(value) else { return }
             text = String(describing: present)
@@ -110,20 +110,15 @@ struct TemplateRendering {
     /// The value a name refers to: its first part is looked up from the innermost value outwards, the rest inside it.
     /// A value may be an optional holding nothing: the places that use one check (`present`).
     private func lookUp(_ name: TemplateName) -> Any? {
-        guard let first = name.parts.first else {
-            return switch stack.last {
-            case .dictionary(let dictionary)?: dictionary
-            case .value(let value)?: value
-            case nil: nil
-            }
+        guard let first = name.first else {
+            guard let last = values.indices.last else { return nil }
+            return values[last] ?? dictionaries[last]
         }
-        for frame in stack.reversed() {
-            let found: Any? = switch frame {
-            case .dictionary(let dictionary): dictionary[first]
-            case .value(let value): Self.child(first, of: value)
-            }
-            guard var found else { continue }
-            for part in name.parts.dropFirst() {
+        var index = dictionaries.count - 1
+        while index >= 0 {
+            defer { index -= 1 }
+            guard var found = dictionaries[index][first] ?? values[index].flatMap({ Self.child(first, of: $0) }) else { continue }
+            for part in name.rest {
                 guard let next = Self.child(part, of: found) else { return nil }
                 found = next
             }
@@ -177,6 +172,12 @@ struct TemplateRendering {
             output += bytes[runStart...]
         }
     }
+}
+
+/// A template already rendered (a page's body inside the layout), written as its bytes: turning it into a `String`
+/// and back checked every byte of the page twice.
+struct RenderedHTML {
+    let bytes: [UInt8]
 }
 
 /// Lets a value of unknown type be asked whether it is an optional holding nothing.

@@ -2,8 +2,9 @@
 /// dotted names, `{{.}}`, sections, inverted sections, partials and comments, with the specification's standalone-line
 /// rule (a line holding only a section, partial or comment tag, and spaces, leaves nothing in the output). Each
 /// template is parsed once at start-up into this tree, so rendering walks nodes instead of re-reading text (issue 15:
-/// rendering was more than half of a list page's time).
-indirect enum TemplateNode: Sendable {
+/// rendering was more than half of a list page's time). Not `indirect`: a section's nodes are already in an array, and
+/// boxing every node cost a retain and a release for each node rendered.
+enum TemplateNode: Sendable {
     case text([UInt8])
     case variable(TemplateName, escaped: Bool)
     case section(TemplateName, [TemplateNode], inverted: Bool)
@@ -12,11 +13,16 @@ indirect enum TemplateNode: Sendable {
 
 /// A name as written in a tag: `.` (the current value), `name`, or `a.b.c` (looked up from `a`).
 struct TemplateName: Sendable, Equatable {
-    let parts: [String]
-    var isCurrent: Bool { parts.isEmpty }
+    /// The first part, looked up from the innermost value outwards; nil for `.`.
+    let first: String?
+    /// The parts after the first, each looked up inside the one before (most names have none).
+    let rest: [String]
+    var isCurrent: Bool { first == nil }
 
     init(_ text: Substring) {
-        parts = text == "." ? [] : text.split(separator: ".").map(String.init)
+        let parts = text == "." ? [] : text.split(separator: ".").map(String.init)
+        first = parts.first
+        rest = Array(parts.dropFirst())
     }
 }
 
