@@ -19,10 +19,11 @@ public final class AppDatabase: Sendable {
     /// The areas in tree order (one entry), which list pages offer as a filter.
     let areaTrees = VersionedCache<Int, [AreaTreeEntry]>(budget: 1)
 
-    /// How much of the file reads may map (address space, not memory: pages are shared with the OS cache).
-    static let mappedBytes = 1 << 30
     /// The most the writer connection's page cache may hold, in KiB (SQLite's default is 2,000).
     static let writerCacheKiB = 64 * 1024
+    /// The most each reader connection's page cache may hold, in KiB: the pages lists and searches read again and again
+    /// (`participants?page=1000` walks 50,000 entries of a 6 MB index: 1,000 requests/s with SQLite's 2 MB, 2,000 with 8).
+    static let readerCacheKiB = 8 * 1024
 
     /// Frees what SQLite's page caches hold (after a large sync or import, so an idle node does not keep it resident),
     /// and hands the freed heap back to the system: glibc keeps freed memory for reuse otherwise, and an import of
@@ -50,9 +51,12 @@ public final class AppDatabase: Sendable {
         configuration.prepareDatabase { db in
             // FULL: a commit is on disk before the response leaves, so acknowledged writes survive a crash or power cut.
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // Reads map the file instead of copying each page with a system call: with 100,000 participants, copying
-            // pages was a third of a list page's time (issue 15). Only reads use the map; writes still go through the WAL.
-            try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)")
+            // Reads copy pages into each connection's own bounded cache rather than mapping the file. A map was counted
+            // in the server's resident memory once per connection that had touched a page: 631 MB after the list
+            // benchmark on the 100,000-participant demo (a 263 MB file), against 141 MB with these caches, and the list
+            // pages were no faster with it once their totals were kept and their reads shared a transaction (issue 15).
+            try db.execute(sql: "PRAGMA mmap_size = 0")
+            if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.readerCacheKiB)") }
             // The writer's page cache holds much of a pulled batch (up to 40,000 changes): a cache smaller than a
             // transaction's dirty pages spills them to the WAL before the commit, writing the same index pages again (a
             // first sync of the 20,000-participant demo took 10.1 s with SQLite's default, 8.8 s with this).
@@ -194,17 +198,5 @@ extension Row {
     /// Reads a text id column as a UUID.
     func uuid(_ column: String) -> UUID {
         UUID(canonicalText: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-    }
-}
-
-extension Database {
-    /// Runs `body` reading through SQLite's bounded page cache rather than the memory map: a read that touches every
-    /// page of a table once (an export, the map's warm-up) would leave those pages mapped, counted as the server's
-    /// resident memory (100,000 participants: 110 MB for an export, 86 MB for the warm-up). Turning the map off
-    /// unmaps what this connection had mapped.
-    func withoutMemoryMap<T>(_ body: () throws -> T) throws -> T {
-        try execute(sql: "PRAGMA mmap_size = 0")
-        defer { try? execute(sql: "PRAGMA mmap_size = \(AppDatabase.mappedBytes)") }
-        return try body()
     }
 }

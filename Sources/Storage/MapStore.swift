@@ -89,7 +89,7 @@ extension AppDatabase {
     public func warmMapModel() throws {
         try read { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM venues WHERE latitude IS NOT NULL)") == true else { return }
-            try db.withoutMemoryMap { try mapModel.prepare(db) }
+            try mapModel.prepare(db)
         }
     }
 

@@ -25,9 +25,7 @@ extension AppDatabase {
     private func export(_ kind: RecordKind, list: ListQuery, order: String, hiding hidden: Set<String> = [],
                         as format: ExportFormat, into write: ([UInt8]) -> Bool) throws -> Int {
         try read { db in
-            try db.withoutMemoryMap {
-                try Self.writeRows(db, kind, list: list, order: order, hiding: hidden, as: format, into: write).rows
-            }
+            try Self.writeRows(db, kind, list: list, order: order, hiding: hidden, as: format, into: write).rows
         }
     }
 
@@ -37,27 +35,25 @@ extension AppDatabase {
     /// outside it that its records name). Stops when the archive says its reader has gone.
     public func exportArchive(_ scope: ExportScope, as format: ExportFormat, into archive: inout some ExportArchive) throws {
         try read { db in
-            try db.withoutMemoryMap {
-                var files: [(file: String, entity: String, count: Int)] = []
-                for kind in RecordKind.all where kind.inFullExport {
-                    guard let rows = scope.rows(of: kind) else { continue }
-                    let file = kind.table + "." + format.rawValue
-                    guard try archive.begin(file: file) else { return }
-                    var failure: (any Error)?
-                    let before = files.reduce(0) { $0 + $1.count }
-                    let (count, readerLeft) = try Self.writeRows(db, kind, list: rows, order: "t.id", as: format, rows: { archive.progress(records: before + $0) }) { part in
-                        do { return try archive.write(part) } catch { failure = error; return false }
-                    }
-                    if let failure { throw failure }
-                    guard !readerLeft else { return }
-                    files.append((file, kind.entity, count))
-                    guard archive.progress(records: before + count) else { return }
+            var files: [(file: String, entity: String, count: Int)] = []
+            for kind in RecordKind.all where kind.inFullExport {
+                guard let rows = scope.rows(of: kind) else { continue }
+                let file = kind.table + "." + format.rawValue
+                guard try archive.begin(file: file) else { return }
+                var failure: (any Error)?
+                let before = files.reduce(0) { $0 + $1.count }
+                let (count, readerLeft) = try Self.writeRows(db, kind, list: rows, order: "t.id", as: format, rows: { archive.progress(records: before + $0) }) { part in
+                    do { return try archive.write(part) } catch { failure = error; return false }
                 }
-                guard let photoFiles = try writePhotoFiles(db, scope, into: &archive) else { return }
-                guard try archive.begin(file: Self.manifestFile) else { return }
-                _ = try archive.write(Self.manifest(files, photoFiles: photoFiles, scope: scope))
-                try archive.finish()
+                if let failure { throw failure }
+                guard !readerLeft else { return }
+                files.append((file, kind.entity, count))
+                guard archive.progress(records: before + count) else { return }
             }
+            guard let photoFiles = try writePhotoFiles(db, scope, into: &archive) else { return }
+            guard try archive.begin(file: Self.manifestFile) else { return }
+            _ = try archive.write(Self.manifest(files, photoFiles: photoFiles, scope: scope))
+            try archive.finish()
         }
     }
 
