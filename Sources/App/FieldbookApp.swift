@@ -58,10 +58,13 @@ public final class FieldbookApp: Sendable {
         relay.set { broadcaster.publish(reporter.current()) }
         // A write from any surface (pages or API) queued for the hub wakes the sync thread and updates open pages'
         // pending count; standalone, the status does not change with a write.
+        // The status is read on its own queue: subscribers run on the writer's thread, which may be a page's, whose
+        // reads share a transaction begun before this write (`readingTogether`) and would not see it.
+        let statusReads = DispatchQueue(label: "fieldbook.status-after-write")
         database.changeFeed.subscribe { committed in
             guard committed.queuedForHub else { return }
             engine.wake(reason: "local write")
-            relay.fire()
+            statusReads.async { relay.fire() }
         }
         // One count of failed sign-ins: five failures are five whether sent to /login or to the API.
         imports = ImportRunner(database: database, logger: logger, openArchive: WebUI.openArchive)

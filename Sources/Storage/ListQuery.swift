@@ -96,7 +96,7 @@ struct ListQuery {
     private func readsInSortOrder(_ db: Database, total: Int, request: PageRequest) throws -> Bool {
         guard searchAlone != nil, !sortUsesJoins || sortJoins.isEmpty, total > 0 else { return false }
         let rows = try RowCounts.count(db, table: baseTable)
-        return (request.offset + request.perPage) * (rows / total) < total
+        return Double(request.offset + request.perPage) * Double(rows) / Double(total) < Double(total)
     }
 
     /// Counts the matching rows and reads one page of them in `order`: `select` names the columns, `rowJoins` what the

@@ -8,7 +8,9 @@ import GRDB
 ///
 /// External content keyed by the table's rowid, so the text is stored once. Rowids of these tables (no INTEGER PRIMARY
 /// KEY) are stable except through VACUUM, which Fieldbook never runs; after a VACUUM by hand,
-/// `INSERT INTO participants_fts(participants_fts) VALUES ('rebuild')` brings an index back.
+/// `INSERT INTO participants_fts(participants_fts) VALUES ('rebuild')` brings an index back. An index out of step with its
+/// table now gives wrong results, not only missing ones, since no LIKE checks its matches; `fieldbook check` does not
+/// compare them (FTS5's 'integrity-check' needs a writable connection, and the check opens the file read-only).
 enum SearchIndex {
     /// The tables with a `search_text` column, each with its index `<table>_fts`.
     static let tables = ["participants", "venues", "activities"]

@@ -36,7 +36,8 @@ import Testing
     }
 }
 
-/// `CalendarDate` reads and writes `YYYY-MM-DD` byte by byte; these pin what Foundation-based code accepted before.
+/// `CalendarDate` reads and writes `YYYY-MM-DD` byte by byte. It accepts what the Foundation-based reader before it
+/// accepted, except a sign before a part ("+025-01-01" was year 25).
 @Suite struct CalendarDateTextTests {
     @Test func everyDayOfSeveralYearsReadsBackAsWritten() throws {
         var day = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(year: 1999, month: 12, day: 25)))
@@ -56,11 +57,13 @@ import Testing
 
     @Test func impossibleOrMalformedDaysAreRefused() {
         #expect(CalendarDate(" 2024-02-29\t")?.description == "2024-02-29")
+        #expect(CalendarDate("\u{A0}2024-02-29\u{2003}")?.description == "2024-02-29")
         for text in ["2025-02-29", "2100-02-29", "2025-13-01", "2025-00-10", "2025-04-31", "0000-01-01", "2025-1-01", "25-01-01",
                      "2025/01/01", "2025-01-0a", "", "2025-01-011", "2025 01-01", "+025-01-01", "2025-01-\u{0661}1"] {
             #expect(CalendarDate(text) == nil, "\(text)")
         }
         #expect(CalendarDate("0001-01-01")?.description == "0001-01-01")
         #expect(CalendarDate("9999-12-31")?.description == "9999-12-31")
+        #expect(CalendarDate("9999-12-31")?.adding(days: 1).description == "10000-01-01")
     }
 }

@@ -131,6 +131,9 @@ struct TemplateRendering {
         // [String: String] first: casting one to [String: Any] would copy every entry.
         if let dictionary = object as? [String: String] { return dictionary[name] }
         if let dictionary = object as? [String: Any] { return dictionary[name] }
+        // Text, numbers and flags have no named parts. A section over one (`{{#phone}}…{{phone_uri}}…{{/phone}}`) looks
+        // names up through it, and reflecting it with a Mirror for each was a visible part of a list page's time.
+        if object is String || object is Int || object is Bool { return nil }
         guard let object = present(object) else { return nil }
         return Mirror(reflecting: object).children.first { $0.label == name }?.value
     }
