@@ -6,11 +6,7 @@ import Testing
 
 /// `readingTogether`: a page's reads share one transaction, so they see one state of the records.
 @Suite struct SharedReadTests {
-    let password = "correct horse battery staple"
-
-    func newUser(_ email: String, _ role: UserRole) -> NewUserInput {
-        NewUserInput(name: "Person \(email)", email: email, role: role.rawValue, password: password, passwordConfirmation: password)
-    }
+    func newUser(_ email: String, _ role: UserRole) -> NewUserInput { .forTests(email, role) }
 
     /// A write made meanwhile on another thread (another request) is seen only once the shared read has ended.
     @Test func readsTogetherSeeOneStateOfTheRecordsWhateverIsWrittenMeanwhile() throws {

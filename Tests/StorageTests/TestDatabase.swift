@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 @testable import Storage
 
@@ -56,4 +57,11 @@ extension HubLink {
     /// A link to a hub that is never contacted (the .invalid domain never resolves).
     static let unreachableForTests = HubLink(upstream: URL(string: "http://hub.invalid")!, email: "hub@example.org",
                                              refreshToken: "not-a-real-token", linkedAt: Date())
+}
+
+extension NewUserInput {
+    /// A user's form input for tests: named after their email, with `password` typed twice.
+    static func forTests(_ email: String, _ role: UserRole, password: String = "correct horse battery staple") -> NewUserInput {
+        NewUserInput(name: "Person \(email)", email: email, role: role.rawValue, password: password, passwordConfirmation: password)
+    }
 }

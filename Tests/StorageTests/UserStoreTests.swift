@@ -6,9 +6,7 @@ import Testing
 @Suite struct UserStoreTests {
     let password = "correct horse battery staple"
 
-    func newUser(_ email: String, _ role: UserRole) -> NewUserInput {
-        NewUserInput(name: "Person \(email)", email: email, role: role.rawValue, password: password, passwordConfirmation: password)
-    }
+    func newUser(_ email: String, _ role: UserRole) -> NewUserInput { .forTests(email, role, password: password) }
 
     @Test func verifiesCredentialsAndStoresOnlyAHash() throws {
         let given = try TestDatabase()
