@@ -31,16 +31,21 @@ public final class FieldbookApp: Sendable {
     let logger: Logger
     /// The background read `start` begins (warmUp), waited for by `stop`.
     private let warmingUp = DispatchGroup()
+    /// Says the data folder is served, for as long as this node lives (hub-migrate refuses it meanwhile).
+    private let servingLock: ServingLock
 
     /// Opens the database and loads and checks templates and static files; fails before listening if any is wrong.
     public static func make(_ configuration: AppConfiguration, logger: Logger) async throws -> FieldbookApp {
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
         let database = try openDatabase(configuration)
-        return try FieldbookApp(configuration: configuration, database: database, renderer: renderer, logger: logger)
+        let servingLock = try ServingLock.serving(configuration.dataDirectory)
+        return try FieldbookApp(configuration: configuration, database: database, servingLock: servingLock, renderer: renderer, logger: logger)
     }
 
-    private init(configuration: AppConfiguration, database: AppDatabase, renderer: PageRenderer, logger: Logger) throws {
+    private init(configuration: AppConfiguration, database: AppDatabase, servingLock: ServingLock, renderer: PageRenderer,
+                 logger: Logger) throws {
         self.configuration = configuration
+        self.servingLock = servingLock
         self.database = database
         self.logger = logger
         self.setupCode = SetupCode()

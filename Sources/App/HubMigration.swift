@@ -16,6 +16,8 @@ public enum HubMigration {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw InvalidInput("There is no Fieldbook database in \(folder) (no fieldbook.sqlite). Give --from the hub's data folder.")
         }
+        let alone = try ServingLock.alone(folder)
+        defer { withExtendedLifetime(alone) {} }
         let source = try AppDatabase(path: databasePath, passwordCost: configuration.passwordCost)
         let target = try PostgresHubServer.connect(url, poolSize: 2, passwordCost: configuration.passwordCost)
         defer { target.close() }

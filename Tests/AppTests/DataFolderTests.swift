@@ -77,3 +77,35 @@ import Testing
         #expect(unreachable?.hasPrefix("The hub could not be reached") == true, "\(unreachable ?? "linked")")
     }
 }
+
+/// hub-migrate moves a stopped SQLite hub only: a served folder's later writes would be left behind.
+@Suite struct ServingLockTests {
+    func hubFolder() throws -> (AppConfiguration, String, URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-lock-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("hub").path
+        let configuration = try AppConfiguration([GivenSetting(.data, folder),
+                                                  GivenSetting(.databaseURL, "postgresql://nobody@127.0.0.1:1/none")],
+                                                 environment: ["FIELDBOOK_PASSWORD_COST": "test"])
+        _ = try DataFolder.open(configuration) { _ in "" }
+        return (configuration, folder, root)
+    }
+
+    @Test func aMigrationRefusesAFolderStillServedAndAServerRefusesAFolderBeingMoved() throws {
+        let (configuration, folder, root) = try hubFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Two servers of one folder (as before); the migration is refused while either serves.
+        var servers: [ServingLock] = [try ServingLock.serving(folder), try ServingLock.serving(folder)]
+        let refused = refusal { try HubMigration.run(configuration, from: folder) { _ in } }
+        #expect(refused?.hasPrefix("The hub in \(folder) is still serving. Stop it") == true, "\(refused ?? "nothing refused")")
+        servers.removeLast()
+        #expect(refusal { try HubMigration.run(configuration, from: folder) { _ in } }?.contains("still serving") == true)
+        servers.removeAll()
+        // Stopped: the migration goes on to PostgreSQL (here an address where none listens, so it fails there instead).
+        let stopped = refusal { try HubMigration.run(configuration, from: folder) { _ in } }
+        #expect(stopped != nil && stopped?.contains("still serving") != true, "\(stopped ?? "nothing refused")")
+        var moving: ServingLock? = try ServingLock.alone(folder)
+        #expect(refusal { _ = try ServingLock.serving(folder) }?.hasPrefix("A hub-migrate is moving the hub in \(folder)") == true)
+        moving = nil
+        #expect(moving == nil && refusal { _ = try ServingLock.serving(folder) } == nil)
+    }
+}

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from fault_proxy import FaultProxy
-from harness import HUB_ADMIN, snapshot_differences, start_hub, start_linked_node, wait_converged, wait_until
+from harness import HUB_ADMIN, HarnessError, snapshot_differences, start_hub, start_linked_node, wait_converged, wait_until
 from postgres_hub import PostgresHubProcess, PostgresServer, migrate_into, start_postgres_hub
 from test_faults import kill_hub_mid_push
 from test_partition import synced_once
@@ -99,6 +99,9 @@ def test_a_sqlite_hub_moved_into_postgres_keeps_its_nodes_syncing_without_linkin
     one_api.delete("participant", gone["id"])
     before = wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
     cursors = {node.name: saved_cursor(node) for node in (one, two)}
+    # A hub still serving is not moved: what it accepted afterwards would be left behind.
+    with pytest.raises(HarnessError, match="is still serving. Stop it"):
+        migrate_into(postgres, hub.data_dir)
     hub.stop()
 
     print(migrate_into(postgres, hub.data_dir))
