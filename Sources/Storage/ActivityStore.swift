@@ -36,21 +36,51 @@ public struct ActivityListItem: Sendable, Equatable {
     public let venueNames: [String]
 }
 
+/// One row of the activity list page: only what it shows, so descriptions and timestamps are neither read nor decoded.
+public struct ActivityListRow: Sendable, Equatable {
+    public let id: UUID
+    public let name: String
+    public let startDate: CalendarDate
+    public let endDate: CalendarDate?
+    public let status: ActivityStatus
+    public let typeName: String
+    public let venueNames: [String]
+}
+
 /// Activities (Requirement 5): lists, venue history, completion, and writes that keep venue history.
 extension AppDatabase {
     public func activities(_ query: ActivityQuery) throws -> ListPage<ActivityListItem> {
         try read { db in
             let (list, order) = Self.activityList(query)
-            let venueNames = """
-                (SELECT group_concat(v.name, char(31)) FROM activity_venue_history h JOIN venues v ON v.id = h.venue_id
-                 WHERE h.activity_id = a.id AND h.effective_to IS NULL) AS venue_names
-                """
-            return try list.page(db, order: order, select: "a.*, t.name AS type_name, \(venueNames)", request: query.page) { row in
-                let venues: String? = row["venue_names"]
-                return ActivityListItem(activity: Activity(row: row), typeName: row["type_name"],
-                                        venueNames: venues.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [])
+            return try list.page(db, order: order, select: "a.*, t.name AS type_name, \(Self.currentVenueNames)", request: query.page) { row in
+                ActivityListItem(activity: Activity(row: row), typeName: row["type_name"], venueNames: Self.venueNames(row))
             }
         }
+    }
+
+    /// The same page as `activities(_:)` with only what the list page shows.
+    public func activityRows(_ query: ActivityQuery) throws -> ListPage<ActivityListRow> {
+        try read { db in
+            let (list, order) = Self.activityList(query)
+            let select = "a.id, a.name, a.start_date, a.end_date, a.status, t.name AS type_name, \(Self.currentVenueNames)"
+            return try list.page(db, order: order, select: select, request: query.page) { row in
+                let end: String? = row["end_date"]
+                return ActivityListRow(id: row.uuid("id"), name: row["name"], startDate: CalendarDate(row["start_date"]) ?? CalendarDate("2000-01-01")!,
+                                       endDate: end.flatMap(CalendarDate.init), status: ActivityStatus(rawValue: row["status"]) ?? .active,
+                                       typeName: row["type_name"], venueNames: Self.venueNames(row))
+            }
+        }
+    }
+
+    /// An activity's current venues' names in one column (`venue_names`), for its list row.
+    private static let currentVenueNames = """
+        (SELECT group_concat(v.name, char(31)) FROM activity_venue_history h JOIN venues v ON v.id = h.venue_id
+         WHERE h.activity_id = a.id AND h.effective_to IS NULL) AS venue_names
+        """
+
+    private static func venueNames(_ row: Row) -> [String] {
+        let names: String? = row["venue_names"]
+        return names.map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
     }
 
     /// The filters and order of an activity list (its page and its export).

@@ -44,6 +44,31 @@ import Testing
         }
     }
 
+    // Feature: fieldbook, Property 1: Complete Data Retrieval. The list page reads only what it shows (`activityRows`):
+    // the same activities in the same order, with the same type, dates, status and venues, in every order offered.
+    @Test func property1_theListPagesRowsAreTheFullRecordsTheyShow() async throws {
+        await propertyCheck(count: 8, input: Gen.int(in: 0...200).array(of: 1...40), Gen.int(in: 0...5)) { picks, order in
+            let community = try community(venues: 3)
+            let created = try activities(community, picks)
+            for (index, activity) in created.enumerated() where index % 4 == 0 {
+                let moved = input(activity.name, type: community.types[index % community.types.count], start: activity.startDate.description,
+                                  end: activity.endDate?.description, status: activity.status, venues: Array(community.venues.prefix(index % 3 + 1)),
+                                  from: activity.startDate.description)
+                _ = try community.given.database.updateActivity(id: activity.id, moved, expectedVersion: nil, by: actor)
+            }
+            var query = ActivityQuery()
+            (query.sort, query.descending) = (ActivityQuery.Sort.allCases[order % 3], order >= 3)
+            query.page = PageRequest(page: 1, perPage: 500)
+            let full = try community.given.database.activities(query).items
+            let rows = try community.given.database.activityRows(query).items
+            #expect(rows.map(\.id) == full.map(\.activity.id))
+            for (row, item) in zip(rows, full) {
+                #expect(row.name == item.activity.name && row.startDate == item.activity.startDate && row.endDate == item.activity.endDate
+                        && row.status == item.activity.status && row.typeName == item.typeName && row.venueNames == item.venueNames)
+            }
+        }
+    }
+
     // Feature: fieldbook, Property 1: Complete Data Retrieval
     // Feature: fieldbook, Property 4: Filter Correctness
     @Test func property4_activityFilterCorrectness() async throws {

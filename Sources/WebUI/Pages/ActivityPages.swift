@@ -13,7 +13,7 @@ enum ActivityPages: RecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
         let query = try ActivityQuery(reading: LenientListReader(request))
-        let page = try context.database.activities(query)
+        let page = try context.database.activityRows(query)
         var filters = FormView()
         filters.input(ListParameter.text.name, label: "Name contains", value: query.text)
         filters.select(ListParameter.activityTypeId.name, label: "Type", value: query.typeId?.lowercasedString ?? "",
@@ -162,12 +162,12 @@ enum ActivityPages: RecordPages {
     }
 
     /// What one row of the list shows: none of the record page's links and dates.
-    private static func rowView(_ item: ActivityListItem) -> [String: Any] {
-        var row = Paths.activities.links(item.activity.id)
-        row["name"] = item.activity.name
-        row["dates"] = item.activity.dateText
-        row["ongoing"] = item.activity.isOngoing
-        row["status"] = item.activity.status.label
+    private static func rowView(_ item: ActivityListRow) -> [String: Any] {
+        var row = Paths.activities.links(item.id)
+        row["name"] = item.name
+        row["dates"] = Activity.dateText(start: item.startDate, end: item.endDate)
+        row["ongoing"] = item.endDate == nil
+        row["status"] = item.status.label
         row["type"] = item.typeName
         row["venues"] = item.venueNames.joined(separator: ", ")
         return row

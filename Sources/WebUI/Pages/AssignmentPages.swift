@@ -127,10 +127,10 @@ enum AssignmentPages {
         var query = ActivityQuery.unfiltered
         query.text = text
         query.page = PageRequest(page: 1, perPage: 20)
-        let found = try context.database.activities(query)
-        let sources = try found.items.filter { $0.activity.id != id }.map { item -> [String: Any] in
-            let count = try context.database.assignments(ofActivity: item.activity.id).count
-            return ["id": item.activity.id.lowercasedString, "name": item.activity.name, "dates": item.activity.dateText, "count": count,
+        let found = try context.database.activityRows(query)
+        let sources = try found.items.filter { $0.id != id }.map { item -> [String: Any] in
+            let count = try context.database.assignments(ofActivity: item.id).count
+            return ["id": item.id.lowercasedString, "name": item.name, "dates": Activity.dateText(start: item.startDate, end: item.endDate), "count": count,
                     "count_text": count == 1 ? "1 participant" : "\(count) participants", "has_people": count > 0]
         }
         view["sources"] = sources
