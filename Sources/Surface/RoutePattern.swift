@@ -38,6 +38,13 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
         filled(ids.map(\.lowercaseText))
     }
 
+    /// The address of a pattern with one parameter, given the id already as text: a list row links its record three
+    /// times (view, edit, delete), and the variadic form built an array and wrote the id again for each.
+    public func filled(idText: String) -> String {
+        precondition(literals.count == 2, "\(pattern) has \(literals.count - 1) parameters, not 1")
+        return literals[0] + idText + literals[1]
+    }
+
     /// The address of a record's numbered part (an import's row): the id, then the number.
     public func callAsFunction(_ id: UUID, _ number: Int) -> String {
         filled([id.lowercaseText, String(number)])

@@ -125,7 +125,10 @@ enum Paths {
 
 extension RecordRoutes {
     /// One record's addresses for its view: `path`, `edit_path` and `delete_path`.
-    func links(_ id: UUID) -> [String: Any] { ["path": record(id), "edit_path": edit(id), "delete_path": delete(id)] }
+    func links(_ id: UUID) -> [String: Any] {
+        let text = id.lowercaseText
+        return ["path": record.filled(idText: text), "edit_path": edit.filled(idText: text), "delete_path": delete.filled(idText: text)]
+    }
 }
 
 extension Paths {

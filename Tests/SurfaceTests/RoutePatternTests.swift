@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import HTTPServer
 import Surface
@@ -20,6 +21,9 @@ import Testing
         #expect(routes.new.pattern == "/api/v1/activity-types/new")
         #expect(routes.edit.pattern == "/api/v1/activity-types/{id}/edit")
         #expect(routes.delete(activity) == "/api/v1/activity-types/0d2f3a10-0000-4000-8000-000000000001/delete")
+        for pattern in [routes.record, routes.edit, routes.delete] {
+            #expect(pattern.filled(idText: activity.lowercaseText) == pattern(activity))
+        }
     }
 
     @Test func aFilteredListUsesTheSharedParameterName() {
