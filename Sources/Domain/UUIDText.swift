@@ -37,7 +37,7 @@ extension UUID {
                         guard bytes[at] == UInt8(ascii: "-") else { return false }
                         at += 1
                     }
-                    guard let high = Self.hexValue(bytes[at]), let low = Self.hexValue(bytes[at + 1]) else { return false }
+                    guard let high = hexDigitValue(bytes[at]), let low = hexDigitValue(bytes[at + 1]) else { return false }
                     out[index] = high << 4 | low
                     at += 2
                 }
@@ -47,14 +47,5 @@ extension UUID {
         }
         guard let parsed else { return nil }
         self.init(uuid: parsed)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -64,10 +64,9 @@ extension AppDatabase {
             let (list, order) = Self.activityList(query)
             let select = "a.id, a.name, a.start_date, a.end_date, a.status, t.name AS type_name, \(Self.currentVenueNames)"
             return try list.page(db, order: order, select: select, request: query.page) { row in
-                let end: String? = row["end_date"]
-                return ActivityListRow(id: row.uuid("id"), name: row["name"], startDate: CalendarDate(row["start_date"]) ?? CalendarDate("2000-01-01")!,
-                                       endDate: end.flatMap(CalendarDate.init), status: ActivityStatus(rawValue: row["status"]) ?? .active,
-                                       typeName: row["type_name"], venueNames: Self.venueNames(row))
+                let schedule = Activity.schedule(row)
+                return ActivityListRow(id: row.uuid("id"), name: row["name"], startDate: schedule.start, endDate: schedule.end,
+                                       status: schedule.status, typeName: row["type_name"], venueNames: Self.venueNames(row))
             }
         }
     }

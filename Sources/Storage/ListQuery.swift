@@ -13,6 +13,8 @@ struct ListQuery {
     /// Whether this order reads the joined tables. When it does not, a page's ids are read from the sort index alone
     /// and the joins are made for the page's rows only: `?sort=name&page=100` joined 5,000 skipped rows otherwise.
     var sortUsesJoins = true
+    /// The joins a page's id query makes: the sort's, when it reads them.
+    private var idJoins: String { sortUsesJoins ? sortJoins : "" }
     private var conditions: [String] = []
     private(set) var arguments: StatementArguments = []
     /// A search the trigram index decides alone (every field searched): its index and phrase. When it is the only
@@ -94,7 +96,7 @@ struct ListQuery {
     /// common trigram ("son": 3,110 of 100,000 participants) read 3,110 rows to show 50. Walking in order reads about
     /// (rows skipped + page) × rows ÷ matches index entries, and no row.
     private func readsInSortOrder(_ db: Database, total: Int, request: PageRequest) throws -> Bool {
-        guard searchAlone != nil, !sortUsesJoins || sortJoins.isEmpty, total > 0 else { return false }
+        guard searchAlone != nil, idJoins.isEmpty, total > 0 else { return false }
         let rows = try RowCounts.count(db, table: baseTable)
         return Double(request.offset + request.perPage) * Double(rows) / Double(total) < Double(total)
     }
@@ -110,7 +112,7 @@ struct ListQuery {
         // Cached (per reader connection): every value is bound, so the statements differ only by the filters' and the
         // sort's shape, a small set; preparing them again for each page cost more than reading 50 rows.
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(select) FROM (SELECT \(alias).id FROM \(table) \(sortUsesJoins ? sortJoins : "") \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
+            SELECT \(select) FROM (SELECT \(alias).id FROM \(table) \(idJoins) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
             JOIN \(table) ON \(alias).id = page.id \(sortJoins) \(rowJoins) ORDER BY \(order)
             """), arguments: arguments + [request.perPage, request.offset])
         return ListPage(items: rows.map(item), total: total, request: request)

@@ -24,11 +24,17 @@ extension Activity: StoredRecord {
     }
 
     public init(row: Row) {
-        let end: String? = row[Columns.endDate]
+        let schedule = Self.schedule(row)
         self.init(id: row.uuid("id"), name: row[Columns.name], description: row[Columns.description], typeId: row.uuid("activity_type_id"),
-                  startDate: CalendarDate(row[Columns.startDate]) ?? CalendarDate("2000-01-01")!, endDate: end.flatMap(CalendarDate.init),
-                  status: ActivityStatus(rawValue: row[Columns.status]) ?? .active, version: row["version"],
+                  startDate: schedule.start, endDate: schedule.end, status: schedule.status, version: row["version"],
                   createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
+    }
+
+    /// A row's dates and status, as the record and the list's lighter row (`ActivityListRow`) both read them.
+    static func schedule(_ row: Row) -> (start: CalendarDate, end: CalendarDate?, status: ActivityStatus) {
+        let end: String? = row[Columns.endDate]
+        return (CalendarDate(row[Columns.startDate]) ?? CalendarDate("2000-01-01")!, end.flatMap(CalendarDate.init),
+                ActivityStatus(rawValue: row[Columns.status]) ?? .active)
     }
 
     public func encode(to container: inout PersistenceContainer) {

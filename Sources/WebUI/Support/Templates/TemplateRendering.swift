@@ -114,9 +114,7 @@ struct TemplateRendering {
             guard let last = values.indices.last else { return nil }
             return values[last] ?? dictionaries[last]
         }
-        var index = dictionaries.count - 1
-        while index >= 0 {
-            defer { index -= 1 }
+        for index in dictionaries.indices.reversed() {
             guard var found = dictionaries[index][first] ?? values[index].flatMap({ Self.child(first, of: $0) }) else { continue }
             for part in name.rest {
                 guard let next = Self.child(part, of: found) else { return nil }
