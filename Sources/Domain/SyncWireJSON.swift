@@ -35,6 +35,20 @@ extension PushResponse {
     }
 }
 
+extension PushRequest {
+    /// What a node sends, written straight to bytes as the Codable conformance writes it (keys sorted). With
+    /// JSONEncoder a node spent about as long encoding a push as the hub spent applying it (issue 15).
+    public var jsonBytes: [UInt8] {
+        var json = JSONBytes(capacity: 64 + operations.count * 640)
+        json.raw("{\"node_id\":")
+        json.id(nodeId)
+        json.raw(",\"operations\":")
+        json.array(operations) { json, operation in json.operation(operation) }
+        json.raw("}")
+        return json.bytes
+    }
+}
+
 extension SyncResult {
     public var jsonBytes: [UInt8] {
         var json = JSONBytes(capacity: 512)
@@ -78,18 +92,54 @@ public struct JSONBytes: Sendable {
         raw(state.deleted ? "true" : "false")
         raw(",\"entity\":")
         string(state.entity)
-        raw(",\"entity_id\":\"")
-        bytes.append(contentsOf: state.entityId.lowercaseText.utf8)
-        raw("\",\"fields\":{")
-        for (index, name) in state.fields.keys.sorted().enumerated() {
+        raw(",\"entity_id\":")
+        id(state.entityId)
+        raw(",\"fields\":")
+        fields(state.fields)
+        raw(",\"version\":")
+        integer(Int64(state.version))
+        raw("}")
+    }
+
+    mutating func operation(_ operation: SyncOperation) {
+        raw("{\"author\":")
+        string(operation.author)
+        raw(",\"base_version\":")
+        integer(Int64(operation.baseVersion))
+        raw(",\"before\":")
+        fields(operation.before)
+        raw(",\"created_at\":")
+        string(SyncDateFormat.string(from: operation.createdAt))
+        raw(",\"entity\":")
+        string(operation.entity)
+        raw(",\"entity_id\":")
+        id(operation.entityId)
+        raw(",\"fields\":")
+        fields(operation.fields)
+        raw(",\"operation\":")
+        string(operation.operation.rawValue)
+        raw(",\"operation_id\":")
+        id(operation.operationId)
+        raw("}")
+    }
+
+    /// A record's fields: one object, keys sorted.
+    mutating func fields(_ fields: [String: JSONValue]) {
+        raw("{")
+        for (index, name) in fields.keys.sorted().enumerated() {
             if index > 0 { raw(",") }
             string(name)
             raw(":")
-            value(state.fields[name]!)
+            value(fields[name]!)
         }
-        raw("},\"version\":")
-        integer(Int64(state.version))
         raw("}")
+    }
+
+    /// An id as the wire writes it: lowercase, quoted.
+    mutating func id(_ id: UUID) {
+        raw("\"")
+        bytes.append(contentsOf: id.lowercaseText.utf8)
+        raw("\"")
     }
 
     mutating func result(_ result: SyncResult) {
@@ -106,9 +156,9 @@ public struct JSONBytes: Sendable {
             value(field.theirs)
             raw("}")
         }
-        raw("],\"operation_id\":\"")
-        bytes.append(contentsOf: result.operationId.lowercaseText.utf8)
-        raw("\",\"outcome\":")
+        raw("],\"operation_id\":")
+        id(result.operationId)
+        raw(",\"outcome\":")
         string(result.outcome.rawValue)
         if let reason = result.reason {
             raw(",\"reason\":")

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The sync wire's answers read straight from bytes, the reading side of `JSONBytes`. Pulling a first sync, a node
-/// spent more time in JSONDecoder's generic path (a container and a dynamic cast per field) than in writing the
-/// records (issue 15). It reads what the Codable conformances write, in any key order and with any whitespace (a
+/// The sync wire read straight from bytes, the reading side of `JSONBytes`: a hub reads pushes with it, a node the
+/// hub's answers. Pulling a first sync, a node spent more time in JSONDecoder's generic path (a container and a
+/// dynamic cast per field) than in writing the records (issue 15). It reads what the Codable conformances write, in any key order and with any whitespace (a
 /// PostgreSQL hub's `jsonb` text has spaces), skips keys it does not know, and fails on anything else.
 public enum SyncWireReader {
     public static func changePage(_ data: Data) throws -> ChangePage {
@@ -11,6 +11,10 @@ public enum SyncWireReader {
 
     public static func pushResponse(_ data: Data) throws -> PushResponse {
         try read(data) { reader in try reader.pushResponse() }
+    }
+
+    public static func pushRequest(_ data: Data) throws -> PushRequest {
+        try read(data) { reader in try reader.pushRequest() }
     }
 
     /// A record's fields: one JSON object of scalar values.
@@ -75,6 +79,51 @@ struct JSONByteReader {
             if key == "results" { results = try reader.array { try $0.syncResult() } } else { try reader.skipValue() }
         }
         return PushResponse(results: try required(results, "results"))
+    }
+
+    mutating func pushRequest() throws -> PushRequest {
+        var nodeId: UUID?, operations: [SyncOperation]?
+        try object { reader, key in
+            switch key {
+            case "node_id": nodeId = try reader.uuid()
+            case "operations": operations = try reader.array { try $0.syncOperation() }
+            default: try reader.skipValue()
+            }
+        }
+        return PushRequest(nodeId: try required(nodeId, "node_id"), operations: try required(operations, "operations"))
+    }
+
+    private mutating func syncOperation() throws -> SyncOperation {
+        var id: UUID?, operation: ChangeOperation?, entity: String?, entityId: UUID?, fields: [String: JSONValue]?
+        var before: [String: JSONValue]?, baseVersion: Int?, author: String?, createdAt: Date?
+        try object { reader, key in
+            switch key {
+            case "operation_id": id = try reader.uuid()
+            case "operation":
+                let text = try reader.string()
+                guard let known = ChangeOperation(rawValue: text) else { throw reader.error("unknown operation “\(text)”") }
+                operation = known
+            case "entity": entity = try reader.string()
+            case "entity_id": entityId = try reader.uuid()
+            case "fields": fields = try reader.fields()
+            case "before": before = try reader.fields()
+            case "base_version":
+                let number = try reader.integer()
+                guard let version = Int(exactly: number) else { throw reader.error("base_version out of range") }
+                baseVersion = version
+            case "author": author = try reader.string()
+            case "created_at":
+                let text = try reader.string()
+                guard let date = SyncDateFormat.date(from: text) else { throw reader.error("not an ISO 8601 date: \(text)") }
+                createdAt = date
+            default: try reader.skipValue()
+            }
+        }
+        return SyncOperation(operationId: try required(id, "operation_id"), operation: try required(operation, "operation"),
+                             entity: try required(entity, "entity"), entityId: try required(entityId, "entity_id"),
+                             fields: try required(fields, "fields"), before: try required(before, "before"),
+                             baseVersion: try required(baseVersion, "base_version"), author: try required(author, "author"),
+                             createdAt: try required(createdAt, "created_at"))
     }
 
     mutating func fields() throws -> [String: JSONValue] {

@@ -34,7 +34,12 @@ struct SyncEndpoints: Sendable {
 
     /// Applies a node's batch; each operation is answered in order.
     func push(_ context: APIContext) throws -> Response {
-        let push: PushRequest = try SyncJSON.decode(Data(context.request.body))
+        let push: PushRequest
+        do {
+            push = try SyncWireReader.pushRequest(Data(context.request.body))
+        } catch {
+            throw HTTPError(.badRequest, "The body is not a valid sync request: \(error).")
+        }
         guard push.operations.count <= Self.maxBatch else {
             throw HTTPError(.badRequest, "Send at most \(Self.maxBatch) operations per push; this one had \(push.operations.count).")
         }

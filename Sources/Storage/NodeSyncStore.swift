@@ -20,10 +20,13 @@ extension AppDatabase {
         let tally = try writeRemote { db in
             var tally = PushTally()
             let answers = Dictionary(results.map { ($0.operationId, $0) }) { first, _ in first }
+            var states: [RecordState] = []
             for entry in entries {
                 guard let result = answers[entry.operationId] else { continue }
                 try Self.settle(db, entry, result, &tally)
+                states.append(result.current)
             }
+            try Self.takeHubStates(db, states)
             return tally
         }
         if tally.conflicts + tally.rejected > 0 { changeFeed.publishSyncNotices() }
@@ -55,35 +58,20 @@ extension AppDatabase {
     public func applyPulledPage(_ page: ChangePage) throws -> Int {
         var taken: [RecordChange] = []
         let applied = try writeRemote { db in
-            var applied = 0
-            // A first sync usually has nothing queued: then no entry needs the per-record check.
-            let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending')") ?? false
             // A first sync copies the hub into an empty Fieldbook: nothing here for newcomers to duplicate.
             let checksNewcomers = try Self.hasCopiedHub(db)
             var newcomers: [UUID] = []
-            // Records to insert or replace, by kind, written together once deletions are done (a deleted record may
-            // have left a name free).
-            var upserts: [String: [StagedRow]] = [:]
-            for entry in Self.latestStates(page) {
-                guard let table = RecordKind.named(entry.state.entity) else { continue }
-                if anyPending, try Self.hasPendingEdits(db, entry.state) { continue }
-                if checksNewcomers, table.entity == Participant.kind.entity, !entry.state.deleted,
-                   try !db.recordExists(entry.state.entityId, in: table.table) {
-                    newcomers.append(entry.state.entityId)
+            let states = try Self.takeHubStates(db, page.changes.map(\.state)) { table, state in
+                if checksNewcomers, table.entity == Participant.kind.entity, !state.deleted,
+                   try !db.recordExists(state.entityId, in: table.table) {
+                    newcomers.append(state.entityId)
                 }
-                if entry.state.deleted || Self.takenOneByOne(table) {
-                    try Self.takeHubState(db, table, entry.state)
-                } else {
-                    upserts[table.entity, default: []].append(RecordStates.stagedRow(table, entry.state))
-                }
-                taken.append(entry.state.pulledChange)
-                applied += 1
             }
-            for table in RecordKind.all { if let rows = upserts[table.entity] { try RowWriter.putAll(db, table, rows) } }
+            taken = states.map(\.pulledChange)
             try SyncedDuplicateSchema.queue(db, newcomers: newcomers)
             try Self.putSettings(db, ["sync.cursor": String(page.nextCursor)])
             if !page.hasMore { try Self.putSettings(db, [Self.copiedHubKey: "1"]) }
-            return applied
+            return states.count
         }
         changeFeed.publish(CommittedChanges(origin: .pulled, changes: taken, queuedForHub: false))
         return applied
@@ -138,9 +126,33 @@ extension AppDatabase {
                            arguments: [result.reason ?? "Refused by the hub", id])
             try SyncNoticeKind.note(db, .setAside, entity: entry.change.entity, entityId: entry.change.entityId, author: entry.author)
         }
-        if let table = RecordKind.named(result.current.entity), try !hasPendingEdits(db, result.current) {
-            try takeHubState(db, table, result.current)
+    }
+
+    /// The hub's states (a pulled page, the answers to a push) replace the local records, each record once with its
+    /// last state here; a record with local edits still waiting keeps them (the push settles those). `taking` sees
+    /// each state about to be taken. Deletions and accounts are written one at a time, then the other records kind by
+    /// kind, each kind in one statement (`RowWriter.putAll`): a deleted record may have left a name free, and a
+    /// statement per record journalled the pages it touched once more for every record (issue 15).
+    @discardableResult
+    private static func takeHubStates(_ db: Database, _ states: [RecordState],
+                                      taking: (RecordKind, RecordState) throws -> Void = { _, _ in }) throws -> [RecordState] {
+        // A first sync usually has nothing queued: then no state needs the per-record check.
+        let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending')") ?? false
+        var upserts: [String: [StagedRow]] = [:]
+        var taken: [RecordState] = []
+        for state in lastStates(states) {
+            guard let table = RecordKind.named(state.entity) else { continue }
+            if anyPending, try hasPendingEdits(db, state) { continue }
+            try taking(table, state)
+            if state.deleted || takenOneByOne(table) {
+                try takeHubState(db, table, state)
+            } else {
+                upserts[table.entity, default: []].append(RecordStates.stagedRow(table, state))
+            }
+            taken.append(state)
         }
+        for table in RecordKind.all { if let rows = upserts[table.entity] { try RowWriter.putAll(db, table, rows) } }
+        return taken
     }
 
     private static func hasPendingEdits(_ db: Database, _ state: RecordState) throws -> Bool {
@@ -148,13 +160,13 @@ extension AppDatabase {
                           arguments: [state.entity, state.entityId.databaseText]) ?? false
     }
 
-    /// The changes of a batch of pages, each record once with its latest state: pages fetched one after another can
-    /// list a record twice when it changed on the hub in between.
-    private static func latestStates(_ page: ChangePage) -> [ChangeLogEntry] {
+    /// Each record once, with its last state: pages fetched one after another can list a record twice when it changed
+    /// on the hub in between, and a push answers every operation on a record.
+    private static func lastStates(_ states: [RecordState]) -> [RecordState] {
         var last: [RecordKey: Int] = [:]
-        for (index, entry) in page.changes.enumerated() { last[RecordKey(entry.state.entity, entry.state.entityId)] = index }
-        guard last.count < page.changes.count else { return page.changes }
-        return page.changes.enumerated().filter { last[RecordKey($1.state.entity, $1.state.entityId)] == $0 }.map(\.element)
+        for (index, state) in states.enumerated() { last[RecordKey(state.entity, state.entityId)] = index }
+        guard last.count < states.count else { return states }
+        return states.enumerated().filter { last[RecordKey($1.entity, $1.entityId)] == $0 }.map(\.element)
     }
 
     /// Accounts are taken one at a time: taking one can end sessions and give way to another account (`takeHubState`).

@@ -31,10 +31,11 @@ extension AppDatabase {
         }
     }
 
-    /// The oldest pending entries, the next to push.
-    public func pendingOperations(limit: Int) throws -> [OutboxEntry] {
+    /// The oldest pending entries after `seq`, the next to push.
+    public func pendingOperations(limit: Int, after seq: Int64 = 0) throws -> [OutboxEntry] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT ?", arguments: [limit])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM outbox WHERE state = 'pending' AND seq > ? ORDER BY seq LIMIT ?"),
+                             arguments: [seq, limit])
                 .map(OutboxEntry.init(row:))
         }
     }
@@ -58,9 +59,9 @@ extension AppDatabase {
 
 extension OutboxEntry {
     init(row: Row) {
-        let decoder = JSONDecoder()
-        let fields = (try? decoder.decode([String: JSONValue].self, from: Data((row["fields"] as String).utf8))) ?? [:]
-        let before = (try? decoder.decode([String: JSONValue].self, from: Data((row["before_fields"] as String).utf8))) ?? [:]
+        // Written by JSONEncoder as one object of scalars (`ChangeRecorder.record`), read without JSONDecoder (issue 15).
+        let fields = (try? SyncWireReader.fields(row["fields"])) ?? [:]
+        let before = (try? SyncWireReader.fields(row["before_fields"])) ?? [:]
         self.init(seq: row["seq"], operationId: row.uuid("operation_id"),
                   change: Change(operation: ChangeOperation(rawValue: row["operation"]) ?? .update, entity: row["entity"],
                                  entityId: row.uuid("entity_id"), fields: fields, baseVersion: row["base_version"]),

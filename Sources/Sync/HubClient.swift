@@ -63,7 +63,7 @@ public struct HubClient: Sendable {
     }
 
     public func push(_ request: PushRequest, token: String) throws -> PushResponse {
-        try read(send("POST", "api/v1/sync/push", body: encode(request), token: token), SyncWireReader.pushResponse)
+        try read(send("POST", "api/v1/sync/push", body: Data(request.jsonBytes), token: token), SyncWireReader.pushResponse)
     }
 
     public func changes(after cursor: Int64, limit: Int, token: String) throws -> ChangePage {

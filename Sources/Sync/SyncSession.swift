@@ -53,13 +53,24 @@ struct SyncSession {
         return outcome != .failed
     }
 
+    /// Pushes the outbox in batches, oldest first. The answer to one batch is settled on a thread of its own while the
+    /// next batch is read, sent and applied by the hub, so the node's writes and the hub's overlap (issue 15); at most
+    /// one batch waits to be settled. Batches are read after the last one sent, not by state, so one not yet settled
+    /// is never sent again.
     private func push(_ tokens: BoundTokens, _ counter: SessionCounter) throws {
         let nodeId = try database.nodeId()
+        let settler = PushSettler(database: database) { entries, tally in
+            counter.recordPush(entries, tally)
+            report(.pushing, counter, "Sent \(counter.statistics.pushed) of \(counter.pendingAtStart) changes")
+        }
+        defer { settler.waitUntilSettled() }
+        var sentThrough: Int64 = 0
         var isolateHead = false
         while true {
             if engine.state.takeCancel() { throw Cancelled() }
-            let entries = try database.pendingOperations(limit: isolateHead ? 1 : settings.pushBatchSize)
-            guard let head = entries.first else { return }
+            try settler.rethrowFailure()
+            let entries = try database.pendingOperations(limit: isolateHead ? 1 : settings.pushBatchSize, after: sentThrough)
+            guard let head = entries.first else { break }
             let request = PushRequest(nodeId: nodeId, operations: entries.map(\.syncOperation))
             let response: PushResponse
             do {
@@ -69,17 +80,18 @@ struct SyncSession {
                 if entries.count > 1 { isolateHead = true; continue }
                 if try database.recordFailedAttempt(operationId: head.operationId, error: "The hub answered \(status): \(message)",
                                                     maxAttempts: settings.maxAttempts) {
-                    counter.statistics.failures += 1
+                    counter.addFailures(1)
                     isolateHead = false
                     continue
                 }
                 throw HubError.server(status: status, message: message)
             }
             isolateHead = false
-            let tally = try database.settlePush(entries, results: response.results)
-            counter.recordPush(entries.count, tally)
-            report(.pushing, counter, "Sent \(counter.statistics.pushed) of \(counter.pendingAtStart) changes")
+            sentThrough = entries.last!.seq
+            settler.settle(entries, response.results)
         }
+        settler.waitUntilSettled()
+        try settler.rethrowFailure()
     }
 
     /// Pulls the change log page by page. Pages are fetched and decoded on another thread, about one apply batch
@@ -202,30 +214,81 @@ private final class PagePrefetch: @unchecked Sendable {
     }
 }
 
-/// Counts a session's work and estimates how far along it is.
+/// Settles a push's answers on a thread of its own, one batch at a time, in the order they were sent: `settle` waits
+/// while an earlier batch is still being settled. The first failure is kept for the session to throw.
+private final class PushSettler: @unchecked Sendable {
+    private let database: AppDatabase
+    private let settled: (Int, PushTally) -> Void
+    private let queue = DispatchQueue(label: "fieldbook-push-settle")
+    private let idle = DispatchSemaphore(value: 1)
+    private let lock = NSLock()
+    private var failure: Error?
+
+    init(database: AppDatabase, settled: @escaping (Int, PushTally) -> Void) {
+        (self.database, self.settled) = (database, settled)
+    }
+
+    func settle(_ entries: [OutboxEntry], _ results: [SyncResult]) {
+        idle.wait()
+        queue.async { [self] in
+            defer { idle.signal() }
+            guard currentFailure == nil else { return }
+            do {
+                settled(entries.count, try database.settlePush(entries, results: results))
+            } catch {
+                lock.withLock { failure = error }
+            }
+        }
+    }
+
+    func waitUntilSettled() {
+        idle.wait()
+        idle.signal()
+    }
+
+    func rethrowFailure() throws {
+        if let failure = currentFailure { throw failure }
+    }
+
+    private var currentFailure: Error? { lock.withLock { failure } }
+}
+
+/// Counts a session's work and estimates how far along it is. Pushed batches are counted by the thread that settles
+/// them while the session's thread goes on, so every count is taken under a lock.
 final class SessionCounter: @unchecked Sendable {
     let pendingAtStart: Int
-    var statistics = SyncStatistics()
+    private var counted = SyncStatistics()
     private var remainingToPull = 0
+    private let lock = NSLock()
 
     init(pendingAtStart: Int) { self.pendingAtStart = pendingAtStart }
 
+    var statistics: SyncStatistics { lock.withLock { counted } }
+
     func recordPush(_ count: Int, _ tally: PushTally) {
-        statistics.pushed += count
-        statistics.merged += tally.merged
-        statistics.conflicts += tally.conflicts
-        statistics.failures += tally.rejected
+        lock.withLock {
+            counted.pushed += count
+            counted.merged += tally.merged
+            counted.conflicts += tally.conflicts
+            counted.failures += tally.rejected
+        }
     }
 
+    func addFailures(_ count: Int) { lock.withLock { counted.failures += count } }
+
     func recordPull(_ page: ChangePage) {
-        statistics.pulled += page.changes.count
-        remainingToPull = page.remaining
+        lock.withLock {
+            counted.pulled += page.changes.count
+            remainingToPull = page.remaining
+        }
     }
 
     var fraction: Double {
-        let done = statistics.pushed + statistics.pulled
-        let total = max(pendingAtStart, statistics.pushed) + statistics.pulled + remainingToPull
-        return total == 0 ? 1 : min(1, Double(done) / Double(total))
+        lock.withLock {
+            let done = counted.pushed + counted.pulled
+            let total = max(pendingAtStart, counted.pushed) + counted.pulled + remainingToPull
+            return total == 0 ? 1 : min(1, Double(done) / Double(total))
+        }
     }
 }
 

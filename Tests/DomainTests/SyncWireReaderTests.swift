@@ -38,6 +38,60 @@ import Testing
         }
     }
 
+    /// A push as a node writes it (`jsonBytes`) and as JSONEncoder writes it, keys in any order, reads as JSONDecoder
+    /// reads it, and the Codable conformance reads what the node writes.
+    @Test func aPushRequestReadsAsJSONDecoderReadsIt() throws {
+        var generator = SystemRandomNumberGenerator()
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601withFractions
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601withFractions
+        for round in 0..<200 {
+            let request = PushRequest(nodeId: UUID(), operations: (0..<round % 7).map { _ in Self.randomOperation(&generator) })
+            for bytes in [request.jsonBytes, Array(try encoder.encode(request))] {
+                let read = try SyncWireReader.pushRequest(Data(bytes))
+                let reference = try decoder.decode(PushRequest.self, from: Data(bytes))
+                #expect(read.nodeId == reference.nodeId && read.operations == reference.operations)
+            }
+            // Integral doubles read back as integers either way; every other value as written.
+            let written = try decoder.decode(PushRequest.self, from: Data(request.jsonBytes))
+            #expect(written.operations.map(\.operationId) == request.operations.map(\.operationId))
+            #expect(written.operations.map(\.createdAt) == request.operations.map(\.createdAt))
+        }
+    }
+
+    @Test func brokenPushesAreRefusedWithWhereTheyBroke() throws {
+        let operation = #"{"operation_id": "7a4f3c9e-1b2d-4e5f-8a9b-0c1d2e3f4a5b", "operation": "create", "entity": "venue", "entity_id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e", "fields": {}, "before": {}, "base_version": 0, "author": "a", "created_at": "2026-11-26T10:00:00.000Z"}"#
+        #expect(try SyncWireReader.pushRequest(Data(#"{"node_id": "7a4f3c9e-1b2d-4e5f-8a9b-0c1d2e3f4a5b", "operations": [\#(operation)]}"#.utf8))
+            .operations.count == 1)
+        let broken = [
+            operation.replacingOccurrences(of: #""operation": "create""#, with: #""operation": "upsert""#),
+            operation.replacingOccurrences(of: #""created_at": "2026-11-26T10:00:00.000Z""#, with: #""created_at": "yesterday""#),
+            operation.replacingOccurrences(of: #""base_version": 0"#, with: #""base_version": 0.5"#),
+            operation.replacingOccurrences(of: #""fields": {}"#, with: #""fields": {"a": {"b": 1}}"#),
+            operation.replacingOccurrences(of: #", "author": "a""#, with: ""),
+        ]
+        for text in broken {
+            let body = #"{"node_id": "7a4f3c9e-1b2d-4e5f-8a9b-0c1d2e3f4a5b", "operations": [\#(text)]}"#
+            #expect(throws: SyncWireError.self, "\(text)") { try SyncWireReader.pushRequest(Data(body.utf8)) }
+        }
+    }
+
+    static func randomOperation(_ generator: inout SystemRandomNumberGenerator) -> SyncOperation {
+        func randomFields() -> [String: JSONValue] {
+            Dictionary(uniqueKeysWithValues: (0..<Int.random(in: 0...6, using: &generator)).map {
+                ("field_\($0)", ChangePageJSONTests.randomValue(&generator))
+            })
+        }
+        // Whole milliseconds, as the outbox stores them and the wire writes them.
+        let milliseconds = Double(Int64.random(in: 0...4_000_000_000_000, using: &generator))
+        return SyncOperation(operationId: UUID(), operation: [.create, .update, .delete].randomElement(using: &generator)!,
+                             entity: ["participant", "venue", "activity"].randomElement(using: &generator)!, entityId: UUID(),
+                             fields: randomFields(), before: randomFields(), baseVersion: Int.random(in: 0...1000, using: &generator),
+                             author: ["hub", UUID().uuidString.lowercased(), "“quoted” \\ author"].randomElement(using: &generator)!,
+                             createdAt: Date(timeIntervalSince1970: milliseconds / 1000))
+    }
+
     /// PostgreSQL's `jsonb` text: a space after each colon and comma, escapes as it writes them.
     @Test func fieldsReadFromPostgreSQLsJSONText() throws {
         let text = #"{"a": 1, "b": "line\nbreak \"q\" \\ \u00e9 \ud83d\ude42", "c": null, "d": true, "e": 51.5, "f": -0.25, "g": 1e21, "h": false}"#
