@@ -21,7 +21,7 @@ public final class DatabaseChore: Sendable {
             }
         }
         self.run = run
-        worker = BackgroundWorker(name: name, recheckInterval: recheckInterval) { _ = run() }
+        worker = BackgroundWorker(name: name, recheckInterval: recheckInterval, yieldsToRequests: true) { _ = run() }
         worker.wake(on: database.changeFeed, when: wakesOn)
     }
 
