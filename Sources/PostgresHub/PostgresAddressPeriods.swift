@@ -19,6 +19,7 @@ extension PostgresHubRecords {
             }
         }
         var changed = false
+        try flush()  // the open periods are read from the database, this push's included
         let openByParticipant = try openAddressPeriods(of: participants)
         for participant in participants.sorted(by: { $0.uuidString < $1.uuidString }) {
             guard let person = try liveFields(of: Self.participantKind, id: participant) else { continue }

@@ -44,9 +44,28 @@ public final class PostgresHub: SyncHub {
     }
 
     /// Applies a push in the caller's transaction, which then holds the change log's lock until it ends.
+    ///
+    /// A push without deletions is decided with its records written together at the end (a statement per operation
+    /// was most of what a push cost here, issue 17). Should the database refuse one of them (a repeated unique key,
+    /// which only the database checks), that cannot be told to be one operation's: the batch is undone to its
+    /// savepoint and decided again one write at a time, so the refused operation alone is refused.
     static func apply(_ request: PushRequest, _ connection: PostgresConnection) throws -> PushResponse {
         try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
-        let records = PostgresHubRecords(connection: connection)
+        guard !request.operations.contains(where: { $0.operation == .delete }) else { return try decide(request, connection) }
+        try connection.execute("SAVEPOINT deferred_push")
+        do {
+            let response = try decide(request, connection, defersWrites: true)
+            try connection.execute("RELEASE SAVEPOINT deferred_push")
+            return response
+        } catch is DeferredWriteRefused {
+            try connection.execute("ROLLBACK TO SAVEPOINT deferred_push")
+            try connection.execute("RELEASE SAVEPOINT deferred_push")
+            return try decide(request, connection)
+        }
+    }
+
+    private static func decide(_ request: PushRequest, _ connection: PostgresConnection, defersWrites: Bool = false) throws -> PushResponse {
+        let records = PostgresHubRecords(connection: connection, defersWrites: defersWrites)
         try records.readAhead(request.operations)
         let decider = HubDecider(records: records)
         // Looked up and remembered once per batch rather than once per operation: two round trips fewer each.
@@ -67,6 +86,7 @@ public final class PostgresHub: SyncHub {
             remembered.append(AppliedOperation(operationId: operation.operationId.lowercaseText, result: String(decoding: result.jsonBytes, as: UTF8.self)))
             written.append(operation)
         }
+        try records.flush()
         let reconciled = try records.reconcileAddressPeriods(touchedBy: request.operations)
         try records.finish()
         try Self.followPhotos(connection, written: written)

@@ -27,8 +27,23 @@ final class PostgresHubRecords: HubRecords {
     private var undo: [(Key, Known?)]?
     /// Savepoint steps not yet sent: they go with the next statement.
     private var pendingSteps: [String] = []
+    /// With `defersWrites`, records written are kept here, in order, and sent together as one statement (`flush`).
+    private let defersWrites: Bool
+    private var unsent: [UnsentRecord] = []
 
-    init(connection: PostgresConnection) { self.connection = connection }
+    private struct UnsentRecord {
+        let key: Key
+        let version: Int
+        let fields: String
+    }
+
+    /// `defersWrites`: records are written together when the batch ends (or before anything reads them from the
+    /// database), not one statement each. A unique key the database then refuses cannot be told to be one
+    /// operation's, so `flush` throws `DeferredWriteRefused` and the batch is decided again without deferring.
+    init(connection: PostgresConnection, defersWrites: Bool = false) {
+        self.connection = connection
+        self.defersWrites = defersWrites
+    }
 
     /// Reads at once every record `operations` name or refer to, and their authors' accounts.
     func readAhead(_ operations: [SyncOperation]) throws {
@@ -92,10 +107,32 @@ final class PostgresHubRecords: HubRecords {
         return try connection.execute(after: steps, sql, parameters)
     }
 
-    /// Sends the savepoint steps still pending: before anything else uses the connection.
+    /// Sends the records and savepoint steps still pending: before anything else uses the connection.
     func finish() throws {
+        try flush()
         guard !pendingSteps.isEmpty else { return }
         try run("SELECT 1")
+    }
+
+    /// Writes the deferred records in one statement, each record once, numbered in the order of its last write (as
+    /// writing them one by one would number them).
+    func flush() throws {
+        guard !unsent.isEmpty else { return }
+        var seen = Set<Key>()
+        let records = Array(unsent.reversed().filter { seen.insert($0.key).inserted }.reversed())
+        unsent = []
+        do {
+            try run("""
+                INSERT INTO records (entity, id, version, deleted, fields, seq)
+                SELECT entity, id, version, false, fields::jsonb, nextval('change_seq')
+                FROM (SELECT * FROM unnest($1::text[], $2::uuid[], $3::int[], $4::text[]) WITH ORDINALITY AS w(entity, id, version, fields, n)
+                      ORDER BY n) AS written
+                ON CONFLICT (entity, id) DO UPDATE SET version = EXCLUDED.version, deleted = false, fields = EXCLUDED.fields, seq = EXCLUDED.seq
+                """, [PostgresArray.literal(records.map(\.key.entity)), PostgresArray.literal(records.map(\.key.id.lowercaseText)),
+                      PostgresArray.literal(records.map { String($0.version) }), PostgresArray.literal(records.map(\.fields))])
+        } catch let error as PostgresError where error.refusesAValue {
+            throw DeferredWriteRefused(cause: error)
+        }
     }
 
     func store(_ state: RecordState, _ kind: RecordKind, by operation: SyncOperation, fields: [String: JSONValue]) throws {
@@ -110,10 +147,14 @@ final class PostgresHubRecords: HubRecords {
         }
         try checkReferenceSpelling(state.fields, of: kind)
         let fields = try WireFields.text(state.fields)
-        try run("""
-            INSERT INTO records (entity, id, version, deleted, fields, seq) VALUES ($1, $2, $3, false, $4::jsonb, nextval('change_seq'))
-            ON CONFLICT (entity, id) DO UPDATE SET version = EXCLUDED.version, deleted = false, fields = EXCLUDED.fields, seq = EXCLUDED.seq
-            """, [kind.entity, state.entityId.lowercaseText, String(state.version), fields])
+        if defersWrites {
+            unsent.append(UnsentRecord(key: Key(entity: kind.entity, id: state.entityId), version: state.version, fields: fields))
+        } else {
+            try run("""
+                INSERT INTO records (entity, id, version, deleted, fields, seq) VALUES ($1, $2, $3, false, $4::jsonb, nextval('change_seq'))
+                ON CONFLICT (entity, id) DO UPDATE SET version = EXCLUDED.version, deleted = false, fields = EXCLUDED.fields, seq = EXCLUDED.seq
+                """, [kind.entity, state.entityId.lowercaseText, String(state.version), fields])
+        }
         // Kept as a read would answer it: the fields as the wire carries them.
         var stored = state
         stored.fields = try WireFields.fields(fields)
@@ -127,6 +168,7 @@ final class PostgresHubRecords: HubRecords {
     /// operation's; an operation that wrote nothing sends none of it. What the batch knew is put back on a rollback.
     func atomically(_ body: () throws -> Bool) throws {
         undo = []
+        if defersWrites { return try deferringAtomically(body) }
         pendingSteps.append("SAVEPOINT decision")
         let opened = pendingSteps.count
         func close(keeping: Bool) {
@@ -138,6 +180,23 @@ final class PostgresHubRecords: HubRecords {
             }
             if !keeping { pendingSteps.append("ROLLBACK TO SAVEPOINT decision") }
             pendingSteps.append("RELEASE SAVEPOINT decision")
+        }
+        do {
+            close(keeping: try body())
+        } catch {
+            close(keeping: false)
+            throw error
+        }
+    }
+
+    /// Nothing of the operation has reached the database: undoing it forgets what it wrote and put aside.
+    private func deferringAtomically(_ body: () throws -> Bool) throws {
+        let unsentBefore = unsent.count
+        func close(keeping: Bool) {
+            defer { undo = nil }
+            guard !keeping else { return }
+            for (key, record) in (undo ?? []).reversed() { known[key] = record }
+            unsent.removeSubrange(unsentBefore...)
         }
         do {
             close(keeping: try body())
@@ -177,6 +236,8 @@ final class PostgresHubRecords: HubRecords {
     /// Deletes a record as SQLite's foreign keys would: refused while a RESTRICT reference names it, records that
     /// CASCADE go with it, SET NULL references are emptied. Each record touched gets its change log entry.
     func remove(_ kind: RecordKind, _ id: UUID) throws {
+        // The records that refer to it are looked up in the database: deferred ones must be there.
+        try flush()
         for (referring, reference) in Self.referencesTo[kind.entity] ?? [] {
             let ids = try run("""
                 SELECT id::text AS id FROM records WHERE entity = $1 AND NOT deleted AND fields->>$2 = $3
@@ -203,4 +264,9 @@ final class PostgresHubRecords: HubRecords {
     private static let referencesTo: [String: [(RecordKind, Reference)]] = Dictionary(grouping: RecordKind.all.flatMap { kind in
         kind.references.map { (kind, $0) }
     }, by: { $0.1.entity })
+}
+
+/// A deferred write the database refused (a repeated unique key): the batch is decided again, one write at a time.
+struct DeferredWriteRefused: Error {
+    let cause: PostgresError
 }

@@ -127,6 +127,29 @@ import Testing
         }
     }
 
+    /// A PostgreSQL hub writes a batch without deletions together (issue 17). With a repeated unique key in it, which
+    /// only the database sees, the batch is decided again one write at a time; without one, its records are written in
+    /// one statement. Either way the answers and the change log are the SQLite hub's.
+    @Test func aBatchWithoutDeletionsGetsTheSameAnswersAndTheSameChangeLog() throws {
+        let withoutDeletions = Self.script().filter { $0.operation != .delete }
+        let repeatsNoUniqueKey = withoutDeletions.filter { operation in
+            !["éBÉNISTERIE", "choir"].contains(operation.fields.text("name")) && operation.fields.text("email") != "EDITOR@example.org"
+        }
+        for (operations, refusesARepeatedKey) in [(withoutDeletions, true), (repeatsNoUniqueKey, false)] {
+            try Self.withBothKindsOfHub { sqliteHub, postgresHub in
+                let push = PushRequest(nodeId: UUID(), operations: operations)
+                let onSQLite = try sqliteHub.applyPush(push).results
+                let onPostgres = try postgresHub.applyPush(push).results
+                #expect(onPostgres.map(Comparable.init) == onSQLite.map(Comparable.init))
+                #expect(onSQLite.contains { $0.reason?.contains("already has the same name") == true } == refusesARepeatedKey)
+                let sqliteLog = try sqliteHub.changes(after: 0, limit: 2000).changes
+                let postgresLog = try postgresHub.changes(after: 0, limit: 2000).changes
+                #expect(postgresLog.map { Comparable($0.state) }.sorted() == sqliteLog.map { Comparable($0.state) }.sorted())
+                #expect(postgresLog.map(\.seq) == postgresLog.map(\.seq).sorted())
+            }
+        }
+    }
+
     /// A node linking is told once per sign-in, to the same administrators in the same words on both kinds of hub: not
     /// to a disabled administrator, not to one who turned these notices off, not to an editor.
     @Test func aNodeLinkingTellsTheSameAdministratorsOnceOnBothKindsOfHub() throws {
