@@ -64,12 +64,11 @@ extension AppDatabase {
     /// tenth of a hub's time taking a push of new participants (issue 15).
     private static func participantsWithUnsettledAddresses(_ db: Database, among ids: Set<UUID>) throws -> [UUID] {
         guard !ids.isEmpty else { return [] }
-        let list = "[" + ids.map { "\"\($0.databaseText)\"" }.joined(separator: ",") + "]"
         return try String.fetchAll(db.cachedStatement(sql: """
             SELECT h.participant_id FROM participant_address_history h JOIN participants p ON p.id = h.participant_id
-            WHERE h.participant_id IN (SELECT value FROM json_each(?)) AND h.effective_to IS NULL
+            WHERE h.participant_id IN (\(IdentifierList.values)) AND h.effective_to IS NULL
             GROUP BY h.participant_id HAVING COUNT(*) > 1 OR MAX(h.venue_id IS NOT p.home_venue_id)
-            """), arguments: [list]).compactMap(UUID.init(uuidString:))
+            """), arguments: [IdentifierList.json(ids.map(\.databaseText))]).compactMap(UUID.init(uuidString:))
     }
 
     /// The change log after `cursor`: each changed record once, with its state now, in the order of its latest change.

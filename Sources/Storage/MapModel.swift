@@ -207,8 +207,8 @@ final class MapModel: @unchecked Sendable {
 
     /// Runs `body` on each row `sql` selects: every row, or those whose id is in `ids`.
     private func rows(_ db: Database, sql: String, ids: [String]?, _ body: (Row) throws -> Void) throws {
-        let narrowed = ids == nil ? sql : sql + (sql.contains(" WHERE ") ? " AND" : " WHERE") + " id IN (SELECT value FROM json_each(?))"
-        let cursor = try Row.fetchCursor(db, sql: narrowed, arguments: ids.map { [Self.jsonArray($0)] } ?? [])
+        let narrowed = ids == nil ? sql : sql + (sql.contains(" WHERE ") ? " AND" : " WHERE") + " id IN (\(IdentifierList.values))"
+        let cursor = try Row.fetchCursor(db, sql: narrowed, arguments: ids.map { [IdentifierList.json($0)] } ?? [])
         while let row = try cursor.next() { try body(row) }
     }
 
@@ -222,9 +222,5 @@ final class MapModel: @unchecked Sendable {
 
     private static func sortKey(name: String, id: String) -> [UInt8] {
         name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 } + [0] + Array(id.utf8)
-    }
-
-    private static func jsonArray(_ ids: [String]) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: ids), as: UTF8.self)
     }
 }

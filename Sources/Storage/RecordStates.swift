@@ -15,9 +15,8 @@ enum RecordStates {
     /// The states of many records of one table, read in one query.
     static func read(_ db: Database, _ table: RecordKind, ids: [UUID]) throws -> [UUID: RecordState] {
         guard !ids.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.table) WHERE id IN (\(marks))",
-                                    arguments: StatementArguments(ids.map(\.databaseText)))
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM \(table.table) WHERE id IN (\(IdentifierList.values))"),
+                                    arguments: [IdentifierList.json(ids.map(\.databaseText))])
         return Dictionary(rows.map { (row: Row) in (row.uuid("id"), state(of: row, table)) }) { first, _ in first }
     }
 
