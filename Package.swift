@@ -27,10 +27,8 @@ let package = Package(
             "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Domain"),
-        // SQLite's library-wide settings (Storage/SQLiteLibrary.swift); GRDB opens the connections.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Storage", dependencies: [
-            "CSQLite", "Domain", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
+            "Domain", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),

@@ -46,7 +46,6 @@ public final class AppDatabase: Sendable {
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
     public init(path: String, passwordCost: PasswordHasher.Cost = .standard) throws {
-        SQLiteLibrary.configured
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
