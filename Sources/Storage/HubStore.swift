@@ -7,35 +7,67 @@ extension AppDatabase {
     /// The kinds of record that sync (the `entity` of an operation or a change).
     public static var syncedEntities: [String] { RecordKind.all.map(\.entity) }
 
-    /// Applies a node's batch in order. Each operation runs in its own savepoint, so one rejected operation
-    /// leaves the others applied; an operation id seen before gets the answer it got the first time.
+    /// Applies a node's batch in order; an operation id seen before gets the answer it got the first time, and one
+    /// rejected operation leaves the others applied.
+    ///
+    /// A push of creates and edits is decided first and its records written together (`DeferredHubRows`). Should the
+    /// database refuse one of them (a broken reference, a repeated name), the push is undone to its savepoint and
+    /// decided again one write at a time, so the refused operation alone is refused.
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
         // What this push changed here, for the change feed: an operation seen before changed nothing new.
         var changed: [RecordChange] = []
         SharedRead.current(for: pool)?.noteWrite("a push")
         let response = try pool.write { db in
-            let forwardsUpstream = try Self.isLinked(db)
-            var results: [SyncResult] = []
-            for operation in request.operations {
-                if let earlier = try Self.earlierResult(db, operation.operationId) {
-                    results.append(earlier)
-                    continue
-                }
-                let result = try HubDecider(records: SQLiteHubRecords(db: db, forwardsUpstream: forwardsUpstream)).apply(operation)
-                results.append(result)
-                if result.outcome == .applied || result.outcome == .merged { changed.append(operation.pushedChange) }
-                // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
-                guard result.outcome != .rejected else { continue }
-                try db.cachedStatement(sql: "INSERT INTO applied_operations (operation_id, result, applied_at) VALUES (?, ?, ?)")
-                    .execute(arguments: [operation.operationId.databaseText,
-                                           String(decoding: result.jsonBytes, as: UTF8.self), Date().storedText])
+            if DeferredHubRows.canDefer(request), let decided = try Self.decideDeferring(db, request) {
+                changed = decided.changed
+                return decided.response
             }
-            changed += try Self.reconcileAddressPeriods(db, touchedBy: request.operations, forwardsUpstream: forwardsUpstream)
-            try SyncedDuplicateSchema.queue(db, newcomers: changed.filter { $0.kind == Participant.kind.entity && $0.operation == .create }.map(\.id))
-            return PushResponse(results: results)
+            let decided = try Self.decide(db, request, deferred: nil)
+            changed = decided.changed
+            return decided.response
         }
         changeFeed.publish(CommittedChanges(origin: .pushed, changes: changed, queuedForHub: false))
         return response
+    }
+
+    /// Nil when the database refused a record the push wrote: nothing of it is left.
+    private static func decideDeferring(_ db: Database, _ request: PushRequest) throws -> (response: PushResponse, changed: [RecordChange])? {
+        var decided: (response: PushResponse, changed: [RecordChange])?
+        do {
+            try db.inSavepoint {
+                decided = try decide(db, request, deferred: DeferredHubRows())
+                return .commit
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            return nil
+        }
+        return decided
+    }
+
+    private static func decide(_ db: Database, _ request: PushRequest,
+                               deferred: DeferredHubRows?) throws -> (response: PushResponse, changed: [RecordChange]) {
+        let forwardsUpstream = try Self.isLinked(db)
+        var changed: [RecordChange] = []
+        var results: [SyncResult] = []
+        for operation in request.operations {
+            if let earlier = try Self.earlierResult(db, operation.operationId) {
+                results.append(earlier)
+                continue
+            }
+            let records = SQLiteHubRecords(db: db, forwardsUpstream: forwardsUpstream, deferred: deferred)
+            let result = try HubDecider(records: records).apply(operation)
+            results.append(result)
+            if result.outcome == .applied || result.outcome == .merged { changed.append(operation.pushedChange) }
+            // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.
+            guard result.outcome != .rejected else { continue }
+            try db.cachedStatement(sql: "INSERT INTO applied_operations (operation_id, result, applied_at) VALUES (?, ?, ?)")
+                .execute(arguments: [operation.operationId.databaseText,
+                                     String(decoding: result.jsonBytes, as: UTF8.self), Date().storedText])
+        }
+        try deferred?.write(db)
+        changed += try Self.reconcileAddressPeriods(db, touchedBy: request.operations, forwardsUpstream: forwardsUpstream)
+        try SyncedDuplicateSchema.queue(db, newcomers: changed.filter { $0.kind == Participant.kind.entity && $0.operation == .create }.map(\.id))
+        return (PushResponse(results: results), changed)
     }
 
     /// Pushes from several nodes can leave a participant two open address periods (each node moved them offline);
@@ -108,6 +140,8 @@ private struct SQLiteHubRecords: HubRecords {
     let db: Database
     /// This hub is itself linked to a hub, so accepted operations queue for it too.
     let forwardsUpstream: Bool
+    /// The push's records kept to be written together, when they are.
+    let deferred: DeferredHubRows?
     /// Made for one operation (`applyPush`): whether its record was written.
     private let progress = OperationProgress()
 
@@ -115,13 +149,17 @@ private struct SQLiteHubRecords: HubRecords {
         var storedRecord = false
     }
 
-    init(db: Database, forwardsUpstream: Bool) {
-        (self.db, self.forwardsUpstream) = (db, forwardsUpstream)
+    init(db: Database, forwardsUpstream: Bool, deferred: DeferredHubRows?) {
+        (self.db, self.forwardsUpstream, self.deferred) = (db, forwardsUpstream, deferred)
     }
 
-    func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState { try RecordStates.read(db, kind, id: id) }
+    func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState {
+        try deferred?.state(kind, id) ?? RecordStates.read(db, kind, id: id)
+    }
 
-    func wasEverWritten(_ kind: RecordKind, _ id: UUID) throws -> Bool { try RecordStates.wasEverWritten(db, kind, id: id) }
+    func wasEverWritten(_ kind: RecordKind, _ id: UUID) throws -> Bool {
+        try deferred?.state(kind, id) != nil || RecordStates.wasEverWritten(db, kind, id: id)
+    }
 
     func account(_ id: UUID) throws -> (role: UserRole, disabled: Bool)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT role, is_disabled FROM users WHERE id = ?"),
@@ -132,7 +170,7 @@ private struct SQLiteHubRecords: HubRecords {
 
     /// Writes the record; a hub that is itself linked upstream passes the operation on, under the same id.
     func store(_ state: RecordState, _ kind: RecordKind, by operation: SyncOperation, fields: [String: JSONValue]) throws {
-        try RecordStates.write(db, kind, state)
+        if let deferred { deferred.keep(state, kind) } else { try RecordStates.write(db, kind, state) }
         progress.storedRecord = true
         let change = Change(operation: operation.operation, entity: operation.entity, entityId: operation.entityId, fields: fields,
                             baseVersion: operation.baseVersion)

@@ -127,15 +127,19 @@ import Testing
         }
     }
 
-    /// A PostgreSQL hub writes a batch without deletions together (issue 17). With a repeated unique key in it, which
-    /// only the database sees, the batch is decided again one write at a time; without one, its records are written in
-    /// one statement. Either way the answers and the change log are the SQLite hub's.
+    /// A PostgreSQL hub writes a batch without deletions together (issue 17), a SQLite hub one without deletions or
+    /// accounts (issue 15). With a repeated unique key in it, which only the database sees, the batch is decided again
+    /// one write at a time; without one, its records are written together. Either way both kinds of hub give the same
+    /// answers and the same change log.
     @Test func aBatchWithoutDeletionsGetsTheSameAnswersAndTheSameChangeLog() throws {
         let withoutDeletions = Self.script().filter { $0.operation != .delete }
         let repeatsNoUniqueKey = withoutDeletions.filter { operation in
             !["éBÉNISTERIE", "choir"].contains(operation.fields.text("name")) && operation.fields.text("email") != "EDITOR@example.org"
         }
-        for (operations, refusesARepeatedKey) in [(withoutDeletions, true), (repeatsNoUniqueKey, false)] {
+        // Without accounts too: a SQLite hub writes such a batch together, and decides it again the same way.
+        let noAccounts = { (operations: [SyncOperation]) in operations.filter { $0.entity != "user" } }
+        for (operations, refusesARepeatedKey) in [(withoutDeletions, true), (repeatsNoUniqueKey, false),
+                                                  (noAccounts(withoutDeletions), true), (noAccounts(repeatsNoUniqueKey), false)] {
             try Self.withBothKindsOfHub { sqliteHub, postgresHub in
                 let push = PushRequest(nodeId: UUID(), operations: operations)
                 let onSQLite = try sqliteHub.applyPush(push).results
