@@ -3,8 +3,8 @@ import Foundation
 import Storage
 
 /// Bearer tokens on a PostgreSQL hub, by the rules of `Storage/APITokenStore.swift`: only SHA-256 hashes are kept,
-/// refresh tokens rotate, and presenting a revoked refresh token revokes its whole sign-in, except for the retry
-/// of a rotation whose answer was lost, as often as the answer is lost.
+/// refresh tokens rotate, and presenting a revoked refresh token revokes its whole sign-in, except for the one retry
+/// of a rotation whose answer was lost.
 extension PostgresHub {
     public func issueAPITokens(for user: User, policy: APITokenPolicy, now: Date) throws -> APITokenPair {
         try pool.transaction { connection in
@@ -18,7 +18,7 @@ extension PostgresHub {
             guard let token = try Self.tokenRow(connection, token: refreshToken, kind: "refresh", locking: true) else { return nil }
             if token.revoked, !token.user.isDisabled,
                try Self.isRetryOfLatestRotation(connection, refreshToken, family: token.family, now: now) {
-                try Self.forgetLostPair(connection, token.family)
+                try Self.revokeFamily(connection, token.family)
                 return try Self.insertTokenPair(connection, user: token.user, family: token.family, policy: policy, now: now)
             }
             if token.revoked || token.user.isDisabled {
@@ -63,8 +63,7 @@ extension PostgresHub {
     }
 
     /// The newest refresh token of the family is unused and under two minutes old, and the presented token is the one
-    /// it replaced: the client is retrying a rotation whose answer never reached it. The retry forgets the lost pair, so
-    /// cuts several times in a row never lock a node out.
+    /// it replaced: the client is retrying a rotation whose answer never reached it.
     private static func isRetryOfLatestRotation(_ connection: PostgresConnection, _ token: String, family: UUID, now: Date) throws -> Bool {
         let newest = try connection.execute("""
             SELECT token_hash, revoked, extract(epoch FROM created_at)::float8 AS created FROM api_tokens
@@ -73,11 +72,6 @@ extension PostgresHub {
         guard newest.count == 2, !newest.bool(0, "revoked"),
               now.timeIntervalSince1970 - (Double(newest.text(0, "created") ?? "") ?? 0) < 120 else { return false }
         return newest.text(1, "token_hash") == TokenSecret.hash(token)
-    }
-
-    /// The pair issued by a rotation whose answer never arrived: the only tokens of the family not revoked.
-    private static func forgetLostPair(_ connection: PostgresConnection, _ family: UUID) throws {
-        try connection.execute("DELETE FROM api_tokens WHERE family_id = $1 AND NOT revoked", [family.lowercaseText])
     }
 
     private static func revokeFamily(_ connection: PostgresConnection, _ family: UUID) throws {

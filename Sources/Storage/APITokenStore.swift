@@ -55,7 +55,7 @@ extension AppDatabase {
             let family = row.uuid("family_id")
             let user = User(row: row)
             if row["revoked"] as Bool, !user.isDisabled, try Self.isRetryOfLatestRotation(db, refreshToken, family: family, now: now) {
-                try Self.forgetLostPair(db, family)
+                try Self.revokeFamily(db, family)
                 return try Self.insertTokenPair(db, user: user, family: family, policy: policy, now: now)
             }
             if row["revoked"] as Bool || user.isDisabled {
@@ -91,10 +91,8 @@ extension AppDatabase {
     }
 
     /// A rotation whose answer was lost (a connection cut mid-response) is retried with the token it replaced. That is
-    /// allowed while the family's newest refresh token is unused and under two minutes old, and the presented token is
-    /// the one it replaced; any other reuse still revokes the family, so a copied token stays useless. The retry
-    /// forgets the lost pair (`forgetLostPair`), so the token it replaced stays the one before the newest: a node whose
-    /// answers are cut several times in a row keeps retrying with the token it holds and is never locked out.
+    /// allowed once the family's newest refresh token is unused and under two minutes old, and the presented token is
+    /// the one it replaced; any other reuse still revokes the family, so a copied token stays useless.
     private static func isRetryOfLatestRotation(_ db: Database, _ token: String, family: UUID, now: Date) throws -> Bool {
         // Two rotations within one millisecond share created_at: the insertion order (rowid) tells them apart.
         let newest = try Row.fetchAll(db, sql: """
@@ -105,11 +103,6 @@ extension AppDatabase {
             return false
         }
         return newest[1]["token_hash"] as String == TokenSecret.hash(token)
-    }
-
-    /// The pair issued by a rotation whose answer never arrived: the only tokens of the family not revoked.
-    private static func forgetLostPair(_ db: Database, _ family: UUID) throws {
-        try db.execute(sql: "DELETE FROM api_tokens WHERE family_id = ? AND revoked = 0", arguments: [family.databaseText])
     }
 
     private static func revokeFamily(_ db: Database, _ family: UUID) throws {

@@ -65,7 +65,9 @@ public final class BackgroundWorker: Sendable {
     private func loop() {
         // On Linux a nice value belongs to the thread, and `who` 0 names the calling thread. Nice 10 gets about a tenth
         // of a core that a request thread also wants.
+        #if os(Linux)
         if yieldsToRequests { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+        #endif
         defer {
             flags.withLock { $0 = (false, false) }
             finished.signal()

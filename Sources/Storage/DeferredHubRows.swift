@@ -23,14 +23,17 @@ final class DeferredHubRows {
     /// The record as this push left it, if it wrote it.
     func state(_ kind: RecordKind, _ id: UUID) -> RecordState? { states[Key(entity: kind.entity, id: id)] }
 
+    /// Kept as the table will hold it (true as 1, 2.0 as 2), as a later operation of the push would read it there.
     func keep(_ state: RecordState, _ kind: RecordKind) {
-        states[Key(entity: kind.entity, id: state.entityId)] = state
-        rows[kind.entity, default: []].append(RecordStates.stagedRow(kind, state))
+        var stored = state
+        stored.fields = state.fields.mapValues(\.asStored)
+        states[Key(entity: kind.entity, id: state.entityId)] = stored
+        rows[kind.entity, default: []].append(RecordStates.stagedRow(kind, stored))
     }
 
-    /// Writes them, kinds that others refer to first. A reference or unique key the database refuses throws its
-    /// `DatabaseError`: which operation caused it cannot be told here, so the caller decides the push again one
-    /// write at a time.
+    /// Writes them, kinds that others refer to first (every reference was found before a record was kept). A unique
+    /// key the database refuses throws its `DatabaseError`: which operation caused it cannot be told here, so the
+    /// caller decides the push again one write at a time.
     func write(_ db: Database) throws {
         for kind in RecordKind.all { if let staged = rows[kind.entity] { try RowWriter.putAll(db, kind, staged) } }
         rows = [:]

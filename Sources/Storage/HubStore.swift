@@ -11,8 +11,8 @@ extension AppDatabase {
     /// rejected operation leaves the others applied.
     ///
     /// A push of creates and edits is decided first and its records written together (`DeferredHubRows`). Should the
-    /// database refuse one of them (a broken reference, a repeated name), the push is undone to its savepoint and
-    /// decided again one write at a time, so the refused operation alone is refused.
+    /// database refuse one of them (a repeated name), or a record name one not here, the push is undone to its
+    /// savepoint and decided again one write at a time, so the refused operation alone is refused.
     public func applyPush(_ request: PushRequest) throws -> PushResponse {
         // What this push changed here, for the change feed: an operation seen before changed nothing new.
         var changed: [RecordChange] = []
@@ -38,7 +38,9 @@ extension AppDatabase {
                 decided = try decide(db, request, deferred: DeferredHubRows())
                 return .commit
             }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+        } catch is DatabaseError {
+            return nil  // refused when the records were written: which operation's, only the one-by-one way can tell
+        } catch is DecideOneByOne {
             return nil
         }
         return decided
@@ -142,7 +144,7 @@ private struct SQLiteHubRecords: HubRecords {
     let forwardsUpstream: Bool
     /// The push's records kept to be written together, when they are.
     let deferred: DeferredHubRows?
-    /// Made for one operation (`applyPush`): whether its record was written.
+    /// Made for one operation (`decide`): whether its record was written (or kept to be written).
     private let progress = OperationProgress()
 
     private final class OperationProgress {
@@ -170,7 +172,12 @@ private struct SQLiteHubRecords: HubRecords {
 
     /// Writes the record; a hub that is itself linked upstream passes the operation on, under the same id.
     func store(_ state: RecordState, _ kind: RecordKind, by operation: SyncOperation, fields: [String: JSONValue]) throws {
-        if let deferred { deferred.keep(state, kind) } else { try RecordStates.write(db, kind, state) }
+        if let deferred {
+            try requireReferences(of: state, kind)
+            deferred.keep(state, kind)
+        } else {
+            try RecordStates.write(db, kind, state)
+        }
         progress.storedRecord = true
         let change = Change(operation: operation.operation, entity: operation.entity, entityId: operation.entityId, fields: fields,
                             baseVersion: operation.baseVersion)
@@ -178,11 +185,24 @@ private struct SQLiteHubRecords: HubRecords {
             .record(change, before: operation.before, operationId: operation.operationId)
     }
 
+    /// The database checks a deferred record's references only when the batch is written, after every operation was
+    /// answered, and on its own order of kinds: a record that names one not here (yet) sends the push the one-by-one
+    /// way, where the database judges it as it is written, so both ways give the same answers.
+    private func requireReferences(of state: RecordState, _ kind: RecordKind) throws {
+        for reference in kind.references {
+            guard let value = state.fields[reference.column], value != .null else { continue }
+            guard case .string(let text) = value, let id = UUID(uuidString: text), id.databaseText == text,
+                  let referenced = RecordKind.named(reference.entity), try liveFields(of: referenced, id: id) != nil
+            else { throw DecideOneByOne() }
+        }
+    }
+
     /// Without a savepoint of its own. An operation writes its record with one statement before anything else
-    /// (`store`), and a statement SQLite refuses (a broken reference, a repeated name) is undone whole, so a refused
-    /// operation has written nothing. A savepoint per operation cost a hub taking a push a quarter of its time: its statements were
-    /// prepared each time, and each one made the search index write its pending entries (issue 15). Should anything
-    /// fail after a write, the operation cannot be undone alone: the whole push is, and the node sends it again.
+    /// (`store`; kept to be written, when the push is deferred), and a statement SQLite refuses (a broken reference, a
+    /// repeated name) is undone whole, so a refused operation has written nothing. A savepoint per operation cost a hub
+    /// taking a push a quarter of its time: its statements were prepared each time, and each one made the search index
+    /// write its pending entries (issue 15). Should anything fail after a write, the operation cannot be undone alone:
+    /// the whole push is, and the node sends it again.
     func atomically(_ body: () throws -> Bool) throws {
         let keeps: Bool
         do {
@@ -209,6 +229,9 @@ private struct SQLiteHubRecords: HubRecords {
         }
     }
 }
+
+/// A deferred push met a record it cannot judge without writing it: the push is decided again one write at a time.
+struct DecideOneByOne: Error {}
 
 /// An operation that failed after it had written: the push it came in is undone whole.
 struct PartlyWrittenOperation: Error, CustomStringConvertible {

@@ -73,6 +73,9 @@ public struct RecordKind: Sendable {
     /// Every synced kind, parents before the kinds that refer to them (linking queues them in this order).
     public static let all: [RecordKind] = firstKinds + visitKinds + notificationKinds + photoKinds
 
+    /// The entity of accounts (users), which sync treats apart in places.
+    public static var accountEntity: String { UserRow.kind.entity }
+
     /// The kinds of the first schema, whose change-log triggers the v4 sync migration made.
     static let firstKinds: [RecordKind] = [
         Category.kind(.activityType), Category.kind(.participantRole), GeographicArea.kind, Venue.kind, Participant.kind,

@@ -89,6 +89,9 @@ struct SyncSession {
             isolateHead = false
             sentThrough = entries.last!.seq
             settler.settle(entries, response.results)
+            // Taking the hub's account can drop a local account's queued operations (`takeHubState`): the next batch
+            // is read only once that is settled.
+            if entries.contains(where: { $0.change.entity == RecordKind.accountEntity }) { settler.waitUntilSettled() }
         }
         settler.waitUntilSettled()
         try settler.rethrowFailure()

@@ -188,12 +188,16 @@ class FaultProxy:
 
     def set_mode(self, mode: str, *, seed: int | None = None, delay_ms: int | None = None,
                  reset_fraction: float | None = None, duplicate_answer: str | None = None,
-                 weights: dict[str, int] | None = None, only_paths: tuple[str, ...] | None = ...):
-        """Switches the fault mode; parameters left out keep their current values."""
+                 weights: dict[str, int] | None = None, only_paths: tuple[str, ...] | None = ...,
+                 times: int | None = None):
+        """Switches the fault mode; parameters left out keep their current values. With `times`, the mode goes back
+        to "pass" by itself once it has picked that many requests (a test that wants exactly one fault cannot
+        switch back before another request arrives)."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         with self._lock:
             self.mode = mode
+            self._times_left = times
             if seed is not None:
                 self.seed = seed
                 self._random = random.Random(seed)
@@ -299,8 +303,13 @@ class FaultProxy:
             self.stats.requests_seen += 1
             if self.only_paths is not None and not path.startswith(self.only_paths):
                 return "pass"
-            if self.mode != "random":
-                return self.mode
+            mode = self.mode
+            if self._times_left is not None:
+                self._times_left -= 1
+                if self._times_left <= 0:
+                    self.mode, self._times_left = "pass", None
+            if mode != "random":
+                return mode
             actions = list(self.weights)
             return self._random.choices(actions, weights=[self.weights[a] for a in actions])[0]
 
