@@ -38,7 +38,9 @@ extension AppDatabase {
                 decided = try decide(db, request, deferred: DeferredHubRows())
                 return .commit
             }
-        } catch is DatabaseError {
+        } catch let error as DatabaseError {
+            // A failure that ended the transaction (a full disk) is no refusal: nothing can be decided again.
+            guard db.isInsideTransaction else { throw error }
             return nil  // refused when the records were written: which operation's, only the one-by-one way can tell
         } catch is DecideOneByOne {
             return nil
@@ -155,12 +157,18 @@ private struct SQLiteHubRecords: HubRecords {
         (self.db, self.forwardsUpstream, self.deferred) = (db, forwardsUpstream, deferred)
     }
 
+    /// A record the push wrote and still keeps is written first, so it reads exactly as the table stores it (SQLite
+    /// turns a number into text in a text column, and the other way round), as it would one write at a time. Only a
+    /// record named twice in one push, or an area's parent, is read back like this.
     func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState {
-        try deferred?.state(kind, id) ?? RecordStates.read(db, kind, id: id)
+        if let deferred, deferred.holds(kind, id) {
+            do { try deferred.write(db) } catch is DatabaseError { throw DecideOneByOne() }
+        }
+        return try RecordStates.read(db, kind, id: id)
     }
 
     func wasEverWritten(_ kind: RecordKind, _ id: UUID) throws -> Bool {
-        try deferred?.state(kind, id) != nil || RecordStates.wasEverWritten(db, kind, id: id)
+        try deferred?.holds(kind, id) == true || RecordStates.wasEverWritten(db, kind, id: id)
     }
 
     func account(_ id: UUID) throws -> (role: UserRole, disabled: Bool)? {
@@ -192,7 +200,8 @@ private struct SQLiteHubRecords: HubRecords {
         for reference in kind.references {
             guard let value = state.fields[reference.column], value != .null else { continue }
             guard case .string(let text) = value, let id = UUID(uuidString: text), id.databaseText == text,
-                  let referenced = RecordKind.named(reference.entity), try liveFields(of: referenced, id: id) != nil
+                  let referenced = RecordKind.named(reference.entity),
+                  try deferred?.holds(referenced, id) == true || liveFields(of: referenced, id: id) != nil
             else { throw DecideOneByOne() }
         }
     }

@@ -190,11 +190,14 @@ class FaultProxy:
                  reset_fraction: float | None = None, duplicate_answer: str | None = None,
                  weights: dict[str, int] | None = None, only_paths: tuple[str, ...] | None = ...,
                  times: int | None = None):
-        """Switches the fault mode; parameters left out keep their current values. With `times`, the mode goes back
-        to "pass" by itself once it has picked that many requests (a test that wants exactly one fault cannot
-        switch back before another request arrives)."""
+        """Switches the fault mode; parameters left out keep their current values. With `times` (1 or more), this
+        mode goes back to "pass" by itself once it has picked that many requests, so a test that wants exactly one
+        fault gets one, however soon the next request comes; a new set_mode without it ends the countdown. Requests
+        outside only_paths are not counted, nor are connections refused on accept (mode drop without only_paths)."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        if times is not None and times < 1:
+            raise ValueError(f"times must be 1 or more, got {times}")
         with self._lock:
             self.mode = mode
             self._times_left = times
