@@ -201,7 +201,7 @@ private struct SQLiteHubRecords: HubRecords {
             guard let value = state.fields[reference.column], value != .null else { continue }
             guard case .string(let text) = value, let id = UUID(uuidString: text), id.databaseText == text,
                   let referenced = RecordKind.named(reference.entity),
-                  try deferred?.holds(referenced, id) == true || liveFields(of: referenced, id: id) != nil
+                  try deferred?.holds(referenced, id) == true || db.recordExists(id, in: referenced.table)
             else { throw DecideOneByOne() }
         }
     }
