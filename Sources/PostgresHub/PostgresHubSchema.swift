@@ -75,6 +75,10 @@ enum PostgresHubSchema {
                 first_pull_at timestamptz NOT NULL DEFAULT now()
             );
             """),
+        ("v5-api-tokens-lost", """
+            -- A token pair whose answer never reached its client (Storage/APITokenStore.swift has the rules).
+            ALTER TABLE api_tokens ADD COLUMN lost boolean NOT NULL DEFAULT false;
+            """),
     ]
 
     /// Brings the database to this version of Fieldbook: the steps not yet run, then the kinds' indexes and the

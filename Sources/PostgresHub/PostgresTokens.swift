@@ -3,8 +3,8 @@ import Foundation
 import Storage
 
 /// Bearer tokens on a PostgreSQL hub, by the rules of `Storage/APITokenStore.swift`: only SHA-256 hashes are kept,
-/// refresh tokens rotate, and presenting a revoked refresh token revokes its whole sign-in, except for the one retry
-/// of a rotation whose answer was lost.
+/// refresh tokens rotate, and presenting a revoked refresh token revokes its whole sign-in, except for retries of a
+/// rotation whose answer was lost.
 extension PostgresHub {
     public func issueAPITokens(for user: User, policy: APITokenPolicy, now: Date) throws -> APITokenPair {
         try pool.transaction { connection in
@@ -16,9 +16,13 @@ extension PostgresHub {
     public func refreshAPITokens(refreshToken: String, policy: APITokenPolicy, now: Date) throws -> APITokenPair? {
         try pool.transaction { connection in
             guard let token = try Self.tokenRow(connection, token: refreshToken, kind: "refresh", locking: true) else { return nil }
+            if token.lost {
+                try Self.revokeFamily(connection, token.family)
+                return nil
+            }
             if token.revoked, !token.user.isDisabled,
                try Self.isRetryOfLatestRotation(connection, refreshToken, family: token.family, now: now) {
-                try Self.revokeFamily(connection, token.family)
+                try Self.setLostPairAside(connection, token.family)
                 return try Self.insertTokenPair(connection, user: token.user, family: token.family, policy: policy, now: now)
             }
             if token.revoked || token.user.isDisabled {
@@ -43,6 +47,7 @@ extension PostgresHub {
         let family: UUID
         let expiresAt: Date
         let revoked: Bool
+        let lost: Bool
         let user: User
     }
 
@@ -50,7 +55,7 @@ extension PostgresHub {
     /// token (two hub processes, two threads) run one after the other, as SQLite's single writer makes them.
     private static func tokenRow(_ connection: PostgresConnection, token: String, kind: String, locking: Bool = false) throws -> TokenRow? {
         let rows = try connection.execute("""
-            SELECT t.family_id::text AS family, extract(epoch FROM t.expires_at)::float8 AS expires, t.revoked,
+            SELECT t.family_id::text AS family, extract(epoch FROM t.expires_at)::float8 AS expires, t.revoked, t.lost,
                    u.id::text AS id, u.version, u.fields::text AS fields
             FROM api_tokens t JOIN records u ON u.entity = 'user' AND u.id = t.user_id AND NOT u.deleted
             WHERE t.token_hash = $1 AND t.kind = $2 \(locking ? "FOR UPDATE OF t" : "")
@@ -59,19 +64,25 @@ extension PostgresHub {
             return nil
         }
         return TokenRow(family: family, expiresAt: Date(timeIntervalSince1970: Double(rows.text(0, "expires") ?? "") ?? 0),
-                        revoked: rows.bool(0, "revoked"), user: user)
+                        revoked: rows.bool(0, "revoked"), lost: rows.bool(0, "lost"), user: user)
     }
 
-    /// The newest refresh token of the family is unused and under two minutes old, and the presented token is the one
-    /// it replaced: the client is retrying a rotation whose answer never reached it.
+    /// The newest refresh token of the family (lost ones set aside) is unused and under two minutes old, and the
+    /// presented token is the one it replaced: the client is retrying a rotation whose answer never reached it.
     private static func isRetryOfLatestRotation(_ connection: PostgresConnection, _ token: String, family: UUID, now: Date) throws -> Bool {
         let newest = try connection.execute("""
             SELECT token_hash, revoked, extract(epoch FROM created_at)::float8 AS created FROM api_tokens
-            WHERE family_id = $1 AND kind = 'refresh' ORDER BY issued DESC LIMIT 2
+            WHERE family_id = $1 AND kind = 'refresh' AND NOT lost ORDER BY issued DESC LIMIT 2
             """, [family.lowercaseText])
         guard newest.count == 2, !newest.bool(0, "revoked"),
               now.timeIntervalSince1970 - (Double(newest.text(0, "created") ?? "") ?? 0) < 120 else { return false }
         return newest.text(1, "token_hash") == TokenSecret.hash(token)
+    }
+
+    /// The pair issued by the rotation being retried: the only tokens of the family not revoked.
+    private static func setLostPairAside(_ connection: PostgresConnection, _ family: UUID) throws {
+        try connection.execute("UPDATE api_tokens SET revoked = true, lost = true WHERE family_id = $1 AND NOT revoked",
+                               [family.lowercaseText])
     }
 
     private static func revokeFamily(_ connection: PostgresConnection, _ family: UUID) throws {
@@ -91,10 +102,10 @@ extension PostgresHub {
     /// Keeps one token (its hash), issued here or moved from a SQLite hub; one already kept is left as it is.
     static func insert(_ connection: PostgresConnection, _ token: StoredAPIToken) throws {
         try connection.execute("""
-            INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at, revoked)
-            VALUES ($1, $2, $3, $4, to_timestamp($5), to_timestamp($6), $7) ON CONFLICT DO NOTHING
+            INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at, revoked, lost)
+            VALUES ($1, $2, $3, $4, to_timestamp($5), to_timestamp($6), $7, $8) ON CONFLICT DO NOTHING
             """, [token.tokenHash, token.kind, token.userId, token.familyId, seconds(token.createdAt), seconds(token.expiresAt),
-                  token.revoked ? "true" : "false"])
+                  token.revoked ? "true" : "false", token.lost ? "true" : "false"])
     }
 
     private static func seconds(_ date: Date) -> String { String(date.timeIntervalSince1970) }

@@ -54,8 +54,13 @@ extension AppDatabase {
             guard let row = try Self.tokenRow(db, token: refreshToken, kind: "refresh") else { return nil }
             let family = row.uuid("family_id")
             let user = User(row: row)
-            if row["revoked"] as Bool, !user.isDisabled, try Self.isRetryOfLatestRotation(db, refreshToken, family: family, now: now) {
+            // A token whose answer was lost never reached its client: whoever presents it holds a copy.
+            if row["lost"] as Bool {
                 try Self.revokeFamily(db, family)
+                return nil
+            }
+            if row["revoked"] as Bool, !user.isDisabled, try Self.isRetryOfLatestRotation(db, refreshToken, family: family, now: now) {
+                try Self.setLostPairAside(db, family)
                 return try Self.insertTokenPair(db, user: user, family: family, policy: policy, now: now)
             }
             if row["revoked"] as Bool || user.isDisabled {
@@ -85,24 +90,33 @@ extension AppDatabase {
 
     private static func tokenRow(_ db: Database, token: String, kind: String) throws -> Row? {
         try Row.fetchOne(db, sql: """
-            SELECT t.family_id, t.expires_at, t.revoked, u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
+            SELECT t.family_id, t.expires_at, t.revoked, t.lost, u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.token_hash = ? AND t.kind = ?
             """, arguments: [TokenSecret.hash(token), kind])
     }
 
     /// A rotation whose answer was lost (a connection cut mid-response) is retried with the token it replaced. That is
-    /// allowed once the family's newest refresh token is unused and under two minutes old, and the presented token is
-    /// the one it replaced; any other reuse still revokes the family, so a copied token stays useless.
+    /// allowed while the family's newest refresh token is unused and under two minutes old, and the presented token is
+    /// the one it replaced; any other reuse still revokes the family, so a copied token stays useless. The retry sets
+    /// the lost pair aside (`lost`): it never counts as the newest rotation again, so answers cut several times in a
+    /// row are retried each time with the token the client holds, and the lost token, if it ever turns up, revokes the
+    /// family (it can only be a copy: someone took over a pair the client did receive).
     private static func isRetryOfLatestRotation(_ db: Database, _ token: String, family: UUID, now: Date) throws -> Bool {
         // Two rotations within one millisecond share created_at: the insertion order (rowid) tells them apart.
         let newest = try Row.fetchAll(db, sql: """
-            SELECT token_hash, revoked, created_at FROM api_tokens WHERE family_id = ? AND kind = 'refresh'
+            SELECT token_hash, revoked, created_at FROM api_tokens WHERE family_id = ? AND kind = 'refresh' AND NOT lost
             ORDER BY created_at DESC, rowid DESC LIMIT 2
             """, arguments: [family.databaseText])
         guard newest.count == 2, !(newest[0]["revoked"] as Bool), now.timeIntervalSince(newest[0]["created_at"] as Date) < 120 else {
             return false
         }
         return newest[1]["token_hash"] as String == TokenSecret.hash(token)
+    }
+
+    /// The pair issued by the rotation being retried: the only tokens of the family not revoked.
+    private static func setLostPairAside(_ db: Database, _ family: UUID) throws {
+        try db.execute(sql: "UPDATE api_tokens SET revoked = 1, lost = 1 WHERE family_id = ? AND revoked = 0",
+                       arguments: [family.databaseText])
     }
 
     private static func revokeFamily(_ db: Database, _ family: UUID) throws {

@@ -11,10 +11,13 @@ public struct StoredAPIToken: Sendable {
     public let createdAt: Date
     public let expiresAt: Date
     public let revoked: Bool
+    /// Issued by a rotation whose answer was lost (`APITokenStore.swift`).
+    public let lost: Bool
 
-    public init(tokenHash: String, kind: String, userId: String, familyId: String, createdAt: Date, expiresAt: Date, revoked: Bool) {
+    public init(tokenHash: String, kind: String, userId: String, familyId: String, createdAt: Date, expiresAt: Date, revoked: Bool,
+                lost: Bool = false) {
         (self.tokenHash, self.kind, self.userId, self.familyId) = (tokenHash, kind, userId, familyId)
-        (self.createdAt, self.expiresAt, self.revoked) = (createdAt, expiresAt, revoked)
+        (self.createdAt, self.expiresAt, self.revoked, self.lost) = (createdAt, expiresAt, revoked, lost)
     }
 }
 
@@ -47,7 +50,7 @@ extension AppDatabase {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM api_tokens WHERE expires_at > ? ORDER BY rowid", arguments: [now]).map { row in
                 StoredAPIToken(tokenHash: row["token_hash"], kind: row["kind"], userId: row["user_id"], familyId: row["family_id"],
-                               createdAt: row["created_at"], expiresAt: row["expires_at"], revoked: row["revoked"])
+                               createdAt: row["created_at"], expiresAt: row["expires_at"], revoked: row["revoked"], lost: row["lost"])
             }
         }
     }

@@ -24,6 +24,7 @@ enum Migrations {
         migrator.registerMigration("v12-photos", migrate: PhotoSchema.create)
         migrator.registerMigration("v13-synced-duplicates", migrate: SyncedDuplicateSchema.create)
         migrator.registerMigration("v14-export-jobs", migrate: ExportJobSchema.create)
+        migrator.registerMigration("v15-api-tokens-lost", migrate: addLostTokens)
         return migrator
     }
 
@@ -200,6 +201,12 @@ enum Migrations {
             CREATE INDEX api_tokens_user ON api_tokens(user_id);
             CREATE INDEX api_tokens_expires ON api_tokens(expires_at);
             """)
+    }
+
+    /// A token pair whose answer never reached its client (a rotation retried with the token it replaced): never
+    /// counted as the newest rotation, and presented, a copy (`APITokenStore.swift`).
+    private static func addLostTokens(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE api_tokens ADD COLUMN lost INTEGER NOT NULL DEFAULT 0")
     }
 
     /// Folded copies of searchable fields (see SearchText), kept by the write methods.

@@ -53,7 +53,7 @@ import Testing
         #expect(Int(throttled.response.header("Retry-After") ?? "") ?? 0 > 0)
     }
 
-    @Test func refreshRotatesARetryOfALostRotationWorksAndReusingAnOlderTokenRevokesTheSignIn() throws {
+    @Test func refreshRotatesRetriesOfLostRotationsWorkAndReusingAnOlderTokenRevokesTheSignIn() throws {
         let given = try APIHarness()
         try given.createUser("ada@example.org", .editor)
         let first = given.login("ada@example.org")
@@ -64,9 +64,14 @@ import Testing
         #expect(given.send(.get, "/api/v1/venues", token: second.string("access_token")).status == 200)
 
         // A rotation whose answer was lost: the replaced token once more, before its successor was used, gets a new pair.
+        let lost = given.send(.post, "/api/v1/auth/refresh", ["refresh_token": first.string("refresh_token")])
+        #expect(lost.status == 200)
+        #expect(given.send(.get, "/api/v1/venues", token: second.string("access_token")).status == 401)
+        // That answer was lost too: the same token is retried again, as often as answers are cut.
         let retried = given.send(.post, "/api/v1/auth/refresh", ["refresh_token": first.string("refresh_token")])
         #expect(retried.status == 200)
-        #expect(given.send(.get, "/api/v1/venues", token: second.string("access_token")).status == 401)
+        #expect(given.send(.get, "/api/v1/venues", token: lost.string("access_token")).status == 401)
+        #expect(given.send(.get, "/api/v1/venues", token: retried.string("access_token")).status == 200)
         let third = given.send(.post, "/api/v1/auth/refresh", ["refresh_token": retried.string("refresh_token")])
         #expect(third.status == 200)
 

@@ -115,7 +115,7 @@ import Testing
         }
         #expect(onPostgres == onSQLite)
         #expect(onSQLite == ["wrong password refused", "signed in as administrator", "bearer works", "refreshed", "old access refused",
-                             "lost answer retried", "replayed token refused", "family revoked"])
+                             "lost answers retried", "replayed token refused", "family revoked", "lost token revokes its sign-in"])
     }
 
     private static func signInSteps(_ hub: any SyncHub) throws -> [String] {
@@ -129,15 +129,26 @@ import Testing
         guard let second = try hub.refreshAPITokens(refreshToken: first.refreshToken, policy: policy, now: now) else { return steps }
         steps.append("refreshed")
         if try hub.apiBearer(accessToken: first.accessToken, now: now) == nil { steps.append("old access refused") }
-        // The answer to that refresh was lost: the client presents the same refresh token again, once.
-        guard let retried = try hub.refreshAPITokens(refreshToken: first.refreshToken, policy: policy, now: now) else { return steps }
-        if try hub.apiBearer(accessToken: retried.accessToken, now: now) != nil, second.refreshToken != retried.refreshToken {
-            steps.append("lost answer retried")
+        // The answers to that refresh and to its retry were lost: the client presents the same refresh token again.
+        guard let lost = try hub.refreshAPITokens(refreshToken: first.refreshToken, policy: policy, now: now),
+              let retried = try hub.refreshAPITokens(refreshToken: first.refreshToken, policy: policy, now: now) else { return steps }
+        if try hub.apiBearer(accessToken: retried.accessToken, now: now) != nil, try hub.apiBearer(accessToken: lost.accessToken, now: now) == nil,
+           Set([second.refreshToken, lost.refreshToken, retried.refreshToken]).count == 3 {
+            steps.append("lost answers retried")
         }
-        // Presented once more, the same token is a copy: refused, and the whole sign-in ends.
+        guard let used = try hub.refreshAPITokens(refreshToken: retried.refreshToken, policy: policy, now: now) else { return steps }
+        // Presented after its successor was used, the same token is a copy: refused, and the whole sign-in ends.
         if try hub.refreshAPITokens(refreshToken: first.refreshToken, policy: policy, now: now) == nil { steps.append("replayed token refused") }
-        if try hub.refreshAPITokens(refreshToken: retried.refreshToken, policy: policy, now: now) == nil,
-           try hub.apiBearer(accessToken: retried.accessToken, now: now) == nil { steps.append("family revoked") }
+        if try hub.refreshAPITokens(refreshToken: used.refreshToken, policy: policy, now: now) == nil,
+           try hub.apiBearer(accessToken: used.accessToken, now: now) == nil { steps.append("family revoked") }
+        // Another sign-in: its client received a rotation, then a copy of the older token was presented (taken for a
+        // retry). The token the client holds turns up as a lost one: a copy is about, and the sign-in ends.
+        let other = try hub.issueAPITokens(for: user, policy: policy, now: now)
+        guard let received = try hub.refreshAPITokens(refreshToken: other.refreshToken, policy: policy, now: now),
+              let taken = try hub.refreshAPITokens(refreshToken: other.refreshToken, policy: policy, now: now) else { return steps }
+        if try hub.refreshAPITokens(refreshToken: received.refreshToken, policy: policy, now: now) == nil,
+           try hub.refreshAPITokens(refreshToken: taken.refreshToken, policy: policy, now: now) == nil,
+           try hub.apiBearer(accessToken: taken.accessToken, now: now) == nil { steps.append("lost token revokes its sign-in") }
         return steps
     }
 }
