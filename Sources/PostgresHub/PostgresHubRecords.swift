@@ -118,8 +118,7 @@ final class PostgresHubRecords: HubRecords {
     /// writing them one by one would number them).
     func flush() throws {
         guard !unsent.isEmpty else { return }
-        var seen = Set<Key>()
-        let records = Array(unsent.reversed().filter { seen.insert($0.key).inserted }.reversed())
+        let records = unsent.lastOfEach(by: \.key)
         unsent = []
         do {
             try run("""

@@ -31,7 +31,7 @@ final class DeferredHubRows {
     /// unique key the database refuses throws its `DatabaseError`: which operation caused it cannot be told here, so
     /// the push is decided again one write at a time.
     func write(_ db: Database) throws {
-        for kind in RecordKind.all { if let staged = rows[kind.entity] { try RowWriter.putAll(db, kind, staged) } }
+        try RowWriter.putAll(db, byKind: rows)
         (kept, rows) = ([], [:])
     }
 }

@@ -140,7 +140,9 @@ extension AppDatabase {
         let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending')") ?? false
         var upserts: [String: [StagedRow]] = [:]
         var taken: [RecordState] = []
-        for state in lastStates(states) {
+        // Pages fetched one after another can list a record twice when it changed on the hub in between, and a push
+        // answers every operation on a record: its last state is the one taken.
+        for state in states.lastOfEach(by: { RecordKey($0.entity, $0.entityId) }) {
             guard let table = RecordKind.named(state.entity) else { continue }
             if anyPending, try hasPendingEdits(db, state) { continue }
             try taking(table, state)
@@ -151,22 +153,13 @@ extension AppDatabase {
             }
             taken.append(state)
         }
-        for table in RecordKind.all { if let rows = upserts[table.entity] { try RowWriter.putAll(db, table, rows) } }
+        try RowWriter.putAll(db, byKind: upserts)
         return taken
     }
 
     private static func hasPendingEdits(_ db: Database, _ state: RecordState) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE entity = ? AND entity_id = ? AND state = 'pending')"),
                           arguments: [state.entity, state.entityId.databaseText]) ?? false
-    }
-
-    /// Each record once, with its last state: pages fetched one after another can list a record twice when it changed
-    /// on the hub in between, and a push answers every operation on a record.
-    private static func lastStates(_ states: [RecordState]) -> [RecordState] {
-        var last: [RecordKey: Int] = [:]
-        for (index, state) in states.enumerated() { last[RecordKey(state.entity, state.entityId)] = index }
-        guard last.count < states.count else { return states }
-        return states.enumerated().filter { last[RecordKey($1.entity, $1.entityId)] == $0 }.map(\.element)
     }
 
     /// Accounts are taken one at a time: taking one can end sessions and give way to another account (`takeHubState`).

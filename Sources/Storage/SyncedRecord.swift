@@ -73,6 +73,11 @@ enum RowWriter {
         }
     }
 
+    /// Rows of several kinds, by entity: kinds that others refer to first (`RecordKind.all`), each kind as `putAll`.
+    static func putAll(_ db: Database, byKind rows: [String: [StagedRow]]) throws {
+        for kind in RecordKind.all { if let staged = rows[kind.entity] { try putAll(db, kind, staged) } }
+    }
+
     private static func putShaped(_ db: Database, _ kind: RecordKind, _ columns: [String], _ rows: ArraySlice<StagedRow>) throws {
         let searched = kind.searchColumns.isEmpty ? nil : kind.searchColumns.map { columns.firstIndex(of: $0) }
         let stored = searched == nil ? columns : columns + ["search_text"]

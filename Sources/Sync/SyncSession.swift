@@ -59,8 +59,8 @@ struct SyncSession {
     /// is never sent again.
     private func push(_ tokens: BoundTokens, _ counter: SessionCounter) throws {
         let nodeId = try database.nodeId()
-        let settler = PushSettler(database: database) { entries, tally in
-            counter.recordPush(entries, tally)
+        let settler = PushSettler(database: database) { count, tally in
+            counter.recordPush(count, tally)
             report(.pushing, counter, "Sent \(counter.statistics.pushed) of \(counter.pendingAtStart) changes")
         }
         defer { settler.waitUntilSettled() }
