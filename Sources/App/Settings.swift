@@ -80,9 +80,10 @@ extension Setting where Value == Int {
         }
     }
 
-    /// The server's own default (8) suits tests; a served node gets a pool a few times the core count (README).
+    /// The server's own default (8) suits tests; a served node gets a few times the core count (README): each request
+    /// waiting for the writer or for PostgreSQL holds one.
     public static var threads: Setting {
-        Setting(name: "threads", variable: "FIELDBOOK_THREADS", about: "Worker threads", defaultNote: "default 4 per core, at least 8",
+        Setting(name: "threads", variable: "FIELDBOOK_THREADS", about: "Threads for requests that may wait (forms, sign-in, sync)", defaultNote: "default 4 per core, at least 8",
                 fallback: max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)) { $1.configuration.server.threadCount = $0 }
     }
 

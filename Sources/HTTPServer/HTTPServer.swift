@@ -11,6 +11,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     private let daemon = Mutex<MicroHTTPDaemon?>(nil)
     private let openStreams = OpenStreams()
+    private let workers = Mutex<RequestWorkers?>(nil)
     let connectionWatch: ConnectionWatch
 
     public init(configuration: ServerConfiguration, responder: RequestResponder, logger: Logger) {
@@ -24,11 +25,19 @@ public final class HTTPServer: @unchecked Sendable {
     @discardableResult
     public func start() throws -> UInt16 {
         openStreams.reopen()
-        let started = try MicroHTTPDaemon(server: self, configuration: configuration)
+        workers.withLock { $0 = RequestWorkers(readThreads: configuration.readThreadCount, otherThreads: configuration.threadCount) }
+        let started: MicroHTTPDaemon
+        do {
+            started = try MicroHTTPDaemon(server: self, configuration: configuration)
+        } catch {
+            workers.withLock { $0 }?.stop()
+            throw error
+        }
         daemon.withLock { $0 = started }
         connectionWatch.start()
         logger.info("listening", metadata: ["address": "\(configuration.host):\(started.port)",
-                                            "threads": "\(configuration.threadCount)", "tls": "\(configuration.isTLS)",
+                                            "threads": "\(configuration.networkThreadCount) network, \(configuration.readThreadCount) reading, \(configuration.threadCount) other",
+                                            "tls": "\(configuration.isTLS)",
                                             "per-address": "\(configuration.connectionsPerAddress)",
                                             "header-timeout": "\(configuration.headerTimeoutSeconds)s"])
         return started.port
@@ -46,6 +55,8 @@ public final class HTTPServer: @unchecked Sendable {
         while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
             usleep(10_000)
         }
+        // Requests still being answered finish and resume their connections before the daemon goes.
+        workers.withLock { current -> RequestWorkers? in defer { current = nil }; return current }?.stop()
         running.stop()
         connectionWatch.stop()
         logger.info("stopped")
@@ -59,6 +70,13 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Streaming responses currently open.
     public var openStreamCount: Int { openStreams.count }
+
+    /// Answers `request` on a worker thread and hands the answer to `done` there.
+    func answerLater(_ request: Request, startedAt: DispatchTime, _ done: @escaping @Sendable (Response) -> Void) {
+        let job: @Sendable () -> Void = { [self] in done(respond(to: request, failure: nil, startedAt: startedAt)) }
+        guard let workers = workers.withLock({ $0 }) else { return job() }
+        workers.run(quickRead: responder.isQuickRead(request), job)
+    }
 
     func respond(to request: Request, failure: HTTPError?, startedAt: DispatchTime) -> Response {
         var response = failure.map { responder.respond(to: request, failure: $0) } ?? responder.respond(to: request)

@@ -16,7 +16,7 @@ public enum ServerStartError: Error, CustomStringConvertible {
 }
 
 /// State of one request while its body arrives; owned by libmicrohttpd's con_cls slot.
-final class PendingRequest {
+final class PendingRequest: @unchecked Sendable {
     let method: String
     let url: String
     let startedAt = DispatchTime.now()
@@ -33,6 +33,13 @@ final class PendingRequest {
     var formLimit = 0
     var failure: HTTPError?
     var answered = false
+    /// The answer a worker thread made while the connection was suspended, queued once libmicrohttpd calls back.
+    private var ready: Response?
+    private let readyLock = NSLock()
+
+    func setReady(_ response: Response) { readyLock.withLock { ready = response } }
+
+    func takeReady() -> Response? { readyLock.withLock { defer { ready = nil }; return ready } }
 
     init(method: String, url: String) {
         self.method = method
@@ -55,7 +62,7 @@ final class MicroHTTPDaemon: @unchecked Sendable {
                 withOptionalCString(configuration.tlsKeyPEM) { key in
                     var settings = fb_daemon_settings(
                         host: host, port: configuration.port,
-                        thread_pool_size: UInt32(configuration.threadCount),
+                        thread_pool_size: UInt32(configuration.networkThreadCount),
                         connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
                         connection_limit: UInt32(configuration.connectionLimit),
                         per_ip_connection_limit: UInt32(configuration.connectionsPerAddress),
@@ -114,6 +121,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
     if pending.answered {
+        // Called again once a worker resumed the connection: its answer is ready.
+        if let response = pending.takeReady() { return queue(response, on: connection, server: server) }
         uploadSize.pointee = 0
         return MHD_Result.YES
     }
@@ -227,15 +236,28 @@ private func formText(_ bytes: [UInt8]) -> String {
     String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
 }
 
-/// Builds the request, asks the server for a response and queues it.
+/// Builds the request and hands it to a worker thread, with the connection suspended until its answer is ready. A
+/// body refused while it arrived is answered here at once, and libmicrohttpd discards the rest of it.
 private func answer(_ pending: PendingRequest, connection: OpaquePointer, server: HTTPServer) -> MHD_Result {
     pending.answered = true
     let request = makeRequest(pending, connection: connection, isTLS: server.configuration.isTLS)
-    let response = server.respond(to: request, failure: pending.failure, startedAt: pending.startedAt)
-    if let stream = response.stream {
-        server.connectionWatch.streaming(Int(bitPattern: connection)) { stream.close() }
+    if let failure = pending.failure {
+        return queue(server.respond(to: request, failure: failure, startedAt: pending.startedAt), on: connection, server: server)
     }
-    return queue(response, on: connection)
+    MHD_suspend_connection(connection)
+    let suspended = SuspendedConnection(connection)
+    server.answerLater(request, startedAt: pending.startedAt) { response in
+        pending.setReady(response)
+        MHD_resume_connection(suspended.connection)
+    }
+    return MHD_Result.YES
+}
+
+/// A suspended connection, valid until it is resumed: libmicrohttpd neither times out nor frees a suspended one.
+private struct SuspendedConnection: @unchecked Sendable {
+    let connection: OpaquePointer
+
+    init(_ connection: OpaquePointer) { self.connection = connection }
 }
 
 private func makeRequest(_ pending: PendingRequest, connection: OpaquePointer, isTLS: Bool) -> Request {
@@ -255,7 +277,10 @@ private func makeRequest(_ pending: PendingRequest, connection: OpaquePointer, i
                    isTLS: isTLS)
 }
 
-private func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+private func queue(_ response: Response, on connection: OpaquePointer, server: HTTPServer) -> MHD_Result {
+    if let stream = response.stream {
+        server.connectionWatch.streaming(Int(bitPattern: connection)) { stream.close() }
+    }
     let created: OpaquePointer? = if let stream = response.stream {
         streamingResponse(stream, connection: connection)
     } else if let file = response.file {

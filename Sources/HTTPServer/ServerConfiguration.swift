@@ -1,9 +1,15 @@
+import Foundation
+
 /// How the HTTP server listens and what it accepts.
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: UInt16
-    /// Worker threads in libmicrohttpd's pool (each runs its own epoll loop).
+    /// Threads that answer requests which may wait (writes, sign-in, a hub's database): a request that waits holds one.
     public var threadCount: Int
+    /// Threads that answer quick reads (`RequestResponder.isQuickRead`), in turns: more than the cores only adds switching.
+    public var readThreadCount = ProcessInfo.processInfo.activeProcessorCount
+    /// libmicrohttpd's threads, each with its own epoll loop; they read requests and write answers, never wait for one.
+    public var networkThreadCount = ProcessInfo.processInfo.activeProcessorCount
     /// The largest body taken into memory: JSON, a form's fields.
     public var maxBodyBytes: Int
     /// The largest multipart upload to one of `uploadPaths`; its files go to `uploadDirectory` as they arrive, not to
@@ -61,6 +67,13 @@ public protocol RequestResponder: Sendable {
     func respond(to request: Request) -> Response
     /// Answers a request whose body the server refused (too large, malformed).
     func respond(to request: Request, failure: HTTPError) -> Response
+    /// True for a request answered by reading alone, without waiting for anything (a page's GET): such requests take
+    /// turns on the reading threads (`ServerConfiguration.readThreadCount`).
+    func isQuickRead(_ request: Request) -> Bool
+}
+
+extension RequestResponder {
+    public func isQuickRead(_ request: Request) -> Bool { false }
 }
 
 /// Headers every response carries unless the handler set its own.
