@@ -51,8 +51,10 @@ let package = Package(
             "HTTPServer", "Domain", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // glibc's allocator settings, for the server's memory (fieldbook/Fieldbook.swift).
+        .systemLibrary(name: "CMalloc"),
         .executableTarget(name: "fieldbook", dependencies: [
-            "App",
+            "App", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
