@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 cluster for tests and benchmarks: `start DIR` makes one in DIR (initdb, as the postgres user
 # when run as root, since PostgreSQL refuses to run as root), listening on loopback on a free port, with a database
-# "fieldbook" that the user "fieldbook" owns; it prints the connection URL. `stop DIR` stops it (the caller removes DIR).
+# "fieldbook" that the user "fieldbook" owns; it prints the connection URL. `restart DIR` stops it (ending every
+# connection, as a failover does) and starts it again on the same port. `stop DIR` stops it (the caller removes DIR).
 set -euo pipefail
 BIN=${POSTGRES_BIN:-/usr/lib/postgresql/15/bin}
-command=${1:?usage: postgres-cluster.sh start|stop DIR}
-dir=${2:?usage: postgres-cluster.sh start|stop DIR}
+command=${1:?usage: postgres-cluster.sh start|restart|stop DIR}
+dir=${2:?usage: postgres-cluster.sh start|restart|stop DIR}
 
 as_owner() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
@@ -24,8 +25,12 @@ case "$command" in
       -c "CREATE ROLE fieldbook LOGIN" -c "CREATE DATABASE fieldbook OWNER fieldbook" >/dev/null
     echo "postgresql://fieldbook@127.0.0.1:$port/fieldbook"
     ;;
+  restart)
+    # pg_ctl keeps the options the cluster was started with (postmaster.opts).
+    as_owner "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
+    ;;
   stop)
     [ -d "$dir/data" ] && as_owner "$BIN/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     ;;
-  *) echo "usage: postgres-cluster.sh start|stop DIR" >&2; exit 64 ;;
+  *) echo "usage: postgres-cluster.sh start|restart|stop DIR" >&2; exit 64 ;;
 esac

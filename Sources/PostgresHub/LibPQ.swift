@@ -57,6 +57,16 @@ final class PostgresConnection {
     /// transaction (a step that failed midway): the pool then drops it rather than hand it to the next request.
     var isUsable: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE }
 
+    /// True when the server has sent this idle connection anything: it restarted, failed over, or was told to end
+    /// it, and its goodbye and the end of the connection wait unread. Nothing else is sent to an idle connection that
+    /// does not LISTEN, so the pool drops any that has something to read (at worst a notice), with no round trip.
+    var hasUnreadInput: Bool {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return true }
+        var waiting = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, 0) != 0
+    }
+
     /// Runs one statement with `$1`, `$2`… bound to `parameters` (nil: NULL); answers its rows.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {

@@ -17,9 +17,18 @@ public final class PostgresPool: @unchecked Sendable {
     func withConnection<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
         slots.wait()
         defer { slots.signal() }
-        let connection = try lock.withLock { idle.popLast() } ?? PostgresConnection(url: url)
+        let connection = try idleConnectionStillOpen() ?? PostgresConnection(url: url)
         defer { if connection.isUsable { lock.withLock { idle.append(connection) } } }
         return try body(connection)
+    }
+
+    /// An idle connection the server has not hung up on. After a restart or a failover every idle connection is
+    /// closed at the server's end; each is dropped here, unused, so that no request fails for having been handed one.
+    private func idleConnectionStillOpen() -> PostgresConnection? {
+        while let connection = lock.withLock({ idle.popLast() }) {
+            if !connection.hasUnreadInput { return connection }
+        }
+        return nil
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.

@@ -50,6 +50,12 @@ class PostgresServer:
             raise HarnessError(f"psql failed: {done.stderr}")
         return done.stdout
 
+    def restart(self):
+        """Stops the cluster, which ends every connection to it as a failover would, and starts it again."""
+        done = subprocess.run(["bash", str(SCRIPT), "restart", str(self.directory)], capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise HarnessError(f"could not restart PostgreSQL: {done.stderr}{done.stdout}")
+
     def close(self):
         subprocess.run(["bash", str(SCRIPT), "stop", str(self.directory)], capture_output=True, timeout=60)
         shutil.rmtree(self.directory, ignore_errors=True)

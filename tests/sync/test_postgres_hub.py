@@ -1,11 +1,12 @@
 """Nodes syncing through a hub on PostgreSQL (issue 17), all real processes: `fieldbook hub` on a throwaway PostgreSQL
 15 cluster, nodes linked to it. Nodes cannot tell it from a SQLite hub: they link, push, pull and list conflicts the same
 way (the other scenarios of tests/sync run against both kinds of hub through the `hub_kind` fixture). Two hub processes on one database serve nodes at once, and a hub process killed with SIGKILL in
-the middle of a push loses and doubles nothing. A SQLite hub moved into PostgreSQL keeps its nodes syncing."""
+the middle of a push loses and doubles nothing. A restart of PostgreSQL fails no request. A SQLite hub moved into PostgreSQL keeps its nodes syncing."""
 
 import json
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -81,6 +82,29 @@ def test_two_hub_processes_serve_nodes_and_one_killed_mid_push_loses_and_doubles
         assert status["failed_operations"] == 0 and status["conflicts"] == 0, status
     applied = int(postgres.psql("SELECT count(*) FROM applied_operations").strip())
     assert applied >= len(wanted) + len(from_two)
+
+
+def test_a_restart_of_postgresql_fails_no_request_on_the_hub(cluster, postgres):
+    hub = start_postgres_hub(cluster, postgres)
+    admin = hub.api(HUB_ADMIN.email, HUB_ADMIN.password)
+
+    def read_changes(_=None):
+        return admin.request("GET", "/api/v1/sync/changes?after=0&limit=50")
+
+    read_changes()
+    # Requests at once leave several connections idle in the hub's pool.
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(read_changes, range(48)))
+    held = int(postgres.psql("SELECT count(*) FROM pg_stat_activity WHERE usename = 'fieldbook'").strip())
+    assert held >= 2, f"the hub held {held} connections; the test needs idle ones to mean anything"
+
+    # As in a failover, the server ends every connection; the hub's idle ones are now closed at the other end.
+    postgres.restart()
+    # Each request would fail (500) on a connection the server had ended; request() raises on any status but 200.
+    for _ in range(held + 4):
+        read_changes()
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(read_changes, range(32)))
 
 
 def saved_cursor(node) -> int:
