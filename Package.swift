@@ -47,14 +47,14 @@ let package = Package(
             "HTTPServer", "Domain", "Storage", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // glibc's allocator settings, for the server's memory (App/MallocArenas.swift).
+        .systemLibrary(name: "CMalloc"),
         .target(name: "App", dependencies: [
-            "HTTPServer", "Domain", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
+            "CMalloc", "HTTPServer", "Domain", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // glibc's allocator settings, for the server's memory (fieldbook/Fieldbook.swift).
-        .systemLibrary(name: "CMalloc"),
         .executableTarget(name: "fieldbook", dependencies: [
-            "App", "CMalloc",
+            "App",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -1,4 +1,4 @@
-/* glibc's allocator settings (Sources/fieldbook/Fieldbook.swift is the one Swift file that calls it). M_ARENA_MAX is
+/* glibc's allocator settings (Sources/App/MallocArenas.swift is the one Swift file that calls it). M_ARENA_MAX is
    only in <malloc.h>, which Swift's Glibc module leaves out. */
 #ifndef FIELDBOOK_MALLOC_SHIM_H
 #define FIELDBOOK_MALLOC_SHIM_H

@@ -27,6 +27,9 @@ public struct HTTPError: HTTPResponseError, Equatable {
         HTTPError(.badRequest, "The form data sent could not be read (\(detail)). Reload the page and try again.")
     }
 
+    /// A request that arrived, or waited its turn, while the server was stopping: it was not carried out.
+    public static let stopping = HTTPError(.serviceUnavailable, "Fieldbook is shutting down, and this request was not carried out. Try again in a minute.")
+
     public static func bodyTooLarge(limit: Int) -> HTTPError {
         HTTPError(.payloadTooLarge, "What was sent is larger than the \(ByteCountText.describe(limit)) this server accepts. Send something smaller.")
     }

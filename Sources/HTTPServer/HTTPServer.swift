@@ -71,11 +71,14 @@ public final class HTTPServer: @unchecked Sendable {
     /// Streaming responses currently open.
     public var openStreamCount: Int { openStreams.count }
 
-    /// Answers `request` on a worker thread and hands the answer to `done` there.
-    func answerLater(_ request: Request, startedAt: DispatchTime, _ done: @escaping @Sendable (Response) -> Void) {
-        let job: @Sendable () -> Void = { [self] in done(respond(to: request, failure: nil, startedAt: startedAt)) }
-        guard let workers = workers.withLock({ $0 }) else { return job() }
-        workers.run(quickRead: responder.isQuickRead(request), job)
+    /// Answers `request` (or its `failure`) on a worker thread and hands the answer to `done` there; once the server is
+    /// stopping, `done` gets a refusal at once.
+    func answerLater(_ request: Request, failure: HTTPError?, startedAt: DispatchTime,
+                     _ done: @escaping @Sendable (Response) -> Void) {
+        let job = RequestJob(answer: { [self] in done(respond(to: request, failure: failure, startedAt: startedAt)) },
+                             refuse: { [self] in done(respond(to: request, failure: .stopping, startedAt: startedAt)) })
+        guard let workers = workers.withLock({ $0 }) else { return job.refuse() }
+        workers.run(quickRead: failure == nil && responder.isQuickRead(request), job)
     }
 
     func respond(to request: Request, failure: HTTPError?, startedAt: DispatchTime) -> Response {

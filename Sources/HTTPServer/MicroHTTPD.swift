@@ -236,17 +236,15 @@ private func formText(_ bytes: [UInt8]) -> String {
     String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
 }
 
-/// Builds the request and hands it to a worker thread, with the connection suspended until its answer is ready. A
-/// body refused while it arrived is answered here at once, and libmicrohttpd discards the rest of it.
+/// Builds the request and hands it to a worker thread, with the connection suspended until its answer is ready. A body
+/// refused while it arrived is answered the same way (its error page may look up the session), and libmicrohttpd
+/// discards the rest of it.
 private func answer(_ pending: PendingRequest, connection: OpaquePointer, server: HTTPServer) -> MHD_Result {
     pending.answered = true
     let request = makeRequest(pending, connection: connection, isTLS: server.configuration.isTLS)
-    if let failure = pending.failure {
-        return queue(server.respond(to: request, failure: failure, startedAt: pending.startedAt), on: connection, server: server)
-    }
     MHD_suspend_connection(connection)
     let suspended = SuspendedConnection(connection)
-    server.answerLater(request, startedAt: pending.startedAt) { response in
+    server.answerLater(request, failure: pending.failure, startedAt: pending.startedAt) { response in
         pending.setReady(response)
         MHD_resume_connection(suspended.connection)
     }

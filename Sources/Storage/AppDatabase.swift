@@ -18,6 +18,8 @@ public final class AppDatabase: Sendable {
     public let answers = VersionedCache<AnyHashable, [UInt8]>(budget: 16 << 20)
     /// The areas in tree order (one entry), which list pages offer as a filter.
     let areaTrees = VersionedCache<Int, [AreaTreeEntry]>(budget: 1)
+    /// Writes sessions' upkeep one after another, off the threads that answer pages (`keepUpLater`).
+    let sessionUpkeep = DispatchQueue(label: "fieldbook.session-upkeep")
 
     /// The most the writer connection's page cache may hold, in KiB (SQLite's default is 2,000).
     static let writerCacheKiB = 64 * 1024
@@ -126,6 +128,7 @@ public final class AppDatabase: Sendable {
 
     /// Checkpoints the WAL and closes every connection (on shutdown).
     public func close() throws {
+        sessionUpkeep.sync {}
         try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         try pool.close()
     }

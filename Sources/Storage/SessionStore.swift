@@ -94,6 +94,14 @@ extension AppDatabase {
         }
     }
 
+    /// Writes the upkeep in the background: a page's reading thread must not wait for the writer, which an import or a
+    /// sync may hold for a while. Losing a touch to a crash only leaves an idle timer a minute behind; an ended session
+    /// is found ended again by the next lookup.
+    public func keepUpLater(_ upkeep: SessionUpkeep?) {
+        guard let upkeep else { return }
+        sessionUpkeep.async { [self] in try? keepUp(upkeep) }
+    }
+
     public func endSession(token: String) throws {
         try keepUp(.end(tokenHash: TokenSecret.hash(token)))
     }

@@ -13,7 +13,7 @@ extension AppDatabase {
     /// The pages' session named by the request's session cookie, if it is still alive; both surfaces sign in with it.
     public func session(of request: Request, policy: SessionPolicy) throws -> SignedInSession? {
         let found = try lookUpSession(of: request, policy: policy)
-        try keepUp(found.upkeep)
+        keepUpLater(found.upkeep)
         return found.session
     }
 

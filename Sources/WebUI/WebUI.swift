@@ -96,10 +96,10 @@ public final class WebUI: Sendable {
 
     /// Runs one page: resolves the session, checks role and CSRF token, then calls the handler.
     /// A GET only reads, so all its reads share one transaction (`readingTogether`); the session's upkeep, its one
-    /// write, follows the transaction. Forms' answers write, then redirect: each read and write stands alone.
+    /// write, is left to the background (`keepUpLater`). Forms' answers write, then redirect: each read and write stands alone.
     func run(_ request: Request, access: Access, handler: PageHandler) throws -> Response {
         var upkeep: SessionUpkeep?
-        defer { try? database.keepUp(upkeep) }
+        defer { database.keepUpLater(upkeep) }
         guard request.method == .get else { return try runChecked(request, access: access, handler: handler, upkeep: &upkeep) }
         return try database.readingTogether { try runChecked(request, access: access, handler: handler, upkeep: &upkeep) }
     }
@@ -149,7 +149,7 @@ public final class WebUI: Sendable {
         let status = failure.status
         var upkeep: SessionUpkeep?
         var context = makeContext(request, upkeep: &upkeep)
-        try? database.keepUp(upkeep)
+        database.keepUpLater(upkeep)
         if status == .notFound || status.code >= 500 { context.cookies.removeAll { $0.name == CookieName.flash } }
         var view: [String: Any] = ["status": status.code, "heading": Self.heading(status), "message": failure.message]
         if let fields = failure.fields, !fields.isEmpty {

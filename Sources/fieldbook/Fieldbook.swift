@@ -1,6 +1,5 @@
 import App
 import ArgumentParser
-import CMalloc
 import Foundation
 
 @main
@@ -12,7 +11,7 @@ struct Fieldbook: AsyncParsableCommand {
         defaultSubcommand: Serve.self)
 
     static func main() async {
-        limitMallocArenas()
+        MallocArenas.limitForServing()
         await main(nil)
     }
 }
@@ -49,12 +48,4 @@ func readPassword(for command: String) throws -> String {
 /// libcurl (Sync/CurlTransfer.swift) would send even loopback hub requests through http_proxy.
 func keepLoopbackOffProxy() {
     setenv("no_proxy", "127.0.0.1,localhost,::1", 0)
-}
-
-/// glibc gives each thread that allocates while another does an arena of its own, up to eight per core, and freed
-/// memory stays in the arena it came from. A server's threads (network, reading, waiting, sync, chores) thus kept
-/// about 12 MB more resident under the list benchmark (108 MB at its peak, 97 MB with two arenas), at the same speed.
-/// Set first thing: glibc fixes its limit once a ninth arena is made. MALLOC_ARENA_MAX in the environment still wins.
-func limitMallocArenas() {
-    if getenv("MALLOC_ARENA_MAX") == nil { _ = fieldbook_limit_malloc_arenas(2) }
 }
