@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The PostgreSQL hub beside the SQLite hub (issue 17), release build, real processes on loopback:
-#  1. push of about 10,000 operations from one node, into each kind of hub (scripts/benchmark-sync.sh);
+#  1. push of about 10,000 operations from one node, into each kind of hub, then from two nodes at once into two
+#     PostgreSQL hub processes on one database (scripts/benchmark-sync.sh);
 #  2. first sync of the demo community from each kind of hub (the PostgreSQL one gets it by `fieldbook hub-migrate`);
 #  3. 200 simulated nodes pushing and pulling at once, into one hub process and into two on the same database:
 #     p50/p99 per request, errors, and the most connections PostgreSQL held (scripts/benchmark_hub_load.py).
@@ -14,6 +15,7 @@ for part in push first-sync; do
   for kind in sqlite postgres; do
     FIELDBOOK_BENCH_HUB=$kind FIELDBOOK_BENCH_ONLY=$part bash scripts/benchmark-sync.sh "$@"
   done
+  if [ "$part" = push ]; then FIELDBOOK_BENCH_ONLY=push-two bash scripts/benchmark-sync.sh "$@"; fi
 done
 runs load || exit 0
 

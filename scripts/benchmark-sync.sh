@@ -4,7 +4,9 @@
 #  2. first sync: a new node linked to a hub holding the demo community (100,000 participants by default) pulls a full copy;
 #     prints the time and records per second.
 #  3. live changes: two nodes on a five-minute interval; seconds from an edit on one to its arrival on the other.
-# Each figure is printed beside its target (issue 15). FIELDBOOK_BENCH_ONLY=push|first-sync|live runs one part.
+#  4. push-two (PostgreSQL only, not part of "all"): two nodes, each with about 10,000 queued operations, push at once
+#     into two hub processes on one database; prints operations per second together and each process's CPU seconds.
+# Each figure is printed beside its target (issue 15). FIELDBOOK_BENCH_ONLY=push|first-sync|live|push-two runs one part.
 # FIELDBOOK_BENCH_HUB=postgres runs the hubs of parts 1 and 2 as `fieldbook hub` on a throwaway PostgreSQL cluster (the
 # first sync's hub is the demo moved there by `fieldbook hub-migrate`); scripts/benchmark-postgres-hub.sh runs both kinds.
 #   scripts/benchmark-sync.sh [participants activities venues]
@@ -60,13 +62,18 @@ runs() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
 # verdict VALUE OP TARGET: "met" or "NOT met".
 verdict() { python3 -c "import sys; v,o,t=float(sys.argv[1]),sys.argv[2],float(sys.argv[3]); print('met' if (v>=t if o=='>=' else v<=t) else 'NOT met')" "$@"; }
 
+# queue_push NAME HUB_URL SEED: a node linked to HUB_URL with about 10,000 operations queued; prints how many.
+queue_push() {
+  mkdir -p "$WORK/$1"
+  printf '%s\n' "$PASSWORD" | "$BIN" link --data "$WORK/$1" --upstream "$2" --email admin@example.org >/dev/null
+  "$BIN" demo-data --data "$WORK/$1" --participants 2000 --activities 700 --venues 300 --seed "$3" >/dev/null
+  sql "$WORK/$1" "SELECT COUNT(*) FROM outbox WHERE state = 'pending'"
+}
+
 bench_push() {
 echo "== push: queue about 10,000 operations on a node, then push them to a hub ($HUB_KIND)"
 mkdir -p "$WORK/hub1"; HUB=$(hub "$WORK/hub1")
-mkdir -p "$WORK/node1"
-printf '%s\n' "$PASSWORD" | "$BIN" link --data "$WORK/node1" --upstream "$HUB" --email admin@example.org >/dev/null
-"$BIN" demo-data --data "$WORK/node1" --participants 2000 --activities 700 --venues 300 --seed 2 >/dev/null
-QUEUED=$(sql "$WORK/node1" "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")
+QUEUED=$(queue_push node1 "$HUB" 2)
 START=$(now); serve "$WORK/node1" --sync-interval 3600 >/dev/null
 # One process polls with one connection: starting Python for each look took a core's worth of the two being measured.
 END=$(python3 - "$WORK/node1/fieldbook.sqlite" <<'PY'
@@ -82,6 +89,59 @@ RATE=$(python3 -c "import sys; print(round(int(sys.argv[1])/(float(sys.argv[3])-
 python3 -c "import sys; q,s,e=int(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); print(f'pushed {q} operations in {e-s:.2f} s (from process start): {q/(e-s):.0f} operations/s; failed: {sys.argv[4]}')" "$QUEUED" "$START" "$END" "$FAILED"
 if [ "$FAILED" != 0 ]; then echo "push: $FAILED operations refused; target >= 10000: NOT met"; return; fi
 echo "push: $RATE operations/s; target >= 10000: $(verdict "$RATE" '>=' 10000)"
+}
+
+# cpu_seconds PID...: the processes' CPU time so far (user and system), in seconds.
+cpu_seconds() {
+  python3 - "$@" <<'PY'
+import os, sys
+ticks = 0
+for pid in sys.argv[1:]:
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        continue
+    ticks += int(fields[11]) + int(fields[12])  # utime and stime
+print(ticks / os.sysconf("SC_CLK_TCK"))
+PY
+}
+
+bench_push_two() {
+echo "== push into two hub processes on one PostgreSQL database: two nodes, each with about 10,000 queued operations"
+local cluster="$WORK/pg-two" url
+url=$(bash scripts/postgres-cluster.sh start "$cluster")
+printf '%s\n' "$PASSWORD" | "$BIN" create-user --database-url "$url" --email admin@example.org --role administrator >/dev/null
+local hubs=() name
+for name in hub-a hub-b; do
+  "$BIN" hub --database-url "$url" --port 0 --log-level warning > "$WORK/$name.out" 2> "$WORK/$name.err" &
+  echo $! > "$WORK/$name.pid"
+  for _ in $(seq 300); do grep -q "serving at" "$WORK/$name.out" 2>/dev/null && break; sleep 0.1; done
+  local served; served=$(grep -o 'serving at http://[^ ]*' "$WORK/$name.out" | tail -1); served=${served#serving at }; hubs+=("${served%/}")
+done
+local queued_a queued_b
+queued_a=$(queue_push push-a "${hubs[0]}" 2); queued_b=$(queue_push push-b "${hubs[1]}" 3)
+local postgres_pids; postgres_pids=$(pgrep -u postgres -d ' ' postgres)
+local hub_pids="$(cat "$WORK/hub-a.pid") $(cat "$WORK/hub-b.pid")"
+local before_hubs before_pg; before_hubs=$(cpu_seconds $hub_pids); before_pg=$(cpu_seconds $postgres_pids)
+START=$(now)
+serve "$WORK/push-a" --sync-interval 3600 >/dev/null; serve "$WORK/push-b" --sync-interval 3600 >/dev/null
+END=$(python3 - "$WORK/push-a/fieldbook.sqlite" "$WORK/push-b/fieldbook.sqlite" <<'PY'
+import sqlite3, sys, time
+dbs = [sqlite3.connect("file:" + path + "?mode=ro", uri=True) for path in sys.argv[1:]]
+while any(db.execute("SELECT count FROM outbox_counts WHERE state = 'pending'").fetchone()[0] > 0 for db in dbs):
+    time.sleep(0.01)
+print(f"{time.time():.6f}")
+PY
+)
+postgres_pids=$(pgrep -u postgres -d ' ' postgres)
+local after_hubs after_pg nodes
+after_hubs=$(cpu_seconds $hub_pids); after_pg=$(cpu_seconds $postgres_pids)
+nodes=$(cpu_seconds "$(cat "$WORK/push-a.pid")" "$(cat "$WORK/push-b.pid")")
+local failed=$(( $(sql "$WORK/push-a" "SELECT COUNT(*) FROM outbox WHERE state = 'failed'") + $(sql "$WORK/push-b" "SELECT COUNT(*) FROM outbox WHERE state = 'failed'") ))
+python3 -c "import sys; q,s,e=int(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); print(f'pushed {q} operations through two hub processes in {e-s:.2f} s (from the nodes starting): {q/(e-s):.0f} operations/s together; failed: {sys.argv[4]}')" \
+  "$((queued_a + queued_b))" "$START" "$END" "$failed"
+python3 -c "import sys; h0,h1,p0,p1,n=map(float,sys.argv[1:]); print(f'CPU seconds during the push: hub processes {h1-h0:.1f}, PostgreSQL {p1-p0:.1f} (backends that ended early are missed), nodes {n:.1f} (including their start)')" \
+  "$before_hubs" "$after_hubs" "$before_pg" "$after_pg" "$nodes"
 }
 
 bench_first_sync() {
@@ -122,4 +182,5 @@ python3 scripts/benchmark_live.py "$URL1" "$WORK/live1/fieldbook.sqlite" "$URL2"
 runs push && bench_push
 runs first-sync && bench_first_sync
 runs live && bench_live
+[ "$ONLY" = push-two ] && bench_push_two
 true
