@@ -142,6 +142,8 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeRetainedValue()
     if let processor = pending.postProcessor { _ = MHD_destroy_post_processor(processor) }
+    // The uploaded files go now, not whenever the worker that answered lets go of the request.
+    pending.uploads = nil
     conCls.pointee = nil
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestFinished()
 }
