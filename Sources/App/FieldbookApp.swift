@@ -163,9 +163,10 @@ struct AppResponder: RequestResponder {
         isAPI(request) ? api.respond(to: request, failure: failure) : web.respond(to: request, failure: failure)
     }
 
-    /// GET and HEAD only read, and SQLite's readers never wait for its writer. Two write as well: a session's idle
-    /// timer moved on (at most once a minute) and opening a notification; they wait only while another write is under way.
-    func isQuickRead(_ request: Request) -> Bool { request.method == .get || request.method == .head }
+    /// The API's GETs and HEADs, and the pages' that only read: SQLite's readers never wait for its writer.
+    func isQuickRead(_ request: Request) -> Bool {
+        isAPI(request) ? request.method == .get || request.method == .head : web.onlyReads(request)
+    }
 
     private func isAPI(_ request: Request) -> Bool { request.path.hasPrefix("/api/") }
 }

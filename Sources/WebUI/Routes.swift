@@ -18,7 +18,7 @@ enum WebRoutes {
         table.get(Paths.notificationPreferences, .signedIn, NotificationPages.preferences)
         table.post(Paths.notificationPreferences, .signedIn, NotificationPages.savePreferences)
         table.post(Paths.readAllNotifications, .signedIn, NotificationPages.markAllRead)
-        table.get(Paths.openNotification, .signedIn, NotificationPages.open)
+        table.getThatWrites(Paths.openNotification, .signedIn, NotificationPages.open)
         table.post(Paths.readNotification, .signedIn, NotificationPages.markRead)
 
         for kind in CategoryKind.allCases {

@@ -45,6 +45,7 @@ public final class WebUI: Sendable {
     public let exports: ExportRunner
     let logger: Logger
     private let router: Router
+    private let writingGets: Router
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
                 setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, tiles: TileLibrary? = nil,
@@ -65,6 +66,7 @@ public final class WebUI: Sendable {
         var table = WebRouteTable()
         WebRoutes.register(in: &table)
         self.router = table.router
+        writingGets = table.writingGets
         table.bind(to: self)
     }
 
@@ -87,6 +89,12 @@ public final class WebUI: Sendable {
                 return errorPage(for: error, request: request)
             }
         }
+    }
+
+    /// True for a GET or HEAD whose page only reads: it never waits for the writer (sessions' upkeep is written in
+    /// the background), so the server answers it on its reading threads.
+    public func onlyReads(_ request: Request) -> Bool {
+        (request.method == .get || request.method == .head) && (try? writingGets.resolve(request)) == nil
     }
 
     /// Answers a request whose body the server refused.
@@ -184,6 +192,8 @@ public final class WebUI: Sendable {
 /// Collects routes with their access level, then binds them to the WebUI that runs them.
 struct WebRouteTable {
     private(set) var router = Router()
+    /// The GET routes whose handler writes (`getThatWrites`), matched only to tell them apart.
+    private(set) var writingGets = Router()
     /// Every route with its access, for `fieldbook routes`.
     private(set) var declared: [DeclaredRoute] = []
     private let owner = OwnerBox()
@@ -203,6 +213,13 @@ struct WebRouteTable {
     }
 
     mutating func get(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) { add(.get, pattern, access, handler) }
+
+    /// A GET whose handler writes (opening a notification marks it read): it may wait for the writer, so it is not
+    /// answered on the reading threads (`WebUI.onlyReads`).
+    mutating func getThatWrites(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) {
+        add(.get, pattern, access, handler)
+        writingGets.add(.get, pattern.pattern) { _ in throw HTTPError.notFound(pattern.pattern) }
+    }
     mutating func post(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) { add(.post, pattern, access, handler) }
 
     func bind(to web: WebUI) { owner.web = web }

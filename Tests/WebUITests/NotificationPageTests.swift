@@ -36,6 +36,17 @@ import Testing
         return try given.database.deliverNotifications()
     }
 
+    /// Opening a notification writes (it marks it read), so the server does not answer it on its reading threads,
+    /// where it could hold every page behind a busy writer; the list of notifications only reads.
+    @Test func openingANotificationIsNotAnsweredAsAQuickRead() {
+        let id = UUID()
+        #expect(!given.web.onlyReads(Request(method: .get, path: Paths.openNotification(id))))
+        #expect(!given.web.onlyReads(Request(method: .head, path: Paths.openNotification(id))))
+        #expect(given.web.onlyReads(Request(method: .get, path: Paths.notifications())))
+        #expect(given.web.onlyReads(Request(method: .get, path: Paths.participants.list())))
+        #expect(!given.web.onlyReads(Request(method: .post, path: Paths.readNotification(id))))
+    }
+
     @Test func theBellCountsUnreadNotificationsAndTheListOpensTheRecord() throws {
         given.signIn("ed@example.org")
         #expect(given.get("/").bodyText.contains(">Notifications<span class=\"notification-bell__count\" data-notification-count></span>"))
