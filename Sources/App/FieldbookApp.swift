@@ -163,10 +163,8 @@ struct AppResponder: RequestResponder {
         isAPI(request) ? api.respond(to: request, failure: failure) : web.respond(to: request, failure: failure)
     }
 
-    /// The API's GETs and HEADs, and the pages' that only read: SQLite's readers never wait for its writer.
-    func isQuickRead(_ request: Request) -> Bool {
-        isAPI(request) ? request.method == .get || request.method == .head : web.onlyReads(request)
-    }
+    /// GETs and HEADs whose routes only read: SQLite's readers never wait for its writer.
+    func isQuickRead(_ request: Request) -> Bool { isAPI(request) ? api.onlyReads(request) : web.onlyReads(request) }
 
     private func isAPI(_ request: Request) -> Bool { request.path.hasPrefix("/api/") }
 }

@@ -11,6 +11,7 @@ public final class JSONAPI: Sendable {
     let version: String
     let logger: Logger
     private let router: Router
+    private let writingGets: WritingGets
 
     /// `signInThrottle` is the one the pages use too; `sessionPolicy` is the pages' as well, for reads signed in by their cookie.
     public init(database: AppDatabase, version: String, logger: Logger, signInThrottle: SignInThrottle,
@@ -25,7 +26,11 @@ public final class JSONAPI: Sendable {
         table.register(in: &router, authenticator: APIAuthenticator(database: database, policy: tokenPolicy, sessionPolicy: sessionPolicy,
                                                                     signInThrottle: signInThrottle))
         self.router = router
+        writingGets = table.writingGets
     }
+
+    /// True for a GET or HEAD whose route only reads (`APIRouteTable.getThatWrites` declares the others).
+    public func onlyReads(_ request: Request) -> Bool { writingGets.onlyReads(request) }
 
     /// Every API route with its access, as the route table declares them.
     public static func declaredRoutes(version: String) -> [DeclaredRoute] {

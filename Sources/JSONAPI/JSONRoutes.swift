@@ -123,10 +123,18 @@ struct RecordHandlers: Sendable {
 /// Collects the API's routes; `register` puts them into a router behind the bearer-token and role check.
 struct APIRouteTable {
     private(set) var routes: [APIRoute] = []
+    /// The GET routes whose handler may write (`getThatWrites`).
+    private(set) var writingGets = WritingGets()
 
     mutating func add(_ method: HTTPMethod, _ pattern: RoutePattern, _ access: Access, _ operation: APIOperation,
                       _ handler: @escaping APIHandler) {
         routes.append(APIRoute(method: method, path: pattern.pattern, access: access, operation: operation, handler: handler))
+    }
+
+    /// A GET whose handler may write: the server answers it on the threads that may wait, not the reading ones.
+    mutating func getThatWrites(_ pattern: RoutePattern, _ access: Access, _ operation: APIOperation, _ handler: @escaping APIHandler) {
+        add(.get, pattern, access, operation, handler)
+        writingGets.add(pattern)
     }
 
     /// list, read, create, replace (PUT), update (PATCH) and delete of one resource.

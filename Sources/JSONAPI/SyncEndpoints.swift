@@ -22,7 +22,8 @@ struct SyncEndpoints: Sendable {
     /// The hub's side, which any hub serves (a PostgreSQL one too): push and the change log.
     func registerHub(in table: inout APIRouteTable) {
         table.add(.post, APIPaths.syncPush, .administrator, Self.pushDoc, push)
-        table.add(.get, APIPaths.syncChanges, .administrator, Self.changesDoc, changes)
+        // Reading from the start notes the node as linked (`changes`).
+        table.getThatWrites(APIPaths.syncChanges, .administrator, Self.changesDoc, changes)
     }
 
     /// This node's own sync controls.

@@ -45,7 +45,7 @@ public final class WebUI: Sendable {
     public let exports: ExportRunner
     let logger: Logger
     private let router: Router
-    private let writingGets: Router
+    private let writingGets: WritingGets
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
                 setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, tiles: TileLibrary? = nil,
@@ -93,9 +93,7 @@ public final class WebUI: Sendable {
 
     /// True for a GET or HEAD whose page only reads: it never waits for the writer (sessions' upkeep is written in
     /// the background), so the server answers it on its reading threads.
-    public func onlyReads(_ request: Request) -> Bool {
-        (request.method == .get || request.method == .head) && (try? writingGets.resolve(request)) == nil
-    }
+    public func onlyReads(_ request: Request) -> Bool { writingGets.onlyReads(request) }
 
     /// Answers a request whose body the server refused.
     public func respond(to request: Request, failure: HTTPError) -> Response {
@@ -192,8 +190,8 @@ public final class WebUI: Sendable {
 /// Collects routes with their access level, then binds them to the WebUI that runs them.
 struct WebRouteTable {
     private(set) var router = Router()
-    /// The GET routes whose handler writes (`getThatWrites`), matched only to tell them apart.
-    private(set) var writingGets = Router()
+    /// The GET routes whose handler writes (`getThatWrites`).
+    private(set) var writingGets = WritingGets()
     /// Every route with its access, for `fieldbook routes`.
     private(set) var declared: [DeclaredRoute] = []
     private let owner = OwnerBox()
@@ -218,7 +216,7 @@ struct WebRouteTable {
     /// answered on the reading threads (`WebUI.onlyReads`).
     mutating func getThatWrites(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) {
         add(.get, pattern, access, handler)
-        writingGets.add(.get, pattern.pattern) { _ in throw HTTPError.notFound(pattern.pattern) }
+        writingGets.add(pattern)
     }
     mutating func post(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) { add(.post, pattern, access, handler) }
 

@@ -8,6 +8,16 @@ import Testing
 /// The hub's live changes stream: GET /api/v1/sync/changes with `wait` holds an empty answer until a change is
 /// committed or the wait ends.
 @Suite struct ChangeLongPollTests {
+    /// Reading the change log from its start notes the node as linked, a write: the server must not answer it on its
+    /// reading threads, which never wait for the writer. The API's other GETs only read.
+    @Test func theChangeLogIsNotAnsweredAsAQuickReadAndRecordListsAre() throws {
+        let given = try APIHarness()
+        #expect(!given.api.onlyReads(Request(method: .get, path: APIPaths.syncChanges())))
+        #expect(given.api.onlyReads(Request(method: .get, path: APIPaths.participants.collection())))
+        #expect(given.api.onlyReads(Request(method: .get, path: APIPaths.health())))
+        #expect(!given.api.onlyReads(Request(method: .post, path: APIPaths.syncPush())))
+    }
+
     @Test func aHeldPollIsAnsweredByTheNextCommittedChange() throws {
         let given = try APIHarness()
         let token = try given.token(.administrator)
