@@ -49,10 +49,14 @@ hub() {
   url=$(bash scripts/postgres-cluster.sh start "$cluster")
   if [ -f "$dir/fieldbook.sqlite" ]; then "$BIN" hub-migrate --from "$dir" --database-url "$url" >/dev/null; fi
   printf '%s\n' "$PASSWORD" | "$BIN" create-user --database-url "$url" --email admin@example.org --role administrator >/dev/null
-  "$BIN" hub --database-url "$url" --port 0 --log-level warning > "$dir.out" 2> "$dir.err" &
-  echo $! > "$dir.pid"
-  for _ in $(seq 300); do grep -q "serving at" "$dir.out" 2>/dev/null && break; sleep 0.1; done
-  local served; served=$(grep -o 'serving at http://[^ ]*' "$dir.out" | tail -1); served=${served#serving at }; echo "${served%/}"
+  postgres_hub "$url" "$dir"
+}
+# postgres_hub URL PATH: `fieldbook hub` on the database at URL, its output and process id beside PATH; prints its base URL.
+postgres_hub() {
+  "$BIN" hub --database-url "$1" --port 0 --log-level warning > "$2.out" 2> "$2.err" &
+  echo $! > "$2.pid"
+  for _ in $(seq 300); do grep -q "serving at" "$2.out" 2>/dev/null && break; sleep 0.1; done
+  local served; served=$(grep -o 'serving at http://[^ ]*' "$2.out" | tail -1); served=${served#serving at }; echo "${served%/}"
 }
 sql() { python3 -c 'import sqlite3,sys; print(sqlite3.connect("file:"+sys.argv[1]+"?mode=ro", uri=True).execute(sys.argv[2]).fetchone()[0])' "$1/fieldbook.sqlite" "$2"; }
 now() { date +%s.%N; }
@@ -112,12 +116,7 @@ local cluster="$WORK/pg-two" url
 url=$(bash scripts/postgres-cluster.sh start "$cluster")
 printf '%s\n' "$PASSWORD" | "$BIN" create-user --database-url "$url" --email admin@example.org --role administrator >/dev/null
 local hubs=() name
-for name in hub-a hub-b; do
-  "$BIN" hub --database-url "$url" --port 0 --log-level warning > "$WORK/$name.out" 2> "$WORK/$name.err" &
-  echo $! > "$WORK/$name.pid"
-  for _ in $(seq 300); do grep -q "serving at" "$WORK/$name.out" 2>/dev/null && break; sleep 0.1; done
-  local served; served=$(grep -o 'serving at http://[^ ]*' "$WORK/$name.out" | tail -1); served=${served#serving at }; hubs+=("${served%/}")
-done
+for name in hub-a hub-b; do hubs+=("$(postgres_hub "$url" "$WORK/$name")"); done
 local queued_a queued_b
 queued_a=$(queue_push push-a "${hubs[0]}" 2); queued_b=$(queue_push push-b "${hubs[1]}" 3)
 local postgres_pids; postgres_pids=$(pgrep -u postgres -d ' ' postgres)

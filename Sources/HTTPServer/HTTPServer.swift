@@ -30,7 +30,7 @@ public final class HTTPServer: @unchecked Sendable {
         do {
             started = try MicroHTTPDaemon(server: self, configuration: configuration)
         } catch {
-            workers.withLock { $0 }?.stop()
+            stopWorkers()
             throw error
         }
         daemon.withLock { $0 = started }
@@ -56,10 +56,14 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(10_000)
         }
         // Requests still being answered finish and resume their connections before the daemon goes.
-        workers.withLock { current -> RequestWorkers? in defer { current = nil }; return current }?.stop()
+        stopWorkers()
         running.stop()
         connectionWatch.stop()
         logger.info("stopped")
+    }
+
+    private func stopWorkers() {
+        workers.withLock { current -> RequestWorkers? in defer { current = nil }; return current }?.stop()
     }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }

@@ -18,11 +18,8 @@ extension AppDatabase {
         var changed: [RecordChange] = []
         SharedRead.current(for: pool)?.noteWrite("a push")
         let response = try pool.write { db in
-            if DeferredHubRows.canDefer(request), let decided = try Self.decideDeferring(db, request) {
-                changed = decided.changed
-                return decided.response
-            }
-            let decided = try Self.decide(db, request, deferred: nil)
+            let decided = try (DeferredHubRows.canDefer(request) ? Self.decideDeferring(db, request) : nil)
+                ?? Self.decide(db, request, deferred: nil)
             changed = decided.changed
             return decided.response
         }
