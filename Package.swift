@@ -17,9 +17,9 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         // zlib, for gzip-compressed answers (HTTPServer/Gzip.swift).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // libvips, for photos (Imaging/PhotoProcessor.swift).
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "Imaging", dependencies: ["CVips"]),
+        // libvips, for photos (Imaging/PhotoProcessor.swift), opened with dlopen by the first photo (CVips.h says why).
+        .target(name: "CVips"),
+        .target(name: "Imaging", dependencies: ["CVips", .product(name: "Logging", package: "swift-log")]),
         // libpq, for the PostgreSQL hub (PostgresHub/LibPQ.swift).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Storage", .product(name: "Logging", package: "swift-log")]),

@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import Logging
 
 /// A photo made fit to keep: upright, stripped of its metadata, as a display size and a thumbnail (both JPEG).
 public struct PreparedPhoto: Sendable {
@@ -54,7 +55,15 @@ public enum PhotoProcessor {
         ("Jpeg", "JPEG"), ("Png", "PNG"), ("Webp", "WebP"), ("Heif", "HEIC"),
     ]
 
-    private static let started: Bool = fieldbook_vips_start() == 0
+    /// libvips is opened by the first photo processed (see CVips.h); a machine without it still serves everything else.
+    private static let started: Bool = {
+        guard fieldbook_vips_start() == 0 else {
+            let reason = fieldbook_vips_start_failure().map { String(cString: $0) } ?? "libvips did not start"
+            Logger(label: "fieldbook.photos").error("Photos cannot be processed: \(reason)")
+            return false
+        }
+        return true
+    }()
 
     /// Reads the file at `path` and makes the display size and thumbnail.
     public static func prepare(path: String) throws -> PreparedPhoto {
@@ -66,16 +75,16 @@ public enum PhotoProcessor {
         }
         guard let header = fieldbook_vips_header(path) else { throw failure(.damaged) }
         defer { fieldbook_vips_release(header) }
-        let width = Int(vips_image_get_width(header)), height = Int(vips_image_get_height(header))
+        let width = Int(fieldbook_vips_width(header)), height = Int(fieldbook_vips_height(header))
         guard width * height <= maxMegapixels * 1_000_000 else { throw PhotoProblem.tooLarge(width: width, height: height) }
         let takenOn = fieldbook_vips_text(header, "exif-ifd2-DateTimeOriginal").flatMap { exifDay(String(cString: $0)) }
 
-        var fitted: UnsafeMutablePointer<VipsImage>?
+        var fitted: OpaquePointer?
         guard fieldbook_vips_fit_file(path, Int32(displaySize), &fitted) == 0, let fitted else { throw failure(.damaged) }
         defer { fieldbook_vips_release(fitted) }
         let display = try jpeg(fitted, damaged: .damaged)
         let thumbnail = try display.bytes.withUnsafeBytes { buffer -> EncodedImage in
-            var small: UnsafeMutablePointer<VipsImage>?
+            var small: OpaquePointer?
             guard fieldbook_vips_fit_buffer(buffer.baseAddress, buffer.count, Int32(thumbnailSize), &small) == 0, let small else {
                 throw failure(.cannotProcess)
             }
@@ -102,8 +111,8 @@ public enum PhotoProcessor {
     }
 
     /// Encodes the image as a metadata-free JPEG. Pixels are decoded here (libvips is lazy), so a damaged file fails here.
-    private static func jpeg(_ image: UnsafeMutablePointer<VipsImage>, damaged: PhotoProblem) throws -> EncodedImage {
-        var srgb: UnsafeMutablePointer<VipsImage>?
+    private static func jpeg(_ image: OpaquePointer, damaged: PhotoProblem) throws -> EncodedImage {
+        var srgb: OpaquePointer?
         guard fieldbook_vips_to_srgb(image, &srgb) == 0, let srgb else { throw failure(.cannotProcess) }
         defer { fieldbook_vips_release(srgb) }
         var bytes: UnsafeMutableRawPointer?
@@ -111,7 +120,7 @@ public enum PhotoProcessor {
         guard fieldbook_vips_jpeg(srgb, quality, &bytes, &length) == 0, let bytes else { throw failure(damaged) }
         defer { fieldbook_vips_free(bytes) }
         return EncodedImage(bytes: Array(UnsafeRawBufferPointer(start: bytes, count: length)),
-                            width: Int(vips_image_get_width(srgb)), height: Int(vips_image_get_height(srgb)))
+                            width: Int(fieldbook_vips_width(srgb)), height: Int(fieldbook_vips_height(srgb)))
     }
 
     /// The problem, with what libvips said cleared from its error buffer (read by the caller's log, if any).

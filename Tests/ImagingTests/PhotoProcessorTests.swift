@@ -39,6 +39,16 @@ struct PhotoProcessorTests {
         #expect(photo.display.width == 96 && photo.display.height == 64)
     }
 
+    /// Runs the transparency branch (flattening onto white, then the cast to 8 bits) through libvips as opened by dlopen.
+    @Test func aTransparentSixteenBitPNGIsKeptAsAnEightBitColourJPEG() throws {
+        let photo = try prepared(try PhotoFixtures.bytes(PhotoFixtures.transparent16Bit), named: "logo.png")
+        #expect(photo.format == "PNG")
+        #expect(Array(photo.display.bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        #expect(PhotoFixtures.jpegComponents(photo.display.bytes) == 3)
+        #expect(photo.display.width == 40 && photo.display.height == 30)
+        #expect(PhotoProcessor.isKeptPhoto(photo.display.bytes) && PhotoProcessor.isKeptPhoto(photo.thumbnail.bytes))
+    }
+
     @Test func aFiftyMegapixelPhotoIsShrunkToTheDisplayAndThumbnailSizes() throws {
         let photo = try prepared(try PhotoFixtures.bytes(PhotoFixtures.fiftyMegapixels))
         #expect(photo.display.width == PhotoProcessor.displaySize)

@@ -8,6 +8,8 @@ public enum PhotoFixtures {
     public static let fiftyMegapixels = "fifty-megapixels.jpg"
     /// A phone's HEIC (made with libheif's heif-enc), read by libvips's libheif module.
     public static let heic = "phone.heic"
+    /// A 16-bit RGBA PNG, 40 × 30, whose left half is transparent (made with Python's zlib, no image library).
+    public static let transparent16Bit = "transparent-16-bit.png"
 
     public static func url(_ name: String) -> URL {
         FieldbookProcess.repositoryRoot.appendingPathComponent("Tests/Fixtures/photos").appendingPathComponent(name)
@@ -21,6 +23,17 @@ public enum PhotoFixtures {
     public static func truncatedJPEG() throws -> [UInt8] {
         let whole = try bytes(withGPS)
         return Array(whole.prefix(whole.count * 2 / 3))
+    }
+
+    /// The number of colour components a baseline or progressive JPEG's frame header declares (3 for sRGB, 1 for grey).
+    public static func jpegComponents(_ jpeg: [UInt8]) -> Int? {
+        var index = 2
+        while index + 9 < jpeg.count, jpeg[index] == 0xFF {
+            let marker = jpeg[index + 1]
+            if marker == 0xC0 || marker == 0xC2 { return Int(jpeg[index + 9]) }
+            index += 2 + Int(jpeg[index + 2]) << 8 + Int(jpeg[index + 3])
+        }
+        return nil
     }
 
     /// True when a JPEG carries an APP1 segment (EXIF or XMP) or the word "GPS" anywhere.
