@@ -68,6 +68,8 @@ public final class AppDatabase: Sendable {
         pool = try DatabasePool(path: path, configuration: configuration)
         passwordHasher = PasswordHasher(cost: passwordCost)
         self.path = path
+        // Indexes a first sync dropped come back before any migration could look for them (DeferredIndexes).
+        try pool.write { db in if try db.tableExists("settings") { try DeferredIndexes.restore(db) } }
         try Migrations.migrator.migrate(pool)
     }
 

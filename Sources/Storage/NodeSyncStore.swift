@@ -60,6 +60,7 @@ extension AppDatabase {
         let applied = try writeRemote { db in
             // A first sync copies the hub into an empty Fieldbook: nothing here for newcomers to duplicate.
             let checksNewcomers = try Self.hasCopiedHub(db)
+            if !checksNewcomers, page.hasMore, try Self.pullCursor(db) == 0 { try DeferredIndexes.dropUntilRestored(db) }
             var newcomers: [UUID] = []
             let states = try Self.takeHubStates(db, page.changes.map(\.state)) { table, state in
                 if checksNewcomers, table.entity == Participant.kind.entity, !state.deleted,
@@ -70,7 +71,10 @@ extension AppDatabase {
             taken = states.map(\.pulledChange)
             try SyncedDuplicateSchema.queue(db, newcomers: newcomers)
             try Self.putSettings(db, ["sync.cursor": String(page.nextCursor)])
-            if !page.hasMore { try Self.putSettings(db, [Self.copiedHubKey: "1"]) }
+            if !page.hasMore {
+                try Self.putSettings(db, [Self.copiedHubKey: "1"])
+                try DeferredIndexes.restore(db)
+            }
             return states.count
         }
         changeFeed.publish(CommittedChanges(origin: .pulled, changes: taken, queuedForHub: false))

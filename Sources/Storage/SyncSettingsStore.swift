@@ -76,6 +76,8 @@ extension AppDatabase {
     public func unlinkHub() throws {
         try writeLocal { db in
             try db.execute(sql: "DELETE FROM settings WHERE key IN ('sync.upstream','sync.email','sync.refresh_token','sync.linked_at')")
+            // A first sync ended part way leaves no indexes missing behind it.
+            try DeferredIndexes.restore(db)
         }
     }
 
