@@ -88,7 +88,7 @@ extension AppDatabase {
         list.sortUsesJoins = query.sort == .type
         list.matching(query.text, alias: "a")
         if let type = query.typeId { list.add("a.activity_type_id = ?", type.databaseText) }
-        if let status = query.status { list.add("a.status = ?", status.rawValue) }
+        if let status = query.status { list.add(equal: "status", alias: "a", status.rawValue) }
         if let area = query.areaId {
             list.add("""
                 a.id IN (SELECT h.activity_id FROM activity_venue_history h WHERE h.effective_to IS NULL

@@ -20,6 +20,8 @@ struct ListQuery {
     /// A search the trigram index decides alone (every field searched): its index and phrase. When it is the only
     /// filter, the total is counted in the index and a page may be read in the sort's order (`page`).
     private var indexedSearch: (index: String, phrase: String)?
+    /// The first filter when it is a column's equality (`add(equal:)`), whose total may be kept.
+    private var countedValue: (column: String, value: String)?
 
     init(_ table: String, sortJoins: String = "") {
         self.table = table
@@ -61,6 +63,12 @@ struct ListQuery {
         add("\(venueColumn) IN (SELECT id FROM venues WHERE geographic_area_id IN (\(AppDatabase.areaTreeSQL)))", areaId.databaseText)
     }
 
+    /// Rows whose `column` holds `value`. Alone, its total is a count kept by value when `RowCounts` keeps one.
+    mutating func add(equal column: String, alias: String, _ value: String) {
+        if conditions.isEmpty { countedValue = (column, value) }
+        add("\(alias).\(column) = ?", value)
+    }
+
     mutating func add(_ condition: String, _ values: (any DatabaseValueConvertible)?...) {
         conditions.append(condition)
         arguments += StatementArguments(values)
@@ -83,6 +91,9 @@ struct ListQuery {
     /// How many rows match (a kept count when nothing filters them).
     func count(_ db: Database) throws -> Int {
         if conditions.isEmpty { return try RowCounts.count(db, table: baseTable) }
+        if conditions.count == 1, let counted = countedValue {
+            return try RowCounts.count(db, table: baseTable, column: counted.column, value: counted.value)
+        }
         if let search = searchAlone {
             // The index's own entries: no row of the table is read.
             return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(search.index) WHERE \(search.index) MATCH ?"),

@@ -25,6 +25,7 @@ enum Migrations {
         migrator.registerMigration("v13-synced-duplicates", migrate: SyncedDuplicateSchema.create)
         migrator.registerMigration("v14-export-jobs", migrate: ExportJobSchema.create)
         migrator.registerMigration("v15-api-tokens-lost", migrate: addLostTokens)
+        migrator.registerMigration("v16-counts-by-value", migrate: addCountsByValue)
         return migrator
     }
 
@@ -205,6 +206,10 @@ enum Migrations {
 
     /// A token pair whose answer never reached its client (a rotation retried with the token it replaced): never
     /// counted as the newest rotation, and presented, a copy (`APITokenStore.swift`).
+    private static func addCountsByValue(_ db: Database) throws {
+        for counted in RowCounts.countedByValue { try RowCounts.addValueTriggers(db, table: counted.table, column: counted.column) }
+    }
+
     private static func addLostTokens(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE api_tokens ADD COLUMN lost INTEGER NOT NULL DEFAULT 0")
     }

@@ -133,6 +133,33 @@ import Testing
         }
     }
 
+    /// Lists filtered by a status alone read their total from `row_counts` too: on a hub (creates, a delete, status
+    /// changes in place) and on a node that pulled it all in pages, each value's kept count is its rows' count.
+    @Test func everyCountKeptByValueIsItsRowsCount() throws {
+        let hub = try TestDatabase(linked: false), node = try TestDatabase()
+        _ = try hub.database.importDemoCommunity(size: DemoCommunity.Size(venues: 4, participants: 12, activities: 30), seed: 7)
+        try SyncExchange.pull(node.database, from: hub.database, page: 9)
+        let activity = try #require(try hub.database.read { db in try Activity.fetchOne(db) })
+        try hub.database.deleteActivity(id: activity.id, by: .system("test"))
+        try hub.database.pool.write { db in
+            try db.execute(sql: "UPDATE activities SET status = 'CANCELLED' WHERE rowid IN (SELECT rowid FROM activities WHERE status <> 'CANCELLED' LIMIT 5)")
+            try db.execute(sql: "UPDATE activities SET status = 'PLANNED' WHERE status = 'COMPLETED'")
+        }
+        try SyncExchange.pull(node.database, from: hub.database, page: 4)
+        for database in [hub.database, node.database] {
+            try database.read { db in
+                for counted in RowCounts.countedByValue {
+                    let counts = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT \(counted.column), COUNT(*) FROM \(counted.table) GROUP BY 1")
+                        .map { ($0[0] as String, $0[1] as Int) })
+                    #expect(counts.count >= 2, "the demo has several values of \(counted.column)")
+                    for value in ActivityStatus.allCases.map(\.rawValue) {
+                        #expect(try RowCounts.count(db, table: counted.table, column: counted.column, value: value) == counts[value] ?? 0, "\(value)")
+                    }
+                }
+            }
+        }
+    }
+
     /// A visit list with one stop and one contact log, made by an editor (needs a venue and no other user named Vera).
     /// A photo of the first participant, from a real image file.
     private func addAPhoto(_ database: AppDatabase) throws {
