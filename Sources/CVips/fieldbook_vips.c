@@ -21,6 +21,7 @@ enum { LOG_LEVEL_WARNING = 1 << 4 };       /* GLib's GLogLevelFlags */
 
 /* Every function Fieldbook calls, resolved together: all of them, or libvips is not used. */
 static struct {
+    int (*version)(int flag);
     int (*init)(const char *argv0);
     void (*cache_set_max)(int max);
     void (*concurrency_set)(int concurrency);
@@ -51,7 +52,7 @@ static struct {
 
 static const struct { const char *name; size_t offset; } functions[] = {
 #define FUNCTION(field, symbol) { symbol, offsetof(__typeof__(vips), field) }
-    FUNCTION(init, "vips_init"), FUNCTION(cache_set_max, "vips_cache_set_max"),
+    FUNCTION(version, "vips_version"), FUNCTION(init, "vips_init"), FUNCTION(cache_set_max, "vips_cache_set_max"),
     FUNCTION(concurrency_set, "vips_concurrency_set"), FUNCTION(find_load, "vips_foreign_find_load"),
     FUNCTION(find_load_buffer, "vips_foreign_find_load_buffer"), FUNCTION(new_from_file, "vips_image_new_from_file"),
     FUNCTION(new_from_buffer, "vips_image_new_from_buffer"), FUNCTION(get_width, "vips_image_get_width"),
@@ -82,9 +83,18 @@ static void *open_libvips(void) {
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         void *handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
         if (handle) return handle;
+        /* The first name's reason is the telling one (a dependency of libvips.so.42 missing, say). */
+        if (i == 0) snprintf(start_failure, sizeof start_failure, "libvips could not be opened (%s); install libvips42", dlerror());
     }
-    snprintf(start_failure, sizeof start_failure, "libvips could not be opened (%s); install libvips42", dlerror());
     return NULL;
+}
+
+/* The `fail_on` option Fieldbook gives vips_thumbnail came with libvips 8.12; an older one would refuse every photo. */
+static int is_recent_enough(void) {
+    int major = vips.version(0), minor = vips.version(1);
+    if (major > 8 || (major == 8 && minor >= 12)) return 1;
+    snprintf(start_failure, sizeof start_failure, "libvips %d.%d is too old: libvips 8.12 or later is needed", major, minor);
+    return 0;
 }
 
 /* Called once per process (PhotoProcessor's `started`). Each upload is read once, so libvips's operation cache would
@@ -96,10 +106,12 @@ int fieldbook_vips_start(void) {
         void *symbol = dlsym(handle, functions[i].name);
         if (!symbol) {
             snprintf(start_failure, sizeof start_failure, "libvips has no %s: libvips 8.12 or later is needed", functions[i].name);
+            dlclose(handle);
             return -1;
         }
         memcpy((char *) &vips + functions[i].offset, &symbol, sizeof symbol);
     }
+    if (!is_recent_enough()) return -1;
     vips.log_set_handler("VIPS", LOG_LEVEL_WARNING, drop_warning, NULL);
     if (vips.init("fieldbook")) {
         snprintf(start_failure, sizeof start_failure, "libvips did not start: %s", vips.error_buffer());

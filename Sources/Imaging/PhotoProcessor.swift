@@ -55,15 +55,19 @@ public enum PhotoProcessor {
         ("Jpeg", "JPEG"), ("Png", "PNG"), ("Webp", "WebP"), ("Heif", "HEIC"),
     ]
 
-    /// libvips is opened by the first photo processed (see CVips.h); a machine without it still serves everything else.
-    private static let started: Bool = {
-        guard fieldbook_vips_start() == 0 else {
-            let reason = fieldbook_vips_start_failure().map { String(cString: $0) } ?? "libvips did not start"
-            Logger(label: "fieldbook.photos").error("Photos cannot be processed: \(reason)")
-            return false
-        }
-        return true
+    /// Why photos cannot be processed on this machine (libvips missing, or too old), or nil when they can. libvips is
+    /// opened by the first photo (see CVips.h), so a machine without it still serves everything else; files received
+    /// as photos are then not judged at all (`PhotoFiles.checkReceived`), rather than refused.
+    public static var unavailableReason: String? { startFailure }
+
+    private static let startFailure: String? = {
+        guard fieldbook_vips_start() != 0 else { return nil }
+        let reason = fieldbook_vips_start_failure().map { String(cString: $0) } ?? "libvips did not start"
+        Logger(label: "fieldbook.photos").error("Photos cannot be processed: \(reason)")
+        return reason
     }()
+
+    private static var started: Bool { startFailure == nil }
 
     /// Reads the file at `path` and makes the display size and thumbnail.
     public static func prepare(path: String) throws -> PreparedPhoto {

@@ -44,6 +44,8 @@ enum PhotoFileEndpoints {
             // The address names the file by its hash, so other bytes conflict with what the address stands for.
             switch error {
             case .hashMismatch, .notAKeptPhoto: throw HTTPError(.conflict, error.description)
+            // Not judged here: the node keeps the file and sends it again in a later session.
+            case .cannotCheck: throw HTTPError(.serviceUnavailable, error.description)
             case .cannotWrite: throw error
             }
         }

@@ -6,10 +6,12 @@ import GRDB
 /// the demo took 10.1 s with them kept up and 6.5 s without, and building them once afterwards took 1.9 s (issue 15).
 ///
 /// So the first page of a first sync that has more pages to come drops them, keeping each one's definition in
-/// `settings`, and the last page creates them again from those definitions, in its own transaction. A start of the
-/// database (after a crash, or a node unlinked part way) and an unlink create them too, so they are never missing for
-/// longer than a first sync runs. Unique indexes are kept: they hold the rules local writes are checked against. While
-/// the indexes are away, lists are read without them (slower) and searches find nothing new until the last page.
+/// `settings`, and the last page creates them again from those definitions, in its own transaction (which holds the
+/// writer about 2 s for the demo). A sync session that ends part way, a start of the database (after a crash) and an
+/// unlink create them too, so they are never missing for longer than one sync session runs. Unique indexes are kept:
+/// they hold the rules local writes are checked against. While the indexes are away, lists are read without them
+/// (slower), and the search index is not kept up: it finds none of the records written meanwhile, and a record edited
+/// here meanwhile may be found by its old text, until the rebuild.
 enum DeferredIndexes {
     private static let keyPrefix = "schema.deferred."
 

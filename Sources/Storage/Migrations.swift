@@ -204,12 +204,13 @@ enum Migrations {
             """)
     }
 
-    /// A token pair whose answer never reached its client (a rotation retried with the token it replaced): never
-    /// counted as the newest rotation, and presented, a copy (`APITokenStore.swift`).
+    /// Totals of lists filtered by one value alone (`RowCounts.countedByValue`), kept as the unfiltered ones are.
     private static func addCountsByValue(_ db: Database) throws {
         for counted in RowCounts.countedByValue { try RowCounts.addValueTriggers(db, table: counted.table, column: counted.column) }
     }
 
+    /// A token pair whose answer never reached its client (a rotation retried with the token it replaced): never
+    /// counted as the newest rotation, and presented, a copy (`APITokenStore.swift`).
     private static func addLostTokens(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE api_tokens ADD COLUMN lost INTEGER NOT NULL DEFAULT 0")
     }

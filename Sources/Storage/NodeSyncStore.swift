@@ -81,6 +81,11 @@ extension AppDatabase {
         return applied
     }
 
+    /// Builds the indexes a first sync dropped, if it ended part way (`DeferredIndexes`); nothing to do otherwise.
+    public func restoreDeferredIndexes() throws {
+        try writeLocal(DeferredIndexes.restore)
+    }
+
     /// Puts a failed operation back at its place in the queue.
     public func retryFailedOperation(_ operationId: UUID) throws {
         try writeLocal { db in

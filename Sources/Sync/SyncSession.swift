@@ -103,6 +103,17 @@ struct SyncSession {
     /// the index pages it touched, so fewer, larger commits write far less. On a slow link what arrived is applied
     /// once it has waited `pullCommitInterval`, and before a failed fetch ends the session, so little is fetched twice.
     private func pull(_ tokens: BoundTokens, _ counter: SessionCounter) throws {
+        do {
+            try pullPages(tokens, counter)
+        } catch {
+            // A first sync ended part way builds the indexes it dropped now, not at the next start (DeferredIndexes):
+            // lists and searches must not go without them until then. The rest of the copy keeps them up as it goes.
+            try? database.restoreDeferredIndexes()
+            throw error
+        }
+    }
+
+    private func pullPages(_ tokens: BoundTokens, _ counter: SessionCounter) throws {
         let pages = PagePrefetch(after: try database.pullCursor(), tokens, client, pageSize: settings.pullPageSize,
                                  aheadChanges: settings.pullApplyBatch)
         defer { pages.stop() }

@@ -3,7 +3,7 @@ delays, drops), a node killed with SIGKILL in the middle of its first pull, and 
 Each must converge with every record present exactly once."""
 
 from collections import Counter
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from fault_proxy import FaultProxy
 from harness import start_hub, start_linked_node, wait_converged, wait_until
@@ -110,6 +110,41 @@ def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(clust
     assert resumed, "the restarted node pulled nothing"
     cursor = parse_qs(urlsplit(resumed[0]).query).get("after", ["0"])[0]
     assert cursor != "0", f"the restarted node pulled from the start instead of from its saved cursor: {resumed[:3]}"
+
+
+def indexes_and_triggers(node) -> set[str]:
+    with node.connect_readonly() as db:
+        return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger')")}
+
+
+def test_a_first_sync_cut_off_part_way_builds_the_indexes_it_dropped_at_once(cluster, hub_kind):
+    """A first sync drops the node's secondary and search indexes with its first page and builds them with its last
+    (Storage/DeferredIndexes.swift). Cut off part way, the node must build them as its session ends, while it keeps
+    running: not only at its next start."""
+    fresh = cluster.node("fresh")
+    fresh.create_user("fresh@example.org", "a fresh node's password")
+    expected = indexes_and_triggers(fresh)
+    assert "participants_name_id" in expected and "participants_fts_insert" in expected
+
+    hub, _ = start_hub(cluster, demo={"participants": 3000, "activities": 500, "venues": 200}, kind=hub_kind)
+    proxy = proxy_to(cluster, hub, mode="delay", delay_ms=1000, only_paths=(CHANGES,))
+    node, api = start_linked_node(cluster, "node", proxy.url, sync_interval=2)
+    last = hub.change_log_end()
+
+    wait_until(lambda: 0 < saved_cursor(node) < last, 120, interval=0.02, message="the first pull to be under way")
+    assert "participants_name_id" not in indexes_and_triggers(node), "the first sync kept its indexes up row by row"
+    proxy.set_mode("reset")
+    wait_until(lambda: "participants_name_id" in indexes_and_triggers(node), 60, interval=0.1,
+               message="the indexes back once the cut-off session ended")
+    assert node.running and saved_cursor(node) < last, "the indexes came back only because the sync had finished"
+    assert indexes_and_triggers(node) == expected
+
+    proxy.set_mode("pass")
+    snapshot = wait_converged([(node, api)], hub, timeout=150)
+    assert len(snapshot["participants"]) == hub.count("participants")
+    assert indexes_and_triggers(node) == expected
+    name = next(iter(snapshot["participants"].values()))["name"]
+    assert api.request("GET", "/api/v1/participants?q=" + quote(name))["total"] >= 1, f"{name}, pulled, is not found by search"
 
 
 def kill_hub_mid_push(api, proxy, hub, count=300) -> list[str]:

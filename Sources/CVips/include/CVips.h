@@ -19,7 +19,7 @@ typedef struct FieldbookVipsImage FieldbookVipsImage;
    `fieldbook_vips_start_failure`. */
 int fieldbook_vips_start(void);
 
-/* Why the start failed (libvips missing, or too old to have a function Fieldbook calls), or NULL. */
+/* Why the start failed (libvips missing, or older than 8.12), or NULL. */
 const char *fieldbook_vips_start_failure(void);
 
 /* The loader libvips would use for the file, found from its first bytes (not its name), or NULL. */

@@ -101,6 +101,8 @@ extension PhotoFiles {
     public static func checkReceived(_ bytes: [UInt8], sha256: String) throws {
         let actual = Self.sha256(bytes)
         guard actual == sha256 else { throw PhotoFileError.hashMismatch(expected: sha256, actual: actual) }
+        // Not judged is not refused: a node would otherwise count the file as refused and never send it again.
+        if let reason = PhotoProcessor.unavailableReason { throw PhotoFileError.cannotCheck(reason) }
         guard PhotoProcessor.isKeptPhoto(bytes) else { throw PhotoFileError.notAKeptPhoto }
     }
 }
@@ -111,6 +113,8 @@ public enum PhotoFileError: Error, CustomStringConvertible {
     case hashMismatch(expected: String, actual: String)
     /// Bytes that are not a JPEG without metadata, the only form Fieldbook keeps a photo in.
     case notAKeptPhoto
+    /// Photos cannot be checked on this machine (libvips missing or too old): the file is neither kept nor refused.
+    case cannotCheck(String)
 
     public var description: String {
         switch self {
@@ -118,6 +122,8 @@ public enum PhotoFileError: Error, CustomStringConvertible {
         case .hashMismatch(let expected, let actual):
             "The file's SHA-256 is \(actual), not \(expected): it was cut short or changed on the way. Send it again."
         case .notAKeptPhoto: "The file is not a photo as Fieldbook keeps them (a JPEG without metadata), so it was not kept."
+        case .cannotCheck(let reason):
+            "Photos cannot be checked on this machine (\(reason)), so the file was not kept. Install libvips, then send it again."
         }
     }
 }
