@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef FieldbookVipsImage VipsImage;
@@ -74,13 +75,17 @@ static void drop_warning(const char *domain, int level, const char *message, voi
     (void) domain; (void) level; (void) message; (void) data;
 }
 
+/* FIELDBOOK_LIBVIPS names another library (a path, or a name the loader finds) in place of the usual ones. */
 static void *open_libvips(void) {
 #ifdef __APPLE__
-    static const char *names[] = {"libvips.42.dylib", "libvips.dylib"};
+    const char *names[] = {"libvips.42.dylib", "libvips.dylib"};
 #else
-    static const char *names[] = {"libvips.so.42", "libvips.so"};
+    const char *names[] = {"libvips.so.42", "libvips.so"};
 #endif
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    size_t count = sizeof names / sizeof names[0];
+    const char *chosen = getenv("FIELDBOOK_LIBVIPS");
+    if (chosen && *chosen) { names[0] = chosen; count = 1; }
+    for (size_t i = 0; i < count; i++) {
         void *handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
         if (handle) return handle;
         /* The first name's reason is the telling one (a dependency of libvips.so.42 missing, say). */

@@ -35,6 +35,11 @@ struct PhotoContentSync {
                     sent += 1
                 } catch HubError.server(let status, let message) where status == 409 {
                     logger.error("the hub refused a photo file as damaged", metadata: ["sha256": "\(sha)", "answer": "\(message)"])
+                } catch HubError.server(let status, let message) where status == 503 {
+                    // The hub cannot check photo files now (no libvips there, or it is stopping): they stay here to be
+                    // sent in a later session, and the records go on syncing meanwhile.
+                    logger.warning("the hub cannot take photo files now; they are sent later", metadata: ["answer": "\(message)"])
+                    return sent
                 }
                 try database.notePhotoFilesOnHub([sha])
             }

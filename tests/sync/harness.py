@@ -61,6 +61,7 @@ class Node:
         self.port = 0
         self.process: subprocess.Popen | None = None
         self.serve_args: list[str] = []
+        self.serve_env: dict[str, str] = {}  # set beside the usual environment for `serve` only
         self.last_edit_at = 0.0  # wall-clock time of the last write made through this node's API
         self._clients: dict[tuple[str, str], "ApiClient"] = {}
 
@@ -125,7 +126,7 @@ class Node:
         log.write(f"\n=== {' '.join(argv)}\n".encode())
         log.flush()
         self.process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        env=process_environment())
+                                        env={**process_environment(), **self.serve_env})
         log.close()
         while time.monotonic() < deadline:
             text = self.log_path.read_bytes()[offset:].decode(errors="replace")

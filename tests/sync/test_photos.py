@@ -81,3 +81,39 @@ def test_a_photo_taken_on_one_node_appears_on_another_verified_through_a_broken_
     for node in (camera, hub, viewer):
         wait_until(lambda: node.photo_file(display) is None and node.photo_file(thumbnail) is None, 30,
                    message=f"the files gone from {node.name}")
+
+
+def test_a_hub_that_cannot_check_photos_refuses_no_file_and_gets_it_once_it_can(cluster):
+    """libvips is opened by the first photo (Sources/CVips), so a hub may run without it. Files sent to it are then
+    neither kept nor refused (503): the node keeps them to send, and sends them once the hub can check them."""
+    hub, hub_api = start_hub(cluster)
+    hub.stop()
+    hub.serve_env = {"FIELDBOOK_LIBVIPS": "libvips-not-installed.so.42"}
+    hub.start()
+    person = hub_api.create_participant("Baraka Mwangi", "baraka@example.org")
+    camera, camera_api = start_linked_node(cluster, "camera", hub.url, sync_interval=1)
+    wait_converged([(camera, camera_api)], hub, timeout=60)
+
+    original = (FIXTURES / "gps-orientation.jpg").read_bytes()
+    answer = Pages(camera, node_admin("camera")).post(
+        "/photos", f"/photos/new?participant_id={person['id']}", {"participant_id": person["id"], "caption": "Baraka"},
+        files={"photo": ("IMG_7.jpg", original, "image/jpeg")})
+    assert answer.status_code == 303, answer.text[:800]
+    with camera.connect_readonly() as db:
+        display, thumbnail = db.execute("SELECT file_sha256, thumb_sha256 FROM photos").fetchone()
+
+    wait_until(lambda: "libvips-not-installed" in hub.log_path.read_text(errors="replace"), 60, interval=0.5,
+               message="the hub's log to say why photos cannot be checked")
+    wait_until(lambda: hub.count("photos") == 1, 60, message="the photo's record on the hub")
+    for _ in range(3):
+        camera_api.sync_run()
+    assert hub.photo_file(display) is None and hub.photo_file(thumbnail) is None
+    assert camera.count("photo_files", "on_hub = 0") == 2, "the node counted files the hub could not check as sent"
+
+    hub.stop()
+    hub.serve_env = {}
+    hub.start()
+    for sha in (display, thumbnail):
+        wait_until(lambda: (camera_api.sync_run(), hub.photo_file(sha))[1], 60, interval=0.5,
+                   message=f"the file {sha[:12]} on the hub once it can check photos")
+        assert hashlib.sha256(hub.photo_file(sha)).hexdigest() == sha
