@@ -66,8 +66,8 @@ now() { date +%s.%N; }
 first_session_ended() {
   python3 -c '
 import sqlite3, sys, time
-db = None
-while True:
+db, deadline = None, time.time() + 600
+while time.time() < deadline:
     try:
         db = db or sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
         if db.execute("SELECT COUNT(*) FROM sync_sessions WHERE outcome <> ?", ("running",)).fetchone()[0]:
@@ -76,6 +76,8 @@ while True:
     except sqlite3.OperationalError:
         db = None
     time.sleep(0.05)
+else:
+    sys.exit("the first sync session did not end within 600 s")
 ' "$1/fieldbook.sqlite"
 }
 

@@ -152,6 +152,7 @@ enum OpenAPIDocument {
         if op.body != nil { statuses.append((422, "Some fields break their rules; see fields")) }
         if op.fileBody != nil {
             statuses.append((409, "The bytes are not the file the address names (cut short or changed on the way), or not a photo as Fieldbook keeps them"))
+            statuses.append((503, "Photos cannot be checked on the hub now (libvips missing there): nothing was kept; send the file again later"))
         }
         if op.throttled { statuses.append((429, "Too many failed sign-ins; wait Retry-After seconds")) }
         if route.method != .get { statuses.append((507, "The server's disk is full and nothing was saved (disk_full); send it again once space is freed")) }

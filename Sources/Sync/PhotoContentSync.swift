@@ -58,6 +58,10 @@ struct PhotoContentSync {
             } catch PhotoFileError.hashMismatch {
                 // Cut short on the way: the next session fetches it again.
                 logger.warning("a photo file arrived damaged; it is fetched again next time", metadata: ["sha256": "\(sha)"])
+            } catch PhotoFileError.cannotCheck(let reason) {
+                // libvips is missing or too old here: nothing fetched can be checked, so none is fetched this session.
+                logger.warning("photo files cannot be checked here; they are fetched once they can", metadata: ["reason": "\(reason)"])
+                return received
             } catch PhotoFileError.notAKeptPhoto {
                 // Not something Fieldbook would keep (the hub holds a bad file): the photo keeps its placeholder.
                 logger.error("the hub sent a photo file that is not a photo as Fieldbook keeps them; it is not kept", metadata: ["sha256": "\(sha)"])

@@ -75,7 +75,8 @@ struct SyncSession {
             let response: PushResponse
             do {
                 response = try tokens.withToken { try client.push(request, token: $0) }
-            } catch HubError.server(let status, let message) where status >= 400 {
+            } catch HubError.server(let status, let message) where status >= 400 && status != 503 {
+                // 503 is the hub's state (stopping, or unable to check a file), not the batch's fault: it ends the session.
                 // Find the operation the hub cannot take: retry the head alone, and set it aside after its last attempt.
                 if entries.count > 1 { isolateHead = true; continue }
                 if try database.recordFailedAttempt(operationId: head.operationId, error: "The hub answered \(status): \(message)",

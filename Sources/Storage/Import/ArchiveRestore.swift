@@ -175,6 +175,8 @@ extension AppDatabase {
                                             else: "The export's \(member) is larger than any photo Fieldbook keeps. Download the export again. Nothing was restored.")
             do {
                 try PhotoFiles.checkReceived(bytes, sha256: sha)
+            } catch PhotoFileError.cannotCheck(let reason) {
+                throw ImportRefusal(message: "The export's photos cannot be checked on this machine (\(reason)). Install libvips, then restore it again. Nothing was restored.")
             } catch {
                 throw ImportRefusal(message: "The export's \(member) is not a photo as Fieldbook keeps them (\(error)). Download the export again. Nothing was restored.")
             }
