@@ -1,9 +1,9 @@
 import GRDB
 
 /// A first sync writes the hub's whole community into the node (401,000 rows for the 100,000-participant demo). Kept up
-/// row by row, the synced tables' secondary indexes and search indexes took most of the node's writing: inserting
-/// random UUID-keyed entries into six indexes per participant, and every trigram of its search text. The first sync of
-/// the demo took 10.1 s with them kept up and 6.5 s without, and building them once afterwards took 1.9 s (issue 15).
+/// row by row, the synced tables' secondary indexes and search indexes were a third of it: random UUID-keyed entries
+/// into up to six indexes per participant, and every trigram of its search text. The first sync of the demo took
+/// 10.1 s with them kept up and 6.5 s without, and building them once afterwards took 1.9 s (issue 15).
 ///
 /// So the first page of a first sync that has more pages to come drops them, keeping each one's definition in
 /// `settings`, and the last page creates them again from those definitions, in its own transaction (which holds the

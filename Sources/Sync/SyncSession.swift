@@ -76,8 +76,8 @@ struct SyncSession {
             do {
                 response = try tokens.withToken { try client.push(request, token: $0) }
             } catch HubError.server(let status, let message) where status >= 400 && status != 503 {
-                // 503 is the hub's state (stopping, or unable to check a file), not the batch's fault: it ends the session.
                 // Find the operation the hub cannot take: retry the head alone, and set it aside after its last attempt.
+                // A 503 is not looked into so: it is the hub's state (stopping, say), and ends the session instead.
                 if entries.count > 1 { isolateHead = true; continue }
                 if try database.recordFailedAttempt(operationId: head.operationId, error: "The hub answered \(status): \(message)",
                                                     maxAttempts: settings.maxAttempts) {
