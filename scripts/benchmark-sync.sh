@@ -60,26 +60,34 @@ postgres_hub() {
 }
 sql() { python3 -c 'import sqlite3,sys; print(sqlite3.connect("file:"+sys.argv[1]+"?mode=ro", uri=True).execute(sys.argv[2]).fetchone()[0])' "$1/fieldbook.sqlite" "$2"; }
 now() { date +%s.%N; }
-# first_session_ended DIR: waits until the node's first sync session has ended and prints when (seconds since the epoch).
-# One Python process polls every 50 ms over one connection: a new process each time (as `sql` is) took enough of the two
-# cores to slow the sync it watched (10.1 s measured so, 8.7 s watched by sqlite3's shell).
-first_session_ended() {
-  python3 -c '
+# when_true EVERY SQL DIR...: waits until SQL answers true in the database of every node DIR and prints when (seconds
+# since the epoch). One Python process polls every EVERY seconds over one connection per database: starting Python for
+# each look took enough of the two cores to slow what it timed (a first sync measured 10.1 s so, 8.7 s this way).
+# Gives up after 600 s.
+when_true() {
+  python3 - "$@" <<'PY'
 import sqlite3, sys, time
-db, deadline = None, time.time() + 600
+every, query, paths = float(sys.argv[1]), sys.argv[2], [folder + "/fieldbook.sqlite" for folder in sys.argv[3:]]
+connections = {}
+def holds(path):
+    if path not in connections:
+        connections[path] = sqlite3.connect("file:" + path + "?mode=ro", uri=True)
+    return connections[path].execute(query).fetchone()[0]
+deadline = time.time() + 600
 while time.time() < deadline:
     try:
-        db = db or sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
-        if db.execute("SELECT COUNT(*) FROM sync_sessions WHERE outcome <> ?", ("running",)).fetchone()[0]:
+        if all(holds(path) for path in paths):
             print(f"{time.time():.6f}")
             break
     except sqlite3.OperationalError:
-        db = None
-    time.sleep(0.05)
+        connections.clear()
+    time.sleep(every)
 else:
-    sys.exit("the first sync session did not end within 600 s")
-' "$1/fieldbook.sqlite"
+    sys.exit(f"still waiting after 600 s for: {query}")
+PY
 }
+# The queue of each node given is empty.
+PUSHED="SELECT count = 0 FROM outbox_counts WHERE state = 'pending'"
 
 ONLY=${FIELDBOOK_BENCH_ONLY:-all}
 runs() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
@@ -99,15 +107,7 @@ echo "== push: queue about 10,000 operations on a node, then push them to a hub 
 mkdir -p "$WORK/hub1"; HUB=$(hub "$WORK/hub1")
 QUEUED=$(queue_push node1 "$HUB" 2)
 START=$(now); serve "$WORK/node1" --sync-interval 3600 >/dev/null
-# One process polls with one connection: starting Python for each look took a core's worth of the two being measured.
-END=$(python3 - "$WORK/node1/fieldbook.sqlite" <<'PY'
-import sqlite3, sys, time
-db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
-while db.execute("SELECT count FROM outbox_counts WHERE state = 'pending'").fetchone()[0] > 0:
-    time.sleep(0.01)
-print(f"{time.time():.6f}")
-PY
-)
+END=$(when_true 0.01 "$PUSHED" "$WORK/node1")
 FAILED=$(sql "$WORK/node1" "SELECT COUNT(*) FROM outbox WHERE state = 'failed'")
 RATE=$(python3 -c "import sys; print(round(int(sys.argv[1])/(float(sys.argv[3])-float(sys.argv[2]))))" "$QUEUED" "$START" "$END")
 python3 -c "import sys; q,s,e=int(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); print(f'pushed {q} operations in {e-s:.2f} s (from process start): {q/(e-s):.0f} operations/s; failed: {sys.argv[4]}')" "$QUEUED" "$START" "$END" "$FAILED"
@@ -144,14 +144,7 @@ local hub_pids="$(cat "$WORK/hub-a.pid") $(cat "$WORK/hub-b.pid")"
 local before_hubs before_pg; before_hubs=$(cpu_seconds $hub_pids); before_pg=$(cpu_seconds $postgres_pids)
 START=$(now)
 serve "$WORK/push-a" --sync-interval 3600 >/dev/null; serve "$WORK/push-b" --sync-interval 3600 >/dev/null
-END=$(python3 - "$WORK/push-a/fieldbook.sqlite" "$WORK/push-b/fieldbook.sqlite" <<'PY'
-import sqlite3, sys, time
-dbs = [sqlite3.connect("file:" + path + "?mode=ro", uri=True) for path in sys.argv[1:]]
-while any(db.execute("SELECT count FROM outbox_counts WHERE state = 'pending'").fetchone()[0] > 0 for db in dbs):
-    time.sleep(0.01)
-print(f"{time.time():.6f}")
-PY
-)
+END=$(when_true 0.01 "$PUSHED" "$WORK/push-a" "$WORK/push-b")
 postgres_pids=$(pgrep -u postgres -d ' ' postgres)
 local after_hubs after_pg nodes
 after_hubs=$(cpu_seconds $hub_pids); after_pg=$(cpu_seconds $postgres_pids)
@@ -171,7 +164,7 @@ HUB=$(hub "$WORK/hub2")
 mkdir -p "$WORK/node2"
 printf '%s\n' "$PASSWORD" | "$BIN" link --data "$WORK/node2" --upstream "$HUB" --email admin@example.org >/dev/null
 START=$(now); serve "$WORK/node2" --sync-interval 3600 >/dev/null
-END=$(first_session_ended "$WORK/node2")
+END=$(when_true 0.05 "SELECT COUNT(*) > 0 FROM sync_sessions WHERE outcome <> 'running'" "$WORK/node2")
 OUTCOME=$(sql "$WORK/node2" "SELECT outcome || ' pulled ' || pulled || ' in ' || round((julianday(finished_at) - julianday(started_at)) * 86400, 2) || ' s' FROM sync_sessions ORDER BY id LIMIT 1")
 HAVE=$(sql "$WORK/node2" "SELECT COUNT(*) FROM participants")
 python3 -c "import sys; r,s,e=int(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); print(f'first sync of {r} records: {e-s:.1f} s from process start ({r/(e-s):.0f} records/s)')" "$RECORDS" "$START" "$END"
