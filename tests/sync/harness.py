@@ -193,6 +193,12 @@ class Node:
         with self.connect_readonly() as db:
             return db.execute("SELECT COALESCE(MAX(seq), 0) FROM change_log").fetchone()[0]
 
+    def saved_cursor(self) -> int:
+        """The change log position this node has committed its pull up to (0 before its first batch)."""
+        with self.connect_readonly() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'sync.cursor'").fetchone()
+        return int(row[0]) if row else 0
+
     def photo_file(self, sha: str) -> bytes | None:
         """The contents of a photo file this Fieldbook holds, or None."""
         path = self.data_dir / "photos" / sha[:2] / f"{sha}.jpg"

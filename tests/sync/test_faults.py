@@ -27,13 +27,6 @@ def wait_for_fault(api, proxy, action, path, already, timeout=30):
     wait_until(happened, timeout, interval=0.5, message=f"a {action} on {path}")
 
 
-def saved_cursor(node) -> int:
-    """The change log position the node has committed its pull up to (0 before its first batch)."""
-    with node.connect_readonly() as db:
-        row = db.execute("SELECT value FROM settings WHERE key = 'sync.cursor'").fetchone()
-    return int(row[0]) if row else 0
-
-
 def exactly_once(snapshot, expected_names):
     counts = Counter(row["name"] for row in snapshot["participants"].values())
     return {name: counts[name] for name in expected_names if counts[name] != 1}
@@ -96,9 +89,9 @@ def test_node_killed_in_the_middle_of_its_first_sync_resumes_and_converges(clust
 
     # The node commits its pull a batch of pages at a time; killed after one batch and before the last, it has part
     # of the log and a saved cursor between the two ends.
-    wait_until(lambda: 0 < saved_cursor(node) < last, 120, interval=0.02, message="the first pull to be under way")
+    wait_until(lambda: 0 < node.saved_cursor() < last, 120, interval=0.02, message="the first pull to be under way")
     node.kill9()
-    print(f"killed the node at cursor {saved_cursor(node)} of {last}, with {node.count('participants')} of {total} participants")
+    print(f"killed the node at cursor {node.saved_cursor()} of {last}, with {node.count('participants')} of {total} participants")
     pages_before = proxy.snapshot_stats().faults_on("sent", CHANGES)
     proxy.set_mode("pass")
     node.restart()
@@ -133,12 +126,12 @@ def test_a_first_sync_cut_off_part_way_builds_the_indexes_it_dropped_at_once(clu
     # A page already on its way when the cut begins still arrives: at least two must be left after the first batch.
     assert last > 3 * 2000, f"the hub's log ({last} changes) must span more pages than the node gathers in 3 seconds"
 
-    wait_until(lambda: 0 < saved_cursor(node) < last, 120, interval=0.02, message="the first pull to be under way")
+    wait_until(lambda: 0 < node.saved_cursor() < last, 120, interval=0.02, message="the first pull to be under way")
     assert "participants_name_id" not in indexes_and_triggers(node), "the first sync kept its indexes up row by row"
     proxy.set_mode("reset")
     wait_until(lambda: "participants_name_id" in indexes_and_triggers(node), 60, interval=0.1,
                message="the indexes back once the cut-off session ended")
-    assert node.running and saved_cursor(node) < last, "the indexes came back only because the sync had finished"
+    assert node.running and node.saved_cursor() < last, "the indexes came back only because the sync had finished"
     assert indexes_and_triggers(node) == expected
 
     proxy.set_mode("pass")

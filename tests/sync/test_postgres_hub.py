@@ -107,12 +107,6 @@ def test_a_restart_of_postgresql_fails_no_request_on_the_hub(cluster, postgres):
         list(pool.map(read_changes, range(32)))
 
 
-def saved_cursor(node) -> int:
-    with node.connect_readonly() as db:
-        row = db.execute("SELECT value FROM settings WHERE key = 'sync.cursor'").fetchone()
-    return int(row[0]) if row else 0
-
-
 def test_a_sqlite_hub_moved_into_postgres_keeps_its_nodes_syncing_without_linking_again(cluster, postgres):
     hub, hub_api = start_hub(cluster)
     one, one_api = start_linked_node(cluster, "one", hub.url, sync_interval=2)
@@ -122,7 +116,7 @@ def test_a_sqlite_hub_moved_into_postgres_keeps_its_nodes_syncing_without_linkin
     wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
     one_api.delete("participant", gone["id"])
     before = wait_converged([(one, one_api), (two, two_api)], hub, timeout=60)
-    cursors = {node.name: saved_cursor(node) for node in (one, two)}
+    cursors = {node.name: node.saved_cursor() for node in (one, two)}
     # A hub still serving is not moved: what it accepted afterwards would be left behind.
     with pytest.raises(HarnessError, match="is still serving. Stop it"):
         migrate_into(postgres, hub.data_dir)
@@ -153,7 +147,7 @@ def test_a_sqlite_hub_moved_into_postgres_keeps_its_nodes_syncing_without_linkin
     assert after_one["id"] in snapshot["participants"] and gone["id"] not in snapshot["participants"]
     assert snapshot["participants"][kept[0]["id"]]["phone"] == "555-0123"
     for node in (one, two):
-        assert saved_cursor(node) > cursors[node.name], f"{node.name} did not carry on from its cursor"
+        assert node.saved_cursor() > cursors[node.name], f"{node.name} did not carry on from its cursor"
     for api in (one_api, two_api):
         status = api.sync_status()
         assert status["hub"] == "online" and status["failed_operations"] == 0 and status["conflicts"] == 0, status
