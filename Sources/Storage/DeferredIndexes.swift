@@ -14,6 +14,8 @@ import GRDB
 /// here meanwhile may be found by its old text, until the rebuild.
 enum DeferredIndexes {
     private static let keyPrefix = "schema.deferred."
+    /// The LIKE pattern of those keys (the prefix holds no LIKE wildcard).
+    private static let keyPattern = keyPrefix + "%"
 
     /// Drops the secondary indexes of the synced tables and the triggers that keep their search indexes, keeping their
     /// definitions to be created again by `restore`.
@@ -35,8 +37,7 @@ enum DeferredIndexes {
     /// Creates again what `dropUntilRestored` dropped, then fills each search index whose triggers were away from its
     /// table. Nothing to do (one read) when nothing was dropped.
     static func restore(_ db: Database) throws {
-        let kept = try Row.fetchAll(db, sql: "SELECT key, value FROM settings WHERE key LIKE ? ESCAPE '\\' ORDER BY key",
-                                    arguments: [keyPrefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
+        let kept = try Row.fetchAll(db, sql: "SELECT key, value FROM settings WHERE key LIKE ? ORDER BY key", arguments: [keyPattern])
         guard !kept.isEmpty else { return }
         let names = Set(kept.map { String(($0["key"] as String).dropFirst(keyPrefix.count)) })
         // Indexes first: a trigger's definition never depends on them, and the search indexes are rebuilt last.
@@ -47,8 +48,7 @@ enum DeferredIndexes {
             let index = SearchIndex.indexName(table)
             try db.execute(sql: "INSERT INTO \(index)(\(index)) VALUES ('rebuild')")
         }
-        try db.execute(sql: "DELETE FROM settings WHERE key LIKE ? ESCAPE '\\'",
-                       arguments: [keyPrefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
+        try db.execute(sql: "DELETE FROM settings WHERE key LIKE ?", arguments: [keyPattern])
     }
 
     private static func isTrigger(_ definition: Row) -> Bool {
