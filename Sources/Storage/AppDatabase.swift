@@ -204,4 +204,9 @@ extension Row {
     func uuid(_ column: String) -> UUID {
         UUID(canonicalText: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     }
+
+    /// Reads the text id in the column at `index` as a UUID.
+    func uuid(at index: Int) -> UUID {
+        UUID(canonicalText: self[index] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    }
 }

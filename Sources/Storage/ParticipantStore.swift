@@ -73,7 +73,8 @@ extension AppDatabase {
             let (list, order) = Self.participantList(query)
             return try list.page(db, order: order, select: "p.id, p.name, p.email, p.phone, v.name AS venue_name",
                                  rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id", request: query.page) {
-                ParticipantListRow(id: $0.uuid("id"), name: $0["name"], email: $0["email"], phone: $0["phone"], homeVenueName: $0["venue_name"])
+                // By position, as selected: a fetched row finds a name by lowering the case of every column's name.
+                ParticipantListRow(id: $0.uuid(at: 0), name: $0[1], email: $0[2], phone: $0[3], homeVenueName: $0[4])
             }
         }
     }

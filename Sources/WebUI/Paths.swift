@@ -124,10 +124,15 @@ enum Paths {
 }
 
 extension RecordRoutes {
-    /// One record's addresses for its view: `path`, `edit_path` and `delete_path`.
-    func links(_ id: UUID) -> [String: Any] {
+    /// One record's addresses for its view: `path`, `edit_path` and `delete_path`, with room for `more` entries the
+    /// caller adds (a list row): growing a dictionary rehashes every key already in it.
+    func links(_ id: UUID, more: Int = 0) -> [String: Any] {
         let text = id.lowercaseText
-        return ["path": record.filled(idText: text), "edit_path": edit.filled(idText: text), "delete_path": delete.filled(idText: text)]
+        var links = [String: Any](minimumCapacity: 3 + more)
+        links["path"] = record.filled(idText: text)
+        links["edit_path"] = edit.filled(idText: text)
+        links["delete_path"] = delete.filled(idText: text)
+        return links
     }
 }
 

@@ -163,7 +163,7 @@ enum ActivityPages: RecordPages {
 
     /// What one row of the list shows: none of the record page's links and dates.
     private static func rowView(_ item: ActivityListRow) -> [String: Any] {
-        var row = Paths.activities.links(item.id)
+        var row = Paths.activities.links(item.id, more: 6)
         row["name"] = item.name
         row["dates"] = Activity.dateText(start: item.startDate, end: item.endDate)
         row["ongoing"] = item.endDate == nil

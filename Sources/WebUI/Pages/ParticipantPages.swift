@@ -45,7 +45,7 @@ enum ParticipantPages: RecordPages {
 
     /// What one row of the list shows: no dates or notes, which only the record's page shows.
     static func rowView(_ item: ParticipantListRow, seen: ParticipantVisibility) -> [String: Any] {
-        var row: [String: Any] = Paths.participants.links(item.id)
+        var row: [String: Any] = Paths.participants.links(item.id, more: 6)
         row["name"] = item.name
         if seen.contacts { addContacts(email: item.email, phone: item.phone, to: &row) }
         if seen.homes, let venue = item.homeVenueName { row["venue_name"] = venue }

@@ -128,7 +128,7 @@ enum VenuePages: RecordPages {
 
     /// What one row of the list shows: no dates or coordinates, which only the record's page shows.
     private static func rowView(_ item: VenueListItem) -> [String: Any] {
-        var row = Paths.venues.links(item.venue.id)
+        var row = Paths.venues.links(item.venue.id, more: 4)
         row["name"] = item.venue.name
         row["address"] = item.venue.address
         row["type_label"] = item.venue.venueType?.label ?? "Not specified"

@@ -59,6 +59,9 @@ struct TemplateRendering {
         guard let value else { return }
         if let flag = value as? Bool {
             if flag { render(inner) }
+        } else if let text = value as? String {
+            // Before the casts to lists below: a text section (`{{#phone}}`) otherwise reached a Mirror for each row.
+            render(inner, dictionary: [:], value: text)
         } else if let rows = value as? [[String: Any]] {
             for row in rows { render(inner, dictionary: row) }
         } else if let dictionary = value as? [String: Any] {
@@ -115,7 +118,9 @@ struct TemplateRendering {
             return values[last] ?? dictionaries[last]
         }
         for index in dictionaries.indices.reversed() {
-            guard var found = dictionaries[index][first] ?? values[index].flatMap({ Self.child(first, of: $0) }) else { continue }
+            // A frame's dictionary is empty when it holds another value: hashing the name for it is skipped.
+            let inDictionary = dictionaries[index].isEmpty ? nil : dictionaries[index][first]
+            guard var found = inDictionary ?? values[index].flatMap({ Self.child(first, of: $0) }) else { continue }
             for part in name.rest {
                 guard let next = Self.child(part, of: found) else { return nil }
                 found = next
