@@ -96,11 +96,33 @@ public struct Request: Sendable {
 
 /// Percent-encoding of query strings and form values.
 public enum QueryString {
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
+    /// The value with every UTF-8 byte outside RFC 3986's unreserved characters written `%XX`. Byte by byte:
+    /// Foundation's `addingPercentEncoding` was a visible part of a list page, whose every pagination link is encoded.
     public static func escape(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+        let utf8 = value.utf8
+        guard !utf8.allSatisfy(isUnreserved) else { return value }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(utf8.count * 3)
+        for byte in utf8 {
+            if isUnreserved(byte) {
+                escaped.append(byte)
+            } else {
+                escaped += [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 0x0F)]
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     public static func encode(_ parameters: Parameters) -> String {

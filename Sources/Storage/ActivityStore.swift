@@ -52,7 +52,7 @@ extension AppDatabase {
     public func activities(_ query: ActivityQuery) throws -> ListPage<ActivityListItem> {
         try read { db in
             let (list, order) = Self.activityList(query)
-            return try list.page(db, order: order, select: "a.*, t.name AS type_name, \(Self.currentVenueNames)", request: query.page) { row in
+            return try list.page(db, order: order, select: "a.*, t.name AS type_name, \(Self.currentVenueNames)", request: query.page, anchors: pageAnchors) { row in
                 ActivityListItem(activity: Activity(row: row), typeName: row["type_name"], venueNames: Self.venueNames(row))
             }
         }
@@ -63,7 +63,7 @@ extension AppDatabase {
         try read { db in
             let (list, order) = Self.activityList(query)
             let select = "a.id, a.name, a.start_date, a.end_date, a.status, t.name AS type_name, \(Self.currentVenueNames)"
-            return try list.page(db, order: order, select: select, request: query.page) { row in
+            return try list.page(db, order: order, select: select, request: query.page, anchors: pageAnchors) { row in
                 let schedule = Activity.schedule(row)
                 return ActivityListRow(id: row.uuid("id"), name: row["name"], startDate: schedule.start, endDate: schedule.end,
                                        status: schedule.status, typeName: row["type_name"], venueNames: Self.venueNames(row))

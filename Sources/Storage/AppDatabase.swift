@@ -18,6 +18,8 @@ public final class AppDatabase: Sendable {
     public let answers = VersionedCache<AnyHashable, [UInt8]>(budget: 16 << 20)
     /// The areas in tree order (one entry), which list pages offer as a filter.
     let areaTrees = VersionedCache<Int, [AreaTreeEntry]>(budget: 1)
+    /// Where deep pages of the record lists begin (`ListQuery.page`).
+    let pageAnchors = PageAnchors()
     /// Writes sessions' upkeep one after another, off the threads that answer pages (`keepUpLater`).
     let sessionUpkeep = DispatchQueue(label: "fieldbook.session-upkeep")
 

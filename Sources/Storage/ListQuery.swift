@@ -113,20 +113,48 @@ struct ListQuery {
     }
 
     /// Counts the matching rows and reads one page of them in `order`: `select` names the columns, `rowJoins` what the
-    /// rows show beside the table (joined for the page's rows only).
+    /// rows show beside the table (joined for the page's rows only). A deep page starts from the nearest row `anchors`
+    /// holds for this list, when its order allows (`KeysetOrder`), and leaves the page's first and last rows there.
     func page<Item>(_ db: Database, order: String, select: String, rowJoins: String = "", request: PageRequest,
-                    item: (Row) -> Item) throws -> ListPage<Item> {
+                    anchors: PageAnchors, item: (Row) -> Item) throws -> ListPage<Item> {
         let total = try count(db)
         guard total > 0 else { return ListPage(items: [], total: 0, request: request) }
         // `+` keeps SQLite from reading the matches by rowid, so it walks the index that serves ORDER BY.
-        let filter = try readsInSortOrder(db, total: total, request: request) ? "WHERE +" + conditions[0] : filter
+        var filter = try readsInSortOrder(db, total: total, request: request) ? "WHERE +" + conditions[0] : filter
+        var arguments = arguments
+        var skipped = request.offset
+        let anchored = try anchoredRead(db, order: order, request: request, anchors: anchors)
+        if let anchored, let start = anchored.start {
+            filter += (filter.isEmpty ? "WHERE " : " AND ") + anchored.keyset.fromAnchor
+            arguments += StatementArguments(start.key)
+            skipped -= start.offset
+        }
         // Cached (per reader connection): every value is bound, so the statements differ only by the filters' and the
         // sort's shape, a small set; preparing them again for each page cost more than reading 50 rows.
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(select) FROM (SELECT \(alias).id FROM \(table) \(idJoins) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
+            SELECT \(select)\(anchored?.keyset.selected ?? "") FROM (SELECT \(alias).id FROM \(table) \(idJoins) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
             JOIN \(table) ON \(alias).id = page.id \(sortJoins) \(rowJoins) ORDER BY \(order)
-            """), arguments: arguments + [request.perPage, request.offset])
+            """), arguments: arguments + [request.perPage, skipped])
+        if let anchored, let first = rows.first, let last = rows.last {
+            let keyLength = anchored.keyset.columns.count
+            func key(_ row: Row) -> [DatabaseValue] { (row.count - keyLength..<row.count).map { row[$0] } }
+            anchors.keep([PageAnchors.Anchor(offset: request.offset, key: key(first)),
+                          PageAnchors.Anchor(offset: request.offset + rows.count - 1, key: key(last))],
+                         in: anchored.list, at: anchored.version)
+        }
         return ListPage(items: rows.map(item), total: total, request: request)
+    }
+
+    /// How a deep page is read from an anchor: the order as a key, the list's name among the anchors, the records
+    /// version read at, and the anchor to start from (nil: from the first row). nil for a shallow page, or an order
+    /// a key cannot stand for.
+    func anchoredRead(_ db: Database, order: String, request: PageRequest, anchors: PageAnchors) throws
+        -> (keyset: KeysetOrder, list: String, version: Int64, start: PageAnchors.Anchor?)? {
+        guard request.offset >= anchors.shallowestOffset,
+              let keyset = KeysetOrder(order, alias: alias, required: try anchors.requiredColumns(db, table: baseTable)) else { return nil }
+        let list = "\(table) \(idJoins) \(self.filter) ORDER BY \(order) \(arguments)"
+        let version = try AppDatabase.recordsVersion(db)
+        return (keyset, list, version, anchors.nearest(in: list, at: version, atOrBefore: request.offset))
     }
 
     /// Every matching row in `order`, read one at a time (an export of the whole list): `body` answers false to stop.

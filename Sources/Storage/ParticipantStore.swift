@@ -63,7 +63,7 @@ extension AppDatabase {
         try read { db in
             let (list, order) = Self.participantList(query)
             return try list.page(db, order: order, select: "p.*, v.name AS venue_name", rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id",
-                                 request: query.page) { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) }
+                                 request: query.page, anchors: pageAnchors) { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) }
         }
     }
 
@@ -72,7 +72,7 @@ extension AppDatabase {
         try read { db in
             let (list, order) = Self.participantList(query)
             return try list.page(db, order: order, select: "p.id, p.name, p.email, p.phone, v.name AS venue_name",
-                                 rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id", request: query.page) {
+                                 rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id", request: query.page, anchors: pageAnchors) {
                 // By position, as selected: a fetched row finds a name by lowering the case of every column's name.
                 ParticipantListRow(id: $0.uuid(at: 0), name: $0[1], email: $0[2], phone: $0[3], homeVenueName: $0[4])
             }

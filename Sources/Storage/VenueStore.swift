@@ -40,7 +40,7 @@ extension AppDatabase {
     public func venues(_ query: VenueQuery) throws -> ListPage<VenueListItem> {
         try read { db in
             let (list, order) = Self.venueList(query)
-            return try list.page(db, order: order, select: "v.*, g.name AS area_name", request: query.page) {
+            return try list.page(db, order: order, select: "v.*, g.name AS area_name", request: query.page, anchors: pageAnchors) {
                 VenueListItem(venue: Venue(row: $0), areaName: $0["area_name"])
             }
         }

@@ -21,7 +21,7 @@ extension AppDatabase {
             if let day { query.add("l.visit_date >= ?", day.description) }
             let order = day == nil ? "l.visit_date DESC, l.name, l.id" : "l.visit_date, l.name, l.id"
             let lists = try query.page(db, order: order, select: "l.*, u.name AS assignee_name",
-                                       rowJoins: "LEFT JOIN users u ON u.id = l.assigned_user_id", request: page) {
+                                       rowJoins: "LEFT JOIN users u ON u.id = l.assigned_user_id", request: page, anchors: pageAnchors) {
                 (VisitList(row: $0), $0["assignee_name"] as String? ?? "Unknown user")
             }
             let marks = Array(repeating: "?", count: lists.items.count).joined(separator: ",")
