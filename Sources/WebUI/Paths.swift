@@ -124,15 +124,21 @@ enum Paths {
 }
 
 extension RecordRoutes {
-    /// One record's addresses for its view: `path`, `edit_path` and `delete_path`, with room for `more` entries the
-    /// caller adds (a list row): growing a dictionary rehashes every key already in it.
-    func links(_ id: UUID, more: Int = 0) -> [String: Any] {
+    /// One record's addresses for its view: `path`, `edit_path` and `delete_path`.
+    func links(_ id: UUID) -> [String: Any] {
         let text = id.lowercaseText
-        var links = [String: Any](minimumCapacity: 3 + more)
-        links["path"] = record.filled(idText: text)
-        links["edit_path"] = edit.filled(idText: text)
-        links["delete_path"] = delete.filled(idText: text)
-        return links
+        return ["path": record.filled(idText: text), "edit_path": edit.filled(idText: text), "delete_path": delete.filled(idText: text)]
+    }
+
+    /// The address `links` names `name` (`path`, `edit_path`, `delete_path`) of the record whose id is `idText`, or nil
+    /// for another name: a list row's fields (`TemplateFields`).
+    func link(_ name: String, idText: String) -> String? {
+        switch name {
+        case "path": record.filled(idText: idText)
+        case "edit_path": edit.filled(idText: idText)
+        case "delete_path": delete.filled(idText: idText)
+        default: nil
+        }
     }
 }
 

@@ -31,6 +31,25 @@ import Testing
         #expect(try render("{{#label}}[{{.}}]{{/label}}{{#missing}}M{{/missing}}{{^missing}}-{{/missing}}", view) == "[L]-")
     }
 
+    /// Rows that answer names themselves render as rows of dictionaries do: a name a row has not is found around it.
+    @Test func rowsOfFieldsAreRowsToo() throws {
+        let phone: String? = nil
+        func row(_ name: String, _ phone: String?) -> TemplateFields {
+            TemplateFields { field in
+                switch field {
+                case "n": name
+                case "phone": phone
+                case "flag": name == "b"
+                default: nil
+                }
+            }
+        }
+        let view: [String: Any] = ["rows": [row("a", "1"), row("b", phone)], "none": [TemplateFields](), "outer": "O", "one": row("c", "3")]
+        #expect(try render("{{#rows}}[{{n}}{{outer}}{{#phone}}({{.}}){{/phone}}{{^phone}}-{{/phone}}{{#flag}}!{{/flag}}]{{/rows}}", view)
+            == "[aO(1)][bO-!]")
+        #expect(try render("{{^none}}no rows{{/none}}{{#none}}x{{/none}}|{{#one}}{{n}}{{outer}}{{/one}}|{{one.n}}", view) == "no rows|cO|c")
+    }
+
     @Test func anOptionalHoldingNothingIsNothing() throws {
         let nothing: String? = nil
         let something: String? = "here"

@@ -162,15 +162,19 @@ enum ActivityPages: RecordPages {
     }
 
     /// What one row of the list shows: none of the record page's links and dates.
-    private static func rowView(_ item: ActivityListRow) -> [String: Any] {
-        var row = Paths.activities.links(item.id, more: 6)
-        row["name"] = item.name
-        row["dates"] = Activity.dateText(start: item.startDate, end: item.endDate)
-        row["ongoing"] = item.endDate == nil
-        row["status"] = item.status.label
-        row["type"] = item.typeName
-        row["venues"] = item.venueNames.joined(separator: ", ")
-        return row
+    private static func rowView(_ item: ActivityListRow) -> TemplateFields {
+        let idText = item.id.lowercaseText
+        return TemplateFields { name in
+            switch name {
+            case "name": item.name
+            case "dates": Activity.dateText(start: item.startDate, end: item.endDate)
+            case "ongoing": item.endDate == nil
+            case "status": item.status.label
+            case "type": item.typeName
+            case "venues": item.venueNames.joined(separator: ", ")
+            default: Paths.activities.link(name, idText: idText)
+            }
+        }
     }
 
     static func activityView(_ activity: Activity) -> [String: Any] {

@@ -44,12 +44,19 @@ enum ParticipantPages: RecordPages {
     }
 
     /// What one row of the list shows: no dates or notes, which only the record's page shows.
-    static func rowView(_ item: ParticipantListRow, seen: ParticipantVisibility) -> [String: Any] {
-        var row: [String: Any] = Paths.participants.links(item.id, more: 6)
-        row["name"] = item.name
-        if seen.contacts { addContacts(email: item.email, phone: item.phone, to: &row) }
-        if seen.homes, let venue = item.homeVenueName { row["venue_name"] = venue }
-        return row
+    static func rowView(_ item: ParticipantListRow, seen: ParticipantVisibility) -> TemplateFields {
+        let idText = item.id.lowercaseText
+        return TemplateFields { name in
+            switch name {
+            case "name": item.name
+            case "email": seen.contacts ? item.email : nil
+            case "email_uri": seen.contacts ? "mailto:" + item.email : nil
+            case "phone": seen.contacts ? item.phone : nil
+            case "phone_uri": seen.contacts ? item.phone.map(telephoneURI) : nil
+            case "venue_name": seen.homes ? item.homeVenueName : nil
+            default: Paths.participants.link(name, idText: idText)
+            }
+        }
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {

@@ -127,13 +127,17 @@ enum VenuePages: RecordPages {
     }
 
     /// What one row of the list shows: no dates or coordinates, which only the record's page shows.
-    private static func rowView(_ item: VenueListItem) -> [String: Any] {
-        var row = Paths.venues.links(item.venue.id, more: 4)
-        row["name"] = item.venue.name
-        row["address"] = item.venue.address
-        row["type_label"] = item.venue.venueType?.label ?? "Not specified"
-        row["area"] = item.areaName
-        return row
+    private static func rowView(_ item: VenueListItem) -> TemplateFields {
+        let idText = item.venue.id.lowercaseText
+        return TemplateFields { name in
+            switch name {
+            case "name": item.venue.name
+            case "address": item.venue.address
+            case "type_label": item.venue.venueType?.label ?? "Not specified"
+            case "area": item.areaName
+            default: Paths.venues.link(name, idText: idText)
+            }
+        }
     }
 
     static func venueView(_ venue: Venue) -> [String: Any] {

@@ -14,7 +14,7 @@ enum VisitListPages: RecordPages {
         }
         return context.listPage("visits/list", title: "Visit lists", section: .visitLists, filters: FormView(), page: page,
                                 noun: ("visit list", "visit lists"), filtered: false,
-                                extra: ["organizers": organizers, "has_organizers": !organizers.isEmpty], row: summaryView)
+                                extra: ["organizers": organizers, "has_organizers": !organizers.isEmpty], row: { TemplateFields(summaryView($0)) })
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {

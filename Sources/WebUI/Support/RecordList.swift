@@ -7,7 +7,7 @@ extension PageContext {
     /// `extra` holds what one list shows besides.
     func listPage<Item>(_ template: String, title: String, section: Section, filters: FormView, page: ListPage<Item>,
                         noun: (singular: String, plural: String), filtered: Bool, extra: [String: Any] = [:],
-                        downloads: RecordRoutes? = nil, row: (Item) -> [String: Any]) -> Response {
+                        downloads: RecordRoutes? = nil, row: (Item) -> TemplateFields) -> Response {
         rememberListView(section)
         var view = filters.view.merging(extra) { $1 }
         view["rows"] = page.items.map(row)

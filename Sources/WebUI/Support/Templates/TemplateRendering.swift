@@ -10,6 +10,8 @@ struct TemplateRendering {
     /// frame out of the array retained and released its dictionary for every frame searched.
     private var dictionaries: [[String: Any]] = []
     private var values: [Any?] = []
+    /// Beside each frame: the fields it answers when it is a `TemplateFields` (a list's row), else nil.
+    private var fields: [TemplateFields?] = []
 
     init(templates: [String: [TemplateNode]], capacity: Int) {
         self.templates = templates
@@ -24,12 +26,14 @@ struct TemplateRendering {
         }
     }
 
-    private mutating func render(_ nodes: [TemplateNode], dictionary: [String: Any], value: Any? = nil) {
+    private mutating func render(_ nodes: [TemplateNode], dictionary: [String: Any], value: Any? = nil, fields: TemplateFields? = nil) {
         dictionaries.append(dictionary)
         values.append(value)
+        self.fields.append(fields)
         render(nodes)
         dictionaries.removeLast()
         values.removeLast()
+        self.fields.removeLast()
     }
 
     private mutating func render(_ nodes: [TemplateNode]) {
@@ -62,6 +66,9 @@ struct TemplateRendering {
         } else if let text = value as? String {
             // Before the casts to lists below: a text section (`{{#phone}}`) otherwise reached a Mirror for each row.
             render(inner, dictionary: [:], value: text)
+        } else if let rows = value as? [TemplateFields] {
+            // Before the cast to a list of dictionaries, which would try each row.
+            for row in rows { render(inner, dictionary: [:], fields: row) }
         } else if let rows = value as? [[String: Any]] {
             for row in rows { render(inner, dictionary: row) }
         } else if let dictionary = value as? [String: Any] {
@@ -77,6 +84,8 @@ struct TemplateRendering {
         guard let value = value.flatMap(Self.present) else { return render(inner) }
         if let flag = value as? Bool {
             if !flag { render(inner) }
+        } else if let rows = value as? [TemplateFields] {
+            if rows.isEmpty { render(inner) }
         } else if let rows = value as? [[String: Any]] {
             if rows.isEmpty { render(inner) }
         } else if let items = Self.items(value), items.isEmpty {
@@ -119,7 +128,7 @@ struct TemplateRendering {
         }
         for index in dictionaries.indices.reversed() {
             // A frame's dictionary is empty when it holds another value: hashing the name for it is skipped.
-            let inDictionary = dictionaries[index].isEmpty ? nil : dictionaries[index][first]
+            let inDictionary = dictionaries[index].isEmpty ? fields[index]?.field(first) : dictionaries[index][first]
             guard var found = inDictionary ?? values[index].flatMap({ Self.child(first, of: $0) }) else { continue }
             for part in name.rest {
                 guard let next = Self.child(part, of: found) else { return nil }
@@ -134,6 +143,7 @@ struct TemplateRendering {
         // [String: String] first: casting one to [String: Any] would copy every entry.
         if let dictionary = object as? [String: String] { return dictionary[name] }
         if let dictionary = object as? [String: Any] { return dictionary[name] }
+        if let fields = object as? TemplateFields { return fields.field(name) }
         // Text, numbers and flags have no named parts. A section over one (`{{#phone}}…{{phone_uri}}…{{/phone}}`) looks
         // names up through it, and reflecting it with a Mirror for each was a visible part of a list page's time.
         if object is String || object is Int || object is Bool { return nil }
@@ -177,6 +187,22 @@ struct TemplateRendering {
             }
             output += bytes[runStart...]
         }
+    }
+}
+
+/// A view that answers names itself rather than from a dictionary: a list's row. Fifty rows made fifty dictionaries
+/// of about ten entries each, every entry hashed when made and again when looked up, for a page read once.
+struct TemplateFields {
+    /// The value for a name, or nil when this view has none (the name is then looked up in the views around it).
+    let field: (String) -> Any?
+
+    init(_ field: @escaping (String) -> Any?) {
+        self.field = field
+    }
+
+    /// The entries of a dictionary (a list whose rows are few).
+    init(_ dictionary: [String: Any]) {
+        self.init { dictionary[$0] }
     }
 }
 
