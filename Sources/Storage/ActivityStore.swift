@@ -63,10 +63,11 @@ extension AppDatabase {
         try read { db in
             let (list, order) = Self.activityList(query)
             let select = "a.id, a.name, a.start_date, a.end_date, a.status, t.name AS type_name, \(Self.currentVenueNames)"
+            // By position, as selected: a fetched row finds a name by lowering the case of every column's name.
             return try list.page(db, order: order, select: select, request: query.page, anchors: pageAnchors) { row in
-                let schedule = Activity.schedule(row)
-                return ActivityListRow(id: row.uuid("id"), name: row["name"], startDate: schedule.start, endDate: schedule.end,
-                                       status: schedule.status, typeName: row["type_name"], venueNames: Self.venueNames(row))
+                let schedule = Activity.schedule(start: row[2], end: row[3], status: row[4])
+                return ActivityListRow(id: row.uuid(at: 0), name: row[1], startDate: schedule.start, endDate: schedule.end,
+                                       status: schedule.status, typeName: row[5], venueNames: Self.venueNames(row[6]))
             }
         }
     }
@@ -78,8 +79,11 @@ extension AppDatabase {
         """
 
     private static func venueNames(_ row: Row) -> [String] {
-        let names: String? = row["venue_names"]
-        return names.map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
+        venueNames(row["venue_names"])
+    }
+
+    private static func venueNames(_ names: String?) -> [String] {
+        names.map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
     }
 
     /// The filters and order of an activity list (its page and its export).

@@ -32,9 +32,12 @@ extension Activity: StoredRecord {
 
     /// A row's dates and status, as the record and the list's lighter row (`ActivityListRow`) both read them.
     static func schedule(_ row: Row) -> (start: CalendarDate, end: CalendarDate?, status: ActivityStatus) {
-        let end: String? = row[Columns.endDate]
-        return (CalendarDate(row[Columns.startDate]) ?? CalendarDate("2000-01-01")!, end.flatMap(CalendarDate.init),
-                ActivityStatus(rawValue: row[Columns.status]) ?? .active)
+        schedule(start: row[Columns.startDate], end: row[Columns.endDate], status: row[Columns.status])
+    }
+
+    /// The dates and status from their stored text.
+    static func schedule(start: String, end: String?, status: String) -> (start: CalendarDate, end: CalendarDate?, status: ActivityStatus) {
+        (CalendarDate(start) ?? CalendarDate("2000-01-01")!, end.flatMap(CalendarDate.init), ActivityStatus(rawValue: status) ?? .active)
     }
 
     public func encode(to container: inout PersistenceContainer) {

@@ -27,8 +27,17 @@ struct FormView {
     /// Adds a `<select>`; `options` are (value, label) pairs and the one equal to `value` is selected.
     mutating func select(_ name: String, label: String, value: String, options: [(value: String, label: String)], hint: String? = nil) {
         input(name, label: label, value: value, hint: hint)
-        fields[name]?["options"] = options.map { option -> [String: Any] in
-            ["value": option.value, "label": option.label, "selected": option.value == value]
+        // Fields, not dictionaries: a list's filters hold every area and type as an option, as many as its rows.
+        fields[name]?["options"] = options.map { option in
+            let selected = option.value == value
+            return TemplateFields { field in
+                switch field {
+                case "value": option.value
+                case "label": option.label
+                case "selected": selected
+                default: nil
+                }
+            }
         }
     }
 
