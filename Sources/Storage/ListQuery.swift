@@ -22,6 +22,9 @@ struct ListQuery {
     private var indexedSearch: (index: String, phrase: String)?
     /// The first filter when it is a column's equality (`add(equal:)`), whose total may be kept.
     private var countedValue: (column: String, value: String)?
+    /// Whether a filter reads a trigram search index. Such a list's deep pages are not read from kept rows: the index
+    /// is rebuilt after a first sync that dropped its triggers (`DeferredIndexes`), which moves no records version.
+    private var searchesIndex = false
 
     init(_ table: String, sortJoins: String = "") {
         self.table = table
@@ -41,6 +44,7 @@ struct ListQuery {
         if indexed {
             let index = SearchIndex.indexName(baseTable)
             if !firstFieldOnly, conditions.isEmpty { indexedSearch = (index, SearchIndex.phrase(folded)) }
+            searchesIndex = true
             add("\(alias).rowid IN (SELECT rowid FROM \(index) WHERE \(index) MATCH ?)", SearchIndex.phrase(folded))
             if !firstFieldOnly { return }
         }
@@ -150,7 +154,7 @@ struct ListQuery {
     /// a key cannot stand for.
     func anchoredRead(_ db: Database, order: String, request: PageRequest, anchors: PageAnchors) throws
         -> (keyset: KeysetOrder, list: String, version: Int64, start: PageAnchors.Anchor?)? {
-        guard request.offset >= anchors.shallowestOffset,
+        guard request.offset >= anchors.shallowestOffset, !searchesIndex,
               let keyset = KeysetOrder(order, alias: alias, required: try anchors.requiredColumns(db, table: baseTable)) else { return nil }
         let list = "\(table) \(idJoins) \(self.filter) ORDER BY \(order) \(arguments)"
         let version = try AppDatabase.recordsVersion(db)

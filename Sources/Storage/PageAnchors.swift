@@ -28,7 +28,7 @@ final class PageAnchors: @unchecked Sendable {
     private let lock = NSLock()
     private var lists: [String: List] = [:]
     private var clock: UInt64 = 0
-    /// Per table: the columns that can never hold NULL (NOT NULL or the primary key).
+    /// Per table: the columns declared NOT NULL.
     private var requiredColumns: [String: Set<String>] = [:]
 
     init(shallowestOffset: Int = 1_000) {
@@ -68,10 +68,11 @@ final class PageAnchors: @unchecked Sendable {
         }
     }
 
-    /// The columns of `table` that never hold NULL, read once per table.
+    /// The columns of `table` declared NOT NULL, read once per table. (A primary key other than an INTEGER one may
+    /// hold NULL in SQLite unless it is declared so; every table here declares `id TEXT PRIMARY KEY NOT NULL`.)
     func requiredColumns(_ db: Database, table: String) throws -> Set<String> {
         if let known = lock.withLock({ requiredColumns[table] }) { return known }
-        let columns = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE \"notnull\" = 1 OR pk > 0", arguments: [table])
+        let columns = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE \"notnull\" = 1", arguments: [table])
             .map { $0[0] as String })
         lock.withLock { requiredColumns[table] = columns }
         return columns
@@ -79,8 +80,8 @@ final class PageAnchors: @unchecked Sendable {
 }
 
 /// A list's order when a row's sort key can stand for its place: every term a column of the listed table that never
-/// holds NULL, all in one direction. Then the rows at and after a row are those whose key compares at or past its key
-/// (a row value comparison, which SQLite answers from the sort's index).
+/// holds NULL, all in one direction, the last its id (so no two rows share a key). Then the rows at and after a row are
+/// those whose key compares at or past its key (a row value comparison, which SQLite answers from the sort's index).
 struct KeysetOrder {
     /// `p.name`, `p.id`: the columns in order, and each one's collation (`NOCASE`) or nil.
     let columns: [(name: String, collation: String?)]
@@ -106,7 +107,8 @@ struct KeysetOrder {
                   parts[1].allSatisfy({ $0.isLetter || $0 == "_" }), collation?.allSatisfy(\.isLetter) ?? true else { return nil }
             columns.append((words[0], collation))
         }
-        guard directions.count == 1, let descending = directions.first else { return nil }
+        guard directions.count == 1, let descending = directions.first,
+              let last = columns.last, last.0 == "\(alias).id", last.1 == nil else { return nil }
         self.columns = columns
         self.descending = descending
     }
