@@ -204,11 +204,16 @@ extension JSONEncoder {
 extension Row {
     /// Reads a text id column as a UUID.
     func uuid(_ column: String) -> UUID {
-        UUID(canonicalText: self[column] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        Self.id(self[column])
     }
 
     /// Reads the text id in the column at `index` as a UUID.
     func uuid(at index: Int) -> UUID {
-        UUID(canonicalText: self[index] as String) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        Self.id(self[index])
+    }
+
+    /// The id a text stands for; the nil UUID for text that is not one.
+    private static func id(_ text: String) -> UUID {
+        UUID(canonicalText: text) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     }
 }

@@ -124,14 +124,19 @@ enum Paths {
 }
 
 extension RecordRoutes {
+    /// The names of a record's addresses in a view.
+    private static let linkNames = ["path", "edit_path", "delete_path"]
+
     /// One record's addresses for its view: `path`, `edit_path` and `delete_path`.
     func links(_ id: UUID) -> [String: Any] {
         let text = id.lowercaseText
-        return ["path": record.filled(idText: text), "edit_path": edit.filled(idText: text), "delete_path": delete.filled(idText: text)]
+        var links: [String: Any] = [:]
+        for name in Self.linkNames { links[name] = link(name, idText: text) }
+        return links
     }
 
-    /// The address `links` names `name` (`path`, `edit_path`, `delete_path`) of the record whose id is `idText`, or nil
-    /// for another name: a list row's fields (`TemplateFields`).
+    /// The address named `name` (one of `linkNames`) of the record whose id is `idText`, or nil for another name: a
+    /// list row's fields (`TemplateFields`) answer through it, `links` is made from it.
     func link(_ name: String, idText: String) -> String? {
         switch name {
         case "path": record.filled(idText: idText)

@@ -49,12 +49,9 @@ enum ParticipantPages: RecordPages {
         return TemplateFields { name in
             switch name {
             case "name": item.name
-            case "email": seen.contacts ? item.email : nil
-            case "email_uri": seen.contacts ? "mailto:" + item.email : nil
-            case "phone": seen.contacts ? item.phone : nil
-            case "phone_uri": seen.contacts ? item.phone.map(telephoneURI) : nil
             case "venue_name": seen.homes ? item.homeVenueName : nil
-            default: Paths.participants.link(name, idText: idText)
+            default: (seen.contacts ? contactField(name, email: item.email, phone: item.phone) : nil)
+                ?? Paths.participants.link(name, idText: idText)
             }
         }
     }
@@ -205,11 +202,19 @@ enum ParticipantPages: RecordPages {
     }
 
     private static func addContacts(email: String, phone: String?, to view: inout [String: Any]) {
-        view["email"] = email
-        view["email_uri"] = "mailto:" + email
-        if let phone {
-            view["phone"] = phone
-            view["phone_uri"] = telephoneURI(phone)
+        for name in contactNames { view[name] = contactField(name, email: email, phone: phone) }
+    }
+
+    private static let contactNames = ["email", "email_uri", "phone", "phone_uri"]
+
+    /// The contact detail named `name` (one of `contactNames`): nil for another name, or for a phone not given.
+    private static func contactField(_ name: String, email: String, phone: String?) -> String? {
+        switch name {
+        case "email": email
+        case "email_uri": "mailto:" + email
+        case "phone": phone
+        case "phone_uri": phone.map(telephoneURI)
+        default: nil
         }
     }
 
