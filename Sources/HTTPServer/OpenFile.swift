@@ -4,6 +4,8 @@ import Foundation
 /// response is done, so a photo or an archive is never read into memory; an answer that is dropped closes it here.
 public final class OpenFile: @unchecked Sendable {
     public let size: Int
+    /// The file's size, modification time and inode when it was opened.
+    public let version: FileVersion
     private let lock = NSLock()
     private var descriptor: Int32
 
@@ -18,6 +20,7 @@ public final class OpenFile: @unchecked Sendable {
         }
         descriptor = opened
         size = Int(status.st_size)
+        version = FileVersion(status)
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
@@ -29,5 +32,31 @@ public final class OpenFile: @unchecked Sendable {
             defer { descriptor = -1 }
             return descriptor
         }
+    }
+}
+
+/// What tells one content of a file from the next without reading it: its size, its modification time, and its inode
+/// (a package upgrade renames a new file over the old one).
+public struct FileVersion: Equatable, Sendable {
+    let size: Int64
+    let seconds: Int
+    let nanoseconds: Int
+    let inode: UInt64
+
+    init(_ status: stat) {
+        size = Int64(status.st_size)
+        inode = UInt64(status.st_ino)
+        #if canImport(Darwin)
+        (seconds, nanoseconds) = (Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec))
+        #else
+        (seconds, nanoseconds) = (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
+        #endif
+    }
+
+    /// The version of the file open at `descriptor`; nil when it cannot be read.
+    init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        self.init(status)
     }
 }

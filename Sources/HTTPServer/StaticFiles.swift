@@ -1,18 +1,26 @@
 import Foundation
 
-/// Files from Public/ (and other mounted folders) read once at start-up and served from memory.
-/// `url(for:)` gives a fingerprinted address (`/static/<hash>/css/app.css`) that browsers may cache for a year.
+/// Files from Public/ (and other mounted folders), found and fingerprinted once at start-up. Small ones are kept in
+/// memory; larger ones are sent from disk when asked for. `url(for:)` gives a fingerprinted address
+/// (`/static/<hash>/css/app.css`) that browsers may cache for a year.
 public struct StaticFiles: Sendable {
     private struct Asset: Sendable {
-        let body: [UInt8]
+        let path: String
+        let version: FileVersion?
+        /// The file's bytes when it is no larger than `keptBytes`.
+        let kept: [UInt8]?
         let contentType: String
         let fingerprint: String
     }
 
     public static let urlPrefix = "/static/"
+    /// The largest file kept in memory. Every page asks for the app's own style sheet and script (28 and 17 KB); the
+    /// Leaflet folder mounted beside them holds 2.7 MB (scripts in several builds, source maps), most never asked for,
+    /// and held it resident in every idle server while it was read whole at start-up (issue 15).
+    static let keptBytes = 32 * 1024
     private let assets: [String: Asset]
 
-    /// Loads every file below each directory; `mounts` maps a name prefix ("" or "leaflet/") to a folder.
+    /// Finds every file below each directory; `mounts` maps a name prefix ("" or "leaflet/") to a folder.
     public init(mounts: [(prefix: String, directory: String)]) throws {
         var assets: [String: Asset] = [:]
         for (prefix, directory) in mounts {
@@ -21,12 +29,24 @@ public struct StaticFiles: Sendable {
             for case let file as URL in walker {
                 guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
                 let relative = String(file.standardizedFileURL.path.dropFirst(root.path.count + 1))
-                let body = Array(try Data(contentsOf: file))
-                assets[prefix + relative] = Asset(body: body, contentType: Self.contentType(for: relative),
-                                                  fingerprint: Self.fingerprint(body))
+                assets[prefix + relative] = try Self.asset(at: file.standardizedFileURL.path, named: relative)
             }
         }
         self.assets = assets
+    }
+
+    /// Reads the file once, a piece at a time, for its fingerprint; keeps its bytes when it is small.
+    private static func asset(at path: String, named name: String) throws -> Asset {
+        let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? reader.close() }
+        let version = FileVersion(descriptor: reader.fileDescriptor)
+        var fingerprint = Fingerprint(), kept: [UInt8]? = [], size = 0
+        while let piece = try reader.read(upToCount: 64 * 1024), !piece.isEmpty {
+            fingerprint.add(piece)
+            size += piece.count
+            kept = size <= keptBytes ? kept.map { $0 + piece } : nil
+        }
+        return Asset(path: path, version: version, kept: kept, contentType: contentType(for: name), fingerprint: fingerprint.text)
     }
 
     /// The cache-busting address of an asset, e.g. `css/app.css`.
@@ -50,8 +70,15 @@ public struct StaticFiles: Sendable {
         return response(asset, cache: cache)
     }
 
-    private func response(_ asset: Asset, cache: String) -> Response {
-        Response(status: .ok, headers: [("Content-Type", asset.contentType), ("Cache-Control", cache)], body: asset.body)
+    private func response(_ asset: Asset, cache: String) -> Response? {
+        if let kept = asset.kept {
+            return Response(status: .ok, headers: [("Content-Type", asset.contentType), ("Cache-Control", cache)], body: kept)
+        }
+        guard let file = OpenFile(path: asset.path) else { return nil }
+        // A file replaced since start-up (a Leaflet upgrade) no longer matches its fingerprint: not to be kept a year.
+        // (Until a restart, the small files kept in memory stay as they were read.)
+        let unchanged = file.version == asset.version
+        return .file(file, contentType: asset.contentType, headers: [("Cache-Control", unchanged ? cache : "no-cache")])
     }
 
     static func contentType(for name: String) -> String {
@@ -72,13 +99,19 @@ public struct StaticFiles: Sendable {
         }
     }
 
-    /// FNV-1a over the bytes: enough to tell versions of a file apart in a URL.
-    static func fingerprint(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+    /// FNV-1a over a file's bytes, a piece at a time: enough to tell versions of a file apart in a URL.
+    private struct Fingerprint {
+        private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        mutating func add(_ piece: Data) {
+            piece.withUnsafeBytes { bytes in
+                for byte in bytes {
+                    hash ^= UInt64(byte)
+                    hash = hash &* 0x0000_0100_0000_01b3
+                }
+            }
         }
-        return String(hash, radix: 16)
+
+        var text: String { String(hash, radix: 16) }
     }
 }

@@ -63,4 +63,28 @@ import Testing
         #expect(plain.header("Cache-Control") == "no-cache")
         #expect(files.response(for: Request(method: .get, path: "/static/../Package.swift")) == nil)
     }
+
+    @Test func largeStaticFilesAreSentFromDiskAndNotKeptAYearOnceReplaced() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("static-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("big.js")
+        try Data(repeating: UInt8(ascii: "x"), count: 100_000).write(to: script)
+        let files = try StaticFiles(mounts: [("leaflet/", directory.path)])
+        let url = files.url(for: "leaflet/big.js")
+        let sent = try #require(files.response(for: Request(method: .get, path: url)))
+        #expect(sent.file?.size == 100_000 && sent.body.isEmpty)
+        #expect(sent.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(sent.header("Cache-Control")?.contains("immutable") == true)
+
+        // Replaced by a file of the same size (written to another name and renamed over it, as a package upgrade does).
+        let upgrade = directory.appendingPathComponent("big.js.new")
+        try Data(repeating: UInt8(ascii: "y"), count: 100_000).write(to: upgrade)
+        #expect(rename(upgrade.path, script.path) == 0)
+        let replaced = try #require(files.response(for: Request(method: .get, path: url)))
+        #expect(replaced.file?.size == 100_000)
+        #expect(replaced.header("Cache-Control") == "no-cache")
+        try FileManager.default.removeItem(at: script)
+        #expect(files.response(for: Request(method: .get, path: url)) == nil)
+    }
 }
