@@ -83,7 +83,18 @@ struct ResourceDocs: Sendable {
     var createBody: String?
 
     private var name: String { operationSuffix ?? schema }
-    private var noun: String { name.replacingOccurrences(of: "([a-z])([A-Z])", with: "$1 $2", options: .regularExpression).lowercased() }
+    /// The schema's name in words ("ActivityType": "activity type"). Split by hand: a regular expression here started
+    /// ICU's regex engine while the routes were registered, in every server (issue 15).
+    private var noun: String {
+        var words = ""
+        var previous: Character?
+        for letter in name {
+            if letter.isUppercase, previous?.isLowercase == true { words.append(" ") }
+            words.append(letter)
+            previous = letter
+        }
+        return words.lowercased()
+    }
 
     var list: APIOperation {
         APIOperation(id: "list\(plural)", summary: "List \(noun) records, one page at a time", query: APIOperation.paging + listQuery,

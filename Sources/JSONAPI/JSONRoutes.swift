@@ -90,8 +90,8 @@ enum JSONRoutes {
     private static func addDocument(to table: inout APIRouteTable, version: String) {
         var complete = table
         complete.add(.get, APIPaths.openAPIDocument, .anyone, OpenAPIDocument.operation) { _ in Response(status: .noContent) }
-        let document = OpenAPIDocument.json(version: version, routes: complete.routes)
-        table.add(.get, APIPaths.openAPIDocument, .anyone, OpenAPIDocument.operation) { _ in Response.json(document) }
+        let document = BuiltWhenFirstAsked { [routes = complete.routes] in OpenAPIDocument.json(version: version, routes: routes) }
+        table.add(.get, APIPaths.openAPIDocument, .anyone, OpenAPIDocument.operation) { _ in Response.json(document.value) }
     }
 
     /// Schemas the operations refer to, by component name.

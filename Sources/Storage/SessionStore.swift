@@ -109,8 +109,11 @@ extension AppDatabase {
     /// Removes sessions past their absolute lifetime (run now and then).
     public func purgeExpiredSessions(policy: SessionPolicy, now: Date = Date()) throws {
         try writeLocal { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE created_at < ? OR last_seen_at < ?",
-                           arguments: [now.addingTimeInterval(-policy.absoluteTimeout), now.addingTimeInterval(-policy.idleTimeout)])
+            // The limits are written by SQLite in the text form GRDB stores dates in: binding a Date would have GRDB
+            // start a DateFormatter, and with it ICU's calendar and time zone data, in every server at start-up (issue 15).
+            let limit = "strftime('%Y-%m-%d %H:%M:%f', ?, 'unixepoch')"
+            try db.execute(sql: "DELETE FROM sessions WHERE created_at < \(limit) OR last_seen_at < \(limit)",
+                           arguments: [now.timeIntervalSince1970 - policy.absoluteTimeout, now.timeIntervalSince1970 - policy.idleTimeout])
         }
     }
 }
