@@ -23,8 +23,9 @@ final class AnalyticsSnapshot: @unchecked Sendable {
     private(set) var activities: [Activity] = []
     private(set) var assignments: [Assignment] = []
 
-    private(set) var areas = Interned(), venues = Interned(), types = Interned(), statuses = Interned(), roles = Interned()
-    private var participantIndex = Interned(), activityIndex = Interned(), assignmentIndex = Interned()
+    private(set) var areas = Interned<String>(), venues = Interned<String>(), types = Interned<String>(), statuses = Interned<String>(),
+                 roles = Interned<String>()
+    private var participantIndex = Interned<String>(), activityIndex = Interned<String>(), assignmentIndex = Interned<String>()
 
     /// Brings the snapshot to the database's current version: the rows the change log names since the last time, or
     /// everything on first use (or after a change too large to patch row by row).
@@ -123,7 +124,7 @@ final class AnalyticsSnapshot: @unchecked Sendable {
 
     /// Reads every row of a table (ids nil) or the named ones, and stores each at its id's index; a named id with no row
     /// any more is marked gone.
-    private func forEachRow<Element>(_ db: Database, _ sql: String, ids: [String]?, of elements: inout [Element], index: inout Interned,
+    private func forEachRow<Element>(_ db: Database, _ sql: String, ids: [String]?, of elements: inout [Element], index: inout Interned<String>,
                                      _ make: (Row, Element?) -> Element) throws where Element: AnalyticsEntry {
         var seen = Set<Int32>()
         func store(_ row: Row) {
@@ -156,13 +157,13 @@ extension AnalyticsSnapshot.Activity: AnalyticsEntry {}
 extension AnalyticsSnapshot.Assignment: AnalyticsEntry {}
 
 /// Ids turned into small integers, in the order first seen; an index is never reused.
-struct Interned {
-    private var indexes: [String: Int32] = [:]
-    private(set) var ids: [String] = []
+struct Interned<Id: Hashable> {
+    private var indexes: [Id: Int32] = [:]
+    private(set) var ids: [Id] = []
 
     var count: Int { ids.count }
 
-    mutating func index(_ id: String) -> Int32 {
+    mutating func index(_ id: Id) -> Int32 {
         if let index = indexes[id] { return index }
         let index = Int32(ids.count)
         indexes[id] = index
@@ -170,7 +171,13 @@ struct Interned {
         return index
     }
 
-    func existing(_ id: String) -> Int32? { indexes[id] }
+    func existing(_ id: Id) -> Int32? { indexes[id] }
+
+    /// Room for `count` ids in all.
+    mutating func reserveCapacity(_ count: Int) {
+        indexes.reserveCapacity(count)
+        ids.reserveCapacity(count)
+    }
 }
 
 /// The figures of one report's scope, counted over the snapshot. A participant is in an area when their home venue is;

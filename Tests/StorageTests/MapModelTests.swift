@@ -42,6 +42,27 @@ import Testing
         }
     }
 
+    /// Venues come in the order of SQLite's `ORDER BY name COLLATE NOCASE, id`, which the model compares itself: only
+    /// ASCII letters folded, a name before the longer names it begins, equal names by id. Also after a rename, which
+    /// moves just that venue.
+    @Test func venuesComeInTheDatabasesNameOrder() throws {
+        let given = try TestDatabase()
+        let database = given.database
+        let area = try database.createArea(AreaInput(name: "Town", areaType: "CITY", parentId: ""), by: actor)
+        var created: [Venue] = []
+        for name in ["bakery", "Bakery", "Bak", "ÉCOLE", "école", "Ecole", "zoo", "Zoo hall", "_under", "2nd hall", "bakery", "Ω", "a"] {
+            created.append(try database.createVenue(VenueInput(name: name, address: "1 Road", areaId: area.id.uuidString,
+                                                               latitude: "1", longitude: "2"), by: actor))
+        }
+        let inSQLOrder = { try database.read { try String.fetchAll($0, sql: "SELECT id FROM venues ORDER BY name COLLATE NOCASE, id") } }
+        #expect(try database.mapVenues(MapQuery()).map(\.id) == inSQLOrder())
+        _ = try database.updateVenue(id: created[0].id, VenueInput(name: "BAKERY", address: "1 Road", areaId: area.id.uuidString,
+                                                                   latitude: "1", longitude: "2"), expectedVersion: nil, by: actor)
+        _ = try database.updateVenue(id: created[6].id, VenueInput(name: "Aa", address: "1 Road", areaId: area.id.uuidString,
+                                                                   latitude: "1", longitude: "2"), expectedVersion: nil, by: actor)
+        #expect(try database.mapVenues(MapQuery()).map(\.id) == inSQLOrder())
+    }
+
     /// Renames, moves, removes coordinates, changes activities' dates, status and venues, deletes, each through the
     /// one write path.
     private func write(_ database: AppDatabase, seed: Int, renaming type: Domain.Category) throws {
