@@ -17,11 +17,13 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         // zlib, for gzip-compressed answers (HTTPServer/Gzip.swift).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Shared libraries opened when first needed rather than linked (libvips, libpq, libcurl).
+        .target(name: "CLibraryLoader"),
         // libvips, for photos (Imaging/PhotoProcessor.swift), opened with dlopen by the first photo (CVips.h says why).
-        .target(name: "CVips"),
+        .target(name: "CVips", dependencies: ["CLibraryLoader"]),
         .target(name: "Imaging", dependencies: ["CVips", .product(name: "Logging", package: "swift-log")]),
-        // libpq, for the PostgreSQL hub (PostgresHub/LibPQ.swift).
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq, for the PostgreSQL hub (PostgresHub/LibPQ.swift), opened by the hub's first connection (CPostgres.h).
+        .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
         .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
         .target(name: "HTTPServer", dependencies: [
             "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
@@ -33,8 +35,8 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift).
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift), opened by the first one (CCurl.h).
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         .target(name: "Sync", dependencies: ["CCurl", "Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.

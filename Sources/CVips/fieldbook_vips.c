@@ -5,7 +5,7 @@
    photo tests (Tests/ImagingTests) exercise each of them on real files. */
 #include "CVips.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoader.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +51,7 @@ static struct {
                                 void (*handler)(const char *, int, const char *, void *), void *data);
 } vips;
 
-static const struct { const char *name; size_t offset; } functions[] = {
+static const FieldbookSymbol functions[] = {
 #define FUNCTION(field, symbol) { symbol, offsetof(__typeof__(vips), field) }
     FUNCTION(version, "vips_version"), FUNCTION(init, "vips_init"), FUNCTION(cache_set_max, "vips_cache_set_max"),
     FUNCTION(concurrency_set, "vips_concurrency_set"), FUNCTION(find_load, "vips_foreign_find_load"),
@@ -76,7 +76,7 @@ static void drop_warning(const char *domain, int level, const char *message, voi
 }
 
 /* FIELDBOOK_LIBVIPS names another library (a path, or a name the loader finds) in place of the usual ones. */
-static void *open_libvips(void) {
+static int open_libvips(void) {
 #ifdef __APPLE__
     const char *names[] = {"libvips.42.dylib", "libvips.dylib"};
 #else
@@ -85,13 +85,8 @@ static void *open_libvips(void) {
     size_t count = sizeof names / sizeof names[0];
     const char *chosen = getenv("FIELDBOOK_LIBVIPS");
     if (chosen && *chosen) { names[0] = chosen; count = 1; }
-    for (size_t i = 0; i < count; i++) {
-        void *handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (handle) return handle;
-        /* The first name's reason is the telling one (a dependency of libvips.so.42 missing, say). */
-        if (i == 0) snprintf(start_failure, sizeof start_failure, "libvips could not be opened (%s); install libvips42", dlerror());
-    }
-    return NULL;
+    return fieldbook_library_open(names, count, "libvips42 (libvips 8.12 or later)", functions,
+                                  sizeof functions / sizeof functions[0], &vips, start_failure, sizeof start_failure) != NULL;
 }
 
 /* The `fail_on` option Fieldbook gives vips_thumbnail came with libvips 8.12; an older one would refuse every photo. */
@@ -105,18 +100,7 @@ static int is_recent_enough(void) {
 /* Called once per process (PhotoProcessor's `started`). Each upload is read once, so libvips's operation cache would
    only hold memory and open files: it is turned off. */
 int fieldbook_vips_start(void) {
-    void *handle = open_libvips();
-    if (!handle) return -1;
-    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
-        void *symbol = dlsym(handle, functions[i].name);
-        if (!symbol) {
-            snprintf(start_failure, sizeof start_failure, "libvips has no %s: libvips 8.12 or later is needed", functions[i].name);
-            dlclose(handle);
-            return -1;
-        }
-        memcpy((char *) &vips + functions[i].offset, &symbol, sizeof symbol);
-    }
-    if (!is_recent_enough()) return -1;
+    if (!open_libvips() || !is_recent_enough()) return -1;
     vips.log_set_handler("VIPS", LOG_LEVEL_WARNING, drop_warning, NULL);
     if (vips.init("fieldbook")) {
         snprintf(start_failure, sizeof start_failure, "libvips did not start: %s", vips.error_buffer());

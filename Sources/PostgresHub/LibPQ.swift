@@ -38,30 +38,37 @@ struct PostgresRows {
 /// One connection to PostgreSQL, used by one thread at a time (the pool hands it out). Parameters are sent
 /// separately from the statement (never spliced into its text), as text.
 final class PostgresConnection {
+    /// libpq's functions, opened by the first connection (CPostgres.h says why it is not linked).
+    private static let library: FieldbookLibPQ? = fieldbook_libpq_open()?.pointee
+    private let pq: FieldbookLibPQ
     private let handle: OpaquePointer
 
     init(url: String) throws {
-        guard let handle = PQconnectdb(url) else { throw PostgresError(message: "libpq could not allocate a connection", sqlState: nil) }
+        guard let pq = Self.library else {
+            throw PostgresError(message: fieldbook_libpq_failure().map { String(cString: $0) } ?? "libpq could not be opened", sqlState: nil)
+        }
+        guard let handle = pq.connectdb(url) else { throw PostgresError(message: "libpq could not allocate a connection", sqlState: nil) }
         // From here on `deinit` closes the handle, also when this initializer throws.
+        self.pq = pq
         self.handle = handle
-        guard PQstatus(handle) == CONNECTION_OK else {
-            throw PostgresError(message: "Could not connect to PostgreSQL: \(Self.text(PQerrorMessage(handle)))", sqlState: nil)
+        guard pq.status(handle) == CONNECTION_OK else {
+            throw PostgresError(message: "Could not connect to PostgreSQL: \(Self.text(pq.errorMessage(handle)))", sqlState: nil)
         }
         // Warnings (NOTICE) are the server's business, not the hub's log.
         _ = try execute("SET client_min_messages = warning")
     }
 
-    deinit { PQfinish(handle) }
+    deinit { pq.finish(handle) }
 
     /// False once the connection broke (the server restarted, the network failed), or when it is still inside a
     /// transaction (a step that failed midway): the pool then drops it rather than hand it to the next request.
-    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE }
+    var isUsable: Bool { pq.status(handle) == CONNECTION_OK && pq.transactionStatus(handle) == PQTRANS_IDLE }
 
     /// True when the server has sent this idle connection anything: it restarted, failed over, or was told to end
     /// it, and its goodbye and the end of the connection wait unread. Nothing else is sent to an idle connection that
     /// does not LISTEN, so the pool drops any that has something to read (at worst a notice), with no round trip.
     var hasUnreadInput: Bool {
-        let socket = PQsocket(handle)
+        let socket = pq.socket(handle)
         guard socket >= 0 else { return true }
         var waiting = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
         return poll(&waiting, 1, 0) != 0
@@ -71,14 +78,14 @@ final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
         let result = withCStrings(parameters) { pointers in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+            pq.execParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
         guard let result else { throw connectionError() }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
+        defer { pq.clear(result) }
+        switch pq.resultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return PostgresRows(columns: [], values: [])
-        case PGRES_TUPLES_OK: return Self.rows(result)
-        default: throw Self.error(result)
+        case PGRES_TUPLES_OK: return rows(result)
+        default: throw error(result)
         }
     }
 
@@ -88,29 +95,29 @@ final class PostgresConnection {
     @discardableResult
     func execute(after statements: [String], _ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
         guard !statements.isEmpty else { return try execute(sql, parameters) }
-        guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
-        defer { _ = PQexitPipelineMode(handle) }
-        for statement in statements where PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) != 1 { throw connectionError() }
+        guard pq.enterPipelineMode(handle) == 1 else { throw connectionError() }
+        defer { _ = pq.exitPipelineMode(handle) }
+        for statement in statements where pq.sendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) != 1 { throw connectionError() }
         let sent = withCStrings(parameters) { pointers in
-            PQsendQueryParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+            pq.sendQueryParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
-        guard sent == 1, PQpipelineSync(handle) == 1 else { throw connectionError() }
+        guard sent == 1, pq.pipelineSync(handle) == 1 else { throw connectionError() }
         var rows = PostgresRows(columns: [], values: [])
         var failure: PostgresError?
         // Each statement's results end with a null; the sync point's result comes last.
         for index in 0...statements.count {
-            while let result = PQgetResult(handle) {
-                defer { PQclear(result) }
-                switch PQresultStatus(result) {
-                case PGRES_TUPLES_OK where index == statements.count: rows = Self.rows(result)
+            while let result = pq.getResult(handle) {
+                defer { pq.clear(result) }
+                switch pq.resultStatus(result) {
+                case PGRES_TUPLES_OK where index == statements.count: rows = self.rows(result)
                 case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_PIPELINE_ABORTED: break
-                default: failure = failure ?? Self.error(result)
+                default: failure = failure ?? error(result)
                 }
             }
         }
-        guard let sync = PQgetResult(handle) else { throw failure ?? connectionError() }
-        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
-        PQclear(sync)
+        guard let sync = pq.getResult(handle) else { throw failure ?? connectionError() }
+        let synced = pq.resultStatus(sync) == PGRES_PIPELINE_SYNC
+        pq.clear(sync)
         if let failure { throw failure }
         guard synced else { throw PostgresError(message: "the pipeline ended without its sync point", sqlState: nil) }
         return rows
@@ -118,21 +125,21 @@ final class PostgresConnection {
 
     /// Runs statements without parameters, several separated by semicolons (a schema).
     func executeScript(_ sql: String) throws {
-        guard let result = PQexec(handle, sql) else { throw connectionError() }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else { throw Self.error(result) }
+        guard let result = pq.exec(handle, sql) else { throw connectionError() }
+        defer { pq.clear(result) }
+        let status = pq.resultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else { throw error(result) }
     }
 
     /// A failed result's message and SQLSTATE.
-    private static func error(_ result: OpaquePointer) -> PostgresError {
-        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-        return PostgresError(message: text(PQresultErrorMessage(result)), sqlState: state)
+    private func error(_ result: OpaquePointer) -> PostgresError {
+        let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        return PostgresError(message: Self.text(pq.resultErrorMessage(result)), sqlState: state)
     }
 
     /// What libpq says went wrong with the connection itself.
     private func connectionError() -> PostgresError {
-        PostgresError(message: Self.text(PQerrorMessage(handle)), sqlState: nil)
+        PostgresError(message: Self.text(pq.errorMessage(handle)), sqlState: nil)
     }
 
     /// Waits up to `timeout` seconds for a NOTIFY on a channel this connection LISTENs to; answers the channels heard
@@ -140,11 +147,11 @@ final class PostgresConnection {
     func notifications(timeout: TimeInterval) throws -> [String] {
         var heard = drainNotifications()
         guard heard.isEmpty else { return heard }
-        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: pq.socket(handle), events: Int16(POLLIN), revents: 0)
         guard descriptor.fd >= 0 else { throw PostgresError(message: "the connection to PostgreSQL is closed", sqlState: nil) }
         let ready = poll(&descriptor, 1, Int32(timeout * 1000))
         if ready > 0 {
-            guard PQconsumeInput(handle) == 1 else { throw connectionError() }
+            guard pq.consumeInput(handle) == 1 else { throw connectionError() }
             heard = drainNotifications()
         }
         return heard
@@ -152,21 +159,21 @@ final class PostgresConnection {
 
     private func drainNotifications() -> [String] {
         var channels: [String] = []
-        while let notice = PQnotifies(handle) {
+        while let notice = pq.notifies(handle) {
             channels.append(String(cString: notice.pointee.relname))
-            PQfreemem(notice)
+            pq.freemem(notice)
         }
         return channels
     }
 
-    private static func rows(_ result: OpaquePointer) -> PostgresRows {
-        let rowCount = Int(PQntuples(result)), columnCount = Int(PQnfields(result))
-        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+    private func rows(_ result: OpaquePointer) -> PostgresRows {
+        let rowCount = Int(pq.ntuples(result)), columnCount = Int(pq.nfields(result))
+        let columns = (0..<columnCount).map { pq.fname(result, Int32($0)).map { String(cString: $0) } ?? "" }
         var values: [[String?]] = []
         values.reserveCapacity(rowCount)
         for row in 0..<rowCount {
             values.append((0..<columnCount).map { column in
-                PQgetisnull(result, Int32(row), Int32(column)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                pq.getisnull(result, Int32(row), Int32(column)) == 1 ? nil : pq.getvalue(result, Int32(row), Int32(column)).map { String(cString: $0) }
             })
         }
         return PostgresRows(columns: columns, values: values)

@@ -20,13 +20,15 @@ enum CurlTransfer {
     /// Sends `body` (if any) with `method`; an answer that stalls for `idleTimeout` seconds (nothing received or sent)
     /// fails, as URLSession's request timeout did. Proxies come from the environment (http_proxy, no_proxy), as before.
     static func perform(_ method: String, _ url: String, headers: [String], body: Data?, idleTimeout: TimeInterval) throws -> Answer {
-        _ = initialized
-        guard let handle = HandlePool.shared.take() else { throw Failure(message: "libcurl could not make a handle") }
-        defer { HandlePool.shared.give(handle) }
+        guard let curl = library else {
+            throw Failure(message: fieldbook_curl_failure().map { String(cString: $0) } ?? "libcurl could not be opened")
+        }
+        guard let handle = HandlePool.shared.take(curl) else { throw Failure(message: "libcurl could not make a handle") }
+        defer { HandlePool.shared.give(handle, curl) }
         var headerList: UnsafeMutablePointer<curl_slist>?
         // No "Expect: 100-continue" round trip before a large push.
-        for header in headers + ["Expect:"] { headerList = curl_slist_append(headerList, header) }
-        defer { curl_slist_free_all(headerList) }
+        for header in headers + ["Expect:"] { headerList = curl.slist_append(headerList, header) }
+        defer { curl.slist_free_all(headerList) }
         let received = Received()
         let context = Unmanaged.passRetained(received)
         defer { context.release() }
@@ -55,25 +57,27 @@ enum CurlTransfer {
             guard let body else {
                 _ = fieldbook_curl_set_long(handle, CURLOPT_HTTPGET, 1)
                 if method != "GET" { _ = fieldbook_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method) }
-                return curl_easy_perform(handle)
+                return curl.easy_perform(handle)
             }
             // libcurl reads the body from this memory during the transfer: it stays valid until perform returns.
             return body.withUnsafeBytes { bytes in
                 _ = fieldbook_curl_set_pointer(handle, CURLOPT_POSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(emptyBody.utf8Start))
                 _ = fieldbook_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
                 if method != "POST" { _ = fieldbook_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method) }
-                return curl_easy_perform(handle)
+                return curl.easy_perform(handle)
             }
         }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let words = detail.isEmpty ? curl.easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)" : detail
             throw Failure(message: code == CURLE_OPERATION_TIMEDOUT ? "nothing for \(seconds) s: \(words)" : words)
         }
         return Answer(status: fieldbook_curl_response_code(handle), body: received.data)
     }
 
-    private static let initialized: Void = { _ = fieldbook_curl_global_init() }()
+    /// libcurl's functions, opened and initialized by the first request (CCurl.h says why it is not linked). Never
+    /// changed once set, so any thread may read it.
+    nonisolated(unsafe) private static let library: FieldbookCurl? = fieldbook_curl_open()?.pointee
     private static let emptyBody: StaticString = ""
 
     /// The answer's bytes as libcurl hands them over.
@@ -93,19 +97,19 @@ enum CurlTransfer {
         private let lock = NSLock()
         private var idle: [UnsafeMutableRawPointer] = []
 
-        func take() -> UnsafeMutableRawPointer? {
-            lock.withLock { idle.popLast() } ?? curl_easy_init()
+        func take(_ curl: FieldbookCurl) -> UnsafeMutableRawPointer? {
+            lock.withLock { idle.popLast() } ?? curl.easy_init()
         }
 
-        func give(_ handle: UnsafeMutableRawPointer) {
+        func give(_ handle: UnsafeMutableRawPointer, _ curl: FieldbookCurl) {
             // Forget the finished request's pointers (its headers, buffers and context are freed); the connection stays.
-            curl_easy_reset(handle)
+            curl.easy_reset(handle)
             let extra: UnsafeMutableRawPointer? = lock.withLock {
                 guard idle.count < Self.kept else { return handle }
                 idle.append(handle)
                 return nil
             }
-            if let extra { curl_easy_cleanup(extra) }
+            if let extra { curl.easy_cleanup(extra) }
         }
     }
 }
