@@ -174,7 +174,7 @@ def main():
         print(f"{url:<{width}}  {rate:>7}  {p50:>7}  {p99:>7}  {target}")
     if sampler:
         peak, peak_anonymous = sampler.stop()
-        # RSS counts the database pages the server has mapped (mmap_size) as well as its own memory (RssAnon).
+        # RSS counts the pages of the binary and its libraries the server has mapped as well as its own memory (RssAnon).
         print(f"idle RSS after sign-in: {idle_rss[0]:.1f} MB ({idle_rss[1]:.1f} MB anonymous); target <= 40 MB: "
               f"{'met' if idle_rss[0] <= 40 else 'NOT met'}")
         print(f"peak RSS under the 32-connection runs: {peak:.1f} MB (peak anonymous {peak_anonymous:.1f} MB); "

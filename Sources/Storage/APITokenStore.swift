@@ -43,7 +43,7 @@ extension AppDatabase {
     /// Starts a new token family for a user whose password was just checked.
     public func issueAPITokens(for user: User, policy: APITokenPolicy = APITokenPolicy(), now: Date = Date()) throws -> APITokenPair {
         try writeLocal { db in
-            try db.execute(sql: "DELETE FROM api_tokens WHERE expires_at < ?", arguments: [now])
+            try db.execute(sql: "DELETE FROM api_tokens WHERE expires_at < ?", arguments: [now.storedText])
             return try Self.insertTokenPair(db, user: user, family: UUID(), policy: policy, now: now)
         }
     }
@@ -67,7 +67,7 @@ extension AppDatabase {
                 try Self.revokeFamily(db, family)
                 return nil
             }
-            guard (row["expires_at"] as Date) > now else { return nil }
+            guard row.storedDate("expires_at") > now else { return nil }
             try Self.revokeFamily(db, family)
             return try Self.insertTokenPair(db, user: user, family: family, policy: policy, now: now)
         }
@@ -78,7 +78,7 @@ extension AppDatabase {
         try read { db in
             guard let row = try Self.tokenRow(db, token: accessToken, kind: "access") else { return nil }
             let user = User(row: row)
-            guard !(row["revoked"] as Bool), (row["expires_at"] as Date) > now, !user.isDisabled else { return nil }
+            guard !(row["revoked"] as Bool), row.storedDate("expires_at") > now, !user.isDisabled else { return nil }
             return APIBearer(user: user, familyId: row.uuid("family_id"))
         }
     }
@@ -107,7 +107,7 @@ extension AppDatabase {
             SELECT token_hash, revoked, created_at FROM api_tokens WHERE family_id = ? AND kind = 'refresh' AND NOT lost
             ORDER BY created_at DESC, rowid DESC LIMIT 2
             """, arguments: [family.databaseText])
-        guard newest.count == 2, !(newest[0]["revoked"] as Bool), now.timeIntervalSince(newest[0]["created_at"] as Date) < 120 else {
+        guard newest.count == 2, !(newest[0]["revoked"] as Bool), now.timeIntervalSince(newest[0].storedDate("created_at")) < 120 else {
             return false
         }
         return newest[1]["token_hash"] as String == TokenSecret.hash(token)
@@ -129,7 +129,7 @@ extension AppDatabase {
         for (token, kind, lifetime) in [(access, "access", policy.accessLifetime), (refresh, "refresh", policy.refreshLifetime)] {
             try db.execute(sql: """
                 INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [TokenSecret.hash(token), kind, user.id.databaseText, family.databaseText, now, now.addingTimeInterval(lifetime)])
+                """, arguments: [TokenSecret.hash(token), kind, user.id.databaseText, family.databaseText, now.storedText, now.addingTimeInterval(lifetime).storedText])
         }
         return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user)
     }

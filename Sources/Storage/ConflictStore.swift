@@ -106,7 +106,7 @@ extension AppDatabase {
 
     private static func resolve(_ db: Database, _ id: UUID, as resolution: String) throws {
         try db.execute(sql: "UPDATE sync_conflicts SET resolution = ?, resolved_at = ? WHERE id = ? AND resolution IS NULL",
-                       arguments: [resolution, Date(), id.databaseText])
+                       arguments: [resolution, Date().storedText, id.databaseText])
     }
 
     /// A record's name (or email) as people know it; nil when it does not exist here.

@@ -48,7 +48,7 @@ extension AppDatabase {
     /// Every live token, in the order they were issued (a refresh's retry rule compares the newest two of a sign-in).
     public func apiTokensForHubMigration(now: Date = Date()) throws -> [StoredAPIToken] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM api_tokens WHERE expires_at > ? ORDER BY rowid", arguments: [now]).map { row in
+            try Row.fetchAll(db, sql: "SELECT * FROM api_tokens WHERE expires_at > ? ORDER BY rowid", arguments: [now.storedText]).map { row in
                 StoredAPIToken(tokenHash: row["token_hash"], kind: row["kind"], userId: row["user_id"], familyId: row["family_id"],
                                createdAt: row["created_at"], expiresAt: row["expires_at"], revoked: row["revoked"], lost: row["lost"])
             }

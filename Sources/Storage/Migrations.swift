@@ -291,7 +291,7 @@ enum Migrations {
 
     /// Predefined entries carry fixed ids on every node, so they are part of the schema, not outbox changes.
     private static func seedPredefinedCategories(_ db: Database) throws {
-        let now = Date()
+        let now = Date().storedText
         for kind in CategoryKind.allCases {
             for entry in kind.predefined {
                 try db.execute(sql: """

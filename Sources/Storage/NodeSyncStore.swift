@@ -204,7 +204,7 @@ extension AppDatabase {
             INSERT OR IGNORE INTO sync_conflicts (id, operation_id, entity, entity_id, kind, fields, author, edited_at, detected_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [conflictId.databaseText, entry.operationId.databaseText, entry.change.entity, entry.change.entityId.databaseText,
-                             kind, fields, entry.author, entry.createdAt, Date()])
+                             kind, fields, entry.author, entry.createdAt.storedText, Date().storedText])
         guard db.changesCount == 1 else { return }
         try SyncNoticeKind.note(db, .conflictLost, entity: entry.change.entity, entityId: entry.change.entityId, author: entry.author,
                                 detail: conflictId.databaseText)

@@ -117,7 +117,7 @@ enum SyncNoticeKind: String {
     /// Notes a notice in the transaction that made it happen.
     static func note(_ db: Database, _ kind: SyncNoticeKind, entity: String = "", entityId: UUID? = nil, author: String, detail: String = "") throws {
         try db.execute(sql: "INSERT INTO sync_notices (kind, entity, entity_id, author, detail, noticed_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [kind.rawValue, entity, entityId?.databaseText, author, detail, Date()])
+                       arguments: [kind.rawValue, entity, entityId?.databaseText, author, detail, Date().storedText])
     }
 }
 
@@ -127,7 +127,7 @@ extension AppDatabase {
     public func noteNodeLinked(family: UUID, userId: UUID, address: String) throws {
         let isNew = try writeLocal { db in
             try db.execute(sql: "INSERT OR IGNORE INTO linked_nodes (family_id, user_id, address, first_pull_at) VALUES (?, ?, ?, ?)",
-                           arguments: [family.databaseText, userId.databaseText, address, Date()])
+                           arguments: [family.databaseText, userId.databaseText, address, Date().storedText])
             guard db.changesCount == 1 else { return false }
             try SyncNoticeKind.note(db, .nodeLinked, author: userId.databaseText, detail: address)
             return true

@@ -46,7 +46,7 @@ extension AppDatabase {
         let now = Date()
         try writeLocal { db in
             try db.execute(sql: "INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [TokenSecret.hash(token), userId.databaseText, csrf, now, now])
+                           arguments: [TokenSecret.hash(token), userId.databaseText, csrf, now.storedText, now.storedText])
         }
         return (token, csrf)
     }
@@ -70,8 +70,8 @@ extension AppDatabase {
                 """), arguments: [hash])
         }
         guard let row else { return SessionLookup(session: nil, upkeep: nil) }
-        let created: Date = row["session_created"]
-        let lastSeen: Date = row["last_seen_at"]
+        let created = row.storedDate("session_created")
+        let lastSeen = row.storedDate("last_seen_at")
         let user = User(row: row)
         if user.isDisabled || now.timeIntervalSince(lastSeen) > policy.idleTimeout || now.timeIntervalSince(created) > policy.absoluteTimeout {
             return SessionLookup(session: nil, upkeep: .end(tokenHash: hash))
@@ -85,7 +85,7 @@ extension AppDatabase {
         switch upkeep {
         case .touch(let hash, let now)?:
             try writeLocal { db in
-                try db.execute(sql: "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", arguments: [now, hash])
+                try db.execute(sql: "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", arguments: [now.storedText, hash])
             }
         case .end(let hash)?:
             try writeLocal { db in try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [hash]) }
@@ -109,11 +109,8 @@ extension AppDatabase {
     /// Removes sessions past their absolute lifetime (run now and then).
     public func purgeExpiredSessions(policy: SessionPolicy, now: Date = Date()) throws {
         try writeLocal { db in
-            // The limits are written by SQLite in the text form GRDB stores dates in: binding a Date would have GRDB
-            // start a DateFormatter, and with it ICU's calendar and time zone data, in every server at start-up (issue 15).
-            let limit = "strftime('%Y-%m-%d %H:%M:%f', ?, 'unixepoch')"
-            try db.execute(sql: "DELETE FROM sessions WHERE created_at < \(limit) OR last_seen_at < \(limit)",
-                           arguments: [now.timeIntervalSince1970 - policy.absoluteTimeout, now.timeIntervalSince1970 - policy.idleTimeout])
+            try db.execute(sql: "DELETE FROM sessions WHERE created_at < ? OR last_seen_at < ?",
+                           arguments: [now.addingTimeInterval(-policy.absoluteTimeout).storedText, now.addingTimeInterval(-policy.idleTimeout).storedText])
         }
     }
 }

@@ -35,7 +35,7 @@ public struct SyncStatistics: Sendable, Equatable {
 extension AppDatabase {
     public func startSyncSession() throws -> Int64 {
         try writeLocal { db in
-            try db.execute(sql: "INSERT INTO sync_sessions (started_at, outcome) VALUES (?, 'running')", arguments: [Date()])
+            try db.execute(sql: "INSERT INTO sync_sessions (started_at, outcome) VALUES (?, 'running')", arguments: [Date().storedText])
             return db.lastInsertedRowID
         }
     }
@@ -45,7 +45,7 @@ extension AppDatabase {
             try db.execute(sql: """
                 UPDATE sync_sessions SET finished_at = ?, outcome = ?, pushed = ?, pulled = ?, merged = ?, conflicts = ?, failures = ?,
                 error = ? WHERE id = ?
-                """, arguments: [Date(), outcome.rawValue, statistics.pushed, statistics.pulled, statistics.merged, statistics.conflicts,
+                """, arguments: [Date().storedText, outcome.rawValue, statistics.pushed, statistics.pulled, statistics.merged, statistics.conflicts,
                                  statistics.failures, error, id])
         }
     }

@@ -3,8 +3,7 @@ import Foundation
 import Testing
 @testable import Storage
 
-/// Expired sessions are deleted at start-up by comparing their stored times with limits SQLite writes in the same text
-/// form GRDB stores dates in.
+/// Expired sessions are deleted at start-up by comparing their stored times, as text, with limits written the same way.
 @Suite struct SessionPurgeTests {
     let policy = SessionPolicy(idleTimeout: 600, absoluteTimeout: 3600)
 

@@ -36,7 +36,7 @@ enum SyncedDuplicateSchema {
     static func queue(_ db: Database, newcomers: [UUID]) throws {
         for id in newcomers {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO duplicate_checks (participant_id, queued_at) VALUES (?, ?)")
-                .execute(arguments: [id.databaseText, Date()])
+                .execute(arguments: [id.databaseText, Date().storedText])
         }
     }
 }
@@ -63,7 +63,7 @@ extension AppDatabase {
                 for (id, match) in matches {
                     try db.cachedStatement(sql: """
                         INSERT OR IGNORE INTO synced_duplicates (participant_id, match_id, reason, found_at) VALUES (?, ?, ?, ?)
-                        """).execute(arguments: [id.databaseText, match.id.databaseText, match.reason.rawValue, Date()])
+                        """).execute(arguments: [id.databaseText, match.id.databaseText, match.reason.rawValue, Date().storedText])
                     found += db.changesCount
                 }
                 try db.cachedStatement(sql: "DELETE FROM duplicate_checks WHERE participant_id = ?").execute(arguments: [text])
@@ -106,7 +106,7 @@ extension AppDatabase {
     public func dismissSyncedDuplicate(_ participant: UUID, match: UUID) throws {
         try writeLocal { db in
             try db.execute(sql: "UPDATE synced_duplicates SET dismissed_at = ? WHERE participant_id = ? AND match_id = ? AND dismissed_at IS NULL",
-                           arguments: [Date(), participant.databaseText, match.databaseText])
+                           arguments: [Date().storedText, participant.databaseText, match.databaseText])
             guard db.changesCount == 1 else { throw DomainError.notFound(entity: "possible duplicate") }
         }
     }

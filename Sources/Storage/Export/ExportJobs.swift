@@ -111,7 +111,7 @@ extension AppDatabase {
             try db.execute(sql: """
                 UPDATE export_jobs SET state = ?, records = COALESCE(?, records), file_bytes = ?, failure = ?, finished_at = ?
                 WHERE id = ? AND state = 'running'
-                """, arguments: [state.rawValue, records, fileBytes, failure, Date(), job.databaseText])
+                """, arguments: [state.rawValue, records, fileBytes, failure, Date().storedText, job.databaseText])
             return db.changesCount == 1
         }
     }
@@ -120,7 +120,7 @@ extension AppDatabase {
     public func markExportCancelled(_ job: UUID) throws -> Bool {
         try writeLocal { db in
             try db.execute(sql: "UPDATE export_jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND state IN ('queued','running')",
-                           arguments: [Date(), job.databaseText])
+                           arguments: [Date().storedText, job.databaseText])
             return db.changesCount == 1
         }
     }
@@ -134,7 +134,7 @@ extension AppDatabase {
     @discardableResult
     public func removeExpiredExports(now: Date = Date()) throws -> Int {
         let expired = try writeLocal { db -> [String] in
-            let cutoff = now.addingTimeInterval(-Self.exportKeptFor)
+            let cutoff = now.addingTimeInterval(-Self.exportKeptFor).storedText
             let ids = try String.fetchAll(db, sql: "SELECT id FROM export_jobs WHERE state NOT IN ('queued','running') AND finished_at < ?",
                                           arguments: [cutoff])
             try db.execute(sql: "DELETE FROM export_jobs WHERE state NOT IN ('queued','running') AND finished_at < ?", arguments: [cutoff])

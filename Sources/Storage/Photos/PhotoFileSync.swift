@@ -53,7 +53,7 @@ extension AppDatabase {
                     SELECT sha256 FROM photo_files f WHERE (attached = 1 OR (received = 0 AND stored_at < ?))
                     AND NOT EXISTS (SELECT 1 FROM photos WHERE file_sha256 = f.sha256)
                     AND NOT EXISTS (SELECT 1 FROM photos WHERE thumb_sha256 = f.sha256)
-                    """, arguments: [Date().addingTimeInterval(-unattachedFor)])
+                    """, arguments: [Date().addingTimeInterval(-unattachedFor).storedText])
                 for hash in hashes { try db.execute(sql: "DELETE FROM photo_files WHERE sha256 = ?", arguments: [hash]) }
                 return hashes
             }

@@ -74,7 +74,7 @@ public struct PhotoFiles: Sendable {
                 attached = CASE WHEN excluded.received THEN MAX(attached, excluded.attached) ELSE 0 END,
                 received = MAX(received, excluded.received), on_hub = MAX(on_hub, excluded.on_hub),
                 width = COALESCE(width, excluded.width), height = COALESCE(height, excluded.height)
-            """, arguments: [sha, bytes, width, height, Date(), received, onHub])
+            """, arguments: [sha, bytes, width, height, Date().storedText, received, onHub])
     }
 
     /// Whether this node holds both files of a photo. A small photo's thumbnail can be the very same file as its
