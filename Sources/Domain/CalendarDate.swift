@@ -23,10 +23,14 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         (self.year, self.month, self.day) = (year, month, day)
     }
 
-    /// Today in the server's time zone.
+    /// Today in the server's time zone (TZ, else /etc/localtime), in the Gregorian calendar. Read from the C library's
+    /// local time, the zone Foundation's `TimeZone.current` reads too: `Calendar.current` woke ICU's calendar and zone
+    /// data, held resident from then on, for this one date (issue 15).
     public static func today(_ now: Date = Date()) -> CalendarDate {
-        let parts = Calendar.current.dateComponents([.year, .month, .day], from: now)
-        return CalendarDate(String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!))!
+        var seconds = time_t(now.timeIntervalSince1970.rounded(.down))
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return CalendarDate(dayNumber: Int((now.timeIntervalSince1970 / 86_400).rounded(.down))) }
+        return CalendarDate(validYear: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday))
     }
 
     public var description: String {

@@ -35,7 +35,7 @@ struct AssignmentRow: StoredRecord {
         container["activity_id"] = activityId.databaseText
         container["participant_id"] = participantId.databaseText
         container["role_id"] = roleId.databaseText
-        container["assigned_at"] = assignedAt
+        container["assigned_at"] = assignedAt.storedText
         container["version"] = version
     }
 }

@@ -32,7 +32,7 @@ extension ContactLog: StoredRecord {
         container["visit_stop_id"] = stopId.databaseText
         container["result"] = result.rawValue
         container["note"] = note
-        container["logged_at"] = loggedAt
+        container["logged_at"] = loggedAt.storedText
         container["logged_by"] = loggedBy.databaseText
         container["latitude"] = location?.coordinate.latitude
         container["longitude"] = location?.coordinate.longitude

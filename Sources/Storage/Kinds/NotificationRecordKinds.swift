@@ -46,7 +46,7 @@ struct NotificationRow: StoredRecord {
         container["text"] = notification.text
         container["subject_entity"] = notification.subject.entity
         container["subject_id"] = notification.subject.id?.databaseText
-        container["created_at"] = notification.createdAt
+        container["created_at"] = notification.createdAt.storedText
         container["is_read"] = notification.isRead
         container["version"] = notification.version
     }

@@ -43,10 +43,11 @@ extension Participant: StoredRecord {
 }
 
 extension PersistenceContainer {
-    /// The columns every kind with timestamps keeps.
+    /// The columns every kind with timestamps keeps. Times go in as their stored text: as Dates, GRDB would format each
+    /// with a DateFormatter.
     mutating func encodeVersionAndTimes(_ version: Int, _ createdAt: Date, _ updatedAt: Date) {
         self["version"] = version
-        self["created_at"] = createdAt
-        self["updated_at"] = updatedAt
+        self["created_at"] = createdAt.storedText
+        self["updated_at"] = updatedAt.storedText
     }
 }

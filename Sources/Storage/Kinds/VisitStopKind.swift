@@ -27,7 +27,7 @@ extension VisitStop: StoredRecord {
         container["venue_id"] = venueId.databaseText
         container["participant_id"] = participantId?.databaseText
         container["follow_up_of"] = followUpOf?.databaseText
-        container["added_at"] = createdAt
+        container["added_at"] = createdAt.storedText
         container["version"] = version
     }
 }
