@@ -81,7 +81,7 @@ def main():
         ("type + status + dates + area", f"?activity_type_id={type_id}&status=ACTIVE&from=2024-01-01&to=2026-12-31&area_id={area_id}"),
     ]
     first, _, _, _ = request(args.base, "/api/v1/map/venues", token, "gzip")
-    print(f"First request after the server started (its map model read in the background at start): {first:.1f} ms")
+    print(f"First request after the server started (it reads the map model into memory): {first:.1f} ms")
     venue_id = database.execute("SELECT id FROM venues WHERE latitude IS NOT NULL LIMIT 1").fetchone()[0]
     print("Kept: the same filters asked again with nothing changed (what most map loads are). After an edit: a venue edited")
     print("through the API before each request, so the answer is read, written and compressed afresh. 304: the browser's")

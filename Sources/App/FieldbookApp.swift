@@ -29,8 +29,6 @@ public final class FieldbookApp: Sendable {
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
-    /// The background read `start` begins (warmUp), waited for by `stop`.
-    private let warmingUp = DispatchGroup()
     /// Says the data folder is served, for as long as this node lives (hub-migrate refuses it meanwhile).
     private let servingLock: ServingLock
 
@@ -112,7 +110,8 @@ public final class FieldbookApp: Sendable {
         photoSweeper.start()
         duplicateScout.start()
         exports.start()
-        warmUp()
+        // What start-up read (the schema, the purges) is let go of: the pages, and the heap glibc would keep for reuse.
+        database.releaseMemory()
         let address = configuration.server.baseURL(port: port)
         if try database.userCount() == 0 {
             announce("One-time setup code: \(setupCode.generate())")
@@ -123,20 +122,6 @@ public final class FieldbookApp: Sendable {
         return port
     }
 
-    /// Reads the map's model once in the background, so the first person to open the map does not wait for 20,000
-    /// venues to be read (about 120 ms), then lets go of the pages and heap that reading used: the model stays, and
-    /// the idle server held about 4.5 MB less on the 100,000-participant demo. `stop` waits for it before closing the
-    /// database.
-    private func warmUp() {
-        let database = self.database
-        warmingUp.enter()
-        DispatchQueue.global(qos: .utility).async { [warmingUp] in
-            defer { warmingUp.leave() }
-            _ = try? database.warmMapModel()
-            database.releaseMemory()
-        }
-    }
-
     /// Finishes requests in flight, stops the server and closes the database.
     public func stop() {
         syncEngine.stop()
@@ -145,7 +130,6 @@ public final class FieldbookApp: Sendable {
         photoSweeper.stop()
         duplicateScout.stop()
         exports.stop()
-        warmingUp.wait()
         server.stop()
         do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }
     }

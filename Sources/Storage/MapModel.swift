@@ -52,11 +52,6 @@ final class MapModel: @unchecked Sendable {
         }
     }
 
-    /// Brings the model to the database's current version without answering anything (a warm-up).
-    func prepare(_ db: Database) throws {
-        try lock.withLock { try refresh(db) }
-    }
-
     private func select(_ db: Database, _ query: MapQuery) throws -> [MapVenue] {
         let inArea = try query.areaId.map { area -> [Bool] in
             var inside = [Bool](repeating: false, count: areaIndex.count)
@@ -122,11 +117,13 @@ final class MapModel: @unchecked Sendable {
         guard current != version else { return }
         let changed = version < 0 ? [] : try Row.fetchAll(db, sql: "SELECT entity, entity_id FROM change_log WHERE seq > ?", arguments: [version])
         if version < 0 || changed.count > 5_000 {
-            try loadAreaNames(db)
-            try loadTypeNames(db)
-            try loadPlaces(db, ids: nil)
-            try loadActivities(db, ids: nil)
-            try loadHeld(db)
+            try Self.throughASmallPageCache(db) {
+                try loadAreaNames(db)
+                try loadTypeNames(db)
+                try loadPlaces(db, ids: nil)
+                try loadActivities(db, ids: nil)
+                try loadHeld(db)
+            }
         } else {
             var ids: [String: [String]] = [:]
             for row in changed { ids[row[0], default: []].append(row[1]) }
@@ -139,6 +136,14 @@ final class MapModel: @unchecked Sendable {
             if ids["activity"] != nil || ids["activity_venue"] != nil { try loadHeld(db) }
         }
         version = current
+    }
+
+    /// Reads whole tables through a small page cache: they are read once, and the reader connection's usual cache
+    /// (`AppDatabase.readerCacheKiB`) would keep up to 8 MB of their pages, between the model's own allocations.
+    private static func throughASmallPageCache(_ db: Database, _ read: () throws -> Void) throws {
+        try db.execute(sql: "PRAGMA cache_size = -256")
+        defer { try? db.execute(sql: "PRAGMA cache_size = -\(AppDatabase.readerCacheKiB)") }
+        try read()
     }
 
     private func loadAreaNames(_ db: Database) throws {

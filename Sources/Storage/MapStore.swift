@@ -85,19 +85,6 @@ extension AppDatabase {
         }
     }
 
-    /// Reads the map model now, when any venue has coordinates, so the first map asked for does not wait for it.
-    public func warmMapModel() throws {
-        try read { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM venues WHERE latitude IS NOT NULL)") == true else { return }
-            // Through a small page cache: the model's tables are read once, and pages cached meanwhile lay between the
-            // model's allocations on the heap, where freeing them afterwards left holes that malloc_trim could not hand
-            // back (about 5 MB resident on the 100,000-participant demo).
-            try db.execute(sql: "PRAGMA cache_size = -256")
-            defer { try? db.execute(sql: "PRAGMA cache_size = -\(Self.readerCacheKiB)") }
-            try mapModel.prepare(db)
-        }
-    }
-
     /// Venues with coordinates where participants live, in the area (and the areas inside it) when one is given.
     public func mapHomes(areaId: UUID?, withNames: Bool) throws -> [MapHome] {
         try read { db in
