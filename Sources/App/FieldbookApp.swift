@@ -103,6 +103,10 @@ public final class FieldbookApp: Sendable {
     @discardableResult
     public func start(announce: (String) -> Void = { _ in }) throws -> UInt16 {
         try database.purgeExpiredSessions(policy: configuration.sessionPolicy)
+        // What opening the database read (the schema, the migrations' checks, the purge) is let go of: the pages, and the
+        // heap glibc would keep for reuse. Before anything starts that could hold the writer (an import resumed, a
+        // first sync), which this would wait for.
+        database.releaseMemory()
         let port = try server.start()
         syncEngine.start()
         notifier.start()
@@ -110,8 +114,6 @@ public final class FieldbookApp: Sendable {
         photoSweeper.start()
         duplicateScout.start()
         exports.start()
-        // What start-up read (the schema, the purges) is let go of: the pages, and the heap glibc would keep for reuse.
-        database.releaseMemory()
         let address = configuration.server.baseURL(port: port)
         if try database.userCount() == 0 {
             announce("One-time setup code: \(setupCode.generate())")

@@ -62,11 +62,12 @@ extension JSONValue {
 
 extension Date {
     /// The text SQLite holds for this date, so a synced timestamp compares equal on every node: GRDB's storage format
-    /// (`yyyy-MM-dd HH:mm:ss.SSS`, UTC, milliseconds rounded half up as ICU rounds them), written without its DateFormatter, which
-    /// cost several microseconds per write, on every write (issue 15).
+    /// (`yyyy-MM-dd HH:mm:ss.SSS`, UTC, milliseconds rounded half up as Foundation's DateFormatter rounds them before
+    /// ICU), written without that DateFormatter, which cost several microseconds per write, on every write, and woke
+    /// ICU's calendar and time zone data in every server (issue 15).
     public var storedText: String {
         let milliseconds = (timeIntervalSince1970 * 1000 + 0.5).rounded(.down)
-        guard abs(milliseconds) < 2.5e14 else { return String.fromDatabaseValue(databaseValue) ?? "" }  // beyond year 9999
+        guard abs(milliseconds) < 2.5e14 else { return String.fromDatabaseValue(databaseValue) ?? "" }  // beyond about year 9890
         let total = Int64(milliseconds)
         let (days, dayMilliseconds) = total.floorDivided(by: 86_400_000)
         let (year, month, day) = CalendarDate.civil(dayNumber: Int(days))

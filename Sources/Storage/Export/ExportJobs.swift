@@ -81,7 +81,7 @@ extension AppDatabase {
         try writeLocal { db in
             try db.execute(sql: """
                 INSERT INTO export_jobs (id, scope, format, created_by, created_at, state, records) VALUES (?, ?, ?, ?, ?, 'queued', ?)
-                """, arguments: [id.databaseText, scope.storedText, format.rawValue, user.databaseText, Date(), records])
+                """, arguments: [id.databaseText, scope.storedText, format.rawValue, user.databaseText, Date().storedText, records])
         }
         return try exportJob(id: id)
     }
