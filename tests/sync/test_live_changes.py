@@ -47,6 +47,9 @@ def test_with_the_stream_cut_the_interval_still_syncs_and_the_stream_comes_back(
     # Only the long polls are cut; pushes and ordinary pulls pass.
     proxy.set_mode("drop", only_paths=(LONG_POLL,))
     assert proxy.wait_for("drop", LONG_POLL, timeout=30), "the node never polled the hub's changes"
+    # A poll the hub was already holding when the cut began passes when it is answered (the proxy counts it then); the
+    # node polls again only after that one, so once one poll was dropped none from before the cut is left.
+    proxy.reset_stats()
     seconds = arrival_seconds(one_api, two, "Fallback person", timeout=25)
     print(f"with the stream cut, the edit arrived after {seconds:.1f} s (interval 10 s)")
     assert proxy.snapshot_stats().faults_on("pass", LONG_POLL) == 0, "a long poll got through while they were cut"
