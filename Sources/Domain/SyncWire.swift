@@ -185,7 +185,7 @@ extension JSONDecoder.DateDecodingStrategy {
 /// The one date format of the sync protocol. Formatters are costly to make (ICU), so each thread keeps its own.
 public enum SyncDateFormat {
     public static func string(from date: Date) -> String {
-        formatter(fractions: true).string(from: date)
+        TimestampText.text(date, .wire) ?? formatter(fractions: true).string(from: date)
     }
 
     public static func date(from text: String) -> Date? {

@@ -98,7 +98,11 @@ enum JSONResponse {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        // `.iso8601`'s text, written without Foundation's ISO 8601 style, which woke ICU's time zone data.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(TimestampText.text(date, .api) ?? date.formatted(.iso8601))
+        }
         encoder.keyEncodingStrategy = .convertToSnakeCase
         return encoder
     }()

@@ -97,7 +97,7 @@ extension Assignment {
     init(row: Row) {
         self.init(id: row.uuid("id"), activityId: row.uuid("activity_id"), participantId: row.uuid("participant_id"),
                   participantName: row["participant_name"], roleId: row.uuid("role_id"), roleName: row["role_name"],
-                  assignedAt: row["assigned_at"])
+                  assignedAt: row.storedDate("assigned_at"))
     }
 }
 

@@ -66,38 +66,7 @@ extension Date {
     /// ICU), written without that DateFormatter, which cost several microseconds per write, on every write, and woke
     /// ICU's calendar and time zone data in every server (issue 15).
     public var storedText: String {
-        let milliseconds = (timeIntervalSince1970 * 1000 + 0.5).rounded(.down)
-        guard abs(milliseconds) < 2.5e14 else { return String.fromDatabaseValue(databaseValue) ?? "" }  // beyond about year 9890
-        let total = Int64(milliseconds)
-        let (days, dayMilliseconds) = total.floorDivided(by: 86_400_000)
-        let (year, month, day) = CalendarDate.civil(dayNumber: Int(days))
-        // Foundation's calendar counts days before October 1582 in the Julian calendar: such dates are left to GRDB.
-        guard (1600...9999).contains(year) else { return String.fromDatabaseValue(databaseValue) ?? "" }
-        var text = [UInt8](repeating: 0, count: 23)
-        func put(_ value: Int64, at start: Int, digits: Int) {
-            var rest = value
-            for index in stride(from: start + digits - 1, through: start, by: -1) {
-                text[index] = UInt8(48 + rest % 10)
-                rest /= 10
-            }
-        }
-        put(Int64(year), at: 0, digits: 4)
-        put(Int64(month), at: 5, digits: 2)
-        put(Int64(day), at: 8, digits: 2)
-        put(dayMilliseconds / 3_600_000, at: 11, digits: 2)
-        put(dayMilliseconds / 60_000 % 60, at: 14, digits: 2)
-        put(dayMilliseconds / 1000 % 60, at: 17, digits: 2)
-        put(dayMilliseconds % 1000, at: 20, digits: 3)
-        (text[4], text[7], text[10], text[13], text[16], text[19]) = (45, 45, 32, 58, 58, 46)  // - - space : : .
-        return String(decoding: text, as: UTF8.self)
-    }
-}
-
-private extension Int64 {
-    /// Quotient and remainder rounded toward minus infinity (a date before 1970 still has a non-negative time of day).
-    func floorDivided(by divisor: Int64) -> (Int64, Int64) {
-        let quotient = self / divisor, remainder = self % divisor
-        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+        TimestampText.text(self, .stored) ?? String.fromDatabaseValue(databaseValue) ?? ""
     }
 }
 

@@ -52,7 +52,7 @@ extension AppDatabase {
             let fields: String = row["fields"], subject: String = row["subject"]
             let deleted = subject.isEmpty ? [:] : (try? JSONDecoder().decode([String: JSONValue].self, from: Data(subject.utf8))) ?? [:]
             let change = RecordChange(kind: row["entity"], id: row.uuid("entity_id"), operation: ChangeOperation(rawValue: row["operation"]) ?? .update,
-                                      author: row["author"], at: row["changed_at"])
+                                      author: row["author"], at: row.storedDate("changed_at"))
             events.append(.recordChanged(change, fields: fields.split(separator: ",").map(String.init), deleted: deleted))
         }
         let notices = try Row.fetchAll(db, sql: "SELECT * FROM sync_notices WHERE id > ? ORDER BY id LIMIT ?", arguments: [cursors.notice, notifierBatch])

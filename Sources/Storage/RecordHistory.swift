@@ -88,7 +88,7 @@ extension AppDatabase {
                 let name = (row["user_name"] as String?) ?? (author.hasPrefix("system:") ? "Fieldbook (\(author.dropFirst(7)))" : "someone on another Fieldbook")
                 let fields: String = row["fields"]
                 return RecordHistoryEntry(operation: ChangeOperation(rawValue: row["operation"]) ?? .update, authorName: name,
-                                          at: row["changed_at"], fields: fields.isEmpty ? [] : fields.split(separator: ",").map(String.init))
+                                          at: row.storedDate("changed_at"), fields: fields.isEmpty ? [] : fields.split(separator: ",").map(String.init))
             }
         }
     }

@@ -27,7 +27,7 @@ struct AssignmentRow: StoredRecord {
 
     init(row: Row) {
         (id, activityId, participantId, roleId) = (row.uuid("id"), row.uuid("activity_id"), row.uuid("participant_id"), row.uuid("role_id"))
-        (assignedAt, version) = (row["assigned_at"], row["version"])
+        (assignedAt, version) = (row.storedDate("assigned_at"), row["version"])
     }
 
     func encode(to container: inout PersistenceContainer) {

@@ -23,7 +23,7 @@ extension ContactLog: StoredRecord {
             longitude.map { LoggedLocation(coordinate: Coordinate(latitude: lat, longitude: $0), accuracy: row["accuracy_m"]) }
         }
         self.init(id: row.uuid("id"), stopId: row.uuid("visit_stop_id"), result: ContactResult(rawValue: row["result"]) ?? .other,
-                  note: row["note"], loggedAt: row["logged_at"], loggedBy: row.uuid("logged_by"), location: location,
+                  note: row["note"], loggedAt: row.storedDate("logged_at"), loggedBy: row.uuid("logged_by"), location: location,
                   version: row["version"])
     }
 

@@ -18,7 +18,7 @@ extension VisitStop: StoredRecord {
         let participant: String? = row["participant_id"], followUp: String? = row["follow_up_of"]
         self.init(id: row.uuid("id"), listId: row.uuid("visit_list_id"), venueId: row.uuid("venue_id"),
                   participantId: participant.flatMap(UUID.init(uuidString:)), followUpOf: followUp.flatMap(UUID.init(uuidString:)),
-                  version: row["version"], createdAt: row["added_at"])
+                  version: row["version"], createdAt: row.storedDate("added_at"))
     }
 
     public func encode(to container: inout PersistenceContainer) {
