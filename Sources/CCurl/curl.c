@@ -1,13 +1,10 @@
 #include "CCurl.h"
 
 #include <CLibraryLoader.h>
-#include <pthread.h>
 #include <stdio.h>
 
 static FieldbookCurl functions;
-static int opened;
 static char failure[512];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static const FieldbookSymbol symbols[] = {
 #define FIELDBOOK_CURL_SYMBOL(field, function) {#function, offsetof(FieldbookCurl, field)},
@@ -15,7 +12,8 @@ static const FieldbookSymbol symbols[] = {
 #undef FIELDBOOK_CURL_SYMBOL
 };
 
-static void open_curl(void) {
+/* Called once per process: CurlTransfer.swift keeps the answer in a `static let`, as PhotoProcessor does libvips's. */
+const FieldbookCurl *fieldbook_curl_open(void) {
 #ifdef __APPLE__
     const char *names[] = {"libcurl.4.dylib"};
 #else
@@ -23,19 +21,14 @@ static void open_curl(void) {
 #endif
     if (!fieldbook_library_open(names, 1, "libcurl4", symbols, sizeof symbols / sizeof symbols[0], &functions, failure,
                                 sizeof failure)) {
-        return;
+        return NULL;
     }
     CURLcode code = functions.global_init(CURL_GLOBAL_DEFAULT);
     if (code != CURLE_OK) {
         snprintf(failure, sizeof failure, "libcurl did not start: %s", functions.easy_strerror(code));
-        return;
+        return NULL;
     }
-    opened = 1;
-}
-
-const FieldbookCurl *fieldbook_curl_open(void) {
-    pthread_once(&once, open_curl);
-    return opened ? &functions : NULL;
+    return &functions;
 }
 
 const char *fieldbook_curl_failure(void) { return failure[0] ? failure : NULL; }

@@ -1,12 +1,9 @@
 #include "CPostgres.h"
 
 #include <CLibraryLoader.h>
-#include <pthread.h>
 
 static FieldbookLibPQ functions;
-static int opened;
 static char failure[512];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static const FieldbookSymbol symbols[] = {
 #define FIELDBOOK_LIBPQ_SYMBOL(field, function) {#function, offsetof(FieldbookLibPQ, field)},
@@ -14,19 +11,17 @@ static const FieldbookSymbol symbols[] = {
 #undef FIELDBOOK_LIBPQ_SYMBOL
 };
 
-static void open_libpq(void) {
+/* Called once per process: LibPQ.swift keeps the answer in a `static let`, as PhotoProcessor does libvips's. */
+const FieldbookLibPQ *fieldbook_libpq_open(void) {
 #ifdef __APPLE__
     const char *names[] = {"libpq.5.dylib"};
 #else
     const char *names[] = {"libpq.so.5"};
 #endif
     /* Pipeline mode (one round trip for a pushed operation's statements) came with libpq 14. */
-    opened = fieldbook_library_open(names, 1, "libpq5 (libpq 14 or later)", symbols, sizeof symbols / sizeof symbols[0],
-                                    &functions, failure, sizeof failure) != NULL;
-}
-
-const FieldbookLibPQ *fieldbook_libpq_open(void) {
-    pthread_once(&once, open_libpq);
+    size_t count = sizeof symbols / sizeof symbols[0];
+    void *opened = fieldbook_library_open(names, 1, "libpq5 (libpq 14 or later)", symbols, count, &functions, failure,
+                                          sizeof failure);
     return opened ? &functions : NULL;
 }
 

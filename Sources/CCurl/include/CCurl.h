@@ -28,8 +28,8 @@ typedef struct {
 } FieldbookCurl;
 #undef FIELDBOOK_CURL_FIELD
 
-/* Opens libcurl and initializes it (the options of a default build, TLS included), once per process: its functions,
-   or NULL with the reason in `fieldbook_curl_failure`. */
+/* Opens libcurl and initializes it (the options of a default build, TLS included), to be called once per process: its
+   functions, or NULL with the reason in `fieldbook_curl_failure`. */
 const FieldbookCurl *_Nullable fieldbook_curl_open(void);
 const char *_Nullable fieldbook_curl_failure(void);
 

@@ -32,7 +32,7 @@ typedef struct {
 } FieldbookLibPQ;
 #undef FIELDBOOK_LIBPQ_FIELD
 
-/* Opens libpq once per process: its functions, or NULL with the reason in `fieldbook_libpq_failure`. */
+/* Opens libpq, to be called once per process: its functions, or NULL with the reason in `fieldbook_libpq_failure`. */
 const FieldbookLibPQ *_Nullable fieldbook_libpq_open(void);
 const char *_Nullable fieldbook_libpq_failure(void);
 
