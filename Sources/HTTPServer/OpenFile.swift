@@ -3,9 +3,9 @@ import Foundation
 /// A file opened for a response. libmicrohttpd sends it from the descriptor (sendfile on Linux) and closes it when the
 /// response is done, so a photo or an archive is never read into memory; an answer that is dropped closes it here.
 public final class OpenFile: @unchecked Sendable {
-    public let size: Int
     /// The file's size, modification time and inode when it was opened.
     public let version: FileVersion
+    public var size: Int { Int(version.size) }
     private let lock = NSLock()
     private var descriptor: Int32
 
@@ -19,7 +19,6 @@ public final class OpenFile: @unchecked Sendable {
             return nil
         }
         descriptor = opened
-        size = Int(status.st_size)
         version = FileVersion(status)
     }
 
