@@ -16,9 +16,6 @@ import subprocess
 import sys
 import tempfile
 
-import requests
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -32,16 +29,7 @@ class OfflineBrowser(Browser):
     """A Browser whose Chromium resolves no host name at all: only Fieldbook's 127.0.0.1 answers, as on a LAN with no
     internet. A tile or script fetched from anywhere else fails."""
 
-    def __init__(self, base):  # noqa: super().__init__ would start a second Chromium
-        self.base = base
-        self.http = requests.Session()
-        options = webdriver.ChromeOptions()
-        options.binary_location = "/usr/bin/chromium"
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
-                         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"):
-            options.add_argument(argument)
-        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        self.driver.set_script_timeout(60)
+    CHROMIUM_ARGUMENTS = Browser.CHROMIUM_ARGUMENTS + ("--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",)
 
 
 def add_users(binary):

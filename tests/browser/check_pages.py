@@ -24,7 +24,7 @@ import zipfile
 import requests
 from axe_selenium_python import Axe
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import InvalidSessionIdException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -89,21 +89,39 @@ def csrf(html):
 class Browser:
     """One person: a requests session (HTML for vnu) and a Chromium (axe), signed in as the same user."""
 
+    CHROMIUM_ARGUMENTS = ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900")
+
     def __init__(self, base):
         self.base = base
         self.http = requests.Session()
+        self.email = None
+        self.driver = self.start_chromium()
+
+    def start_chromium(self):
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        for argument in self.CHROMIUM_ARGUMENTS:
             options.add_argument(argument)
-        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        self.driver.set_script_timeout(60)
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        driver.set_script_timeout(60)
+        return driver
+
+    def restart_chromium(self):
+        """A new Chromium, signed in as the same user, for one whose browser process has gone."""
+        try:
+            self.driver.quit()
+        except WebDriverException:
+            pass
+        self.driver = self.start_chromium()
+        if self.email:
+            self.fill("/login", {"email": self.email, "password": PASSWORD})
 
     def post(self, path, fields, form_path=None):
         page = self.http.get(self.base + (form_path or path))
         return self.http.post(self.base + path, data=dict(fields, csrf_token=csrf(page.text)), allow_redirects=True)
 
     def sign_in(self, email):
+        self.email = email
         self.post("/login", {"email": email, "password": PASSWORD})
         self.fill("/login", {"email": email, "password": PASSWORD})
 
@@ -137,11 +155,24 @@ class Checker:
 
     def page(self, browser, label, path=None, post=None, fill=None, expect=200):
         """Checks one state: a GET of `path`, or a POST of `post=(path, fields)` / Chromium `fill=(path, fields)`.
-        A step that breaks (no such field, a timeout) is a failed result for this state, not the end of the run."""
+        A step that breaks (no such field, a timeout) is a failed result for this state, not the end of the run.
+        If Chromium's own process has gone (CI once lost it in the middle of check_photos.py, and every later step
+        of that script failed with it), a new Chromium checks the state again, once, and the log says so; a page
+        that takes Chromium down each time still fails."""
+        first_result = len(self.results)
         try:
             self.check_page(browser, label, path, post, fill, expect)
         except Exception as error:  # noqa: BLE001 - reported as a failure of this page state
-            self.results.append((label, "error", [f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"]))
+            if chromium_gone(error):
+                print(f"note: Chromium went away while checking “{label}” ({first_line(error)}); a new one checks it again")
+                del self.results[first_result:]
+                try:
+                    browser.restart_chromium()
+                    self.check_page(browser, label, path, post, fill, expect)
+                    return
+                except Exception as second:  # noqa: BLE001
+                    error = second
+            self.results.append((label, "error", [f"{type(error).__name__}: {first_line(error)}"]))
 
     def check_page(self, browser, label, path, post, fill, expect):
         if post:
@@ -193,6 +224,17 @@ class Checker:
         passed = len(self.results) - failed
         print(f"browser: {passed} passed, {failed} failed")
         return failed
+
+
+def first_line(error):
+    return str(error).splitlines()[0] if str(error) else ""
+
+
+def chromium_gone(error):
+    """Whether chromedriver lost the browser process itself (not a step that failed inside a page)."""
+    message = str(error)
+    return isinstance(error, InvalidSessionIdException) or (
+        isinstance(error, WebDriverException) and any(sign in message for sign in ("chrome not reachable", "session deleted", "tab crashed")))
 
 
 def ids(html, prefix):
