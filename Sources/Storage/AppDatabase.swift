@@ -53,6 +53,7 @@ public final class AppDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
+            try RowIdSet.register(db)
             // FULL: a commit is on disk before the response leaves, so acknowledged writes survive a crash or power cut.
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Reads copy pages into each connection's own bounded cache rather than mapping the file. A map was counted
