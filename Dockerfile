@@ -1,6 +1,9 @@
 # Fieldbook: a small runtime image, non-root, data directory as a volume, health-checked.
 FROM swift:6.1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev zlib1g-dev libvips-dev pkg-config python3 python3-pip \
+# libpq's and libcurl's headers give the types of the tables they are called through (CPostgres.h, CCurl.h); the
+# libraries themselves are opened when first needed, so the runtime image needs libpq5 only for a PostgreSQL hub.
+RUN apt-get update && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev zlib1g-dev libvips-dev libpq-dev \
+    libcurl4-openssl-dev pkg-config python3 python3-pip \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY scripts ./scripts
@@ -11,7 +14,7 @@ COPY Tests ./Tests
 RUN swift build -c release --product fieldbook --static-swift-stdlib
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 zlib1g libvips42 curl ca-certificates \
+RUN apt-get update && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 zlib1g libvips42 libpq5 curl ca-certificates \
     libjs-leaflet libjs-leaflet.markercluster \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /var/lib/fieldbook --create-home fieldbook \
