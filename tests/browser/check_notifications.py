@@ -64,8 +64,8 @@ def bell_text(driver):
 
 def check_live_bell_and_system_notification(checker, browser, admin, person_id, activities):
     driver = browser.driver
-    driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["notifications"], "origin": browser.base})
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_NOTIFICATIONS})
+    browser.devtools("Browser.grantPermissions", {"permissions": ["notifications"], "origin": browser.base})
+    browser.devtools("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_NOTIFICATIONS})
     checker.page(browser, "notifications: none yet (editor)", "/notifications")
     state = driver.execute_script("return document.querySelector('[data-system-notifications-state]').textContent")
     checker.expect("permission granted is said", "shows new notifications" in state, f"the state line says {state!r}")
@@ -133,7 +133,7 @@ def check_denied(checker, server):
         driver.get(server.base + "/notifications")
         ask = driver.find_element(By.CSS_SELECTOR, "[data-system-notifications-ask]")
         checker.expect("not yet asked: the button is offered", ask.is_displayed(), "no button to ask for permission")
-        driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "notifications"}, "setting": "denied", "origin": server.base})
+        reader.devtools("Browser.setPermission", {"permission": {"name": "notifications"}, "setting": "denied", "origin": server.base})
         driver.get(server.base + "/notifications")
         state = driver.execute_script("return document.querySelector('[data-system-notifications-state]').textContent")
         hidden = not driver.find_element(By.CSS_SELECTOR, "[data-system-notifications-ask]").is_displayed()

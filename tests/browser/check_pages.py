@@ -95,6 +95,10 @@ class Browser:
         self.base = base
         self.http = requests.Session()
         self.email = None
+        # What a new Chromium needs to stand where this one stood (`restart_chromium`): the window's size when a
+        # state began, and the DevTools commands given through `devtools`, in order.
+        self.window = None
+        self.devtools_given = []
         self.driver = self.start_chromium()
 
     def start_chromium(self):
@@ -106,15 +110,28 @@ class Browser:
         driver.set_script_timeout(60)
         return driver
 
+    def devtools(self, command, parameters):
+        """A Chrome DevTools command (a permission, a script run on every page), kept to be given again to a new
+        Chromium."""
+        self.devtools_given.append((command, parameters))
+        return self.driver.execute_cdp_cmd(command, parameters)
+
     def restart_chromium(self):
-        """A new Chromium, signed in as the same user, for one whose browser process has gone."""
+        """A new Chromium for one whose browser process has gone: the same window size and DevTools commands, signed in
+        as the same user. Raises when the sign-in does not leave the login page."""
         try:
             self.driver.quit()
         except WebDriverException:
             pass
         self.driver = self.start_chromium()
+        if self.window:
+            self.driver.set_window_size(self.window["width"], self.window["height"])
+        for command, parameters in self.devtools_given:
+            self.driver.execute_cdp_cmd(command, parameters)
         if self.email:
             self.fill("/login", {"email": self.email, "password": PASSWORD})
+            if "/login" in self.driver.current_url:
+                raise RuntimeError(f"a new Chromium could not sign in again as {self.email}")
 
     def post(self, path, fields, form_path=None):
         page = self.http.get(self.base + (form_path or path))
@@ -155,26 +172,15 @@ class Checker:
 
     def page(self, browser, label, path=None, post=None, fill=None, expect=200):
         """Checks one state: a GET of `path`, or a POST of `post=(path, fields)` / Chromium `fill=(path, fields)`.
-        A step that breaks (no such field, a timeout) is a failed result for this state, not the end of the run.
-        If Chromium's own process has gone (CI once lost it in the middle of check_photos.py, and every later step
-        of that script failed with it), a new Chromium checks the state again, once, and the log says so; a page
-        that takes Chromium down each time still fails."""
-        first_result = len(self.results)
+        A step that breaks (no such field, a timeout) is a failed result for this state, not the end of the run."""
         try:
-            self.check_page(browser, label, path, post, fill, expect)
+            self.check_http(browser, label, path, post, expect)
+            self.check_in_chromium(browser, label, path or post[0], fill)
         except Exception as error:  # noqa: BLE001 - reported as a failure of this page state
-            if chromium_gone(error):
-                print(f"note: Chromium went away while checking “{label}” ({first_line(error)}); a new one checks it again")
-                del self.results[first_result:]
-                try:
-                    browser.restart_chromium()
-                    self.check_page(browser, label, path, post, fill, expect)
-                    return
-                except Exception as second:  # noqa: BLE001
-                    error = second
             self.results.append((label, "error", [f"{type(error).__name__}: {first_line(error)}"]))
 
-    def check_page(self, browser, label, path, post, fill, expect):
+    def check_http(self, browser, label, path, post, expect):
+        """The state's status, and its HTML saved for the Nu HTML Checker."""
         if post:
             response = browser.post(*post)
         else:
@@ -184,10 +190,32 @@ class Checker:
         name = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") + ".html"
         (self.out / name).write_text(response.text)
         self.files[name] = label
+
+    def check_in_chromium(self, browser, label, path, fill):
+        """The state in Chromium, judged by axe. If Chromium's own process has gone (CI once lost it in the middle of
+        check_photos.py, and every later step of that script failed with it), a new one in the same window size,
+        DevTools state and sign-in checks it again, once, and the log says so; a page that takes Chromium down each
+        time still fails."""
+        try:
+            browser.window = browser.driver.get_window_size()
+        except WebDriverException:
+            pass  # already gone: the size of the state before
+        first_result = len(self.results)
+        try:
+            self.open_and_judge(browser, label, path, fill)
+        except Exception as error:  # noqa: BLE001
+            if not chromium_gone(error):
+                raise
+            print(f"note: Chromium went away while checking “{label}” ({first_line(error)}); a new one checks it again")
+            del self.results[first_result:]
+            browser.restart_chromium()
+            self.open_and_judge(browser, label, path, fill)
+
+    def open_and_judge(self, browser, label, path, fill):
         if fill:
             browser.fill(*fill)
         else:
-            browser.driver.get(browser.base + (path or post[0]))
+            browser.driver.get(browser.base + path)
         self.axe(browser, label)
 
     def axe(self, browser, label):
@@ -234,7 +262,7 @@ def chromium_gone(error):
     """Whether chromedriver lost the browser process itself (not a step that failed inside a page)."""
     message = str(error)
     return isinstance(error, InvalidSessionIdException) or (
-        isinstance(error, WebDriverException) and any(sign in message for sign in ("chrome not reachable", "session deleted", "tab crashed")))
+        isinstance(error, WebDriverException) and any(sign in message for sign in ("chrome not reachable", "session deleted", "tab crashed", "not connected to DevTools")))
 
 
 def ids(html, prefix):
