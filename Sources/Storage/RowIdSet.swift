@@ -16,7 +16,7 @@ import GRDBSQLite
 /// The set's bytes: the lowest rowid (8 bytes, this machine's order), then one bit per rowid from it to the highest.
 /// They never leave the process.
 enum RowIdSet {
-    /// The aggregate: the set of its argument's rowids, or NULL for no row or a span over `widestSpan`.
+    /// The aggregate: the set of its argument's rowids, or NULL for no row or a span of `widestSpan` or more.
     static let build = "fieldbook_rowid_set"
     /// `(set, rowid)`: 1 when the set holds the rowid, 0 otherwise (and for a NULL set).
     static let contains = "fieldbook_rowid_set_contains"
@@ -46,6 +46,9 @@ enum RowIdSet {
         var capacity: Int
         var lowest: Int64
         var highest: Int64
+        /// The span already passed `widestSpan`: the rowids are let go and no more are kept, so a set that will be NULL
+        /// does not hold memory for every match first.
+        var tooWide: Bool
     }
 
     private static let addRowId: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, arguments in
@@ -53,7 +56,18 @@ enum RowIdSet {
             return sqlite3_result_error_nomem(context)
         }
         let gathered = raw.assumingMemoryBound(to: Gathered.self)
+        guard !gathered.pointee.tooWide else { return }
         let rowId = sqlite3_value_int64(arguments![0])
+        if gathered.pointee.count > 0 {
+            let lowest = min(gathered.pointee.lowest, rowId), highest = max(gathered.pointee.highest, rowId)
+            let (span, overflow) = highest.subtractingReportingOverflow(lowest)
+            if overflow || span >= widestSpan {
+                free(gathered.pointee.rowIds)
+                gathered.pointee.rowIds = nil
+                gathered.pointee.tooWide = true
+                return
+            }
+        }
         if gathered.pointee.count == gathered.pointee.capacity {
             let capacity = max(1024, gathered.pointee.capacity * 2)
             guard let grown = realloc(gathered.pointee.rowIds, capacity * MemoryLayout<Int64>.stride) else {
@@ -72,9 +86,8 @@ enum RowIdSet {
         guard let raw = sqlite3_aggregate_context(context, 0) else { return sqlite3_result_null(context) }
         let gathered = raw.assumingMemoryBound(to: Gathered.self).pointee
         defer { free(gathered.rowIds) }
-        guard let rowIds = gathered.rowIds, gathered.count > 0 else { return sqlite3_result_null(context) }
-        let (span, overflow) = gathered.highest.subtractingReportingOverflow(gathered.lowest)
-        guard !overflow, span < widestSpan else { return sqlite3_result_null(context) }
+        guard !gathered.tooWide, let rowIds = gathered.rowIds, gathered.count > 0 else { return sqlite3_result_null(context) }
+        let span = gathered.highest - gathered.lowest  // below `widestSpan`: `addRowId` stops at a wider one
         let size = 8 + Int(span / 8) + 1
         guard let bytes = calloc(size, 1) else { return sqlite3_result_error_nomem(context) }
         bytes.storeBytes(of: gathered.lowest, as: Int64.self)

@@ -54,9 +54,11 @@ import Testing
     @Test func aViewCannotCallThem() throws {
         let given = try TestDatabase(linked: false)
         try given.database.pool.write { db in
-            try db.execute(sql: "CREATE VIEW calls AS SELECT \(RowIdSet.contains)(NULL, 1) AS held")
-            let refusal = #expect(throws: DatabaseError.self) { try Int.fetchOne(db, sql: "SELECT held FROM calls") }
-            #expect(refusal?.message?.contains("unsafe use of \(RowIdSet.contains)") == true, "\(String(describing: refusal))")
+            for (function, call) in [(RowIdSet.contains, "\(RowIdSet.contains)(NULL, 1)"), (RowIdSet.build, "\(RowIdSet.build)(1)")] {
+                try db.execute(sql: "CREATE VIEW calls_\(function) AS SELECT \(call) AS answer")
+                let refusal = #expect(throws: DatabaseError.self) { try Row.fetchOne(db, sql: "SELECT answer FROM calls_\(function)") }
+                #expect(refusal?.message?.contains("unsafe use of \(function)") == true, "\(String(describing: refusal))")
+            }
         }
     }
 }
