@@ -6,7 +6,12 @@ public enum AreaType: String, Sendable, CaseIterable, Codable {
     case province = "PROVINCE", state = "STATE", country = "COUNTRY", continent = "CONTINENT", hemisphere = "HEMISPHERE"
     case world = "WORLD"
 
-    public var label: String { rawValue.prefix(1) + rawValue.dropFirst().lowercased() }
+    /// "Neighbourhood" for NEIGHBOURHOOD. Made once: the area filter of every list page asks for one per area.
+    public var label: String { Self.labels[self]! }
+
+    private static let labels: [AreaType: String] = Dictionary(uniqueKeysWithValues: allCases.map { type in
+        (type, type.rawValue.prefix(1) + type.rawValue.dropFirst().lowercased())
+    })
 }
 
 /// A region in the area hierarchy; `parentId` is nil for top-level areas.

@@ -54,12 +54,24 @@ public struct Response: Sendable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { Self.sameHeaderName($0.name, name) }?.value
     }
 
     public mutating func setHeader(_ name: String, _ value: String) {
-        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.removeAll { Self.sameHeaderName($0.name, name) }
         headers.append((name, value))
+    }
+
+    /// Whether two header names are the same name: field names are ASCII tokens, compared without regard to case
+    /// (RFC 9110, 5.1). Foundation's `caseInsensitiveCompare` made an NSString of each name, several times for every
+    /// response (the security headers ask for each one first).
+    static func sameHeaderName(_ first: String, _ second: String) -> Bool {
+        guard first.utf8.count == second.utf8.count else { return false }
+        for (one, other) in zip(first.utf8, second.utf8) where one != other {
+            let folded = one | 0x20
+            guard folded == other | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else { return false }
+        }
+        return true
     }
 
     public mutating func addHeader(_ name: String, _ value: String) { headers.append((name, value)) }
@@ -101,16 +113,25 @@ public struct Cookie: Sendable {
         return parts.joined(separator: "; ")
     }
 
-    /// Parses a Cookie request header.
+    /// Parses a Cookie request header: `name=value` pairs split by `;`, the first of a name kept.
     public static func parse(header: String) -> [String: String] {
         var cookies: [String: String] = [:]
         for piece in header.split(separator: ";") {
             let parts = piece.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { continue }
-            let name = parts[0].trimmingCharacters(in: .whitespaces)
-            if cookies[name] == nil { cookies[name] = parts[1].trimmingCharacters(in: .whitespaces) }
+            let name = trimmingSpaces(parts[0])
+            if cookies[name] == nil { cookies[name] = trimmingSpaces(parts[1]) }
         }
         return cookies
+    }
+
+    /// The text without the spaces and tabs around it (a header's optional whitespace, RFC 9110 5.6.3). Foundation's
+    /// `trimmingCharacters(in:)` made an NSString of each name and value, on every request that carried a cookie.
+    static func trimmingSpaces(_ text: Substring) -> String {
+        let scalars = text.unicodeScalars
+        let isSpace = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[first...last])
     }
 }
 
