@@ -78,8 +78,8 @@ enum RowWriter {
         for kind in RecordKind.all { if let staged = rows[kind.entity] { try putAll(db, kind, staged) } }
     }
 
-    /// Rows staged by one statement: 64 rows of a participant's 16 columns bind 1,024 values, far below SQLite's
-    /// 32,766.
+    /// Rows staged by one statement: 64 rows of the widest synced table (photos, 19 columns) bind 1,216 values, far
+    /// below SQLite's 32,766.
     private static let stagedAtOnce = 64
 
     private static func putShaped(_ db: Database, _ kind: RecordKind, _ columns: [String], _ rows: ArraySlice<StagedRow>) throws {
