@@ -58,15 +58,15 @@ enum RowIdSet {
         let gathered = raw.assumingMemoryBound(to: Gathered.self)
         guard !gathered.pointee.tooWide else { return }
         let rowId = sqlite3_value_int64(arguments![0])
-        if gathered.pointee.count > 0 {
-            let lowest = min(gathered.pointee.lowest, rowId), highest = max(gathered.pointee.highest, rowId)
-            let (span, overflow) = highest.subtractingReportingOverflow(lowest)
-            if overflow || span >= widestSpan {
-                free(gathered.pointee.rowIds)
-                gathered.pointee.rowIds = nil
-                gathered.pointee.tooWide = true
-                return
-            }
+        let first = gathered.pointee.count == 0
+        let lowest = first ? rowId : min(gathered.pointee.lowest, rowId)
+        let highest = first ? rowId : max(gathered.pointee.highest, rowId)
+        let (span, overflow) = highest.subtractingReportingOverflow(lowest)
+        if overflow || span >= widestSpan {
+            free(gathered.pointee.rowIds)
+            gathered.pointee.rowIds = nil
+            gathered.pointee.tooWide = true
+            return
         }
         if gathered.pointee.count == gathered.pointee.capacity {
             let capacity = max(1024, gathered.pointee.capacity * 2)
@@ -76,8 +76,7 @@ enum RowIdSet {
             gathered.pointee.rowIds = grown.assumingMemoryBound(to: Int64.self)
             gathered.pointee.capacity = capacity
         }
-        if gathered.pointee.count == 0 || rowId < gathered.pointee.lowest { gathered.pointee.lowest = rowId }
-        if gathered.pointee.count == 0 || rowId > gathered.pointee.highest { gathered.pointee.highest = rowId }
+        (gathered.pointee.lowest, gathered.pointee.highest) = (lowest, highest)
         gathered.pointee.rowIds![gathered.pointee.count] = rowId
         gathered.pointee.count += 1
     }
