@@ -51,14 +51,19 @@
         bar.value = Math.max(Number(bar.value) || 0, status.progress_percent);
         bar.textContent = bar.value + "%";
         label.textContent = status.progress_label || "";
-        var text = "Sync running: " + status.progress_phase;
-        if (phase.textContent !== text) { phase.textContent = text; }
+        setPhase(status.current_sync_label);
         region.setAttribute("data-progress-running", "true");
       } else if (region.getAttribute("data-progress-running") === "true") {
         if (bar) { bar.remove(); }
         if (label) { label.remove(); }
-        phase.textContent = "The sync finished. Reload the page to see it in the history.";
+        setPhase(status.paused ? status.current_sync_label : "The sync finished. Reload the page to see it in the history.");
         region.setAttribute("data-progress-running", "");
+      } else if (status.paused || region.getAttribute("data-progress-paused") === "true") {
+        setPhase(status.current_sync_label);
+      }
+      region.setAttribute("data-progress-paused", status.paused ? "true" : "");
+      function setPhase(text) {
+        if (text && phase.textContent !== text) { phase.textContent = text; }
       }
     }
     function connect() {

@@ -41,17 +41,17 @@ public struct EngagementReport: Sendable, Equatable, Encodable {
     public let totalParticipants: Int
     /// Activities starting by the end of the range.
     public let totalActivities: Int
-    /// Activities whose dates overlap the range.
+    /// Activities whose dates overlap the range, whatever their status (shown as "Activities in the range").
     public let activeActivities: Int
-    /// Active activities with no end date.
+    /// Activities in the range with no end date, whatever their status.
     public let ongoingActivities: Int
-    /// Participants with at least one assignment to an activity active in the range.
+    /// Participants with at least one assignment to an activity in the range.
     public let participation: Int
     /// Participants recorded in the range.
     public let newParticipants: Int
     /// Activities starting in the range.
     public let newActivities: Int
-    /// Active activities by type and by status; participants taking part, by the role they took.
+    /// Activities in the range by type and by status (every status); participants taking part, by the role they took.
     public let activitiesByType: [GroupCount]
     public let activitiesByStatus: [GroupCount]
     public let participantsByRole: [GroupCount]

@@ -61,6 +61,30 @@ enum SyncSchema {
         }
     }
 
+    /// A session ended by a pause is recorded as paused, not as cancelled. SQLite cannot change a CHECK constraint, so
+    /// the table is made again with the wider one and its rows copied.
+    static func allowPausedSessions(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE sync_sessions_new (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                started_at TEXT NOT NULL,
+                finished_at TEXT,
+                outcome TEXT NOT NULL CHECK (outcome IN ('running','succeeded','failed','cancelled','paused','interrupted')),
+                pushed INTEGER NOT NULL DEFAULT 0,
+                pulled INTEGER NOT NULL DEFAULT 0,
+                merged INTEGER NOT NULL DEFAULT 0,
+                conflicts INTEGER NOT NULL DEFAULT 0,
+                failures INTEGER NOT NULL DEFAULT 0,
+                error TEXT
+            );
+            INSERT INTO sync_sessions_new SELECT id, started_at, finished_at, outcome, pushed, pulled, merged, conflicts, failures, error
+                FROM sync_sessions;
+            DROP TABLE sync_sessions;
+            ALTER TABLE sync_sessions_new RENAME TO sync_sessions;
+            CREATE INDEX sync_sessions_outcome ON sync_sessions(outcome, finished_at);
+            """)
+    }
+
     /// Triggers, not the write methods, keep the change log: rows written from the wire and rows removed by
     /// ON DELETE CASCADE are logged too, so a node pulling from this one sees every change.
     static func createChangeLogTriggers(_ db: Database, _ table: RecordKind) throws {

@@ -4,8 +4,9 @@ import GRDB
 
 /// One run of the sync engine and what it did.
 public struct SyncSessionRecord: Sendable, Equatable {
-    /// How a session ended.
-    public enum Outcome: String, Sendable { case running, succeeded, failed, cancelled, interrupted }
+    /// How a session ended: `paused` by "Pause", `cancelled` by "Cancel this sync", `interrupted` by the server stopping
+    /// (or, found still running at start, by a crash).
+    public enum Outcome: String, Sendable { case running, succeeded, failed, cancelled, paused, interrupted }
 
     public let id: Int64
     public let startedAt: Date
@@ -16,6 +17,9 @@ public struct SyncSessionRecord: Sendable, Equatable {
 
     /// Seconds from start to finish (nil while running).
     public var duration: TimeInterval? { finishedAt.map { $0.timeIntervalSince(startedAt) } }
+
+    /// Operations the hub refused in a session that otherwise ran to its end.
+    public var refused: Int { outcome == .succeeded ? statistics.failures : 0 }
 }
 
 /// Counts a sync session reports.
@@ -29,6 +33,9 @@ public struct SyncStatistics: Sendable, Equatable {
     public init(pushed: Int = 0, pulled: Int = 0, merged: Int = 0, conflicts: Int = 0, failures: Int = 0) {
         (self.pushed, self.pulled, self.merged, self.conflicts, self.failures) = (pushed, pulled, merged, conflicts, failures)
     }
+
+    /// Nothing was sent, received or refused: the session only found node and hub already alike.
+    public var exchangedNothing: Bool { self == SyncStatistics() }
 }
 
 /// The history of sync sessions.
@@ -40,6 +47,8 @@ extension AppDatabase {
         }
     }
 
+    /// A session that succeeded without exchanging anything is kept only as the latest check (`lastEmptyCheck`): the
+    /// history lists sessions that did something, and would otherwise fill with a row every interval.
     public func finishSyncSession(_ id: Int64, outcome: SyncSessionRecord.Outcome, statistics: SyncStatistics, error: String?) throws {
         try writeLocal { db in
             try db.execute(sql: """
@@ -47,8 +56,14 @@ extension AppDatabase {
                 error = ? WHERE id = ?
                 """, arguments: [Date().storedText, outcome.rawValue, statistics.pushed, statistics.pulled, statistics.merged, statistics.conflicts,
                                  statistics.failures, error, id])
+            if outcome == .succeeded, statistics.exchangedNothing {
+                try db.execute(sql: "DELETE FROM sync_sessions WHERE id < ? AND \(Self.emptyCheck)", arguments: [id])
+            }
         }
     }
+
+    /// A succeeded session that sent, received and was refused nothing.
+    private static let emptyCheck = "outcome = 'succeeded' AND pushed = 0 AND pulled = 0 AND merged = 0 AND conflicts = 0 AND failures = 0"
 
     /// Sessions still marked running when the process starts were cut off by a crash or kill.
     public func markInterruptedSyncSessions() throws {
@@ -57,10 +72,18 @@ extension AppDatabase {
         }
     }
 
+    /// The newest sessions that exchanged something, were stopped or failed; sessions that found nothing to exchange
+    /// are left to `lastEmptyCheck`.
     public func syncSessions(limit: Int = 20) throws -> [SyncSessionRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM sync_sessions ORDER BY id DESC LIMIT ?", arguments: [limit]).map(SyncSessionRecord.init(row:))
+            try Row.fetchAll(db, sql: "SELECT * FROM sync_sessions WHERE NOT (\(Self.emptyCheck)) ORDER BY id DESC LIMIT ?",
+                             arguments: [limit]).map(SyncSessionRecord.init(row:))
         }
+    }
+
+    /// When a session last found nothing to send or receive.
+    public func lastEmptyCheck() throws -> Date? {
+        try read { try Date.fetchOne($0, sql: "SELECT MAX(finished_at) FROM sync_sessions WHERE \(Self.emptyCheck)") }
     }
 
     public func lastSuccessfulSync() throws -> Date? {

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// Progress of the running sync session. `fraction` only ever grows within a session.
 public struct SyncProgress: Sendable, Equatable {
@@ -29,6 +30,19 @@ public struct SyncEngineSnapshot: Sendable, Equatable {
     public var paused: Bool
     public var progress: SyncProgress?
     public var lastError: String?
+}
+
+/// What ends a session before it is done, and how its history row says so.
+enum SessionStop: Sendable, Equatable {
+    case stopping, paused, cancelled
+
+    var outcome: SyncSessionRecord.Outcome {
+        switch self {
+        case .stopping: .interrupted
+        case .paused: .paused
+        case .cancelled: .cancelled
+        }
+    }
 }
 
 /// The engine's shared state, guarded by one condition lock: wake-ups, pause, cancel, stop, progress.
@@ -62,12 +76,14 @@ final class SyncEngineState: @unchecked Sendable {
 
     func requestCancel() { locked { cancelRequested = true } }
 
-    /// True once per cancel request made during a session (pausing or stopping also ends the session).
-    func takeCancel() -> Bool {
+    /// Why the running session should end now, if it should: the engine stopping, a pause, or a cancel request
+    /// made during the session (taken once).
+    func takeStop() -> SessionStop? {
         locked {
-            let cancel = cancelRequested || current.paused
-            cancelRequested = false
-            return cancel
+            defer { cancelRequested = false }
+            if stopRequested { return .stopping }
+            if current.paused { return .paused }
+            return cancelRequested ? .cancelled : nil
         }
     }
 

@@ -9,7 +9,8 @@ struct SyncSession {
     let engine: SyncEngine
     let client: HubClient
 
-    private struct Cancelled: Error {}
+    /// Ends the session early, for the reason its history row gives.
+    private struct Stopped: Error { let reason: SessionStop }
 
     /// A session that pulled this many changes gives back the memory its writes used (the writer's page cache).
     static let largePull = 10_000
@@ -28,7 +29,7 @@ struct SyncSession {
             let tokens = engine.tokens.bound(to: client)
             if try database.pullCursor() == 0 { try pull(tokens, counter) }
             let photos = PhotoContentSync(database: database, client: client, tokens: tokens, logger: engine.logger) {
-                if engine.state.takeCancel() { throw Cancelled() }
+                try stopIfAsked()
             }
             let sentFiles = try photos.push()
             try push(tokens, counter)
@@ -38,8 +39,8 @@ struct SyncSession {
                 engine.logger.info("photo files synced", metadata: ["sent": "\(sentFiles)", "received": "\(receivedFiles)"])
             }
             outcome = .succeeded
-        } catch is Cancelled {
-            outcome = .cancelled
+        } catch let stopped as Stopped {
+            outcome = stopped.reason.outcome
         } catch {
             outcome = .failed
             failure = String(describing: error)
@@ -67,7 +68,7 @@ struct SyncSession {
         var sentThrough: Int64 = 0
         var isolateHead = false
         while true {
-            if engine.state.takeCancel() { throw Cancelled() }
+            try stopIfAsked()
             try settler.rethrowFailure()
             let entries = try database.pendingOperations(limit: isolateHead ? 1 : settings.pushBatchSize, after: sentThrough)
             guard let head = entries.first else { break }
@@ -121,7 +122,7 @@ struct SyncSession {
         var gathered: [ChangePage] = []
         var applyBy: Date?
         while true {
-            if engine.state.takeCancel() { throw Cancelled() }
+            try stopIfAsked()
             let next: ChangePage?
             do {
                 next = try pages.next(until: applyBy)
@@ -149,6 +150,10 @@ struct SyncSession {
         try database.applyPulledPage(merged)
         counter.recordPull(merged)
         report(.pulling, counter, "Received \(counter.statistics.pulled) changes from the hub")
+    }
+
+    private func stopIfAsked() throws {
+        if let reason = engine.state.takeStop() { throw Stopped(reason: reason) }
     }
 
     private func report(_ phase: SyncProgress.Phase, _ counter: SessionCounter, _ message: String) {

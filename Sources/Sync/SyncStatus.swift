@@ -24,12 +24,15 @@ public struct SyncStatus: Sendable, Equatable {
     public var lastSuccessfulSync: Date?
     /// The running session's progress; nil when no sync runs.
     public var progress: SyncProgress?
+    /// Sync is paused: no session starts until it is resumed (one under way ends at its next step).
+    public var paused: Bool
 
-    public init(hub: HubState, pendingOperations: Int, lastSuccessfulSync: Date?, progress: SyncProgress? = nil) {
+    public init(hub: HubState, pendingOperations: Int, lastSuccessfulSync: Date?, progress: SyncProgress? = nil, paused: Bool = false) {
         self.hub = hub
         self.pendingOperations = pendingOperations
         self.lastSuccessfulSync = lastSuccessfulSync
         self.progress = progress
+        self.paused = paused
     }
 }
 
@@ -47,8 +50,9 @@ public final class SyncStatusReporter: Sendable {
     public func current() -> SyncStatus {
         let pending = (try? database.pendingOperationCount()) ?? 0
         let linked = (try? database.isLinkedToHub()) ?? false
-        let hub: HubState = !linked ? .standalone : (engine?.snapshot().hub ?? .offline)
+        let engineState = linked ? engine?.snapshot() : nil
+        let hub: HubState = !linked ? .standalone : (engineState?.hub ?? .offline)
         return SyncStatus(hub: hub, pendingOperations: pending, lastSuccessfulSync: try? database.lastSuccessfulSync(),
-                          progress: linked ? engine?.snapshot().progress : nil)
+                          progress: engineState?.progress, paused: engineState?.paused ?? false)
     }
 }

@@ -35,7 +35,27 @@ import Testing
             #expect(page.status == .ok, "\(path)")
             #expect(page.bodyText.contains("aria-current=\"page\">Analytics</a>"), "the navigation marks the section")
         }
-        #expect(given.get("/analytics").bodyText.contains("There are no active activities in all areas in this range."))
+        #expect(given.get("/analytics").bodyText.contains("There are no activities in all areas in this range."))
+    }
+
+    // Issue 36: "Active activities by status" counted completed and cancelled activities. What is counted is every
+    // activity whose dates overlap the range, so that is what every name on the view says.
+    @Test func activitiesOfEveryStatusAreNotCalledActive() async throws {
+        let given = try await signedIn(.editor)
+        let type = try given.database.createCategory(.activityType, CategoryInput(name: "Reading group"), by: .system("test"))
+        for status in ["ACTIVE", "COMPLETED", "CANCELLED"] {
+            try given.database.createActivity(ActivityInput(name: "Circle \(status)", typeId: type.id.uuidString, startDate: "2025-01-01",
+                                                            duration: "finite", endDate: "2025-02-01", status: status), by: .system("test"))
+        }
+        let html = given.get("/analytics?range=all-time").bodyText
+        #expect(!html.contains("Active activities") && !html.contains("active activities"))
+        #expect(html.contains("Activities in the range, by status</h2>"))
+        #expect(try table(html, "activities-by-status") == [["Planned", "0"], ["Active", "1"], ["Completed", "1"], ["Cancelled", "1"]])
+        #expect(html.contains("Of 3 activities in all areas in this range"))
+        let summary = given.get("/analytics/table.csv?range=all-time&table=summary").bodyText
+        #expect(summary.contains("Activities in the range,3\r\n") && !summary.contains("Active"))
+        let byStatus = given.get("/analytics/table.csv?range=all-time&table=activities-by-status").bodyText
+        #expect(byStatus.hasPrefix("Status,Count\r\n"))
     }
 
     @Test func everyChartHasATitleASummaryAndItsTableAndTheTablesMatchTheReport() async throws {
@@ -90,7 +110,7 @@ import Testing
         let csv = given.get("/analytics/table.csv?range=all-time&table=by-area")
         #expect(csv.status == .ok)
         #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
-        #expect(csv.bodyText == "Area,Participants,Active activities,Participants taking part\r\n'=SUM(A1),0,0,0\r\n")
+        #expect(csv.bodyText == "Area,Participants,Activities in the range,Participants taking part\r\n'=SUM(A1),0,0,0\r\n")
         #expect(given.get("/analytics/table.csv?table=nothing").status == .notFound)
         let growth = given.get("/analytics/table.csv?range=custom&from=2026-01-01&to=2026-02-28&table=cumulative").bodyText
         #expect(growth == "Period,All participants,All activities,All assignments\r\nJan 2026,0,0,0\r\nFeb 2026,0,0,0\r\n")

@@ -1,7 +1,8 @@
 import Domain
 import Foundation
+import GRDB
 import HTTPServer
-import Storage
+@testable import Storage
 import Testing
 
 /// Importing participants from the pages (issue 14): upload, review, choices, the import in the background, and a
@@ -41,6 +42,38 @@ import Testing
         #expect(report.contains("0 participants added") && report.contains("1 row merged into a participant already here") && report.contains("2 rows skipped"))
         #expect(try given.database.participant(id: emile.id).phone == "+33 1 23 45 67 89")
         #expect(given.get("/imports").bodyText.contains("Imported: 0 added, 1 merged, 2 skipped"))
+    }
+
+    // Issue 36: the import button sent only the CSRF token, so rows changed to Skip on the page were imported anyway
+    // and a duplicate set to Skip was merged over the participant already here.
+    @Test func theImportButtonImportsWithTheChoicesShownOnThePage() async throws {
+        let given = try await editor()
+        let kept = try given.database.createParticipant(ParticipantInput(name: "Ann Okafor", email: "ann@example.org", notes: "Met at the fair"),
+                                                        by: .system("test"))
+        let csv = "name,email,notes\nAnn Okafor,ann@example.org,From the file\nBo Chen,bo@example.org,\nCy Diallo,cy@example.org,\n"
+        let review = location(try given.upload("/imports", field: "file", filename: "people.csv", Array(csv.utf8)))
+        let html = given.get(review).bodyText
+        // One form: the choices and the import button go together.
+        #expect(html.contains(#"<button class="button" type="submit" formaction="\#(review)/start">Import 3 rows</button>"#))
+
+        let started = given.post(review + "/start", [("row-2", "skip"), ("row-3", "skip"), ("row-4", "create")], formPath: review)
+        #expect(started.status == .seeOther)
+        #expect(given.web.imports.runOnce() == 1)
+        #expect(given.get(review).bodyText.contains("1 participant added"))
+        #expect(try given.database.participant(id: kept.id).notes == "Met at the fair")
+        let names = try given.database.read { try String.fetchAll($0, sql: "SELECT name FROM participants") }
+        #expect(names.contains("Cy Diallo") && !names.contains("Bo Chen"))
+    }
+
+    @Test func aChoiceARowCannotTakeStopsTheImportAndSaysWhy() async throws {
+        let given = try await editor()
+        let review = location(try given.upload("/imports", field: "file", filename: "people.csv",
+                                               Array("name,email\nBea,not-an-email\nCy Diallo,cy@example.org\n".utf8)))
+        let refused = given.post(review + "/start", [("row-2", "create"), ("row-3", "skip")], formPath: review)
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.bodyText.contains("Row 2 cannot be"))
+        #expect(given.web.imports.runOnce() == 0)
+        #expect(given.get(review).bodyText.contains("1 row to add as a new participant"))
     }
 
     @Test func aRowIsComparedAndMergedFieldByField() async throws {

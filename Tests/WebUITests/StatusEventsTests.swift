@@ -35,8 +35,9 @@ import Testing
         #expect(answer.header("Cache-Control") == "no-store")
         let stream = try #require(answer.stream)
         #expect(queuedText(stream) == """
-            retry: 5000\n\nevent: status\ndata: {"hub":"offline","hub_label":"Hub offline","last_successful_sync":null,\
-            "last_successful_sync_label":"Never synced","pending_label":"\(pending) change not yet synced","pending_operations":\(pending)}\n\n\
+            retry: 5000\n\nevent: status\ndata: {"current_sync_label":"No sync is running now.","hub":"offline","hub_label":"Hub offline",\
+            "last_successful_sync":null,"last_successful_sync_label":"Never synced","paused":false,\
+            "pending_label":"\(pending) change not yet synced","pending_operations":\(pending)}\n\n\
             event: notifications\ndata: {"system":false,"unread":0,"unread_label":"No unread notifications"}\n\n
             """)
         #expect(given.web.syncStatus.subscriberCount == 1)
@@ -69,7 +70,7 @@ import Testing
         broadcaster.publish(SyncStatus(hub: .online, pendingOperations: 1, lastSuccessfulSync: Date(timeIntervalSince1970: 0)))
         for stream in streams {
             let text = queuedText(stream)
-            #expect(text.hasPrefix("event: status\ndata: {\"hub\":\"online\",\"hub_label\":\"Hub online\","))
+            #expect(text.hasPrefix("event: status\ndata: {\"current_sync_label\":\"No sync is running now.\",\"hub\":\"online\",\"hub_label\":\"Hub online\","))
             #expect(text.contains("\"last_successful_sync\":\"1970-01-01T00:00:00Z\""))
             #expect(text.contains("\"last_successful_sync_label\":\"Last synced "))
             #expect(text.contains("\"pending_label\":\"1 change not yet synced\",\"pending_operations\":1}\n\n"))

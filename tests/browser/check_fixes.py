@@ -6,6 +6,8 @@
 - Changing your own password (normal and error states) through axe-core and the Nu HTML Checker.
 - Assigning several people at once, everyone from another activity, and removing several: by keyboard, and the pages
   (with search results, the confirmation) through axe-core and the Nu HTML Checker.
+- An import's review (issue 36): rows changed to Skip and imported without saving first are not imported, a duplicate
+  set to Skip keeps its notes, and the rows' table fits the page at 1,280 and 320 px.
 
     $VENV/bin/python tests/browser/check_fixes.py --binary .build/debug/fieldbook
 """
@@ -16,10 +18,10 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 from check_pages import USERS, Browser, await_next_page, finish  # noqa: E402
-from check_reflow import start_on_demo_data  # noqa: E402
+from check_reflow import set_width, start_on_demo_data  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
@@ -138,6 +140,67 @@ def check_privacy(checker, server):
         reader.quit()
 
 
+IMPORT_CHOICES = ("name,email,notes\n"
+                  "Ines Duplicate,ines.dup@example.org,Notes from the file\n"
+                  "Oskar Skipped,oskar.skipped@example.org,\n"
+                  "Petra Added,petra.added@example.org,A very long note that must wrap inside its cell rather than push the "
+                  "last columns of the review off the side of the page: Check and What to do stay in view\n")
+
+# Right edges of the review's table cells beyond the page's main column, and whether the page itself scrolls sideways.
+REVIEW_FITS = """
+const main = document.querySelector('main').getBoundingClientRect(), width = window.innerWidth;
+const cells = Array.from(document.querySelectorAll('table.import-rows tr > *'));
+const beyond = cells.filter(c => c.getBoundingClientRect().right > Math.min(main.right, width) + 1)
+  .slice(0, 3).map(c => (c.getAttribute('data-label') || c.textContent.trim()).slice(0, 30));
+const problems = beyond.length ? ['cells beyond the page: ' + beyond.join(', ')] : [];
+if (document.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px)`);
+if (!cells.length) problems.push('no review table');
+return problems;
+"""
+
+
+def upload_for_review(browser, content, name):
+    """Uploads a participants CSV with requests; the review's address."""
+    page = browser.http.get(browser.base + "/imports")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
+    response = browser.http.post(browser.base + "/imports", data={"csrf_token": token, "kind": "participants"},
+                                 files={"file": (name, content.encode("utf-8"), "text/csv")})
+    return response.url.replace(browser.base, "")
+
+
+def check_import_choices(checker, browser):
+    driver = browser.driver
+    browser.post("/participants/new", {"name": "Ines Duplicate", "email": "ines.dup@example.org", "notes": "Met at the spring fair"})
+    review = upload_for_review(browser, IMPORT_CHOICES, "choices.csv")
+    checker.page(browser, "import review with a duplicate (issue 36)", review)
+    for width, label in ((1280, "1,280"), (320, "320")):
+        set_width(driver, width)
+        driver.get(browser.base + review)
+        checker.results.append((f"import review fits at {label} px", "layout", driver.execute_script(REVIEW_FITS)))
+        if width == 320:
+            checker.axe(browser, "import review at 320 px")
+    set_width(driver, 1280)
+    driver.get(browser.base + review)
+    label = "import: rows set to Skip and imported without saving are not imported"
+    try:
+        Select(driver.find_element(By.ID, "row-2")).select_by_visible_text("Skip")
+        Select(driver.find_element(By.ID, "row-3")).select_by_visible_text("Skip")
+        button = driver.find_element(By.XPATH, "//button[starts-with(normalize-space(.), 'Import ')]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", button)
+        await_next_page(driver, button.click)
+        WebDriverWait(driver, 60).until(lambda d: "What was imported" in d.page_source)
+        found = {name: name in browser.http.get(browser.base + "/participants?q=" + name.split()[0]).text
+                 for name in ("Oskar Skipped", "Petra Added")}
+        duplicate = re.search(rf'href="(/participants/{ID})">Ines Duplicate<', browser.http.get(browser.base + "/participants?q=Ines").text)
+        notes = browser.http.get(browser.base + duplicate.group(1)).text if duplicate else ""
+        checker.expect(label, not found["Oskar Skipped"] and found["Petra Added"],
+                       f"after the import: {found}")
+        checker.expect("import: a duplicate set to Skip keeps its notes",
+                       "Met at the spring fair" in notes and "Notes from the file" not in notes, "the duplicate's notes were replaced")
+    except Exception as error:  # noqa: BLE001 - reported as a failed check
+        checker.expect(label, False, f"{type(error).__name__}: {error}".splitlines()[0])
+
+
 def main():
     args, server, checker = start_on_demo_data(__doc__.splitlines()[0], "fieldbook-fixes-")
     try:
@@ -147,6 +210,7 @@ def main():
             check_enter_in_pickers(checker, browser)
             check_bulk_assignment(checker, browser)
             check_as_you_go(checker, browser)
+            check_import_choices(checker, browser)
             checker.page(browser, "change your password", "/account/password")
             wrong = {"current_password": "wrong", "password": "short", "password_confirmation": "other"}
             checker.page(browser, "change your password (errors)", post=("/account/password", wrong, "/account/password"),

@@ -820,8 +820,12 @@ def check_sync_with_hub(checker, binary, root):
               if (form && !form.hidden) { window.cancelOffered = true; }
             }).observe(document.body, {attributes: true, subtree: true, attributeFilter: ['hidden']});""")
         phase = lambda: driver.find_element(By.CSS_SELECTOR, "#sync-progress-region [data-progress-phase]").text
+        buttons = [button.get_attribute("textContent").strip() for button in driver.find_elements(By.CSS_SELECTOR, "main form button")]
+        checker.expect("sync: paused, the page says so and offers Resume, not Sync now (issue 36)",
+                       phase().startswith("Paused") and "Resume" in buttons and "Sync now" not in buttons,
+                       f"phase line: {phase()!r}, buttons: {buttons}")
         browser.post("/sync/resume", {}, form_path="/sync")  # browser.http: its own session; the open page must follow
-        WebDriverWait(driver, 60).until(lambda d: phase() != "No sync is running now.")
+        WebDriverWait(driver, 60).until(lambda d: phase() != "No sync is running now." and not phase().startswith("Paused"))
         checker.expect("sync: progress follows the running sync without a reload",
                        (phase().startswith("Sync running") or phase().startswith("The sync finished"))
                        and driver.execute_script("return window.fieldbookSamePage === true"), f"phase line: {phase()!r}")

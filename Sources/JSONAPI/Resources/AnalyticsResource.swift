@@ -15,7 +15,7 @@ enum AnalyticsResource {
     ]
 
     static let engagementDoc = APIOperation(
-        id: "getEngagementAnalytics", summary: "Engagement for a date range and an area: totals, active and ongoing activities, "
+        id: "getEngagementAnalytics", summary: "Engagement for a date range and an area: totals, activities whose dates overlap the range (any status), "
             + "participation, new records, activities by type and status, participants by role, and the breakdown by area",
         query: rangeFields, success: .json("EngagementReport"), namesRecordInQuery: true)
 
@@ -54,13 +54,14 @@ enum AnalyticsResource {
             .of("area_id", .uuid, required: true, nullable: true, "The area counted, with every area inside it; null: all areas"),
             .of("total_participants", .integer, required: true, "Participants recorded by the last day"),
             .of("total_activities", .integer, required: true, "Activities starting by the last day"),
-            .of("active_activities", .integer, required: true, "Activities whose dates overlap the range"),
-            .of("ongoing_activities", .integer, required: true, "Active activities with no end date"),
-            .of("participation", .integer, required: true, "Participants with an assignment to an active activity"),
+            .of("active_activities", .integer, required: true, "Activities whose dates overlap the range, whatever their status"),
+            .of("ongoing_activities", .integer, required: true, "Activities whose dates overlap the range and have no end date, whatever their status"),
+            .of("participation", .integer, required: true, "Participants with an assignment to an activity whose dates overlap the range"),
             .of("new_participants", .integer, required: true, "Participants recorded in the range"),
             .of("new_activities", .integer, required: true, "Activities starting in the range"),
-            .of("activities_by_type", .list("GroupCount"), required: true),
-            .of("activities_by_status", .list("GroupCount"), required: true),
+            .of("activities_by_type", .list("GroupCount"), required: true, "Activities whose dates overlap the range, by type"),
+            .of("activities_by_status", .list("GroupCount"), required: true,
+                "Activities whose dates overlap the range, by status: every status, completed and cancelled included"),
             .of("participants_by_role", .list("GroupCount"), required: true, "Participants taking part, by the role they took"),
             .of("breakdown", .list("AreaEngagement"), required: true,
                 "Per child area of the area (per top-level area for all areas), then the area's own venues"),
@@ -72,7 +73,8 @@ enum AnalyticsResource {
             .of("area_id", .uuid, required: true), .of("name", .text, required: true),
             .of("is_child_area", .boolean, required: true, "false for the row of the area's own venues"),
             .of("has_areas_inside", .boolean, required: true),
-            .of("participants", .integer, required: true), .of("active_activities", .integer, required: true),
+            .of("participants", .integer, required: true),
+            .of("active_activities", .integer, required: true, "Activities whose dates overlap the range, whatever their status"),
             .of("participation", .integer, required: true),
         ],
         "GrowthReport": [

@@ -136,21 +136,28 @@ extension AppDatabase {
         try writeLocal { db in
             let stored = try Self.importJob(db, job)
             try Self.ensureInReview(stored)
-            var errors = ValidationError()
-            for (line, decision) in decisions.sorted(by: { $0.key < $1.key }) {
-                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM import_rows WHERE job_id = ? AND line = ?", arguments: [job.databaseText, line]) else { continue }
-                let current = Self.importRow(row, stored.mapping)
-                guard current.choices.contains(decision) else {
-                    errors.add("row-\(line)", "Row \(line) cannot be \(Self.refusedChoice(decision, row: current))")
-                    continue
-                }
-                // Fields kept by a field-by-field merge belong to that merge only.
-                try db.execute(sql: """
-                    UPDATE import_rows SET decision = ?, kept_fields = CASE WHEN ? = 'merge' THEN kept_fields END WHERE job_id = ? AND line = ?
-                    """, arguments: [decision.rawValue, decision.rawValue, job.databaseText, line])
-            }
-            try errors.throwIfAny()
+            try Self.saveDecisions(db, stored, decisions)
         }
+    }
+
+    /// Sets the rows' choices; a choice a row cannot take is named in the error thrown, and the caller's transaction
+    /// then keeps none of them.
+    private static func saveDecisions(_ db: Database, _ stored: ImportJob, _ decisions: [Int: ImportDecision]) throws {
+        var errors = ValidationError()
+        for (line, decision) in decisions.sorted(by: { $0.key < $1.key }) {
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM import_rows WHERE job_id = ? AND line = ?",
+                                             arguments: [stored.id.databaseText, line]) else { continue }
+            let current = Self.importRow(row, stored.mapping)
+            guard current.choices.contains(decision) else {
+                errors.add("row-\(line)", "Row \(line) cannot be \(Self.refusedChoice(decision, row: current))")
+                continue
+            }
+            // Fields kept by a field-by-field merge belong to that merge only.
+            try db.execute(sql: """
+                UPDATE import_rows SET decision = ?, kept_fields = CASE WHEN ? = 'merge' THEN kept_fields END WHERE job_id = ? AND line = ?
+                """, arguments: [decision.rawValue, decision.rawValue, stored.id.databaseText, line])
+        }
+        try errors.throwIfAny()
     }
 
     /// One row, and the values of the stored record it would merge into (for comparing them field by field).
@@ -191,11 +198,14 @@ extension AppDatabase {
     }
 
     /// Leaves the review: the import waits for the runner.
-    public func queueImport(_ job: UUID) throws {
+    /// `decisions`: the choices shown when the import was started, saved with it in one transaction, so what the
+    /// review showed is what is imported.
+    public func queueImport(_ job: UUID, decisions: [Int: ImportDecision] = [:]) throws {
         try writeLocal { db in
             let stored = try Self.importJob(db, job)
             try Self.ensureInReview(stored)
             if stored.archive == nil { try stored.mapping.problems(headers: stored.headers, target: stored.target).throwIfAny() }
+            try Self.saveDecisions(db, stored, decisions)
             try db.execute(sql: "UPDATE import_jobs SET state = 'queued' WHERE id = ?", arguments: [job.databaseText])
         }
     }

@@ -18,6 +18,13 @@ struct AnalyticsFigure {
     }
 }
 
+/// The names of what the engagement report counts, the same on every tile, chart, table, sentence and CSV. An activity
+/// counts when its dates overlap the range, whatever its status, so "active" (a status of its own) is not its name.
+enum AnalyticsNames {
+    static let inRange = "Activities in the range"
+    static let openEnded = "Activities in the range with no end date"
+}
+
 /// The engagement report as figures: what the page shows and the CSV downloads serve.
 struct EngagementFigures {
     let report: EngagementReport
@@ -35,16 +42,16 @@ struct EngagementFigures {
 
     static func figureRows(_ report: EngagementReport) -> [(label: String, value: Int)] {
         [("Participants", report.totalParticipants), ("Activities", report.totalActivities),
-         ("Active activities", report.activeActivities), ("Ongoing activities", report.ongoingActivities),
+         (AnalyticsNames.inRange, report.activeActivities), (AnalyticsNames.openEnded, report.ongoingActivities),
          ("Participants taking part", report.participation), ("New participants", report.newParticipants),
          ("New activities", report.newActivities)]
     }
 
     var figures: [AnalyticsFigure] {
-        [groups(report.activitiesByType, name: "activities-by-type", title: "Active activities by type", column: "Activity type",
-                noun: "active activities"),
-         groups(report.activitiesByStatus, name: "activities-by-status", title: "Active activities by status", column: "Status",
-                noun: "active activities"),
+        [groups(report.activitiesByType, name: "activities-by-type", title: AnalyticsNames.inRange + ", by type",
+                column: "Activity type", noun: "activities"),
+         groups(report.activitiesByStatus, name: "activities-by-status", title: AnalyticsNames.inRange + ", by status",
+                column: "Status", noun: "activities"),
          groups(report.participantsByRole, name: "participants-by-role", title: "Participants taking part, by role", column: "Role",
                 noun: "participants taking part (one person can hold several roles)"),
          breakdown]
@@ -56,7 +63,7 @@ struct EngagementFigures {
         guard total > 0, let top = counts.max(by: { $0.count < $1.count }), let bottom = counts.min(by: { $0.count < $1.count }) else {
             return AnalyticsFigure(title: title, summary: "There are no \(noun) \(place) in this range.", chart: nil, table: table)
         }
-        let summary = "Of \(DataTable.grouped(total)) \(noun) \(place), \(top.label) has the most (\(DataTable.grouped(top.count)))"
+        let summary = "Of \(DataTable.grouped(total)) \(noun) \(place) in this range, \(top.label) has the most (\(DataTable.grouped(top.count)))"
             + (counts.count > 1 ? " and \(bottom.label) the fewest (\(DataTable.grouped(bottom.count)))." : ".")
         let chart = BarChart(id: name, categories: counts.map(\.label), series: [ChartSeries(label: "Count", values: counts.map(\.count))])
         return AnalyticsFigure(title: title, summary: summary, chart: chart.svg, table: table)
@@ -65,20 +72,20 @@ struct EngagementFigures {
     private var breakdown: AnalyticsFigure {
         let rows = report.breakdown
         let title = "Engagement by area"
-        let table = DataTable(name: "by-area", caption: title, columns: ["Area", "Participants", "Active activities", "Participants taking part"],
+        let table = DataTable(name: "by-area", caption: title, columns: ["Area", "Participants", AnalyticsNames.inRange, "Participants taking part"],
                               rows: rows.map { [.text($0.isChildArea ? $0.name : "\($0.name) itself (not in an area inside)", link: drillDown($0)),
                                                 .number($0.participants), .number($0.activeActivities), .number($0.participation)] })
         let mostPeople = rows.max { $0.participants < $1.participants }, mostActive = rows.max { $0.activeActivities < $1.activeActivities }
         guard let mostPeople, let mostActive, mostPeople.participants + mostActive.activeActivities > 0 else {
-            let summary = rows.isEmpty ? "There are no areas inside to compare." : "No participants or active activities in these areas in this range."
+            let summary = rows.isEmpty ? "There are no areas inside to compare." : "No participants or activities in these areas in this range."
             return AnalyticsFigure(title: title, summary: summary, chart: nil, table: table)
         }
         let summary = "Of \(rows.count) \(rows.count == 1 ? "area" : "areas"), \(mostPeople.name) has the most participants "
-            + "(\(DataTable.grouped(mostPeople.participants))) and \(mostActive.name) the most active activities "
+            + "(\(DataTable.grouped(mostPeople.participants))) and \(mostActive.name) the most activities in the range "
             + "(\(DataTable.grouped(mostActive.activeActivities)))."
         let chart = BarChart(id: "by-area", categories: rows.map(\.name), series: [
             ChartSeries(label: "Participants", values: rows.map(\.participants)),
-            ChartSeries(label: "Active activities", values: rows.map(\.activeActivities)),
+            ChartSeries(label: AnalyticsNames.inRange, values: rows.map(\.activeActivities)),
             ChartSeries(label: "Taking part", values: rows.map(\.participation)),
         ])
         return AnalyticsFigure(title: title, summary: summary, chart: chart.svg, table: table)

@@ -5,7 +5,7 @@ import Storage
 enum HomePage {
     static func show(_ context: inout PageContext) throws -> Response {
         let counts = try context.database.recordCounts()
-        let status = context.web.syncStatus.current()
+        let status = context.syncStatus
         var view: [String: Any] = [
             "user_name": try context.signedInUser.name,
             "counts": counts.map { ["label": $0.label, "count": $0.count, "path": $0.path ?? "", "has_path": $0.path != nil] },

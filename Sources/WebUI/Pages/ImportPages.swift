@@ -60,24 +60,22 @@ enum ImportPages {
                 try context.database.setImportDecisionForMatches(of: job.id, all)
                 return context.redirect(to: back, flash: "Every possible duplicate set to “\(ImportReviewView.label(all))”.")
             }
-            var decisions: [Int: ImportDecision] = [:]
-            for (name, value) in context.request.form.pairs where name.hasPrefix("row-") {
-                if let line = Int(name.dropFirst(4)), let decision = ImportDecision(rawValue: value) { decisions[line] = decision }
-            }
-            try context.database.setImportDecisions(of: job.id, decisions)
+            try context.database.setImportDecisions(of: job.id, rowDecisions(context.request))
             return context.redirect(to: back, flash: "Choices saved.")
         } catch let errors as ValidationError {
             return try ImportReviewView.page(&context, job, errors: errors, status: .unprocessableContent)
         }
     }
 
-    /// POST /imports/{id}/start: the import leaves the review and is written in the background.
+    /// POST /imports/{id}/start: the import leaves the review and is written in the background, with the choices the
+    /// page showed (the import button belongs to the rows' form, so they come with it).
     static func start(_ context: inout PageContext) throws -> Response {
         let job = try context.database.importJob(id: context.request.uuidParameter())
         do {
-            try context.database.queueImport(job.id)
+            try context.database.queueImport(job.id, decisions: rowDecisions(context.request))
         } catch let errors as ValidationError {
-            return try ImportReviewView.page(&context, context.database.importJob(id: job.id), errors: errors, status: .conflict)
+            let status: HTTPStatus = errors.fieldErrors.contains { $0.field.hasPrefix("row-") } ? .unprocessableContent : .conflict
+            return try ImportReviewView.page(&context, context.database.importJob(id: job.id), errors: errors, status: status)
         }
         context.web.imports.wake()
         return context.redirect(to: Paths.importRecord(job.id), flash: "The import has started.")
@@ -114,6 +112,15 @@ enum ImportPages {
         let progress = context.web.imports.progress(of: job.id)
         let object: [String: Any] = ["state": job.state.rawValue, "done": progress?.done ?? 0, "total": job.rowCount]
         return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    }
+
+    /// The choices of a review's rows as the form sent them (`row-LINE` = decision).
+    private static func rowDecisions(_ request: Request) -> [Int: ImportDecision] {
+        var decisions: [Int: ImportDecision] = [:]
+        for (name, value) in request.form.pairs where name.hasPrefix("row-") {
+            if let line = Int(name.dropFirst(4)), let decision = ImportDecision(rawValue: value) { decisions[line] = decision }
+        }
+        return decisions
     }
 
     /// The upload form's choice for a Fieldbook export to restore.

@@ -120,7 +120,7 @@ enum ImportReviewView {
     private static func row(_ job: ImportJob, _ row: ImportRow, _ fields: [ImportField], _ errors: ValidationError) -> [String: Any] {
         var view: [String: Any] = [
             "line": row.line, "name": row.values.name.isEmpty ? "(no name)" : row.values.name,
-            "cells": fields.map { ["value": row.values[$0]] },
+            "cells": fields.map { ["value": row.values[$0], "label": $0.heading] },
             "problems": row.errors.map { ["message": $0.message] }, "has_problems": !row.errors.isEmpty,
             "select_id": "row-\(row.line)",
             "options": row.choices.map { ["value": $0.rawValue, "label": label($0), "selected": $0 == row.decision] },

@@ -11,7 +11,7 @@ enum SyncPages {
         let database = context.database
         let link = try database.hubLink()
         let snapshot = context.web.syncEngine?.snapshot()
-        let status = context.web.syncStatus.current()
+        let status = context.syncStatus
         let isAdmin = context.user?.role.canAdminister ?? false
         let hideHub = HubAddressRedactor(link: isAdmin ? nil : link)
         var view: [String: Any] = [
@@ -22,18 +22,20 @@ enum SyncPages {
             "failed_count": try database.failedOperationCount(),
             "conflict_count": try database.openConflictCount(),
             "last_sync": status.lastSuccessfulSync.map(DateText.format) ?? "Never",
-            "paused": snapshot?.paused ?? false,
+            "paused": status.paused,
+            "current_sync": SyncStatusText(status: status).currentSync,
             "last_error": hideHub(snapshot?.lastError ?? ""),
             "has_last_error": !(snapshot?.lastError ?? "").isEmpty,
             "failed": try database.failedOperations().map { try failedView($0, database, linksUsers: isAdmin) },
             "sessions": try database.syncSessions(limit: 20).map { sessionView($0, hideHub) },
         ]
+        if let checked = try database.lastEmptyCheck() { view["last_empty_check"] = DateText.format(checked) }
         // Only administrators see the hub's address; the key is absent otherwise, so the sentence has no dangling "at".
         if isAdmin, let link { view["hub_address"] = link.upstream.absoluteString }
         view["hub_offline_hidden"] = status.hub != .offline
         view.merge(try SyncNotice.view(database, for: context.actor)) { $1 }
         view.merge(DiskSpaceNotice.view(database)) { $1 }
-        if let progress = snapshot?.progress {
+        if let progress = status.progress {
             view["progress"] = ["percent": progress.percent, "message": progress.message, "phase": progress.phaseText]
         }
         view["has_failed"] = !((view["failed"] as? [Any])?.isEmpty ?? true)
@@ -105,8 +107,14 @@ enum SyncPages {
         let stats = session.statistics
         return ["started": DateText.format(session.startedAt),
                 "duration": session.duration.map { String(format: "%.1f s", $0) } ?? "running",
-                "outcome": session.outcome.rawValue.capitalized, "pushed": stats.pushed, "pulled": stats.pulled,
+                "outcome": outcomeText(session), "refused": session.refused > 0, "pushed": stats.pushed, "pulled": stats.pulled,
                 "merged": stats.merged, "conflicts": stats.conflicts, "failures": stats.failures, "error": hideHub(session.error ?? "")]
+    }
+
+    /// How a session ended, in words; one that ran to its end with operations refused is not called a success.
+    static func outcomeText(_ session: SyncSessionRecord) -> String {
+        if session.refused > 0 { return "Finished with \(session.refused) refused" }
+        return session.outcome.rawValue.capitalized
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Surface
 import Storage
+import Sync
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
@@ -65,6 +66,10 @@ struct PageContext {
 
     var user: User? { session?.user }
     var database: AppDatabase { web.database }
+
+    /// The sync status, read once per request: the header and the page's own figures then show the same counts.
+    var syncStatus: SyncStatus { syncStatusOnce.value { web.syncStatus.current() } }
+    private let syncStatusOnce = ReadOnce<SyncStatus>()
 
     /// The signed-in user; routes that need one are only reached with a session.
     var signedInUser: User {
@@ -137,7 +142,7 @@ struct PageContext {
             "js_url": web.staticFiles.url(for: "js/app.js"),
             "csrf_token": csrfToken,
             "paths": Paths.templateView,
-            "sync": SyncStatusText(status: web.syncStatus.current()).layoutView,
+            "sync": SyncStatusText(status: syncStatus).layoutView,
         ]
         if let flash { view["flash"] = flash }
         if let user {
@@ -150,6 +155,18 @@ struct PageContext {
             }
         }
         return view
+    }
+}
+
+/// A value worked out the first time it is asked for and kept for the rest of one request (which one thread serves).
+final class ReadOnce<Value>: @unchecked Sendable {
+    private var stored: Value?
+
+    func value(_ make: () -> Value) -> Value {
+        if let stored { return stored }
+        let made = make()
+        stored = made
+        return made
     }
 }
 

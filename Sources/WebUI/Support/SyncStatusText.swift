@@ -20,6 +20,16 @@ struct SyncStatusText {
         return "Last synced " + date.formatted(.dateTime.day().month(.abbreviated).year().hour().minute())
     }
 
+    /// What /sync says under "Current sync": a pause first, since no new session starts while paused.
+    var currentSync: String {
+        switch (status.paused, status.progress) {
+        case (true, .some): "Paused: the sync under way stops after its current step."
+        case (true, nil): "Paused: no sync runs until you resume it."
+        case (false, let progress?): "Sync running: " + progress.phaseText
+        case (false, nil): "No sync is running now."
+        }
+    }
+
     /// The layout's `sync` section.
     var layoutView: [String: Any] {
         var view: [String: Any] = ["state": state, "hub": status.hub.rawValue]
@@ -32,7 +42,8 @@ struct SyncStatusText {
     var json: String {
         let payload = StatusPayload(hub: status.hub.rawValue, hubLabel: state, pendingOperations: status.pendingOperations,
                                     pendingLabel: pending, lastSuccessfulSync: status.lastSuccessfulSync?.formatted(.iso8601),
-                                    lastSuccessfulSyncLabel: lastSync, progressPercent: status.progress?.percent,
+                                    lastSuccessfulSyncLabel: lastSync, paused: status.paused, currentSyncLabel: currentSync,
+                                    progressPercent: status.progress?.percent,
                                     progressPhase: status.progress?.phaseText, progressLabel: status.progress?.message)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -48,6 +59,8 @@ private struct StatusPayload: Encodable {
     let pendingLabel: String?
     let lastSuccessfulSync: String?
     let lastSuccessfulSyncLabel: String?
+    let paused: Bool
+    let currentSyncLabel: String
     let progressPercent: Int?
     let progressPhase: String?
     let progressLabel: String?
@@ -55,6 +68,7 @@ private struct StatusPayload: Encodable {
     enum CodingKeys: String, CodingKey {
         case hub, hubLabel = "hub_label", pendingOperations = "pending_operations", pendingLabel = "pending_label"
         case lastSuccessfulSync = "last_successful_sync", lastSuccessfulSyncLabel = "last_successful_sync_label"
+        case paused, currentSyncLabel = "current_sync_label"
         case progressPercent = "progress_percent", progressPhase = "progress_phase", progressLabel = "progress_label"
     }
 
@@ -66,6 +80,8 @@ private struct StatusPayload: Encodable {
         try container.encode(pendingLabel, forKey: .pendingLabel)
         try container.encode(lastSuccessfulSync, forKey: .lastSuccessfulSync)
         try container.encode(lastSuccessfulSyncLabel, forKey: .lastSuccessfulSyncLabel)
+        try container.encode(paused, forKey: .paused)
+        try container.encode(currentSyncLabel, forKey: .currentSyncLabel)
         // Only while a sync runs: the script takes a missing progress as "no sync running".
         try container.encodeIfPresent(progressPercent, forKey: .progressPercent)
         try container.encodeIfPresent(progressPhase, forKey: .progressPhase)
