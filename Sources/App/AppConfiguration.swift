@@ -34,7 +34,9 @@ public struct AppConfiguration: Sendable {
         self.version = version
     }
 
-    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("fieldbook.sqlite") }
+    public var databasePath: String { Self.databasePath(in: dataDirectory) }
+    static let databaseFileName = "fieldbook.sqlite"
+    static func databasePath(in folder: String) -> String { (folder as NSString).appendingPathComponent(databaseFileName) }
     public var templatesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("templates") }
     public var publicDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("Public") }
     /// The bundled world basemap (scripts/install-basemap.sh puts it there).
@@ -56,9 +58,13 @@ public enum FieldbookVersion {
     public static let current = "0.1.0"
 }
 
-/// Opens the database in the data directory, creating the folder (owner-only) if needed.
+/// Opens the database in the data directory, creating the folder if needed; folder and database are for their owner
+/// alone (`OwnerOnlyAccess`), and tightened again once SQLite has made its -wal and -shm files.
 public func openDatabase(_ configuration: AppConfiguration) throws -> AppDatabase {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true,
                                             attributes: [.posixPermissions: 0o700])
-    return try AppDatabase(path: configuration.databasePath, passwordCost: configuration.passwordCost)
+    try OwnerOnlyAccess.tighten(folder: configuration.dataDirectory, database: configuration.databasePath)
+    let database = try AppDatabase(path: configuration.databasePath, passwordCost: configuration.passwordCost)
+    try OwnerOnlyAccess.tighten(folder: configuration.dataDirectory, database: configuration.databasePath)
+    return database
 }

@@ -13,9 +13,11 @@ public final class DataFolder {
         database = try openDatabase(configuration)
     }
 
-    /// Opens the folder's database (creating folder and file if needed), runs `task` on it, and closes it (checkpointing
-    /// the WAL) once the task succeeded; after a failure the pool's deinitialisation closes it.
-    public static func open<Result>(_ configuration: AppConfiguration, for task: (DataFolder) throws -> Result) throws -> Result {
+    /// Opens the folder's database (creating folder and file only where `use` allows), runs `task` on it, and closes
+    /// it (checkpointing the WAL) once the task succeeded; after a failure the pool's deinitialisation closes it.
+    public static func open<Result>(_ configuration: AppConfiguration, _ use: DataFolderUse,
+                                    for task: (DataFolder) throws -> Result) throws -> Result {
+        try configuration.checkDataFolder(for: use)
         let folder = try DataFolder(configuration)
         let result = try task(folder)
         try folder.database.close()

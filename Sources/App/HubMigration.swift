@@ -12,10 +12,8 @@ public enum HubMigration {
 
     public static func run(_ configuration: AppConfiguration, from folder: String, announce: (String) -> Void) throws {
         guard let url = configuration.databaseURL else { throw InvalidInput("hub-migrate needs --database-url postgresql://USER@HOST:PORT/DB") }
-        let databasePath = (folder as NSString).appendingPathComponent("fieldbook.sqlite")
-        guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw InvalidInput("There is no Fieldbook database in \(folder) (no fieldbook.sqlite). Give --from the hub's data folder.")
-        }
+        try DataFolderRules.check(folder, for: .existingDatabase, chosenBy: "--from")
+        let databasePath = AppConfiguration.databasePath(in: folder)
         let alone = try ServingLock.alone(folder)
         defer { withExtendedLifetime(alone) {} }
         let source = try AppDatabase(path: databasePath, passwordCost: configuration.passwordCost)

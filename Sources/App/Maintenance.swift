@@ -8,6 +8,7 @@ import WebUI
 public enum Maintenance {
     /// `fieldbook check`: the checks' verdict in plain words, and whether the database is intact.
     public static func check(_ configuration: AppConfiguration) throws -> (report: String, intact: Bool) {
+        try configuration.checkDataFolder(for: .existingDatabase)
         let path = configuration.databasePath
         let result: DatabaseCheck
         do {

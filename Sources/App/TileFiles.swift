@@ -6,6 +6,7 @@ import Storage
 public enum TileFiles {
     /// Checks the file and copies it into the data folder's tiles/; a refusal says what is wrong with the file.
     public static func importFile(_ path: String, configuration: AppConfiguration) throws -> String {
+        try configuration.checkDataFolder(for: .existingDatabase)
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw InvalidInput("\(path) cannot be read: check the path and that this user may read it")
         }
@@ -19,7 +20,8 @@ public enum TileFiles {
     }
 
     /// One line per installed file, in the order they answer: name, zooms, bounds, size, path.
-    public static func list(configuration: AppConfiguration) -> String {
+    public static func list(configuration: AppConfiguration) throws -> String {
+        try configuration.checkDataFolder(for: .existingDatabase)
         let sets = configuration.tileLibrary().tileSets
         guard !sets.isEmpty else {
             return "No tile files installed. Run scripts/install-basemap.sh for the world map, or `fieldbook tiles import FILE.mbtiles`."

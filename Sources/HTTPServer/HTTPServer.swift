@@ -86,7 +86,21 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     func respond(to request: Request, failure: HTTPError?, startedAt: DispatchTime) -> Response {
-        var response = failure.map { responder.respond(to: request, failure: $0) } ?? responder.respond(to: request)
+        finished(failure.map { responder.respond(to: request, failure: $0) } ?? responder.respond(to: request),
+                 for: request, startedAt: startedAt)
+    }
+
+    /// The answer to a request refused from its headers, made on the network thread that read them: plain text, as
+    /// no browser sends such a request, so no page is rendered and no session looked up. `Connection: close` says
+    /// what the server does next.
+    func refuseAtOnce(_ request: Request, _ refusal: HTTPError, startedAt: DispatchTime) -> Response {
+        var response = Response.text(refusal.publicMessage, status: refusal.status)
+        response.setHeader("Connection", "close")
+        return finished(response, for: request, startedAt: startedAt)
+    }
+
+    private func finished(_ answer: Response, for request: Request, startedAt: DispatchTime) -> Response {
+        var response = answer
         SecurityHeaders.apply(to: &response, isTLS: configuration.isTLS)
         if let stream = response.stream { openStreams.register(stream) }
         let micros = (DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1000

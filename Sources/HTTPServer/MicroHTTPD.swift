@@ -117,6 +117,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         let pending = PendingRequest(method: string(method), url: string(url))
         conCls.pointee = Unmanaged.passRetained(pending).toOpaque()
         server.requestStarted()
+        if let refusal = MessageFraming.refusal(values(connection, kind: .HEADER_KIND)) {
+            return refuseAtOnce(pending, refusal, connection: connection, server: server)
+        }
         return begin(pending, connection: connection, server: server)
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
@@ -251,6 +254,15 @@ private func answer(_ pending: PendingRequest, connection: OpaquePointer, server
         MHD_resume_connection(suspended.connection)
     }
     return MHD_Result.YES
+}
+
+/// Answers from the headers alone, in this first call: libmicrohttpd then reads no body and no further request from
+/// the connection, and closes it once the answer is sent. A worker's answer comes later, once libmicrohttpd has
+/// begun reading the body its own way, and a kept-alive connection would go on to read what follows as a new request.
+private func refuseAtOnce(_ pending: PendingRequest, _ refusal: HTTPError, connection: OpaquePointer, server: HTTPServer) -> MHD_Result {
+    pending.answered = true
+    let request = makeRequest(pending, connection: connection, isTLS: server.configuration.isTLS)
+    return queue(server.refuseAtOnce(request, refusal, startedAt: pending.startedAt), on: connection, server: server)
 }
 
 /// A suspended connection, valid until it is resumed: libmicrohttpd neither times out nor frees a suspended one.

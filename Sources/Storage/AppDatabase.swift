@@ -124,7 +124,11 @@ public final class AppDatabase: Sendable {
         try? FileManager.default.removeItem(atPath: temporary)
         let copy = try DatabaseQueue(path: temporary)
         try pool.backup(to: copy)
+        // One self-contained file, which opens without leaving -wal and -shm files beside it: the copy took the
+        // database's WAL mode with its pages. It holds everyone's records, so it is for its owner alone.
+        try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
         try copy.close()
+        guard chmod(temporary, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         if FileManager.default.fileExists(atPath: destination) {
             try FileManager.default.removeItem(atPath: destination)
         }

@@ -27,7 +27,7 @@ struct CreateUser: FieldbookCommand {
         if configuration.databaseURL != nil {
             return announce(try PostgresHubServer.createUser(configuration, email: email, role: role, name: name, password: password))
         }
-        try common.onDataFolder { try $0.createUser(email: email, role: role, name: name, password: password) }
+        try common.onDataFolder(.existingDatabaseOrNewFolder) { try $0.createUser(email: email, role: role, name: name, password: password) }
     }
 }
 
@@ -41,7 +41,7 @@ struct Backup: FieldbookCommand {
     var file: String
 
     func perform() async throws {
-        try common.onDataFolder { try $0.backup(to: file) }
+        try common.onDataFolder(.existingDatabase) { try $0.backup(to: file) }
     }
 }
 
@@ -62,7 +62,7 @@ struct Link: FieldbookCommand {
         guard let url = URL(string: upstream) else { throw ValidationError("--upstream must be a URL like http://192.168.1.20:8080") }
         let password = try readPassword(for: "link")
         keepLoopbackOffProxy()
-        try common.onDataFolder { try $0.linkHub(upstream: url, email: email, password: password) }
+        try common.onDataFolder(.existingDatabaseOrNewFolder) { try $0.linkHub(upstream: url, email: email, password: password) }
     }
 }
 

@@ -26,6 +26,6 @@ struct DemoData: FieldbookCommand {
     }
 
     func perform() async throws {
-        try common.onDataFolder { try $0.importDemoCommunity(venues: venues, participants: participants, activities: activities, seed: seed) }
+        try common.onDataFolder(.existingDatabaseOrNewFolder) { try $0.importDemoCommunity(venues: venues, participants: participants, activities: activities, seed: seed) }
     }
 }

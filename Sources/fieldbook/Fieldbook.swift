@@ -17,7 +17,8 @@ struct Fieldbook: AsyncParsableCommand {
 }
 
 /// A subcommand: App's InvalidInput becomes the argument parser's ValidationError, so every refusal is printed the
-/// same way, with the usage, and exits with status 64.
+/// same way, with the usage, and exits with status 64. A data folder the command cannot use is no mistake in its
+/// arguments: it is printed alone and exits with status 65 (EX_DATAERR).
 protocol FieldbookCommand: AsyncParsableCommand {
     func perform() async throws
 }
@@ -28,6 +29,9 @@ extension FieldbookCommand {
             try await perform()
         } catch let refusal as InvalidInput {
             throw ValidationError(refusal.description)
+        } catch let refusal as DataFolderRefusal {
+            FileHandle.standardError.write(Data("Error: \(refusal.description)\n".utf8))
+            throw ExitCode(DataFolderRefusal.exitCode)
         }
     }
 }

@@ -17,7 +17,7 @@ struct CommonOptions: ParsableArguments {
     var given: [GivenSetting] { [GivenSetting(.data, data), GivenSetting(.resources, resources), GivenSetting(.logLevel, logLevel)] }
 
     /// Runs one task on the database of the data folder these options name, and prints the line the task returns.
-    func onDataFolder(_ task: (DataFolder) throws -> String) throws {
-        try DataFolder.open(AppConfiguration(given)) { announce(try task($0)) }
+    func onDataFolder(_ use: DataFolderUse, _ task: (DataFolder) throws -> String) throws {
+        try DataFolder.open(AppConfiguration(given), use) { announce(try task($0)) }
     }
 }

@@ -30,6 +30,6 @@ struct TilesList: FieldbookCommand {
     @OptionGroup var common: CommonOptions
 
     func perform() async throws {
-        announce(TileFiles.list(configuration: try AppConfiguration(common.given)))
+        announce(try TileFiles.list(configuration: AppConfiguration(common.given)))
     }
 }

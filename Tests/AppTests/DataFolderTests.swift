@@ -16,14 +16,14 @@ import Testing
     @Test func createsUsersNamedAfterTheirEmailAndRefusesADuplicate() throws {
         let (configuration, folder) = try temporaryConfiguration()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let line = try DataFolder.open(configuration) {
+        let line = try DataFolder.open(configuration, .existingDatabaseOrNewFolder) {
             try $0.createUser(email: "Rita@Example.org", role: "read-only", name: nil, password: password)
         }
         #expect(line.wholeMatch(of: /Created read-only rita@example\.org \([0-9a-f-]{36}\)\./) != nil, "\(line)")
         let permissions = try FileManager.default.attributesOfItem(atPath: configuration.dataDirectory)[.posixPermissions] as? Int
         #expect(permissions == 0o700)
         let duplicate = refusal {
-            try DataFolder.open(configuration) { try $0.createUser(email: "rita@example.org", role: "editor", name: "R", password: password) }
+            try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { try $0.createUser(email: "rita@example.org", role: "editor", name: "R", password: password) }
         }
         #expect(duplicate == "email: A user with the email rita@example.org already exists; use another address")
     }
@@ -31,7 +31,7 @@ import Testing
     @Test func listsEveryFieldARefusedUserGetsWrong() throws {
         let (configuration, folder) = try temporaryConfiguration()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let refused = refusal { try DataFolder.open(configuration) { try $0.createUser(email: "x", role: "boss", name: nil, password: "short") } }
+        let refused = refusal { try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { try $0.createUser(email: "x", role: "boss", name: nil, password: "short") } }
         let lines = try #require(refused).split(separator: "\n")
         #expect(lines.map { $0.prefix { $0 != ":" } } == ["email", "role", "password"], "\(lines)")
     }
@@ -39,15 +39,15 @@ import Testing
     @Test func backsUpACopyThatOpensWithTheSameRecords() throws {
         let (configuration, folder) = try temporaryConfiguration()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try DataFolder.open(configuration) { try $0.createUser(email: "ann@example.org", role: "editor", name: "Ann", password: password) }
+        _ = try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { try $0.createUser(email: "ann@example.org", role: "editor", name: "Ann", password: password) }
         let copy = folder.appendingPathComponent("copy/fieldbook.sqlite")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let line = try DataFolder.open(configuration) { try $0.backup(to: copy.path) }
+        let line = try DataFolder.open(configuration, .existingDatabase) { try $0.backup(to: copy.path) }
         #expect(line == "Backed up \(configuration.databasePath) to \(copy.path).")
         let restored = try AppConfiguration([GivenSetting(.data, copy.deletingLastPathComponent().path)],
                                             environment: ["FIELDBOOK_PASSWORD_COST": "test"])
         let again = refusal {
-            try DataFolder.open(restored) { try $0.createUser(email: "ann@example.org", role: "editor", name: "Ann", password: password) }
+            try DataFolder.open(restored, .existingDatabaseOrNewFolder) { try $0.createUser(email: "ann@example.org", role: "editor", name: "Ann", password: password) }
         }
         #expect(again?.contains("already exists") == true, "\(again ?? "created")")
     }
@@ -55,9 +55,9 @@ import Testing
     @Test func importsTheDemoCommunityOnlyIntoAnEmptyDatabase() throws {
         let (configuration, folder) = try temporaryConfiguration()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let line = try DataFolder.open(configuration) { try $0.importDemoCommunity(venues: 2, participants: 6, activities: 1, seed: 3) }
+        let line = try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { try $0.importDemoCommunity(venues: 2, participants: 6, activities: 1, seed: 3) }
         #expect(line.hasPrefix("Created ") && line.contains(" 2 venues, 6 participants (") && line.hasSuffix(" s."), "\(line)")
-        let again = refusal { try DataFolder.open(configuration) { try $0.importDemoCommunity(venues: 2, participants: 6, activities: 1, seed: 3) } }
+        let again = refusal { try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { try $0.importDemoCommunity(venues: 2, participants: 6, activities: 1, seed: 3) } }
         #expect(again?.hasSuffix("demo data only fills an empty one. Use a new --data folder.") == true, "\(again ?? "imported")")
     }
 
@@ -65,12 +65,12 @@ import Testing
         let (configuration, folder) = try temporaryConfiguration()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scheme = refusal {
-            try DataFolder.open(configuration) { try $0.linkHub(upstream: URL(string: "ftp://hub")!, email: "a@example.org", password: password) }
+            try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { try $0.linkHub(upstream: URL(string: "ftp://hub")!, email: "a@example.org", password: password) }
         }
         #expect(scheme == "The hub address must start with http:// or https://, like http://192.168.1.20:8080")
         // Port 1 on loopback: nothing listens, the connection is refused at once.
         let unreachable = refusal {
-            try DataFolder.open(configuration) {
+            try DataFolder.open(configuration, .existingDatabaseOrNewFolder) {
                 try $0.linkHub(upstream: URL(string: "http://127.0.0.1:1")!, email: "a@example.org", password: password)
             }
         }
@@ -86,7 +86,7 @@ import Testing
         let configuration = try AppConfiguration([GivenSetting(.data, folder),
                                                   GivenSetting(.databaseURL, "postgresql://nobody@127.0.0.1:1/none")],
                                                  environment: ["FIELDBOOK_PASSWORD_COST": "test"])
-        _ = try DataFolder.open(configuration) { _ in "" }
+        _ = try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { _ in "" }
         return (configuration, folder, root)
     }
 

@@ -1,12 +1,14 @@
 import App
 
-/// The words `body` was refused with (InvalidInput's description); nil when it succeeded, and a note that fails
+/// The words `body` was refused with (InvalidInput's or DataFolderRefusal's description); nil when it succeeded, and a note that fails
 /// any comparison when it threw something else.
 func refusal<Result>(_ body: () throws -> Result) -> String? {
     do {
         _ = try body()
         return nil
     } catch let refusal as InvalidInput {
+        return refusal.description
+    } catch let refusal as DataFolderRefusal {
         return refusal.description
     } catch {
         return "not InvalidInput: \(error)"

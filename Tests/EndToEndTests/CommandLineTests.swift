@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// What scripts rely on: each command's environment variables, refusals with exit status 64 (the argument parser's
-/// validation failure, printed with the usage), and status 1 for failures of the machine.
+/// validation failure, printed with the usage), 65 for a data folder the command cannot use, and status 1 for
+/// failures of the machine.
 @Suite struct CommandLineTests {
     let password = "correct horse battery staple"
 
@@ -97,5 +98,74 @@ import TestSupport
                                                        input: password + "\n")
         #expect(unreachable.status == 64)
         #expect(unreachable.output.hasPrefix("Error: The hub could not be reached"), "\(unreachable.output)")
+    }
+
+    // Issue 36, item 6: a wrong or missing --data made an empty database there, and backup said "Backed up".
+    @Test func oneShotCommandsRefuseAFolderWithoutADatabaseAndCreateNothingThere() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let missing = root.appendingPathComponent("missing")
+        let other = root.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: false)
+        try Data("not Fieldbook's".utf8).write(to: other.appendingPathComponent("notes.txt"))
+        let copy = root.appendingPathComponent("copy.sqlite")
+        let readers: [[String]] = [["backup", copy.path], ["check"], ["tiles", "list"], ["tiles", "import", other.appendingPathComponent("notes.txt").path]]
+        let starters: [[String]] = [["create-user", "--email", "a@example.org", "--role", "editor"],
+                                    ["link", "--upstream", "http://127.0.0.1:1", "--email", "a@example.org"],
+                                    ["demo-data", "--participants", "1", "--activities", "0", "--venues", "1"]]
+        var runs = readers.map { ($0, missing, "does not exist") } + (readers + starters).map { ($0, other, "holds no Fieldbook database") }
+        runs.append((["hub-migrate", "--database-url", "postgresql://nobody@127.0.0.1:1/none", "--from", other.path], other, "holds no"))
+        for (arguments, folder, finding) in runs {
+            let run = try FieldbookProcess.command(arguments + (arguments.contains("--from") ? [] : ["--data", folder.path]),
+                                                   input: password + "\n")
+            let said = "\(arguments.joined(separator: " ")): \(run.output)"
+            #expect(run.status == 65, "\(said)")
+            #expect(run.output.hasPrefix("Error: \(folder.path) \(finding)"), "\(said)")
+            #expect(run.output.contains(arguments[0] == "hub-migrate" ? "--from" : "--data (or FIELDBOOK_DATA)"), "\(said)")
+            #expect(!run.output.contains("Usage:"), "\(said)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["other"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other.path) == ["notes.txt"])
+    }
+
+    @Test func backupWritesExactlyOneFileForItsOwnerAlone() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data")
+        let created = try FieldbookProcess.command(["create-user", "--data", data.path, "--email", "a@example.org", "--role", "editor"],
+                                                   input: password + "\n")
+        #expect(created.status == 0, "\(created.output)")
+        let copies = root.appendingPathComponent("copies")
+        try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: false)
+        let copy = copies.appendingPathComponent("nightly.sqlite")
+        for _ in 1...2 {
+            let backup = try FieldbookProcess.command(["backup", "--data", data.path, copy.path])
+            #expect(backup.status == 0, "\(backup.output)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: copies.path) == ["nightly.sqlite"])
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int == 0o600)
+        let check = try FieldbookProcess.command(["check", "--data", copies.path])
+        #expect(check.status == 65, "the copy is not named fieldbook.sqlite: \(check.output)")
+    }
+
+    // Issue 36, item 11: a folder made by hand (or restored) stayed readable by everyone.
+    @Test func serveClosesAnExistingDataFolderToOtherUsers() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data")
+        #expect(try FieldbookProcess.command(["create-user", "--data", data.path, "--email", "a@example.org", "--role", "editor"],
+                                             input: password + "\n").status == 0)
+        let database = data.appendingPathComponent("fieldbook.sqlite").path
+        let files = [database, database + "-wal", database + "-shm"]
+        for path in files.dropFirst() where !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: data.path)
+        for path in files { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
+        let server = try FieldbookProcess(dataDirectory: data)
+        defer { server.process.terminate(); server.process.waitUntilExit() }
+        let mode = { (path: String) in try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int }
+        #expect(try mode(data.path) == 0o700)
+        for path in files { #expect(try mode(path) == 0o600, "\(path)") }
     }
 }

@@ -176,6 +176,44 @@ struct EchoResponder: RequestResponder {
         }
     }
 
+    /// Issue 36, item 13: a request whose body two HTTP parsers could end in different places, each with a second
+    /// request after it where a front proxy may see the end of the body. Each gets one 400, and nothing more is read
+    /// from its connection.
+    static let smuggled = "GET /echo/smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+    static let formHead = "POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    static let ambiguous: [(name: String, bytes: String)] = [
+        ("two different Content-Lengths",
+         formHead + "Content-Length: 3\r\nContent-Length: \(3 + smuggled.utf8.count)\r\n\r\na=1" + smuggled),
+        ("a Content-Length and chunked",
+         formHead + "Content-Length: \(5 + smuggled.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled),
+        ("a bare CR before a Content-Length", formHead + "X-Note: a\rContent-Length: \(smuggled.utf8.count)\r\n\r\n" + smuggled),
+        ("an unknown Transfer-Encoding", formHead + "Transfer-Encoding: gzip\r\n\r\n" + smuggled),
+        ("chunked after another coding", formHead + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n" + smuggled),
+        ("two Transfer-Encodings", formHead + "Transfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n0\r\n\r\n" + smuggled),
+        ("a space before the colon", formHead + "Content-Length : \(smuggled.utf8.count)\r\n\r\n" + smuggled),
+    ]
+
+    @Test(arguments: ambiguous) func ambiguousFramingIsRefusedAndTheConnectionClosed(_ name: String, _ bytes: String) throws {
+        try withServer { port in
+            let exchange = try RawHTTPClient.exchange(bytes, port: port)
+            #expect(exchange.statuses == [400], "\(name): \(exchange.text)")
+            #expect(exchange.text.contains("The request could not be read"), "\(name)")
+            #expect(!exchange.text.contains("smuggled"), "\(name)")
+            #expect(exchange.closedByServer, "\(name)")
+        }
+    }
+
+    @Test func unambiguousRequestsKeepTheirConnection() throws {
+        try withServer { port in
+            let chunked = "POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\na=1\r\n0\r\n\r\n"
+            let sameLengthTwice = Self.formHead + "Content-Length: 3\r\ncontent-length: 3\r\nX-Note: a\ttab\r\n\r\na=2"
+            let exchange = try RawHTTPClient.exchange(chunked + sameLengthTwice + Self.smuggled, port: port, seconds: 1)
+            #expect(exchange.statuses == [200, 200, 200], "\(exchange.text)")
+            #expect(exchange.text.contains("form=a=1") && exchange.text.contains("form=a=2") && exchange.text.contains("name=smuggled"))
+            #expect(!exchange.closedByServer)
+        }
+    }
+
     @Test func stopWaitsForRequestsInFlight() throws {
         let server = HTTPServer(configuration: ServerConfiguration(port: 0, threadCount: 2), responder: EchoResponder(),
                                 logger: Logger(label: "test"))

@@ -32,6 +32,40 @@ public enum RawHTTPClient {
         return parse(String(decoding: received, as: UTF8.self))
     }
 
+    /// What came back on one connection: every byte the server sent, and whether it closed the connection (rather
+    /// than leaving it open until the wait ran out).
+    public struct Exchange: Sendable {
+        public let text: String
+        public let closedByServer: Bool
+
+        /// The status of each answer, in order: pipelined requests get one answer each on a kept-alive connection, the
+        /// next status line straight after the last body's byte.
+        public var statuses: [Int] {
+            text.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
+        }
+    }
+
+    /// Sends exact bytes, which may hold more than one request, and reads until the server closes the connection or
+    /// `seconds` pass without a byte.
+    public static func exchange(_ bytes: String, port: UInt16, seconds: Int = 3) throws -> Exchange {
+        let socketFD = try connectToLoopback(port: port)
+        defer { close(socketFD) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = Array(bytes.utf8).withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(socketFD, &buffer, buffer.count, 0)
+            if count > 0 {
+                received += buffer[0..<count]
+                continue
+            }
+            let waitedInVain = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            return Exchange(text: String(decoding: received, as: UTF8.self), closedByServer: !waitedInVain)
+        }
+    }
+
     private static func parse(_ text: String) -> Answer {
         let parts = text.components(separatedBy: "\r\n\r\n")
         let head = parts.first ?? ""

@@ -58,6 +58,20 @@ import Testing
         #expect(LoginPages.safeNext("/roles?page=2") == "/roles?page=2")
     }
 
+    // Issue 36, item 12: browsers drop the tab and read `/<TAB>/evil.example/` as `//evil.example/`; a CR or LF
+    // left the 303 without a Location at all.
+    @Test func aNextThatABrowserReadsAsAnotherSiteIsNeitherCarriedNorFollowed() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        let form = given.get("/login?next=/%09/evil.example/").bodyText
+        #expect(form.contains("name=\"next\" value=\"\""))
+        for next in ["/\t/evil.example/", "/\r\n/evil.example/", "/roles\r\nSet-Cookie: x=1"] {
+            let login = given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password), ("next", next)])
+            #expect(login.status == .seeOther && login.header("Location") == "/", "\(next.debugDescription)")
+            given.post("/logout", [], formPath: "/")
+        }
+    }
+
     @Test func repeatedFailuresAreSlowedDown() async throws {
         let given = try await WebHarness()
         try given.createUser("ed@example.org", .editor)

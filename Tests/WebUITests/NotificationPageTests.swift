@@ -80,6 +80,9 @@ import Testing
         #expect(try given.database.unreadNotificationCount(for: editor.id) == 0)
         let elsewhere = given.post("/notifications/read-all", [("return_to", "https://evil.example/")], formPath: "/notifications")
         #expect(elsewhere.header("Location") == "/notifications", "only ever back to the list")
+        let split = given.post("/notifications/read-all", [("return_to", "/notifications?show=unread\r\nSet-Cookie: x=1")],
+                               formPath: "/notifications")
+        #expect(split.header("Location") == "/notifications", "a CR or LF would leave the answer without a Location")
     }
 
     @Test func preferencesTurnKindsOffAndRefuseUnknownOnesWithTheFormKept() throws {

@@ -8,7 +8,8 @@ enum LoginPages {
     static func form(_ context: inout PageContext) throws -> Response {
         if context.user != nil { return context.redirect(to: Paths.home()) }
         if try context.database.userCount() == 0 { return context.redirect(to: Paths.setup()) }
-        return render(&context, email: "", next: context.request.query["next"] ?? "", errors: ValidationError())
+        let next = context.request.query["next"].flatMap(ReturnAddress.localPath) ?? ""
+        return render(&context, email: "", next: next, errors: ValidationError())
     }
 
     static func submit(_ context: inout PageContext) throws -> Response {
@@ -51,9 +52,9 @@ enum LoginPages {
         return context.redirect(to: safeNext(next), flash: flash)
     }
 
-    /// Only local paths are followed after sign-in, never another site.
+    /// Only paths on this server are followed after sign-in, never another site.
     static func safeNext(_ next: String) -> String {
-        next.hasPrefix("/") && !next.hasPrefix("//") && !next.contains("\\") ? next : Paths.home()
+        ReturnAddress.localPath(next) ?? Paths.home()
     }
 
     private static func render(_ context: inout PageContext, email: String, next: String, errors: ValidationError,

@@ -92,8 +92,8 @@ enum NotificationPages {
 
     /// Back to the list as it was (its filters and page); only ever an address of the notifications list.
     private static func returnAddress(_ request: Request) -> String {
-        let wanted = request.field("return_to")
         let list = Paths.notifications()
+        guard let wanted = ReturnAddress.localPath(request.field("return_to")) else { return list }
         return wanted == list || wanted.hasPrefix(list + "?") ? wanted : list
     }
 }
