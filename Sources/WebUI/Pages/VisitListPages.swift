@@ -54,6 +54,9 @@ enum VisitListPages: RecordPages {
         let request = context.request
         let (input, filter) = (submitted(request), submittedFilter(request))
         let picking = request.field("picking") == "1"
+        if context.restoring {
+            return try form(&context, list: nil, values: input, filter: filter, picked: nil, errors: ValidationError())
+        }
         if request.form["preview"] != nil {
             do {
                 let targets = try context.database.stopTargets(matching: try filter.validated())
@@ -84,6 +87,7 @@ enum VisitListPages: RecordPages {
         let list = try context.database.visitList(id: context.request.uuidParameter())
         let input = submitted(context.request)
         let edited = list.atSubmittedVersion(context.request)
+        if context.restoring { return try form(&context, list: edited, values: input, filter: nil, picked: nil, errors: ValidationError()) }
         do {
             let saved = try context.database.updateVisitList(id: list.id, input, expectedVersion: Int(context.request.field("version")), by: context.actor)
             return context.redirect(to: Paths.visitLists.record(saved.id), flash: "Visit list “\(saved.name)” saved.")
