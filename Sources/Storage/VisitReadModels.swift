@@ -9,17 +9,35 @@ public enum StopSelection: Sendable {
 }
 
 /// One stop as an organizer sees it: who or what, where, and what was logged there so far (oldest first).
+/// Read for one viewer (`AppDatabase.visitSheet(id:seen:)`): a stop at the home of a participant whose home the viewer
+/// may not see (the privacy setting) names no one and says nowhere: no name, venue, address, place on the map, ids, nor
+/// where its visits were logged. Every page, print view, CSV and API answer shows the line as it is.
 public struct StopLine: Sendable, Equatable {
     public let stop: VisitStop
-    /// The participant's name, or the venue's for a venue stop.
+    /// The participant's name, or the venue's for a venue stop (`hiddenPerson` when `hidesPerson`).
     public let name: String
     public let venueName: String
     public let address: String
     public let coordinate: Coordinate?
     public let logs: [ContactLog]
+    /// The stop is at a participant's home, which this viewer may not see.
+    public let hidesPerson: Bool
+
+    public static let hiddenPerson = "A participant (hidden from read-only users)"
 
     public var isVisited: Bool { !logs.isEmpty }
     public var lastResult: ContactResult? { logs.last?.result }
+    /// The stop's participant, unless hidden.
+    public var participantId: UUID? { hidesPerson ? nil : stop.participantId }
+    /// The stop's venue, unless it is a hidden person's home.
+    public var venueId: UUID? { hidesPerson ? nil : stop.venueId }
+    public var isPersonStop: Bool { stop.participantId != nil }
+
+    /// The same stop for a viewer who may not see where `stop`'s participant lives.
+    func hidingPerson() -> StopLine {
+        StopLine(stop: stop, name: Self.hiddenPerson, venueName: "", address: "", coordinate: nil,
+                 logs: logs.map { $0.withoutLocation() }, hidesPerson: true)
+    }
 }
 
 /// How far a list (or an organizer's lists) has got: stops visited of all stops, and the stops by their latest result.
@@ -85,9 +103,11 @@ extension AppDatabase {
         return progress
     }
 
-    static func sheet(_ db: Database, list: VisitList) throws -> VisitSheet {
+    static func sheet(_ db: Database, list: VisitList, seen: ParticipantVisibility) throws -> VisitSheet {
         let name = try String.fetchOne(db, sql: "SELECT name FROM users WHERE id = ?", arguments: [list.assigneeId.databaseText])
-        return VisitSheet(list: list, assigneeName: name ?? "Unknown user", stops: try stopLines(db, listId: list.id))
+        let lines = try stopLines(db, listId: list.id)
+        return VisitSheet(list: list, assigneeName: name ?? "Unknown user",
+                          stops: seen.homes ? lines : lines.map { $0.isPersonStop ? $0.hidingPerson() : $0 })
     }
 
     /// A list's stops by name, each with its logs.
@@ -107,7 +127,7 @@ extension AppDatabase {
             let venueName: String = row["venue_name"]
             return StopLine(stop: stop, name: row["participant_name"] ?? venueName, venueName: venueName, address: row["address"],
                             coordinate: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
-                            logs: logsByStop[stop.id] ?? [])
+                            logs: logsByStop[stop.id] ?? [], hidesPerson: false)
         }
     }
 
@@ -152,5 +172,14 @@ extension CalendarDate {
     /// Midnight at the start of this day, in the server's time zone.
     var startOfDay: Date {
         Calendar.current.date(from: DateComponents(year: year, month: month, day: day)) ?? Date(timeIntervalSince1970: 0)
+    }
+}
+
+private extension ContactLog {
+    /// Where a visit was logged says where the stop is: left out with the stop's place.
+    func withoutLocation() -> ContactLog {
+        var log = self
+        log.location = nil
+        return log
     }
 }

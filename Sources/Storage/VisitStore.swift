@@ -8,8 +8,10 @@ extension AppDatabase {
         try read { db in try VisitList.find(db, id: id) }
     }
 
-    public func visitSheet(id: UUID) throws -> VisitSheet {
-        try read { db in try Self.sheet(db, list: try VisitList.find(db, id: id)) }
+    /// The list as `seen` allows its viewer to see it (`StopLine`): pass the viewer's visibility, or `.everything` for
+    /// work that shows no one the stops.
+    public func visitSheet(id: UUID, seen: ParticipantVisibility) throws -> VisitSheet {
+        try read { db in try Self.sheet(db, list: try VisitList.find(db, id: id), seen: seen) }
     }
 
     /// Every list, latest day first, with progress; `assignee` narrows to one organizer's, `from` to days on or after it.

@@ -9,6 +9,8 @@ enum Paths {
     static let home = RoutePattern("/")
     static let setup = home / "setup"
     static let login = home / "login"
+    /// A form sent after its session ended, to check and send again once signed in (forms whose own page cannot show it).
+    static let sendAgain = home / "send-again"
     /// The signed-in person's own password.
     static let accountPassword = home / "account" / "password"
     static let privacySettings = home / "settings" / "privacy"

@@ -10,6 +10,7 @@ enum WebRoutes {
         table.post(Paths.setup, .anyone, SetupPages.submit)
         table.get(Paths.login, .anyone, LoginPages.form)
         table.post(Paths.login, .anyone, LoginPages.submit)
+        table.get(Paths.sendAgain, .signedIn, LoginPages.sendAgain)
         table.post(Paths.logout, .signedIn, LoginPages.logout)
         table.get(Paths.home, .signedIn, HomePage.show)
         table.get(Paths.events, .signedIn, StatusEventsPage.stream)
@@ -162,14 +163,15 @@ extension WebRouteTable {
                                            deleteConfirmation: Pages.deleteConfirmation, delete: Pages.delete))
     }
 
-    /// The eight routes of a record kind: anyone signed in reads, editors change.
+    /// The eight routes of a record kind: anyone signed in reads, editors change. The create and edit forms show
+    /// themselves again with what was typed when their session had ended (`form`).
     mutating func records(_ routes: RecordRoutes, _ handlers: RecordPageHandlers) {
         get(routes.list, .signedIn, handlers.list)
         get(routes.new, .editor, handlers.newForm)
-        post(routes.new, .editor, handlers.create)
+        form(routes.new, .editor, handlers.create)
         get(routes.record, .signedIn, handlers.detail)
         get(routes.edit, .editor, handlers.editForm)
-        post(routes.edit, .editor, handlers.update)
+        form(routes.edit, .editor, handlers.update)
         get(routes.delete, .editor, handlers.deleteConfirmation)
         post(routes.delete, .editor, handlers.delete)
     }

@@ -37,6 +37,8 @@ public final class WebUI: Sendable {
     let tiles: TileLibrary?
     /// Each person's last view of each list (filters, sort, page), for the navigation and breadcrumbs.
     let listViews = ListViewMemory()
+    /// Forms sent after their session ended, until the person signs in again.
+    let formStash = FormStash()
     /// Each person's notifications, told live on their /events streams.
     let notificationEvents: NotificationEvents
     /// Writes imports in the background (started and stopped by the app; tests run it with `runOnce`).
@@ -46,6 +48,8 @@ public final class WebUI: Sendable {
     let logger: Logger
     private let router: Router
     private let writingGets: WritingGets
+    /// The forms whose page can show submitted values again (`WebRouteTable.form`), by route pattern.
+    private let restorableForms: [String: RestorableForm]
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
                 setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, tiles: TileLibrary? = nil,
@@ -67,6 +71,7 @@ public final class WebUI: Sendable {
         WebRoutes.register(in: &table)
         self.router = table.router
         writingGets = table.writingGets
+        restorableForms = table.restorableForms
         table.bind(to: self)
     }
 
@@ -103,17 +108,23 @@ public final class WebUI: Sendable {
     /// Runs one page: resolves the session, checks role and CSRF token, then calls the handler.
     /// A GET only reads, so all its reads share one transaction (`readingTogether`); the session's upkeep, its one
     /// write, is left to the background (`keepUpLater`). Forms' answers write, then redirect: each read and write stands alone.
-    func run(_ request: Request, access: Access, handler: PageHandler) throws -> Response {
+    func run(_ request: Request, access: Access, route: String, handler: PageHandler) throws -> Response {
         var upkeep: SessionUpkeep?
         defer { database.keepUpLater(upkeep) }
-        guard request.method == .get else { return try runChecked(request, access: access, handler: handler, upkeep: &upkeep) }
-        return try database.readingTogether { try runChecked(request, access: access, handler: handler, upkeep: &upkeep) }
+        guard request.method == .get else {
+            return try runChecked(request, access: access, route: route, handler: handler, upkeep: &upkeep)
+        }
+        return try database.readingTogether { try runChecked(request, access: access, route: route, handler: handler, upkeep: &upkeep) }
     }
 
-    private func runChecked(_ request: Request, access: Access, handler: PageHandler, upkeep: inout SessionUpkeep?) throws -> Response {
+    private func runChecked(_ request: Request, access: Access, route: String, handler: PageHandler,
+                            upkeep: inout SessionUpkeep?) throws -> Response {
         var context = makeContext(request, upkeep: &upkeep)
         if access != .anyone, context.user == nil {
             if try database.userCount() == 0 { return context.redirect(to: Paths.setup()) }
+            if request.method == .post, let signIn = LoginPages.sessionEnded(&context, restorable: restorableForms[route] != nil) {
+                return signIn
+            }
             let next = request.method == .get ? "?next=" + QueryString.escape(request.pathWithQuery) : ""
             return context.redirect(to: Paths.login() + next)
         }
@@ -121,10 +132,25 @@ public final class WebUI: Sendable {
         if request.method == .post, !constantTimeEquals(request.field("csrf_token"), context.csrfToken) {
             throw HTTPError(.forbidden, "This form has expired or did not come from Fieldbook. Go back, reload the page and submit it again.")
         }
+        if request.method == .get, let form = restorableForms[route], let session = context.session,
+           let kept = formStash.take(claimedBy: session.csrfToken, path: request.path) {
+            return try restore(kept, on: context, with: form)
+        }
         let response = try handler(&context)
         // A write may have changed the pending count; open pages update live. Unchanged statuses are not re-sent.
         if request.method == .post, response.status.code < 400 { syncStatus.publishCurrent() }
         return response
+    }
+
+    /// The form's page with what was typed before the session ended: its handler shows the values, saving nothing,
+    /// until the person presses Save (with this session's CSRF token).
+    private func restore(_ kept: FormStash.Entry, on context: PageContext, with form: RestorableForm) throws -> Response {
+        var sent = context.request
+        sent.method = .post
+        sent.form = kept.parameters
+        var restored = PageContext(request: sent, session: context.session, csrfToken: context.csrfToken, cookies: context.cookies,
+                                   flash: LoginPages.restoredNotice, web: self, restoring: true)
+        return try form.handler(&restored)
     }
 
     /// Who is asking and their form token; the write their session's row needs is left in `upkeep`.
@@ -194,6 +220,8 @@ struct WebRouteTable {
     private(set) var writingGets = WritingGets()
     /// Every route with its access, for `fieldbook routes`.
     private(set) var declared: [DeclaredRoute] = []
+    /// The POST routes registered with `form`, by pattern.
+    private(set) var restorableForms: [String: RestorableForm] = [:]
     private let owner = OwnerBox()
 
     final class OwnerBox: @unchecked Sendable {
@@ -206,7 +234,7 @@ struct WebRouteTable {
         nonisolated(unsafe) let handler = handler
         router.add(method, pattern.pattern) { request in
             guard let web = owner.web else { throw HTTPError(.serviceUnavailable, "Fieldbook is shutting down.") }
-            return try web.run(request, access: access, handler: handler)
+            return try web.run(request, access: access, route: pattern.pattern, handler: handler)
         }
     }
 
@@ -220,5 +248,18 @@ struct WebRouteTable {
     }
     mutating func post(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) { add(.post, pattern, access, handler) }
 
+    /// A form posted to the address of its own page (GET), whose handler shows the submitted values again without saving
+    /// when `PageContext.restoring` is set: after a sign-in that interrupted it, the page comes back with what was typed.
+    mutating func form(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) {
+        post(pattern, access, handler)
+        restorableForms[pattern.pattern] = RestorableForm(handler: handler)
+    }
+
     func bind(to web: WebUI) { owner.web = web }
+}
+
+/// The handler of a form that can be shown again filled in (`WebRouteTable.form`).
+struct RestorableForm: @unchecked Sendable {
+    /// Set once while the route table is built, then only called.
+    let handler: PageHandler
 }

@@ -175,7 +175,7 @@ import Testing
         let venue = try #require(try database.read { db in try Venue.fetchOne(db) })
         let list = try database.createVisitList(VisitListInput(name: "Round", visitDate: "2025-06-01", assigneeId: organizer.id.uuidString),
                                                 stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]), by: .system("test"))
-        let stop = try #require(try database.visitSheet(id: list.id).stops.first)
+        let stop = try #require(try database.visitSheet(id: list.id, seen: .everything).stops.first)
         try database.logContact(ContactLogInput(result: "MET", latitude: "1.5", longitude: "36.8", accuracy: "9"), atStop: stop.stop.id,
                                 onList: list.id, by: organizer)
         // The list was assigned to Vera by someone else: she is told, and she chooses what she is told from now on.

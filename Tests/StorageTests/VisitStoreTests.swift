@@ -31,7 +31,7 @@ import Testing
             for round in 0..<3 {
                 let targets = (0..<6).map { world.targets[picks[round * 6 + $0] % world.targets.count] }
                 let list = try database.createVisitList(listInput(user, day: "2025-05-2\(round)"), stops: .picked(targets.map(\.token)), by: actor)
-                for (index, line) in try database.visitSheet(id: list.id).stops.enumerated() {
+                for (index, line) in try database.visitSheet(id: list.id, seen: .everything).stops.enumerated() {
                     let result = ContactResult.allCases[picks[18 + round * 6 + index % 6] % ContactResult.allCases.count]
                     let time = base.addingTimeInterval(Double((round * 6 + index) * 97 - 900) * 3600)
                     try database.logContact(ContactLogInput(result: result.rawValue, note: result == .other ? "see" : ""), atStop: line.stop.id,
@@ -47,7 +47,7 @@ import Testing
             let list = try database.createVisitList(listInput(user, day: "2025-07-01"),
                                                     stops: .filter(StopFilterInput(filter)), by: actor)
 
-            let held = try database.visitSheet(id: list.id).stops.map(\.stop.target)
+            let held = try database.visitSheet(id: list.id, seen: .everything).stops.map(\.stop.target)
             let expected = try world.matching(filter, logs: database)
             #expect(Set(held) == expected, "filter \(filter)")
             #expect(held.count == expected.count, "no stop twice")
@@ -56,7 +56,7 @@ import Testing
             let summaries = try database.visitLists().items
             var overall = VisitProgress()
             for summary in summaries {
-                let sheet = try database.visitSheet(id: summary.list.id)
+                let sheet = try database.visitSheet(id: summary.list.id, seen: .everything)
                 #expect(summary.progress == sheet.progress)
                 for line in sheet.stops { overall.add(stops: 1, visited: line.isVisited ? 1 : 0, logs: line.logs.count, last: line.lastResult) }
             }
@@ -74,7 +74,7 @@ import Testing
             let admin = try organizer(hub.database, "admin@example.org", role: .administrator)
             let list = try hub.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]),
                                                         by: actor)
-            let stop = try #require(try hub.database.visitSheet(id: list.id).stops.first).stop
+            let stop = try #require(try hub.database.visitSheet(id: list.id, seen: .everything).stops.first).stop
             for node in [nodeA, nodeB] { try SyncExchange.pull(node.database, from: hub.database) }
 
             var made: [UUID: ContactResult] = [:]
@@ -93,11 +93,11 @@ import Testing
             for _ in 0..<2 { for node in [nodeA, nodeB] { try SyncExchange.sync(node.database, with: hub.database) } }
 
             for database in [hub.database, nodeA.database, nodeB.database] {
-                let logs = try #require(try database.visitSheet(id: list.id).stops.first).logs
+                let logs = try #require(try database.visitSheet(id: list.id, seen: .everything).stops.first).logs
                 #expect(logs.count == made.count, "every log kept once")
                 #expect(Dictionary(uniqueKeysWithValues: logs.map { ($0.id, $0.result) }) == made)
                 // The trigger-kept counts follow logs written locally and pulled from the hub alike.
-                #expect(try database.visitLists().items.map(\.progress) == [try database.visitSheet(id: list.id).progress])
+                #expect(try database.visitLists().items.map(\.progress) == [try database.visitSheet(id: list.id, seen: .everything).progress])
             }
             #expect(try hub.database.conflicts().isEmpty && nodeA.database.conflicts().isEmpty && nodeB.database.conflicts().isEmpty)
             #expect(try nodeA.database.pendingOperationCount() == 0 && nodeB.database.pendingOperationCount() == 0)
@@ -134,7 +134,7 @@ import Testing
         let venue = try hub.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
         let editor = try organizer(hub.database)
         let list = try hub.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]), by: actor)
-        let stop = try #require(try hub.database.visitSheet(id: list.id).stops.first).stop
+        let stop = try #require(try hub.database.visitSheet(id: list.id, seen: .everything).stops.first).stop
         let log = try hub.database.logContact(ContactLogInput(result: "MET"), atStop: stop.id, onList: list.id, by: editor)
         let operations = [ChangeOperation.update, .delete].map { operation in
             SyncOperation(operationId: UUID(), operation: operation, entity: "contact_log", entityId: log.id,
@@ -143,7 +143,7 @@ import Testing
         }
         let response = try hub.database.applyPush(PushRequest(nodeId: UUID(), operations: operations))
         #expect(response.results.map(\.outcome) == [.rejected, .rejected])
-        #expect(try hub.database.visitSheet(id: list.id).stops.first?.logs.map(\.result) == [.met])
+        #expect(try hub.database.visitSheet(id: list.id, seen: .everything).stops.first?.logs.map(\.result) == [.met])
     }
 
     @Test func onlyTheListsOrganizerOrAnAdministratorLogsAndTheFirstLogStartsTheList() throws {
@@ -155,20 +155,20 @@ import Testing
         let reader = try organizer(given.database, "reader@example.org", role: .readOnly)
         #expect(throws: ValidationError.self) { try given.database.createVisitList(listInput(reader), stops: .picked([]), by: actor) }
         let list = try given.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]), by: actor)
-        let stop = try #require(try given.database.visitSheet(id: list.id).stops.first).stop
+        let stop = try #require(try given.database.visitSheet(id: list.id, seen: .everything).stops.first).stop
         for refused in [other, reader] {
             #expect(throws: DomainError.self) { try given.database.logContact(ContactLogInput(result: "MET"), atStop: stop.id, onList: list.id, by: refused) }
         }
         try given.database.logContact(ContactLogInput(result: "NOT_HOME"), atStop: stop.id, onList: list.id, by: editor)
         try given.database.logContact(ContactLogInput(result: "FOLLOW_UP"), atStop: stop.id, onList: list.id, by: admin)
-        let sheet = try given.database.visitSheet(id: list.id)
+        let sheet = try given.database.visitSheet(id: list.id, seen: .everything)
         #expect(sheet.list.status == .inProgress)
         #expect(sheet.progress.visited == 1 && sheet.progress.logs == 2 && sheet.progress.byResult == [.followUp: 1])
         #expect(throws: DomainError.self) { try given.database.deleteVisitList(id: list.id, by: actor) }
 
         let later = try given.database.createVisitList(listInput(editor, day: "2025-06-08"), stops: .picked([]), by: actor)
         try given.database.followUp(stop: stop.id, onList: list.id, onto: later.id, by: actor)
-        #expect(try given.database.visitSheet(id: later.id).stops.map(\.stop.followUpOf) == [stop.id])
+        #expect(try given.database.visitSheet(id: later.id, seen: .everything).stops.map(\.stop.followUpOf) == [stop.id])
         #expect(try given.database.organizerProgress().map(\.progress.total) == [2])
         try given.database.deleteVisitList(id: later.id, by: actor)
         #expect(try given.database.organizerProgress().map(\.progress) == [sheet.progress], "a deleted list's stops no longer count")

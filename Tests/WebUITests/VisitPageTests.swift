@@ -33,7 +33,7 @@ import Testing
                                                   ("status", "PLANNED"), ("source", "participants"), ("area_id", area.id.uuidString.lowercased())])
         #expect(made.status == .seeOther)
         let list = try #require(try web.database.visitLists().items.first).list
-        return Given(web: web, editor: editor, list: list, stops: try web.database.visitSheet(id: list.id).stops)
+        return Given(web: web, editor: editor, list: list, stops: try web.database.visitSheet(id: list.id, seen: .everything).stops)
     }
 
     /// A refused edit shows the form from the version it was made from, so a change saved meanwhile is not overwritten.
@@ -73,7 +73,7 @@ import Testing
         let made = given.web.post("/visit-lists/new", fields + [("picking", "1"), ("stop", keep)], formPath: "/visit-lists/new")
         #expect(made.status == .seeOther)
         let picked = try #require(try given.web.database.visitLists().items.first { $0.list.name == "Picked" })
-        #expect(try given.web.database.visitSheet(id: picked.list.id).stops.map(\.stop.target.token) == [keep])
+        #expect(try given.web.database.visitSheet(id: picked.list.id, seen: .everything).stops.map(\.stop.target.token) == [keep])
     }
 
     @Test func walkingOrderFromAStartingVenueAndLoggingInOneTapGoesToTheNextStop() async throws {
@@ -102,7 +102,7 @@ import Testing
         #expect(logged.status == .seeOther)
         let north = try #require(given.stops.first { $0.venueName == "North house" })
         #expect(logged.header("Location")?.hasPrefix("\(listPath)/stops/\(north.stop.id.uuidString.lowercased())?") == true)
-        let sheet = try given.web.database.visitSheet(id: given.list.id)
+        let sheet = try given.web.database.visitSheet(id: given.list.id, seen: .everything)
         #expect(sheet.progress.visited == 1 && sheet.list.status == .inProgress)
         // The list's page breaks the progress down by latest result (it never showed: our Mustache library does not
         // read `{{#breakdown.0}}`).
@@ -127,7 +127,31 @@ import Testing
         #expect(given.web.post("\(stopPath)/logs", [("result", "MET")], csrf: csrf).status == .forbidden)
         given.web.signIn("other@example.org")
         #expect(given.web.post("\(stopPath)/logs", [("result", "MET")], formPath: listPath).status == .forbidden)
-        #expect(try given.web.database.visitSheet(id: given.list.id).progress.logs == 0)
+        #expect(try given.web.database.visitSheet(id: given.list.id, seen: .everything).progress.logs == 0)
+    }
+
+    /// With homes hidden from read-only users (the default), a stop at someone's home names no one and nowhere on every
+    /// view of the list the reader is offered: page, print view, results CSV and stop page (issue 36).
+    @Test func aHiddenPersonsStopNamesNoOneAndNowhereOnEveryViewOfTheList() async throws {
+        let given = try await listOfThree()
+        let north = try #require(given.stops.first { $0.venueName == "North house" })
+        _ = try given.web.database.logContact(ContactLogInput(result: "MET", latitude: "-1.29004", longitude: "36.80004"),
+                                              atStop: north.stop.id, onList: given.list.id, by: given.editor)
+        try given.web.createUser("reader@example.org", .readOnly)
+        given.web.signIn("reader@example.org")
+        let listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let views = [listPath, "\(listPath)/print", "\(listPath)/results.csv",
+                     "\(listPath)/stops/\(north.stop.id.uuidString.lowercased())"].map { given.web.get($0) }
+        #expect(views.allSatisfy { $0.status == .ok })
+        let hidden = ["Person 0", "Person 1", "Person 2", "North house", "3 Hill Road", "South house", "1 Low Road", "2 Mid Road",
+                      "-1.29004", north.stop.venueId.uuidString.lowercased(), try #require(north.stop.participantId).uuidString.lowercased()]
+        for (view, text) in zip(["page", "print", "csv", "stop"], views.map(\.bodyText)) {
+            #expect(!hidden.contains { text.contains($0) }, "\(view) shows \(hidden.filter { text.contains($0) })")
+            #expect(text.contains(StopLine.hiddenPerson), "\(view) says a participant is hidden")
+        }
+        given.web.signIn("ed@example.org")
+        let csv = given.web.get("\(listPath)/results.csv").bodyText
+        #expect(csv.contains("North house") && csv.contains("3 Hill Road") && csv.contains("-1.29004"), "the editor sees everything")
     }
 
     @Test func aBadLogKeepsTheNoteAndSaysWhatToDo() async throws {

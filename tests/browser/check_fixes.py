@@ -8,16 +8,19 @@
   (with search results, the confirmation) through axe-core and the Nu HTML Checker.
 - An import's review (issue 36): rows changed to Skip and imported without saving first are not imported, a duplicate
   set to Skip keeps its notes, and the rows' table fits the page at 1,280 and 320 px.
+- A participant form saved after the session ended (issue 36): the sign-in page says why and keeps what was typed,
+  signing in brings the form back filled in, and Save then creates the participant.
 
     $VENV/bin/python tests/browser/check_fixes.py --binary .build/debug/fieldbook
 """
 import pathlib
 import re
+import sqlite3
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from check_pages import USERS, Browser, await_next_page, finish  # noqa: E402
+from check_pages import PASSWORD, USERS, Browser, await_next_page, finish, sqlite_value  # noqa: E402
 from check_reflow import set_width, start_on_demo_data  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -201,6 +204,58 @@ def check_import_choices(checker, browser):
         checker.expect(label, False, f"{type(error).__name__}: {error}".splitlines()[0])
 
 
+SAVE = "main form.form button[type=submit]:not([name]):not([tabindex])"
+
+
+def save_for_vnu(checker, browser, label):
+    """The page Chromium shows, for the Nu HTML Checker: states reached by a form's answer, which a GET cannot fetch
+    again. The DOM's serialization drops the doctype, so it is written back."""
+    name = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") + ".html"
+    (checker.out / name).write_text("<!DOCTYPE html>\n" + browser.driver.page_source)
+    checker.files[name] = label
+
+
+def check_form_kept_after_session_ended(checker, server):
+    label = "participant form sent after the session ended"
+    typed = {"name": "Amara Session-Ended", "email": "amara.ended@example.org", "notes": "Met at the door, call after six"}
+    browser = Browser(server.base)
+    try:
+        browser.sign_in(USERS["editor"][1])
+        driver = browser.driver
+        driver.get(browser.base + "/participants/new")
+        for name, value in typed.items():
+            driver.find_element(By.NAME, name).send_keys(value)
+        # The session ends while the tablet idles: gone from the server's database, as an expiry or a reset leaves it.
+        database = pathlib.Path(server.data) / "db" / "fieldbook.sqlite"
+        with sqlite3.connect(database) as connection:
+            connection.execute("DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ?)", (USERS["editor"][1],))
+        await_next_page(driver, driver.find_element(By.CSS_SELECTOR, SAVE).click)
+        page = driver.page_source
+        checker.expect(label, "Your session ended, so you need to sign in again." in page
+                       and bool(driver.find_elements(By.NAME, "resume")) and typed["name"] not in page, f"the sign-in page after Save: {driver.current_url}, {page[:300]!r}")
+        checker.axe(browser, "sign-in page: your session ended")
+        save_for_vnu(checker, browser, "sign-in page: your session ended")
+
+        driver.find_element(By.NAME, "email").send_keys(USERS["editor"][1])
+        driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+        await_next_page(driver, driver.find_element(By.CSS_SELECTOR, SAVE).click)
+        values = {name: driver.find_element(By.NAME, name).get_attribute("value") for name in typed}
+        checker.expect(label, driver.current_url.endswith("/participants/new") and values == typed
+                       and "What you typed before your session ended is back in the form" in driver.page_source,
+                       f"after signing in: {driver.current_url} with {values}")
+        checker.axe(browser, "participant form restored after signing in")
+        save_for_vnu(checker, browser, "participant form restored after signing in")
+        count = sqlite_value(database, f"SELECT count(*) FROM participants WHERE email = '{typed['email']}'")
+        checker.expect(label, count == 0, f"{count} participants saved before Save was pressed again")
+
+        await_next_page(driver, driver.find_element(By.CSS_SELECTOR, SAVE).click)
+        created = re.search(rf"/participants/{ID}$", driver.current_url) and "created" in driver.page_source
+        count = sqlite_value(database, f"SELECT count(*) FROM participants WHERE email = '{typed['email']}'")
+        checker.expect(label, created and count == 1, f"after Save: {driver.current_url}, {count} saved")
+    finally:
+        browser.quit()
+
+
 def main():
     args, server, checker = start_on_demo_data(__doc__.splitlines()[0], "fieldbook-fixes-")
     try:
@@ -218,6 +273,7 @@ def main():
         finally:
             browser.quit()
         check_privacy(checker, server)
+        check_form_kept_after_session_ended(checker, server)
         checker.run_vnu()
     finally:
         server.stop()

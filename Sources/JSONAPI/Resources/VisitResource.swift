@@ -31,7 +31,7 @@ enum VisitResource {
     struct StopBody: Encodable, Sendable {
         let id: String
         let visitListId: String
-        let venueId: String
+        @Null var venueId: String?
         @Null var participantId: String?
         @Null var followUpOf: String?
         let name: String
@@ -41,15 +41,15 @@ enum VisitResource {
         @Null var lastResult: String?
         let addedAt: Date
 
-        /// `hidingPeople`: the caller may not see where participants live (the privacy setting), so a stop at someone's
-        /// home names no one.
-        init(_ line: StopLine, hidingPeople: Bool = false) {
+        /// The stop as its read model gives it: a stop at the home of someone whose home the caller may not see
+        /// (`StopLine.hidesPerson`) names no one and nowhere.
+        init(_ line: StopLine) {
             let stop = line.stop
-            let hidden = hidingPeople && stop.participantId != nil
-            (id, visitListId, venueId) = (stop.id.text, stop.listId.text, stop.venueId.text)
-            participantId = hidden ? nil : stop.participantId?.text
+            (id, visitListId) = (stop.id.text, stop.listId.text)
+            venueId = line.venueId?.text
+            participantId = line.participantId?.text
             (followUpOf, addedAt) = (stop.followUpOf?.text, stop.createdAt)
-            (name, address) = (hidden ? "A participant (hidden from read-only users)" : line.name, line.address)
+            (name, address) = (line.name, line.address)
             coordinates = line.coordinate.map { VenueResource.Coordinates(latitude: $0.latitude, longitude: $0.longitude) }
             (logCount, lastResult) = (line.logs.count, line.lastResult?.rawValue)
         }
@@ -118,7 +118,8 @@ enum VisitResource {
         ],
         "VisitListWrite": listWriteFields,
         "VisitStop": [
-            .of("id", .uuid, required: true), .of("visit_list_id", .uuid, required: true), .of("venue_id", .uuid, required: true),
+            .of("id", .uuid, required: true), .of("visit_list_id", .uuid, required: true), .of("venue_id", .uuid, required: true, nullable: true,
+                "null at the home of someone whose home the caller may not see (the privacy setting)"),
             .of("participant_id", .uuid, required: true, nullable: true), .of("follow_up_of", .uuid, required: true, nullable: true),
             .of("name", .text, required: true), .of("address", .text, required: true),
             .of("coordinates", .object(VenueResource.coordinateFields), required: true, nullable: true),
@@ -152,7 +153,7 @@ enum VisitResource {
         make: { database, input, actor in try database.createVisitList(input, stops: .picked([]), by: actor) },
         change: { database, id, input, version, actor in try database.updateVisitList(id: id, input, expectedVersion: version, by: actor) },
         remove: { try $0.deleteVisitList(id: $1, by: $2) },
-        body: { list, context in ListBody(list, progress: try context.database.visitSheet(id: list.id).progress) }
+        body: { list, context in ListBody(list, progress: try context.database.visitSheet(id: list.id, seen: .everything).progress) }
     ).handlers(list: list)
 
     static let stopsDoc = APIOperation(id: "listVisitStops", summary: "The stops of a visit list, by name", query: APIOperation.paging,
@@ -181,13 +182,12 @@ enum VisitResource {
     }
 
     @Sendable static func stops(_ context: APIContext) throws -> Response {
-        let sheet = try context.database.visitSheet(id: try context.id())
-        let hiding = !(try ParticipantResource.visibility(context).homes)
-        return APIResponse.ok(ListEnvelope(all: sheet.stops.map { StopBody($0, hidingPeople: hiding) }, page: try context.pageRequest()))
+        let sheet = try context.database.visitSheet(id: try context.id(), seen: try ParticipantResource.visibility(context))
+        return APIResponse.ok(ListEnvelope(all: sheet.stops.map { StopBody($0) }, page: try context.pageRequest()))
     }
 
     @Sendable static func stop(_ context: APIContext) throws -> Response {
-        APIResponse.ok(StopBody(try line(context), hidingPeople: !(try ParticipantResource.visibility(context).homes)))
+        APIResponse.ok(StopBody(try line(context)))
     }
 
     @Sendable static func addStop(_ context: APIContext) throws -> Response {
@@ -196,7 +196,7 @@ enum VisitResource {
         let body = try context.body(stopWriteFields, mode: .full)
         let stop = try context.database.addStop(venue: body.text("venue_id"), participant: body.text("participant_id"), toList: listId,
                                                 by: context.actor)
-        let line = try context.database.visitSheet(id: listId).stops.first { $0.stop.id == stop.id }
+        let line = try context.database.visitSheet(id: listId, seen: try ParticipantResource.visibility(context)).stops.first { $0.stop.id == stop.id }
         return APIResponse.created(StopBody(try line.orThrow(DomainError.notFound(entity: "stop"))), at: APIPaths.visitStop(listId, stop.id))
     }
 
@@ -213,7 +213,7 @@ enum VisitResource {
                                      activityId: body.text("activity_id"), notVisitedSince: body.text("not_visited_since"),
                                      followUpOnly: body.bool("follow_up_only") ?? false)
         let added = try context.database.addStops(matching: filter, toList: listId, by: context.actor)
-        return APIResponse.ok(StopsAdded(added: added, stopsTotal: try context.database.visitSheet(id: listId).stops.count))
+        return APIResponse.ok(StopsAdded(added: added, stopsTotal: try context.database.visitSheet(id: listId, seen: .everything).stops.count))
     }
 
     @Sendable static func removeStop(_ context: APIContext) throws -> Response {
@@ -251,7 +251,7 @@ enum VisitResource {
 
     /// The addressed stop, which must be on the addressed list.
     private static func line(_ context: APIContext) throws -> StopLine {
-        let sheet = try context.database.visitSheet(id: try context.id())
+        let sheet = try context.database.visitSheet(id: try context.id(), seen: try ParticipantResource.visibility(context))
         let stopId = try context.id("stopId")
         return try sheet.stops.first { $0.stop.id == stopId }.orThrow(DomainError.notFound(entity: "stop"))
     }

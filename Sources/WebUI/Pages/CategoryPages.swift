@@ -41,6 +41,9 @@ struct CategoryPages: Sendable {
 
     func create(_ context: inout PageContext) throws -> Response {
         let name = context.request.field("name")
+        if context.restoring {
+            return form(&context, title: "New \(kind.singular)", action: paths.new(), name: name, version: nil, errors: ValidationError())
+        }
         do {
             let entry = try context.database.createCategory(kind, CategoryInput(name: name), by: context.actor)
             return context.redirect(to: paths.list(), flash: "\(kind.singularTitle) “\(entry.name)” created.")
@@ -61,6 +64,9 @@ struct CategoryPages: Sendable {
         let id = try context.request.uuidParameter()
         let name = context.request.field("name")
         let version = Int(context.request.field("version"))
+        if context.restoring {
+            return form(&context, title: "Edit \(kind.singular)", action: paths.edit(id), name: name, version: version, errors: ValidationError())
+        }
         do {
             let entry = try context.database.updateCategory(kind, id: id, CategoryInput(name: name), expectedVersion: version,
                                                             by: context.actor)

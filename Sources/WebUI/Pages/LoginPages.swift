@@ -12,30 +12,71 @@ enum LoginPages {
         return render(&context, email: "", next: next, errors: ValidationError())
     }
 
+    static let signInAgainNotice = "Your session ended, so you need to sign in again."
+    static let sessionEndedNotice = "Your session ended, so you need to sign in again. What you typed is kept and will be back in the form."
+    static let filesNotKeptNotice = "Your session ended, so you need to sign in again. What you typed is kept and will be back in the form, "
+        + "but files cannot be kept: choose them again."
+    static let tooLargeNotice = "Your session ended, so you need to sign in again. What you typed was too long to keep: "
+        + "go back to the form after signing in."
+    static let restoredNotice = "You are signed in again. What you typed before your session ended is back in the form below; "
+        + "nothing was saved. Check it and press Save."
+
+    /// A form that arrived without a live session (idle too long, signed out, a password reset): the sign-in page,
+    /// saying why, with the form's fields kept server-side (`FormStash`) under an id the sign-in form carries. nil for
+    /// a request that did not come from one of Fieldbook's own pages (no form token, another site), which is sent
+    /// to sign in as before with nothing kept.
+    static func sessionEnded(_ context: inout PageContext, restorable: Bool) -> Response? {
+        let request = context.request
+        let site = request.header("sec-fetch-site") ?? "same-origin"
+        guard !request.field("csrf_token").isEmpty, site == "same-origin" || site == "none",
+              request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1" else { return nil }
+        guard request.form.pairs.contains(where: { $0.name != "csrf_token" }) || !request.files.isEmpty else {
+            // Nothing typed to keep (signing out, a button): only why the sign-in page is shown.
+            return render(&context, email: "", next: "", errors: ValidationError(), notice: signInAgainNotice)
+        }
+        let kept = context.web.formStash.keep(request, restorable: restorable)
+        let notice = kept == nil ? tooLargeNotice : request.files.isEmpty ? sessionEndedNotice : filesNotKeptNotice
+        return render(&context, email: "", next: "", errors: ValidationError(), resume: kept ?? "", notice: notice)
+    }
+
+    /// A kept form whose own page cannot show it again: its values in a form that sends them to the same address.
+    static func sendAgain(_ context: inout PageContext) throws -> Response {
+        guard let session = context.session else { throw AccessDenied(message: "Sign in to see this page.") }
+        guard let kept = context.web.formStash.take(claimedBy: session.csrfToken) else {
+            return context.redirect(to: Paths.home(), flash: "There is no form waiting to be sent again.")
+        }
+        var view = TypedValues.view(action: kept.path, pairs: kept.parameters.pairs, csrfToken: context.csrfToken)
+        view["files_dropped"] = kept.hadFiles
+        return context.page("send_again", title: "Send your form again", section: nil, view: view)
+    }
+
     static func submit(_ context: inout PageContext) throws -> Response {
         let request = context.request
         let email = request.field("email").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = request.field("password")
         let next = request.field("next")
+        let resume = request.field("resume")
         var errors = ValidationError()
         if email.isEmpty { errors.add("email", "Enter your email address") }
         if password.isEmpty { errors.add("password", "Enter your password") }
-        guard errors.isEmpty else { return render(&context, email: email, next: next, errors: errors, status: .unprocessableContent) }
+        guard errors.isEmpty else {
+            return render(&context, email: email, next: next, errors: errors, resume: resume, status: .unprocessableContent)
+        }
 
         let throttle = context.web.signInThrottle
         let wait = throttle.waitTime(email: email, address: request.remoteAddress)
         if wait > 0 {
             errors.add("email", "Too many failed sign-in attempts. Wait \(wait) seconds, then try again")
-            return render(&context, email: email, next: next, errors: errors, status: .tooManyRequests)
+            return render(&context, email: email, next: next, errors: errors, resume: resume, status: .tooManyRequests)
         }
         guard let user = try context.database.verifyCredentials(email: email, password: password) else {
             throttle.recordFailure(email: email, address: request.remoteAddress)
             context.web.logger.notice("failed sign-in", metadata: ["client": "\(request.remoteAddress)"])
             errors.add("password", "The email address or password is not right, or the account is disabled. Check them and try again")
-            return render(&context, email: email, next: next, errors: errors, status: .unprocessableContent)
+            return render(&context, email: email, next: next, errors: errors, resume: resume, status: .unprocessableContent)
         }
         throttle.recordSuccess(email: email, address: request.remoteAddress)
-        return try signIn(user, context: &context, next: next, flash: nil)
+        return try signIn(user, context: &context, next: next, flash: nil, resume: resume)
     }
 
     static func logout(_ context: inout PageContext) throws -> Response {
@@ -44,11 +85,16 @@ enum LoginPages {
         return context.redirect(to: Paths.login(), flash: "You have signed out.")
     }
 
-    /// Starts a session for `user` and sends them on; a fresh session id defeats session fixation.
-    static func signIn(_ user: User, context: inout PageContext, next: String, flash: String?) throws -> Response {
+    /// Starts a session for `user` and sends them on; a fresh session id defeats session fixation. With `resume`, the
+    /// id of a form kept when a session ended, the new session takes it and goes back to its page (or `/send-again`),
+    /// where the form is shown with the new session's CSRF token: the old one ended with its session.
+    static func signIn(_ user: User, context: inout PageContext, next: String, flash: String?, resume: String = "") throws -> Response {
         let session = try context.database.startSession(for: user.id)
         context.cookies.append(Cookie(name: CookieName.session, value: session.token, secure: context.request.isTLS))
         context.cookies.append(.expired(CookieName.anonymousCSRF, secure: context.request.isTLS))
+        if !resume.isEmpty, let kept = context.web.formStash.claim(resume, for: session.csrfToken) {
+            return context.redirect(to: kept.restorable ? kept.path : Paths.sendAgain())
+        }
         return context.redirect(to: safeNext(next), flash: flash)
     }
 
@@ -58,12 +104,18 @@ enum LoginPages {
     }
 
     private static func render(_ context: inout PageContext, email: String, next: String, errors: ValidationError,
-                               status: HTTPStatus = .ok) -> Response {
+                               resume: String = "", notice: String? = nil, status: HTTPStatus = .ok) -> Response {
         var form = FormView(errors: errors)
         form.input("email", label: "Email address", value: email, type: "email", autocomplete: "username")
         form.input("password", label: "Password", value: "", type: "password", autocomplete: "current-password")
         var view = form.view
         view["next"] = next
+        if !resume.isEmpty {
+            view["resume"] = resume
+            view["notice"] = notice ?? sessionEndedNotice
+        } else if let notice {
+            view["notice"] = notice
+        }
         return context.page("login", title: "Sign in", section: nil, view: view, status: status, hasErrors: form.hasErrors)
     }
 }

@@ -114,8 +114,8 @@ enum ParticipantPages: RecordPages {
     /// person chooses Save anyway. nil: nothing to show, save as usual.
     private static func duplicateCheck(_ context: inout PageContext, participant: Participant?) throws -> Response? {
         let request = context.request
-        guard request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1", request.form[picker.findButton] == nil,
-              request.field(saveAnyway) != "1" else { return nil }
+        guard !context.restoring, request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1",
+              request.form[picker.findButton] == nil, request.field(saveAnyway) != "1" else { return nil }
         let input = submitted(request)
         guard input.problems().isEmpty else { return nil }  // the rules' messages come first
         if let participant, participant.email.caseInsensitiveCompare(input.email.trimmingCharacters(in: .whitespaces)) == .orderedSame,

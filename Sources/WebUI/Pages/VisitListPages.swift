@@ -18,24 +18,24 @@ enum VisitListPages: RecordPages {
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
-        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility)
         let user = try context.signedInUser
-        var view = sheetView(sheet, hidingPeople: !(try context.participantVisibility.homes))
+        var view = sheetView(sheet)
         view["may_log"] = VisitWalkPages.mayLog(user, on: sheet.list)
         return context.page("visits/detail", title: sheet.list.name, section: .visitLists, view: view)
     }
 
     /// The list on paper, for organizers without a tablet: every stop with boxes to tick and room for notes.
     static func printable(_ context: inout PageContext) throws -> Response {
-        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
-        var view = sheetView(sheet, hidingPeople: !(try context.participantVisibility.homes))
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility)
+        var view = sheetView(sheet)
         view["results"] = ContactResult.allCases.map(\.label)
         return context.page("visits/print", title: "Print: \(sheet.list.name)", section: .visitLists, view: view)
     }
 
     /// Every stop with every log (a stop not yet visited is one row with an empty result), as CSV.
     static func results(_ context: inout PageContext) throws -> Response {
-        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility)
         let authors = Dictionary(try context.database.users().map { ($0.id, $0.name) }) { first, _ in first }
         let csv = VisitResultsCSV.text(sheet, authors: authors)
         let file = sheet.list.visitDate.description + "-" + sheet.list.name.filter { $0.isLetter || $0.isNumber }.prefix(40) + ".csv"
@@ -54,6 +54,9 @@ enum VisitListPages: RecordPages {
         let request = context.request
         let (input, filter) = (submitted(request), submittedFilter(request))
         let picking = request.field("picking") == "1"
+        if context.restoring {
+            return try form(&context, list: nil, values: input, filter: filter, picked: nil, errors: ValidationError())
+        }
         if request.form["preview"] != nil {
             do {
                 let targets = try context.database.stopTargets(matching: try filter.validated())
@@ -65,7 +68,7 @@ enum VisitListPages: RecordPages {
         let selection: StopSelection = picking ? .picked(request.form.all("stop")) : .filter(filter)
         do {
             let list = try context.database.createVisitList(input, stops: selection, by: context.actor)
-            let count = try context.database.visitSheet(id: list.id).stops.count
+            let count = try context.database.visitSheet(id: list.id, seen: .everything).stops.count
             return context.redirect(to: Paths.visitLists.record(list.id), flash: "Visit list “\(list.name)” created with \(count) stop\(count == 1 ? "" : "s").")
         } catch let errors as ValidationError {
             let shown = picking ? try pickedAgain(context, filter: filter) : nil
@@ -84,6 +87,7 @@ enum VisitListPages: RecordPages {
         let list = try context.database.visitList(id: context.request.uuidParameter())
         let input = submitted(context.request)
         let edited = list.atSubmittedVersion(context.request)
+        if context.restoring { return try form(&context, list: edited, values: input, filter: nil, picked: nil, errors: ValidationError()) }
         do {
             let saved = try context.database.updateVisitList(id: list.id, input, expectedVersion: Int(context.request.field("version")), by: context.actor)
             return context.redirect(to: Paths.visitLists.record(saved.id), flash: "Visit list “\(saved.name)” saved.")
@@ -97,11 +101,12 @@ enum VisitListPages: RecordPages {
     }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
-        try deletePage(&context, sheet: try context.database.visitSheet(id: context.request.uuidParameter()), refusal: nil, status: .ok)
+        try deletePage(&context, sheet: try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility),
+                       refusal: nil, status: .ok)
     }
 
     static func delete(_ context: inout PageContext) throws -> Response {
-        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility)
         do {
             try context.database.deleteVisitList(id: sheet.list.id, by: context.actor)
             return context.redirect(to: Paths.visitLists.list(), flash: "Visit list “\(sheet.list.name)” deleted.")
@@ -112,7 +117,7 @@ enum VisitListPages: RecordPages {
 
     private static func deletePage(_ context: inout PageContext, sheet: VisitSheet, refusal: String?, status: HTTPStatus) throws -> Response {
         let logged = sheet.progress.logs
-        var view = sheetView(sheet, hidingPeople: !(try context.participantVisibility.homes))
+        var view = sheetView(sheet)
         if let refusal = refusal ?? (logged > 0 ? "“\(sheet.list.name)” cannot be deleted: visits were logged on it, and logs are kept. Mark it Done instead." : nil) {
             view["refusal"] = refusal
         } else {
@@ -220,12 +225,11 @@ enum VisitListPages: RecordPages {
         ]
     }
 
-    /// `hidingPeople`: the viewer may not see where participants live, so stops at their homes name no one.
-    static func sheetView(_ sheet: VisitSheet, hidingPeople: Bool) -> [String: Any] {
+    static func sheetView(_ sheet: VisitSheet) -> [String: Any] {
         [
             "list": listView(sheet.list).merging(["organizer": sheet.assigneeName]) { $1 },
             "progress": progressView(sheet.progress), "has_stops": !sheet.stops.isEmpty,
-            "stops": sheet.stops.map { line in VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil, hidingPeople: hidingPeople) },
+            "stops": sheet.stops.map { line in VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil) },
         ]
     }
 }

@@ -17,7 +17,7 @@ enum VisitWalkPages {
     }
 
     static func walk(_ context: inout PageContext) throws -> Response {
-        let sheet = try context.database.visitSheet(id: context.request.uuidParameter())
+        let sheet = try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility)
         let plan = try WalkPlan(context.request, sheet: sheet, database: context.database)
         let user = try context.signedInUser
         var form = FormView(errors: plan.errors)
@@ -32,9 +32,8 @@ enum VisitWalkPages {
         view["here"] = plan.here.map { ["latitude": $0.latitude, "longitude": $0.longitude] }
         view["has_stops"] = !sheet.stops.isEmpty
         view["may_log"] = mayLog(user, on: sheet.list)
-        let hiding = !(try context.participantVisibility.homes)
         view["stops"] = plan.ordered.enumerated().map { index, line in
-            stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query, hidingPeople: hiding)
+            stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
                 .merging(["position": index + 1]) { $1 }
         }
         return context.page("visits/walk", title: "Walk: \(sheet.list.name)", section: .myVisits, view: view, hasErrors: form.hasErrors)
@@ -57,7 +56,7 @@ enum VisitWalkPages {
         } catch let errors as ValidationError {
             return try stopPage(&context, errors: errors, note: input.note, status: .unprocessableContent)
         }
-        let sheet = try context.database.visitSheet(id: listId)
+        let sheet = try context.database.visitSheet(id: listId, seen: try context.participantVisibility)
         let plan = try WalkPlan(request, sheet: sheet, database: context.database)
         let name = sheet.stops.first { $0.stop.id == stopId }?.name ?? "the stop"
         let logged = "Logged “\(log.result.label)” at \(name)."
@@ -88,7 +87,7 @@ enum VisitWalkPages {
     private static func stopPage(_ context: inout PageContext, errors: ValidationError, note: String,
                                  status: HTTPStatus = .ok) throws -> Response {
         let request = context.request
-        let sheet = try context.database.visitSheet(id: try request.uuidParameter())
+        let sheet = try context.database.visitSheet(id: try request.uuidParameter(), seen: try context.participantVisibility)
         let stopId = try request.uuidParameter("stopId")
         guard let line = sheet.stops.first(where: { $0.stop.id == stopId }) else { throw DomainError.notFound(entity: "stop") }
         let plan = try WalkPlan(request, sheet: sheet, database: context.database)
@@ -98,8 +97,7 @@ enum VisitWalkPages {
         var view = form.view
         let authors = Dictionary(try context.database.users().map { ($0.id, $0.name) }) { first, _ in first }
         view["list"] = VisitListPages.listView(sheet.list)
-        let stop = stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query,
-                            hidingPeople: !(try context.participantVisibility.homes))
+        let stop = stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
         view["stop"] = stop
         let photos = try context.database.photos(ofContactLogs: line.logs.map(\.id))
         view["logs"] = line.logs.reversed().map { log -> [String: Any] in
@@ -131,16 +129,16 @@ enum VisitWalkPages {
         user.role.canEditRecords && (list.assigneeId == user.id || user.role.canAdminister)
     }
 
-    static func stopView(_ line: StopLine, listId: UUID, distance: Double?, query: String = "", hidingPeople: Bool = false) -> [String: Any] {
-        let hidden = hidingPeople && line.stop.participantId != nil
+    /// The stop as its read model gives it: a hidden person's stop (`StopLine.hidesPerson`) links to no one and nowhere.
+    static func stopView(_ line: StopLine, listId: UUID, distance: Double?, query: String = "") -> [String: Any] {
         var view: [String: Any] = [
-            "id": line.stop.id.lowercasedString, "name": hidden ? "A participant (hidden from read-only users)" : line.name, "venue_name": line.venueName, "address": line.address,
-            "is_person": line.stop.participantId != nil, "visited": line.isVisited, "log_count": line.logs.count,
+            "id": line.stop.id.lowercasedString, "name": line.name, "venue_name": line.venueName, "address": line.address,
+            "is_person": line.isPersonStop, "visited": line.isVisited, "log_count": line.logs.count,
             "last_result": line.lastResult?.label ?? "Not visited yet", "path": Paths.visitStop(listId, line.stop.id) + query,
             "is_follow_up": line.stop.followUpOf != nil,
         ]
-        if let participant = line.stop.participantId, !hidden { view["participant_path"] = Paths.participants.record(participant) }
-        view["venue_path"] = Paths.venues.record(line.stop.venueId)
+        if let participant = line.participantId { view["participant_path"] = Paths.participants.record(participant) }
+        if let venue = line.venueId { view["venue_path"] = Paths.venues.record(venue) }
         if let distance { view["distance"] = WalkingOrder.label(metres: distance) }
         return view
     }
