@@ -38,3 +38,13 @@ public struct ParticipantMergeInput: Sendable, Equatable {
         return Valid(removed: removed!, fromRemoved: Set(fields))
     }
 }
+
+extension ParticipantMergeInput {
+    /// Which of two records of one person stays when they are merged: the one whose id comes first as Fieldbook writes
+    /// ids (lower-case text), whichever way round the merge was asked for. Two people merging the same pair on two
+    /// Fieldbooks, apart, thus keep the same record, and a merged-away record always points to an earlier id, so
+    /// merges can chain but never loop.
+    public static func survivor(of first: UUID, _ second: UUID) -> UUID {
+        first.lowercaseText <= second.lowercaseText ? first : second
+    }
+}

@@ -13,6 +13,7 @@ extension PostgresHubRecords {
         var participants = Set<UUID>()
         for operation in operations {
             if operation.entity == Self.participantKind.entity { participants.insert(operation.entityId) }
+            if let survivor = operation.mergeSurvivor { participants.insert(survivor) }
             if operation.entity == Self.addressKind.entity,
                let owner = try liveFields(of: Self.addressKind, id: operation.entityId).flatMap({ UUID(uuidString: $0.text("participant_id")) }) {
                 participants.insert(owner)

@@ -51,7 +51,8 @@ public final class PostgresHub: SyncHub {
     /// savepoint and decided again one write at a time, so the refused operation alone is refused.
     static func apply(_ request: PushRequest, _ connection: PostgresConnection) throws -> PushResponse {
         try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
-        guard !request.operations.contains(where: { $0.operation == .delete }) else { return try decide(request, connection) }
+        // A merge moves and deletes what names the merged-away record (`HubDecider.completeMerge`): one write at a time too.
+        guard !request.operations.contains(where: { $0.operation == .delete || $0.mergeSurvivor != nil }) else { return try decide(request, connection) }
         try connection.execute("SAVEPOINT deferred_push")
         do {
             let response = try decide(request, connection, defersWrites: true)

@@ -53,8 +53,13 @@ final class PostgresHubRecords: HubRecords {
             keys.insert(Key(entity: kind.entity, id: operation.entityId))
             if let author = UUID(uuidString: operation.author) { keys.insert(Key(entity: PostgresHub.userKind.entity, id: author)) }
             for reference in kind.references {
-                if let id = UUID(uuidString: operation.fields.text(reference.column)) { keys.insert(Key(entity: reference.entity, id: id)) }
+                if let id = UUID(uuidString: operation.fields.text(reference.column)) {
+                    keys.insert(Key(entity: reference.entity, id: id))
+                    // Whether it was merged away (`HubDecider.followingMerges`).
+                    if reference.entity == Self.participantKind.entity { keys.insert(Key(entity: ParticipantMerges.entity, id: id)) }
+                }
             }
+            if kind.entity == Self.participantKind.entity { keys.insert(Key(entity: ParticipantMerges.entity, id: operation.entityId)) }
         }
         try load(Array(keys.filter { known[$0] == nil }))
     }
@@ -91,6 +96,19 @@ final class PostgresHubRecords: HubRecords {
     private func remember(_ key: Key, _ record: Known?) {
         undo?.append((key, known[key]))
         known[key] = record
+    }
+
+    func referencing(_ kind: RecordKind, column: String, id: UUID) throws -> [RecordState] {
+        try flush()
+        let rows = try run("""
+            SELECT entity, id::text AS id, version, deleted, fields::text AS fields FROM records
+            WHERE entity = $1 AND NOT deleted AND fields->>$2 = $3 ORDER BY id
+            """, [kind.entity, column, id.lowercaseText])
+        return try (0..<rows.count).compactMap { row in
+            guard let state = try rows.recordState(row) else { return nil }
+            remember(Key(entity: state.entity, id: state.entityId), Known(state: state, written: true))
+            return state
+        }
     }
 
     func account(_ id: UUID) throws -> (role: UserRole, disabled: Bool)? {

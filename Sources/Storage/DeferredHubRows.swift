@@ -13,10 +13,11 @@ final class DeferredHubRows {
     private var kept = Set<Key>()
     private var rows: [String: [StagedRow]] = [:]
 
-    /// Only creates and edits of records other than accounts: a deletion's references are followed by the database as
-    /// it happens, and accounts are read from their table (`account`) to judge each operation's rights.
+    /// Only creates and edits of records other than accounts and merges: a deletion's references are followed by the
+    /// database as it happens, accounts are read from their table (`account`) to judge each operation's rights, and a
+    /// merge moves and deletes what names the merged-away record (`HubDecider.completeMerge`).
     static func canDefer(_ request: PushRequest) -> Bool {
-        !request.operations.contains { $0.operation == .delete || $0.entity == UserRow.kind.entity }
+        !request.operations.contains { $0.operation == .delete || $0.entity == UserRow.kind.entity || $0.mergeSurvivor != nil }
     }
 
     /// True when this push wrote the record and it is still kept here (it exists: a deferred push deletes nothing).

@@ -8,6 +8,8 @@ public protocol HubRecords: RecordLookup {
     func state(_ kind: RecordKind, _ id: UUID) throws -> RecordState
     /// True when the record was ever written here: a deleted record leaves its trace.
     func wasEverWritten(_ kind: RecordKind, _ id: UUID) throws -> Bool
+    /// The live records of `kind` whose `column` names `id` (what still refers to a merged-away participant).
+    func referencing(_ kind: RecordKind, column: String, id: UUID) throws -> [RecordState]
     /// The role of the user with this id and whether their account is disabled, when this hub knows them.
     func account(_ id: UUID) throws -> (role: UserRole, disabled: Bool)?
     /// Makes the stored record equal `state`, enforcing the kind's references and unique keys, and logs the change
@@ -48,9 +50,14 @@ public struct HubDecider<Records: HubRecords> {
 
     public init(records: Records) { self.records = records }
 
-    public func apply(_ operation: SyncOperation) throws -> SyncResult {
-        guard let table = RecordKind.named(operation.entity) else {
-            return rejected(operation, "Fieldbook does not know records of kind “\(operation.entity)”.", current: nil)
+    public func apply(_ pushed: SyncOperation) throws -> SyncResult {
+        guard let table = RecordKind.named(pushed.entity) else {
+            return rejected(pushed, "Fieldbook does not know records of kind “\(pushed.entity)”.", current: nil)
+        }
+        let operation: SyncOperation
+        switch try followingMerges(pushed, table) {
+        case .answered(let result): return result
+        case .operation(let followed): operation = followed
         }
         let current = try records.state(table, operation.entityId)
         if let refusal = try permissionRefusal(operation, table, current) { return rejected(operation, refusal, current: current) }
@@ -73,9 +80,12 @@ public struct HubDecider<Records: HubRecords> {
 
     private func decide(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> SyncResult {
         switch operation.operation {
-        case .create where current.deleted: try create(operation, table)
-        case .create, .update: try update(operation, table, current)
-        case .delete: try delete(operation, table, current)
+        case .create where current.deleted:
+            let created = try create(operation, table)
+            if table.entity == ParticipantMerges.entity { try completeMerge(created.current, by: operation) }
+            return created
+        case .create, .update: return try update(operation, table, current)
+        case .delete: return try delete(operation, table, current)
         }
     }
 

@@ -78,6 +78,7 @@ extension AppDatabase {
         var participants = Set<UUID>()
         for operation in operations {
             if operation.entity == Participant.kind.entity { participants.insert(operation.entityId) }
+            if let survivor = operation.mergeSurvivor { participants.insert(survivor) }
             if operation.entity == PeriodRow.addressKind.entity,
                let owner = try String.fetchOne(db.cachedStatement(sql: "SELECT participant_id FROM participant_address_history WHERE id = ?"),
                                                arguments: [operation.entityId.databaseText]).flatMap(UUID.init(uuidString:)) {
@@ -166,6 +167,15 @@ private struct SQLiteHubRecords: HubRecords {
 
     func wasEverWritten(_ kind: RecordKind, _ id: UUID) throws -> Bool {
         try deferred?.holds(kind, id) == true || RecordStates.wasEverWritten(db, kind, id: id)
+    }
+
+    func referencing(_ kind: RecordKind, column: String, id: UUID) throws -> [RecordState] {
+        if let deferred {
+            do { try deferred.write(db) } catch is DatabaseError { throw DecideOneByOne() }
+        }
+        let ids = try String.fetchAll(db, sql: "SELECT id FROM \(kind.table) WHERE \(column) = ? ORDER BY id", arguments: [id.databaseText])
+        let states = try RecordStates.read(db, kind, ids: ids.compactMap(UUID.init(uuidString:)))
+        return ids.compactMap { UUID(uuidString: $0).flatMap { states[$0] } }
     }
 
     func account(_ id: UUID) throws -> (role: UserRole, disabled: Bool)? {

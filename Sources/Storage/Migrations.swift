@@ -27,6 +27,7 @@ enum Migrations {
         migrator.registerMigration("v15-api-tokens-lost", migrate: addLostTokens)
         migrator.registerMigration("v16-counts-by-value", migrate: addCountsByValue)
         migrator.registerMigration("v17-paused-sync-sessions", migrate: SyncSchema.allowPausedSessions)
+        migrator.registerMigration("v18-participant-merges", migrate: ParticipantMergeRow.createTable)
         return migrator
     }
 

@@ -163,6 +163,7 @@ extension AppDatabase {
             taken.append(state)
         }
         try RowWriter.putAll(db, byKind: upserts)
+        try ParticipantMergeRow.followHere(db, taken)
         return taken
     }
 

@@ -11,8 +11,9 @@ public struct DuplicateGroup: Sendable, Equatable {
     public let members: [PossibleDuplicate]
 }
 
-/// One person recorded twice, made one: `kept` stays, `removed` goes; each field's value comes from the record
-/// `fromRemoved` names, the kept record's otherwise.
+/// One person recorded twice, made one: each field's value comes from the record `fromRemoved` names, `kept`'s
+/// otherwise. Which record stays is the rule's (`ParticipantMergeInput.survivor`), so that the same merge made on two
+/// Fieldbooks keeps the same one; the merge form offers the pair that way round.
 public struct ParticipantMerge: Sendable, Equatable {
     public typealias Field = ParticipantMergeInput.Field
 
@@ -58,10 +59,17 @@ extension AppDatabase {
         }
     }
 
-    /// Makes two records of one person one, in one transaction through the writers (so a linked node pushes it): the
-    /// kept record takes the chosen values (which must pass the participant rules), the removed one's assignments,
-    /// visit stops and address history move to it (an assignment the kept record already has in the same role is
-    /// dropped), then the removed record is deleted.
+    /// The participant a merged-away record's merges lead to, or nil when `id` was never merged away (or its survivor
+    /// is gone too).
+    public func mergeSurvivor(of id: UUID) throws -> Participant? {
+        try read { db in try db.mergeSurvivor(of: id).flatMap { try Participant.fetchOne(db, key: $0.databaseText) } }
+    }
+
+    /// Makes two records of one person one, in one transaction through the writers (so a linked node pushes it). The
+    /// record `ParticipantMergeInput.survivor` names stays, whichever the merge calls kept, and takes the chosen values
+    /// (which must pass the participant rules); the other's assignments, visit stops, photos and address history move
+    /// to it (an assignment the survivor already has in the same role is dropped); the merge is recorded
+    /// (`ParticipantMergeRow`), then the other record is deleted. Returns the survivor.
     @discardableResult
     public func mergeParticipants(_ merge: ParticipantMerge, by actor: Actor) throws -> Participant {
         try transaction(by: actor) { try $0.mergeParticipants(merge) }
@@ -82,11 +90,16 @@ extension RecordTransaction {
         }
         let valid = try ParticipantInput(name: pick(.name, \.name), email: pick(.email, \.email), phone: pick(.phone, \.phone) ?? "",
                                          notes: pick(.notes, \.notes) ?? "", homeVenueId: pick(.home, \.homeVenueId)?.uuidString ?? "").validated()
-        try moveRecords(of: removed, to: kept, home: valid.homeVenueId)
-        var edited = kept
+        // The chosen values go to the record the rule keeps, whichever way round the merge was asked for.
+        let (survivor, gone) = ParticipantMergeInput.survivor(of: kept.id, removed.id) == kept.id ? (kept, removed) : (removed, kept)
+        try moveRecords(of: gone, to: survivor, home: valid.homeVenueId)
+        var edited = survivor
         (edited.name, edited.email, edited.phone, edited.notes, edited.homeVenueId) = (valid.name, valid.email, valid.phone, valid.notes, valid.homeVenueId)
-        let saved = try save(edited, over: kept)
-        try delete(removed)
+        let saved = try save(edited, over: survivor)
+        // After the moves and before the deletion, so a hub takes the node's own moves first and the merge then
+        // completes whatever the node did not know of (`HubDecider.completeMerge`).
+        try insert(ParticipantMergeRow(removed: gone, survivor: survivor.id))
+        try delete(gone)
         return saved
     }
 

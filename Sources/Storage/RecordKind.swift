@@ -71,7 +71,7 @@ public struct RecordKind: Sendable {
     }
 
     /// Every synced kind, parents before the kinds that refer to them (linking queues them in this order).
-    public static let all: [RecordKind] = firstKinds + visitKinds + notificationKinds + photoKinds
+    public static let all: [RecordKind] = firstKinds + visitKinds + notificationKinds + photoKinds + mergeKinds
 
     /// The entity of accounts (users), which sync treats apart in places.
     public static var accountEntity: String { UserRow.kind.entity }
@@ -90,6 +90,9 @@ public struct RecordKind: Sendable {
 
     /// Photos of participants, venues and activities (issue 14), with their own migration.
     static let photoKinds: [RecordKind] = [Photo.kind]
+
+    /// Merges of participant records, kept as facts that travel (issue 36), with their own migration.
+    static let mergeKinds: [RecordKind] = [ParticipantMergeRow.kind]
 
     private static let byEntity: [String: RecordKind] = Dictionary(uniqueKeysWithValues: all.map { ($0.entity, $0) })
 

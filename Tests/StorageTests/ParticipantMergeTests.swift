@@ -23,8 +23,10 @@ import Testing
         let hall = try db.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
         let barn = try db.createVenue(VenueInput(name: "Barn", address: "9 Lane", areaId: area.id.uuidString), by: actor)
         let kept = try db.createParticipant(ParticipantInput(name: "Émile Dubois", email: "emile@example.org", homeVenueId: hall.id.uuidString), by: actor)
-        let removed = try db.createParticipant(ParticipantInput(name: "Emile Dubois", email: "e.dubois@example.org", phone: "+33 1 23 45 67 89",
-                                                                notes: "Prefers evenings", homeVenueId: barn.id.uuidString), by: actor)
+        let removed = try laterRecord(in: db, than: kept) {
+            try db.createParticipant(ParticipantInput(name: "Emile Dubois", email: "e.dubois@example.org", phone: "+33 1 23 45 67 89",
+                                                      notes: "Prefers evenings", homeVenueId: barn.id.uuidString), by: actor)
+        }
         let type = try db.categories(.activityType).first!
         let member = try db.categories(.participantRole).first!
         func activity(_ name: String) throws -> Activity {
@@ -36,6 +38,16 @@ import Testing
             try db.assign(participant: person.id.uuidString, role: member.id.uuidString, toActivity: activity.id, by: actor)
         }
         return Twins(given: given, kept: kept, removed: removed, hall: hall, barn: barn, choir: choir, market: market, member: member)
+    }
+
+    /// A record made by `make` whose id comes after `kept`'s, so that the merge keeps `kept` (`ParticipantMergeInput.survivor`):
+    /// one made otherwise is deleted and made again.
+    func laterRecord(in db: AppDatabase, than kept: Participant, _ make: () throws -> Participant) throws -> Participant {
+        while true {
+            let made = try make()
+            if ParticipantMergeInput.survivor(of: kept.id, made.id) == kept.id { return made }
+            try db.deleteParticipant(id: made.id, by: actor)
+        }
     }
 
     @Test func theKeptRecordTakesTheChosenValuesAndEverythingOfTheRemovedOne() throws {
@@ -112,8 +124,10 @@ import Testing
         // Both at the Hall now, the kept record since 2020; the removed one since 2023, at the Barn from 2010 before that.
         let kept = try db.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: hall.id.uuidString,
                                                              movedOn: "2020-01-01"), by: actor)
-        var removed = try db.createParticipant(ParticipantInput(name: "Ann", email: "ann.w@example.org", homeVenueId: barn.id.uuidString,
-                                                                movedOn: "2010-01-01"), by: actor)
+        var removed = try laterRecord(in: db, than: kept) {
+            try db.createParticipant(ParticipantInput(name: "Ann", email: "ann.w@example.org", homeVenueId: barn.id.uuidString, movedOn: "2010-01-01"),
+                                     by: actor)
+        }
         removed = try db.updateParticipant(id: removed.id, ParticipantInput(name: "Ann", email: "ann.w@example.org", homeVenueId: hall.id.uuidString,
                                                                             movedOn: "2023-05-01"), expectedVersion: nil, by: actor)
         _ = try db.mergeParticipants(ParticipantMerge(kept: kept.id, removed: removed.id), by: actor)

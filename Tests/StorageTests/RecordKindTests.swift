@@ -52,6 +52,7 @@ import Testing
         try given.database.createCategory(.participantRole, CategoryInput(name: "Cook"), by: .system("test"))
         try writeAVisit(given.database)
         try addAPhoto(given.database)
+        try mergeTwo(given.database)
         try given.database.read { db in
             func check(_ record: (some SyncedRecord)?) throws {
                 let record = try #require(record)
@@ -71,6 +72,7 @@ import Testing
             try check(NotificationRow.fetchOne(db))
             try check(NotificationPreferencesRow.fetchOne(db))
             try check(Photo.fetchOne(db))
+            try check(ParticipantMergeRow.fetchOne(db))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM participant_address_history"))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM activity_venue_history"))
             for category in CategoryKind.allCases {
@@ -100,6 +102,7 @@ import Testing
         for kind in CategoryKind.allCases { try given.database.createCategory(kind, CategoryInput(name: "Picnic"), by: .system("test")) }
         try writeAVisit(given.database)
         try addAPhoto(given.database)
+        try mergeTwo(given.database)
         let creates = try given.database.outboxEntries(limit: 10_000).map(\.change).filter { $0.operation == .create }
         #expect(Set(creates.map(\.entity)) == Set(RecordKind.all.map(\.entity)), "every kind was written")
         for change in creates {
@@ -167,6 +170,13 @@ import Testing
         let kept = try database.keepUpload(try PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.withGPS).path))
         try database.addPhoto(to: .participant(participant.id), PhotoInput(caption: "At the door"), display: kept.display,
                               thumbnail: kept.thumbnail, by: .system("test"))
+    }
+
+    /// Two records of one person merged: a participant merge.
+    private func mergeTwo(_ database: AppDatabase) throws {
+        let first = try database.createParticipant(ParticipantInput(name: "Kwame Mensah", email: "kwame@example.org"), by: .system("test"))
+        let second = try database.createParticipant(ParticipantInput(name: "Kwame Mensa", email: "mensa@example.org"), by: .system("test"))
+        try database.mergeParticipants(ParticipantMerge(kept: first.id, removed: second.id), by: .system("test"))
     }
 
     private func writeAVisit(_ database: AppDatabase) throws {

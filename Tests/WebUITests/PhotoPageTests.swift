@@ -170,8 +170,8 @@ import Testing
         let (given, ada) = try await editor()
         let twin = try given.database.createParticipant(ParticipantInput(name: "Ada L.", email: "ada.l@example.org"), by: .system("test"))
         let photo = try given.addPhoto(to: twin)
-        try given.database.mergeParticipants(ParticipantMerge(kept: ada.id, removed: twin.id), by: .system("test"))
-        #expect(try given.database.photos(of: .participant(ada.id)).map(\.photo.id) == [photo.id])
+        let merged = try given.database.mergeParticipants(ParticipantMerge(kept: ada.id, removed: twin.id), by: .system("test"))
+        #expect(try given.database.photos(of: .participant(merged.id)).map(\.photo.id) == [photo.id])
     }
 }
 

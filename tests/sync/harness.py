@@ -25,7 +25,8 @@ SERVING_LINE = re.compile(r"Fieldbook is serving at (https?://[^\s]+?)/?\s*$", r
 # Every table whose rows travel between nodes (Sources/Storage/Migrations.swift, SyncedTables.swift).
 SYNCED_TABLES = ("activity_types", "participant_roles", "geographic_areas", "venues", "participants",
                  "participant_address_history", "activities", "activity_venue_history", "assignments", "users",
-                 "visit_lists", "visit_stops", "contact_logs", "notifications", "notification_preferences", "photos")
+                 "visit_lists", "visit_stops", "contact_logs", "notifications", "notification_preferences", "photos",
+                 "participant_merges")
 # Derived on each node from synced columns (SearchText), so not part of what must be equal.
 NODE_LOCAL_COLUMNS = {"search_text"}
 # Predefined categories are seeded by a migration on every node with that node's clock, and never travel: only

@@ -26,7 +26,7 @@ TABLE_OF_ENTITY = {
     "venue": "venues", "participant": "participants", "participant_address": "participant_address_history",
     "activity": "activities", "activity_venue": "activity_venue_history", "assignment": "assignments", "user": "users",
     "visit_list": "visit_lists", "visit_stop": "visit_stops", "contact_log": "contact_logs", "notification": "notifications",
-    "notification_preferences": "notification_preferences", "photo": "photos",
+    "notification_preferences": "notification_preferences", "photo": "photos", "participant_merge": "participant_merges",
 }
 
 

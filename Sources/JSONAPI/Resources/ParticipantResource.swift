@@ -105,9 +105,10 @@ enum ParticipantResource {
 
     static let mergeDoc = APIOperation(
         id: "mergeParticipants",
-        summary: "Merge another record of the same person into this one, in one change: the chosen details, the other's assignments "
-            + "(one this record has in the same role is dropped), visit stops and address history days this record does not cover "
-            + "move here, then the other is deleted",
+        summary: "Merge two records of the same person, in one change. Of the two, the record whose id comes first stays (so that the same "
+            + "merge made on two Fieldbooks keeps the same one) and is answered: it takes the chosen details, the other's assignments "
+            + "(one it has in the same role is dropped), visit stops, photos and address history days it does not cover move to it, "
+            + "then the other is deleted and its address leads to it",
         body: "ParticipantMergeWrite", success: .json("Participant"), conflict: true)
 
     @Sendable static func merge(_ context: APIContext) throws -> Response {

@@ -54,9 +54,12 @@ enum ParticipantMergePages {
         return context.redirect(to: Paths.participantDuplicates(), flash: "Set aside as two different people.")
     }
 
+    /// The pair is offered the way round the merge will keep it (`ParticipantMergeInput.survivor`), whichever record the
+    /// address names first.
     static func form(_ context: inout PageContext) throws -> Response {
-        let kept = try context.database.participant(id: context.request.uuidParameter())
-        let removed = try other(context)
+        let first = try context.database.participant(id: context.request.uuidParameter())
+        let second = try other(context)
+        let (kept, removed) = ParticipantMergeInput.survivor(of: first.id, second.id) == first.id ? (first, second) : (second, first)
         return try show(&context, kept: kept, removed: removed, fromRemoved: [], errors: ValidationError())
     }
 
@@ -68,7 +71,9 @@ enum ParticipantMergePages {
                                      keptVersion: Int(context.request.field("kept_version")), removedVersion: Int(context.request.field("removed_version")))
         do {
             let merged = try context.database.mergeParticipants(merge, by: context.actor)
-            return context.redirect(to: Paths.participants.record(merged.id), flash: "\(removed.name) merged into \(merged.name).")
+            let (stayed, went) = merged.id == kept.id ? (kept, removed) : (removed, kept)
+            return context.redirect(to: Paths.participants.record(merged.id),
+                                    flash: "\(went.name) merged into \(stayed.name): \(stayed.name)'s record stayed and holds what both records had.")
         } catch let errors as ValidationError {
             return try show(&context, kept: kept, removed: removed, fromRemoved: chosen, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
@@ -102,7 +107,7 @@ enum ParticipantMergePages {
         var view: [String: Any] = [
             "kept_name": kept.name, "removed_name": removed.name, "removed_id": removed.id.lowercaseText,
             "kept_version": kept.version, "removed_version": removed.version,
-            "action": Paths.mergeParticipants(kept.id), "swap_path": mergePath(kept: removed.id, removed: kept.id),
+            "action": Paths.mergeParticipants(kept.id),
             "back": Paths.participantDuplicates(),
             "moves_text": "\(removed.name)'s \(moving == 1 ? "1 assignment" : "\(moving) assignments"), visit stops and address history move to \(kept.name).",
             "fields": values.map { field, label, keptValue, removedValue -> [String: Any] in

@@ -57,7 +57,16 @@ enum ParticipantPages: RecordPages {
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
-        let participant = try context.database.participant(id: context.request.uuidParameter())
+        let id = try context.request.uuidParameter()
+        let participant: Participant
+        do {
+            participant = try context.database.participant(id: id)
+        } catch let error as DomainError {
+            // A record merged away, here or on another Fieldbook: its address leads to the record that stayed.
+            guard case .notFound = error, let survivor = try context.database.mergeSurvivor(of: id) else { throw error }
+            return context.redirect(to: Paths.participants.record(survivor.id),
+                                    flash: "That participant record was merged into this one, \(survivor.name), which stayed.")
+        }
         let seen = try context.participantVisibility
         let history = seen.homes ? try context.database.addressHistory(of: participant.id) : []
         let assignments = try context.database.assignments(of: participant.id)
