@@ -33,13 +33,20 @@ enum DataFolderRules {
         if exists, isFolder.boolValue, FileManager.default.fileExists(atPath: AppConfiguration.databasePath(in: folder)) {
             return
         }
-        let isNewOrEmpty = !exists || (isFolder.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) ?? false))
+        let isNewOrEmpty = !exists || (isFolder.boolValue && holdsNoOnesFiles(folder))
         if use == .existingDatabaseOrNewFolder, isNewOrEmpty { return }
         let place = absolute(folder)
         let found = !exists ? "does not exist" : !isFolder.boolValue ? "is not a folder" : "holds no Fieldbook database (no \(AppConfiguration.databaseFileName))"
         throw DataFolderRefusal("""
             \(place) \(found). Give the data folder Fieldbook serves with \(setting); nothing was created or changed.
             """)
+    }
+
+    /// Whether a folder is empty but for what no person put there: the lost+found of a file system mounted there,
+    /// and the hidden dot-files a desktop leaves in any folder it shows (.DS_Store, .directory).
+    private static func holdsNoOnesFiles(_ folder: String) -> Bool {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+        return entries.allSatisfy { $0 == "lost+found" || $0.hasPrefix(".") }
     }
 
     static func absolute(_ path: String) -> String {

@@ -19,6 +19,10 @@ public enum ServerStartError: Error, CustomStringConvertible {
 final class PendingRequest: @unchecked Sendable {
     let method: String
     let url: String
+    /// Every header field as libmicrohttpd parsed it, in order and with repeated names (for `MessageFraming`).
+    let fields: [HeaderField]
+    /// The header values by lower-cased name, the last of a repeated name winning: what the request carries.
+    let headers: [String: String]
     let startedAt = DispatchTime.now()
     var postProcessor: OpaquePointer?
     var form = Parameters()
@@ -41,9 +45,11 @@ final class PendingRequest: @unchecked Sendable {
 
     func takeReady() -> Response? { readyLock.withLock { defer { ready = nil }; return ready } }
 
-    init(method: String, url: String) {
+    init(method: String, url: String, headers: ParsedHeaders) {
         self.method = method
         self.url = url
+        fields = headers.fields
+        self.headers = headers.byName
     }
 }
 
@@ -109,15 +115,15 @@ private func string(_ pointer: UnsafePointer<CChar>?) -> String {
 
 // MARK: - Callbacks
 
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadSize, conCls in
     guard let cls, let connection, let conCls, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     guard let existing = conCls.pointee else {
         server.connectionWatch.headersArrived(Int(bitPattern: connection))
-        let pending = PendingRequest(method: string(method), url: string(url))
+        let pending = PendingRequest(method: string(method), url: string(url), headers: parsedHeaders(connection))
         conCls.pointee = Unmanaged.passRetained(pending).toOpaque()
         server.requestStarted()
-        if let refusal = MessageFraming.refusal(values(connection, kind: .HEADER_KIND)) {
+        if let refusal = MessageFraming.refusal(pending.fields, version: string(version)) {
             return refuseAtOnce(pending, refusal, connection: connection, server: server)
         }
         return begin(pending, connection: connection, server: server)
@@ -165,12 +171,12 @@ private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection
 /// First call for a request: refuse an announced oversized body at once, set up the form parser.
 private func begin(_ pending: PendingRequest, connection: OpaquePointer, server: HTTPServer) -> MHD_Result {
     let configuration = server.configuration
-    let contentType = lookup(connection, kind: .HEADER_KIND, key: "Content-Type")?.lowercased() ?? ""
+    let contentType = pending.headers["content-type"]?.lowercased() ?? ""
     let isMultipart = contentType.hasPrefix("multipart/form-data")
     let takesUploads = isMultipart && configuration.uploadPaths.contains(pending.url)
     pending.limit = takesUploads ? max(configuration.maxUploadBytes, configuration.maxBodyBytes) : configuration.maxBodyBytes
     pending.formLimit = configuration.maxBodyBytes
-    if let length = lookup(connection, kind: .HEADER_KIND, key: "Content-Length").flatMap(Int.init), length > pending.limit {
+    if let length = pending.headers["content-length"].flatMap(Int.init), length > pending.limit {
         pending.failure = .bodyTooLarge(limit: pending.limit)
         return answer(pending, connection: connection, server: server)
     }
@@ -273,10 +279,8 @@ private struct SuspendedConnection: @unchecked Sendable {
 }
 
 private func makeRequest(_ pending: PendingRequest, connection: OpaquePointer, isTLS: Bool) -> Request {
-    var headers: [String: String] = [:]
-    for (name, value) in values(connection, kind: .HEADER_KIND) { headers[name.lowercased()] = value }
-    var query = Parameters()
-    for (name, value) in values(connection, kind: .GET_ARGUMENT_KIND) { query.append(name, value) }
+    let headers = pending.headers
+    let query = queryParameters(connection)
     var address = [CChar](repeating: 0, count: 64)
     fb_client_address(connection, &address, address.count)
     let method = HTTPMethod(rawValue: pending.method.uppercased()) ?? .options
@@ -376,20 +380,35 @@ private let streamFinished: MHD_ContentReaderFreeCallback = { cls in
     streamed.stream.close()
 }
 
-private final class ValueCollector {
-    var pairs: [(String, String)] = []
+/// A request's header fields, read from libmicrohttpd once in the handler's first call.
+struct ParsedHeaders {
+    var fields: [HeaderField] = []
+    var byName: [String: String] = [:]
 }
 
-private func values(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
-    let collector = ValueCollector()
-    _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
-        guard let cls else { return MHD_Result.NO }
-        Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue().pairs.append((string(key), string(value)))
-        return MHD_Result.YES
-    }, Unmanaged.passUnretained(collector).toOpaque())
-    return collector.pairs
+private func parsedHeaders(_ connection: OpaquePointer) -> ParsedHeaders {
+    var parsed = ParsedHeaders()
+    withUnsafeMutablePointer(to: &parsed) { pointer in
+        _ = MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, key, value in
+            guard let cls else { return MHD_Result.NO }
+            let field = HeaderField(name: string(key), value: string(value))
+            let parsed = cls.assumingMemoryBound(to: ParsedHeaders.self)
+            parsed.pointee.fields.append(field)
+            parsed.pointee.byName[field.name.lowercased()] = field.value
+            return MHD_Result.YES
+        }, pointer)
+    }
+    return parsed
 }
 
-private func lookup(_ connection: OpaquePointer, kind: MHD_ValueKind, key: String) -> String? {
-    MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
+private func queryParameters(_ connection: OpaquePointer) -> Parameters {
+    var query = Parameters()
+    withUnsafeMutablePointer(to: &query) { pointer in
+        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { cls, _, key, value in
+            guard let cls else { return MHD_Result.NO }
+            cls.assumingMemoryBound(to: Parameters.self).pointee.append(string(key), string(value))
+            return MHD_Result.YES
+        }, pointer)
+    }
+    return query
 }

@@ -122,23 +122,34 @@ public final class AppDatabase: Sendable {
     public func backup(to destination: String) throws {
         let temporary = destination + ".partial"
         try? FileManager.default.removeItem(atPath: temporary)
-        let copy = try DatabaseQueue(path: temporary)
+        let copy = try Self.newOwnerOnlyDatabase(at: temporary)
         try pool.backup(to: copy)
         // One self-contained file, which opens without leaving -wal and -shm files beside it: the copy took the
-        // database's WAL mode with its pages. It holds everyone's records, so it is for its owner alone.
+        // database's WAL mode with its pages.
         try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
         try copy.close()
-        guard chmod(temporary, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         if FileManager.default.fileExists(atPath: destination) {
             try FileManager.default.removeItem(atPath: destination)
         }
         try FileManager.default.moveItem(atPath: temporary, toPath: destination)
     }
 
-    /// Checkpoints the WAL and closes every connection (on shutdown).
+    /// A new database file that only this user can read, as a backup copy holds everyone's records: it is made 600
+    /// before SQLite opens it (its journal takes the same mode), so no one else can read it while the copy is written.
+    static func newOwnerOnlyDatabase(at path: String) throws -> DatabaseQueue {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        _ = Glibc.close(descriptor)
+        return try DatabaseQueue(path: path)
+    }
+
+    /// Checkpoints the WAL and closes every connection (on shutdown). The last connection to close removes the -wal
+    /// and -shm files when no other process has the database open, but a read-only one cannot, and GRDB closes the
+    /// writer before the readers: so the readers are closed first, and a command leaves the data folder as it was.
     public func close() throws {
         sessionUpkeep.sync {}
         try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        pool.releaseMemory()
         try pool.close()
     }
 }

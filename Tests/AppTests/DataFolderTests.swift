@@ -28,6 +28,25 @@ import Testing
         #expect(duplicate == "email: A user with the email rita@example.org already exists; use another address")
     }
 
+    /// Issue 36, item 6: a data folder at a mount point holds lost+found, and one a desktop showed holds .DS_Store.
+    @Test func aFolderHoldingOnlyLostAndFoundAndDotFilesCountsAsEmpty() throws {
+        let (configuration, folder) = try temporaryConfiguration()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = URL(fileURLWithPath: configuration.dataDirectory)
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("lost+found"), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: data.appendingPathComponent(".DS_Store").path, contents: Data([0]))
+        FileManager.default.createFile(atPath: data.appendingPathComponent("notes.txt").path, contents: Data([0]))
+        let withNotes = refusal {
+            try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { try $0.createUser(email: "ann@example.org", role: "editor", name: "Ann", password: password) }
+        }
+        #expect(withNotes?.contains("holds no Fieldbook database") == true, "\(withNotes ?? "created")")
+        try FileManager.default.removeItem(at: data.appendingPathComponent("notes.txt"))
+        let line = try DataFolder.open(configuration, .existingDatabaseOrNewFolder) {
+            try $0.createUser(email: "ann@example.org", role: "editor", name: "Ann", password: password)
+        }
+        #expect(line.hasPrefix("Created editor ann@example.org"), "\(line)")
+    }
+
     @Test func listsEveryFieldARefusedUserGetsWrong() throws {
         let (configuration, folder) = try temporaryConfiguration()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -142,6 +142,8 @@ import TestSupport
             let backup = try FieldbookProcess.command(["backup", "--data", data.path, copy.path])
             #expect(backup.status == 0, "\(backup.output)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: copies.path) == ["nightly.sqlite"])
+            // With no server running, the data folder is left as the backup found it.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: data.path) == ["fieldbook.sqlite"])
         }
         #expect(try FileManager.default.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int == 0o600)
         let check = try FieldbookProcess.command(["check", "--data", copies.path])

@@ -191,6 +191,9 @@ struct EchoResponder: RequestResponder {
         ("chunked after another coding", formHead + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n" + smuggled),
         ("two Transfer-Encodings", formHead + "Transfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n0\r\n\r\n" + smuggled),
         ("a space before the colon", formHead + "Content-Length : \(smuggled.utf8.count)\r\n\r\n" + smuggled),
+        // HTTP/1.0 has no Transfer-Encoding (RFC 9112 §6.1): a proxy may ignore it and end the body elsewhere.
+        ("chunked in an HTTP/1.0 request", formHead.replacingOccurrences(of: "HTTP/1.1", with: "HTTP/1.0")
+            + "Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled),
     ]
 
     @Test(arguments: ambiguous) func ambiguousFramingIsRefusedAndTheConnectionClosed(_ name: String, _ bytes: String) throws {
