@@ -99,7 +99,8 @@ public struct HubDecider<Records: HubRecords> {
             guard try records.wasEverWritten(table, operation.entityId) else {
                 return rejected(operation, "This \(table.noun) does not exist on the hub; its creation may have failed.", current: current)
             }
-            let losing = operation.fields.map { LosingField(name: $0.key, mine: $0.value, theirs: .null) }.sorted { $0.name < $1.name }
+            let losing = table.withoutCredentials(operation.fields).map { LosingField(name: $0.key, mine: $0.value, theirs: .null) }
+                .sorted { $0.name < $1.name }
             return SyncResult(operationId: operation.operationId, outcome: .conflict, reason: "deleted", losingFields: losing, current: current)
         }
         var winning: [String: JSONValue] = [:]
@@ -107,6 +108,12 @@ public struct HubDecider<Records: HubRecords> {
         for (name, mine) in operation.fields where table.columns.contains(name) {
             let theirs = current.fields[name] ?? .null
             if theirs.storesSame(as: mine) { continue }
+            if table.credentialColumns.contains(name) {
+                // A credential is set by an edit that changes it (a password change), whichever reaches the hub last;
+                // a create of a record the hub holds (a node re-sending its copy on linking) may carry a stale one.
+                if operation.operation == .update { winning[name] = mine }
+                continue
+            }
             let before = operation.before[name]
             if operation.operation == .update, before == nil || before!.storesSame(as: theirs) {
                 winning[name] = mine

@@ -346,6 +346,45 @@ import Testing
         #expect(try nodeA.database.user(id: user.id).role == .readOnly)
     }
 
+    // Issue 36: a node re-linked after a password change on the hub re-sends its stale copy of the password hash. That
+    // copy is never a conflict, and no re-applied value brings an old password back.
+    @Test func aStaleCopyOfAPasswordReSentOnLinkingIsNeitherAConflictNorApplied() throws {
+        let user = try hub.database.createUser(NewUserInput(name: "Gil", email: "gil@example.org", role: "administrator",
+                                                            password: "old password 123", passwordConfirmation: "old password 123"),
+                                               by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        try hub.database.resetPassword(id: user.id, password: "new password 456", confirmation: "new password 456", by: actor)
+
+        try nodeA.database.unlinkHub()
+        try nodeA.database.linkHub(.unreachableForTests)
+        let tally = try SyncExchange.push(nodeA.database, to: hub.database)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+
+        #expect(tally.conflicts == 0 && tally.rejected == 0)
+        #expect(try nodeA.database.conflicts().isEmpty)
+        for database in [hub.database, nodeA.database] {
+            #expect(try database.verifyCredentials(email: "gil@example.org", password: "new password 456")?.id == user.id)
+            #expect(try database.verifyCredentials(email: "gil@example.org", password: "old password 123") == nil)
+        }
+    }
+
+    @Test func aPasswordChangedOnANodeIsSetOnTheHubWithoutAConflictWhenTheHubChangedItToo() throws {
+        let user = try hub.database.createUser(NewUserInput(name: "Hana", email: "hana@example.org", role: "editor",
+                                                            password: "first password 1", passwordConfirmation: "first password 1"),
+                                               by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        try hub.database.resetPassword(id: user.id, password: "hub password 333", confirmation: "hub password 333", by: actor)
+        try nodeA.database.resetPassword(id: user.id, password: "node password 22", confirmation: "node password 22", by: actor)
+
+        let tally = try SyncExchange.push(nodeA.database, to: hub.database)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+
+        #expect(tally.conflicts == 0)
+        #expect(try nodeA.database.conflicts().isEmpty)
+        #expect(try hub.database.verifyCredentials(email: "hana@example.org", password: "node password 22") != nil)
+        #expect(try nodeA.database.verifyCredentials(email: "hana@example.org", password: "node password 22") != nil)
+    }
+
     @Test func anOperationByAnAuthorWhoseHubRoleIsReadOnlyIsRejected() throws {
         let user = try hub.database.createUser(NewUserInput(name: "Eve", email: "eve@example.org", role: "read-only",
                                                             password: "long enough password", passwordConfirmation: "long enough password"),
