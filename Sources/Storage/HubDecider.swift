@@ -41,12 +41,20 @@ public enum ConstraintRefusal: Error, Sendable {
     }
 }
 
+/// Who hands a push to the hub: a node, signed in with an account of the hub, or the hub itself (an account made with
+/// its command line, the notices it writes).
+public enum Pusher: Sendable, Equatable {
+    case hubItself
+    case node(signedInAs: UUID)
+}
+
 /// Decides and applies one pushed operation against the hub's current record: refusals for rights and checks,
 /// conflicts field by field against the values the edit was made on, and merges of edits to different fields.
 public struct HubDecider<Records: HubRecords> {
     let records: Records
+    let pusher: Pusher
 
-    public init(records: Records) { self.records = records }
+    public init(records: Records, pusher: Pusher) { (self.records, self.pusher) = (records, pusher) }
 
     public func apply(_ operation: SyncOperation) throws -> SyncResult {
         guard let table = RecordKind.named(operation.entity) else {
@@ -157,6 +165,9 @@ public struct HubDecider<Records: HubRecords> {
     /// Operations keep their author's rights: a user this hub knows must still hold the role the change needs, and a
     /// row that belongs to one user is changed only by them (or by Fieldbook itself, whose author is not a user id).
     private func permissionRefusal(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> String? {
+        if table.requiredRole == .administrator, case .node(let signedIn) = pusher {
+            return try grantRefusal(operation, table, linkedBy: signedIn)
+        }
         guard let authorId = UUID(uuidString: operation.author) else { return nil }
         if let ownerColumn = table.ownerColumn {
             let owner = current.deleted ? operation.fields[ownerColumn] : current.fields[ownerColumn]
@@ -172,6 +183,19 @@ public struct HubDecider<Records: HubRecords> {
         }
         if account.disabled { return "The author's account is disabled on the hub." }
         return allowed ? nil : "The author's role on the hub (\(account.role.label)) may not change this kind of record."
+    }
+
+    /// Accounts and roles are granted on a hub by its administrators only: a node's push of one is taken when its author
+    /// is an enabled administrator here, or when it is the node's copy sent on linking, which the account that linked
+    /// the node (an administrator, checked the same way) vouches for. Nothing made by Fieldbook itself on a node
+    /// (a first administrator made at /setup, an account from its command line) nor by someone unknown here is taken.
+    private func grantRefusal(_ operation: SyncOperation, _ table: RecordKind, linkedBy signedIn: UUID) throws -> String? {
+        let grantor = UUID(uuidString: operation.author) ?? (operation.author == Actor.linking.recorded ? signedIn : nil)
+        guard let grantor, let account = try records.account(grantor), account.role.canAdminister, !account.disabled else {
+            return "Only an administrator of the hub may change a \(table.label.one) there; this change was made on a node by "
+                + "someone who is not one (\(operation.author)). A hub administrator can make the account on the hub."
+        }
+        return nil
     }
 
     private func rejected(_ operation: SyncOperation, _ reason: String, current: RecordState?) -> SyncResult {

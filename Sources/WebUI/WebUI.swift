@@ -113,7 +113,7 @@ public final class WebUI: Sendable {
     private func runChecked(_ request: Request, access: Access, handler: PageHandler, upkeep: inout SessionUpkeep?) throws -> Response {
         var context = makeContext(request, upkeep: &upkeep)
         if access != .anyone, context.user == nil {
-            if try database.userCount() == 0 { return context.redirect(to: Paths.setup()) }
+            if try database.offersSetup() { return context.redirect(to: Paths.setup()) }
             let next = request.method == .get ? "?next=" + QueryString.escape(request.pathWithQuery) : ""
             return context.redirect(to: Paths.login() + next)
         }

@@ -385,6 +385,50 @@ import Testing
         #expect(try nodeA.database.verifyCredentials(email: "hana@example.org", password: "node password 22") != nil)
     }
 
+    // Issue 36: an account, or a role, reaches a hub only when one of its administrators granted it.
+    @Test func aNodesPushOfAnAccountIsTakenOnlyFromAnAdministratorOfTheHub() throws {
+        func account(_ name: String, _ role: String, on database: AppDatabase, by author: Actor) throws -> User {
+            try database.createUser(NewUserInput(name: name, email: "\(name.lowercased())@example.org", role: role,
+                                                 password: "long enough password", passwordConfirmation: "long enough password"),
+                                    by: author)
+        }
+        let administrator = try account("Ike", "administrator", on: hub.database, by: actor)
+        let editor = try account("Jo", "editor", on: hub.database, by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        let node = Pusher.node(signedInAs: administrator.id)
+
+        let made = try [account("Kai", "administrator", on: nodeA.database, by: .system("setup")),
+                        account("Lee", "administrator", on: nodeA.database, by: .user(UUID())),
+                        account("Mo", "administrator", on: nodeA.database, by: .user(editor.id))]
+        let refused = try SyncExchange.push(nodeA.database, to: hub.database, from: node)
+        let granted = try account("Ned", "editor", on: nodeA.database, by: .user(administrator.id))
+        let taken = try SyncExchange.push(nodeA.database, to: hub.database, from: node)
+
+        #expect(refused.rejected == 3 && taken.applied == 1)
+        for user in made { #expect(throws: DomainError.self) { try hub.database.user(id: user.id) } }
+        #expect(try hub.database.user(id: granted.id).role == .editor)
+        #expect(try nodeA.database.failedOperations().first?.lastError?.contains("Only an administrator of the hub") == true)
+    }
+
+    @Test func aNodesCopySentOnLinkingIsTakenWithTheRightsOfTheAccountThatLinkedIt() throws {
+        let administrator = try hub.database.createUser(NewUserInput(name: "Ola", email: "ola@example.org", role: "administrator",
+                                                                     password: "long enough password", passwordConfirmation: "long enough password"),
+                                                        by: actor)
+        let editor = try hub.database.createUser(NewUserInput(name: "Pat", email: "pat@example.org", role: "editor",
+                                                              password: "long enough password", passwordConfirmation: "long enough password"),
+                                                 by: actor)
+        let standalone = try TestDatabase(linked: false)
+        let local = try standalone.database.createUser(NewUserInput(name: "Quin", email: "quin@example.org", role: "administrator",
+                                                                    password: "long enough password", passwordConfirmation: "long enough password"),
+                                                       by: .system("setup"))
+        try standalone.database.linkHub(.unreachableForTests)
+
+        #expect(try SyncExchange.push(standalone.database, to: hub.database, from: .node(signedInAs: editor.id)).rejected == 1)
+        try standalone.database.retryFailedOperation(try #require(try standalone.database.failedOperations().first).operationId)
+        #expect(try SyncExchange.push(standalone.database, to: hub.database, from: .node(signedInAs: administrator.id)).applied == 1)
+        #expect(try hub.database.user(id: local.id).email == "quin@example.org")
+    }
+
     @Test func anOperationByAnAuthorWhoseHubRoleIsReadOnlyIsRejected() throws {
         let user = try hub.database.createUser(NewUserInput(name: "Eve", email: "eve@example.org", role: "read-only",
                                                             password: "long enough password", passwordConfirmation: "long enough password"),
