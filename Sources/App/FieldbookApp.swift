@@ -115,9 +115,11 @@ public final class FieldbookApp: Sendable {
         duplicateScout.start()
         exports.start()
         let address = configuration.server.baseURL(port: port)
-        if try database.userCount() == 0 {
+        if try database.offersSetup() {
             announce("One-time setup code: \(setupCode.generate())")
             announce("Open \(address)/setup to create the first administrator with this code.")
+        } else if try database.awaitsHubAccounts(), try database.userCount() == 0 {
+            announce("This Fieldbook is bringing its accounts from its hub: sign in with an account of the hub once they have arrived.")
         }
         // Printed last, so a script that waits for this line has everything above it too.
         announce("Fieldbook is serving at \(address)/")

@@ -56,6 +56,9 @@ public enum Actor: Sendable, Equatable {
     case user(UUID)
     case system(String)
 
+    /// The author of what a node queues when it is linked: a copy of every record it holds, for the hub to take.
+    public static let linking = Actor.system("link")
+
     public var recorded: String {
         switch self {
         case .user(let id): id.uuidString.lowercased()

@@ -45,7 +45,8 @@ struct SyncEndpoints: Sendable {
             throw HTTPError(.badRequest, "Send at most \(Self.maxBatch) operations per push; this one had \(push.operations.count).")
         }
         try Self.check(push.operations)
-        return Response(headers: [("Content-Type", "application/json")], body: try context.hub.applyPush(push).jsonBytes)
+        let pusher = Pusher.node(signedInAs: try context.signedInUser.id)
+        return Response(headers: [("Content-Type", "application/json")], body: try context.hub.applyPush(push, from: pusher).jsonBytes)
     }
 
     /// The limits the document states for each operation, refused as a page refuses a field (422 with `fields`).

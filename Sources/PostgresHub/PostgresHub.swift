@@ -39,8 +39,8 @@ public final class PostgresHub: SyncHub {
     /// Stops listening for other processes' changes.
     public func close() { listener.stop() }
 
-    public func applyPush(_ request: PushRequest) throws -> PushResponse {
-        try pool.transaction { try Self.apply(request, $0) }
+    public func applyPush(_ request: PushRequest, from pusher: Pusher = .hubItself) throws -> PushResponse {
+        try pool.transaction { try Self.apply(request, $0, from: pusher) }
     }
 
     /// Applies a push in the caller's transaction, which then holds the change log's lock until it ends.
@@ -49,26 +49,27 @@ public final class PostgresHub: SyncHub {
     /// was most of what a push cost here, issue 17). Should the database refuse one of them (a repeated unique key,
     /// which only the database checks), that cannot be told to be one operation's: the batch is undone to its
     /// savepoint and decided again one write at a time, so the refused operation alone is refused.
-    static func apply(_ request: PushRequest, _ connection: PostgresConnection) throws -> PushResponse {
+    static func apply(_ request: PushRequest, _ connection: PostgresConnection, from pusher: Pusher = .hubItself) throws -> PushResponse {
         try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
         // A merge moves and deletes what names the merged-away record (`HubDecider.completeMerge`): one write at a time too.
-        guard !request.operations.contains(where: { $0.operation == .delete || $0.mergeSurvivor != nil }) else { return try decide(request, connection) }
+        guard !request.operations.contains(where: { $0.operation == .delete || $0.mergeSurvivor != nil }) else { return try decide(request, connection, pusher) }
         try connection.execute("SAVEPOINT deferred_push")
         do {
-            let response = try decide(request, connection, defersWrites: true)
+            let response = try decide(request, connection, pusher, defersWrites: true)
             try connection.execute("RELEASE SAVEPOINT deferred_push")
             return response
         } catch is DeferredWriteRefused {
             try connection.execute("ROLLBACK TO SAVEPOINT deferred_push")
             try connection.execute("RELEASE SAVEPOINT deferred_push")
-            return try decide(request, connection)
+            return try decide(request, connection, pusher)
         }
     }
 
-    private static func decide(_ request: PushRequest, _ connection: PostgresConnection, defersWrites: Bool = false) throws -> PushResponse {
+    private static func decide(_ request: PushRequest, _ connection: PostgresConnection, _ pusher: Pusher,
+                               defersWrites: Bool = false) throws -> PushResponse {
         let records = PostgresHubRecords(connection: connection, defersWrites: defersWrites)
         try records.readAhead(request.operations)
-        let decider = HubDecider(records: records)
+        let decider = HubDecider(records: records, pusher: pusher)
         // Looked up and remembered once per batch rather than once per operation: two round trips fewer each.
         var answered = try Self.earlierResults(connection, request.operations.map(\.operationId))
         var remembered: [AppliedOperation] = []

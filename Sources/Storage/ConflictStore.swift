@@ -71,6 +71,9 @@ extension AppDatabase {
             } else {
                 var mine: [String: JSONValue] = [:]
                 for field in conflict.fields where table.columns.contains(field.name) { mine[field.name] = field.mine }
+                // A credential is never set again from a conflict (`credentialColumns`): an old password must stay out.
+                mine = table.withoutCredentials(mine)
+                guard !mine.isEmpty else { return try Self.resolve(db, id, as: "dismissed") }
                 let edited = try RecordStates.writeEdit(db, table, state, mine)
                 try changes.recordUpdate(conflict.entity, id: conflict.entityId, before: state.fields,
                                          after: edited.fields.filter { table.columns.contains($0.key) }, baseVersion: state.version)

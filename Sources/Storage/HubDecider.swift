@@ -43,12 +43,20 @@ public enum ConstraintRefusal: Error, Sendable {
     }
 }
 
+/// Who hands a push to the hub: a node, signed in with an account of the hub, or the hub itself (an account made with
+/// its command line, the notices it writes).
+public enum Pusher: Sendable, Equatable {
+    case hubItself
+    case node(signedInAs: UUID)
+}
+
 /// Decides and applies one pushed operation against the hub's current record: refusals for rights and checks,
 /// conflicts field by field against the values the edit was made on, and merges of edits to different fields.
 public struct HubDecider<Records: HubRecords> {
     let records: Records
+    let pusher: Pusher
 
-    public init(records: Records) { self.records = records }
+    public init(records: Records, pusher: Pusher) { (self.records, self.pusher) = (records, pusher) }
 
     public func apply(_ pushed: SyncOperation) throws -> SyncResult {
         guard let table = RecordKind.named(pushed.entity) else {
@@ -109,7 +117,8 @@ public struct HubDecider<Records: HubRecords> {
             guard try records.wasEverWritten(table, operation.entityId) else {
                 return rejected(operation, "This \(table.noun) does not exist on the hub; its creation may have failed.", current: current)
             }
-            let losing = operation.fields.map { LosingField(name: $0.key, mine: $0.value, theirs: .null) }.sorted { $0.name < $1.name }
+            let losing = table.withoutCredentials(operation.fields).map { LosingField(name: $0.key, mine: $0.value, theirs: .null) }
+                .sorted { $0.name < $1.name }
             return SyncResult(operationId: operation.operationId, outcome: .conflict, reason: "deleted", losingFields: losing, current: current)
         }
         var winning: [String: JSONValue] = [:]
@@ -117,6 +126,12 @@ public struct HubDecider<Records: HubRecords> {
         for (name, mine) in operation.fields where table.columns.contains(name) {
             let theirs = current.fields[name] ?? .null
             if theirs.storesSame(as: mine) { continue }
+            if table.credentialColumns.contains(name) {
+                // A credential is set by an edit that changes it (a password change), whichever reaches the hub last;
+                // a create of a record the hub holds (a node re-sending its copy on linking) may carry a stale one.
+                if operation.operation == .update { winning[name] = mine }
+                continue
+            }
             let before = operation.before[name]
             if operation.operation == .update, before == nil || before!.storesSame(as: theirs) {
                 winning[name] = mine
@@ -160,6 +175,9 @@ public struct HubDecider<Records: HubRecords> {
     /// Operations keep their author's rights: a user this hub knows must still hold the role the change needs, and a
     /// row that belongs to one user is changed only by them (or by Fieldbook itself, whose author is not a user id).
     private func permissionRefusal(_ operation: SyncOperation, _ table: RecordKind, _ current: RecordState) throws -> String? {
+        if table.requiredRole == .administrator, case .node(let signedIn) = pusher {
+            return try grantRefusal(operation, table, linkedBy: signedIn)
+        }
         guard let authorId = UUID(uuidString: operation.author) else { return nil }
         if let ownerColumn = table.ownerColumn {
             let owner = current.deleted ? operation.fields[ownerColumn] : current.fields[ownerColumn]
@@ -175,6 +193,19 @@ public struct HubDecider<Records: HubRecords> {
         }
         if account.disabled { return "The author's account is disabled on the hub." }
         return allowed ? nil : "The author's role on the hub (\(account.role.label)) may not change this kind of record."
+    }
+
+    /// Accounts and roles are granted on a hub by its administrators only: a node's push of one is taken when its author
+    /// is an enabled administrator here, or when it is the node's copy sent on linking, which the account that linked
+    /// the node (an administrator, checked the same way) vouches for. Nothing made by Fieldbook itself on a node
+    /// (a first administrator made at /setup, an account from its command line) nor by someone unknown here is taken.
+    private func grantRefusal(_ operation: SyncOperation, _ table: RecordKind, linkedBy signedIn: UUID) throws -> String? {
+        let grantor = UUID(uuidString: operation.author) ?? (operation.author == Actor.linking.recorded ? signedIn : nil)
+        guard let grantor, let account = try records.account(grantor), account.role.canAdminister, !account.disabled else {
+            return "Only an administrator of the hub may change a \(table.label.one) there; this change was made on a node by "
+                + "someone who is not one (\(operation.author)). A hub administrator can make the account on the hub."
+        }
+        return nil
     }
 
     private func rejected(_ operation: SyncOperation, _ reason: String, current: RecordState?) -> SyncResult {

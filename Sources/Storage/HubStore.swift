@@ -13,13 +13,13 @@ extension AppDatabase {
     /// A push of creates and edits is decided first and its records written together (`DeferredHubRows`). Should the
     /// database refuse one of them (a repeated name), or a record name one not here, the push is undone to its
     /// savepoint and decided again one write at a time, so the refused operation alone is refused.
-    public func applyPush(_ request: PushRequest) throws -> PushResponse {
+    public func applyPush(_ request: PushRequest, from pusher: Pusher = .hubItself) throws -> PushResponse {
         // What this push changed here, for the change feed: an operation seen before changed nothing new.
         var changed: [RecordChange] = []
         SharedRead.current(for: pool)?.noteWrite("a push")
         let response = try pool.write { db in
-            let decided = try (DeferredHubRows.canDefer(request) ? Self.decideDeferring(db, request) : nil)
-                ?? Self.decide(db, request, deferred: nil)
+            let decided = try (DeferredHubRows.canDefer(request) ? Self.decideDeferring(db, request, pusher) : nil)
+                ?? Self.decide(db, request, pusher, deferred: nil)
             changed = decided.changed
             return decided.response
         }
@@ -28,11 +28,11 @@ extension AppDatabase {
     }
 
     /// Nil when the database refused a record the push wrote: nothing of it is left.
-    private static func decideDeferring(_ db: Database, _ request: PushRequest) throws -> (response: PushResponse, changed: [RecordChange])? {
+    private static func decideDeferring(_ db: Database, _ request: PushRequest, _ pusher: Pusher) throws -> (response: PushResponse, changed: [RecordChange])? {
         var decided: (response: PushResponse, changed: [RecordChange])?
         do {
             try db.inSavepoint {
-                decided = try decide(db, request, deferred: DeferredHubRows())
+                decided = try decide(db, request, pusher, deferred: DeferredHubRows())
                 return .commit
             }
         } catch let error as DatabaseError {
@@ -45,7 +45,7 @@ extension AppDatabase {
         return decided
     }
 
-    private static func decide(_ db: Database, _ request: PushRequest,
+    private static func decide(_ db: Database, _ request: PushRequest, _ pusher: Pusher,
                                deferred: DeferredHubRows?) throws -> (response: PushResponse, changed: [RecordChange]) {
         let forwardsUpstream = try Self.isLinked(db)
         var changed: [RecordChange] = []
@@ -56,7 +56,7 @@ extension AppDatabase {
                 continue
             }
             let records = SQLiteHubRecords(db: db, forwardsUpstream: forwardsUpstream, deferred: deferred)
-            let result = try HubDecider(records: records).apply(operation)
+            let result = try HubDecider(records: records, pusher: pusher).apply(operation)
             results.append(result)
             if result.outcome == .applied || result.outcome == .merged { changed.append(operation.pushedChange) }
             // A rejection changed nothing, so it is not remembered: a retry after the cause is fixed is judged anew.

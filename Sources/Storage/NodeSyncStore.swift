@@ -125,6 +125,10 @@ extension AppDatabase {
         case .applied, .merged:
             result.outcome == .applied ? (tally.applied += 1) : (tally.merged += 1)
             try db.cachedStatement(sql: "DELETE FROM outbox WHERE operation_id = ?").execute(arguments: [id])
+        case .conflict where result.reason == "edited" && result.losingCredentialsOnly:
+            // A hub that still puts credentials in conflict: they are not people's edits to judge (`credentialColumns`).
+            tally.merged += 1
+            try db.cachedStatement(sql: "DELETE FROM outbox WHERE operation_id = ?").execute(arguments: [id])
         case .conflict:
             tally.conflicts += 1
             try db.execute(sql: "DELETE FROM outbox WHERE operation_id = ?", arguments: [id])
@@ -199,7 +203,9 @@ extension AppDatabase {
         case "changed": "delete"
         default: "edit"
         }
-        let fields = String(decoding: try JSONEncoder.sortedKeys.encode(result.losingFields), as: UTF8.self)
+        let credentials = RecordKind.named(entry.change.entity)?.credentialColumns ?? []
+        let losing = result.losingFields.filter { !credentials.contains($0.name) }
+        let fields = String(decoding: try JSONEncoder.sortedKeys.encode(losing), as: UTF8.self)
         let conflictId = UUID()
         try db.execute(sql: """
             INSERT OR IGNORE INTO sync_conflicts (id, operation_id, entity, entity_id, kind, fields, author, edited_at, detected_at)
@@ -218,6 +224,14 @@ private struct RecordKey: Hashable {
     let id: UUID
 
     init(_ entity: String, _ id: UUID) { (self.entity, self.id) = (entity, id) }
+}
+
+extension SyncResult {
+    /// True when every field that lost is a credential of the record's kind.
+    var losingCredentialsOnly: Bool {
+        let credentials = RecordKind.named(current.entity)?.credentialColumns ?? []
+        return !losingFields.isEmpty && losingFields.allSatisfy { credentials.contains($0.name) }
+    }
 }
 
 extension RecordState {

@@ -43,13 +43,17 @@ public struct RecordKind: Sendable {
     /// Whether "export everything" includes the kind: the community's records do; accounts (which hold password
     /// hashes) and one person's notifications do not.
     public let inFullExport: Bool
+    /// Columns holding a credential (a password hash). They travel so people sign in on every node, but never take
+    /// part in field merges, conflicts or re-applied values: a copy re-sent on linking may be stale, and setting an old
+    /// one again would let an old password back in. Only an edit that changes one (a password change) sets it.
+    public let credentialColumns: Set<String>
     /// Columns holding a moment (stored `yyyy-MM-dd HH:mm:ss.SSS`, UTC), which exports write in ISO 8601.
     let instantColumns: Set<String>
 
     init(entity: String, table: String, columns: [String], metaColumns: [String] = [], requiredRole: UserRole = .editor,
          searchColumns: [String] = [], label: (one: String, many: String), listPath: String? = nil, appendOnly: Bool = false,
          ownerColumn: String? = nil, inFullExport: Bool = true, instants: [String] = [], references: [Reference] = [],
-         uniqueKeys: [[String]] = [], optional: [String] = [], validate: @escaping @Sendable (any RecordLookup, UUID, [String: JSONValue]) throws -> Void) {
+         uniqueKeys: [[String]] = [], optional: [String] = [], credentials: [String] = [], validate: @escaping @Sendable (any RecordLookup, UUID, [String: JSONValue]) throws -> Void) {
         self.entity = entity
         self.table = table
         self.columns = columns
@@ -65,6 +69,7 @@ public struct RecordKind: Sendable {
         optionalColumns = Set(optional)
         requiredColumns = (columns + metaColumns).filter { !optional.contains($0) }
         self.inFullExport = inFullExport
+        credentialColumns = Set(credentials)
         instantColumns = Set(instants + metaColumns.filter(RecordKind.timestamps.contains))
         storedColumns = ["id", "version"] + columns + metaColumns
         self.validate = validate
@@ -116,6 +121,11 @@ public struct RecordKind: Sendable {
     func searchText(searched values: [DatabaseValue?]) -> String? {
         guard !searchColumns.isEmpty else { return nil }
         return SearchText.of(values.map { $0.flatMap(String.fromDatabaseValue) ?? "" })
+    }
+
+    /// The fields without the credentials among them: what may be merged, be in conflict or be applied again.
+    public func withoutCredentials<Value>(_ fields: [String: Value]) -> [String: Value] {
+        credentialColumns.isEmpty ? fields : fields.filter { !credentialColumns.contains($0.key) }
     }
 
     /// The values a change of a row carries: its synced columns as they are stored.

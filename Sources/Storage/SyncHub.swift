@@ -5,8 +5,9 @@ import Foundation
 /// ordinary Fieldbook (`AppDatabase`, one SQLite file) is one; a PostgreSQL hub, for organizations that outgrow one
 /// machine, is another. Nodes cannot tell them apart.
 public protocol SyncHub: Sendable {
-    /// Applies a node's batch in order; an operation id seen before gets the answer it got the first time.
-    func applyPush(_ request: PushRequest) throws -> PushResponse
+    /// Applies a batch in order; an operation id seen before gets the answer it got the first time. `pusher`: the
+    /// node's sign-in, whose rights its copies sent on linking have (`HubDecider`), or the hub itself.
+    func applyPush(_ request: PushRequest, from pusher: Pusher) throws -> PushResponse
     /// The change log after `cursor`: each changed record once, with its state now, in the order of its latest change.
     func changes(after cursor: Int64, limit: Int) throws -> ChangePage
     /// The newest change log sequence number (0 when the log is empty).

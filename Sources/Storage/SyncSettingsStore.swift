@@ -129,7 +129,7 @@ extension AppDatabase {
     /// Queues a create for every record this node holds, parents before children, so a hub receives them in an order
     /// it can check.
     private static func queueExistingRecords(_ db: Database) throws {
-        let recorder = ChangeRecorder(db: db, author: "system:link", queuesForHub: true)
+        let recorder = ChangeRecorder(db: db, author: Actor.linking.recorded, queuesForHub: true)
         for table in RecordKind.all {
             let custom = table.metaColumns.contains("is_predefined") ? "WHERE is_predefined = 0" : ""
             let sql = table.table == "geographic_areas" ? """

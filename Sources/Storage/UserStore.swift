@@ -43,13 +43,37 @@ extension AppDatabase {
         }
     }
 
-    /// Creates the first administrator; refused once any user exists (so /setup works exactly once).
+    /// Whether /setup may make the first administrator: only a Fieldbook with no account that is not linked to a hub.
+    /// A linked node's accounts come from its hub, where only a hub administrator grants them; one made here while
+    /// the first copy is still arriving would be pushed as an administrator nobody there chose.
+    public func offersSetup() throws -> Bool {
+        try read { db in
+            try !Self.isLinked(db) && (Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM users")) ?? 0) == 0
+        }
+    }
+
+    /// True while a linked node is still bringing its first copy of the hub, accounts included (they come last).
+    public func awaitsHubAccounts() throws -> Bool {
+        try read { db in try Self.isLinked(db) && !Self.hasCopiedHub(db) }
+    }
+
+    /// Whether an account with this email is held here (enabled or not).
+    public func holdsAccount(email: String) throws -> Bool {
+        let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", arguments: [normalized]) ?? false
+        }
+    }
+
+    /// Creates the first administrator; refused once any user exists (so /setup works exactly once) and on a linked node.
     @discardableResult
     public func createFirstAdministrator(_ input: NewUserInput) throws -> User {
         var first = input
         first.role = UserRole.administrator.rawValue
-        guard try userCount() == 0 else {
-            throw DomainError.protected(message: "Fieldbook already has an administrator. Sign in instead.")
+        guard try offersSetup() else {
+            throw DomainError.protected(message: try isLinkedToHub()
+                ? "This Fieldbook is linked to a hub: its accounts come from the hub. Sign in with your account there."
+                : "Fieldbook already has an administrator. Sign in instead.")
         }
         return try createUser(first, by: .system("setup"))
     }

@@ -121,7 +121,7 @@ public final class WebUI: Sendable {
                             upkeep: inout SessionUpkeep?) throws -> Response {
         var context = makeContext(request, upkeep: &upkeep)
         if access != .anyone, context.user == nil {
-            if try database.userCount() == 0 { return context.redirect(to: Paths.setup()) }
+            if try database.offersSetup() { return context.redirect(to: Paths.setup()) }
             if request.method == .post, let signIn = LoginPages.sessionEnded(&context, restorable: restorableForms[route] != nil) {
                 return signIn
             }

@@ -9,7 +9,7 @@ import Testing
 
     @Test func aSessionIdleTooLongIsDeletedAndAFreshOneKept() throws {
         let given = try TestDatabase()
-        let user = try given.database.createFirstAdministrator(.forTests("admin@example.org", .administrator))
+        let user = try given.database.createUser(.forTests("admin@example.org", .administrator), by: .system("test"))
         let start = Date()
         let session = try given.database.startSession(for: user.id)
         try given.database.purgeExpiredSessions(policy: policy, now: start.addingTimeInterval(590))
@@ -20,7 +20,7 @@ import Testing
 
     @Test func aSessionInUseIsDeletedOnceOlderThanTheAbsoluteTimeout() throws {
         let given = try TestDatabase()
-        let user = try given.database.createFirstAdministrator(.forTests("admin@example.org", .administrator))
+        let user = try given.database.createUser(.forTests("admin@example.org", .administrator), by: .system("test"))
         let start = Date()
         let session = try given.database.startSession(for: user.id)
         try given.database.keepUp(.touch(tokenHash: TokenSecret.hash(session.token), at: start.addingTimeInterval(3500)))

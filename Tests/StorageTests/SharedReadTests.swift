@@ -11,7 +11,7 @@ import Testing
     /// A write made meanwhile on another thread (another request) is seen only once the shared read has ended.
     @Test func readsTogetherSeeOneStateOfTheRecordsWhateverIsWrittenMeanwhile() throws {
         let given = try TestDatabase()
-        let admin = try given.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
+        let admin = try given.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
         let database = given.database
         let counts = try database.readingTogether {
             let before = try database.userCount()
@@ -30,8 +30,8 @@ import Testing
     /// Reads on another thread, or of another database, do not join this thread's transaction.
     @Test func onlyThisThreadsReadsOfThisDatabaseJoin() throws {
         let given = try TestDatabase(), other = try TestDatabase()
-        let admin = try given.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
-        _ = try other.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
+        let admin = try given.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
+        _ = try other.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
         let database = given.database
         let seen = try database.readingTogether {
             _ = try database.userCount()
@@ -54,7 +54,7 @@ import Testing
 
     @Test func aNestedReadingTogetherJoinsTheOuterOne() throws {
         let given = try TestDatabase()
-        let admin = try given.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
+        let admin = try given.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
         let database = given.database
         let inner = try database.readingTogether {
             try database.readingTogether {
@@ -73,7 +73,7 @@ import Testing
     /// A page looks its session up inside its shared read and writes the session's upkeep after it.
     @Test func aSessionLookupLeavesItsUpkeepToTheCaller() throws {
         let given = try TestDatabase()
-        let user = try given.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
+        let user = try given.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
         let policy = SessionPolicy(idleTimeout: 600, absoluteTimeout: 3600)
         let start = Date()
         let session = try given.database.startSession(for: user.id)

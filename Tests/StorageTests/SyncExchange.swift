@@ -8,11 +8,11 @@ import GRDB
 enum SyncExchange {
     /// Pushes the whole pending queue in batches; returns the summed tally.
     @discardableResult
-    static func push(_ node: AppDatabase, to hub: AppDatabase, batch: Int = 100) throws -> PushTally {
+    static func push(_ node: AppDatabase, to hub: AppDatabase, batch: Int = 100, from pusher: Pusher = .hubItself) throws -> PushTally {
         var total = PushTally()
         let nodeId = try node.nodeId()
         while case let entries = try node.pendingOperations(limit: batch), !entries.isEmpty {
-            let response = try hub.applyPush(PushRequest(nodeId: nodeId, operations: entries.map(\.syncOperation)))
+            let response = try hub.applyPush(PushRequest(nodeId: nodeId, operations: entries.map(\.syncOperation)), from: pusher)
             let tally = try node.settlePush(entries, results: response.results)
             total.applied += tally.applied
             total.merged += tally.merged

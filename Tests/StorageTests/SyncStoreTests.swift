@@ -346,6 +346,89 @@ import Testing
         #expect(try nodeA.database.user(id: user.id).role == .readOnly)
     }
 
+    // Issue 36: a node re-linked after a password change on the hub re-sends its stale copy of the password hash. That
+    // copy is never a conflict, and no re-applied value brings an old password back.
+    @Test func aStaleCopyOfAPasswordReSentOnLinkingIsNeitherAConflictNorApplied() throws {
+        let user = try hub.database.createUser(NewUserInput(name: "Gil", email: "gil@example.org", role: "administrator",
+                                                            password: "old password 123", passwordConfirmation: "old password 123"),
+                                               by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        try hub.database.resetPassword(id: user.id, password: "new password 456", confirmation: "new password 456", by: actor)
+
+        try nodeA.database.unlinkHub()
+        try nodeA.database.linkHub(.unreachableForTests)
+        let tally = try SyncExchange.push(nodeA.database, to: hub.database)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+
+        #expect(tally.conflicts == 0 && tally.rejected == 0)
+        #expect(try nodeA.database.conflicts().isEmpty)
+        for database in [hub.database, nodeA.database] {
+            #expect(try database.verifyCredentials(email: "gil@example.org", password: "new password 456")?.id == user.id)
+            #expect(try database.verifyCredentials(email: "gil@example.org", password: "old password 123") == nil)
+        }
+    }
+
+    @Test func aPasswordChangedOnANodeIsSetOnTheHubWithoutAConflictWhenTheHubChangedItToo() throws {
+        let user = try hub.database.createUser(NewUserInput(name: "Hana", email: "hana@example.org", role: "editor",
+                                                            password: "first password 1", passwordConfirmation: "first password 1"),
+                                               by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        try hub.database.resetPassword(id: user.id, password: "hub password 333", confirmation: "hub password 333", by: actor)
+        try nodeA.database.resetPassword(id: user.id, password: "node password 22", confirmation: "node password 22", by: actor)
+
+        let tally = try SyncExchange.push(nodeA.database, to: hub.database)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+
+        #expect(tally.conflicts == 0)
+        #expect(try nodeA.database.conflicts().isEmpty)
+        #expect(try hub.database.verifyCredentials(email: "hana@example.org", password: "node password 22") != nil)
+        #expect(try nodeA.database.verifyCredentials(email: "hana@example.org", password: "node password 22") != nil)
+    }
+
+    // Issue 36: an account, or a role, reaches a hub only when one of its administrators granted it.
+    @Test func aNodesPushOfAnAccountIsTakenOnlyFromAnAdministratorOfTheHub() throws {
+        func account(_ name: String, _ role: String, on database: AppDatabase, by author: Actor) throws -> User {
+            try database.createUser(NewUserInput(name: name, email: "\(name.lowercased())@example.org", role: role,
+                                                 password: "long enough password", passwordConfirmation: "long enough password"),
+                                    by: author)
+        }
+        let administrator = try account("Ike", "administrator", on: hub.database, by: actor)
+        let editor = try account("Jo", "editor", on: hub.database, by: actor)
+        try SyncExchange.pull(nodeA.database, from: hub.database)
+        let node = Pusher.node(signedInAs: administrator.id)
+
+        let made = try [account("Kai", "administrator", on: nodeA.database, by: .system("setup")),
+                        account("Lee", "administrator", on: nodeA.database, by: .user(UUID())),
+                        account("Mo", "administrator", on: nodeA.database, by: .user(editor.id))]
+        let refused = try SyncExchange.push(nodeA.database, to: hub.database, from: node)
+        let granted = try account("Ned", "editor", on: nodeA.database, by: .user(administrator.id))
+        let taken = try SyncExchange.push(nodeA.database, to: hub.database, from: node)
+
+        #expect(refused.rejected == 3 && taken.applied == 1)
+        for user in made { #expect(throws: DomainError.self) { try hub.database.user(id: user.id) } }
+        #expect(try hub.database.user(id: granted.id).role == .editor)
+        #expect(try nodeA.database.failedOperations().first?.lastError?.contains("Only an administrator of the hub") == true)
+    }
+
+    @Test func aNodesCopySentOnLinkingIsTakenWithTheRightsOfTheAccountThatLinkedIt() throws {
+        let administrator = try hub.database.createUser(NewUserInput(name: "Ola", email: "ola@example.org", role: "administrator",
+                                                                     password: "long enough password", passwordConfirmation: "long enough password"),
+                                                        by: actor)
+        let editor = try hub.database.createUser(NewUserInput(name: "Pat", email: "pat@example.org", role: "editor",
+                                                              password: "long enough password", passwordConfirmation: "long enough password"),
+                                                 by: actor)
+        let standalone = try TestDatabase(linked: false)
+        let local = try standalone.database.createUser(NewUserInput(name: "Quin", email: "quin@example.org", role: "administrator",
+                                                                    password: "long enough password", passwordConfirmation: "long enough password"),
+                                                       by: .system("setup"))
+        try standalone.database.linkHub(.unreachableForTests)
+
+        #expect(try SyncExchange.push(standalone.database, to: hub.database, from: .node(signedInAs: editor.id)).rejected == 1)
+        try standalone.database.retryFailedOperation(try #require(try standalone.database.failedOperations().first).operationId)
+        #expect(try SyncExchange.push(standalone.database, to: hub.database, from: .node(signedInAs: administrator.id)).applied == 1)
+        #expect(try hub.database.user(id: local.id).email == "quin@example.org")
+    }
+
     @Test func anOperationByAnAuthorWhoseHubRoleIsReadOnlyIsRejected() throws {
         let user = try hub.database.createUser(NewUserInput(name: "Eve", email: "eve@example.org", role: "read-only",
                                                             password: "long enough password", passwordConfirmation: "long enough password"),

@@ -21,15 +21,27 @@ import Testing
     }
 
     @Test func firstAdministratorCanOnlyBeCreatedOnce() throws {
-        let given = try TestDatabase()
+        let given = try TestDatabase(linked: false)
+        #expect(try given.database.offersSetup())
         let first = try given.database.createFirstAdministrator(newUser("first@example.org", .readOnly))
         #expect(first.role == .administrator)
+        #expect(try !given.database.offersSetup())
         #expect(throws: DomainError.self) { try given.database.createFirstAdministrator(newUser("second@example.org", .administrator)) }
+    }
+
+    // Issue 36: a linked node's accounts come from its hub; one made here before they arrive would be pushed as an
+    // administrator no hub administrator chose.
+    @Test func aLinkedFieldbookWithoutAccountsOffersNoSetup() throws {
+        let given = try TestDatabase()
+        #expect(try given.database.userCount() == 0)
+        #expect(try !given.database.offersSetup())
+        #expect(try given.database.awaitsHubAccounts())
+        #expect(throws: DomainError.self) { try given.database.createFirstAdministrator(newUser("first@example.org", .administrator)) }
     }
 
     @Test func theLastAdministratorCannotBeDemotedOrDisabled() throws {
         let given = try TestDatabase()
-        let admin = try given.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
+        let admin = try given.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
         #expect(throws: DomainError.self) {
             try given.database.updateUser(id: admin.id, UserChangeInput(name: "Admin", role: "editor", isDisabled: false), by: .user(admin.id))
         }
@@ -44,7 +56,7 @@ import Testing
 
     @Test func disablingOrResettingAPasswordEndsSessions() throws {
         let given = try TestDatabase()
-        let admin = try given.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
+        let admin = try given.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
         let editor = try given.database.createUser(newUser("editor@example.org", .editor), by: .user(admin.id))
         let policy = SessionPolicy()
         let first = try given.database.startSession(for: editor.id)
@@ -61,7 +73,7 @@ import Testing
 
     @Test func sessionsExpireWhenIdleOrTooOld() throws {
         let given = try TestDatabase()
-        let user = try given.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
+        let user = try given.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
         let policy = SessionPolicy(idleTimeout: 600, absoluteTimeout: 3600)
         let start = Date()
         let idle = try given.database.startSession(for: user.id)
@@ -78,7 +90,7 @@ import Testing
 
     @Test func userWritesGoThroughTheOutbox() throws {
         let given = try TestDatabase()
-        let admin = try given.database.createFirstAdministrator(newUser("admin@example.org", .administrator))
+        let admin = try given.database.createUser(newUser("admin@example.org", .administrator), by: .system("test"))
         try given.database.createUser(newUser("reader@example.org", .readOnly), by: .user(admin.id))
         let entries = try given.database.outboxEntries()
         #expect(entries.map(\.change.entity) == ["user", "user"])

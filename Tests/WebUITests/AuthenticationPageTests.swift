@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct AuthenticationPageTests {
     @Test func setupNeedsTheOneTimeCodeAndWorksOnce() async throws {
-        let given = try await WebHarness()
+        let given = try await WebHarness(linked: false)
         let code = given.setupCode.generate()
         #expect(given.get("/").header("Location") == "/setup")
         let wrong = given.post("/setup", [("setup_code", "AAAA-AAAA"), ("name", "Ada"), ("email", "ada@example.org"),
@@ -23,6 +23,24 @@ import Testing
         #expect(given.get("/").status == .ok)
         #expect(try given.database.users().map(\.role) == [.administrator])
         #expect(given.get("/setup").header("Location") == "/login")
+    }
+
+    // Issue 36: a linked node bringing its first copy of the hub offers no setup, says how far it has got, and a try with
+    // an account not here yet is told so and not counted towards the throttle; a wrong password of an account here is.
+    @Test func aLinkedNodeWithoutAccountsOffersNoSetupAndSaysItsAccountsAreArriving() async throws {
+        let given = try await WebHarness()
+        _ = given.setupCode.generate()
+        #expect(given.get("/").header("Location")?.hasPrefix("/login") == true)
+        #expect(given.get("/setup").header("Location") == "/login")
+        let login = given.get("/login")
+        #expect(login.status == .ok && login.bodyText.contains("bringing its records and accounts from its hub"))
+        for _ in 0..<6 {
+            let tried = given.post("/login", [("email", "hub-admin@example.org"), ("password", WebHarness.password)])
+            #expect(tried.status == .unprocessableContent && tried.bodyText.contains("have not all arrived here yet"))
+        }
+        try given.createUser("here@example.org", .editor)
+        let statuses = (0..<6).map { _ in given.post("/login", [("email", "here@example.org"), ("password", "not the password")]).status }
+        #expect(statuses.last == .tooManyRequests)
     }
 
     @Test func wrongPasswordShowsTheErrorSummaryAndKeepsTheEmail() async throws {
@@ -170,7 +188,7 @@ import Testing
 /// Issue 16: pages name their icon, and the icon is served as SVG.
 @Suite struct FaviconTests {
     @Test func everyPageNamesTheIconAndItIsServed() async throws {
-        let given = try await WebHarness()
+        let given = try await WebHarness(linked: false)
         let page = given.get("/setup").bodyText
         let href = try #require(page.range(of: #"<link rel="icon" href="([^"]+)" type="image/svg\+xml">"#, options: .regularExpression)
             .map { String(page[$0]).components(separatedBy: "\"")[3] })

@@ -23,13 +23,16 @@ final class WebHarness {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil) async throws {
+    /// `linked`: false for a standalone Fieldbook (the only kind that offers /setup).
+    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil, linked: Bool = true) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
         // Linked to a hub that is never contacted, so writes queue outbox entries the tests can count.
-        try database.linkHub(HubLink(upstream: URL(string: "http://hub.invalid")!, email: "hub@example.org",
-                                     refreshToken: "not-a-real-token", linkedAt: Date()))
+        if linked {
+            try database.linkHub(HubLink(upstream: URL(string: "http://hub.invalid")!, email: "hub@example.org",
+                                         refreshToken: "not-a-real-token", linkedAt: Date()))
+        }
         let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path)
         let staticFiles = try StaticFiles(mounts: [("", Self.repositoryRoot.appendingPathComponent("Public").path)])
         var engineSettings = SyncEngineSettings()

@@ -694,14 +694,18 @@ def check_sign_out(checker, browser, role):
 HUB_EMAIL = "hub-admin@example.org"
 
 
-def hub_and_linked_node(binary, root, node_args=(), offline=False):
+def hub_and_linked_node(binary, root, node_args=(), offline=False, node_admin=None):
     """A hub with an administrator, and a node linked to it with that account (before the node starts);
-    `offline`: the hub stops before the node starts, so the node never reaches it."""
+    `offline`: the hub stops before the node starts, so the node never reaches it; `node_admin`: an email for an
+    administrator of the node's own, made before linking (a linked node offers no /setup: its accounts come from the hub)."""
     hub = Server(binary, root)
 
     def link_to_hub(data, env):
         subprocess.run([binary, "create-user", "--data", os.path.join(hub.data, "db"), "--email", HUB_EMAIL,
                         "--role", "administrator"], input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
+        if node_admin:
+            subprocess.run([binary, "create-user", "--data", data, "--email", node_admin, "--role", "administrator"],
+                           input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
         subprocess.run([binary, "link", "--data", data, "--upstream", hub.base, "--email", HUB_EMAIL],
                        input=PASSWORD + "\n", text=True, env=env, check=True, capture_output=True)
         if offline:
@@ -715,13 +719,11 @@ def check_live_status(checker, binary, root):
     pending count on an open page without a reload. Its own server is linked to a hub that is then stopped (offline),
     so the pending count is shown; only the hub state is a live region (counts are not announced)."""
     # Linked to a real hub, which is then stopped: the node is offline and its writes queue.
-    _, server = hub_and_linked_node(binary, root, offline=True)
+    email = USERS["administrator"][1]
+    _, server = hub_and_linked_node(binary, root, offline=True, node_admin=email)
     browser = Browser(server.base)
     label = "live status: a write in another session updates an open page"
     try:
-        name, email = USERS["administrator"]
-        browser.post("/setup", {"setup_code": server.code, "name": name, "email": email,
-                                "password": PASSWORD, "password_confirmation": PASSWORD})
         browser.sign_in(email)
         checker.page(browser, "live status: home with a hub configured", "/")
         driver = browser.driver

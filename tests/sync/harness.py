@@ -350,6 +350,32 @@ class ApiClient:
         return self.request("POST", f"/api/v1/visit-lists/{list_id}/stops/{stop_id}/logs", {"result": result, "note": note})
 
 
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+class Pages:
+    """A browser's session on one node's pages: signed in through the login form, each form posted with its token."""
+
+    def __init__(self, node: Node, account: "Account"):
+        self.node, self.session = node, _session()
+        token = self.token("/login")
+        answer = self.session.post(node.url + "/login", data={"email": account.email, "password": account.password,
+                                                              "csrf_token": token}, allow_redirects=False, timeout=30)
+        assert answer.status_code == 303, answer.text[:500]
+
+    def get(self, path: str) -> requests.Response:
+        return self.session.get(self.node.url + path, allow_redirects=False, timeout=30)
+
+    def token(self, path: str) -> str:
+        page = self.session.get(self.node.url + path, timeout=30)
+        assert page.status_code == 200, f"{path}: {page.status_code}"
+        return CSRF.search(page.text).group(1)
+
+    def post(self, path: str, form_path: str, data: dict, files: dict | None = None):
+        return self.session.post(self.node.url + path, data={**data, "csrf_token": self.token(form_path)}, files=files,
+                                 allow_redirects=False, timeout=60)
+
+
 @dataclass
 class Account:
     email: str

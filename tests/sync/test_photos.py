@@ -3,37 +3,13 @@ through the hub and verified, over a connection that breaks in the middle of the
 its files, everywhere."""
 
 import hashlib
-import re
 from pathlib import Path
 
 from fault_proxy import FaultProxy
-from harness import _session, node_admin, start_hub, start_linked_node, wait_converged, wait_until
+from harness import Pages, _session, node_admin, start_hub, start_linked_node, wait_converged, wait_until
 
 FIXTURES = Path(__file__).resolve().parents[2] / "Tests" / "Fixtures" / "photos"
 PHOTO_FILES = "/api/v1/sync/photo-files/"
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
-class Pages:
-    """A browser's session on one node's pages: signed in through the login form, each form posted with its token."""
-
-    def __init__(self, node, account):
-        self.node, self.session = node, _session()
-        token = self.token("/login")
-        answer = self.session.post(node.url + "/login", data={"email": account.email, "password": account.password,
-                                                              "csrf_token": token}, allow_redirects=False, timeout=30)
-        assert answer.status_code == 303, answer.text[:500]
-
-    def token(self, path: str) -> str:
-        page = self.session.get(self.node.url + path, timeout=30)
-        assert page.status_code == 200, f"{path}: {page.status_code}"
-        return CSRF.search(page.text).group(1)
-
-    def post(self, path: str, form_path: str, data: dict, files: dict | None = None):
-        return self.session.post(self.node.url + path, data={**data, "csrf_token": self.token(form_path)}, files=files,
-                                 allow_redirects=False, timeout=60)
-
-
 def test_a_photo_taken_on_one_node_appears_on_another_verified_through_a_broken_connection(cluster, hub_kind):
     hub, hub_api = start_hub(cluster, kind=hub_kind)
     person = hub_api.create_participant("Amina Odhiambo", "amina@example.org")

@@ -13,7 +13,7 @@ struct UserRow: StoredRecord {
     static let kind = RecordKind(
         entity: "user", table: databaseTableName, columns: ["email", "name", "role", "password_hash", "is_disabled"],
         metaColumns: RecordKind.timestamps, requiredRole: .administrator, label: ("user", "users"), listPath: "/users",
-        inFullExport: false, uniqueKeys: [["email"]]
+        inFullExport: false, uniqueKeys: [["email"]], credentials: ["password_hash"]
     ) { _, _, fields in
         var errors = ValidationError()
         if !EmailAddress.isValid(fields.text("email")) { errors.add("email", "Enter an email address in the correct format, like name@example.org") }

@@ -7,7 +7,7 @@ import Surface
 enum LoginPages {
     static func form(_ context: inout PageContext) throws -> Response {
         if context.user != nil { return context.redirect(to: Paths.home()) }
-        if try context.database.userCount() == 0 { return context.redirect(to: Paths.setup()) }
+        if try context.database.offersSetup() { return context.redirect(to: Paths.setup()) }
         let next = context.request.query["next"].flatMap(ReturnAddress.localPath) ?? ""
         return render(&context, email: "", next: next, errors: ValidationError())
     }
@@ -70,8 +70,14 @@ enum LoginPages {
             return render(&context, email: email, next: next, errors: errors, resume: resume, status: .tooManyRequests)
         }
         guard let user = try context.database.verifyCredentials(email: email, password: password) else {
-            throttle.recordFailure(email: email, address: request.remoteAddress)
             context.web.logger.notice("failed sign-in", metadata: ["client": "\(request.remoteAddress)"])
+            // While the hub's accounts are still arriving, an email held nowhere here may be one of them: that try is
+            // not counted (there is no account here to guess the password of), and the page says why it failed.
+            if try context.database.awaitsHubAccounts(), try !context.database.holdsAccount(email: email) {
+                errors.add("email", "The accounts of the hub have not all arrived here yet, and \(email) is not among those that have. Try again once this page no longer says they are arriving")
+                return render(&context, email: email, next: next, errors: errors, status: .unprocessableContent)
+            }
+            throttle.recordFailure(email: email, address: request.remoteAddress)
             errors.add("password", "The email address or password is not right, or the account is disabled. Check them and try again")
             return render(&context, email: email, next: next, errors: errors, resume: resume, status: .unprocessableContent)
         }
@@ -103,6 +109,17 @@ enum LoginPages {
         ReturnAddress.localPath(next) ?? Paths.home()
     }
 
+    /// What a linked node bringing its first copy of the hub says on its sign-in page, with how far it has got; nil
+    /// once the copy is complete (or on a Fieldbook that is not linked).
+    private static func hubAccountsArriving(_ context: PageContext) -> String? {
+        guard (try? context.database.awaitsHubAccounts()) == true else { return nil }
+        let progress = context.web.syncEngine?.snapshot().progress
+        let done = progress.map { " So far: \($0.percent)% (\($0.pulled.formatted()) changes received)." }
+            ?? " It carries on at the next sync."
+        return "This Fieldbook is bringing its records and accounts from its hub; the accounts come last. "
+            + "Accounts of the hub can sign in here once they have arrived." + done
+    }
+
     private static func render(_ context: inout PageContext, email: String, next: String, errors: ValidationError,
                                resume: String = "", notice: String? = nil, status: HTTPStatus = .ok) -> Response {
         var form = FormView(errors: errors)
@@ -116,6 +133,7 @@ enum LoginPages {
         } else if let notice {
             view["notice"] = notice
         }
+        view["hub_accounts_arriving"] = hubAccountsArriving(context)
         return context.page("login", title: "Sign in", section: nil, view: view, status: status, hasErrors: form.hasErrors)
     }
 }

@@ -5,12 +5,12 @@ import Surface
 /// First run: the one-time code printed by the server lets its operator create the first administrator.
 enum SetupPages {
     static func form(_ context: inout PageContext) throws -> Response {
-        if try context.database.userCount() > 0 { return context.redirect(to: Paths.login()) }
+        if try !context.database.offersSetup() { return context.redirect(to: Paths.login()) }
         return render(&context, values: Parameters(), errors: ValidationError())
     }
 
     static func submit(_ context: inout PageContext) throws -> Response {
-        if try context.database.userCount() > 0 { return context.redirect(to: Paths.login()) }
+        if try !context.database.offersSetup() { return context.redirect(to: Paths.login()) }
         let request = context.request
         let input = NewUserInput(name: request.field("name"), email: request.field("email"), role: UserRole.administrator.rawValue,
                                  password: request.field("password"), passwordConfirmation: request.field("password_confirmation"))
