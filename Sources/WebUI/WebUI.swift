@@ -170,7 +170,7 @@ public final class WebUI: Sendable {
         let flash = request.cookies[CookieName.flash].flatMap { $0.removingPercentEncoding }
         if flash != nil, request.method == .get { cookies.append(.expired(CookieName.flash, secure: request.isTLS)) }
         return PageContext(request: request, session: session, csrfToken: csrf, cookies: cookies,
-                           flash: request.method == .get ? flash : nil, web: self)
+                           flash: request.method == .get ? flash : nil, web: self, endedSessionUser: found?.endedSessionUser)
     }
 
     func errorPage(for error: Error, request: Request) -> Response {
