@@ -12,12 +12,12 @@ enum LoginPages {
         return render(&context, email: "", next: next, errors: ValidationError())
     }
 
+    /// Why the sign-in page is shown for a form sent after its session ended; the notices below add what became of the form.
     static let signInAgainNotice = "Your session ended, so you need to sign in again."
-    static let sessionEndedNotice = "Your session ended, so you need to sign in again. What you typed is kept and will be back in the form."
-    static let filesNotKeptNotice = "Your session ended, so you need to sign in again. What you typed is kept and will be back in the form, "
-        + "but files cannot be kept: choose them again."
-    static let tooLargeNotice = "Your session ended, so you need to sign in again. What you typed was too long to keep: "
-        + "go back to the form after signing in."
+    private static let typedIsKept = "What you typed is kept and will be back in the form"
+    static let sessionEndedNotice = "\(signInAgainNotice) \(typedIsKept)."
+    static let filesNotKeptNotice = "\(signInAgainNotice) \(typedIsKept), but files cannot be kept: choose them again."
+    static let tooLargeNotice = "\(signInAgainNotice) What you typed was too long to keep: go back to the form after signing in."
     static let restoredNotice = "You are signed in again. What you typed before your session ended is back in the form below; "
         + "nothing was saved. Check it and press Save."
 
