@@ -78,6 +78,25 @@ import Testing
         #expect(try given.database.participant(id: participant.id).name == "Kwame Mensah")
     }
 
+    /// Restoring runs only the form's `show` handler (`WebRouteTable.form`): a category's form comes back filled in and
+    /// nothing is created until it is sent again.
+    @Test func aCategoryFormComesBackFilledInAndSavesNothing() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        let path = "/activity-types/new"
+        let token = try #require(given.csrfToken(from: given.get(path)))
+        try given.database.endSession(token: try #require(given.cookies["fieldbook_session"]))
+        let before = try given.database.categories(.activityType).count
+        let resume = try #require(hiddenValue("resume", in: given.post(path, [("name", "Door knocking")], csrf: token).bodyText))
+        let login = given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password), ("resume", resume)],
+                               formPath: "/login")
+        #expect(login.header("Location") == path)
+        let restored = given.get(path)
+        #expect(restored.status == .ok && restored.bodyText.contains("value=\"Door knocking\""))
+        #expect(try given.database.categories(.activityType).count == before)
+    }
+
     @Test func aFormWhosePageCannotShowItAgainComesBackToSendAgainWithoutPasswords() async throws {
         let given = try await WebHarness()
         try given.createUser("admin@example.org", .administrator)
