@@ -120,6 +120,22 @@ import Testing
         #expect(given.get("/send-again").header("Location") == "/", "handed back once")
     }
 
+    /// /send-again shows what the person typed as they would read it: the form's hidden fields go back hidden, and a
+    /// field naming a record is labelled by what it names.
+    @Test func sendAgainKeepsHiddenFieldsHiddenAndLabelsReadable() async throws {
+        let given = try await WebHarness()
+        let token = try editorWhoseSessionEnded(given)
+        let fields = [("name", "Saturday"), ("assigned_user_id", "a-user"), ("version", "3"), ("picking", "1")]
+        let resume = try #require(hiddenValue("resume", in: given.post("/imports", fields, csrf: token).bodyText))
+        given.cookies = [:]
+        _ = given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password), ("resume", resume)], formPath: "/login")
+        let page = given.get("/send-again").bodyText
+        #expect(page.contains("<input type=\"hidden\" name=\"version\" value=\"3\">"))
+        #expect(page.contains("<input type=\"hidden\" name=\"picking\" value=\"1\">"))
+        #expect(!page.contains(">Version</label>") && !page.contains(">Picking</label>"))
+        #expect(page.contains(">Assigned user</label>") && page.contains(">Name</label>"))
+    }
+
     @Test func anUploadSaysItsFilesMustBeChosenAgain() async throws {
         let given = try await WebHarness()
         let token = try editorWhoseSessionEnded(given)
