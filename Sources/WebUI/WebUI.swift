@@ -159,7 +159,9 @@ public final class WebUI: Sendable {
         let found = try? database.lookUpSession(of: request, policy: configuration.sessionPolicy)
         let session = found?.session
         upkeep = found?.upkeep
-        if session == nil, request.cookies[CookieName.session] != nil {
+        // An ended session's cookie stays while its session is remembered: the page's own requests (its live updates)
+        // must not drop it before Save, whose form is then kept for that session's user (`LoginPages.sessionEnded`).
+        if session == nil, found?.endedSessionUser == nil, request.cookies[CookieName.session] != nil {
             cookies.append(.expired(CookieName.session, secure: request.isTLS))
         }
         var csrf = session?.csrfToken ?? request.cookies[CookieName.anonymousCSRF] ?? ""

@@ -57,6 +57,16 @@ import Testing
         #expect(!given.get("/participants/new").bodyText.contains("value=\"Amina Diallo\""), "a kept form is handed back once")
     }
 
+    /// The page's own requests after the session ended (its live updates) keep the ended session's cookie, so Save
+    /// still carries it and the form is kept.
+    @Test func requestsAfterTheSessionEndedKeepItsCookieUntilSave() async throws {
+        let given = try await WebHarness()
+        let token = try editorWhoseSessionEnded(given)
+        #expect(given.get("/events").status == .seeOther)
+        #expect(given.cookies["fieldbook_session"] != nil)
+        #expect(hiddenValue("resume", in: given.post("/participants/new", Self.typed, csrf: token).bodyText) != nil)
+    }
+
     @Test func anEditFormComesBackAtTheVersionItWasOpenedAt() async throws {
         let given = try await WebHarness()
         try given.createUser("ed@example.org", .editor)
