@@ -28,6 +28,7 @@ enum Migrations {
         migrator.registerMigration("v16-counts-by-value", migrate: addCountsByValue)
         migrator.registerMigration("v17-paused-sync-sessions", migrate: SyncSchema.allowPausedSessions)
         migrator.registerMigration("v18-participant-merges", migrate: ParticipantMergeRow.createTable)
+        migrator.registerMigration("v19-ended-sessions", migrate: addSessionEnd)
         return migrator
     }
 
@@ -213,6 +214,12 @@ enum Migrations {
 
     /// A token pair whose answer never reached its client (a rotation retried with the token it replaced): never
     /// counted as the newest rotation, and presented, a copy (`APITokenStore.swift`).
+    /// A session that ends is marked, not removed, for a while (`SessionPolicy.endedSessionMemory`): a form sent from its
+    /// page afterwards is then known to be its user's.
+    private static func addSessionEnd(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE sessions ADD COLUMN ended_at TEXT")
+    }
+
     private static func addLostTokens(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE api_tokens ADD COLUMN lost INTEGER NOT NULL DEFAULT 0")
     }

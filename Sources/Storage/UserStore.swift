@@ -133,15 +133,14 @@ extension AppDatabase {
         let hash = try passwordHasher.hash(password)
         try transaction(by: actor) { transaction in
             try Self.setPasswordHash(hash, of: id, in: transaction)
-            try transaction.db.execute(sql: "DELETE FROM sessions WHERE user_id = ? AND token_hash IS NOT ?",
-                                       arguments: [id.databaseText, token.map(TokenSecret.hash)])
+            try Self.endSessions(transaction.db, of: id, keeping: token.map(TokenSecret.hash))
             try transaction.db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [id.databaseText])
         }
     }
 
     /// Ends the user's browser sessions and API tokens (node-local state, so nothing is recorded for sync).
     private static func signOutEverywhere(_ db: Database, userId: UUID) throws {
-        try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userId.databaseText])
+        try endSessions(db, of: userId)
         try db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [userId.databaseText])
     }
 

@@ -136,9 +136,13 @@ enum WebRoutes {
 struct RecordPageHandlers {
     let list: PageHandler
     let newForm: PageHandler
+    /// The new form filled in with the values the request carries, saving nothing.
+    let filledNewForm: PageHandler
     let create: PageHandler
     let detail: PageHandler
     let editForm: PageHandler
+    /// The edit form filled in with the values the request carries, at the version they were typed on, saving nothing.
+    let filledEditForm: PageHandler
     let update: PageHandler
     let deleteConfirmation: PageHandler
     let delete: PageHandler
@@ -148,9 +152,11 @@ struct RecordPageHandlers {
 protocol RecordPages {
     static func list(_ context: inout PageContext) throws -> Response
     static func newForm(_ context: inout PageContext) throws -> Response
+    static func filledNewForm(_ context: inout PageContext) throws -> Response
     static func create(_ context: inout PageContext) throws -> Response
     static func detail(_ context: inout PageContext) throws -> Response
     static func editForm(_ context: inout PageContext) throws -> Response
+    static func filledEditForm(_ context: inout PageContext) throws -> Response
     static func update(_ context: inout PageContext) throws -> Response
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response
     static func delete(_ context: inout PageContext) throws -> Response
@@ -158,8 +164,9 @@ protocol RecordPages {
 
 extension WebRouteTable {
     mutating func records<Pages: RecordPages>(_ routes: RecordRoutes, _ pages: Pages.Type) {
-        records(routes, RecordPageHandlers(list: Pages.list, newForm: Pages.newForm, create: Pages.create, detail: Pages.detail,
-                                           editForm: Pages.editForm, update: Pages.update,
+        records(routes, RecordPageHandlers(list: Pages.list, newForm: Pages.newForm, filledNewForm: Pages.filledNewForm,
+                                           create: Pages.create, detail: Pages.detail, editForm: Pages.editForm,
+                                           filledEditForm: Pages.filledEditForm, update: Pages.update,
                                            deleteConfirmation: Pages.deleteConfirmation, delete: Pages.delete))
     }
 
@@ -168,10 +175,10 @@ extension WebRouteTable {
     mutating func records(_ routes: RecordRoutes, _ handlers: RecordPageHandlers) {
         get(routes.list, .signedIn, handlers.list)
         get(routes.new, .editor, handlers.newForm)
-        form(routes.new, .editor, handlers.create)
+        form(routes.new, .editor, show: handlers.filledNewForm, save: handlers.create)
         get(routes.record, .signedIn, handlers.detail)
         get(routes.edit, .editor, handlers.editForm)
-        form(routes.edit, .editor, handlers.update)
+        form(routes.edit, .editor, show: handlers.filledEditForm, save: handlers.update)
         get(routes.delete, .editor, handlers.deleteConfirmation)
         post(routes.delete, .editor, handlers.delete)
     }

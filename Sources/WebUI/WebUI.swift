@@ -142,15 +142,15 @@ public final class WebUI: Sendable {
         return response
     }
 
-    /// The form's page with what was typed before the session ended: its handler shows the values, saving nothing,
-    /// until the person presses Save (with this session's CSRF token).
+    /// The form's page with what was typed before the session ended: only the form's `show` handler runs, so nothing
+    /// is saved until the person presses Save (with this session's CSRF token).
     private func restore(_ kept: FormStash.Entry, on context: PageContext, with form: RestorableForm) throws -> Response {
         var sent = context.request
         sent.method = .post
         sent.form = kept.parameters
         var restored = PageContext(request: sent, session: context.session, csrfToken: context.csrfToken, cookies: context.cookies,
-                                   flash: LoginPages.restoredNotice, web: self, restoring: true)
-        return try form.handler(&restored)
+                                   flash: LoginPages.restoredNotice, web: self)
+        return try form.show(&restored)
     }
 
     /// Who is asking and their form token; the write their session's row needs is left in `upkeep`.
@@ -159,7 +159,9 @@ public final class WebUI: Sendable {
         let found = try? database.lookUpSession(of: request, policy: configuration.sessionPolicy)
         let session = found?.session
         upkeep = found?.upkeep
-        if session == nil, request.cookies[CookieName.session] != nil {
+        // An ended session's cookie stays while its session is remembered: the page's own requests (its live updates)
+        // must not drop it before Save, whose form is then kept for that session's user (`LoginPages.sessionEnded`).
+        if session == nil, found?.endedSessionUser == nil, request.cookies[CookieName.session] != nil {
             cookies.append(.expired(CookieName.session, secure: request.isTLS))
         }
         var csrf = session?.csrfToken ?? request.cookies[CookieName.anonymousCSRF] ?? ""
@@ -170,7 +172,7 @@ public final class WebUI: Sendable {
         let flash = request.cookies[CookieName.flash].flatMap { $0.removingPercentEncoding }
         if flash != nil, request.method == .get { cookies.append(.expired(CookieName.flash, secure: request.isTLS)) }
         return PageContext(request: request, session: session, csrfToken: csrf, cookies: cookies,
-                           flash: request.method == .get ? flash : nil, web: self)
+                           flash: request.method == .get ? flash : nil, web: self, endedSessionUser: found?.endedSessionUser)
     }
 
     func errorPage(for error: Error, request: Request) -> Response {
@@ -248,18 +250,19 @@ struct WebRouteTable {
     }
     mutating func post(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) { add(.post, pattern, access, handler) }
 
-    /// A form posted to the address of its own page (GET), whose handler shows the submitted values again without saving
-    /// when `PageContext.restoring` is set: after a sign-in that interrupted it, the page comes back with what was typed.
-    mutating func form(_ pattern: RoutePattern, _ access: Access, _ handler: @escaping PageHandler) {
-        post(pattern, access, handler)
-        restorableForms[pattern.pattern] = RestorableForm(handler: handler)
+    /// A form posted to the address of its own page (GET): `save` answers the POST; `show` shows the form filled in
+    /// with the values its request carries, saving nothing. After a sign-in that interrupted the form, its page comes
+    /// back with what was typed through `show` alone, so a restored form is never saved.
+    mutating func form(_ pattern: RoutePattern, _ access: Access, show: @escaping PageHandler, save: @escaping PageHandler) {
+        post(pattern, access, save)
+        restorableForms[pattern.pattern] = RestorableForm(show: show)
     }
 
     func bind(to web: WebUI) { owner.web = web }
 }
 
-/// The handler of a form that can be shown again filled in (`WebRouteTable.form`).
+/// How a form that can be shown again filled in shows itself (`WebRouteTable.form`).
 struct RestorableForm: @unchecked Sendable {
     /// Set once while the route table is built, then only called.
-    let handler: PageHandler
+    let show: PageHandler
 }

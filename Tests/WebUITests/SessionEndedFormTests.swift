@@ -57,6 +57,16 @@ import Testing
         #expect(!given.get("/participants/new").bodyText.contains("value=\"Amina Diallo\""), "a kept form is handed back once")
     }
 
+    /// The page's own requests after the session ended (its live updates) keep the ended session's cookie, so Save
+    /// still carries it and the form is kept.
+    @Test func requestsAfterTheSessionEndedKeepItsCookieUntilSave() async throws {
+        let given = try await WebHarness()
+        let token = try editorWhoseSessionEnded(given)
+        #expect(given.get("/events").status == .seeOther)
+        #expect(given.cookies["fieldbook_session"] != nil)
+        #expect(hiddenValue("resume", in: given.post("/participants/new", Self.typed, csrf: token).bodyText) != nil)
+    }
+
     @Test func anEditFormComesBackAtTheVersionItWasOpenedAt() async throws {
         let given = try await WebHarness()
         try given.createUser("ed@example.org", .editor)
@@ -76,6 +86,25 @@ import Testing
         let restored = given.get(path).bodyText
         #expect(restored.contains("value=\"Kwame A. Mensah\"") && restored.contains(">New note</textarea>"))
         #expect(try given.database.participant(id: participant.id).name == "Kwame Mensah")
+    }
+
+    /// Restoring runs only the form's `show` handler (`WebRouteTable.form`): a category's form comes back filled in and
+    /// nothing is created until it is sent again.
+    @Test func aCategoryFormComesBackFilledInAndSavesNothing() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        given.signIn("ed@example.org")
+        let path = "/activity-types/new"
+        let token = try #require(given.csrfToken(from: given.get(path)))
+        try given.database.endSession(token: try #require(given.cookies["fieldbook_session"]))
+        let before = try given.database.categories(.activityType).count
+        let resume = try #require(hiddenValue("resume", in: given.post(path, [("name", "Door knocking")], csrf: token).bodyText))
+        let login = given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password), ("resume", resume)],
+                               formPath: "/login")
+        #expect(login.header("Location") == path)
+        let restored = given.get(path)
+        #expect(restored.status == .ok && restored.bodyText.contains("value=\"Door knocking\""))
+        #expect(try given.database.categories(.activityType).count == before)
     }
 
     @Test func aFormWhosePageCannotShowItAgainComesBackToSendAgainWithoutPasswords() async throws {
@@ -101,6 +130,22 @@ import Testing
         #expect(given.get("/send-again").header("Location") == "/", "handed back once")
     }
 
+    /// /send-again shows what the person typed as they would read it: the form's hidden fields go back hidden, and a
+    /// field naming a record is labelled by what it names.
+    @Test func sendAgainKeepsHiddenFieldsHiddenAndLabelsReadable() async throws {
+        let given = try await WebHarness()
+        let token = try editorWhoseSessionEnded(given)
+        let fields = [("name", "Saturday"), ("assigned_user_id", "a-user"), ("version", "3"), ("picking", "1")]
+        let resume = try #require(hiddenValue("resume", in: given.post("/imports", fields, csrf: token).bodyText))
+        given.cookies = [:]
+        _ = given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password), ("resume", resume)], formPath: "/login")
+        let page = given.get("/send-again").bodyText
+        #expect(page.contains("<input type=\"hidden\" name=\"version\" value=\"3\">"))
+        #expect(page.contains("<input type=\"hidden\" name=\"picking\" value=\"1\">"))
+        #expect(!page.contains(">Version</label>") && !page.contains(">Picking</label>"))
+        #expect(page.contains(">Assigned user</label>") && page.contains(">Name</label>"))
+    }
+
     @Test func anUploadSaysItsFilesMustBeChosenAgain() async throws {
         let given = try await WebHarness()
         let token = try editorWhoseSessionEnded(given)
@@ -122,25 +167,64 @@ import Testing
         #expect(given.web.formStash.count == 0)
     }
 
-    @Test func theStashIsBoundedInSizeCountAndAge() {
+    /// The scenario of a cross-site page posting to Fieldbook from a browser that sends no Sec-Fetch-Site: the
+    /// SameSite=Lax session cookie does not come with it, so nothing is kept that the victim would later be shown.
+    @Test func aPostWithoutTheCookieOfAnEndedSessionKeepsNothing() async throws {
+        let given = try await WebHarness()
+        try given.createUser("ed@example.org", .editor)
+        let anonymous = try #require(given.csrfToken(from: given.get("/login")))
+        let planted = [("name", "Mallory"), ("email", "mallory@example.org"), ("role", "administrator")]
+        let noCookie = given.post("/users/new", planted, csrf: anonymous)
+        #expect(noCookie.status == .seeOther && noCookie.header("Location") == "/login")
+        given.cookies["fieldbook_session"] = "not-a-session"
+        let unknownCookie = given.post("/participants/new", planted, csrf: anonymous)
+        #expect(unknownCookie.status == .seeOther && unknownCookie.header("Location") == "/login")
+        #expect(given.web.formStash.count == 0)
+    }
+
+    @Test func aFormEndedByAnAdministratorsResetComesBackToItsOwnerAlone() async throws {
+        let given = try await WebHarness()
+        let owner = try given.createUser("ed@example.org", .editor)
+        try given.createUser("other@example.org", .editor)
+        given.signIn("ed@example.org")
+        let token = try #require(given.csrfToken(from: given.get("/participants/new")))
+        try given.database.resetPassword(id: owner.id, password: WebHarness.password, confirmation: WebHarness.password,
+                                         by: .system("test"))
+        let resume = try #require(hiddenValue("resume", in: given.post("/participants/new", Self.typed, csrf: token).bodyText))
+
+        let other = given.post("/login", [("email", "other@example.org"), ("password", WebHarness.password), ("resume", resume)],
+                               formPath: "/login")
+        #expect(other.header("Location") == "/", "another user signing in gets no form")
+        #expect(!given.get("/participants/new").bodyText.contains("Amina"))
+
+        given.cookies = [:]
+        let login = given.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password), ("resume", resume)],
+                               formPath: "/login")
+        #expect(login.header("Location") == "/participants/new", "the form stayed for its owner")
+        #expect(given.get("/participants/new").bodyText.contains("value=\"Amina Diallo\""))
+    }
+
+    @Test func theStashIsBoundedInSizeCountAndAgeAndHandsAFormToItsOwnerOnly() {
         let clock = TestClock()
         let stash = FormStash(now: { clock.now })
+        let (owner, other) = (UUID(), UUID())
         let form = { (value: String) in Request(method: .post, path: "/participants/new", form: Parameters([(name: "notes", value: value)])) }
-        #expect(stash.keep(form(String(repeating: "x", count: FormStash.maxBytes + 1)), restorable: true) == nil)
-        let first = stash.keep(form("first"), restorable: true)
+        #expect(stash.keep(form(String(repeating: "x", count: FormStash.maxBytes + 1)), for: owner, restorable: true) == nil)
+        let first = stash.keep(form("first"), for: owner, restorable: true)
         for index in 0..<FormStash.maxEntries {
             clock.now += 1
-            _ = stash.keep(form("\(index)"), restorable: true)
+            _ = stash.keep(form("\(index)"), for: owner, restorable: true)
         }
         #expect(stash.count == FormStash.maxEntries)
-        #expect(first.flatMap { stash.claim($0, for: "session") } == nil, "the oldest made room")
-        let kept = stash.keep(form("late"), restorable: true)!
+        #expect(first.flatMap { stash.claim($0, by: owner, for: "session") } == nil, "the oldest made room")
+        let kept = stash.keep(form("late"), for: owner, restorable: true)!
         clock.now += FormStash.lifetime + 1
-        #expect(stash.claim(kept, for: "session") == nil, "expired")
+        #expect(stash.claim(kept, by: owner, for: "session") == nil, "expired")
         #expect(stash.count == 0)
-        let fresh = stash.keep(form("fresh"), restorable: true)!
-        #expect(stash.claim(fresh, for: "session")?.fields.first?.value == "fresh")
-        #expect(stash.claim(fresh, for: "other") == nil, "claimed once")
+        let fresh = stash.keep(form("fresh"), for: owner, restorable: true)!
+        #expect(stash.claim(fresh, by: other, for: "other") == nil, "not another user's")
+        #expect(stash.claim(fresh, by: owner, for: "session")?.fields.first?.value == "fresh")
+        #expect(stash.claim(fresh, by: owner, for: "again") == nil, "claimed once")
         #expect(stash.take(claimedBy: "session", path: "/other") == nil)
         #expect(stash.take(claimedBy: "session")?.path == "/participants/new")
         #expect(stash.take(claimedBy: "session") == nil, "taken once")

@@ -76,6 +76,28 @@ import Testing
         #expect(try given.web.database.visitSheet(id: picked.list.id, seen: .everything).stops.map(\.stop.target.token) == [keep])
     }
 
+    /// A new list's form sent after the session ended comes back with its stops to pick from, the unticked ones still
+    /// unticked, so making the list again does not bring them back.
+    @Test func aRestoredNewListFormKeepsTheStopsTheEditorUnticked() async throws {
+        let given = try await listOfThree()
+        let fields = [("name", "Picked"), ("visit_date", "2030-01-01"), ("assigned_user_id", given.editor.id.uuidString.lowercased()),
+                      ("status", "PLANNED"), ("source", "participants")]
+        let token = try #require(given.web.csrfToken(from: given.web.get("/visit-lists/new")))
+        try given.web.database.endSession(token: try #require(given.web.cookies["fieldbook_session"]))
+        let (keep, unticked) = (given.stops[0].stop.target.token, given.stops[1].stop.target.token)
+        let signIn = given.web.post("/visit-lists/new", fields + [("picking", "1"), ("stop", keep)], csrf: token).bodyText
+        let resume = try #require(signIn.range(of: "name=\"resume\" value=\"").map { String(signIn[$0.upperBound...].prefix { $0 != "\"" }) })
+        let login = given.web.post("/login", [("email", "ed@example.org"), ("password", WebHarness.password), ("resume", resume)],
+                                   formPath: "/login")
+        #expect(login.header("Location") == "/visit-lists/new")
+        let restored = given.web.get("/visit-lists/new").bodyText
+        #expect(restored.contains("<input type=\"hidden\" name=\"picking\" value=\"1\">"))
+        #expect(restored.contains("3 matching stops"))
+        #expect(restored.contains("value=\"\(keep)\" checked>"))
+        #expect(restored.contains("value=\"\(unticked)\">"), "an unticked stop stays unticked")
+        #expect(try given.web.database.visitLists().items.count == 1, "nothing saved")
+    }
+
     @Test func walkingOrderFromAStartingVenueAndLoggingInOneTapGoesToTheNextStop() async throws {
         let given = try await listOfThree()
         let listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"

@@ -73,6 +73,8 @@ enum ActivityPages: RecordPages {
                         search: "", errors: ValidationError())
     }
 
+    static func filledNewForm(_ context: inout PageContext) throws -> Response { try forms.filledNew(&context) }
+
     static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
@@ -83,6 +85,8 @@ enum ActivityPages: RecordPages {
                                    endDate: activity.endDate?.description ?? "", status: activity.status.rawValue, venueIds: venues)
         return try form(&context, activity: activity, values: values, search: "", errors: ValidationError())
     }
+
+    static func filledEditForm(_ context: inout PageContext) throws -> Response { try forms.filledEdit(&context) }
 
     static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 

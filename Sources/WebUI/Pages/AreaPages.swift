@@ -45,6 +45,8 @@ enum AreaPages: RecordPages {
                  errors: ValidationError())
     }
 
+    static func filledNewForm(_ context: inout PageContext) throws -> Response { try forms.filledNew(&context) }
+
     static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
@@ -53,6 +55,8 @@ enum AreaPages: RecordPages {
                                                                 parentId: area.parentId?.lowercasedString ?? ""),
                         errors: ValidationError())
     }
+
+    static func filledEditForm(_ context: inout PageContext) throws -> Response { try forms.filledEdit(&context) }
 
     static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 

@@ -9,7 +9,8 @@ struct CategoryPages: Sendable {
 
     private var paths: RecordRoutes { Paths.categories(kind) }
     var handlers: RecordPageHandlers {
-        RecordPageHandlers(list: list, newForm: newForm, create: create, detail: detail, editForm: editForm, update: update,
+        RecordPageHandlers(list: list, newForm: newForm, filledNewForm: filledNewForm, create: create, detail: detail,
+                           editForm: editForm, filledEditForm: filledEditForm, update: update,
                            deleteConfirmation: deleteConfirmation, delete: delete)
     }
 
@@ -39,11 +40,13 @@ struct CategoryPages: Sendable {
         form(&context, title: "New \(kind.singular)", action: paths.new(), name: "", version: nil, errors: ValidationError())
     }
 
+    func filledNewForm(_ context: inout PageContext) throws -> Response {
+        form(&context, title: "New \(kind.singular)", action: paths.new(), name: context.request.field("name"), version: nil,
+             errors: ValidationError())
+    }
+
     func create(_ context: inout PageContext) throws -> Response {
         let name = context.request.field("name")
-        if context.restoring {
-            return form(&context, title: "New \(kind.singular)", action: paths.new(), name: name, version: nil, errors: ValidationError())
-        }
         do {
             let entry = try context.database.createCategory(kind, CategoryInput(name: name), by: context.actor)
             return context.redirect(to: paths.list(), flash: "\(kind.singularTitle) “\(entry.name)” created.")
@@ -60,13 +63,17 @@ struct CategoryPages: Sendable {
                     name: entry.name, version: entry.version, errors: ValidationError())
     }
 
+    func filledEditForm(_ context: inout PageContext) throws -> Response {
+        let entry = try context.database.category(kind, id: context.request.uuidParameter())
+        if entry.isPredefined { return protectedPage(&context, entry) }
+        return form(&context, title: "Edit \(kind.singular)", action: paths.edit(entry.id), name: context.request.field("name"),
+                    version: Int(context.request.field("version")), errors: ValidationError())
+    }
+
     func update(_ context: inout PageContext) throws -> Response {
         let id = try context.request.uuidParameter()
         let name = context.request.field("name")
         let version = Int(context.request.field("version"))
-        if context.restoring {
-            return form(&context, title: "Edit \(kind.singular)", action: paths.edit(id), name: name, version: version, errors: ValidationError())
-        }
         do {
             let entry = try context.database.updateCategory(kind, id: id, CategoryInput(name: name), expectedVersion: version,
                                                             by: context.actor)

@@ -12,29 +12,30 @@ enum LoginPages {
         return render(&context, email: "", next: next, errors: ValidationError())
     }
 
+    /// Why the sign-in page is shown for a form sent after its session ended; the notices below add what became of the form.
     static let signInAgainNotice = "Your session ended, so you need to sign in again."
-    static let sessionEndedNotice = "Your session ended, so you need to sign in again. What you typed is kept and will be back in the form."
-    static let filesNotKeptNotice = "Your session ended, so you need to sign in again. What you typed is kept and will be back in the form, "
-        + "but files cannot be kept: choose them again."
-    static let tooLargeNotice = "Your session ended, so you need to sign in again. What you typed was too long to keep: "
-        + "go back to the form after signing in."
+    private static let typedIsKept = "What you typed is kept and will be back in the form"
+    static let sessionEndedNotice = "\(signInAgainNotice) \(typedIsKept)."
+    static let filesNotKeptNotice = "\(signInAgainNotice) \(typedIsKept), but files cannot be kept: choose them again."
+    static let tooLargeNotice = "\(signInAgainNotice) What you typed was too long to keep: go back to the form after signing in."
     static let restoredNotice = "You are signed in again. What you typed before your session ended is back in the form below; "
         + "nothing was saved. Check it and press Save."
 
-    /// A form that arrived without a live session (idle too long, signed out, a password reset): the sign-in page,
-    /// saying why, with the form's fields kept server-side (`FormStash`) under an id the sign-in form carries. nil for
-    /// a request that did not come from one of Fieldbook's own pages (no form token, another site), which is sent
-    /// to sign in as before with nothing kept.
+    /// A form that arrived with the cookie of a session that has ended (idle too long, signed out, a password reset):
+    /// the sign-in page, saying why, with the form's fields kept server-side (`FormStash`) for that session's user,
+    /// under an id the sign-in form carries. nil for anything else, which is sent to sign in as before with nothing
+    /// kept: a request without that cookie (no session, or a post from another site, which the SameSite=Lax cookie
+    /// never comes with), without a form token, or one the browser says came from another site.
     static func sessionEnded(_ context: inout PageContext, restorable: Bool) -> Response? {
         let request = context.request
         let site = request.header("sec-fetch-site") ?? "same-origin"
-        guard !request.field("csrf_token").isEmpty, site == "same-origin" || site == "none",
+        guard let owner = context.endedSessionUser, !request.field("csrf_token").isEmpty, site == "same-origin" || site == "none",
               request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1" else { return nil }
         guard request.form.pairs.contains(where: { $0.name != "csrf_token" }) || !request.files.isEmpty else {
             // Nothing typed to keep (signing out, a button): only why the sign-in page is shown.
             return render(&context, email: "", next: "", errors: ValidationError(), notice: signInAgainNotice)
         }
-        let kept = context.web.formStash.keep(request, restorable: restorable)
+        let kept = context.web.formStash.keep(request, for: owner, restorable: restorable)
         let notice = kept == nil ? tooLargeNotice : request.files.isEmpty ? sessionEndedNotice : filesNotKeptNotice
         return render(&context, email: "", next: "", errors: ValidationError(), resume: kept ?? "", notice: notice)
     }
@@ -92,13 +93,13 @@ enum LoginPages {
     }
 
     /// Starts a session for `user` and sends them on; a fresh session id defeats session fixation. With `resume`, the
-    /// id of a form kept when a session ended, the new session takes it and goes back to its page (or `/send-again`),
-    /// where the form is shown with the new session's CSRF token: the old one ended with its session.
+    /// id of a form kept when one of `user`'s sessions ended, the new session takes it and goes back to its page (or
+    /// `/send-again`), where the form is shown with the new session's CSRF token: the old one ended with its session.
     static func signIn(_ user: User, context: inout PageContext, next: String, flash: String?, resume: String = "") throws -> Response {
         let session = try context.database.startSession(for: user.id)
         context.cookies.append(Cookie(name: CookieName.session, value: session.token, secure: context.request.isTLS))
         context.cookies.append(.expired(CookieName.anonymousCSRF, secure: context.request.isTLS))
-        if !resume.isEmpty, let kept = context.web.formStash.claim(resume, for: session.csrfToken) {
+        if !resume.isEmpty, let kept = context.web.formStash.claim(resume, by: user.id, for: session.csrfToken) {
             return context.redirect(to: kept.restorable ? kept.path : Paths.sendAgain())
         }
         return context.redirect(to: safeNext(next), flash: flash)

@@ -96,6 +96,8 @@ enum ParticipantPages: RecordPages {
         try form(&context, participant: nil, values: ParticipantInput(name: "", email: ""), search: "", errors: ValidationError())
     }
 
+    static func filledNewForm(_ context: inout PageContext) throws -> Response { try forms.filledNew(&context) }
+
     static func create(_ context: inout PageContext) throws -> Response {
         if let check = try duplicateCheck(&context, participant: nil) { return check }
         return try forms.create(&context)
@@ -107,6 +109,8 @@ enum ParticipantPages: RecordPages {
                                       notes: participant.notes ?? "", homeVenueId: participant.homeVenueId?.lowercasedString ?? "")
         return try form(&context, participant: participant, values: values, search: "", errors: ValidationError())
     }
+
+    static func filledEditForm(_ context: inout PageContext) throws -> Response { try forms.filledEdit(&context) }
 
     static func update(_ context: inout PageContext) throws -> Response {
         if let check = try duplicateCheck(&context, participant: try context.database.participant(id: context.request.uuidParameter())) {
@@ -123,7 +127,7 @@ enum ParticipantPages: RecordPages {
     /// person chooses Save anyway. nil: nothing to show, save as usual.
     private static func duplicateCheck(_ context: inout PageContext, participant: Participant?) throws -> Response? {
         let request = context.request
-        guard !context.restoring, request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1",
+        guard request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1",
               request.form[picker.findButton] == nil, request.field(saveAnyway) != "1" else { return nil }
         let input = submitted(request)
         guard input.problems().isEmpty else { return nil }  // the rules' messages come first

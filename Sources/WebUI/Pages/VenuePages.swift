@@ -48,6 +48,8 @@ enum VenuePages: RecordPages {
                  errors: ValidationError())
     }
 
+    static func filledNewForm(_ context: inout PageContext) throws -> Response { try forms.filledNew(&context) }
+
     static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
@@ -57,6 +59,8 @@ enum VenuePages: RecordPages {
                                 venueType: venue.venueType?.rawValue ?? "")
         return try form(&context, venue: venue, values: values, errors: ValidationError())
     }
+
+    static func filledEditForm(_ context: inout PageContext) throws -> Response { try forms.filledEdit(&context) }
 
     static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
 

@@ -48,15 +48,17 @@ enum VisitListPages: RecordPages {
         return try form(&context, list: nil, values: input, filter: StopFilterInput(), picked: nil, errors: ValidationError())
     }
 
+    /// The new form with the submitted values: the stops picked from, with the ones ticked, once they were shown.
+    static func filledNewForm(_ context: inout PageContext) throws -> Response {
+        try newFormAgain(&context, errors: ValidationError(), status: .ok)
+    }
+
     /// Previews the filter's stops as checkboxes to pick from ("Show matching stops"), or creates the list: from the
     /// picked stops once they were shown, else from the filter.
     static func create(_ context: inout PageContext) throws -> Response {
         let request = context.request
         let (input, filter) = (submitted(request), submittedFilter(request))
         let picking = request.field("picking") == "1"
-        if context.restoring {
-            return try form(&context, list: nil, values: input, filter: filter, picked: nil, errors: ValidationError())
-        }
         if request.form["preview"] != nil {
             do {
                 let targets = try context.database.stopTargets(matching: try filter.validated())
@@ -71,9 +73,16 @@ enum VisitListPages: RecordPages {
             let count = try context.database.visitSheet(id: list.id, seen: .everything).stops.count
             return context.redirect(to: Paths.visitLists.record(list.id), flash: "Visit list “\(list.name)” created with \(count) stop\(count == 1 ? "" : "s").")
         } catch let errors as ValidationError {
-            let shown = picking ? try pickedAgain(context, filter: filter) : nil
-            return try form(&context, list: nil, values: input, filter: filter, picked: shown, errors: errors, status: .unprocessableContent)
+            return try newFormAgain(&context, errors: errors, status: .unprocessableContent)
         }
+    }
+
+    /// The new form with the submitted values and these errors.
+    private static func newFormAgain(_ context: inout PageContext, errors: ValidationError, status: HTTPStatus) throws -> Response {
+        let request = context.request
+        let filter = submittedFilter(request)
+        let shown = request.field("picking") == "1" ? try pickedAgain(context, filter: filter) : nil
+        return try form(&context, list: nil, values: submitted(request), filter: filter, picked: shown, errors: errors, status: status)
     }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
@@ -83,11 +92,17 @@ enum VisitListPages: RecordPages {
         return try form(&context, list: list, values: values, filter: nil, picked: nil, errors: ValidationError())
     }
 
+    /// The edit form with the submitted values, at the version they were typed on.
+    static func filledEditForm(_ context: inout PageContext) throws -> Response {
+        let list = try context.database.visitList(id: context.request.uuidParameter())
+        return try form(&context, list: list.atSubmittedVersion(context.request), values: submitted(context.request), filter: nil,
+                        picked: nil, errors: ValidationError())
+    }
+
     static func update(_ context: inout PageContext) throws -> Response {
         let list = try context.database.visitList(id: context.request.uuidParameter())
         let input = submitted(context.request)
         let edited = list.atSubmittedVersion(context.request)
-        if context.restoring { return try form(&context, list: edited, values: input, filter: nil, picked: nil, errors: ValidationError()) }
         do {
             let saved = try context.database.updateVisitList(id: list.id, input, expectedVersion: Int(context.request.field("version")), by: context.actor)
             return context.redirect(to: Paths.visitLists.record(saved.id), flash: "Visit list “\(saved.name)” saved.")

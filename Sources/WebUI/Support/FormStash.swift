@@ -4,10 +4,13 @@ import Synchronization
 
 /// Forms that arrived after their session had ended, kept until the person signs in again so what they typed comes
 /// back (an organizer's tablet idles between doors). Kept in memory, never in a cookie or an address, since the
-/// values can be personal data; bounded in size, number and age, and each one is handed back once.
+/// values can be personal data; bounded in size, number and age, and each one is handed back once, to the user whose
+/// session sent it.
 final class FormStash: Sendable {
     /// One kept form: where it was sent and its fields, without the CSRF token; a password's value is never kept.
     struct Entry: Sendable {
+        /// The user whose ended session sent the form: only they get it back.
+        let owner: UUID
         let path: String
         let fields: [Field]
         /// The form carried files, which are not kept: the person chooses them again.
@@ -15,7 +18,7 @@ final class FormStash: Sendable {
         /// Whether the form's own page can show the fields again (`WebRouteTable.form`); otherwise `/send-again` does.
         let restorable: Bool
         fileprivate(set) var keptAt: Date
-        /// The CSRF token of the session that signed in to take it back; nil until someone signs in.
+        /// The CSRF token of the owner's new session, which takes it back; nil until they sign in.
         fileprivate(set) var claimant: String?
 
         /// The fields as a form sends them; a password's, empty.
@@ -39,15 +42,15 @@ final class FormStash: Sendable {
 
     init(now: @escaping @Sendable () -> Date = Date.init) { self.now = now }
 
-    /// Keeps the form of `request`; returns the id the sign-in form carries, or nil when it is too large to keep.
-    func keep(_ request: Request, restorable: Bool) -> String? {
+    /// Keeps the form of `request` for `owner`; returns the id the sign-in form carries, or nil when it is too large to keep.
+    func keep(_ request: Request, for owner: UUID, restorable: Bool) -> String? {
         let fields = request.form.pairs.filter { $0.name != "csrf_token" }.map { pair in
             let secret = TypedValues.isSecret(pair.name)
             return Field(name: pair.name, value: secret ? "" : pair.value, secret: secret)
         }
         guard fields.reduce(0, { $0 + $1.name.utf8.count + $1.value.utf8.count }) <= Self.maxBytes else { return nil }
         let id = randomToken()
-        let entry = Entry(path: request.path, fields: fields, hadFiles: !request.files.isEmpty, restorable: restorable,
+        let entry = Entry(owner: owner, path: request.path, fields: fields, hadFiles: !request.files.isEmpty, restorable: restorable,
                           keptAt: now(), claimant: nil)
         entries.withLock { entries in
             dropExpired(&entries)
@@ -59,11 +62,12 @@ final class FormStash: Sendable {
         return id
     }
 
-    /// The form `id` names, now held for the session whose CSRF token is `claimant` (whoever signed in with it).
-    func claim(_ id: String, for claimant: String) -> Entry? {
+    /// The form `id` names, when `user` owns it: now held for their new session, whose CSRF token is `claimant`. Anyone
+    /// else signing in with the id gets nothing, and the form stays for its owner.
+    func claim(_ id: String, by user: UUID, for claimant: String) -> Entry? {
         entries.withLock { entries in
             dropExpired(&entries)
-            guard var entry = entries[id], entry.claimant == nil else { return nil }
+            guard var entry = entries[id], entry.owner == user, entry.claimant == nil else { return nil }
             entry.claimant = claimant
             entry.keptAt = now()
             entries[id] = entry

@@ -63,9 +63,9 @@ struct PageContext {
     var cookies: [Cookie]
     let flash: String?
     let web: WebUI
-    /// The request is a form sent before its session ended, shown again for the person to check and save: a form
-    /// handler (`WebRouteTable.form`) shows the values and saves nothing.
-    var restoring = false
+    /// The user whose session the request's cookie named, when that session has ended (`SessionLookup.endedSessionUser`):
+    /// a form it sends is kept for that user alone.
+    var endedSessionUser: UUID? = nil
 
     var user: User? { session?.user }
     var database: AppDatabase { web.database }

@@ -68,10 +68,21 @@ struct RecordForm<Record: FormRecord, Input: CheckableInput> {
     /// The search picker's Find button, when the form has one.
     var findButton: String?
 
+    /// The new form with the submitted values, saving nothing.
+    func filledNew(_ context: inout PageContext) throws -> Response {
+        try show(&context, nil, submitted(context.request), ValidationError(), .ok)
+    }
+
+    /// The edit form with the submitted values, at the version they were typed on, saving nothing.
+    func filledEdit(_ context: inout PageContext) throws -> Response {
+        let record = try load(context.database)(context.request.uuidParameter())
+        return try show(&context, record.atSubmittedVersion(context.request), submitted(context.request), ValidationError(), .ok)
+    }
+
     func create(_ context: inout PageContext) throws -> Response {
         let input = submitted(context.request)
         if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
-        if context.restoring || isFinding(context.request) { return try show(&context, nil, input, ValidationError(), .ok) }
+        if isFinding(context.request) { return try filledNew(&context) }
         do {
             let record = try insert(context.database)(input, context.actor)
             return context.redirect(to: routes.record(record.id), flash: "\(noun) “\(record.name)” created.")
@@ -85,7 +96,7 @@ struct RecordForm<Record: FormRecord, Input: CheckableInput> {
         let input = submitted(context.request)
         if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
         let edited = record.atSubmittedVersion(context.request)
-        if context.restoring || isFinding(context.request) { return try show(&context, edited, input, ValidationError(), .ok) }
+        if isFinding(context.request) { return try filledEdit(&context) }
         do {
             let changed = try change(context.database)(record.id, input, Int(context.request.field("version")), context.actor)
             return context.redirect(to: routes.record(changed.id), flash: "\(noun) “\(changed.name)” saved.")
