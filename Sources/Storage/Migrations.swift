@@ -28,6 +28,7 @@ enum Migrations {
         migrator.registerMigration("v16-counts-by-value", migrate: addCountsByValue)
         migrator.registerMigration("v17-paused-sync-sessions", migrate: SyncSchema.allowPausedSessions)
         migrator.registerMigration("v18-participant-merges", migrate: ParticipantMergeRow.createTable)
+        migrator.registerMigration("v19-sync-session-photo-files", migrate: SyncSchema.countPhotoFiles)
         return migrator
     }
 
