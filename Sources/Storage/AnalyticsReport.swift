@@ -26,8 +26,16 @@ public struct AreaEngagement: Sendable, Equatable, Encodable {
     public let isChildArea: Bool
     public let hasAreasInside: Bool
     public let participants: Int
-    public let activeActivities: Int
+    /// Activities held here whose dates overlap the range, whatever their status.
+    public let activitiesInRange: Int
     public let participation: Int
+
+    /// The API's documented key for the activities in the range is `active_activities` (snake case as written, which
+    /// the API's key conversion leaves alone).
+    private enum CodingKeys: String, CodingKey {
+        case areaId, name, isChildArea, hasAreasInside, participants, participation
+        case activitiesInRange = "active_activities"
+    }
 }
 
 /// The engagement view's figures (Requirement 7.1-7.3, 7.11, 7.12). A participant belongs to the area of their home
@@ -42,9 +50,9 @@ public struct EngagementReport: Sendable, Equatable, Encodable {
     /// Activities starting by the end of the range.
     public let totalActivities: Int
     /// Activities whose dates overlap the range, whatever their status (shown as "Activities in the range").
-    public let activeActivities: Int
+    public let activitiesInRange: Int
     /// Activities in the range with no end date, whatever their status.
-    public let ongoingActivities: Int
+    public let openEndedActivitiesInRange: Int
     /// Participants with at least one assignment to an activity in the range.
     public let participation: Int
     /// Participants recorded in the range.
@@ -57,6 +65,13 @@ public struct EngagementReport: Sendable, Equatable, Encodable {
     public let participantsByRole: [GroupCount]
     /// Per child area of the chosen area (per top-level area when none is chosen), then the chosen area's own venues.
     public let breakdown: [AreaEngagement]
+
+    /// The API's documented keys for the activities in the range are `active_activities` and `ongoing_activities`.
+    private enum CodingKeys: String, CodingKey {
+        case from, to, areaId, totalParticipants, totalActivities, participation, newParticipants, newActivities
+        case activitiesByType, activitiesByStatus, participantsByRole, breakdown
+        case activitiesInRange = "active_activities", openEndedActivitiesInRange = "ongoing_activities"
+    }
 }
 
 /// One of the growth view's series.

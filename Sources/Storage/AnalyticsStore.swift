@@ -12,7 +12,7 @@ extension AppDatabase {
                 return EngagementReport(
                     from: scope.range.from, to: scope.range.to, areaId: scope.areaId,
                     totalParticipants: figures.totalParticipants, totalActivities: figures.totalActivities,
-                    activeActivities: figures.activeActivities, ongoingActivities: figures.ongoingActivities,
+                    activitiesInRange: figures.activitiesInRange, openEndedActivitiesInRange: figures.openEndedActivitiesInRange,
                     participation: figures.participation, newParticipants: figures.newParticipants, newActivities: figures.newActivities,
                     activitiesByType: try Self.categoryCounts(db, table: "activity_types", counts: figures.activitiesByType),
                     activitiesByStatus: ActivityStatus.allCases.map { status in
@@ -45,11 +45,11 @@ extension AppDatabase {
         return rows.compactMap { row in
             let id: String = row["id"]
             let bucket = counts.snapshot.areas.existing(id) ?? -1
-            let (participants, active, taking) = (figures.participants[bucket] ?? 0, figures.active[bucket] ?? 0, figures.taking[bucket] ?? 0)
+            let (participants, inRange, taking) = (figures.participants[bucket] ?? 0, figures.inRange[bucket] ?? 0, figures.taking[bucket] ?? 0)
             let isChild: Bool = row["is_child"]
-            if !isChild, participants + active + taking == 0 { return nil }
+            if !isChild, participants + inRange + taking == 0 { return nil }
             return AreaEngagement(areaId: id, name: row["name"], isChildArea: isChild, hasAreasInside: row["has_children"],
-                                  participants: participants, activeActivities: active, participation: taking)
+                                  participants: participants, activitiesInRange: inRange, participation: taking)
         }
     }
 
@@ -85,7 +85,7 @@ extension AppDatabase {
 /// The engagement view's figures over the snapshot.
 struct EngagementFigures {
     var totalParticipants = 0, newParticipants = 0, totalActivities = 0, newActivities = 0
-    var activeActivities = 0, ongoingActivities = 0, participation = 0
+    var activitiesInRange = 0, openEndedActivitiesInRange = 0, participation = 0
     var activitiesByType: [String: Int] = [:], activitiesByStatus: [String: Int] = [:], participantsByRole: [String: Int] = [:]
 
     init(_ counts: SnapshotCounts) {
@@ -98,8 +98,8 @@ struct EngagementFigures {
             if counts.endsByTo(activity.start) { totalActivities += 1 }
             if counts.within(activity.start) { newActivities += 1 }
             guard counts.overlaps(activity) else { continue }
-            activeActivities += 1
-            if activity.end == AnalyticsSnapshot.noDay { ongoingActivities += 1 }
+            activitiesInRange += 1
+            if activity.end == AnalyticsSnapshot.noDay { openEndedActivitiesInRange += 1 }
             activitiesByType[snapshot.types.ids[Int(activity.type)], default: 0] += 1
             activitiesByStatus[snapshot.statuses.ids[Int(activity.status)], default: 0] += 1
         }
@@ -120,7 +120,7 @@ struct EngagementFigures {
 
 /// The geographic breakdown's figures per bucket area (see SnapshotCounts.breakdownBuckets).
 struct BreakdownFigures {
-    var participants: [Int32: Int] = [:], active: [Int32: Int] = [:], taking: [Int32: Int] = [:]
+    var participants: [Int32: Int] = [:], inRange: [Int32: Int] = [:], taking: [Int32: Int] = [:]
 
     init(_ counts: SnapshotCounts) {
         let snapshot = counts.snapshot
@@ -136,7 +136,7 @@ struct BreakdownFigures {
         for activity in snapshot.activities where counts.overlaps(activity) {
             var seen: Set<Int32> = []
             for venue in activity.venues where Int(venue) < venueBucket.count && venueBucket[Int(venue)] >= 0 {
-                if seen.insert(venueBucket[Int(venue)]).inserted { active[venueBucket[Int(venue)], default: 0] += 1 }
+                if seen.insert(venueBucket[Int(venue)]).inserted { inRange[venueBucket[Int(venue)], default: 0] += 1 }
             }
         }
     }

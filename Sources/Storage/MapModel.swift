@@ -61,7 +61,8 @@ final class MapModel: @unchecked Sendable {
             return inside
         }
         let onList = try query.visitListId.map { list in
-            Set(try Self.ids(db, "SELECT venue_id FROM visit_stops WHERE visit_list_id = ?", list).compactMap(venueIndex.existing))
+            let stops = "SELECT venue_id FROM visit_stops WHERE visit_list_id = ?" + (query.leavesOutPeoplesHomes ? " AND participant_id IS NULL" : "")
+            return Set(try Self.ids(db, stops, list).compactMap(venueIndex.existing))
         }
         let matches = activityMatcher(query)
         var venues: [MapVenue] = []

@@ -14,11 +14,22 @@ public struct MapQuery: Sendable, Hashable {
     public var areaId: UUID?
     /// Only the venues a visit list's stops are at (a list's walk shown on the map).
     public var visitListId: UUID?
+    /// Leaves out the list's stops at participants' homes, for a viewer who may not see where people live (the privacy
+    /// setting): the list itself names no one and nowhere for them (`StopLine`). Set through `seen(homes:)`.
+    public private(set) var leavesOutPeoplesHomes = false
 
     public init(typeId: UUID? = nil, status: ActivityStatus? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
                 areaId: UUID? = nil, visitListId: UUID? = nil) {
         (self.typeId, self.status, self.from, self.to, self.areaId) = (typeId, status, from, to, areaId)
         self.visitListId = visitListId
+    }
+
+    /// The query as a viewer sees it who may (`homes`) or may not see where participants live. Only a visit list's
+    /// answer depends on it, so every other query stays one answer, kept once, for everyone.
+    public func seen(homes: Bool) -> MapQuery {
+        var query = self
+        query.leavesOutPeoplesHomes = visitListId != nil && !homes
+        return query
     }
 
     /// True when the map keeps only venues with a matching activity; without one, every venue with coordinates shows.

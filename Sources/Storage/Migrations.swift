@@ -29,6 +29,7 @@ enum Migrations {
         migrator.registerMigration("v17-paused-sync-sessions", migrate: SyncSchema.allowPausedSessions)
         migrator.registerMigration("v18-participant-merges", migrate: ParticipantMergeRow.createTable)
         migrator.registerMigration("v19-ended-sessions", migrate: addSessionEnd)
+        migrator.registerMigration("v20-sync-session-photo-files", migrate: SyncSchema.countPhotoFiles)
         return migrator
     }
 

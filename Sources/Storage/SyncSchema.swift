@@ -85,6 +85,14 @@ enum SyncSchema {
             """)
     }
 
+    /// A session counts the photo files it moved with the records it did (`SyncStatistics`).
+    static func countPhotoFiles(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE sync_sessions ADD COLUMN photos_sent INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE sync_sessions ADD COLUMN photos_received INTEGER NOT NULL DEFAULT 0;
+            """)
+    }
+
     /// Triggers, not the write methods, keep the change log: rows written from the wire and rows removed by
     /// ON DELETE CASCADE are logged too, so a node pulling from this one sees every change.
     static func createChangeLogTriggers(_ db: Database, _ table: RecordKind) throws {

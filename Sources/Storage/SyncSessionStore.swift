@@ -29,13 +29,27 @@ public struct SyncStatistics: Sendable, Equatable {
     public var merged = 0
     public var conflicts = 0
     public var failures = 0
+    /// Photo files sent to the hub and received from it: a session may move only files (photos whose records synced
+    /// before their files could go), and that is work done, not a check that found nothing.
+    public var photosSent = 0
+    public var photosReceived = 0
 
-    public init(pushed: Int = 0, pulled: Int = 0, merged: Int = 0, conflicts: Int = 0, failures: Int = 0) {
+    public init(pushed: Int = 0, pulled: Int = 0, merged: Int = 0, conflicts: Int = 0, failures: Int = 0,
+                photosSent: Int = 0, photosReceived: Int = 0) {
         (self.pushed, self.pulled, self.merged, self.conflicts, self.failures) = (pushed, pulled, merged, conflicts, failures)
+        (self.photosSent, self.photosReceived) = (photosSent, photosReceived)
     }
 
-    /// Nothing was sent, received or refused: the session only found node and hub already alike.
-    public var exchangedNothing: Bool { self == SyncStatistics() }
+    /// Every count with the `sync_sessions` column that keeps it.
+    static let columns: [(name: String, count: WritableKeyPath<SyncStatistics, Int> & Sendable)] = [
+        ("pushed", \.pushed), ("pulled", \.pulled), ("merged", \.merged), ("conflicts", \.conflicts), ("failures", \.failures),
+        ("photos_sent", \.photosSent), ("photos_received", \.photosReceived),
+    ]
+
+    init(row: Row) {
+        self.init()
+        for column in Self.columns { self[keyPath: column.count] = row[column.name] }
+    }
 }
 
 /// The history of sync sessions.
@@ -50,20 +64,23 @@ extension AppDatabase {
     /// A session that succeeded without exchanging anything is kept only as the latest check (`lastEmptyCheck`): the
     /// history lists sessions that did something, and would otherwise fill with a row every interval.
     public func finishSyncSession(_ id: Int64, outcome: SyncSessionRecord.Outcome, statistics: SyncStatistics, error: String?) throws {
+        let counts = SyncStatistics.columns
+        var values: [(any DatabaseValueConvertible)?] = [Date().storedText, outcome.rawValue]
+        values += counts.map { statistics[keyPath: $0.count] }
+        values += [error, id]
         try writeLocal { db in
             try db.execute(sql: """
-                UPDATE sync_sessions SET finished_at = ?, outcome = ?, pushed = ?, pulled = ?, merged = ?, conflicts = ?, failures = ?,
+                UPDATE sync_sessions SET finished_at = ?, outcome = ?, \(counts.map { "\($0.name) = ?" }.joined(separator: ", ")),
                 error = ? WHERE id = ?
-                """, arguments: [Date().storedText, outcome.rawValue, statistics.pushed, statistics.pulled, statistics.merged, statistics.conflicts,
-                                 statistics.failures, error, id])
-            if outcome == .succeeded, statistics.exchangedNothing {
-                try db.execute(sql: "DELETE FROM sync_sessions WHERE id < ? AND \(Self.emptyCheck)", arguments: [id])
-            }
+                """, arguments: StatementArguments(values))
+            try db.execute(sql: "DELETE FROM sync_sessions WHERE \(Self.emptyCheck) AND id < (SELECT MAX(id) FROM sync_sessions WHERE \(Self.emptyCheck))")
         }
     }
 
-    /// A succeeded session that sent, received and was refused nothing.
-    private static let emptyCheck = "outcome = 'succeeded' AND pushed = 0 AND pulled = 0 AND merged = 0 AND conflicts = 0 AND failures = 0"
+    /// A succeeded session that sent, received and was refused nothing: every count is zero. The one statement of that
+    /// rule, for what is listed, what is kept and when the last check was.
+    private static let emptyCheck = "outcome = 'succeeded' AND "
+        + SyncStatistics.columns.map { "\($0.name) = 0" }.joined(separator: " AND ")
 
     /// Sessions still marked running when the process starts were cut off by a crash or kill.
     public func markInterruptedSyncSessions() throws {
@@ -95,8 +112,7 @@ extension SyncSessionRecord {
     init(row: Row) {
         self.init(id: row["id"], startedAt: row["started_at"], finishedAt: row["finished_at"],
                   outcome: Outcome(rawValue: row["outcome"]) ?? .failed,
-                  statistics: SyncStatistics(pushed: row["pushed"], pulled: row["pulled"], merged: row["merged"],
-                                             conflicts: row["conflicts"], failures: row["failures"]),
+                  statistics: SyncStatistics(row: row),
                   error: row["error"])
     }
 }

@@ -31,12 +31,13 @@ struct SyncSession {
             let photos = PhotoContentSync(database: database, client: client, tokens: tokens, logger: engine.logger) {
                 try stopIfAsked()
             }
-            let sentFiles = try photos.push()
+            counter.recordPhotoFiles(sent: try photos.push())
             try push(tokens, counter)
             try pull(tokens, counter)
-            let receivedFiles = try photos.pull()
-            if sentFiles + receivedFiles > 0 {
-                engine.logger.info("photo files synced", metadata: ["sent": "\(sentFiles)", "received": "\(receivedFiles)"])
+            counter.recordPhotoFiles(received: try photos.pull())
+            let files = counter.statistics
+            if files.photosSent + files.photosReceived > 0 {
+                engine.logger.info("photo files synced", metadata: ["sent": "\(files.photosSent)", "received": "\(files.photosReceived)"])
             }
             outcome = .succeeded
         } catch let stopped as Stopped {
@@ -295,6 +296,13 @@ final class SessionCounter: @unchecked Sendable {
     }
 
     func addFailures(_ count: Int) { lock.withLock { counted.failures += count } }
+
+    func recordPhotoFiles(sent: Int = 0, received: Int = 0) {
+        lock.withLock {
+            counted.photosSent += sent
+            counted.photosReceived += received
+        }
+    }
 
     func recordPull(_ page: ChangePage) {
         lock.withLock {

@@ -52,6 +52,34 @@ import Testing
         #expect(names(changed) == ["First", "Second"])
     }
 
+    /// A visit list's map for a reader who may not see where people live leaves out the stops at their homes, and its
+    /// ETag is not the one of the answer that shows them (a browser shared with an editor must not be told its copy is
+    /// current). Every other map answer is the one everyone gets (issue 36).
+    @Test func aListsMapLeavesOutHomesHiddenFromTheReaderUnderItsOwnETag() throws {
+        let system = Actor.system("test")
+        let (home, hall) = (try addVenue("Home of Someone"), try addVenue("Hall"))
+        let person = try harness.database.createParticipant(ParticipantInput(name: "Someone", email: "someone@example.org",
+                                                                             homeVenueId: home.id.uuidString), by: system)
+        let organizer = try harness.createUser("organizer@example.org", .editor)
+        let stops = [StopTarget(venueId: home.id, participantId: person.id), StopTarget(venueId: hall.id, participantId: nil)]
+        let list = try harness.database.createVisitList(VisitListInput(name: "Doors", visitDate: "2025-06-01", assigneeId: organizer.id.uuidString,
+                                                                       status: "PLANNED"), stops: .picked(stops.map(\.token)), by: system)
+        let editor = try harness.token(.editor)
+        let path = "/api/v1/map/venues?visit_list_id=\(list.id.uuidString.lowercased())"
+        let seeing = harness.send(.get, path, token: editor)
+        #expect(names(seeing) == ["Hall", "Home of Someone"])
+        let tag = try #require(seeing.response.header("ETag"))
+        let reading = harness.send(.get, path, token: token, headers: ["if-none-match": tag])
+        #expect(reading.status == 200)
+        #expect(names(reading) == ["Hall"])
+        #expect(reading.response.header("ETag") != tag)
+
+        let everyone = harness.send(.get, "/api/v1/map/venues", token: editor)
+        let readersMap = harness.send(.get, "/api/v1/map/venues", token: token)
+        #expect(readersMap.response.body == everyone.response.body)
+        #expect(readersMap.response.header("ETag") == everyone.response.header("ETag"))
+    }
+
     // 2,500 venues: enough for the answer to be written and compressed in parts.
     @Test func theKeptGzipAndPlainAnswersAreTheSameDocument() throws {
         let actor = Actor.system("test")

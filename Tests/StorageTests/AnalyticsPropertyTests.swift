@@ -75,8 +75,8 @@ import Testing
         #expect(report.newParticipants == 2)
         #expect(report.totalParticipants == 2)
         #expect(report.newActivities == 1)
-        #expect(report.activeActivities == 2, "an activity ending on the first day and one starting on the last both overlap")
-        #expect(report.ongoingActivities == 1)
+        #expect(report.activitiesInRange == 2, "an activity ending on the first day and one starting on the last both overlap")
+        #expect(report.openEndedActivitiesInRange == 1)
     }
 
     @Test func percentageChangeWordsFollowTheFormula() {
@@ -281,8 +281,8 @@ final class RandomCommunity {
         #expect(report.newParticipants == people.filter { range.contains(Self.dayOf($0.created)) }.count)
         #expect(report.totalActivities == held.filter { byEnd($0.start) }.count)
         #expect(report.newActivities == held.filter { range.contains($0.start) }.count)
-        #expect(report.activeActivities == active.count)
-        #expect(report.ongoingActivities == active.filter { $0.end == nil }.count)
+        #expect(report.activitiesInRange == active.count)
+        #expect(report.openEndedActivitiesInRange == active.filter { $0.end == nil }.count)
         let peopleIds = Set(people.map(\.id))
         #expect(report.participation == takingPart(range).intersection(peopleIds).count)
         for group in report.activitiesByType {
@@ -316,7 +316,7 @@ final class RandomCommunity {
             guard let row else { Issue.record("no breakdown row for \(bucket.id)"); continue }
             seen += 1
             #expect(row.participants == participantsCount)
-            #expect(row.activeActivities == active)
+            #expect(row.activitiesInRange == active)
             #expect(row.participation == taking)
             #expect(row.hasAreasInside == areas.contains { $0.parent == bucket.id })
         }

@@ -29,6 +29,17 @@ import Testing
         #expect(rows == 2)
     }
 
+    // Photo files move apart from their records: a session that only sent or fetched files did something.
+    @Test func aSessionThatOnlyMovedPhotoFilesIsListedWithItsCounts() throws {
+        try session(.succeeded)
+        let sent = try session(.succeeded, SyncStatistics(photosSent: 2))
+        let received = try session(.succeeded, SyncStatistics(photosReceived: 3))
+        try session(.succeeded)
+        let listed = try node.database.syncSessions()
+        #expect(listed.map(\.id) == [received, sent])
+        #expect(listed.map(\.statistics) == [SyncStatistics(photosReceived: 3), SyncStatistics(photosSent: 2)])
+    }
+
     @Test func aPausedSessionIsRecordedAsPausedAndListed() throws {
         let id = try session(.paused)
         #expect(try node.database.syncSessions().map(\.outcome) == [.paused])

@@ -106,7 +106,8 @@ import Testing
         }
     }
 
-    // The list shown on the map: the map's venues are exactly those of the list's stops that have coordinates.
+    // The list shown on the map: the map's venues are exactly those of the list's stops that have coordinates. For a
+    // viewer who may not see where people live, only those of its venue stops: the list names no one's home to them.
     @Test func theMapOfAListShowsExactlyTheVenuesOfItsStops() async throws {
         await propertyCheck(count: 8, input: Gen.int(in: 0...1000).array(of: 8)) { picks in
             let given = try TestDatabase()
@@ -125,6 +126,11 @@ import Testing
             let expected = Set(targets.map { $0.venueId.uuidString.lowercased() }).intersection(mapped)
             #expect(Set(shown) == expected)
             #expect(shown.count == expected.count, "no venue twice")
+            #expect(try database.mapVenues(MapQuery(visitListId: list.id).seen(homes: true)).map(\.id) == shown)
+
+            let shownWithoutHomes = try database.mapVenues(MapQuery(visitListId: list.id).seen(homes: false)).map(\.id)
+            let venueStops = Set(targets.filter { $0.participantId == nil }.map { $0.venueId.uuidString.lowercased() }).intersection(mapped)
+            #expect(Set(shownWithoutHomes) == venueStops)
         }
     }
 

@@ -70,7 +70,7 @@ import Testing
         }
         #expect(try table(html, "activities-by-type") == report.activitiesByType.map { [$0.label, String($0.count)] })
         #expect(try table(html, "by-area") == report.breakdown.map {
-            [$0.name, String($0.participants), String($0.activeActivities), String($0.participation)]
+            [$0.name, String($0.participants), String($0.activitiesInRange), String($0.participation)]
         })
         #expect(html.contains("fill=\"url(#by-area-fill-1)\""), "the breakdown's second series is hatched, not only coloured")
     }

@@ -61,6 +61,14 @@ import Testing
         #expect(html.contains("Last checked with the hub ") && html.contains(": nothing to send or receive."))
     }
 
+    @Test func aSessionThatOnlyMovedPhotoFilesIsListedWithThem() throws {
+        let files = try given.database.startSyncSession()
+        try given.database.finishSyncSession(files, outcome: .succeeded, statistics: SyncStatistics(photosSent: 2, photosReceived: 1), error: nil)
+        let html = given.get("/sync").bodyText
+        #expect(html.contains("<th scope=\"col\">Photo files sent</th><th scope=\"col\">Photo files received</th>"))
+        #expect(html.contains("<td>Succeeded</td><td>0</td><td>0</td><td>2</td><td>1</td>"))
+    }
+
     @Test func aPausedSessionIsListedAsPaused() throws {
         let paused = try given.database.startSyncSession()
         try given.database.finishSyncSession(paused, outcome: .paused, statistics: SyncStatistics(pushed: 2), error: nil)

@@ -152,6 +152,19 @@ import Testing
         #expect(try given.web.database.visitSheet(id: given.list.id, seen: .everything).progress.logs == 0)
     }
 
+    /// "Show on map" for the list: the reader's map leaves out the stops at people's homes, as the list does (issue 36).
+    @Test func theMapOfAListLeavesOutTheHomesHiddenFromTheReader() async throws {
+        let given = try await listOfThree()
+        let mapPath = "/map?visit_list_id=\(given.list.id.uuidString.lowercased())"
+        let organizers = given.web.get(mapPath).bodyText
+        #expect(organizers.contains("North house") && organizers.contains("South house"))
+        try given.web.createUser("reader@example.org", .readOnly)
+        given.web.signIn("reader@example.org")
+        let page = given.web.get(mapPath)
+        #expect(page.status == .ok)
+        #expect(!page.bodyText.contains("North house") && !page.bodyText.contains("South house"))
+    }
+
     /// With homes hidden from read-only users (the default), a stop at someone's home names no one and nowhere on every
     /// view of the list the reader is offered: page, print view, results CSV and stop page (issue 36).
     @Test func aHiddenPersonsStopNamesNoOneAndNowhereOnEveryViewOfTheList() async throws {

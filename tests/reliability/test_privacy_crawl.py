@@ -3,8 +3,11 @@ setting hiding its details from read-only users, every GET route both route tabl
 so a route added later is crawled without anyone listing it) is read with its ids filled from the node's records, and
 every answer is searched for the hidden values: contacts (emails, phones), notes, and where people live (the home of a
 person on a visit list: its name, address, and where a visit there was logged). A venue's own pages, the map's venue
-layer and area pages show places as places and are not searched for homes; everything else is."""
+layer, area pages and a walk's starting-venue choices show places as places and are not searched for homes;
+everything else is, and so is the map of the visit list ("Show on map": the page and its GeoJSON with visit_list_id),
+which would pick the home out as a stop."""
 
+import re
 import uuid
 
 from client import ApiSession, Http, PageSession, routes
@@ -28,6 +31,10 @@ HIDDEN = {
 SETTING_FIELDS = {"contacts": "read_only_contacts", "notes": "read_only_notes", "homes": "read_only_homes"}
 # Places as places: where a home's venue is rightly named, without who lives there.
 PLACE_ROUTES = ("/venues", "/api/v1/venues", "/map", "/api/v1/map/venues", "/areas", "/api/v1/areas")
+# A walk's "Starting venue" choices: every venue with coordinates, as /venues lists them, whatever the list holds.
+PLACE_CHOICES = re.compile(r'<select[^>]*\bname="from"[^>]*>.*?</select>', re.DOTALL)
+# The map of the probe's visit list, whose stop is the probe's home: a place only as someone's home, so searched.
+LIST_MAP_READS = (("page", "/map?visit_list_id={visit-lists}"), ("api", "/api/v1/map/venues?visit_list_id={visit-lists}"))
 
 
 def make_records(api: ApiSession) -> dict:
@@ -40,8 +47,10 @@ def make_records(api: ApiSession) -> dict:
         return api.call("GET", path).json()["items"][0]
 
     area = first("/api/v1/areas?per_page=1")
+    # With coordinates, so the map can show it (not the probe's, which marks where the visit was logged).
     home = made(api.call("POST", "/api/v1/venues", {"name": PROBE["home"], "address": PROBE["address"],
-                                                     "geographic_area_id": area["id"], "venue_type": "PRIVATE_RESIDENCE"}))
+                                                     "geographic_area_id": area["id"], "venue_type": "PRIVATE_RESIDENCE",
+                                                     "coordinates": {"latitude": 6.5, "longitude": 3.4}}))
     person = made(api.call("POST", "/api/v1/participants", {"name": PROBE["name"], "email": PROBE["email"],
                                                             "phone": PROBE["phone"], "notes": PROBE["notes"],
                                                             "home_venue_id": home["id"]}))
@@ -77,9 +86,10 @@ def crawl(http: Http, role: str, ids: dict, get_routes: list[dict]) -> dict[str,
     page = PageSession(http, ACCOUNTS[role]) if role in ACCOUNTS else None
     api = ApiSession(http, ACCOUNTS[role]) if role in ACCOUNTS else None
     answers = {}
-    for route in get_routes:
-        path = concrete(route["path"], ids)
-        if route["surface"] == "page":
+    reads = [(route["surface"], concrete(route["path"], ids)) for route in get_routes]
+    reads += [(surface, path.format(**ids)) for surface, path in LIST_MAP_READS]
+    for surface, path in reads:
+        if surface == "page":
             answer = http.request("GET", path, headers={"Cookie": page.cookie} if page else {})
         else:
             answer = http.request("GET", path, headers={"Authorization": f"Bearer {api.token}"} if api else {})
@@ -92,9 +102,10 @@ def leaks(answers: dict[str, str], hidden: list[str]) -> list[str]:
     found = []
     for path, text in answers.items():
         for kind in hidden:
-            if kind == "homes" and path.startswith(PLACE_ROUTES):
+            if kind == "homes" and path.startswith(PLACE_ROUTES) and "visit_list_id=" not in path:
                 continue
-            found += [f"{path}: {PROBE[key]!r} ({kind} hidden)" for key in HIDDEN[kind] if PROBE[key] in text]
+            searched = PLACE_CHOICES.sub("", text) if kind == "homes" and path.endswith("/walk") else text
+            found += [f"{path}: {PROBE[key]!r} ({kind} hidden)" for key in HIDDEN[kind] if PROBE[key] in searched]
     return found
 
 

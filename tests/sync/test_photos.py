@@ -93,3 +93,9 @@ def test_a_hub_that_cannot_check_photos_refuses_no_file_and_gets_it_once_it_can(
         wait_until(lambda: (camera_api.sync_run(), hub.photo_file(sha))[1], 60, interval=0.5,
                    message=f"the file {sha[:12]} on the hub once it can check photos")
         assert hashlib.sha256(hub.photo_file(sha)).hexdigest() == sha
+    # Those sessions sent only files, and are in the sync history for it, not folded away as checks that found nothing.
+    def files_sent_in_history():
+        with camera.connect_readonly() as db:
+            return db.execute("SELECT SUM(photos_sent) FROM sync_sessions WHERE outcome = 'succeeded'").fetchone()[0]
+    wait_until(lambda: files_sent_in_history() == 2, 30, interval=0.5,
+               message="the node's sync history to count the 2 photo files sent")

@@ -54,8 +54,11 @@ enum AnalyticsResource {
             .of("area_id", .uuid, required: true, nullable: true, "The area counted, with every area inside it; null: all areas"),
             .of("total_participants", .integer, required: true, "Participants recorded by the last day"),
             .of("total_activities", .integer, required: true, "Activities starting by the last day"),
-            .of("active_activities", .integer, required: true, "Activities whose dates overlap the range, whatever their status"),
-            .of("ongoing_activities", .integer, required: true, "Activities whose dates overlap the range and have no end date, whatever their status"),
+            .of("active_activities", .integer, required: true,
+                "Activities whose dates overlap the range, whatever their status (not only ACTIVE ones); with area_id, only those held "
+                    + "now at a venue in the area counted"),
+            .of("ongoing_activities", .integer, required: true,
+                "Of active_activities, those with no end date, whatever their status"),
             .of("participation", .integer, required: true, "Participants with an assignment to an activity whose dates overlap the range"),
             .of("new_participants", .integer, required: true, "Participants recorded in the range"),
             .of("new_activities", .integer, required: true, "Activities starting in the range"),
@@ -74,7 +77,9 @@ enum AnalyticsResource {
             .of("is_child_area", .boolean, required: true, "false for the row of the area's own venues"),
             .of("has_areas_inside", .boolean, required: true),
             .of("participants", .integer, required: true),
-            .of("active_activities", .integer, required: true, "Activities whose dates overlap the range, whatever their status"),
+            .of("active_activities", .integer, required: true,
+                "Activities whose dates overlap the range, whatever their status (not only ACTIVE ones), held now at this row's "
+                    + "venues"),
             .of("participation", .integer, required: true),
         ],
         "GrowthReport": [

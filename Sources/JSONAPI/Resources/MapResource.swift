@@ -71,13 +71,13 @@ enum MapResource {
     /// Kept encoded until the records change, and validated by ETag: everyone opening the map asks for the same few
     /// filter sets, and 20,000 venues take about 300 ms to read, write and compress but under 5 ms to send again.
     @Sendable static func venues(_ context: APIContext) throws -> Response {
-        let query = try MapQuery(reading: context)
+        let query = try MapQuery(reading: context).seen(homes: ParticipantResource.visibility(context).homes)
         let request = context.request, database = try context.database
         let gzip = Gzip.isAccepted(by: request)
         let key = AnyHashable(VenuesAnswer(query: query, gzip: gzip))
         let current = try database.recordsVersion()
-        if isFresh(request, at: current) { return notModified(at: current) }
-        if let kept = database.answers.value(for: key, at: current) { return geoJSON(kept, gzip: gzip, at: current) }
+        if isFresh(request, at: current, query) { return notModified(at: current, query) }
+        if let kept = database.answers.value(for: key, at: current) { return geoJSON(kept, gzip: gzip, at: current, query) }
         let data = try MapData.load(database, query)
         // One part per core, but only when there is enough to share: a thread costs more than a small answer.
         let parts = venueCollection(data.venues, parts: data.venues.count < 2_000 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
@@ -86,7 +86,7 @@ enum MapResource {
         if gzip, compressed == nil { throw HTTPError(.internalServerError, "The map's data could not be compressed; reload the page.") }
         let body = compressed ?? Array(parts.joined())
         database.answers.store(body, for: key, at: data.version, cost: body.count)
-        return geoJSON(body, gzip: gzip, at: data.version)
+        return geoJSON(body, gzip: gzip, at: data.version, query)
     }
 
     /// What a kept venues answer depends on besides the records: the filters and the encoding.
@@ -173,28 +173,34 @@ enum MapResource {
         Gzip.negotiate(Response(status: .ok, headers: [("Content-Type", "application/geo+json")], body: bytes), for: request)
     }
 
-    private static func geoJSON(_ body: [UInt8], gzip: Bool, at version: Int64) -> Response {
-        var headers = validators(at: version) + [("Content-Type", "application/geo+json")]
+    private static func geoJSON(_ body: [UInt8], gzip: Bool, at version: Int64, _ query: MapQuery) -> Response {
+        var headers = validators(at: version, query) + [("Content-Type", "application/geo+json")]
         if gzip { headers.append(("Content-Encoding", "gzip")) }
         return Response(status: .ok, headers: headers, body: body)
     }
 
     /// Weak: the same version is one answer whatever its encoding. `no-cache` has the browser ask again each time,
     /// so an edit shows at once, and a 304 spares it the megabytes when nothing changed.
-    private static func validators(at version: Int64) -> [(name: String, value: String)] {
-        [("ETag", "W/\"records-\(version)\""), ("Cache-Control", "private, no-cache"), ("Vary", "Accept-Encoding")]
+    private static func validators(at version: Int64, _ query: MapQuery) -> [(name: String, value: String)] {
+        [("ETag", "W/" + entityTag(at: version, query)), ("Cache-Control", "private, no-cache"), ("Vary", "Accept-Encoding")]
     }
 
-    private static func isFresh(_ request: Request, at version: Int64) -> Bool {
+    /// The records' version, and whether the answer left out people's homes: a browser shared by two users, or a
+    /// privacy setting changed since, must not have the other answer confirmed as current.
+    private static func entityTag(at version: Int64, _ query: MapQuery) -> String {
+        "\"records-\(version)\(query.leavesOutPeoplesHomes ? "-without-homes" : "")\""
+    }
+
+    private static func isFresh(_ request: Request, at version: Int64, _ query: MapQuery) -> Bool {
         guard let tags = request.header("if-none-match") else { return false }
-        let current = "\"records-\(version)\""
+        let current = entityTag(at: version, query)
         return tags.split(separator: ",").contains { tag in
             let trimmed = tag.trimmingCharacters(in: .whitespaces)
             return trimmed == "*" || trimmed == current || trimmed == "W/" + current
         }
     }
 
-    private static func notModified(at version: Int64) -> Response {
-        Response(status: .notModified, headers: validators(at: version))
+    private static func notModified(at version: Int64, _ query: MapQuery) -> Response {
+        Response(status: .notModified, headers: validators(at: version, query))
     }
 }

@@ -42,7 +42,7 @@ struct EngagementFigures {
 
     static func figureRows(_ report: EngagementReport) -> [(label: String, value: Int)] {
         [("Participants", report.totalParticipants), ("Activities", report.totalActivities),
-         (AnalyticsNames.inRange, report.activeActivities), (AnalyticsNames.openEnded, report.ongoingActivities),
+         (AnalyticsNames.inRange, report.activitiesInRange), (AnalyticsNames.openEnded, report.openEndedActivitiesInRange),
          ("Participants taking part", report.participation), ("New participants", report.newParticipants),
          ("New activities", report.newActivities)]
     }
@@ -74,18 +74,18 @@ struct EngagementFigures {
         let title = "Engagement by area"
         let table = DataTable(name: "by-area", caption: title, columns: ["Area", "Participants", AnalyticsNames.inRange, "Participants taking part"],
                               rows: rows.map { [.text($0.isChildArea ? $0.name : "\($0.name) itself (not in an area inside)", link: drillDown($0)),
-                                                .number($0.participants), .number($0.activeActivities), .number($0.participation)] })
-        let mostPeople = rows.max { $0.participants < $1.participants }, mostActive = rows.max { $0.activeActivities < $1.activeActivities }
-        guard let mostPeople, let mostActive, mostPeople.participants + mostActive.activeActivities > 0 else {
+                                                .number($0.participants), .number($0.activitiesInRange), .number($0.participation)] })
+        let mostPeople = rows.max { $0.participants < $1.participants }, mostInRange = rows.max { $0.activitiesInRange < $1.activitiesInRange }
+        guard let mostPeople, let mostInRange, mostPeople.participants + mostInRange.activitiesInRange > 0 else {
             let summary = rows.isEmpty ? "There are no areas inside to compare." : "No participants or activities in these areas in this range."
             return AnalyticsFigure(title: title, summary: summary, chart: nil, table: table)
         }
         let summary = "Of \(rows.count) \(rows.count == 1 ? "area" : "areas"), \(mostPeople.name) has the most participants "
-            + "(\(DataTable.grouped(mostPeople.participants))) and \(mostActive.name) the most activities in the range "
-            + "(\(DataTable.grouped(mostActive.activeActivities)))."
+            + "(\(DataTable.grouped(mostPeople.participants))) and \(mostInRange.name) the most activities in the range "
+            + "(\(DataTable.grouped(mostInRange.activitiesInRange)))."
         let chart = BarChart(id: "by-area", categories: rows.map(\.name), series: [
             ChartSeries(label: "Participants", values: rows.map(\.participants)),
-            ChartSeries(label: AnalyticsNames.inRange, values: rows.map(\.activeActivities)),
+            ChartSeries(label: AnalyticsNames.inRange, values: rows.map(\.activitiesInRange)),
             ChartSeries(label: "Taking part", values: rows.map(\.participation)),
         ])
         return AnalyticsFigure(title: title, summary: summary, chart: chart.svg, table: table)

@@ -13,7 +13,7 @@ enum MapPages {
     static func show(_ context: inout PageContext) throws -> Response {
         let request = context.request
         context.rememberListView(.map)
-        let query = try MapQuery(reading: LenientListReader(request))
+        let query = try MapQuery(reading: LenientListReader(request)).seen(homes: context.participantVisibility.homes)
         let data = try MapData.load(context.database, query)
         let settings = try context.database.mapSettings()
         let user = try context.signedInUser

@@ -108,7 +108,7 @@ enum SyncPages {
         return ["started": DateText.format(session.startedAt),
                 "duration": session.duration.map { String(format: "%.1f s", $0) } ?? "running",
                 "outcome": outcomeText(session), "refused": session.refused > 0, "pushed": stats.pushed, "pulled": stats.pulled,
-                "merged": stats.merged, "conflicts": stats.conflicts, "failures": stats.failures, "error": hideHub(session.error ?? "")]
+                "photos_sent": stats.photosSent, "photos_received": stats.photosReceived, "merged": stats.merged, "conflicts": stats.conflicts, "failures": stats.failures, "error": hideHub(session.error ?? "")]
     }
 
     /// How a session ended, in words; one that ran to its end with operations refused is not called a success.
