@@ -26,6 +26,7 @@ enum Migrations {
         migrator.registerMigration("v14-export-jobs", migrate: ExportJobSchema.create)
         migrator.registerMigration("v15-api-tokens-lost", migrate: addLostTokens)
         migrator.registerMigration("v16-counts-by-value", migrate: addCountsByValue)
+        migrator.registerMigration("v17-node-credentials", migrate: NodeCredentialSchema.create)
         return migrator
     }
 
