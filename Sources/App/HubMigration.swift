@@ -52,7 +52,9 @@ public enum HubMigration {
         }
         let tokens = try source.apiTokensForHubMigration()
         try target.importTokens(tokens)
-        announce("Moved \(operations) applied operations and \(tokens.count) sign-in tokens.")
+        let nodes = try source.nodeCredentials()
+        try target.importNodeCredentials(nodes)
+        announce("Moved \(operations) applied operations, \(tokens.count) sign-in tokens and \(nodes.count) linked nodes' sign-ins.")
         var files = 0
         for sha in try source.heldPhotoFileHashes() {
             guard let bytes = FileManager.default.contents(atPath: source.photoFiles.path(sha)) else { continue }

@@ -64,6 +64,9 @@ enum APIPaths {
     /// Photo contents by hash: which of a list the hub lacks, and one file sent or fetched.
     static let syncPhotoFilesMissing = root / "sync" / "photo-files" / "missing"
     static let syncPhotoFile = root / "sync" / "photo-files" / "{sha256}"
+    /// Hub side: the nodes' own sign-ins.
+    static let linkedNodes = root / "linked-nodes"
+    static let linkedNodeRevoke = linkedNodes / "{id}" / "revoke"
 }
 
 /// The two addresses of a record resource: the collection (list, create) and one record (read, change, delete).

@@ -105,7 +105,7 @@ enum JSONRoutes {
                                           ParticipantResource.components, ActivityResource.components,
                                           AssignmentResource.components, UserResource.components, SyncEndpoints.components,
                                           MapResource.components, VisitResource.components, NotificationResource.components,
-                                          AnalyticsResource.components, PhotoFileEndpoints.components]
+                                          LinkedNodeResource.components, AnalyticsResource.components, PhotoFileEndpoints.components]
         for part in parts { all.merge(part) { $1 } }
         return all
     }

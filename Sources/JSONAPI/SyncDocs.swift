@@ -49,7 +49,7 @@ extension SyncEndpoints {
             ],
             "ChangeLogEntry": [.of("seq", .integer, required: true), .of("state", .reference("RecordState"), required: true)],
             "SyncStatus": [
-                .of("hub", .choice(["standalone", "online", "offline"]), required: true),
+                .of("hub", .choice(["standalone", "checking", "online", "offline", "refused"]), required: true),
                 .of("pending_operations", .integer, required: true), .of("failed_operations", .integer, required: true),
                 .of("conflicts", .integer, required: true), .of("last_successful_sync", .dateTime, required: true, nullable: true),
                 .of("syncing", .boolean, required: true), .of("paused", .boolean, required: true),

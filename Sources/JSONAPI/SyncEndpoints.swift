@@ -24,6 +24,8 @@ struct SyncEndpoints: Sendable {
         table.add(.post, APIPaths.syncPush, .administrator, Self.pushDoc, push)
         // Reading from the start notes the node as linked (`changes`).
         table.getThatWrites(APIPaths.syncChanges, .administrator, Self.changesDoc, changes)
+        table.add(.get, APIPaths.linkedNodes, .administrator, LinkedNodeResource.listDoc, LinkedNodeResource.list)
+        table.add(.post, APIPaths.linkedNodeRevoke, .administrator, LinkedNodeResource.revokeDoc, LinkedNodeResource.revoke)
     }
 
     /// This node's own sync controls.

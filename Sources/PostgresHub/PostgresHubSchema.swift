@@ -79,6 +79,17 @@ enum PostgresHubSchema {
             -- A token pair whose answer never reached its client (Storage/APITokenStore.swift has the rules).
             ALTER TABLE api_tokens ADD COLUMN lost boolean NOT NULL DEFAULT false;
             """),
+        ("v6-node-credentials", """
+            -- Each node's own sign-in, made when it was linked (Storage/NodeCredentialStore.swift has the rules).
+            CREATE TABLE node_credentials (
+                family_id uuid PRIMARY KEY,
+                user_id uuid NOT NULL,
+                name text NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                last_seen_at timestamptz NOT NULL DEFAULT now(),
+                revoked_at timestamptz
+            );
+            """),
     ]
 
     /// Brings the database to this version of Fieldbook: the steps not yet run, then the kinds' indexes and the

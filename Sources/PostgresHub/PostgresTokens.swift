@@ -31,6 +31,8 @@ extension PostgresHub {
             }
             guard token.expiresAt > now else { return nil }
             try Self.revokeFamily(connection, token.family)
+            try connection.execute("UPDATE node_credentials SET last_seen_at = to_timestamp($1) WHERE family_id = $2",
+                                   [Self.seconds(now), token.family.lowercaseText])
             return try Self.insertTokenPair(connection, user: token.user, family: token.family, policy: policy, now: now)
         }
     }
@@ -85,18 +87,18 @@ extension PostgresHub {
                                [family.lowercaseText])
     }
 
-    private static func revokeFamily(_ connection: PostgresConnection, _ family: UUID) throws {
+    static func revokeFamily(_ connection: PostgresConnection, _ family: UUID) throws {
         try connection.execute("UPDATE api_tokens SET revoked = true WHERE family_id = $1", [family.lowercaseText])
     }
 
-    private static func insertTokenPair(_ connection: PostgresConnection, user: User, family: UUID, policy: APITokenPolicy,
+    static func insertTokenPair(_ connection: PostgresConnection, user: User, family: UUID, policy: APITokenPolicy,
                                         now: Date) throws -> APITokenPair {
         let access = TokenSecret.random(), refresh = TokenSecret.random()
         for (token, kind, lifetime) in [(access, "access", policy.accessLifetime), (refresh, "refresh", policy.refreshLifetime)] {
             try insert(connection, StoredAPIToken(tokenHash: TokenSecret.hash(token), kind: kind, userId: user.id.lowercaseText, familyId: family.lowercaseText,
                                                   createdAt: now, expiresAt: now.addingTimeInterval(lifetime), revoked: false))
         }
-        return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user)
+        return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user, familyId: family)
     }
 
     /// Keeps one token (its hash), issued here or moved from a SQLite hub; one already kept is left as it is.
@@ -108,5 +110,5 @@ extension PostgresHub {
                   token.revoked ? "true" : "false", token.lost ? "true" : "false"])
     }
 
-    private static func seconds(_ date: Date) -> String { String(date.timeIntervalSince1970) }
+    static func seconds(_ date: Date) -> String { String(date.timeIntervalSince1970) }
 }

@@ -20,9 +20,11 @@ public struct APITokenPair: Sendable {
     /// Seconds the access token stays valid.
     public let expiresIn: Int
     public let user: User
+    /// The sign-in (token family) the pair belongs to.
+    public let familyId: UUID
 
-    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: User) {
-        (self.accessToken, self.refreshToken, self.expiresIn, self.user) = (accessToken, refreshToken, expiresIn, user)
+    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: User, familyId: UUID) {
+        (self.accessToken, self.refreshToken, self.expiresIn, self.user, self.familyId) = (accessToken, refreshToken, expiresIn, user, familyId)
     }
 }
 
@@ -69,6 +71,7 @@ extension AppDatabase {
             }
             guard row.storedDate("expires_at") > now else { return nil }
             try Self.revokeFamily(db, family)
+            try NodeCredentialSchema.noteSeen(db, family: family, now: now)
             return try Self.insertTokenPair(db, user: user, family: family, policy: policy, now: now)
         }
     }
@@ -119,11 +122,11 @@ extension AppDatabase {
                        arguments: [family.databaseText])
     }
 
-    private static func revokeFamily(_ db: Database, _ family: UUID) throws {
+    static func revokeFamily(_ db: Database, _ family: UUID) throws {
         try db.execute(sql: "UPDATE api_tokens SET revoked = 1 WHERE family_id = ?", arguments: [family.databaseText])
     }
 
-    private static func insertTokenPair(_ db: Database, user: User, family: UUID, policy: APITokenPolicy, now: Date) throws -> APITokenPair {
+    static func insertTokenPair(_ db: Database, user: User, family: UUID, policy: APITokenPolicy, now: Date) throws -> APITokenPair {
         let access = TokenSecret.random()
         let refresh = TokenSecret.random()
         for (token, kind, lifetime) in [(access, "access", policy.accessLifetime), (refresh, "refresh", policy.refreshLifetime)] {
@@ -131,6 +134,6 @@ extension AppDatabase {
                 INSERT INTO api_tokens (token_hash, kind, user_id, family_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [TokenSecret.hash(token), kind, user.id.databaseText, family.databaseText, now.storedText, now.addingTimeInterval(lifetime).storedText])
         }
-        return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user)
+        return APITokenPair(accessToken: access, refreshToken: refresh, expiresIn: Int(policy.accessLifetime), user: user, familyId: family)
     }
 }

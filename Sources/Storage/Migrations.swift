@@ -30,6 +30,7 @@ enum Migrations {
         migrator.registerMigration("v18-participant-merges", migrate: ParticipantMergeRow.createTable)
         migrator.registerMigration("v19-ended-sessions", migrate: addSessionEnd)
         migrator.registerMigration("v20-sync-session-photo-files", migrate: SyncSchema.countPhotoFiles)
+        migrator.registerMigration("v21-node-credentials", migrate: NodeCredentialSchema.create)
         return migrator
     }
 

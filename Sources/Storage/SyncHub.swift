@@ -16,6 +16,12 @@ public protocol SyncHub: Sendable {
     func verifyCredentials(email: String, password: String) throws -> User?
     func issueAPITokens(for user: User, policy: APITokenPolicy, now: Date) throws -> APITokenPair
     func refreshAPITokens(refreshToken: String, policy: APITokenPolicy, now: Date) throws -> APITokenPair?
+    /// Starts a node's own sign-in (`NodeCredential`) for a user whose password was just checked.
+    func issueNodeCredential(for user: User, nodeName: String, policy: APITokenPolicy, now: Date) throws -> APITokenPair
+    /// Every node's sign-in, newest first, revoked ones included.
+    func nodeCredentials() throws -> [NodeCredential]
+    /// Ends a node's sign-in; `DomainError.notFound` when there is none with this id.
+    func revokeNodeCredential(_ id: UUID, now: Date) throws
     func apiBearer(accessToken: String, now: Date) throws -> APIBearer?
     /// Which of these photo files (by SHA-256) the hub holds.
     func photoFilesHeld(among hashes: [String]) throws -> Set<String>

@@ -57,6 +57,7 @@ extension AppDatabase {
             let wasLinked = try Self.isLinked(db)
             try Self.putSettings(db, ["sync.upstream": link.upstream.absoluteString, "sync.email": link.email,
                                       "sync.refresh_token": link.refreshToken, "sync.linked_at": link.linkedAt.storedText])
+            try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [Self.credentialRefusedKey])
             if !wasLinked {
                 // A node that already holds participants checks those the hub brings from its first pull on.
                 if try RowCounts.count(db, table: Participant.databaseTableName) > 0 { try Self.putSettings(db, [Self.copiedHubKey: "1"]) }
@@ -72,10 +73,38 @@ extension AppDatabase {
         try writeLocal { db in try Self.putSettings(db, ["sync.refresh_token": token]) }
     }
 
+    /// Keeps a new sign-in at the hub, made by an administrator on the settings page: the link, its queue and its
+    /// cursor stay as they are.
+    public func renewHubCredential(email: String, refreshToken: String) throws {
+        try writeLocal { db in
+            try Self.putSettings(db, ["sync.email": email, "sync.refresh_token": refreshToken])
+            try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [Self.credentialRefusedKey])
+        }
+    }
+
+    /// Set when the hub refuses this node's sign-in (revoked, or its account disabled), until an administrator signs
+    /// the node in again: kept in the database, so every page says so, after a restart too.
+    static let credentialRefusedKey = "sync.credential_refused"
+
+    /// Notes that the hub refused `refreshToken`, unless a new sign-in replaced it meanwhile (a refresh under way on
+    /// another thread while an administrator signed the node in again).
+    public func noteHubCredentialRefused(refreshToken: String) throws {
+        try writeLocal { db in
+            guard try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = 'sync.refresh_token'") == refreshToken else { return }
+            try Self.putSettings(db, [Self.credentialRefusedKey: "1"])
+        }
+    }
+
+    /// Whether the hub refused this node's sign-in (and nobody signed it in again since).
+    public func isHubCredentialRefused() throws -> Bool {
+        try setting(Self.credentialRefusedKey) == "1"
+    }
+
     /// Forgets the hub: the node becomes standalone again; queued operations stay for a later link.
     public func unlinkHub() throws {
         try writeLocal { db in
-            try db.execute(sql: "DELETE FROM settings WHERE key IN ('sync.upstream','sync.email','sync.refresh_token','sync.linked_at')")
+            try db.execute(sql: "DELETE FROM settings WHERE key IN ('sync.upstream','sync.email','sync.refresh_token','sync.linked_at', ?)",
+                           arguments: [Self.credentialRefusedKey])
             // A first sync ended part way leaves no indexes missing behind it.
             try DeferredIndexes.restore(db)
         }

@@ -98,7 +98,7 @@ extension AppDatabase {
         }
     }
 
-    /// Sets a new password and signs the user out everywhere.
+    /// Sets a new password and signs the user out everywhere but on the nodes they linked (`NodeCredential`).
     public func resetPassword(id: UUID, password: String, confirmation: String, by actor: Actor) throws {
         var errors = ValidationError()
         AccountRules.checkNewPassword(password, confirmation: confirmation, into: &errors)
@@ -106,7 +106,7 @@ extension AppDatabase {
         let hash = try passwordHasher.hash(password)
         try transaction(by: actor) { transaction in
             try Self.setPasswordHash(hash, of: id, in: transaction)
-            try Self.signOutEverywhere(transaction.db, userId: id)
+            try Self.signOutEverywhere(transaction.db, userId: id, keepingNodes: true)
         }
     }
 
@@ -118,7 +118,8 @@ extension AppDatabase {
     }
 
     /// A user changing their own password: the current one must be right. Their other browser sessions and their API
-    /// tokens end (whoever else was signed in as them is out); the session making the change, `keepingSession`, stays.
+    /// tokens end (whoever else was signed in as them is out); the session making the change, `keepingSession`, and
+    /// the sign-ins of nodes they linked stay.
     public func changeOwnPassword(id: UUID, current: String, password: String, confirmation: String, keepingSession token: String?,
                                   by actor: Actor) throws {
         var errors = ValidationError()
@@ -134,14 +135,17 @@ extension AppDatabase {
         try transaction(by: actor) { transaction in
             try Self.setPasswordHash(hash, of: id, in: transaction)
             try Self.endSessions(transaction.db, of: id, keeping: token.map(TokenSecret.hash))
-            try transaction.db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [id.databaseText])
+            try transaction.db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ? AND \(NodeCredentialSchema.notANode)",
+                                       arguments: [id.databaseText])
         }
     }
 
-    /// Ends the user's browser sessions and API tokens (node-local state, so nothing is recorded for sync).
-    private static func signOutEverywhere(_ db: Database, userId: UUID) throws {
+    /// Ends the user's browser sessions and API tokens (node-local state, so nothing is recorded for sync);
+    /// `keepingNodes`: the sign-ins of nodes they linked stay, as a node must not stop for a new password.
+    private static func signOutEverywhere(_ db: Database, userId: UUID, keepingNodes: Bool = false) throws {
         try endSessions(db, of: userId)
-        try db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ?", arguments: [userId.databaseText])
+        try db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ? \(keepingNodes ? "AND " + NodeCredentialSchema.notANode : "")",
+                       arguments: [userId.databaseText])
     }
 
     private static func ensureUniqueEmail(_ db: Database, _ email: String) throws {

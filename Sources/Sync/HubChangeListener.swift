@@ -25,8 +25,10 @@ final class HubChangeListener: @unchecked Sendable {
     /// One long poll; on anything but a held answer it pauses before the next.
     private func listenOnce() {
         let database = engine.database
-        // Until the first full copy is pulled, the engine is busy with the whole log; nothing to listen for yet.
-        guard let link = try? database.hubLink(), let cursor = try? database.pullCursor(), cursor > 0 else {
+        // Until the first full copy is pulled, the engine is busy with the whole log; nothing to listen for yet. Nor while
+        // the hub refuses this node's sign-in, until an administrator signs it in again.
+        guard let link = try? database.hubLink(), let cursor = try? database.pullCursor(), cursor > 0,
+              (try? database.isHubCredentialRefused()) != true else {
             announced = 0  // a new link starts from nothing: the old hub's numbers mean nothing to the new one
             return engine.state.rest(seconds: 1)
         }

@@ -5,7 +5,7 @@ import Foundation
 public enum HubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No answer: the hub is down, the network is broken, or the request timed out.
     case unreachable(String)
-    /// The hub no longer accepts this node's credentials; an administrator must link again.
+    /// The hub no longer accepts this node's credentials; an administrator must sign the node in again.
     case unauthorized
     /// The hub answered with an error status.
     case server(status: Int, message: String)
@@ -15,7 +15,7 @@ public enum HubError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreachable(let detail): "The hub could not be reached (\(detail))."
-        case .unauthorized: "The hub refused this node's sign-in; an administrator must link the node again on the settings page."
+        case .unauthorized: "The hub refused this node's sign-in; an administrator must sign it in again on the sync settings page."
         case .server(let status, let message): "The hub answered \(status): \(message)"
         case .badResponse(let detail): "The hub's answer was not understood (\(detail))."
         }
@@ -56,6 +56,11 @@ public struct HubClient: Sendable {
 
     public func signIn(email: String, password: String) throws -> HubTokens {
         try decode(send("POST", "api/v1/auth/login", body: encode(["email": email, "password": password]), token: nil))
+    }
+
+    /// Makes this node's own sign-in at the hub (a node credential), with a person's email and password used once.
+    public func makeNodeCredential(email: String, password: String, nodeName: String) throws -> HubTokens {
+        try decode(send("POST", "api/v1/auth/login", body: encode(["email": email, "password": password, "node_name": nodeName]), token: nil))
     }
 
     public func refresh(_ refreshToken: String) throws -> HubTokens {

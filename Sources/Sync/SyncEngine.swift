@@ -52,6 +52,8 @@ public final class SyncEngine: @unchecked Sendable {
 
     /// The interval given when Fieldbook was started (`--sync-interval`), which wins over the stored setting.
     public var intervalOverride: TimeInterval? { settings.intervalOverride }
+    /// Where the hub is reached when not at its linked address (`--upstream`).
+    public var upstreamOverride: URL? { settings.upstreamOverride }
     private let threadLock = NSLock()
 
     public init(database: AppDatabase, settings: SyncEngineSettings = SyncEngineSettings(), logger: Logger,
@@ -143,6 +145,12 @@ public final class SyncEngine: @unchecked Sendable {
     public func runOnce() -> Bool {
         guard let link = try? database.hubLink() else {
             state.setHub(.standalone)
+            return true
+        }
+        // A refused sign-in is not tried again until an administrator signs the node in anew (`linkChanged`).
+        if (try? database.isHubCredentialRefused()) == true {
+            state.setError(HubError.unauthorized.description)
+            statusDidChange()
             return true
         }
         let client = HubClient(baseURL: settings.upstreamOverride ?? link.upstream)

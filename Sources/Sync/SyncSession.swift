@@ -348,7 +348,14 @@ final class TokenSource: @unchecked Sendable {
         try refreshing.withLock {
             if let token = lock.withLock({ accessToken }) { return token }
             guard let refreshToken = try database.hubLink()?.refreshToken else { throw HubError.unauthorized }
-            let tokens = try client.refresh(refreshToken)
+            let tokens: HubTokens
+            do {
+                tokens = try client.refresh(refreshToken)
+            } catch HubError.unauthorized {
+                // Revoked on the hub, or its account disabled: pages say so until an administrator signs the node in again.
+                try database.noteHubCredentialRefused(refreshToken: refreshToken)
+                throw HubError.unauthorized
+            }
             try database.storeHubRefreshToken(tokens.refreshToken)
             lock.withLock { accessToken = tokens.accessToken }
             return tokens.accessToken

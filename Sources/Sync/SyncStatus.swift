@@ -4,8 +4,9 @@ import Storage
 /// Whether this node talks to a hub, and how that is going.
 public enum HubState: String, Sendable {
     /// `checking`: linked, but not yet tried since the engine started (right after linking or starting), so neither
-    /// online nor offline can be said yet.
-    case standalone, checking, online, offline
+    /// online nor offline can be said yet. `refused`: the hub no longer accepts this node's sign-in, so nothing syncs
+    /// until an administrator signs it in again on the settings page.
+    case standalone, checking, online, offline, refused
 
     public var label: String {
         switch self {
@@ -13,6 +14,7 @@ public enum HubState: String, Sendable {
         case .checking: "Checking the hub"
         case .online: "Hub online"
         case .offline: "Hub offline"
+        case .refused: "Hub refused this node's sign-in"
         }
     }
 }
@@ -51,7 +53,8 @@ public final class SyncStatusReporter: Sendable {
         let pending = (try? database.pendingOperationCount()) ?? 0
         let linked = (try? database.isLinkedToHub()) ?? false
         let engineState = linked ? engine?.snapshot() : nil
-        let hub: HubState = !linked ? .standalone : (engineState?.hub ?? .offline)
+        let refused = linked && ((try? database.isHubCredentialRefused()) ?? false)
+        let hub: HubState = !linked ? .standalone : refused ? .refused : (engineState?.hub ?? .offline)
         return SyncStatus(hub: hub, pendingOperations: pending, lastSuccessfulSync: try? database.lastSuccessfulSync(),
                           progress: engineState?.progress, paused: engineState?.paused ?? false)
     }

@@ -123,6 +123,10 @@ enum Paths {
     static let syncSettings = home / "settings" / "sync"
     static let syncInterval = syncSettings / "interval"
     static let unlink = syncSettings / "unlink"
+    static let hubSignIn = syncSettings / "sign-in"
+    /// Hub side: the nodes' own sign-ins.
+    static let linkedNodes = home / "settings" / "linked-nodes"
+    static let revokeLinkedNode = linkedNodes / "{id}" / "revoke"
 }
 
 extension RecordRoutes {
@@ -157,7 +161,7 @@ extension Paths {
             "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
-            "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(),
+            "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(), "hub_sign_in": hubSignIn(), "linked_nodes": linkedNodes(),
             "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(), "my_visits": myVisits(),
             "analytics": analytics(), "analytics_growth": analyticsGrowth(), "exports": exports(),
             "participant_duplicates": participantDuplicates(), "imports": imports(),

@@ -127,8 +127,11 @@ enum WebRoutes {
         table.get(Paths.syncSettings, .administrator, SyncSettingsPages.show)
         table.post(Paths.syncSettings, .administrator, SyncSettingsPages.link)
         table.post(Paths.syncInterval, .administrator, SyncSettingsPages.saveInterval)
+        table.post(Paths.hubSignIn, .administrator, SyncSettingsPages.signInAgain)
         table.get(Paths.unlink, .administrator, SyncSettingsPages.unlinkConfirmation)
         table.post(Paths.unlink, .administrator, SyncSettingsPages.unlink)
+        table.get(Paths.linkedNodes, .administrator, LinkedNodePages.list)
+        table.post(Paths.revokeLinkedNode, .administrator, LinkedNodePages.revoke)
     }
 }
 

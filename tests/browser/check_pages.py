@@ -854,7 +854,17 @@ def check_sync_with_hub(checker, binary, root):
         checker.page(browser, "sync: settings (linked)", "/settings/sync")
         checker.page(browser, "sync: settings (interval error)", post=("/settings/sync/interval", {"minutes": "0"}),
                      fill=("/settings/sync", {"minutes": "0"}), expect=422)
+        checker.page(browser, "sync: sign in to the hub again (errors)", post=("/settings/sync/sign-in", {"email": "", "password": ""}),
+                     fill=("/settings/sync", {}, 'form[action="/settings/sync/sign-in"] button[type=submit]'), expect=422)
         checker.page(browser, "sync: unlink (confirm)", "/settings/sync/unlink")
+        hub_browser = Browser(hub.base)
+        try:
+            hub_browser.sign_in(HUB_EMAIL)
+            checker.page(hub_browser, "hub: linked nodes", "/settings/linked-nodes")
+            checker.expect("hub: the linked node is listed", "Revoke" in hub_browser.http.get(hub.base + "/settings/linked-nodes").text,
+                           "no node to revoke on the hub's linked nodes page")
+        finally:
+            hub_browser.quit()
         settings = browser.http.get(node.base + "/settings/sync").text
         refresh = sqlite_value(os.path.join(node.data, "db", "fieldbook.sqlite"), "SELECT value FROM settings WHERE key = 'sync.refresh_token'")
         checker.expect("sync: the hub token never reaches a page", refresh and refresh not in settings and refresh not in open(node.log.name).read(),

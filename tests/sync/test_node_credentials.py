@@ -1,6 +1,7 @@
 """How a node links to its hub and signs in there (issue 36), with real processes against both kinds of hub: a stale
 copy of a password re-sent on linking is never a conflict; a node bringing its first copy offers no setup, and a hub
-takes no account that none of its administrators granted."""
+takes no account that none of its administrators granted; a node signs in with its own credential, which outlives
+password changes, and an administrator revokes it or signs the node in again."""
 
 import time
 import uuid
@@ -8,7 +9,7 @@ import uuid
 import requests
 
 from fault_proxy import FaultProxy
-from harness import CSRF, HUB_ADMIN, Pages, node_admin, start_hub, start_linked_node, wait_converged, wait_until
+from harness import CSRF, HUB_ADMIN, Account, ApiClient, Pages, node_admin, start_hub, start_linked_node, wait_converged, wait_until
 
 NEW_PASSWORD = "hub admin password 2"
 
@@ -95,3 +96,44 @@ def test_a_node_bringing_its_first_copy_offers_no_setup_and_the_hub_takes_no_acc
     wait_until(lambda: "bringing its records" not in browser.get(fresh.url + "/login", timeout=30).text, 180, interval=1,
                message="the first copy to finish")
     assert Pages(fresh, HUB_ADMIN).get("/").status_code == 200
+
+
+def node_id(node):
+    with node.connect_readonly() as db:
+        return db.execute("SELECT value FROM settings WHERE key = 'node_id'").fetchone()[0]
+
+
+def test_a_node_outlives_a_password_change_says_when_it_is_revoked_and_is_signed_in_again_from_settings(cluster, hub_kind):
+    hub, hub_api = start_hub(cluster, kind=hub_kind)
+    one, one_api = start_linked_node(cluster, "one", hub.url)
+    wait_converged([(one, one_api)], hub, timeout=90)
+
+    # The account that linked the node picks a new password on the hub: the node's own sign-in goes on working.
+    hub_api.request("POST", f"/api/v1/users/{user_id(hub_api, HUB_ADMIN.email)}/password", {"password": NEW_PASSWORD})
+    wait_until(lambda: sign_in_status(hub, HUB_ADMIN.email, NEW_PASSWORD) == 200, 60, message="the new password on the hub")
+    one_api.create_participant("After the password change", "after@example.org")
+    wait_converged([(one, one_api)], hub, timeout=90)
+
+    # The hub lists the node; an administrator revokes it, and the node's pages say so while its changes wait.
+    hub_admin = ApiClient(hub, HUB_ADMIN.email, NEW_PASSWORD)
+    linked = [n for n in hub_admin.request("GET", "/api/v1/linked-nodes")["items"] if node_id(one)[:8] in n["name"]]
+    assert len(linked) == 1 and linked[0]["linked_by"] == HUB_ADMIN.email and linked[0]["revoked_at"] is None, linked
+    hub_admin.request("POST", f"/api/v1/linked-nodes/{linked[0]['id']}/revoke", expect=(204,))
+    made_meanwhile = one_api.create_participant("Made while revoked", "meanwhile@example.org")
+    one_api.sync_run()
+    wait_until(lambda: one_api.sync_status()["hub"] == "refused", 60, message="the node to see its sign-in refused")
+    pages = Pages(one, node_admin("one"))
+    for path in ("/", "/participants"):
+        assert "Hub refused this node" in pages.get(path).text, path
+    assert "sign-in-again" in pages.get("/").text
+    assert one_api.sync_status()["pending_operations"] >= 1
+    if hub_kind == "sqlite":
+        listed = Pages(hub, Account(HUB_ADMIN.email, NEW_PASSWORD)).get("/settings/linked-nodes").text
+        assert node_id(one)[:8] in listed and "Revoked" in listed
+
+    # An administrator of the hub signs the node in again on its settings page: nothing was lost, the queue drains.
+    signed_in = pages.post("/settings/sync/sign-in", "/settings/sync", {"email": HUB_ADMIN.email, "password": NEW_PASSWORD})
+    assert signed_in.status_code == 303, signed_in.text[:2000]
+    wait_converged([(one, one_api)], hub, timeout=90, since=time.time())
+    assert made_meanwhile["id"] in hub.snapshot()["participants"]
+    assert one_api.sync_status()["hub"] == "online"

@@ -24,6 +24,9 @@ enum AuthResource {
     static let loginFields: [Field] = [
         .text("email", max: EmailAddress.maxLength, required: true, "The account's email address"),
         .text("password", max: 1000, required: true),
+        .text("node_name", max: NodeCredential.maxNameLength, "A node linking to this hub: its name. The sign-in becomes the "
+              + "node's own (an administrator's account only), which outlives password changes; administrators list and revoke "
+              + "it under /api/v1/linked-nodes"),
     ]
     static let refreshFields: [Field] = [.text("refresh_token", max: 200, required: true, "From login or the last refresh")]
 
@@ -57,7 +60,16 @@ enum AuthResource {
             throw APIUnauthorized(publicMessage: "The email address or password is not right, or the account is disabled.")
         }
         throttle.recordSuccess(email: email, address: address)
-        return APIResponse.ok(TokenBody(try context.hub.issueAPITokens(for: user, policy: context.authenticator.policy, now: Date())))
+        let nodeName = body.text("node_name").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !nodeName.isEmpty else {
+            return APIResponse.ok(TokenBody(try context.hub.issueAPITokens(for: user, policy: context.authenticator.policy, now: Date())))
+        }
+        // A node receives every record, accounts included: only an administrator links one.
+        guard user.role.canAdminister else {
+            throw HTTPError(.forbidden, "\(user.email) is not an administrator on the hub. Only an administrator's account can link a node.")
+        }
+        return APIResponse.ok(TokenBody(try context.hub.issueNodeCredential(for: user, nodeName: nodeName,
+                                                                             policy: context.authenticator.policy, now: Date())))
     }
 
     @Sendable static func refresh(_ context: APIContext) throws -> Response {

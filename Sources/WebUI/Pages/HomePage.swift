@@ -12,6 +12,7 @@ enum HomePage {
             "hub": status.hub.label,
             "pending": status.pendingOperations,
             "standalone": status.hub == .standalone,
+            "hub_refused": status.hub == .refused,
         ]
         if try context.signedInUser.role.canEditRecords { view.merge(gettingStarted(counts)) { $1 } }
         view.merge(try SyncNotice.view(context.database, for: context.actor)) { $1 }

@@ -5,7 +5,8 @@ import Storage
 import Surface
 import Sync
 
-/// /settings/sync, for administrators: link this Fieldbook to a hub, set how often it syncs, unlink it.
+/// /settings/sync, for administrators: link this Fieldbook to a hub, sign it in there again, set how often it syncs,
+/// unlink it.
 /// The hub password is used once to sign in and never kept; the refresh token it yields never reaches a page.
 enum SyncSettingsPages {
     static func show(_ context: inout PageContext) throws -> Response {
@@ -34,6 +35,26 @@ enum SyncSettingsPages {
             }
         }
         return try page(&context, link: form, errors: errors, interval: nil, status: .unprocessableContent)
+    }
+
+    /// Signs a linked node in to its hub anew (its sign-in was refused), with a hub administrator's email and password:
+    /// a new node credential; the queue and everything synced stay.
+    static func signInAgain(_ context: inout PageContext) throws -> Response {
+        let email = context.request.field("email").trimmingCharacters(in: .whitespaces)
+        let password = context.request.field("password")
+        var errors = ValidationError()
+        if email.isEmpty { errors.add("email", "Enter the email of an administrator account on the hub") }
+        if password.isEmpty { errors.add("password", "Enter that account's password on the hub") }
+        if errors.isEmpty {
+            do {
+                try HubLinker.signInAgain(context.database, upstream: context.web.syncEngine?.upstreamOverride, email: email, password: password)
+                context.web.syncEngine?.linkChanged()
+                return context.redirect(to: Paths.sync(), flash: "Signed in to the hub again. The changes waiting here are being sent.")
+            } catch let failure as HubLinker.Failure {
+                errors.add(failure.cause == .account ? "password" : "email", failure.description)
+            }
+        }
+        return try page(&context, link: LinkForm(upstream: "", email: email), errors: errors, interval: nil, status: .unprocessableContent)
     }
 
     static func saveInterval(_ context: inout PageContext) throws -> Response {
@@ -69,11 +90,15 @@ enum SyncSettingsPages {
                              status: HTTPStatus = .ok) throws -> Response {
         var view: [String: Any]
         if let link = try context.database.hubLink() {
-            var intervalForm = FormView(errors: errors)
+            var linkedForm = FormView(errors: errors)
             let minutes = try context.database.syncInterval() / 60
-            intervalForm.input("minutes", label: "Sync automatically every (minutes)", value: interval ?? String(max(1, minutes)),
+            linkedForm.input("minutes", label: "Sync automatically every (minutes)", value: interval ?? String(max(1, minutes)),
                                type: "text", hint: "From 1 to 1440. Fieldbook also syncs right after each change and when you press Sync now.")
-            view = intervalForm.view
+            linkedForm.input("email", label: "Administrator email on the hub", value: form.email, type: "email", autocomplete: "off")
+            linkedForm.input("password", label: "Password on the hub", value: "", type: "password",
+                               hint: "Used once to make this node's own sign-in; Fieldbook does not keep it.", autocomplete: "off")
+            view = linkedForm.view
+            view["credential_refused"] = try context.database.isHubCredentialRefused()
             if let override = context.web.syncEngine?.intervalOverride {
                 view["interval_override"] = "Fieldbook was started with --sync-interval \(Int(override)), so it syncs "
                     + "\(Self.spoken(seconds: Int(override))) whatever this setting says. "

@@ -10,7 +10,7 @@ public struct PageRenderer: Sendable {
         "areas/list", "areas/detail", "areas/form", "areas/delete", "venues/list", "venues/detail", "venues/form", "venues/delete",
         "_textarea", "_history", "_search_picker", "_default_submit", "_downloads", "_archive_download", "export", "participants/list", "participants/detail", "participants/form", "participants/delete", "participants/duplicates", "participants/merge", "imports/list", "imports/show", "imports/compare",
         "activities/list", "activities/detail", "activities/form", "activities/delete", "assignments/new", "assignments/delete", "assignments/remove",
-        "sync/status", "sync/conflicts", "sync/discard", "settings/sync", "settings/unlink",
+        "sync/status", "sync/conflicts", "sync/discard", "settings/sync", "settings/unlink", "settings/linked_nodes",
         "analytics/engagement", "analytics/growth", "analytics/_filters", "analytics/_figure",
         "_photos", "_gallery", "photos/new", "photos/show", "photos/edit", "photos/delete", "export_job",
     ]
