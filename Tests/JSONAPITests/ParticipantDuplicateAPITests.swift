@@ -45,6 +45,10 @@ import Testing
         let merged = given.send(.post, path, ["with": removed.id.lowercaseText, "from_removed": ["phone"], "kept_version": 1, "removed_version": 1],
                                 token: editor)
         #expect(merged.status == 200 && merged.string("phone") == "0712 345 678" && merged.string("email") == "emile@example.org")
-        #expect(given.send(.get, "/api/v1/participants/\(removed.id.lowercaseText)", token: editor).status == 404)
+        // Whichever record the address names, the one whose id comes first stays; the answer is it, and the other is gone.
+        let survivor = ParticipantMergeInput.survivor(of: kept.id, removed.id)
+        let gone = survivor == kept.id ? removed.id : kept.id
+        #expect(merged.string("id") == survivor.lowercaseText)
+        #expect(given.send(.get, "/api/v1/participants/\(gone.lowercaseText)", token: editor).status == 404)
     }
 }

@@ -96,9 +96,9 @@ enum ParticipantResource {
     }
 
     static let mergeFields: [Field] = [
-        .input("with", .id(ParticipantMergeInput.Rules.with), "The participant merged into this one, then deleted"),
+        .input("with", .id(ParticipantMergeInput.Rules.with), "The other record of the same person; of the two, the one whose id comes first stays and the other is deleted"),
         .input("from_removed", .choiceList(ParticipantMergeInput.Rules.fromRemoved),
-               "The details taken from the removed record; the others keep this record's values"),
+               "The details taken from the `with` record; the others keep this record's values"),
         Field(name: "kept_version", kind: .integer, rule: .number(RecordVersion.rule), summary: "This record's version as you read it (409 stale_version when no longer current)"),
         Field(name: "removed_version", kind: .integer, rule: .number(RecordVersion.rule), summary: "The removed record's version as you read it"),
     ]
