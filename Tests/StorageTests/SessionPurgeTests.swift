@@ -35,7 +35,7 @@ import Testing
     /// sent from one of its pages can be kept for them alone, until it is forgotten.
     @Test func anEndedSessionNamesItsUserUntilItIsForgotten() throws {
         let given = try TestDatabase()
-        let admin = try given.database.createFirstAdministrator(.forTests("admin@example.org", .administrator))
+        let admin = try given.database.createUser(.forTests("admin@example.org", .administrator), by: .system("test"))
         let user = try given.database.createUser(.forTests("ed@example.org", .editor), by: .system("test"))
         let start = Date()
         let reset = try given.database.startSession(for: user.id)
