@@ -10,6 +10,9 @@
   set to Skip keeps its notes, and the rows' table fits the page at 1,280 and 320 px.
 - A participant form saved after the session ended (issue 36): the sign-in page says why and keeps what was typed,
   signing in brings the form back filled in, and Save then creates the participant.
+- Forms whose own page cannot show them again (a photo's edit, a new user), saved after the session ended: signing in
+  lands on /send-again with what was typed, passwords empty and the form's hidden fields still hidden, through axe-core
+  (at 1,280 and 320 px) and the Nu HTML Checker; sending it again saves.
 
     $VENV/bin/python tests/browser/check_fixes.py --binary .build/debug/fieldbook
 """
@@ -20,8 +23,9 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from check_pages import PASSWORD, USERS, Browser, await_next_page, finish, sqlite_value  # noqa: E402
-from check_reflow import set_width, start_on_demo_data  # noqa: E402
+from check_pages import PASSWORD, USERS, Browser, await_next_page, csrf, finish, sqlite_value  # noqa: E402
+from check_photos import PHOTO, photo_ids  # noqa: E402
+from check_reflow import LAYOUT, set_width, start_on_demo_data  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -215,6 +219,16 @@ def save_for_vnu(checker, browser, label):
     checker.files[name] = label
 
 
+def end_sessions(server, email):
+    """The session ends while the tablet idles: marked ended in the server's database, as an expiry or a reset leaves
+    it. Returns the database's path."""
+    database = pathlib.Path(server.data) / "db" / "fieldbook.sqlite"
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE sessions SET ended_at = strftime('%Y-%m-%d %H:%M:%f', 'now') "
+                           "WHERE user_id = (SELECT id FROM users WHERE email = ?)", (email,))
+    return database
+
+
 def check_form_kept_after_session_ended(checker, server):
     label = "participant form sent after the session ended"
     typed = {"name": "Amara Session-Ended", "email": "amara.ended@example.org", "notes": "Met at the door, call after six"}
@@ -225,11 +239,7 @@ def check_form_kept_after_session_ended(checker, server):
         driver.get(browser.base + "/participants/new")
         for name, value in typed.items():
             driver.find_element(By.NAME, name).send_keys(value)
-        # The session ends while the tablet idles: marked ended in the server's database, as an expiry or a reset leaves it.
-        database = pathlib.Path(server.data) / "db" / "fieldbook.sqlite"
-        with sqlite3.connect(database) as connection:
-            connection.execute("UPDATE sessions SET ended_at = strftime('%Y-%m-%d %H:%M:%f', 'now') "
-                               "WHERE user_id = (SELECT id FROM users WHERE email = ?)", (USERS["editor"][1],))
+        database = end_sessions(server, USERS["editor"][1])
         await_next_page(driver, driver.find_element(By.CSS_SELECTOR, SAVE).click)
         page = driver.page_source
         checker.expect(label, "Your session ended, so you need to sign in again." in page
@@ -257,6 +267,93 @@ def check_form_kept_after_session_ended(checker, server):
         browser.quit()
 
 
+def type_into(driver, typed):
+    for name, value in typed.items():
+        element = driver.find_element(By.NAME, name)
+        if element.get_attribute("type") in ("radio", "checkbox"):
+            driver.find_element(By.CSS_SELECTOR, f'input[name="{name}"][value="{value}"]').click()
+        else:
+            element.clear()
+            element.send_keys(value)
+
+
+SENT_AGAIN_FIELDS = """
+return Array.from(document.querySelectorAll('main form input, main form textarea')).map(e =>
+  ({name: e.name, type: e.type, value: e.value, label: e.labels && e.labels.length ? e.labels[0].textContent : null}));
+"""
+
+
+def send_again_after_session_ended(checker, server, role, path, typed, hidden):
+    """As `role`, types `typed` into the form at `path` (one its page cannot show again), and saves it after the
+    session ended; signing in again lands on /send-again, which is checked (values, passwords empty, `hidden` names
+    not shown as boxes, axe at 1,280 and 320 px, vnu). Returns the signed-in Browser on /send-again, or None."""
+    label = f"{role}: /send-again for {path.split('/')[1]}"
+    browser = Browser(server.base)
+    try:
+        browser.sign_in(USERS[role][1])
+        driver = browser.driver
+        driver.get(browser.base + path)
+        type_into(driver, typed)
+        end_sessions(server, USERS[role][1])
+        await_next_page(driver, driver.find_element(By.CSS_SELECTOR, SAVE).click)
+        checker.expect(label, bool(driver.find_elements(By.NAME, "resume")), f"no sign-in page keeping the form: {driver.current_url}")
+        driver.find_element(By.NAME, "email").send_keys(USERS[role][1])
+        driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+        await_next_page(driver, driver.find_element(By.CSS_SELECTOR, SAVE).click)
+        checker.expect(label, driver.current_url.endswith("/send-again"), f"signing in went to {driver.current_url}")
+
+        fields = {field["name"]: field for field in driver.execute_script(SENT_AGAIN_FIELDS)}
+        for name, value in typed.items():
+            field = fields.get(name)
+            secret = "password" in name
+            checker.expect(label, field is not None and field["value"] == ("" if secret else value) and field["label"],
+                           f"{name} should be {'empty' if secret else repr(value)} with a label: {field}")
+        shown = [name for name in hidden + ["csrf_token"] if fields.get(name, {}).get("type") != "hidden"]
+        checker.expect(label, not shown, f"shown as boxes (or missing) instead of hidden: {shown}")
+        checker.axe(browser, label)
+        set_width(driver, 320)
+        checker.results.append((f"{label} fits at 320 px", "layout", driver.execute_script(LAYOUT)))
+        checker.axe(browser, f"{label} at 320 px")
+        set_width(driver, 1280)
+        save_for_vnu(checker, browser, label)
+        return browser
+    except Exception as error:  # noqa: BLE001 - reported as a failed check
+        checker.expect(label, False, f"{type(error).__name__}: {error}".splitlines()[0])
+        browser.quit()
+        return None
+
+
+def check_send_again(checker, server):
+    """Two forms kept after the session ended that /send-again shows: a photo's edit (an editor; its version hidden),
+    sent again and saved, and a new user (an administrator; its passwords asked for again)."""
+    editor = Browser(server.base)
+    try:
+        editor.sign_in(USERS["editor"][1])
+        person = re.search(rf'href="/participants/({ID})"', editor.http.get(editor.base + "/participants").text).group(1)
+        form = editor.http.get(f"{editor.base}/photos/new?participant_id={person}")
+        editor.http.post(editor.base + "/photos", data={"csrf_token": csrf(form.text), "participant_id": person, "caption": "Porch"},
+                         files={"photo": ("porch.jpg", PHOTO.read_bytes(), "image/jpeg")})
+        photo = photo_ids(editor.http.get(f"{editor.base}/participants/{person}").text)[0]
+    finally:
+        editor.quit()
+    caption = "Front steps, sent again"
+    browser = send_again_after_session_ended(checker, server, "editor", f"{photo}/edit", {"caption": caption}, ["version"])
+    if browser:
+        try:
+            driver = browser.driver
+            await_next_page(driver, driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click)
+            checker.expect("editor: /send-again for photos, sent again", caption in driver.page_source and driver.current_url.endswith(photo),
+                           f"after Send again: {driver.current_url}")
+        finally:
+            browser.quit()
+
+    typed = {"name": "Nia Sent-Again", "email": "nia.sent.again@example.org", "role": "editor",
+             "password": "a secret typed once", "password_confirmation": "a secret typed once"}
+    browser = send_again_after_session_ended(checker, server, "administrator", "/users/new", typed, [])
+    if browser:
+        browser.quit()
+
+
 def main():
     args, server, checker = start_on_demo_data(__doc__.splitlines()[0], "fieldbook-fixes-")
     try:
@@ -275,6 +372,7 @@ def main():
             browser.quit()
         check_privacy(checker, server)
         check_form_kept_after_session_ended(checker, server)
+        check_send_again(checker, server)
         checker.run_vnu()
     finally:
         server.stop()
