@@ -45,14 +45,13 @@ public final class PostgresHub: SyncHub {
 
     /// Applies a push in the caller's transaction, which then holds the change log's lock until it ends.
     ///
-    /// A push without deletions is decided with its records written together at the end (a statement per operation
+    /// A push without deletions or merges is decided with its records written together at the end (a statement per operation
     /// was most of what a push cost here, issue 17). Should the database refuse one of them (a repeated unique key,
     /// which only the database checks), that cannot be told to be one operation's: the batch is undone to its
     /// savepoint and decided again one write at a time, so the refused operation alone is refused.
     static func apply(_ request: PushRequest, _ connection: PostgresConnection, from pusher: Pusher = .hubItself) throws -> PushResponse {
         try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
-        // A merge moves and deletes what names the merged-away record (`HubDecider.completeMerge`): one write at a time too.
-        guard !request.operations.contains(where: { $0.operation == .delete || $0.mergeSurvivor != nil }) else { return try decide(request, connection, pusher) }
+        guard !request.holdsDeletionsOrMerges else { return try decide(request, connection, pusher) }
         try connection.execute("SAVEPOINT deferred_push")
         do {
             let response = try decide(request, connection, pusher, defersWrites: true)

@@ -99,7 +99,9 @@ final class PostgresHubRecords: HubRecords {
     }
 
     func referencing(_ kind: RecordKind, column: String, id: UUID) throws -> [RecordState] {
-        try flush()
+        // Unsent records of other kinds cannot answer this search, and sending them now would undo the batching: a
+        // merge check runs for every assignment created.
+        if unsent.contains(where: { $0.key.entity == kind.entity }) { try flush() }
         let rows = try run("""
             SELECT entity, id::text AS id, version, deleted, fields::text AS fields FROM records
             WHERE entity = $1 AND NOT deleted AND fields->>$2 = $3 ORDER BY id

@@ -2,6 +2,14 @@ import Domain
 import Foundation
 import GRDB
 
+extension PushRequest {
+    /// A deletion's references are followed as it happens, and a merge moves and deletes what names the merged-away
+    /// record (`HubDecider.completeMerge`): a push holding either is decided one write at a time, on both kinds of hub.
+    public var holdsDeletionsOrMerges: Bool {
+        operations.contains { $0.operation == .delete || $0.mergeSurvivor != nil }
+    }
+}
+
 /// The records a push decided, kept to be written together: each kind in one statement (`RowWriter.putAll`), as a pull
 /// writes them. A statement per record was most of what a SQLite hub spent taking a push (issue 15): each one
 /// journalled the pages it touched and made the search index write out its entries.
@@ -17,11 +25,14 @@ final class DeferredHubRows {
     /// database as it happens, accounts are read from their table (`account`) to judge each operation's rights, and a
     /// merge moves and deletes what names the merged-away record (`HubDecider.completeMerge`).
     static func canDefer(_ request: PushRequest) -> Bool {
-        !request.operations.contains { $0.operation == .delete || $0.entity == UserRow.kind.entity || $0.mergeSurvivor != nil }
+        !request.holdsDeletionsOrMerges && !request.operations.contains { $0.entity == UserRow.kind.entity }
     }
 
     /// True when this push wrote the record and it is still kept here (it exists: a deferred push deletes nothing).
     func holds(_ kind: RecordKind, _ id: UUID) -> Bool { kept.contains(Key(entity: kind.entity, id: id)) }
+
+    /// True when a record of the kind is kept here: only then must it be written before the kind's table is searched.
+    func keepsAny(_ kind: RecordKind) -> Bool { rows[kind.entity] != nil }
 
     func keep(_ state: RecordState, _ kind: RecordKind) {
         kept.insert(Key(entity: kind.entity, id: state.entityId))

@@ -170,7 +170,9 @@ private struct SQLiteHubRecords: HubRecords {
     }
 
     func referencing(_ kind: RecordKind, column: String, id: UUID) throws -> [RecordState] {
-        if let deferred {
+        // Kept rows of other kinds cannot answer this search, and writing them now would undo the batching: a merge
+        // check runs for every assignment created.
+        if let deferred, deferred.keepsAny(kind) {
             do { try deferred.write(db) } catch is DatabaseError { throw DecideOneByOne() }
         }
         let ids = try String.fetchAll(db, sql: "SELECT id FROM \(kind.table) WHERE \(column) = ? ORDER BY id", arguments: [id.databaseText])
