@@ -62,7 +62,7 @@ extension HubDecider {
         let seen = ParticipantMerges.removedValues(merge)
         let later = removed.fields.filter { participant.columns.contains($0.key) && !$0.value.storesSame(as: seen[$0.key] ?? .null) }
         if !later.isEmpty { try edit(survivor, participant, later, by: operation) }
-        for (kind, reference) in Self.referencesToParticipants {
+        for (kind, reference) in RecordKind.referencesToParticipants {
             for record in try records.referencing(kind, column: reference.column, id: removed.entityId) {
                 if kind.entity == AssignmentRow.kind.entity, try holdsAssignment(survivorId, like: record.fields) {
                     try store(RecordState.absent(kind.entity, record.entityId), kind, over: record, by: operation)
@@ -111,10 +111,5 @@ extension HubDecider {
 
     private func applied(_ operation: SyncOperation, _ current: RecordState) -> SyncResult {
         SyncResult(operationId: operation.operationId, outcome: .applied, current: current)
-    }
-
-    /// Every kind's columns that name a participant.
-    private static var referencesToParticipants: [(RecordKind, Reference)] {
-        RecordKind.all.flatMap { kind in kind.references.filter { $0.entity == Participant.kind.entity }.map { (kind, $0) } }
     }
 }

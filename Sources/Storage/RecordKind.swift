@@ -78,6 +78,11 @@ public struct RecordKind: Sendable {
     /// Every synced kind, parents before the kinds that refer to them (linking queues them in this order).
     public static let all: [RecordKind] = firstKinds + visitKinds + notificationKinds + photoKinds + mergeKinds
 
+    /// Every kind's columns that name a participant: what a merge points at the record that stays.
+    static let referencesToParticipants: [(kind: RecordKind, reference: Reference)] = all.flatMap { kind in
+        kind.references.filter { $0.entity == Participant.kind.entity }.map { (kind, $0) }
+    }
+
     /// The entity of accounts (users), which sync treats apart in places.
     public static var accountEntity: String { UserRow.kind.entity }
 

@@ -134,16 +134,15 @@ extension AppDatabase {
         let hash = try passwordHasher.hash(password)
         try transaction(by: actor) { transaction in
             try Self.setPasswordHash(hash, of: id, in: transaction)
-            try Self.endSessions(transaction.db, of: id, keeping: token.map(TokenSecret.hash))
-            try transaction.db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ? AND \(NodeCredentialSchema.notANode)",
-                                       arguments: [id.databaseText])
+            try Self.signOutEverywhere(transaction.db, userId: id, keepingSession: token.map(TokenSecret.hash), keepingNodes: true)
         }
     }
 
     /// Ends the user's browser sessions and API tokens (node-local state, so nothing is recorded for sync);
-    /// `keepingNodes`: the sign-ins of nodes they linked stay, as a node must not stop for a new password.
-    private static func signOutEverywhere(_ db: Database, userId: UUID, keepingNodes: Bool = false) throws {
-        try endSessions(db, of: userId)
+    /// `keepingSession`: the hash of a session that stays (the one making the change); `keepingNodes`: the sign-ins of
+    /// nodes they linked stay, as a node must not stop for a new password.
+    private static func signOutEverywhere(_ db: Database, userId: UUID, keepingSession: String? = nil, keepingNodes: Bool = false) throws {
+        try endSessions(db, of: userId, keeping: keepingSession)
         try db.execute(sql: "DELETE FROM api_tokens WHERE user_id = ? \(keepingNodes ? "AND " + NodeCredentialSchema.notANode : "")",
                        arguments: [userId.databaseText])
     }

@@ -65,12 +65,10 @@ struct ParticipantMergeRow: StoredRecord {
             let gone = merge.entityId.databaseText
             guard try db.recordExists(merge.entityId, in: Participant.databaseTableName),
                   let survivor = try db.mergeSurvivor(of: merge.entityId)?.databaseText else { continue }
-            for referring in RecordKind.all {
-                for reference in referring.references where reference.entity == Participant.kind.entity {
-                    try db.execute(sql: "UPDATE OR IGNORE \(referring.table) SET \(reference.column) = ? WHERE \(reference.column) = ?",
-                                   arguments: [survivor, gone])
-                    try db.execute(sql: "DELETE FROM \(referring.table) WHERE \(reference.column) = ?", arguments: [gone])
-                }
+            for (referring, reference) in RecordKind.referencesToParticipants {
+                try db.execute(sql: "UPDATE OR IGNORE \(referring.table) SET \(reference.column) = ? WHERE \(reference.column) = ?",
+                               arguments: [survivor, gone])
+                try db.execute(sql: "DELETE FROM \(referring.table) WHERE \(reference.column) = ?", arguments: [gone])
             }
             try RowWriter.delete(db, Participant.kind, id: merge.entityId)
         }
