@@ -26,18 +26,8 @@ public enum HubError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct HubTokens: Sendable, Decodable {
     public let accessToken: String
     public let refreshToken: String
-    /// The signed-in account's role on the hub, when the hub says.
-    public let role: String?
 
-    enum CodingKeys: String, CodingKey { case accessToken = "access_token", refreshToken = "refresh_token", user }
-    enum UserKeys: String, CodingKey { case role }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        accessToken = try container.decode(String.self, forKey: .accessToken)
-        refreshToken = try container.decode(String.self, forKey: .refreshToken)
-        role = try? container.nestedContainer(keyedBy: UserKeys.self, forKey: .user).decode(String.self, forKey: .role)
-    }
+    enum CodingKeys: String, CodingKey { case accessToken = "access_token", refreshToken = "refresh_token" }
 }
 
 /// Talks to a hub's JSON API over HTTP(S), synchronously, from the sync thread.
@@ -52,10 +42,6 @@ public struct HubClient: Sendable {
 
     public func isHealthy() -> Bool {
         (try? send("GET", "api/v1/health", body: nil, token: nil)) != nil
-    }
-
-    public func signIn(email: String, password: String) throws -> HubTokens {
-        try decode(send("POST", "api/v1/auth/login", body: encode(["email": email, "password": password]), token: nil))
     }
 
     /// Makes this node's own sign-in at the hub (a node credential), with a person's email and password used once.

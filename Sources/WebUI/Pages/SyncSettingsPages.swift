@@ -98,7 +98,7 @@ enum SyncSettingsPages {
             linkedForm.input("password", label: "Password on the hub", value: "", type: "password",
                                hint: "Used once to make this node's own sign-in; Fieldbook does not keep it.", autocomplete: "off")
             view = linkedForm.view
-            view["credential_refused"] = try context.database.isHubCredentialRefused()
+            view["credential_refused"] = context.syncStatus.hub == .refused
             if let override = context.web.syncEngine?.intervalOverride {
                 view["interval_override"] = "Fieldbook was started with --sync-interval \(Int(override)), so it syncs "
                     + "\(Self.spoken(seconds: Int(override))) whatever this setting says. "
