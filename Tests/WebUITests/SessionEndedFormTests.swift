@@ -223,7 +223,7 @@ import Testing
         #expect(stash.count == 0)
         let fresh = stash.keep(form("fresh"), for: owner, restorable: true)!
         #expect(stash.claim(fresh, by: other, for: "other") == nil, "not another user's")
-        #expect(stash.claim(fresh, by: owner, for: "session")?.fields.first?.value == "fresh")
+        #expect(stash.claim(fresh, by: owner, for: "session")?.parameters.pairs.first?.value == "fresh")
         #expect(stash.claim(fresh, by: owner, for: "again") == nil, "claimed once")
         #expect(stash.take(claimedBy: "session", path: "/other") == nil)
         #expect(stash.take(claimedBy: "session")?.path == "/participants/new")

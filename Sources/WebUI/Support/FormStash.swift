@@ -12,7 +12,8 @@ final class FormStash: Sendable {
         /// The user whose ended session sent the form: only they get it back.
         let owner: UUID
         let path: String
-        let fields: [Field]
+        /// The fields as the form sent them; a password's value, empty.
+        let parameters: Parameters
         /// The form carried files, which are not kept: the person chooses them again.
         let hadFiles: Bool
         /// Whether the form's own page can show the fields again (`WebRouteTable.form`); otherwise `/send-again` does.
@@ -20,15 +21,6 @@ final class FormStash: Sendable {
         fileprivate(set) var keptAt: Date
         /// The CSRF token of the owner's new session, which takes it back; nil until they sign in.
         fileprivate(set) var claimant: String?
-
-        /// The fields as a form sends them; a password's, empty.
-        var parameters: Parameters { Parameters(fields.map { (name: $0.name, value: $0.value) }) }
-    }
-
-    struct Field: Sendable {
-        let name: String
-        let value: String
-        let secret: Bool
     }
 
     /// Most bytes of names and values one form may keep: every form but an upload's is well below it.
@@ -45,12 +37,11 @@ final class FormStash: Sendable {
     /// Keeps the form of `request` for `owner`; returns the id the sign-in form carries, or nil when it is too large to keep.
     func keep(_ request: Request, for owner: UUID, restorable: Bool) -> String? {
         let fields = request.form.pairs.filter { $0.name != "csrf_token" }.map { pair in
-            let secret = TypedValues.isSecret(pair.name)
-            return Field(name: pair.name, value: secret ? "" : pair.value, secret: secret)
+            (name: pair.name, value: TypedValues.isSecret(pair.name) ? "" : pair.value)
         }
         guard fields.reduce(0, { $0 + $1.name.utf8.count + $1.value.utf8.count }) <= Self.maxBytes else { return nil }
         let id = randomToken()
-        let entry = Entry(owner: owner, path: request.path, fields: fields, hadFiles: !request.files.isEmpty, restorable: restorable,
+        let entry = Entry(owner: owner, path: request.path, parameters: Parameters(fields), hadFiles: !request.files.isEmpty, restorable: restorable,
                           keptAt: now(), claimant: nil)
         entries.withLock { entries in
             dropExpired(&entries)

@@ -82,7 +82,7 @@ struct RecordForm<Record: FormRecord, Input: CheckableInput> {
     func create(_ context: inout PageContext) throws -> Response {
         let input = submitted(context.request)
         if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
-        if isFinding(context.request) { return try filledNew(&context) }
+        if isFinding(context.request) { return try show(&context, nil, input, ValidationError(), .ok) }
         do {
             let record = try insert(context.database)(input, context.actor)
             return context.redirect(to: routes.record(record.id), flash: "\(noun) “\(record.name)” created.")
@@ -96,7 +96,7 @@ struct RecordForm<Record: FormRecord, Input: CheckableInput> {
         let input = submitted(context.request)
         if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
         let edited = record.atSubmittedVersion(context.request)
-        if isFinding(context.request) { return try filledEdit(&context) }
+        if isFinding(context.request) { return try show(&context, edited, input, ValidationError(), .ok) }
         do {
             let changed = try change(context.database)(record.id, input, Int(context.request.field("version")), context.actor)
             return context.redirect(to: routes.record(changed.id), flash: "\(noun) “\(changed.name)” saved.")
