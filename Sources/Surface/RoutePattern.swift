@@ -97,6 +97,26 @@ public enum RecordCollection: String, Sendable, CaseIterable {
 
     /// The collection's address below `root` (`/` for the pages, `/api/v1` for the API).
     public func path(under root: RoutePattern) -> RoutePattern { root / rawValue }
+
+    /// The entity name of the records the collection holds (`RecordKind.entity`).
+    public var entity: String {
+        switch self {
+        case .activityTypes: "activity_type"
+        case .roles: "participant_role"
+        case .areas: "geographic_area"
+        case .venues: "venue"
+        case .participants: "participant"
+        case .activities: "activity"
+        case .users: "user"
+        case .visitLists: "visit_list"
+        }
+    }
+
+    /// The collection holding records of `entity`; nil for a kind no surface lists.
+    public init?(entity: String) {
+        guard let collection = Self.allCases.first(where: { $0.entity == entity }) else { return nil }
+        self = collection
+    }
 }
 
 /// The map's GeoJSON addresses, named once: the API serves them and the map page's script reads them.
