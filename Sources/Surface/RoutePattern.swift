@@ -39,7 +39,7 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The address of a pattern with one parameter, given the id already as text: a list row links its record three
-    /// times (view, edit, delete), and the variadic form built an array and wrote the id again for each.
+    /// times (view, edit, delete), and the variadic form would build an array and write the id again for each.
     public func filled(idText: String) -> String {
         precondition(literals.count == 2, "\(pattern) has \(literals.count - 1) parameters, not 1")
         return literals[0] + idText + literals[1]
