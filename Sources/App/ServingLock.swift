@@ -1,7 +1,7 @@
 import Foundation
 
 /// Tells whether a data folder is being served. `serve` holds a shared lock on `DATA/fieldbook.serving` while it runs
-/// (several may, as before); `hub-migrate` must hold it alone, so it refuses a SQLite hub that is still serving, whose
+/// (several may); `hub-migrate` must hold it alone, so it refuses a SQLite hub that is still serving, whose
 /// later writes the move would miss. The kernel lets go of the lock when its process ends, even killed with `kill -9`,
 /// so a crash leaves nothing to clean up. Commands that only add to a served folder (create-user, backup) take none.
 public final class ServingLock: Sendable {

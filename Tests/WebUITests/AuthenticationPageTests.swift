@@ -140,6 +140,18 @@ import Testing
 
 /// The first run (issue 16): what a new administrator is told to do first.
 @Suite struct FirstRunPageTests {
+    @Test func homeCountsLinkToTheirListPages() async throws {
+        let given = try await WebHarness()
+        try given.createUser("admin@example.org", .administrator)
+        given.signIn("admin@example.org")
+        let home = given.get("/").bodyText
+        for (path, label) in [("/activities", "Activities"), ("/participants", "Participants"), ("/venues", "Venues"),
+                              ("/areas", "Geographic areas"), ("/activity-types", "Activity types"), ("/roles", "Roles"),
+                              ("/visit-lists", "Visit lists")] {
+            #expect(home.contains("<span class=\"stats__label\"><a href=\"\(path)\">\(label)</a></span>"), "\(path)")
+        }
+    }
+
     @Test func homeListsTheSetUpOrderUntilEveryStepHasRecordsAndTheVenueFormLinksToAreas() async throws {
         let given = try await WebHarness()
         try given.createUser("admin@example.org", .administrator)

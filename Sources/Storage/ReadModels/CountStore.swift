@@ -7,8 +7,6 @@ public struct RecordCount: Sendable {
     public let entity: String
     public let label: String
     public let count: Int
-    /// The list page, where one exists.
-    public let path: String?
 }
 
 extension AppDatabase {
@@ -21,8 +19,7 @@ extension AppDatabase {
     public func recordCounts() throws -> [RecordCount] {
         try read { db in
             try Self.countedKinds.map { kind in
-                RecordCount(entity: kind.entity, label: kind.label.many.capitalizedFirst, count: try RowCounts.count(db, table: kind.table),
-                            path: kind.listPath)
+                RecordCount(entity: kind.entity, label: kind.label.many.capitalizedFirst, count: try RowCounts.count(db, table: kind.table))
             }
         }
     }

@@ -1,8 +1,6 @@
 import Domain
 import Foundation
-import HTTPServer
 import Logging
-import Storage
 import Synchronization
 
 /// Writes archives people asked for (`ExportJob`) one at a time on its own thread, into a file beside the database,
@@ -13,13 +11,16 @@ public final class ExportRunner: Sendable {
     private let database: AppDatabase
     private let logger: Logger
     private let worker: BackgroundWorker
+    /// A new archive's encoder (the HTTP server's ZIP writer; Storage writes no ZIP itself).
+    private let newArchive: @Sendable () -> any ArchiveEncoder
     /// The export being written and how many of its records are written.
     private let current = Mutex<(job: UUID, done: Int)?>(nil)
     private let cancelled = Mutex<Set<UUID>>([])
 
-    public init(database: AppDatabase, logger: Logger) {
+    public init(database: AppDatabase, logger: Logger, newArchive: @escaping @Sendable () -> any ArchiveEncoder) {
         self.database = database
         self.logger = logger
+        self.newArchive = newArchive
         let box = RunnerBox()
         worker = BackgroundWorker(name: "fieldbook-exports", recheckInterval: 3600) { box.run?() }
         box.run = { [weak self] in self?.runOnce() }
@@ -79,7 +80,7 @@ public final class ExportRunner: Sendable {
                 throw ExportFileError.cannotCreate
             }
             defer { try? handle.close() }
-            var archive = ZipFile(handle: handle) { [self] done in
+            var archive = ArchiveFile(encoder: newArchive(), handle: handle) { [self] done in
                 current.withLock { $0 = (job.id, done) }
                 return !worker.isStopping && !cancelled.withLock { $0.contains(job.id) }
             }
@@ -111,25 +112,33 @@ private enum ExportFileError: Error, CustomStringConvertible {
     var description: String { "the file for the archive could not be made" }
 }
 
-/// An export's files as a ZIP archive written to a file, telling its progress (which answers false to stop).
-private struct ZipFile: ExportArchive {
-    var zip = ZipArchiveWriter()
+/// Encodes an export's files as one archive, answering each part's bytes to write.
+public protocol ArchiveEncoder {
+    mutating func beginMember(_ name: String) throws -> [UInt8]
+    mutating func write(_ bytes: [UInt8]) throws -> [UInt8]
+    mutating func finish() throws -> [UInt8]
+}
+
+/// An export's files as an archive written to a file, telling its progress (which answers false to stop).
+private struct ArchiveFile: ExportArchive {
+    var encoder: any ArchiveEncoder
     let handle: FileHandle
     let told: (Int) -> Bool
     private(set) var finished = false
     private(set) var records = 0
     private(set) var bytes = 0
 
-    init(handle: FileHandle, told: @escaping (Int) -> Bool) {
+    init(encoder: any ArchiveEncoder, handle: FileHandle, told: @escaping (Int) -> Bool) {
+        self.encoder = encoder
         self.handle = handle
         self.told = told
     }
 
-    mutating func begin(file name: String) throws -> Bool { try written(zip.beginMember(name)) }
-    mutating func write(_ bytes: [UInt8]) throws -> Bool { try written(zip.write(bytes)) }
+    mutating func begin(file name: String) throws -> Bool { try written(encoder.beginMember(name)) }
+    mutating func write(_ bytes: [UInt8]) throws -> Bool { try written(encoder.write(bytes)) }
 
     mutating func finish() throws {
-        _ = try written(zip.finish())
+        _ = try written(encoder.finish())
         finished = true
     }
 
