@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// Accounts: queries, sign-in checks, and the writes that keep at least one administrator.

@@ -1,19 +1,7 @@
 import Domain
 import Foundation
 import GRDB
-
-extension [String: JSONValue] {
-    /// A field as form text: strings as they are, numbers written out, null and missing as empty.
-    public func text(_ key: String) -> String {
-        switch self[key] {
-        case .string(let value): value
-        case .int(let value): String(value)
-        case .double(let value): String(value)
-        case .bool(let value): value ? "1" : "0"
-        case .null, nil: ""
-        }
-    }
-}
+import Records
 
 extension JSONValue {
     public var isTrue: Bool {
@@ -66,7 +54,7 @@ extension Date {
     /// ICU), written without that DateFormatter, which cost several microseconds per write, on every write, and woke
     /// ICU's calendar and time zone data in every server (issue 15).
     public var storedText: String {
-        TimestampText.text(self, .stored) ?? String.fromDatabaseValue(databaseValue) ?? ""
+        StoredInstant.text(self)
     }
 }
 
@@ -76,28 +64,7 @@ extension Row {
     /// 100 dates, and parsing them was a visible part of the page's time (issue 15).
     func storedDate(_ column: String) -> Date {
         let value: DatabaseValue = self[column]
-        if case .string(let text) = value.storage, let date = StoredDate.parse(text) { return date }
+        if case .string(let text) = value.storage, let date = StoredInstant.parse(text) { return date }
         return Date.fromDatabaseValue(value) ?? Date(timeIntervalSince1970: 0)
-    }
-}
-
-/// Reads `yyyy-MM-dd HH:mm:ss.SSS` (or without the milliseconds), UTC, from the year 1600 (earlier days Foundation's
-/// calendar counts in the Julian calendar) and for days 1–28 (later ones may not exist): anything else is left to GRDB.
-enum StoredDate {
-    static func parse(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { bytes -> Date? in
-            guard bytes.count == 23 || bytes.count == 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 32, bytes[13] == 58,
-                  bytes[16] == 58, bytes.count == 19 || bytes[19] == 46 else { return nil }
-            func number(_ start: Int, _ count: Int) -> Int? { ASCIIDigits.value(bytes, from: start, count: count) }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-                  let minute = number(14, 2), let second = number(17, 2), year >= 1600, (1...12).contains(month), (1...28).contains(day),
-                  hour < 24, minute < 60, second < 60, let milliseconds = bytes.count == 23 ? number(20, 3) : 0 else { return nil }
-            let daysSince2001 = CalendarDate.dayNumber(year: year, month: month, day: day) - 11_323
-            // Summed in Foundation's calendar's order (the time of day with its fraction first, then added to the day's
-            // start), so the Double is GRDB's to the last bit.
-            let secondsInDay = Double(hour * 3_600 + minute * 60 + second) + Double(milliseconds * 1_000_000) / 1_000_000_000
-            return Date(timeIntervalSinceReferenceDate: Double(daysSince2001 * 86_400) + secondsInDay)
-        }
     }
 }

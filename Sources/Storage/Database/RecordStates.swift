@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// Reading and writing whole records in their wire form, for both sides of sync.

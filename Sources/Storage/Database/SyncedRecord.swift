@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// A record of a synced kind as GRDB encodes it. Its synced fields, its row and its change come from one encoding, so
 /// no column is listed twice.
@@ -22,10 +23,27 @@ extension SyncedRecord {
     }
 }
 
-/// A record type that stores exactly one kind in its own table (every kind but the two categories), found by id.
-protocol StoredRecord: SyncedRecord, FetchableRecord, TableRecord {
+/// A record type that stores exactly one kind in its own table, its row read and written from the kind's declaration.
+public protocol DeclaredRecord: FetchableRecord, EncodableRecord, TableRecord {
     static var kind: RecordKind { get }
+    static var declaration: RecordDeclaration<Self> { get }
+    var id: UUID { get }
+    var version: Int { get }
 }
+
+extension DeclaredRecord {
+    public static var databaseTableName: String { kind.table }
+
+    public init(row: Row) { self = Self.declaration.record(row) }
+
+    public func encode(to container: inout PersistenceContainer) {
+        Self.declaration.encode(self, id: id, version: version, to: &container)
+    }
+}
+
+/// A synced record type that stores exactly one kind in its own table (every kind but the two categories and the two
+/// periods), found by id.
+protocol StoredRecord: SyncedRecord, DeclaredRecord {}
 
 extension StoredRecord {
     var recordKind: RecordKind { Self.kind }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 /// What deciding a pushed operation needs of a hub's store. The SQLite hub (`AppDatabase.applyPush`) and the
 /// PostgreSQL hub each provide it, so both judge every operation by the one set of rules below.

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// The hub side of sync: applying pushed operations once each, in order, and paging through the change log.

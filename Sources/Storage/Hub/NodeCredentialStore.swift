@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// A node's own sign-in at its hub ("linked nodes"): a token family made when the node was linked, with a person's
 /// email and password used once. It outlives that person's password changes (a node must not stop when someone picks
@@ -74,7 +75,7 @@ extension AppDatabase {
                 NodeCredential(id: row.uuid("family_id"), name: row["name"], userId: row.uuid("user_id"), linkedBy: row["email"],
                                createdAt: row.storedDate("created_at"),
                                lastSeenAt: row.storedDate("last_seen_at"),
-                               revokedAt: (row["revoked_at"] as String?).flatMap(StoredDate.parse))
+                               revokedAt: (row["revoked_at"] as String?).flatMap(StoredInstant.parse))
             }
         }
     }

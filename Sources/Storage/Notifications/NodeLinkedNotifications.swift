@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 
 /// The notifier's rule for a node linking here, for a hub whose records are not in a Fieldbook database (the PostgreSQL
 /// hub has no notifier of its own): from the hub's users and their preferences, the operations that create the

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// Something that happened which a notification rule may tell people about. Record changes come from the change
@@ -175,7 +176,7 @@ enum NotificationRules {
             var seen = Set<UUID>()
             for recipient in draft.recipients where seen.insert(recipient).inserted && recipient.databaseText != author {
                 guard let user = try UserRow.fetchOne(db, key: recipient.databaseText)?.user,
-                      receives(draft.kind, user: user, preferences: try NotificationPreferencesRow.fetchOne(db, key: recipient.databaseText)?.preferences)
+                      receives(draft.kind, user: user, preferences: try NotificationPreferences.fetchOne(db, key: recipient.databaseText))
                 else { continue }
                 made.append(FieldbookNotification(userId: recipient, kind: draft.kind, text: draft.text, subject: draft.subject, createdAt: moment))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import GRDB
 
 /// The tables of notifications (issue 13): the synced notifications and preferences with their change-log triggers,

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// Which of a person's notifications a list shows.
@@ -84,7 +85,7 @@ extension AppDatabase {
 
     /// The person's preferences; everything on until they choose otherwise.
     public func notificationPreferences(for userId: UUID) throws -> NotificationPreferences {
-        try read { db in try NotificationPreferencesRow.fetchOne(db, key: userId.databaseText)?.preferences }
+        try read { db in try NotificationPreferences.fetchOne(db, key: userId.databaseText) }
             ?? NotificationPreferences(userId: userId)
     }
 
@@ -92,14 +93,14 @@ extension AppDatabase {
     @discardableResult
     public func saveNotificationPreferences(_ preferences: NotificationPreferences, by user: User) throws -> NotificationPreferences {
         try transaction(by: .user(user.id)) { records in
-            var wanted = NotificationPreferencesRow(preferences)
-            wanted.preferences.userId = user.id
-            guard let stored = try NotificationPreferencesRow.fetchOne(records.db, key: user.id.databaseText) else {
-                wanted.preferences.version = 1
+            var wanted = preferences
+            wanted.userId = user.id
+            guard let stored = try NotificationPreferences.fetchOne(records.db, key: user.id.databaseText) else {
+                wanted.version = 1
                 try records.insert(wanted)
-                return wanted.preferences
+                return wanted
             }
-            return try records.save(wanted, over: stored).preferences
+            return try records.save(wanted, over: stored)
         }
     }
 

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// The notifier's side of the database: reading what happened since it last looked and writing the notifications the

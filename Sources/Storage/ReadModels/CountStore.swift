@@ -1,5 +1,6 @@
 import Domain
 import GRDB
+import Records
 
 /// How many records of one kind exist, for the home page.
 public struct RecordCount: Sendable {

@@ -1,4 +1,5 @@
 import GRDB
+import Records
 
 /// A first sync writes the hub's whole community into the node (401,000 rows for the 100,000-participant demo). Kept up
 /// row by row, the synced tables' secondary indexes and search indexes were a third of it: random UUID-keyed entries

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// The tables of sync: the change log every Fieldbook keeps (so any of them can be a hub), the hub's record of

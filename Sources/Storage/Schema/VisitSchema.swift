@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import GRDB
 
 /// The tables of field visits (issue 12): lists, their stops and the contact logs made at them, with their change-log

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// How the activity list is searched, filtered, sorted and paged.

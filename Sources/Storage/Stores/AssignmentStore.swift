@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// A participant taking part in an activity in a role (Requirement 6).

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// Participants who share an email address or a name: maybe one person recorded more than once.

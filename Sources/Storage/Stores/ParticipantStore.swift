@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// How the participant list is searched, filtered, sorted and paged; every field comes from the query string.

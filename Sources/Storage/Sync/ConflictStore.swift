@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// An edit of this node's that lost at the hub, kept with both values.

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// This node's link to its hub, as kept in the settings table. The refresh token is a secret: it is never rendered

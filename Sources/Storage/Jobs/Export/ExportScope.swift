@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// What an archive export holds: every community record, or the records of one area or one activity.

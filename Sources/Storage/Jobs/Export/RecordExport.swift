@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// Lists exported whole: the rows a list page shows (its filters and order, every page of it), written part by part

@@ -1,5 +1,6 @@
 import Domain
 import GRDB
+import Records
 
 /// Writes one kind's rows as CSV or JSON, a part at a time, so an export of any size holds one part in memory.
 /// Columns are the kind's id, synced columns and timestamps (its descriptor), less any the reader may not see;

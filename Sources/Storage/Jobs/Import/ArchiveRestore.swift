@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// The files of an uploaded archive, each read a part at a time (a ZIP file, read by the HTTP server's reader).

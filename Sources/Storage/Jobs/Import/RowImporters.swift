@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 
 /// What differs between importing participants, venues and activities: how a row is checked (with its kind's form
