@@ -20,8 +20,6 @@ public struct RecordKind: Sendable {
     public let searchColumns: [String]
     /// The kind in words, singular and plural ("participant", "participants").
     public let label: (one: String, many: String)
-    /// The list page, for kinds people browse.
-    public let listPath: String?
     /// Rows are only ever added: the hub refuses changes and deletions, so copies made on two nodes never conflict.
     public let appendOnly: Bool
     /// For rows that belong to one user (notifications): the column naming them. Only that user, or Fieldbook itself,
@@ -59,7 +57,7 @@ public struct RecordKind: Sendable {
                                              _ errors: inout ValidationError) throws -> Void
 
     public init<Record>(entity: String, table: String, _ declaration: RecordDeclaration<Record>, requiredRole: UserRole = .editor,
-                        label: (one: String, many: String), listPath: String? = nil, appendOnly: Bool = false,
+                        label: (one: String, many: String), appendOnly: Bool = false,
                         ownerColumn: String? = nil, inFullExport: Bool = true, uniqueKeys: [[String]] = [],
                         check extraCheck: @escaping ExtraCheck = { _, _, _, _ in }) {
         let fields = declaration.fields.map(\.declaration)
@@ -72,7 +70,6 @@ public struct RecordKind: Sendable {
         self.requiredRole = requiredRole
         searchColumns = columns { $0.flags.contains(.searched) }
         self.label = label
-        self.listPath = listPath
         self.appendOnly = appendOnly
         self.ownerColumn = ownerColumn
         references = fields.compactMap(\.reference)

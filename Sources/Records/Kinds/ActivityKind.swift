@@ -15,8 +15,7 @@ extension Activity {
                  version: version, createdAt: Date(), updatedAt: Date())
     }
 
-    public static let kind = RecordKind(entity: "activity", table: "activities", declaration, label: ("activity", "activities"),
-                                        listPath: "/activities") { _, _, fields, errors in
+    public static let kind = RecordKind(entity: "activity", table: "activities", declaration, label: ("activity", "activities")) { _, _, fields, errors in
         guard errors.message(for: "start_date") == nil, errors.message(for: "end_date") == nil,
               let start = CalendarDate.strict(fields.text("start_date")), let end = CalendarDate.strict(fields.text("end_date")), end <= start
         else { return }

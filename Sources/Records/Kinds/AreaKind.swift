@@ -12,7 +12,7 @@ extension GeographicArea {
     }
 
     public static let kind = RecordKind(entity: "geographic_area", table: "geographic_areas", declaration,
-                                        label: ("area", "geographic areas"), listPath: "/areas") { lookup, id, fields, errors in
+                                        label: ("area", "geographic areas")) { lookup, id, fields, errors in
         guard errors.fieldErrors.isEmpty, let parent = UUID.strict(fields.text("parent_id")), try isAncestor(id, of: parent, in: lookup) else { return }
         errors.add("parent_id", "An area cannot be inside itself or one of its own sub-areas")
     }

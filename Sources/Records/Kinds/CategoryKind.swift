@@ -15,8 +15,7 @@ extension Category {
     })
 
     private static let kinds: [CategoryKind: RecordKind] = Dictionary(uniqueKeysWithValues: CategoryKind.allCases.map { category in
-        (category, RecordKind(entity: category.rawValue, table: category.table, declaration(category), label: (category.singular, category.plural),
-                              listPath: category == .activityType ? "/activity-types" : "/roles", uniqueKeys: [["name"]]))
+        (category, RecordKind(entity: category.rawValue, table: category.table, declaration(category), label: (category.singular, category.plural), uniqueKeys: [["name"]]))
     })
 
     public static func kind(_ category: CategoryKind) -> RecordKind { kinds[category]! }

@@ -14,5 +14,5 @@ extension Participant {
     }
 
     public static let kind = RecordKind(entity: "participant", table: "participants", declaration,
-                                        label: ("participant", "participants"), listPath: "/participants")
+                                        label: ("participant", "participants"))
 }

@@ -31,8 +31,7 @@ package struct UserRow: Sendable {
                 passwordHash: "")
     }
 
-    package static let kind = RecordKind(entity: "user", table: "users", declaration, requiredRole: .administrator, label: ("user", "users"),
-                                         listPath: "/users", inFullExport: false, uniqueKeys: [["email"]]) { _, _, fields, errors in
+    package static let kind = RecordKind(entity: "user", table: "users", declaration, requiredRole: .administrator, label: ("user", "users"), inFullExport: false, uniqueKeys: [["email"]]) { _, _, fields, errors in
         if fields.text("password_hash").isEmpty { errors.add("password_hash", "A user needs a password") }
     }
 }

@@ -15,8 +15,7 @@ extension Venue {
               createdAt: Date(), updatedAt: Date())
     }
 
-    public static let kind = RecordKind(entity: "venue", table: "venues", declaration, label: ("venue", "venues"),
-                                        listPath: "/venues") { _, _, fields, errors in
+    public static let kind = RecordKind(entity: "venue", table: "venues", declaration, label: ("venue", "venues")) { _, _, fields, errors in
         CoordinatePair.check(fields, message: "Enter both latitude and longitude, or leave both empty", into: &errors)
     }
 }

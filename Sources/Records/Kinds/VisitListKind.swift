@@ -15,6 +15,5 @@ extension VisitList {
                   version: version, createdAt: Date(), updatedAt: Date())
     }
 
-    public static let kind = RecordKind(entity: "visit_list", table: "visit_lists", declaration, label: ("visit list", "visit lists"),
-                                        listPath: "/visit-lists")
+    public static let kind = RecordKind(entity: "visit_list", table: "visit_lists", declaration, label: ("visit list", "visit lists"))
 }
