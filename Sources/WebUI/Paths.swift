@@ -134,9 +134,9 @@ extension RecordRoutes {
     private static let linkNames = ["path", "edit_path", "delete_path"]
 
     /// One record's addresses for its view: `path`, `edit_path` and `delete_path`.
-    func links(_ id: UUID) -> [String: Any] {
+    func links(_ id: UUID) -> TemplateView {
         let text = id.lowercaseText
-        var links: [String: Any] = [:]
+        var links: TemplateView = [:]
         for name in Self.linkNames { links[name] = link(name, idText: text) }
         return links
     }
@@ -155,7 +155,7 @@ extension RecordRoutes {
 
 extension Paths {
     /// The addresses without parameters, for every template as `{{paths.name}}` (`{{paths.participants_new}}`).
-    static let templateView: [String: String] = {
+    static let templateView: TemplateView = {
         var view: [String: String] = [
             "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "privacy_settings": privacySettings(),
             "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),
@@ -174,6 +174,6 @@ extension Paths {
             view[name] = routes.list()
             view[name + "_new"] = routes.new()
         }
-        return view
+        return TemplateView(view.mapValues(TemplateValue.text))
     }()
 }

@@ -185,12 +185,12 @@ public final class WebUI: Sendable {
         var context = makeContext(request, upkeep: &upkeep)
         database.keepUpLater(upkeep)
         if status == .notFound || status.code >= 500 { context.cookies.removeAll { $0.name == CookieName.flash } }
-        var view: [String: Any] = ["status": status.code, "heading": Self.heading(status), "message": failure.message]
+        var view: TemplateView = ["status": status.code, "heading": Self.heading(status), "message": failure.message]
         if let fields = failure.fields, !fields.isEmpty {
             view["fields"] = fields.map(\.message)
             view["has_fields"] = true
         }
-        if failure.isDiskFull, request.method == .post { view.merge(TypedValues.view(of: request, csrfToken: context.csrfToken)) { $1 } }
+        if failure.isDiskFull, request.method == .post { view.merge(TypedValues.view(of: request, csrfToken: context.csrfToken)) }
         var response = context.page("error", title: status.reasonPhrase, section: nil, view: view, status: status)
         if !failure.allowedMethods.isEmpty {
             response.setHeader("Allow", failure.allowedMethods.map(\.rawValue).joined(separator: ", "))

@@ -23,12 +23,12 @@ struct DataTable {
     let columns: [String]
     let rows: [[Cell]]
 
-    var view: [String: Any] {
+    var view: TemplateView {
         [
             "caption": caption, "columns": columns.dropFirst().map { ["label": $0] }, "first_column": columns.first ?? "",
-            "rows": rows.map { row -> [String: Any] in
+            "rows": rows.map { row -> TemplateView in
                 let header = row.first ?? .text("")
-                var view: [String: Any] = ["header": header.text, "cells": row.dropFirst().map(Self.cellView)]
+                var view: TemplateView = ["header": header.text, "cells": row.dropFirst().map(Self.cellView)]
                 if let link = header.link { view["header_link"] = link }
                 return view
             },
@@ -36,7 +36,7 @@ struct DataTable {
         ]
     }
 
-    private static func cellView(_ cell: Cell) -> [String: Any] {
+    private static func cellView(_ cell: Cell) -> TemplateView {
         ["text": cell.number.map(grouped) ?? cell.text, "number": cell.number != nil]
     }
 

@@ -42,16 +42,16 @@ enum ActivityPages: RecordPages {
         let history = try context.database.venueHistory(ofActivity: activity.id)
         let assignments = try context.database.assignments(ofActivity: activity.id)
         let current = history.filter { $0.effectiveTo == nil }
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "activity": activityView(activity), "type": type.name,
             "current_venues": current.map { ["name": $0.venueName, "path": Paths.venues.record($0.venueId)] },
             "has_current_venues": !current.isEmpty,
-            "history": history.map { period -> [String: Any] in
+            "history": history.map { period -> TemplateView in
                 ["venue": period.venueName, "path": Paths.venues.record(period.venueId), "from": period.effectiveFrom.display,
                  "to": period.effectiveTo?.display ?? "now"]
             },
             "has_history": !history.isEmpty,
-            "assignments": assignments.map { assignment -> [String: Any] in
+            "assignments": assignments.map { assignment -> TemplateView in
                 ["participant": assignment.participantName, "role": assignment.roleName, "assigned": DateText.format(assignment.assignedAt),
                  "participant_path": Paths.participants.record(assignment.participantId),
                  "remove_path": Paths.deleteAssignment(activity.id, assignment.id), "id": assignment.id.lowercasedString]
@@ -59,10 +59,10 @@ enum ActivityPages: RecordPages {
             "has_assignments": !assignments.isEmpty,
             "can_complete": activity.status != .completed && activity.startDate < .today(),
         ]
-        view.merge(try HistoryView.view(context.database, .activity, id: activity.id, updatedAt: activity.updatedAt)) { $1 }
-        view.merge(try PhotoGallery.view(context.database, .activity(activity.id))) { $1 }
+        view.merge(try HistoryView.view(context.database, .activity, id: activity.id, updatedAt: activity.updatedAt))
+        view.merge(try PhotoGallery.view(context.database, .activity(activity.id)))
         view["archive"] = ExportPages.archiveLinks(Paths.activityExport(activity.id))
-            .merging(["text": "This activity with its venues, its assignments and the participants assigned"]) { $1 }
+            .merging(["text": "This activity with its venues, its assignments and the participants assigned"])
         return context.page("activities/detail", title: activity.name, section: .activities, view: view)
     }
 
@@ -153,13 +153,13 @@ enum ActivityPages: RecordPages {
         view["action"] = activity.map { Paths.activities.edit($0.id) } ?? Paths.activities.new()
         view["back"] = activity.map { Paths.activities.record($0.id) } ?? context.web.listViews.address(of: .activities, for: context.user?.id)
         if let activity { view["version"] = activity.version }
-        return context.page("activities/form", title: view["heading"] as? String ?? "Activity", section: .activities, view: view,
+        return context.page("activities/form", title: view.text("heading") ?? "Activity", section: .activities, view: view,
                             status: status, hasErrors: form.hasErrors)
     }
 
     /// A venue's "activities held here" link narrows the list to that venue: said above the list, with a way back to
     /// all venues, and kept by the filter form.
-    private static func venueFilterView(_ query: ActivityQuery, _ context: PageContext) -> [String: Any] {
+    private static func venueFilterView(_ query: ActivityQuery, _ context: PageContext) -> TemplateView {
         guard let id = query.venueId, let venue = try? context.database.venue(id: id) else { return [:] }
         return ["venue_filter": ["id": id.lowercasedString, "name": venue.name, "path": Paths.venues.record(id),
                                  "without": context.request.link(setting: ListParameter.venueId.name, to: nil)]]
@@ -170,19 +170,19 @@ enum ActivityPages: RecordPages {
         let idText = item.id.lowercaseText
         return TemplateFields { name in
             switch name {
-            case "name": item.name
-            case "dates": Activity.dateText(start: item.startDate, end: item.endDate)
-            case "ongoing": item.endDate == nil
-            case "status": item.status.label
-            case "type": item.typeName
-            case "venues": item.venueNames.joined(separator: ", ")
-            default: Paths.activities.link(name, idText: idText)
+            case "name": .text(item.name)
+            case "dates": .text(Activity.dateText(start: item.startDate, end: item.endDate))
+            case "ongoing": .flag(item.endDate == nil)
+            case "status": .text(item.status.label)
+            case "type": .text(item.typeName)
+            case "venues": .text(item.venueNames.joined(separator: ", "))
+            default: Paths.activities.link(name, idText: idText).map(TemplateValue.text)
             }
         }
     }
 
-    static func activityView(_ activity: Activity) -> [String: Any] {
-        var view: [String: Any] = [
+    static func activityView(_ activity: Activity) -> TemplateView {
+        var view: TemplateView = [
             "name": activity.name, "dates": activity.dateText,
             "completion_path": Paths.activityCompletion(activity.id), "assignments_path": Paths.assignments(activity.id),
             "new_assignment_path": Paths.newAssignment(activity.id), "copy_assignments_path": Paths.copyAssignments(activity.id),
@@ -190,7 +190,7 @@ enum ActivityPages: RecordPages {
             "ongoing": activity.isOngoing, "status": activity.status.label, "start": activity.startDate.display,
             "created": DateText.format(activity.createdAt), "updated": DateText.format(activity.updatedAt),
         ]
-        view.merge(Paths.activities.links(activity.id)) { $1 }
+        view.merge(Paths.activities.links(activity.id))
         if let description = activity.description { view["description"] = description }
         return view
     }

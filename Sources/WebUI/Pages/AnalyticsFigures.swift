@@ -11,8 +11,8 @@ struct AnalyticsFigure {
     let chart: ((_ labelledBy: String) -> String)?
     let table: DataTable
 
-    func view(csvPath: String) -> [String: Any] {
-        var view: [String: Any] = ["id": table.name, "title": title, "summary": summary, "table": table.view, "csv_path": csvPath]
+    func view(csvPath: String) -> TemplateView {
+        var view: TemplateView = ["id": table.name, "title": title, "summary": summary, "table": table.view, "csv_path": csvPath]
         if let chart { view["svg"] = chart("\(table.name)-title \(table.name)-summary") }
         return view
     }

@@ -77,7 +77,7 @@ enum AnalyticsPages {
     }
 
     /// The filter form, the views' tabs, the area's breadcrumbs and the JSON twin's address.
-    private static func filterView(_ context: PageContext, _ selection: AnalyticsSelection, _ current: AnalyticsView) throws -> [String: Any] {
+    private static func filterView(_ context: PageContext, _ selection: AnalyticsSelection, _ current: AnalyticsView) throws -> TemplateView {
         let choices = selection.choices
         var form = FormView(errors: selection.problems)
         form.input(AnalyticsParameter.from.name, label: "First day", value: choices.fromText, type: "date")
@@ -92,12 +92,12 @@ enum AnalyticsPages {
         view["action"] = current.page()
         view["show_period"] = current == .growth
         if current != .growth && choices.period != AnalyticsChoices.defaultPeriod { view["kept_period"] = choices.period.rawValue }
-        view["presets"] = DateRangePreset.allCases.map { preset -> [String: Any] in
-            var item: [String: Any] = ["value": preset.rawValue, "label": preset.label, "checked": preset == choices.preset]
+        view["presets"] = DateRangePreset.allCases.map { preset -> TemplateView in
+            var item: TemplateView = ["value": preset.rawValue, "label": preset.label, "checked": preset == choices.preset]
             if let range = preset.range(today: .today()), range != .allTime { item["dates"] = range.text }
             return item
         }
-        view["tabs"] = AnalyticsView.allCases.map { view -> [String: Any] in
+        view["tabs"] = AnalyticsView.allCases.map { view -> TemplateView in
             ["label": view == .engagement ? "Engagement" : "Growth", "path": view.address(view.page, choices), "current": view == current]
         }
         view["json_path"] = current.address(current.twin, choices)
@@ -114,7 +114,7 @@ enum AnalyticsPages {
     }
 
     private static func page(_ context: PageContext, _ template: String, _ title: String, _ selection: AnalyticsSelection,
-                             _ view: [String: Any]) -> Response {
+                             _ view: TemplateView) -> Response {
         let heading = "\(title)" + (selection.area.map { " in \($0.name)" } ?? "")
         var view = view
         view["heading"] = heading

@@ -17,7 +17,7 @@ enum AreaPages: RecordPages {
         let statistics = try context.database.areaStatistics(id: area.id)
         let venues = try context.database.venues(inArea: area.id, page: PageRequest(page: 1, perPage: 20))
         let children = try context.database.childAreas(of: area.id)
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "area": areaView(area),
             "ancestors": try context.database.ancestors(of: area.id).map(areaView),
             "children": children.map(areaView), "has_children": !children.isEmpty,
@@ -32,11 +32,11 @@ enum AreaPages: RecordPages {
                 ["label": "Active activities", "value": statistics.activeActivities],
                 ["label": "Ongoing activities", "value": statistics.ongoingActivities],
                 ["label": "Participants living here", "value": statistics.totalParticipants],
-            ],
+            ] as [TemplateView],
         ]
-        view.merge(try HistoryView.view(context.database, .area, id: area.id, updatedAt: area.updatedAt)) { $1 }
+        view.merge(try HistoryView.view(context.database, .area, id: area.id, updatedAt: area.updatedAt))
         view["archive"] = ExportPages.archiveLinks(Paths.areaExport(area.id))
-            .merging(["text": "This area's records, with the areas inside it, their venues, who lives there and what is held there"]) { $1 }
+            .merging(["text": "This area's records, with the areas inside it, their venues, who lives there and what is held there"])
         return context.page("areas/detail", title: area.name, section: .areas, view: view)
     }
 
@@ -77,7 +77,7 @@ enum AreaPages: RecordPages {
 
     private static func deletePage(_ context: inout PageContext, area: GeographicArea, status: HTTPStatus) throws -> Response {
         let references = try context.database.areaReferences(id: area.id)
-        var view: [String: Any] = ["area": areaView(area)]
+        var view: TemplateView = ["area": areaView(area)]
         if references.isEmpty {
             view["can_delete"] = true
         } else {
@@ -117,15 +117,15 @@ enum AreaPages: RecordPages {
         view["action"] = area.map { Paths.areas.edit($0.id) } ?? Paths.areas.new()
         view["back"] = area.map { Paths.areas.record($0.id) } ?? Paths.areas.list()
         if let area { view["version"] = area.version }
-        return context.page("areas/form", title: view["heading"] as? String ?? "Area", section: .areas, view: view,
+        return context.page("areas/form", title: view.text("heading") ?? "Area", section: .areas, view: view,
                             status: status, hasErrors: form.hasErrors)
     }
 
     /// Builds nested `children` lists from tree-ordered entries.
-    static func nest(_ entries: [AreaTreeEntry]) -> [[String: Any]] {
+    static func nest(_ entries: [AreaTreeEntry]) -> [TemplateView] {
         var index = 0
-        func level(_ depth: Int) -> [[String: Any]] {
-            var nodes: [[String: Any]] = []
+        func level(_ depth: Int) -> [TemplateView] {
+            var nodes: [TemplateView] = []
             while index < entries.count, entries[index].depth == depth {
                 var node = areaView(entries[index].area)
                 index += 1
@@ -144,8 +144,9 @@ enum AreaPages: RecordPages {
         String(repeating: "— ", count: entry.depth) + entry.area.name + " (\(entry.area.areaType.label))"
     }
 
-    static func areaView(_ area: GeographicArea) -> [String: Any] {
-        ["id": area.id.lowercasedString, "name": area.name, "type_label": area.areaType.label,
-         "created": DateText.format(area.createdAt), "updated": DateText.format(area.updatedAt)].merging(Paths.areas.links(area.id)) { $1 }
+    static func areaView(_ area: GeographicArea) -> TemplateView {
+        let view: TemplateView = ["id": area.id.lowercasedString, "name": area.name, "type_label": area.areaType.label,
+                                  "created": DateText.format(area.createdAt), "updated": DateText.format(area.updatedAt)]
+        return view.merging(Paths.areas.links(area.id))
     }
 }

@@ -120,15 +120,15 @@ enum AssignmentPages {
     }
 
     /// Activities matching `from_search` (a GET on the form page) whose participants can be added at once, with counts.
-    private static func copySources(_ context: PageContext, excluding id: UUID) throws -> [String: Any] {
+    private static func copySources(_ context: PageContext, excluding id: UUID) throws -> TemplateView {
         let text = context.request.query["from_search"] ?? context.request.field("from_search")
-        var view: [String: Any] = ["search": text]
+        var view: TemplateView = ["search": text]
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return view }
         var query = ActivityQuery.unfiltered
         query.text = text
         query.page = PageRequest(page: 1, perPage: 20)
         let found = try context.database.activityRows(query)
-        let sources = try found.items.filter { $0.id != id }.map { item -> [String: Any] in
+        let sources = try found.items.filter { $0.id != id }.map { item -> TemplateView in
             let count = try context.database.assignments(ofActivity: item.id).count
             return ["id": item.id.lowercasedString, "name": item.name, "dates": Activity.dateText(start: item.startDate, end: item.endDate), "count": count,
                     "count_text": count == 1 ? "1 participant" : "\(count) participants", "has_people": count > 0]

@@ -18,20 +18,20 @@ struct CategoryPages: Sendable {
 
     func list(_ context: inout PageContext) throws -> Response {
         let entries = try context.database.categories(kind)
-        let rows = entries.map { entry -> [String: Any] in
-            ["name": entry.name, "predefined": entry.isPredefined].merging(paths.links(entry.id)) { $1 }
+        let rows = entries.map { entry -> TemplateView in
+            (["name": entry.name, "predefined": entry.isPredefined] as TemplateView).merging(paths.links(entry.id))
         }
         return context.page("categories/list", title: kind.title, section: section, view: kindView().merging([
             "rows": rows, "custom_count": entries.filter { !$0.isPredefined }.count,
             "predefined_count": entries.filter(\.isPredefined).count,
-        ]) { $1 })
+        ]))
     }
 
     func detail(_ context: inout PageContext) throws -> Response {
         let entry = try context.database.category(kind, id: context.request.uuidParameter())
         let usage = try context.database.categoryReferences(kind, id: entry.id)
         var view = kindView().merging(["entry": entryView(entry), "usage_text": usageText(usage.total),
-                                       "usage_names": usage.names, "has_usage": !usage.names.isEmpty]) { $1 }
+                                       "usage_names": usage.names, "has_usage": !usage.names.isEmpty])
         if usage.total > usage.names.count { view["usage_more"] = usage.total - usage.names.count }
         return context.page("categories/detail", title: entry.name, section: section, view: view)
     }
@@ -99,7 +99,7 @@ struct CategoryPages: Sendable {
                                references: usage.names, total: usage.total, status: .ok)
         }
         return context.page("categories/delete", title: "Delete \(kind.singular) “\(entry.name)”", section: section,
-                            view: kindView().merging(["entry": entryView(entry), "can_delete": true]) { $1 })
+                            view: kindView().merging(["entry": entryView(entry), "can_delete": true]))
     }
 
     func delete(_ context: inout PageContext) throws -> Response {
@@ -119,7 +119,7 @@ struct CategoryPages: Sendable {
                       errors: ValidationError, status: HTTPStatus = .ok) -> Response {
         var form = FormView(errors: errors)
         form.input("name", label: "Name", value: name, hint: "Up to \(CategoryInput.maxNameLength) characters; must differ from every other \(kind.singular)")
-        var view = kindView().merging(form.view) { $1 }
+        var view = kindView().merging(form.view)
         view["heading"] = title
         view["action"] = action
         if let version { view["version"] = version }
@@ -129,7 +129,7 @@ struct CategoryPages: Sendable {
     private func refusalPage(_ context: inout PageContext, _ entry: Category, message: String, references: [String],
                              total: Int, status: HTTPStatus) -> Response {
         var view = kindView().merging(["entry": entryView(entry), "refusal": message, "references": references,
-                                       "has_references": !references.isEmpty]) { $1 }
+                                       "has_references": !references.isEmpty])
         if total > references.count { view["references_more"] = total - references.count }
         return context.page("categories/delete", title: "“\(entry.name)” cannot be deleted", section: section, view: view,
                             status: status)
@@ -138,7 +138,7 @@ struct CategoryPages: Sendable {
     private func protectedPage(_ context: inout PageContext, _ entry: Category, status: HTTPStatus = .ok) -> Response {
         context.page("categories/delete", title: "“\(entry.name)” is predefined", section: section, view: kindView().merging([
             "entry": entryView(entry), "refusal": kind.predefinedRefusal(name: entry.name), "predefined_refusal": true,
-        ]) { $1 }, status: status)
+        ]), status: status)
     }
 
     private func usageText(_ total: Int) -> String {
@@ -151,14 +151,15 @@ struct CategoryPages: Sendable {
         }
     }
 
-    private func kindView() -> [String: Any] {
+    private func kindView() -> TemplateView {
         ["kind_title": kind.title, "kind_singular": kind.singular, "kind_plural": kind.plural,
          "kind_singular_title": kind.singularTitle, "base_path": paths.list(), "new_path": paths.new()]
     }
 
-    private func entryView(_ entry: Category) -> [String: Any] {
-        ["name": entry.name, "predefined": entry.isPredefined,
-         "created": DateText.format(entry.createdAt), "updated": DateText.format(entry.updatedAt)].merging(paths.links(entry.id)) { $1 }
+    private func entryView(_ entry: Category) -> TemplateView {
+        let view: TemplateView = ["name": entry.name, "predefined": entry.isPredefined,
+                                  "created": DateText.format(entry.createdAt), "updated": DateText.format(entry.updatedAt)]
+        return view.merging(paths.links(entry.id))
     }
 }
 

@@ -32,7 +32,7 @@ enum ConflictPages {
         return context.redirect(to: Paths.conflicts(), flash: "Conflict dismissed; the values that won stay.")
     }
 
-    private static func conflictView(_ conflict: SyncConflict, _ text: ConflictValueText, linksUsers: Bool) -> [String: Any] {
+    private static func conflictView(_ conflict: SyncConflict, _ text: ConflictValueText, linksUsers: Bool) -> TemplateView {
         var view = RecordText.view(entity: conflict.entity, id: conflict.entityId, label: conflict.recordLabel, linksUsers: linksUsers)
         view["id"] = conflict.id.lowercasedString
         view["reapply_path"] = Paths.reapplyConflict(conflict.id)

@@ -30,7 +30,7 @@ enum ExportJobPages {
     static func show(_ context: inout PageContext) throws -> Response {
         let job = try ownJob(context)
         let title = try title(context.database, job)
-        var view: [String: Any] = ["title": title, "state": job.state.rawValue, "records": job.records.formatted()]
+        var view: TemplateView = ["title": title, "state": job.state.rawValue, "records": job.records.formatted()]
         switch job.state {
         case .queued, .running:
             let done = context.web.exports.progress(of: job.id) ?? 0
@@ -38,18 +38,18 @@ enum ExportJobPages {
                 "done": done, "total": max(job.records, 1), "progress_url": Paths.exportJobProgress(job.id), "refresh": Paths.exportJob(job.id),
                 "cancel_action": Paths.exportJobCancel(job.id),
                 "text": job.state == .queued ? "Waiting to start." : "\(done.formatted()) of \(job.records.formatted()) records written.",
-            ] as [String: Any]
+            ] as TemplateView
         case .done:
             let kept = (job.finishedAt ?? Date()).addingTimeInterval(AppDatabase.exportKeptFor)
             view["ready"] = [
                 "download": Paths.exportJobDownload(job.id), "file": fileName(context.database, job),
                 "size": megabytes(job.fileBytes ?? 0), "kept_until": DateText.format(kept),
-            ] as [String: Any]
+            ] as TemplateView
         case .failed, .cancelled:
             view["ended"] = [
                 "message": job.state == .cancelled ? "This export was cancelled; nothing of it was kept." : job.failure ?? "This export failed.",
                 "is_failure": job.state == .failed, "again": againFields(job),
-            ] as [String: Any]
+            ] as TemplateView
         }
         view["action"] = Paths.exportJobs()
         return context.page("export_job", title: title, section: nil, view: view)
@@ -57,8 +57,8 @@ enum ExportJobPages {
 
     static func progress(_ context: inout PageContext) throws -> Response {
         let job = try ownJob(context)
-        let object: [String: Any] = ["state": job.state.rawValue, "done": context.web.exports.progress(of: job.id) ?? 0, "total": job.records]
-        return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        let done = context.web.exports.progress(of: job.id) ?? 0
+        return .json(try JSONEncoder.sortingKeys.encode(JobProgress(state: job.state.rawValue, done: done, total: job.records)))
     }
 
     static func cancel(_ context: inout PageContext) throws -> Response {
@@ -97,7 +97,7 @@ enum ExportJobPages {
     }
 
     /// The form fields that ask for the same export again.
-    private static func againFields(_ job: ExportJob) -> [String: Any] {
+    private static func againFields(_ job: ExportJob) -> TemplateView {
         switch job.scope {
         case .everything: ["scope": "everything", "id": "", "format": job.format.rawValue]
         case .area(let id): ["scope": "area", "id": id.lowercaseText, "format": job.format.rawValue]

@@ -36,17 +36,17 @@ enum ImportComparePages {
     private static func page(_ context: inout PageContext, _ job: ImportJob, _ row: ImportRow, _ stored: [ImportField: String],
                              kept: Set<ImportField>, errors: ValidationError = ValidationError(), status: HTTPStatus = .ok) throws -> Response {
         let name = row.matchName ?? "the stored record"
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "line": row.line, "match_name": name, "back": Paths.importRecord(job.id) + "#row-\(row.line)-row",
             "action": Paths.importRow(job.id, row.line), "comparable": row.comparesWithStored && job.state == .preview,
         ]
         let mapped = Set(job.mapping.fields.compactMap { $0 })
         view["fields"] = job.target.fields.filter { $0 != .id && $0 != .firstName && $0 != .lastName }.filter {
             mapped.contains($0) || ($0 == .name && (mapped.contains(.firstName) || mapped.contains(.lastName)))
-        }.map { field -> [String: Any] in
+        }.map { field -> TemplateView in
             let file = field == .name ? row.values.name : row.values[field]
             let current = stored[field] ?? ""
-            var view: [String: Any] = ["name": field.rawValue, "label": field.heading, "stored": current.isEmpty ? "None" : current,
+            var view: TemplateView = ["name": field.rawValue, "label": field.heading, "stored": current.isEmpty ? "None" : current,
                                        "file": file, "keeps_stored": kept.contains(field)]
             if file.isEmpty { view["file_empty"] = true } else if file == current { view["same"] = true } else { view["differs"] = true }
             return view

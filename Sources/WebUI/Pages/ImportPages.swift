@@ -110,8 +110,7 @@ enum ImportPages {
     static func progress(_ context: inout PageContext) throws -> Response {
         let job = try context.database.importJob(id: context.request.uuidParameter())
         let progress = context.web.imports.progress(of: job.id)
-        let object: [String: Any] = ["state": job.state.rawValue, "done": progress?.done ?? 0, "total": job.rowCount]
-        return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        return .json(try JSONEncoder.sortingKeys.encode(JobProgress(state: job.state.rawValue, done: progress?.done ?? 0, total: job.rowCount)))
     }
 
     /// The choices of a review's rows as the form sent them (`row-LINE` = decision).
@@ -128,22 +127,23 @@ enum ImportPages {
 
     private static func listPage(_ context: inout PageContext, error: String?, kind: String, status: HTTPStatus = .ok) throws -> Response {
         let chosen = kind == archiveKind ? kind : (ImportTarget(rawValue: kind) ?? .participants).rawValue
-        var kinds = ImportTarget.allCases.map { option -> [String: Any] in
+        var kinds = ImportTarget.allCases.map { option -> TemplateView in
             ["value": option.rawValue, "label": option.noun.many.prefix(1).uppercased() + option.noun.many.dropFirst(),
              "hint": hint(option), "checked": option.rawValue == chosen]
         }
         kinds.append(["value": archiveKind, "label": "A Fieldbook export (ZIP) to restore", "checked": chosen == archiveKind,
                       "hint": "Everything, downloaded as JSON from the Export page (an area's or an activity's export restores into a Fieldbook that has what it refers to). Records already here stay as they are."])
-        var view: [String: Any] = [
+        let imports = try context.database.importJobs().map { job -> TemplateView in
+            ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount), "kind": job.archive == nil ? job.target.noun.many : "Fieldbook export",
+             "state": ImportReviewView.stateText(job), "when": DateStyle.current.text(job.createdAt)]
+        }
+        var view: TemplateView = [
             "action": Paths.imports(),
             "kinds": kinds,
-            "imports": try context.database.importJobs().map { job -> [String: Any] in
-                ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount), "kind": job.archive == nil ? job.target.noun.many : "Fieldbook export",
-                 "state": ImportReviewView.stateText(job), "when": DateStyle.current.text(job.createdAt)]
-            },
+            "imports": imports,
             "max_rows": AppDatabase.maxImportRows.formatted(),
         ]
-        view["has_imports"] = !(view["imports"] as! [[String: Any]]).isEmpty
+        view["has_imports"] = !imports.isEmpty
         if let error {
             view["file_error"] = error
             view["errors"] = [["anchor": "file", "message": error]]

@@ -9,7 +9,7 @@ import Surface
 enum ImportReviewView {
     static func page(_ context: inout PageContext, _ job: ImportJob, errors: ValidationError, proposed: ImportMapping? = nil,
                      status: HTTPStatus = .ok) throws -> Response {
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "file_name": job.fileName, "rows": ImportPages.rowsText(job.rowCount), "state_text": stateText(job),
             "separator": job.separator.name, "windows_1252": job.windows1252, "back": Paths.imports(),
             "delete_action": Paths.importDelete(job.id), "is_archive": job.archive != nil,
@@ -21,7 +21,7 @@ enum ImportReviewView {
             view["restore"] = [
                 "files": (job.archive ?? []).map { ["file": $0.file, "label": $0.label, "count": $0.count.formatted()] },
                 "start_action": Paths.importStart(job.id), "start_label": "Restore \(count(job.rowCount, "record", "records"))",
-            ]
+            ] as TemplateView
         case .preview:
             view["review"] = try review(context, job, proposed: proposed ?? job.mapping, errors: errors)
         case .queued, .running:
@@ -31,7 +31,7 @@ enum ImportReviewView {
                 "text": job.state == .queued ? "Waiting to start." : "\(done.formatted()) of \(job.rowCount.formatted()) rows written.",
                 "done": done, "total": max(job.rowCount, 1), "progress_url": Paths.importProgress(job.id),
                 "cancel_action": Paths.importCancel(job.id), "refresh": Paths.importRecord(job.id),
-            ]
+            ] as TemplateView
         case .done where job.archive != nil:
             view["report"] = [
                 "created": count(job.created, "record restored", "records restored"),
@@ -56,9 +56,9 @@ enum ImportReviewView {
                             hasErrors: !errors.isEmpty)
     }
 
-    private static func review(_ context: PageContext, _ job: ImportJob, proposed: ImportMapping, errors: ValidationError) throws -> [String: Any] {
+    private static func review(_ context: PageContext, _ job: ImportJob, proposed: ImportMapping, errors: ValidationError) throws -> TemplateView {
         let mappingProblems = job.mapping.problems(headers: job.headers, target: job.target)
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "columns_action": Paths.importColumns(job.id), "columns": try columns(context, job, proposed, errors),
             "columns_open": !mappingProblems.isEmpty || errors.fieldErrors.contains { $0.field.hasPrefix("column-") },
         ]
@@ -82,7 +82,7 @@ enum ImportReviewView {
             "duplicates": count(summary.possibleDuplicates, "row that may be \(what(job.target)) already here or in an earlier row",
                                 "rows that may be \(what(job.target)) already here or in an earlier row"),
         ]
-        view["filters"] = ImportRowFilter.allCases.map { option -> [String: Any] in
+        view["filters"] = ImportRowFilter.allCases.map { option -> TemplateView in
             ["label": filterLabel(option), "href": Paths.importRecord(job.id) + (option == .all ? "" : "?show=\(option.rawValue)"), "current": option == filter]
         }
         view["headings"] = fields.map { ["label": $0.heading] }
@@ -100,15 +100,15 @@ enum ImportReviewView {
         return view
     }
 
-    private static func columns(_ context: PageContext, _ job: ImportJob, _ mapping: ImportMapping, _ errors: ValidationError) throws -> [[String: Any]] {
+    private static func columns(_ context: PageContext, _ job: ImportJob, _ mapping: ImportMapping, _ errors: ValidationError) throws -> [TemplateView] {
         let samples = try context.database.importRows(of: job.id, .all, page: PageRequest(page: 1, perPage: 3)).items
-        return job.headers.enumerated().map { index, header -> [String: Any] in
+        return job.headers.enumerated().map { index, header -> TemplateView in
             let chosen = index < mapping.fields.count ? mapping.fields[index] : nil
             let examples = samples.compactMap { $0.cells.indices.contains(index) ? $0.cells[index] : nil }
-            var column: [String: Any] = [
+            var column: TemplateView = [
                 "id": "column-\(index)", "header": header.isEmpty ? "Column \(index + 1) (no name)" : header,
                 "examples": examples.filter { !$0.isEmpty }.prefix(3).joined(separator: ", "),
-                "options": ([nil] + job.target.fields.map { Optional($0) }).map { field -> [String: Any] in
+                "options": ([nil] + job.target.fields.map { Optional($0) }).map { field -> TemplateView in
                     ["value": field?.rawValue ?? "", "label": field?.label ?? "Leave out", "selected": field == chosen]
                 },
             ]
@@ -117,13 +117,15 @@ enum ImportReviewView {
         }
     }
 
-    private static func row(_ job: ImportJob, _ row: ImportRow, _ fields: [ImportField], _ errors: ValidationError) -> [String: Any] {
-        var view: [String: Any] = [
+    private static func row(_ job: ImportJob, _ row: ImportRow, _ fields: [ImportField], _ errors: ValidationError) -> TemplateView {
+        var view: TemplateView = [
             "line": row.line, "name": row.values.name.isEmpty ? "(no name)" : row.values.name,
             "cells": fields.map { ["value": row.values[$0], "label": $0.heading] },
             "problems": row.errors.map { ["message": $0.message] }, "has_problems": !row.errors.isEmpty,
             "select_id": "row-\(row.line)",
-            "options": row.choices.map { ["value": $0.rawValue, "label": label($0), "selected": $0 == row.decision] },
+            "options": row.choices.map { choice -> TemplateView in
+                ["value": choice.rawValue, "label": label(choice), "selected": choice == row.decision]
+            },
             "fixed": row.choices.count == 1,
             "decision_text": label(row.decision),
         ]
@@ -134,14 +136,14 @@ enum ImportReviewView {
         return view
     }
 
-    private static func match(_ reason: ImportMatchReason, _ row: ImportRow, _ target: ImportTarget) -> [String: Any] {
+    private static func match(_ reason: ImportMatchReason, _ row: ImportRow, _ target: ImportTarget) -> TemplateView {
         let line = row.matchLine.map(String.init) ?? ""
         let key = switch target {
         case .participants: "this email address"
         case .venues: "this name and address"
         case .activities: "this name and start date"
         }
-        var view: [String: Any] = switch reason {
+        var view: TemplateView = switch reason {
         case .sameID: ["before": "Already here, with the same Fieldbook id:"]
         case .sameKey: ["before": "Already here, with \(key):"]
         case .sameName: ["before": "Possible duplicate, with the same name:"]

@@ -7,7 +7,7 @@ import Storage
 /// when it was linked), when it was last seen, and revoking it.
 enum LinkedNodePages {
     static func list(_ context: inout PageContext) throws -> Response {
-        let rows: [[String: Any]] = try context.database.nodeCredentials().map { node in
+        let rows: [TemplateView] = try context.database.nodeCredentials().map { node in
             ["name": node.name, "linked_by": node.linkedBy, "linked": DateText.format(node.createdAt),
              "last_seen": DateText.format(node.lastSeenAt), "revoked": node.revokedAt.map(DateText.format) ?? "",
              "is_revoked": node.revokedAt != nil, "revoke_path": Paths.revokeLinkedNode(node.id)]

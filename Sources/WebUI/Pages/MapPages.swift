@@ -41,7 +41,7 @@ enum MapPages {
         view["homes_checked"] = homesShown
         if homesShown {
             let homes = try context.database.mapHomes(areaId: query.areaId, withNames: settings.homesLayer == .names)
-            view["homes"] = homes.map { home -> [String: Any] in
+            view["homes"] = homes.map { home -> TemplateView in
                 ["name": home.venueName, "path": MapData.venuePath(home.venueId), "count": home.residentCount,
                  "names": home.residentNames.joined(separator: ", ")]
             }
@@ -95,13 +95,13 @@ enum MapPages {
 
     /// What map.js needs, as data attributes of the map's element.
     private static func mapAttributes(_ context: inout PageContext, query: MapQuery, mode: MapData.SymbolMode, settings: MapSettings,
-                                      homesShown: Bool) throws -> [String: Any] {
+                                      homesShown: Bool) throws -> TemplateView {
         let request = context.request
         let filters = Parameters(request.query.pairs.filter { [ListParameter.activityTypeId.name, ListParameter.status.name,
                                                                 ListParameter.from.name, ListParameter.to.name,
                                                                 ListParameter.areaId.name, ListParameter.visitListId.name].contains($0.name) && !$0.value.isEmpty })
         let suffix = filters.isEmpty ? "" : "?" + QueryString.encode(filters)
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "geojson_url": MapDataPaths.venues() + suffix, "tiles_url": Paths.tileTemplate, "symbols": mode.rawValue,
             "max_native_zoom": context.web.tiles?.tileSets.map(\.maxZoom).max() ?? 0,
         ]
@@ -132,7 +132,7 @@ enum MapPages {
     static let focusArea = "focus_area"
 
     /// What the venue form's pin map needs: the tiles and their attribution.
-    static func pinMapView(_ tiles: TileLibrary?) -> [String: Any] {
+    static func pinMapView(_ tiles: TileLibrary?) -> TemplateView {
         ["map_tiles_url": Paths.tileTemplate, "map_max_native_zoom": tiles?.tileSets.map(\.maxZoom).max() ?? 0,
          "map_attribution": attribution(tiles)]
     }
@@ -149,7 +149,7 @@ enum MapPages {
         return "\(start) – \(CalendarDate(end)?.display ?? end)"
     }
 
-    static func venueView(_ venue: MapVenue, mode: MapData.SymbolMode, symbols: [MapSymbol]) -> [String: Any] {
+    static func venueView(_ venue: MapVenue, mode: MapData.SymbolMode, symbols: [MapSymbol]) -> TemplateView {
         let key = mode == .type ? MapLegend.typeKey(venue) : MapLegend.statusKey(venue)
         let symbol = symbols.first { $0.key == key } ?? MapLegend.noActivities
         return [
@@ -157,7 +157,7 @@ enum MapPages {
             "path": MapData.venuePath(venue.id), "symbol_label": symbol.label, "symbol_svg": MapSymbolView.svg(symbol),
             "latitude": venue.latitude, "longitude": venue.longitude,
             "has_activities": !venue.activities.isEmpty,
-            "activities": venue.activities.map { activity -> [String: Any] in
+            "activities": venue.activities.map { activity -> TemplateView in
                 ["name": activity.name, "path": MapData.activityPath(activity.id), "type": activity.typeName,
                  "status": activity.status.label,
                  "dates": dates(activity)]
@@ -175,7 +175,7 @@ enum MapAssets {
 
 /// Draws a map symbol as inline SVG: the legend, the list and (copied by map.js) the markers use the same drawing.
 enum MapSymbolView {
-    static func legendEntry(_ symbol: MapSymbol) -> [String: Any] {
+    static func legendEntry(_ symbol: MapSymbol) -> TemplateView {
         ["key": symbol.key, "label": symbol.label, "svg": svg(symbol), "shape": symbol.shape, "text": symbol.text]
     }
 

@@ -56,13 +56,13 @@ enum MapSettingsPages {
         form.input("online_attribution", label: "Attribution of the online tiles", value: settings.onlineAttribution)
         var view = form.view
         if let message = errors.message(for: "tiles_file") { view["tiles_file_error"] = message }
-        view["homes_options"] = MapSettings.HomesLayer.allCases.map { option -> [String: Any] in
+        view["homes_options"] = MapSettings.HomesLayer.allCases.map { option -> TemplateView in
             ["value": option.rawValue, "label": homesLabel(option), "checked": option == settings.homesLayer, "id": "homes_layer-\(option.rawValue)"]
         }
         view["homes_for_read_only"] = settings.homesForReadOnly
         view["privacy_path"] = Paths.privacySettings()
         view["online_layer"] = settings.onlineLayer
-        view["tile_sets"] = (context.web.tiles?.tileSets ?? []).map { set -> [String: Any] in
+        view["tile_sets"] = (context.web.tiles?.tileSets ?? []).map { set -> TemplateView in
             ["name": set.name, "zooms": "\(set.minZoom)–\(set.maxZoom)", "tiles": set.tileCount,
              "bounds": String(format: "%.2f, %.2f to %.2f, %.2f", set.bounds.west, set.bounds.south, set.bounds.east, set.bounds.north),
              "size": ByteCountFormatter.string(fromByteCount: set.byteSize, countStyle: .file),

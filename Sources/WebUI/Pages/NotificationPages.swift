@@ -68,7 +68,7 @@ enum NotificationPages {
                                         status: HTTPStatus = .ok) -> Response {
         let role = context.user?.role ?? .readOnly
         var view = FormView(errors: errors).view
-        view["kinds"] = NotificationKind.receivable(by: role).map { kind -> [String: Any] in
+        view["kinds"] = NotificationKind.receivable(by: role).map { kind -> TemplateView in
             ["value": kind.rawValue, "label": kind.label, "checked": preferences.receives(kind)]
         }
         view["system_notifications"] = preferences.showsSystemNotifications
@@ -76,7 +76,7 @@ enum NotificationPages {
                             hasErrors: !errors.isEmpty)
     }
 
-    private static func itemView(_ notification: FieldbookNotification, returnTo: String) -> [String: Any] {
+    private static func itemView(_ notification: FieldbookNotification, returnTo: String) -> TemplateView {
         [
             "id": notification.id.uuidString.lowercased(), "text": notification.text, "kind": notification.kind.label,
             "unread": !notification.isRead, "when": DateText.format(notification.createdAt),

@@ -9,15 +9,15 @@ enum ParticipantMergePages {
     static func duplicates(_ context: inout PageContext) throws -> Response {
         let page = try context.database.duplicateGroups(page: LenientListReader(context.request).page())
         let arrivals = try context.database.syncedDuplicates(page: PageRequest(page: 1, perPage: shownArrivals))
-        var view: [String: Any] = [
-            "groups": page.items.enumerated().map { index, group -> [String: Any] in
+        var view: TemplateView = [
+            "groups": page.items.enumerated().map { index, group -> TemplateView in
                 let oldest = group.members[0]
-                var view: [String: Any] = [
+                var view: TemplateView = [
                     "index": index + 1,
                     "title": group.reason == .sameEmail ? "\(group.count) participants with the email address \(oldest.email)"
                         : "\(group.count) participants named \(oldest.name)",
-                    "members": group.members.map { member -> [String: Any] in
-                        var row: [String: Any] = ["name": member.name, "email": member.email, "path": Paths.participants.record(member.id)]
+                    "members": group.members.map { member -> TemplateView in
+                        var row: TemplateView = ["name": member.name, "email": member.email, "path": Paths.participants.record(member.id)]
                         if member.id != oldest.id { row["merge_path"] = mergePath(kept: oldest.id, removed: member.id) }
                         return row
                     },
@@ -29,7 +29,7 @@ enum ParticipantMergePages {
             "is_empty": page.total == 0,
             "pagination": Pagination.view(page, request: context.request, noun: ("group of possible duplicates", "groups of possible duplicates")),
         ]
-        view["arrivals"] = arrivals.items.enumerated().map { index, pair -> [String: Any] in
+        view["arrivals"] = arrivals.items.enumerated().map { index, pair -> TemplateView in
             ["index": index + 1, "name": pair.arrived.name, "email": pair.arrived.email, "path": Paths.participants.record(pair.arrived.id),
              "match_name": pair.match.name, "match_email": pair.match.email, "match_path": Paths.participants.record(pair.match.id),
              "reason": ParticipantPages.reasonText(pair.match.reason), "merge_path": mergePath(kept: pair.match.id, removed: pair.arrived.id),
@@ -104,13 +104,13 @@ enum ParticipantMergePages {
             (.home, "Home venue", try venue(kept.homeVenueId), try venue(removed.homeVenueId)),
         ]
         let moving = try context.database.assignments(of: removed.id).count
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "kept_name": kept.name, "removed_name": removed.name, "removed_id": removed.id.lowercaseText,
             "kept_version": kept.version, "removed_version": removed.version,
             "action": Paths.mergeParticipants(kept.id),
             "back": Paths.participantDuplicates(),
             "moves_text": "\(removed.name)'s \(moving == 1 ? "1 assignment" : "\(moving) assignments"), visit stops and address history move to \(kept.name).",
-            "fields": values.map { field, label, keptValue, removedValue -> [String: Any] in
+            "fields": values.map { field, label, keptValue, removedValue -> TemplateView in
                 ["name": field.rawValue, "label": label, "kept_value": keptValue, "removed_value": removedValue,
                  "same": keptValue == removedValue && (field != .home || kept.homeVenueId == removed.homeVenueId),
                  "from_removed": fromRemoved.contains(field)]

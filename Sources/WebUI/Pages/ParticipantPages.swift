@@ -48,10 +48,10 @@ enum ParticipantPages: RecordPages {
         let idText = item.id.lowercaseText
         return TemplateFields { name in
             switch name {
-            case "name": item.name
-            case "venue_name": seen.homes ? item.homeVenueName : nil
-            default: (seen.contacts ? contactField(name, email: item.email, phone: item.phone) : nil)
-                ?? Paths.participants.link(name, idText: idText)
+            case "name": .text(item.name)
+            case "venue_name": seen.homes ? item.homeVenueName.map(TemplateValue.text) : nil
+            default: ((seen.contacts ? contactField(name, email: item.email, phone: item.phone) : nil)
+                ?? Paths.participants.link(name, idText: idText)).map(TemplateValue.text)
             }
         }
     }
@@ -70,9 +70,9 @@ enum ParticipantPages: RecordPages {
         let seen = try context.participantVisibility
         let history = seen.homes ? try context.database.addressHistory(of: participant.id) : []
         let assignments = try context.database.assignments(of: participant.id)
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "participant": participantView(participant, seen: seen), "homes_hidden": !seen.homes,
-            "history": history.map { period -> [String: Any] in
+            "history": history.map { period -> TemplateView in
                 ["venue": period.venueName, "path": Paths.venues.record(period.venueId), "from": period.effectiveFrom.display,
                  "to": period.effectiveTo?.display ?? "now", "current": period.effectiveTo == nil]
             },
@@ -87,8 +87,8 @@ enum ParticipantPages: RecordPages {
             let venue = try context.database.venue(id: id)
             view["home"] = ["name": venue.name, "address": venue.address, "path": Paths.venues.record(id)]
         }
-        view.merge(try HistoryView.view(context.database, .participant, id: participant.id, updatedAt: participant.updatedAt)) { $1 }
-        view.merge(try PhotoGallery.view(context.database, .participant(participant.id))) { $1 }
+        view.merge(try HistoryView.view(context.database, .participant, id: participant.id, updatedAt: participant.updatedAt))
+        view.merge(try PhotoGallery.view(context.database, .participant(participant.id)))
         return context.page("participants/detail", title: participant.name, section: .participants, view: view)
     }
 
@@ -191,30 +191,30 @@ enum ParticipantPages: RecordPages {
         if !duplicates.isEmpty {
             view["duplicates"] = [
                 "title": duplicates.count == 1 ? "This may be someone already recorded" : "This may be one of \(duplicates.count) people already recorded",
-                "matches": duplicates.map { match -> [String: Any] in
+                "matches": duplicates.map { match -> TemplateView in
                     ["name": match.name, "email": match.email, "path": Paths.participants.record(match.id),
                      "reason": reasonText(match.reason)]
                 },
                 "save_anyway": saveAnyway,
-            ]
+            ] as TemplateView
         }
-        return context.page("participants/form", title: view["heading"] as? String ?? "Participant", section: .participants,
+        return context.page("participants/form", title: view.text("heading") ?? "Participant", section: .participants,
                             view: view, status: status, hasErrors: form.hasErrors)
     }
 
     /// `seen`: what the viewer may see (the privacy setting); what they may not is left out of the view altogether.
-    static func participantView(_ participant: Participant, seen: ParticipantVisibility = .everything) -> [String: Any] {
-        var view: [String: Any] = [
+    static func participantView(_ participant: Participant, seen: ParticipantVisibility = .everything) -> TemplateView {
+        var view: TemplateView = [
             "name": participant.name, "contacts_hidden": !seen.contacts, "notes_hidden": !seen.notes,
             "created": DateText.format(participant.createdAt), "updated": DateText.format(participant.updatedAt),
         ]
-        view.merge(Paths.participants.links(participant.id)) { $1 }
+        view.merge(Paths.participants.links(participant.id))
         if seen.contacts { addContacts(email: participant.email, phone: participant.phone, to: &view) }
         if seen.notes, let notes = participant.notes { view["notes"] = notes }
         return view
     }
 
-    private static func addContacts(email: String, phone: String?, to view: inout [String: Any]) {
+    private static func addContacts(email: String, phone: String?, to view: inout TemplateView) {
         for name in contactNames { view[name] = contactField(name, email: email, phone: phone) }
     }
 

@@ -71,7 +71,7 @@ enum PhotoPages {
         view["max_megabytes"] = PhotoLimits.uploadBytes >> 20
         if let kept {
             view["kept"] = ["display": kept.display.sha256, "thumbnail": kept.thumbnail.sha256, "url": Paths.photoFile(kept.thumbnail.sha256),
-                            "width": kept.thumbnail.width, "height": kept.thumbnail.height]
+                            "width": kept.thumbnail.width, "height": kept.thumbnail.height] as TemplateView
         }
         return context.page("photos/new", title: "Add a photo of “\(owner.name)”", section: owner.section, view: view, status: status,
                             hasErrors: !errors.isEmpty)
@@ -84,7 +84,7 @@ enum PhotoPages {
         let owner = try PhotoOwner(photo.subject, in: context.database)
         let addedBy = try photo.addedBy.flatMap { try? context.database.user(id: $0) }?.name
         let mayChange = context.user.map { (try? owner.ensureMayChangePhotos($0)) != nil && $0.role.canEditRecords } ?? false
-        let view: [String: Any] = [
+        let view: TemplateView = [
             "may_change": mayChange,
             "owner": owner.view, "caption": photo.caption, "is_here": entry.isHere,
             "url": Paths.photoFile(photo.display.sha256), "width": photo.display.width, "height": photo.display.height,
@@ -146,7 +146,7 @@ enum PhotoPages {
         let entry = try changeablePhoto(context)
         let photo = entry.photo
         let owner = try PhotoOwner(photo.subject, in: context.database)
-        let view: [String: Any] = ["owner": owner.view, "photo": PhotoGallery.item(entry), "action": Paths.deletePhoto(photo.id)]
+        let view: TemplateView = ["owner": owner.view, "photo": PhotoGallery.item(entry), "action": Paths.deletePhoto(photo.id)]
         return context.page("photos/delete", title: "Delete photo “\(photo.caption)”", section: owner.section, view: view)
     }
 

@@ -26,7 +26,7 @@ enum PrivacyPages {
         return context.redirect(to: Paths.privacySettings(), flash: "Privacy settings saved. They apply to read-only users' next page.")
     }
 
-    private static func choice(_ name: String, _ label: String, _ checked: Bool) -> [String: Any] {
+    private static func choice(_ name: String, _ label: String, _ checked: Bool) -> TemplateView {
         ["name": name, "label": label, "checked": checked]
     }
 }

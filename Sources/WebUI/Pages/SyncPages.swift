@@ -14,7 +14,9 @@ enum SyncPages {
         let status = context.syncStatus
         let isAdmin = context.user?.role.canAdminister ?? false
         let hideHub = HubAddressRedactor(link: isAdmin ? nil : link)
-        var view: [String: Any] = [
+        let failed = try database.failedOperations().map { try failedView($0, database, linksUsers: isAdmin) }
+        let sessions = try database.syncSessions(limit: 20).map { sessionView($0, hideHub) }
+        var view: TemplateView = [
             "linked": link != nil,
             "hub_label": status.hub.label,
             "hub": status.hub.rawValue,
@@ -26,20 +28,20 @@ enum SyncPages {
             "current_sync": SyncStatusText(status: status).currentSync,
             "last_error": hideHub(snapshot?.lastError ?? ""),
             "has_last_error": !(snapshot?.lastError ?? "").isEmpty,
-            "failed": try database.failedOperations().map { try failedView($0, database, linksUsers: isAdmin) },
-            "sessions": try database.syncSessions(limit: 20).map { sessionView($0, hideHub) },
+            "failed": failed,
+            "sessions": sessions,
         ]
         if let checked = try database.lastEmptyCheck() { view["last_empty_check"] = DateText.format(checked) }
         // Only administrators see the hub's address; the key is absent otherwise, so the sentence has no dangling "at".
         if isAdmin, let link { view["hub_address"] = link.upstream.absoluteString }
         view["hub_offline_hidden"] = status.hub != .offline
-        view.merge(try SyncNotice.view(database, for: context.actor)) { $1 }
-        view.merge(DiskSpaceNotice.view(database)) { $1 }
+        view.merge(try SyncNotice.view(database, for: context.actor))
+        view.merge(DiskSpaceNotice.view(database))
         if let progress = status.progress {
-            view["progress"] = ["percent": progress.percent, "message": progress.message, "phase": progress.phaseText]
+            view["progress"] = ["percent": progress.percent, "message": progress.message, "phase": progress.phaseText] as TemplateView
         }
-        view["has_failed"] = !((view["failed"] as? [Any])?.isEmpty ?? true)
-        view["has_sessions"] = !((view["sessions"] as? [Any])?.isEmpty ?? true)
+        view["has_failed"] = !failed.isEmpty
+        view["has_sessions"] = !sessions.isEmpty
         return context.page("sync/status", title: "Sync", section: .sync, view: view)
     }
 
@@ -91,7 +93,7 @@ enum SyncPages {
         return engine
     }
 
-    static func failedView(_ entry: OutboxEntry, _ database: AppDatabase, linksUsers: Bool) throws -> [String: Any] {
+    static func failedView(_ entry: OutboxEntry, _ database: AppDatabase, linksUsers: Bool) throws -> TemplateView {
         let label = try database.recordLabel(entity: entry.change.entity, id: entry.change.entityId)
         var view = RecordText.view(entity: entry.change.entity, id: entry.change.entityId, label: label, linksUsers: linksUsers)
         view["retry_path"] = Paths.retryFailedOperation(entry.operationId)
@@ -103,7 +105,7 @@ enum SyncPages {
         return view
     }
 
-    private static func sessionView(_ session: SyncSessionRecord, _ hideHub: HubAddressRedactor) -> [String: Any] {
+    private static func sessionView(_ session: SyncSessionRecord, _ hideHub: HubAddressRedactor) -> TemplateView {
         let stats = session.statistics
         return ["started": DateText.format(session.startedAt),
                 "duration": session.duration.map { String(format: "%.1f s", $0) } ?? "running",
@@ -121,7 +123,7 @@ enum SyncPages {
 /// The notice shown on the home and sync pages while edits that lost a conflict wait for review; it tells the person
 /// looking about their own edits first.
 enum SyncNotice {
-    static func view(_ database: AppDatabase, for actor: Actor) throws -> [String: Any] {
+    static func view(_ database: AppDatabase, for actor: Actor) throws -> TemplateView {
         let open = try database.openConflictCount()
         guard open > 0 else { return ["has_conflicts": false] }
         let mine = try database.openConflictCount(authoredBy: actor)
@@ -157,9 +159,9 @@ struct HubAddressRedactor {
 /// How synced records are named and linked on the sync pages.
 enum RecordText {
     /// `linksUsers`: only administrators can open user pages, so only they get links to them.
-    static func view(entity: String, id: UUID, label: String?, linksUsers: Bool) -> [String: Any] {
+    static func view(entity: String, id: UUID, label: String?, linksUsers: Bool) -> TemplateView {
         let (kind, records) = describe(entity)
-        var view: [String: Any] = ["kind": kind, "label": label ?? "", "has_label": label != nil]
+        var view: TemplateView = ["kind": kind, "label": label ?? "", "has_label": label != nil]
         if let records, label != nil, entity != "user" || linksUsers { view["path"] = records.record(id) }
         view["has_path"] = view["path"] != nil
         return view

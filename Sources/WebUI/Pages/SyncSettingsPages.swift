@@ -88,7 +88,7 @@ enum SyncSettingsPages {
 
     private static func page(_ context: inout PageContext, link form: LinkForm, errors: ValidationError, interval: String?,
                              status: HTTPStatus = .ok) throws -> Response {
-        var view: [String: Any]
+        var view: TemplateView
         if let link = try context.database.hubLink() {
             var linkedForm = FormView(errors: errors)
             let minutes = try context.database.syncInterval() / 60

@@ -6,8 +6,8 @@ import Surface
 enum UserPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let me = try context.signedInUser
-        let rows = try context.database.users().map { user -> [String: Any] in
-            userView(user).merging(["is_me": user.id == me.id]) { $1 }
+        let rows = try context.database.users().map { user -> TemplateView in
+            userView(user).merging(["is_me": user.id == me.id])
         }
         return context.page("users/list", title: "Users", section: .users, view: ["rows": rows])
     }
@@ -119,16 +119,17 @@ enum UserPages {
         form.input("password_confirmation", label: "Type the password again", value: "", type: "password", autocomplete: "new-password")
     }
 
-    private static func roleOptions(selected: String) -> [[String: Any]] {
+    private static func roleOptions(selected: String) -> [TemplateView] {
         UserRole.allCases.map { role in
             ["value": role.rawValue, "label": role.label, "summary": role.summary, "checked": role.rawValue == selected,
              "id": "role-\(role.rawValue)"]
         }
     }
 
-    static func userView(_ user: User) -> [String: Any] {
-        ["name": user.name, "email": user.email, "role": user.role.label, "disabled": user.isDisabled,
-         "password_path": Paths.userPassword(user.id), "created": DateText.format(user.createdAt),
-         "updated": DateText.format(user.updatedAt)].merging(Paths.users.links(user.id)) { $1 }
+    static func userView(_ user: User) -> TemplateView {
+        let view: TemplateView = ["name": user.name, "email": user.email, "role": user.role.label, "disabled": user.isDisabled,
+                                  "password_path": Paths.userPassword(user.id), "created": DateText.format(user.createdAt),
+                                  "updated": DateText.format(user.updatedAt)]
+        return view.merging(Paths.users.links(user.id))
     }
 }

@@ -29,7 +29,7 @@ enum VenuePages: RecordPages {
         let area = try context.database.area(id: venue.areaId)
         let occupancy = try context.database.venueOccupancy(id: venue.id)
         let homesSeen = try context.participantVisibility.homes
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "venue": venueView(venue), "area": AreaPages.areaView(area),
             "activities": occupancy.activities.map { ["name": $0.name, "path": Paths.activities.record($0.id)] },
             "participants": homesSeen ? occupancy.participants.map { ["name": $0.name, "path": Paths.participants.record($0.id)] } : [],
@@ -38,8 +38,8 @@ enum VenuePages: RecordPages {
             "activities_here": Paths.activities.list.filtered(by: .venueId, venue.id.lowercasedString),
             "has_participants": homesSeen && occupancy.participantTotal > 0, "participant_total": occupancy.participantTotal,
         ]
-        view.merge(try HistoryView.view(context.database, .venue, id: venue.id, updatedAt: venue.updatedAt)) { $1 }
-        view.merge(try PhotoGallery.view(context.database, .venue(venue.id))) { $1 }
+        view.merge(try HistoryView.view(context.database, .venue, id: venue.id, updatedAt: venue.updatedAt))
+        view.merge(try PhotoGallery.view(context.database, .venue(venue.id)))
         return context.page("venues/detail", title: venue.name, section: .venues, view: view)
     }
 
@@ -80,7 +80,7 @@ enum VenuePages: RecordPages {
 
     private static func deletePage(_ context: inout PageContext, venue: Venue, status: HTTPStatus) throws -> Response {
         let references = try context.database.venueReferenceCounts(id: venue.id)
-        var view: [String: Any] = ["venue": venueView(venue)]
+        var view: TemplateView = ["venue": venueView(venue)]
         if references.total == 0 {
             view["can_delete"] = true
         } else {
@@ -125,8 +125,8 @@ enum VenuePages: RecordPages {
         view["action"] = venue.map { Paths.venues.edit($0.id) } ?? Paths.venues.new()
         view["back"] = venue.map { Paths.venues.record($0.id) } ?? context.web.listViews.address(of: .venues, for: context.user?.id)
         if let venue { view["version"] = venue.version }
-        view.merge(MapPages.pinMapView(context.web.tiles)) { $1 }
-        return context.page("venues/form", title: view["heading"] as? String ?? "Venue", section: .venues, view: view,
+        view.merge(MapPages.pinMapView(context.web.tiles))
+        return context.page("venues/form", title: view.text("heading") ?? "Venue", section: .venues, view: view,
                             status: status, hasErrors: form.hasErrors, assets: MapAssets.pinPicker)
     }
 
@@ -135,22 +135,22 @@ enum VenuePages: RecordPages {
         let idText = item.venue.id.lowercaseText
         return TemplateFields { name in
             switch name {
-            case "name": item.venue.name
-            case "address": item.venue.address
-            case "type_label": item.venue.venueType?.label ?? "Not specified"
-            case "area": item.areaName
-            default: Paths.venues.link(name, idText: idText)
+            case "name": .text(item.venue.name)
+            case "address": .text(item.venue.address)
+            case "type_label": .text(item.venue.venueType?.label ?? "Not specified")
+            case "area": .text(item.areaName)
+            default: Paths.venues.link(name, idText: idText).map(TemplateValue.text)
             }
         }
     }
 
-    static func venueView(_ venue: Venue) -> [String: Any] {
-        var view: [String: Any] = [
+    static func venueView(_ venue: Venue) -> TemplateView {
+        var view: TemplateView = [
             "name": venue.name, "address": venue.address,
             "type_label": venue.venueType?.label ?? "Not specified",
             "created": DateText.format(venue.createdAt), "updated": DateText.format(venue.updatedAt),
         ]
-        view.merge(Paths.venues.links(venue.id)) { $1 }
+        view.merge(Paths.venues.links(venue.id))
         if let latitude = venue.latitude, let longitude = venue.longitude {
             view["coordinates"] = String(format: "%.5f, %.5f", latitude, longitude)
             view["map_path"] = MapPages.centred(on: venue.id)

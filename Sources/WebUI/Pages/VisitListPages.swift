@@ -9,8 +9,8 @@ import Surface
 enum VisitListPages: RecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let page = try context.database.visitLists(page: LenientListReader(context.request).page())
-        let organizers = try context.database.organizerProgress().map { organizer -> [String: Any] in
-            ["name": organizer.name, "lists": organizer.lists].merging(progressView(organizer.progress)) { $1 }
+        let organizers = try context.database.organizerProgress().map { organizer -> TemplateView in
+            (["name": organizer.name, "lists": organizer.lists] as TemplateView).merging(progressView(organizer.progress))
         }
         return context.listPage("visits/list", title: "Visit lists", section: .visitLists, filters: FormView(), page: page,
                                 noun: ("visit list", "visit lists"), filtered: false,
@@ -185,7 +185,7 @@ enum VisitListPages: RecordPages {
         if let list { view["version"] = list.version }
         if let filter { view["follow_up_only"] = filter.followUpOnly }
         if let (shown, ticked) = picked { view["picker"] = try pickerView(context.database, shown, ticked, error: errors.message(for: "stops")) }
-        return context.page("visits/form", title: view["heading"] as? String ?? "Visit list", section: .visitLists, view: view,
+        return context.page("visits/form", title: view.text("heading") ?? "Visit list", section: .visitLists, view: view,
                             status: status, hasErrors: form.hasErrors)
     }
 
@@ -201,10 +201,10 @@ enum VisitListPages: RecordPages {
                    hint: "Leave out anyone with a visit logged on or after this day")
     }
 
-    private static func pickerView(_ database: AppDatabase, _ shown: [StopTarget], _ ticked: Set<StopTarget>, error: String?) throws -> [String: Any] {
+    private static func pickerView(_ database: AppDatabase, _ shown: [StopTarget], _ ticked: Set<StopTarget>, error: String?) throws -> TemplateView {
         let names = try database.stopTargetNames(shown)
-        var view: [String: Any] = [
-            "options": shown.enumerated().map { index, target -> [String: Any] in
+        var view: TemplateView = [
+            "options": shown.enumerated().map { index, target -> TemplateView in
                 ["id": "stop-\(index)", "value": target.token, "label": names[target] ?? target.token, "checked": ticked.contains(target)]
             },
             "count": shown.count, "has_options": !shown.isEmpty,
@@ -215,23 +215,23 @@ enum VisitListPages: RecordPages {
 
     // MARK: - Views
 
-    static func summaryView(_ summary: VisitListSummary) -> [String: Any] {
-        listView(summary.list).merging(["organizer": summary.assigneeName]) { $1 }.merging(progressView(summary.progress)) { $1 }
+    static func summaryView(_ summary: VisitListSummary) -> TemplateView {
+        listView(summary.list).merging(["organizer": summary.assigneeName]).merging(progressView(summary.progress))
     }
 
-    static func listView(_ list: VisitList) -> [String: Any] {
-        var view: [String: Any] = [
+    static func listView(_ list: VisitList) -> TemplateView {
+        var view: TemplateView = [
             "name": list.name, "date": list.visitDate.display, "date_iso": list.visitDate.description, "purpose": list.purpose,
             "script": list.script, "status": list.status.label, "walk_path": Paths.walkVisitList(list.id),
             "print_path": Paths.printVisitList(list.id), "results_path": Paths.visitResults(list.id),
             "map_path": Paths.map.filtered(by: .visitListId, list.id.lowercasedString),
         ]
-        view.merge(Paths.visitLists.links(list.id)) { $1 }
+        view.merge(Paths.visitLists.links(list.id))
         return view
     }
 
-    static func progressView(_ progress: VisitProgress) -> [String: Any] {
-        let breakdown = ContactResult.allCases.compactMap { result -> [String: Any]? in
+    static func progressView(_ progress: VisitProgress) -> TemplateView {
+        let breakdown = ContactResult.allCases.compactMap { result -> TemplateView? in
             progress.byResult[result].map { ["label": result.label, "count": $0] }
         }
         return [
@@ -240,9 +240,9 @@ enum VisitListPages: RecordPages {
         ]
     }
 
-    static func sheetView(_ sheet: VisitSheet) -> [String: Any] {
+    static func sheetView(_ sheet: VisitSheet) -> TemplateView {
         [
-            "list": listView(sheet.list).merging(["organizer": sheet.assigneeName]) { $1 },
+            "list": listView(sheet.list).merging(["organizer": sheet.assigneeName]),
             "progress": progressView(sheet.progress), "has_stops": !sheet.stops.isEmpty,
             "stops": sheet.stops.map { line in VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil) },
         ]

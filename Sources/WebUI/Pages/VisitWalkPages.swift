@@ -26,7 +26,7 @@ enum VisitWalkPages {
                     options: [("", plan.here == nil ? "Choose…" : "My location")] + (try plan.startChoices(context.database)),
                     hint: "Distances are measured from here, in a straight line")
         var view = form.view
-        view["list"] = VisitListPages.listView(sheet.list).merging(["organizer": sheet.assigneeName]) { $1 }
+        view["list"] = VisitListPages.listView(sheet.list).merging(["organizer": sheet.assigneeName])
         view["progress"] = VisitListPages.progressView(sheet.progress)
         view["origin"] = plan.originLabel
         view["here"] = plan.here.map { ["latitude": $0.latitude, "longitude": $0.longitude] }
@@ -34,7 +34,7 @@ enum VisitWalkPages {
         view["may_log"] = mayLog(user, on: sheet.list)
         view["stops"] = plan.ordered.enumerated().map { index, line in
             stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
-                .merging(["position": index + 1]) { $1 }
+                .merging(["position": index + 1])
         }
         return context.page("visits/walk", title: "Walk: \(sheet.list.name)", section: .myVisits, view: view, hasErrors: form.hasErrors)
     }
@@ -100,8 +100,8 @@ enum VisitWalkPages {
         let stop = stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
         view["stop"] = stop
         let photos = try context.database.photos(ofContactLogs: line.logs.map(\.id))
-        view["logs"] = line.logs.reversed().map { log -> [String: Any] in
-            var item: [String: Any] = ["result": log.result.label, "note": log.note, "when": DateText.format(log.loggedAt),
+        view["logs"] = line.logs.reversed().map { log -> TemplateView in
+            var item: TemplateView = ["result": log.result.label, "note": log.note, "when": DateText.format(log.loggedAt),
                                        "who": authors[log.loggedBy] ?? "another organizer"]
             if let location = log.location {
                 item["location"] = String(format: "%.5f, %.5f", location.coordinate.latitude, location.coordinate.longitude)
@@ -121,7 +121,7 @@ enum VisitWalkPages {
         view["has_later_lists"] = !later.isEmpty
         view["can_follow_up"] = user.role.canEditRecords
         view["later_error"] = errors.message(for: "later_list_id")
-        return context.page("visits/stop", title: stop["name"] as? String ?? line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
+        return context.page("visits/stop", title: stop.text("name") ?? line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
     }
 
     /// The list's organizer logs its visits; administrators may too. Read-only users never do.
@@ -130,8 +130,8 @@ enum VisitWalkPages {
     }
 
     /// The stop as its read model gives it: a hidden person's stop (`StopLine.hidesPerson`) links to no one and nowhere.
-    static func stopView(_ line: StopLine, listId: UUID, distance: Double?, query: String = "") -> [String: Any] {
-        var view: [String: Any] = [
+    static func stopView(_ line: StopLine, listId: UUID, distance: Double?, query: String = "") -> TemplateView {
+        var view: TemplateView = [
             "id": line.stop.id.lowercasedString, "name": line.name, "venue_name": line.venueName, "address": line.address,
             "is_person": line.isPersonStop, "visited": line.isVisited, "log_count": line.logs.count,
             "last_result": line.lastResult?.label ?? "Not visited yet", "path": Paths.visitStop(listId, line.stop.id) + query,

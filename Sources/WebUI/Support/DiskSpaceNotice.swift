@@ -3,7 +3,7 @@ import Storage
 
 /// The warning Home and the sync page show while the disk under the database runs low, before writes start to fail.
 enum DiskSpaceNotice {
-    static func view(_ database: AppDatabase) -> [String: Any] {
+    static func view(_ database: AppDatabase) -> TemplateView {
         guard let free = database.freeDiskSpace, free < DiskSpace.lowThreshold else { return ["disk_space_low": false] }
         let amount = String(format: "%.1f MB", Double(free) / 1_000_000)
         let text = free < 1024 * 1024

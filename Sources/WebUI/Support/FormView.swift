@@ -2,7 +2,7 @@ import Domain
 
 /// Builds the view of a form's fields: typed values kept, each error tied to its field (GOV.UK error summary pattern).
 struct FormView {
-    private(set) var fields: [String: [String: Any]] = [:]
+    private(set) var fields: [String: TemplateView] = [:]
     let errors: ValidationError
 
     init(errors: ValidationError = ValidationError()) { self.errors = errors }
@@ -12,14 +12,17 @@ struct FormView {
                         autocomplete: String? = nil) {
         // A date the browser cannot show (typed elsewhere) is kept as text, so the value is not lost and the HTML stays valid.
         let shownType = type == "date" && !value.isEmpty && CalendarDate(value) == nil ? "text" : type
-        var field: [String: Any] = ["name": name, "id": name, "label": label, "value": value, "type": shownType]
-        if let hint { field["hint"] = hint; field["hint_id"] = "\(name)-hint" }
+        var field: TemplateView = ["name": name, "id": name, "label": label, "value": value, "type": shownType]
+        let hintId = hint.map { _ in "\(name)-hint" }
+        if let hint, let hintId { field["hint"] = hint; field["hint_id"] = hintId }
         if let autocomplete { field["autocomplete"] = autocomplete }
-        if let message = errors.message(for: name) {
+        let message = errors.message(for: name)
+        let errorId = message.map { _ in "\(name)-error" }
+        if let message, let errorId {
             field["error"] = message
-            field["error_id"] = "\(name)-error"
+            field["error_id"] = errorId
         }
-        let describedBy = [field["hint_id"], field["error_id"]].compactMap { $0 as? String }
+        let describedBy = [hintId, errorId].compactMap { $0 }
         if !describedBy.isEmpty { field["describedby"] = describedBy.joined(separator: " ") }
         fields[name] = field
     }
@@ -32,9 +35,9 @@ struct FormView {
             let selected = option.value == value
             return TemplateFields { field in
                 switch field {
-                case "value": option.value
-                case "label": option.label
-                case "selected": selected
+                case "value": .text(option.value)
+                case "label": .text(option.label)
+                case "selected": .flag(selected)
                 default: nil
                 }
             }
@@ -45,8 +48,8 @@ struct FormView {
     var anchors: [String: String] = [:]
 
     /// The view for templates: `field_<name>` for each field plus the error summary.
-    var view: [String: Any] {
-        var view: [String: Any] = [:]
+    var view: TemplateView {
+        var view: TemplateView = [:]
         for (name, field) in fields { view["field_\(name)"] = field }
         if !errors.isEmpty {
             view["has_errors"] = true

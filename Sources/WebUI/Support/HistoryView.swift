@@ -6,14 +6,14 @@ import Storage
 enum HistoryView {
     /// `updatedAt`: the record's last change; the author is named only when the history holds that change (a change
     /// pulled from the hub is not in this node's history, and its author is not known here).
-    static func view(_ database: AppDatabase, _ kind: HistoryKind, id: UUID, updatedAt: Date) throws -> [String: Any] {
+    static func view(_ database: AppDatabase, _ kind: HistoryKind, id: UUID, updatedAt: Date) throws -> TemplateView {
         let entries = try database.history(of: kind, id: id)
-        var view: [String: Any] = ["changes": entries.map(entryView), "has_changes": !entries.isEmpty]
+        var view: TemplateView = ["changes": entries.map(entryView), "has_changes": !entries.isEmpty]
         if let latest = entries.first, latest.at.timeIntervalSince(updatedAt) > -1 { view["last_changed_by"] = latest.authorName }
         return view
     }
 
-    private static func entryView(_ entry: RecordHistoryEntry) -> [String: Any] {
+    private static func entryView(_ entry: RecordHistoryEntry) -> TemplateView {
         let what = switch entry.operation {
         case .create: "Created"
         case .delete: "Deleted"

@@ -39,11 +39,21 @@ public final class NotificationEvents: Sendable {
     }
 
     static func event(unread: Int, latest: FieldbookNotification?, systemNotifications: Bool) -> String {
-        var body: [String: Any] = ["unread": unread, "unread_label": NotificationPages.unreadText(unread), "system": systemNotifications]
-        if let latest {
-            body["latest"] = ["id": latest.id.uuidString.lowercased(), "text": latest.text, "url": Paths.openNotification(latest.id)]
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let body = NotificationsEvent(unread: unread, unreadLabel: NotificationPages.unreadText(unread), system: systemNotifications,
+                                      latest: latest.map { ["id": $0.id.uuidString.lowercased(), "text": $0.text, "url": Paths.openNotification($0.id)] })
+        let data = (try? JSONEncoder.sortingKeys.encode(body)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return "event: notifications\ndata: \(data)\n\n"
+    }
+}
+
+/// The data of an `event: notifications` message; `latest` is left out when no notification is new.
+private struct NotificationsEvent: Encodable {
+    let unread: Int
+    let unreadLabel: String
+    let system: Bool
+    let latest: [String: String]?
+
+    enum CodingKeys: String, CodingKey {
+        case unread, unreadLabel = "unread_label", system, latest
     }
 }

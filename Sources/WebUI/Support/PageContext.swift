@@ -86,10 +86,12 @@ struct PageContext {
 
     /// The remembered sections' list addresses with the person's last view, as templates name them (`{{views.participants}}`
     /// in breadcrumbs; `{{paths.participants}}` stays the plain list, for "Clear filters").
-    var rememberedViews: [String: String] {
+    var rememberedViews: TemplateView {
         let names: [Section: String] = [.activities: "activities", .participants: "participants", .venues: "venues",
                                         .visitLists: "visit_lists", .map: "map"]
-        return Dictionary(uniqueKeysWithValues: ListViewMemory.sections.map { (names[$0]!, web.listViews.address(of: $0, for: user?.id)) })
+        return TemplateView(Dictionary(uniqueKeysWithValues: ListViewMemory.sections.map {
+            (names[$0]!, TemplateValue.text(web.listViews.address(of: $0, for: user?.id)))
+        }))
     }
 
     /// What the signed-in person may see of participants (the administrators' privacy setting).
@@ -109,7 +111,7 @@ struct PageContext {
 
     /// Renders a page template inside the layout.
     /// `assets` names the page's own stylesheets and scripts in Public/ (or a mounted folder), loaded after the app's.
-    func page(_ template: String, title: String, section: Section?, view: [String: Any] = [:],
+    func page(_ template: String, title: String, section: Section?, view: TemplateView = [:],
               status: HTTPStatus = .ok, hasErrors: Bool = false, assets: [String] = []) -> Response {
         var pageView = view
         pageView["csrf_token"] = csrfToken
@@ -137,8 +139,8 @@ struct PageContext {
         return response
     }
 
-    private func layoutView(title: String, section: Section?, hasErrors: Bool) -> [String: Any] {
-        var view: [String: Any] = [
+    private func layoutView(title: String, section: Section?, hasErrors: Bool) -> TemplateView {
+        var view: TemplateView = [
             "title": (hasErrors ? "Error: " : "") + title + " – Fieldbook",
             "css_url": web.staticFiles.url(for: "css/app.css"),
             "icon_url": web.staticFiles.url(for: "favicon.svg"),
@@ -150,10 +152,10 @@ struct PageContext {
         if let flash { view["flash"] = flash }
         if let user {
             view["events_url"] = Paths.events()
-            view["user"] = ["name": user.name, "role": user.role.label]
+            view["user"] = ["name": user.name, "role": user.role.label] as TemplateView
             let unread = (try? database.unreadNotificationCount(for: user.id)) ?? 0
-            view["notifications"] = ["url": Paths.notifications(), "unread": unread, "has_unread": unread > 0]
-            view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> [String: Any] in
+            view["notifications"] = ["url": Paths.notifications(), "unread": unread, "has_unread": unread > 0] as TemplateView
+            view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> TemplateView in
                 ["label": item.label, "path": web.listViews.address(of: item, for: user.id), "current": item == section]
             }
         }

@@ -36,10 +36,10 @@ public struct PageRenderer: Sendable {
     }
 
     /// The page as UTF-8 bytes; empty for an unknown template (load checked the ones the pages use).
-    func renderBytes(_ template: String, _ context: [String: Any]) -> [UInt8] {
+    func renderBytes(_ template: String, _ view: TemplateView) -> [UInt8] {
         guard let nodes = templates[template] else { return [] }
         var rendering = TemplateRendering(templates: templates, capacity: 16_384)
-        rendering.render(nodes, context)
+        rendering.render(nodes, view)
         return rendering.output
     }
 }

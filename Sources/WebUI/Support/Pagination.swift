@@ -4,16 +4,16 @@ import Surface
 
 /// The view of a list's page links; every link keeps the list's filters and sort from the query string.
 enum Pagination {
-    static func view<Item>(_ page: ListPage<Item>, request: Request, noun: (singular: String, plural: String)) -> [String: Any] {
+    static func view<Item>(_ page: ListPage<Item>, request: Request, noun: (singular: String, plural: String)) -> TemplateView {
         let current = page.request.page
         let first = page.total == 0 ? 0 : page.request.offset + 1
         let last = page.request.offset + page.items.count
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "total_text": page.total == 1 ? "1 \(noun.singular)" : "\(page.total) \(noun.plural)",
             "range_text": page.total == 0 ? "" : page.isPastTheEnd
                 ? "There is no page \(current): the last page is \(page.pageCount)" : "Showing \(first) to \(last) of \(page.total)",
             "has_pages": page.pageCount > 1 || page.isPastTheEnd,
-            "pages": pageNumbers(current: current, count: page.pageCount).map { number -> [String: Any] in
+            "pages": pageNumbers(current: current, count: page.pageCount).map { number -> TemplateView in
                 guard let number else { return ["gap": true] }
                 return ["number": number, "url": request.link(setting: ListParameter.page.name, to: number == 1 ? nil : "\(number)"),
                         "current": number == current]

@@ -57,7 +57,7 @@ struct PhotoOwner {
     }
 
     /// The record as the photo pages' breadcrumbs and hidden fields name it.
-    var view: [String: Any] {
+    var view: TemplateView {
         ["name": name, "path": path, "list_path": listPath, "list_label": listLabel, "kind": kind,
          "field": subject.column, "id": subject.id.lowercasedString]
     }
@@ -65,12 +65,12 @@ struct PhotoOwner {
 
 /// The photos section of a participant's, venue's or activity's page (`_photos` partial).
 enum PhotoGallery {
-    static func view(_ database: AppDatabase, _ subject: PhotoSubject) throws -> [String: Any] {
+    static func view(_ database: AppDatabase, _ subject: PhotoSubject) throws -> TemplateView {
         ["photos": section(try database.photos(of: subject), subject)]
     }
 
     /// The photos of one record with the link to add another.
-    static func section(_ entries: [PhotoEntry], _ subject: PhotoSubject) -> [String: Any] {
+    static func section(_ entries: [PhotoEntry], _ subject: PhotoSubject) -> TemplateView {
         [
             "items": entries.map(item), "has_items": !entries.isEmpty, "count": entries.count,
             "add_path": Paths.newPhoto() + "?\(subject.column)=\(subject.id.lowercasedString)",
@@ -78,7 +78,7 @@ enum PhotoGallery {
         ]
     }
 
-    static func item(_ entry: PhotoEntry) -> [String: Any] {
+    static func item(_ entry: PhotoEntry) -> TemplateView {
         var item = photoView(entry.photo)
         item["is_here"] = entry.isHere
         if let taken = entry.photo.takenOn { item["taken"] = taken.display }
@@ -86,7 +86,7 @@ enum PhotoGallery {
     }
 
     /// A photo as a thumbnail that links to its page.
-    static func photoView(_ photo: Photo) -> [String: Any] {
+    static func photoView(_ photo: Photo) -> TemplateView {
         ["caption": photo.caption, "path": Paths.photo(photo.id), "thumb_url": Paths.photoFile(photo.thumbnail.sha256),
          "thumb_width": photo.thumbnail.width, "thumb_height": photo.thumbnail.height]
     }

@@ -6,10 +6,10 @@ extension PageContext {
     /// A filtered record list: the filter form, one page of rows, whether the filters narrow it, and the page links;
     /// `extra` holds what one list shows besides.
     func listPage<Item>(_ template: String, title: String, section: Section, filters: FormView, page: ListPage<Item>,
-                        noun: (singular: String, plural: String), filtered: Bool, extra: [String: Any] = [:],
+                        noun: (singular: String, plural: String), filtered: Bool, extra: TemplateView = [:],
                         downloads: RecordRoutes? = nil, row: (Item) -> TemplateFields) -> Response {
         rememberListView(section)
-        var view = filters.view.merging(extra) { $1 }
+        var view = filters.view.merging(extra)
         view["rows"] = page.items.map(row)
         view["has_rows"] = !page.items.isEmpty
         // A page past the last one is not an empty list: its pagination says so and links back; the empty-state

@@ -16,17 +16,17 @@ struct SearchPicker {
     let buttonLabel: String
 
     /// The picker's view: chosen entries first (checked), then matches not already chosen, and how many matched in all.
-    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: String?) -> [String: Any] {
+    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: String?) -> TemplateView {
         var view = view(search: search, chosen: chosen, matches: matches.entries, error: error)
         if let summary = matches.summary { view["match_summary"] = summary }
         return view
     }
 
-    private func view(search: String, chosen: [(id: UUID, label: String)], matches: [(id: UUID, label: String)], error: String?) -> [String: Any] {
+    private func view(search: String, chosen: [(id: UUID, label: String)], matches: [(id: UUID, label: String)], error: String?) -> TemplateView {
         let chosenIds = Set(chosen.map(\.id))
         let options = chosen.map { option($0, checked: true) } + matches.filter { !chosenIds.contains($0.id) }.map { option($0, checked: false) }
         let searched = !search.trimmingCharacters(in: .whitespaces).isEmpty
-        var view: [String: Any] = [
+        var view: TemplateView = [
             "field": field, "legend": legend, "input_type": multiple ? "checkbox" : "radio", "options": options,
             "search": search, "search_field": searchField, "search_label": searchLabel, "find_button": findButton,
             "button_label": buttonLabel, "no_matches": searched && matches.isEmpty, "none_checked": chosen.isEmpty,
@@ -36,7 +36,7 @@ struct SearchPicker {
         return view
     }
 
-    private func option(_ entry: (id: UUID, label: String), checked: Bool) -> [String: Any] {
+    private func option(_ entry: (id: UUID, label: String), checked: Bool) -> TemplateView {
         ["id": "\(field)-\(entry.id.lowercasedString)", "value": entry.id.lowercasedString, "label": entry.label, "checked": checked]
     }
 }

@@ -31,8 +31,8 @@ struct SyncStatusText {
     }
 
     /// The layout's `sync` section.
-    var layoutView: [String: Any] {
-        var view: [String: Any] = ["state": state, "hub": status.hub.rawValue]
+    var layoutView: TemplateView {
+        var view: TemplateView = ["state": state, "hub": status.hub.rawValue]
         view["pending_label"] = pending
         view["last_sync_label"] = lastSync
         return view
@@ -45,9 +45,7 @@ struct SyncStatusText {
                                     lastSuccessfulSyncLabel: lastSync, paused: status.paused, currentSyncLabel: currentSync,
                                     progressPercent: status.progress?.percent,
                                     progressPhase: status.progress?.phaseText, progressLabel: status.progress?.message)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: (try? encoder.encode(payload)) ?? Data("{}".utf8), as: UTF8.self)
+        return String(decoding: (try? JSONEncoder.sortingKeys.encode(payload)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }
 

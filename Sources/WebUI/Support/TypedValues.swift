@@ -4,21 +4,22 @@ import HTTPServer
 /// form that sends it again to the same address. Works for any form, including ones added later, since it needs only
 /// the request. Passwords are not written into the page; the person types them again.
 enum TypedValues {
-    static func view(of request: Request, csrfToken: String) -> [String: Any] {
+    static func view(of request: Request, csrfToken: String) -> TemplateView {
         view(action: request.pathWithQuery, pairs: request.form.pairs, csrfToken: csrfToken)
     }
 
     /// The same for values kept elsewhere (`FormStash`), sent to `action`.
-    static func view(action: String, pairs: [(name: String, value: String)], csrfToken: String) -> [String: Any] {
+    static func view(action: String, pairs: [(name: String, value: String)], csrfToken: String) -> TemplateView {
         let kept = pairs.filter { $0.name != "csrf_token" }
         let hidden = kept.filter { formMachinery.contains($0.name) }.map { ["name": $0.name, "value": $0.value] }
-        let fields: [[String: Any]] = kept.filter { !formMachinery.contains($0.name) }.enumerated().map { index, pair in
+        let fields: [TemplateView] = kept.filter { !formMachinery.contains($0.name) }.enumerated().map { index, pair in
             let secret = isSecret(pair.name)
             return ["id": "typed-\(index)", "name": pair.name, "label": label(pair.name), "value": secret ? "" : pair.value,
                     "secret": secret, "multiline": pair.value.contains("\n")]
         }
-        return ["typed_values": ["action": action, "csrf_token": csrfToken, "fields": fields, "hidden": hidden,
-                                 "has_fields": !fields.isEmpty]]
+        let typedValues: TemplateView = ["action": action, "csrf_token": csrfToken, "fields": fields, "hidden": hidden,
+                                         "has_fields": !fields.isEmpty]
+        return ["typed_values": typedValues]
     }
 
     /// Fields the forms carry hidden, for the server rather than the person (the version an edit was made from, a
