@@ -15,8 +15,10 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
-        // zlib, for gzip-compressed answers (HTTPServer/Gzip.swift).
+        // zlib, for gzip-compressed answers (HTTPServer/Gzip.swift) and ZIP archives (Archives).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // ZIP archives written while they download (exports) and read a member at a time (restores).
+        .target(name: "Archives", dependencies: ["CZlib"]),
         // Shared libraries opened when first needed rather than linked (libvips, libpq, libcurl).
         .target(name: "CLibraryLoader"),
         // libvips, for photos (Imaging/PhotoProcessor.swift), opened with dlopen by the first photo (CVips.h says why).
@@ -42,9 +44,9 @@ let package = Package(
         .target(name: "Sync", dependencies: ["CCurl", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log")]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.
-        .target(name: "Surface", dependencies: ["HTTPServer", "Domain", "Storage"]),
+        .target(name: "Surface", dependencies: ["Archives", "HTTPServer", "Domain", "Storage"]),
         .target(name: "WebUI", dependencies: [
-            "HTTPServer", "Domain", "Records", "Storage", "Imaging", "Sync", "Surface",
+            "Archives", "HTTPServer", "Domain", "Records", "Storage", "Imaging", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "JSONAPI", dependencies: [
@@ -76,6 +78,7 @@ let package = Package(
             "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI", "TestSupport", "Imaging",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "ArchivesTests", dependencies: ["Archives", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: [
             "Sync", "Records", "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
             .product(name: "Logging", package: "swift-log"),

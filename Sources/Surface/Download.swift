@@ -1,3 +1,4 @@
+import Archives
 import Domain
 import Foundation
 import HTTPServer

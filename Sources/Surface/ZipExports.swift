@@ -1,8 +1,8 @@
-import HTTPServer
+import Archives
 import Logging
 import Storage
 
-/// Exports are ZIP archives written by the HTTP server's writer, as downloads are.
+/// Exports are ZIP archives written by the Archives target's writer.
 extension ZipArchiveWriter: ArchiveEncoder {}
 
 extension ExportRunner {

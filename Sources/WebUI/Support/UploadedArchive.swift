@@ -1,3 +1,4 @@
+import Archives
 import HTTPServer
 import Storage
 

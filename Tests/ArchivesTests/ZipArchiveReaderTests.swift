@@ -1,5 +1,5 @@
+import Archives
 import Foundation
-import HTTPServer
 import Testing
 
 /// Reading back what the streaming writer writes (issue 14's restore of an export), a part at a time, and refusing

@@ -1,0 +1,1 @@
+../../../../Sources/Sync/CurlTransfer.swift

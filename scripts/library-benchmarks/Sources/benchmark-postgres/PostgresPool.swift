@@ -1,0 +1,1 @@
+../../../../Sources/PostgresHub/PostgresPool.swift
