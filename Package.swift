@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Sync", dependencies: ["CCurl", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log")]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.
-        .target(name: "Surface", dependencies: ["Archives", "HTTPServer", "Domain", "Storage"]),
+        .target(name: "Surface", dependencies: ["Archives", "HTTPServer", "Domain", "Records", "Storage"]),
         .target(name: "WebUI", dependencies: [
             "Archives", "HTTPServer", "Domain", "Records", "Storage", "Imaging", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),

@@ -41,7 +41,7 @@ VOLATILE = [
 ]
 # Refused submissions: each form shown again with its errors (the form's error state).
 REFUSED_FORMS = ["/participants/new", "/venues/new", "/areas/new", "/activities/new", "/visit-lists/new",
-                 "/users/new", "/categories/activity-types/new", "/categories/participant-roles/new"]
+                 "/users/new", "/activity-types/new", "/roles/new"]
 PER_SHAPE = 3
 MOST_PAGES_PER_ROLE = 600
 

@@ -132,7 +132,7 @@ public struct ActivityInput: Sendable, Equatable {
                 return nil
             }
             guard let end = Rules.endDate.check(endDate, field: "end_date", into: &errors) else { return nil }
-            if let start, end <= start { errors.add("end_date", "The end date must be after the start date (\(start.display))") }
+            PairedFieldRules.endAfterStart(start: start, end: end, into: &errors)
             return end
         default:
             errors.add("duration", "Choose whether the activity is finite or ongoing")

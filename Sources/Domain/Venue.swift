@@ -79,6 +79,8 @@ public struct VenueInput: Sendable, Equatable {
         public let venueType: VenueType?
     }
 
+    public static let bothCoordinates = "Enter both latitude and longitude, or leave both empty"
+
     public func validated() throws -> Valid {
         var errors = ValidationError()
         let name = Rules.name.check(self.name, field: "name", into: &errors)
@@ -86,9 +88,8 @@ public struct VenueInput: Sendable, Equatable {
         let area = Rules.areaId.check(areaId, field: "geographic_area_id", into: &errors)
         let latitude = Rules.latitude.check(typed: self.latitude, field: "latitude", example: "51.5072", into: &errors)
         let longitude = Rules.longitude.check(typed: self.longitude, field: "longitude", example: "-0.1276", into: &errors)
-        if errors.message(for: "latitude") == nil, errors.message(for: "longitude") == nil, (latitude == nil) != (longitude == nil) {
-            errors.add(latitude == nil ? "latitude" : "longitude", "Enter both latitude and longitude, or leave both empty")
-        }
+        PairedFieldRules.bothCoordinatesOrNeither(latitudeGiven: latitude != nil, longitudeGiven: longitude != nil,
+                                                  message: Self.bothCoordinates, into: &errors)
         let type = Rules.venueType.check(venueType, as: VenueType.self, field: "venue_type", into: &errors)
         try errors.throwIfAny()
         return Valid(name: name, address: address, areaId: area!, latitude: latitude, longitude: longitude, venueType: type)

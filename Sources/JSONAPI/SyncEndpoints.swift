@@ -80,7 +80,7 @@ struct SyncEndpoints: Sendable {
         return Self.response(page)
     }
 
-    /// A change log page as the answer's body, written by `ChangePage.jsonBytes` rather than JSONEncoder (issue 15).
+    /// A change log page as the answer's body, written by `ChangePage.jsonBytes`, several times faster than JSONEncoder (scripts/benchmark-libraries.sh wire).
     static func response(_ page: ChangePage) -> Response {
         Response(headers: [("Content-Type", "application/json")], body: page.jsonBytes)
     }

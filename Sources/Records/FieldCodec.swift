@@ -51,7 +51,8 @@ extension FieldCodec where Value == UUID? {
 }
 
 extension UUID {
-    static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    /// A blank record's id fields until they are read, and what an unreadable stored id reads as.
+    package static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     static func stored(_ value: JSONValue) -> UUID? {
         if case .string(let text) = value { UUID(canonicalText: text) ?? UUID(uuidString: text) } else { nil }
@@ -59,8 +60,8 @@ extension UUID {
 }
 
 extension FieldCodec where Value == CalendarDate {
-    /// Days are stored `yyyy-MM-dd`; an unreadable one reads as 2000-01-01.
-    public static let day = FieldCodec(encode: { .string($0.description) }, decode: { CalendarDate($0.text) ?? CalendarDate("2000-01-01")! })
+    /// Days are stored `yyyy-MM-dd`; an unreadable one reads as `CalendarDate.unreadable`.
+    public static let day = FieldCodec(encode: { .string($0.description) }, decode: { CalendarDate($0.text) ?? .unreadable })
 }
 
 extension FieldCodec where Value == CalendarDate? {
@@ -69,7 +70,7 @@ extension FieldCodec where Value == CalendarDate? {
 
 extension FieldCodec where Value == Date {
     public static let instant = FieldCodec(isInstant: true, encode: { .string(StoredInstant.text($0)) },
-                                           decode: { StoredInstant.date($0) ?? Date(timeIntervalSince1970: 0) })
+                                           decode: { StoredInstant.date($0) ?? .unreadable })
 }
 
 extension FieldCodec where Value == Int {
@@ -119,4 +120,15 @@ extension FieldCodec {
         where Value == Choice?, Choice: RawRepresentable & Sendable, Choice.RawValue == String {
         FieldCodec(encode: { $0.map { .string($0.rawValue) } ?? .null }, decode: { Choice(rawValue: $0.text) })
     }
+}
+
+extension CalendarDate {
+    /// A blank record's days until they are read, and what an unreadable stored day reads as.
+    public static let unreadable = CalendarDate("2000-01-01")!
+}
+
+extension Date {
+    /// A blank record's moments until they are read, and what an unreadable stored moment reads as (as GRDB's
+    /// readers here fall back to): no clock is read for a row.
+    public static let unreadable = Date(timeIntervalSince1970: 0)
 }

@@ -5,11 +5,14 @@ import Foundation
 /// coding (GRDB's, a PostgreSQL hub's, the sync wire's) derives from.
 public struct RecordDeclaration<Record>: Sendable {
     public let fields: [RecordField<Record>]
+    /// The columns holding a moment, which each store reads in its own way before the field's codec sees them.
+    public let instantColumns: Set<String>
     /// A record with this id and version whose fields are still to be set (`assign`).
     private let blank: @Sendable (UUID, Int) -> Record
 
     public init(_ fields: [RecordField<Record>], blank: @escaping @Sendable (_ id: UUID, _ version: Int) -> Record) {
         (self.fields, self.blank) = (fields, blank)
+        instantColumns = Set(fields.filter(\.declaration.isInstant).map(\.column))
     }
 
     /// The record whose id, version and fields are these stored values (`value(column)`: a column's value).

@@ -102,16 +102,16 @@ public struct RecordKind: Sendable {
         PeriodRow.addressKind, Activity.kind, PeriodRow.activityVenueKind, AssignmentRow.kind, UserRow.kind,
     ]
 
-    /// Field visits (issue 12); their tables and triggers come with their own migration.
+    /// Field visits; their tables and triggers come with their own migration.
     public static let visitKinds: [RecordKind] = [VisitList.kind, VisitStop.kind, ContactLog.kind]
 
-    /// Notifications and their preferences (issue 13), with their own migration.
+    /// Notifications and their preferences, with their own migration.
     public static let notificationKinds: [RecordKind] = [NotificationRow.kind, NotificationPreferences.kind]
 
-    /// Photos of participants, venues and activities (issue 14), with their own migration.
+    /// Photos of participants, venues and activities, with their own migration.
     public static let photoKinds: [RecordKind] = [Photo.kind]
 
-    /// Merges of participant records, kept as facts that travel (issue 36), with their own migration.
+    /// Merges of participant records, kept as facts that travel, with their own migration.
     public static let mergeKinds: [RecordKind] = [ParticipantMergeRow.kind]
 
     private static let byEntity: [String: RecordKind] = Dictionary(uniqueKeysWithValues: all.map { ($0.entity, $0) })
@@ -145,6 +145,7 @@ public struct RecordKind: Sendable {
     /// The problems in the order of the fields they are about, as a form lists them (a kind's own check adds its
     /// problems after the rules'); problems about no declared field come last.
     private func inDeclaredOrder(_ errors: ValidationError) -> ValidationError {
+        guard !errors.isEmpty else { return errors }
         let position = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.column, $0) })
         let ordered = errors.fieldErrors.enumerated().sorted { first, second in
             (position[first.element.field] ?? fields.count, first.offset) < (position[second.element.field] ?? fields.count, second.offset)

@@ -1,4 +1,6 @@
+import Domain
 import Foundation
+import Records
 
 /// A route's address pattern (`/participants/{id}/edit`), written once: the route table registers it, and links,
 /// redirects and `Location` headers are built from it, so an address cannot drift from the route that serves it.
@@ -98,19 +100,21 @@ public enum RecordCollection: String, Sendable, CaseIterable {
     /// The collection's address below `root` (`/` for the pages, `/api/v1` for the API).
     public func path(under root: RoutePattern) -> RoutePattern { root / rawValue }
 
-    /// The entity name of the records the collection holds (`RecordKind.entity`).
-    public var entity: String {
+    /// The kind of the records the collection holds.
+    public var kind: RecordKind {
         switch self {
-        case .activityTypes: "activity_type"
-        case .roles: "participant_role"
-        case .areas: "geographic_area"
-        case .venues: "venue"
-        case .participants: "participant"
-        case .activities: "activity"
-        case .users: "user"
-        case .visitLists: "visit_list"
+        case .activityTypes: Category.kind(.activityType)
+        case .roles: Category.kind(.participantRole)
+        case .areas: GeographicArea.kind
+        case .venues: Venue.kind
+        case .participants: Participant.kind
+        case .activities: Activity.kind
+        case .users: UserRow.kind
+        case .visitLists: VisitList.kind
         }
     }
+
+    public var entity: String { kind.entity }
 
     /// The collection holding records of `entity`; nil for a kind no surface lists.
     public init?(entity: String) {

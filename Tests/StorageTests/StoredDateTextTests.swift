@@ -1,4 +1,5 @@
 import Foundation
+import Domain
 import GRDB
 @testable import Storage
 import Testing
@@ -44,6 +45,25 @@ import Testing
                      "1500-03-01 12:00:00.000", "1582-10-04 23:59:59.999"] {
             let row: Row = ["at": text]
             #expect(row.storedDate("at") == Date.fromDatabaseValue(text.databaseValue), "\(text)")
+        }
+    }
+}
+
+/// A declared record reads a stored moment as GRDB reads it, whatever shape GRDB accepts it in: a restored archive may
+/// hold a `T`, a `Z`, an offset or more fraction digits, and days 29–31 take the slower path.
+@Suite struct DeclaredMomentTests {
+    @Test func aParticipantsTimesReadAsGRDBReadsThem() throws {
+        let given = try TestDatabase(linked: false)
+        let participant = try given.database.createParticipant(ParticipantInput(name: "Ada", email: "ada@example.org"), by: .system("test"))
+        let shapes = ["2026-11-29 10:00:00.000", "2026-11-30 23:59:59.999", "2026-02-28 10:00", "2026-11-29T10:00:00Z",
+                      "2026-11-29T10:00:00.123456Z", "2026-11-29 10:00:00-05:00", "2026-03-31T08:15:30+02:00", "2026-11-12 07:30:00.5"]
+        for text in shapes {
+            try given.database.pool.write { db in
+                try db.execute(sql: "UPDATE participants SET created_at = ? WHERE id = ?", arguments: [text, participant.id.databaseText])
+            }
+            let read = try given.database.participant(id: participant.id).createdAt
+            let expected = try #require(Date.fromDatabaseValue(text.databaseValue), "GRDB reads \(text)")
+            #expect(abs(read.timeIntervalSince(expected)) < 0.001, "\(text): \(read) is not GRDB's \(expected)")
         }
     }
 }

@@ -77,18 +77,19 @@ public struct ContactLogInput: Sendable, Equatable {
         public let location: LoggedLocation?
     }
 
+    public static let bothCoordinates = "Give both latitude and longitude, or neither"
+
     /// A result is required; "Other" needs a note saying what happened; a location is both coordinates or none.
     public func validated() throws -> Valid {
         var errors = ValidationError()
         let result = Rules.result.check(self.result, as: ContactResult.self, field: "result", into: &errors)
         let note = Rules.note.check(self.note, field: "note", into: &errors)
-        if result == .other, note.isEmpty, errors.message(for: "note") == nil { errors.add("note", "Say in the note what happened") }
+        PairedFieldRules.otherResultHasANote(result: result, note: note, into: &errors)
         let latitude = Rules.latitude.check(typed: self.latitude, field: "latitude", example: "-1.2921", into: &errors)
         let longitude = Rules.longitude.check(typed: self.longitude, field: "longitude", example: "36.8219", into: &errors)
         let accuracy = Rules.accuracy.check(typed: accuracy, field: "accuracy_m", example: "15", into: &errors)
-        if (latitude == nil) != (longitude == nil), errors.message(for: "latitude") == nil, errors.message(for: "longitude") == nil {
-            errors.add(latitude == nil ? "latitude" : "longitude", "Give both latitude and longitude, or neither")
-        }
+        PairedFieldRules.bothCoordinatesOrNeither(latitudeGiven: latitude != nil, longitudeGiven: longitude != nil,
+                                                  message: Self.bothCoordinates, into: &errors)
         try errors.throwIfAny()
         let location = latitude.flatMap { lat in longitude.map { LoggedLocation(coordinate: Coordinate(latitude: lat, longitude: $0), accuracy: accuracy) } }
         return Valid(result: result!, note: note, location: location)

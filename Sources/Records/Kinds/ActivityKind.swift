@@ -11,14 +11,12 @@ extension Activity {
         RecordField(\.endDate, "end_date", .optionalDay, label: "End date", rule: .date(ActivityInput.Rules.endDate), .listed),
         RecordField(\.status, "status", .choice(.active), label: "Status", rule: .choice(ActivityInput.Rules.status), .listed),
     ] + RecordField<Activity>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-        Activity(id: id, name: "", description: nil, typeId: .zero, startDate: CalendarDate("2000-01-01")!, endDate: nil, status: .active,
-                 version: version, createdAt: Date(), updatedAt: Date())
+        Activity(id: id, name: "", description: nil, typeId: .zero, startDate: .unreadable, endDate: nil, status: .active,
+                 version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 
     public static let kind = RecordKind(entity: "activity", table: "activities", declaration, label: ("activity", "activities")) { _, _, fields, errors in
-        guard errors.message(for: "start_date") == nil, errors.message(for: "end_date") == nil,
-              let start = CalendarDate.strict(fields.text("start_date")), let end = CalendarDate.strict(fields.text("end_date")), end <= start
-        else { return }
-        errors.add("end_date", "The end date must be after the start date (\(start.display))")
+        PairedFieldRules.endAfterStart(start: CalendarDate.strict(fields.text("start_date")), end: CalendarDate.strict(fields.text("end_date")),
+                                       into: &errors)
     }
 }

@@ -10,8 +10,8 @@ package struct AssignmentRow: Sendable {
     package var assignedAt: Date
     package var version: Int
 
-    package init(activityId: UUID, participantId: UUID, roleId: UUID, assignedAt: Date = Date()) {
-        (id, self.activityId, self.participantId, self.roleId, self.assignedAt, version) = (UUID(), activityId, participantId, roleId, assignedAt, 1)
+    package init(id: UUID = UUID(), activityId: UUID, participantId: UUID, roleId: UUID, assignedAt: Date = Date(), version: Int = 1) {
+        (self.id, self.activityId, self.participantId, self.roleId, self.assignedAt, self.version) = (id, activityId, participantId, roleId, assignedAt, version)
     }
 
     package static let declaration = RecordDeclaration<AssignmentRow>([
@@ -21,9 +21,7 @@ package struct AssignmentRow: Sendable {
         RecordField(\.roleId, "role_id", .id, label: "Role", rule: .id(AssignmentRules.roleId), references: ("participant_role", .restrict)),
         RecordField(\.assignedAt, "assigned_at", .instant, label: "Assigned"),
     ]) { id, version in
-        var row = AssignmentRow(activityId: .zero, participantId: .zero, roleId: .zero)
-        (row.id, row.version) = (id, version)
-        return row
+        AssignmentRow(id: id, activityId: .zero, participantId: .zero, roleId: .zero, assignedAt: .unreadable, version: version)
     }
 
     package static let kind = RecordKind(entity: "assignment", table: "assignments", declaration, label: ("assignment", "assignments"),

@@ -13,16 +13,13 @@ extension ContactLog {
         RecordField(\.longitude, "longitude", .optionalReal, label: "Longitude", rule: .number(ContactLogInput.Rules.longitude), example: "36.8219"),
         RecordField(\.accuracy, "accuracy_m", .optionalReal, label: "Accuracy", rule: .number(ContactLogInput.Rules.accuracy), example: "15"),
     ]) { id, version in
-        ContactLog(id: id, stopId: .zero, result: .other, note: "", loggedAt: Date(), loggedBy: .zero, location: nil, version: version)
+        ContactLog(id: id, stopId: .zero, result: .other, note: "", loggedAt: .unreadable, loggedBy: .zero, location: nil, version: version)
     }
 
     public static let kind = RecordKind(entity: "contact_log", table: "contact_logs", declaration, label: ("contact log", "contact logs"),
                                         appendOnly: true) { _, _, fields, errors in
-        if fields.text("result") == ContactResult.other.rawValue, fields.text("note").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-           errors.message(for: "note") == nil {
-            errors.add("note", "Say in the note what happened")
-        }
-        CoordinatePair.check(fields, message: "Give both latitude and longitude, or neither", into: &errors)
+        PairedFieldRules.otherResultHasANote(result: ContactResult(rawValue: fields.text("result")), note: fields.text("note"), into: &errors)
+        CoordinatePair.check(fields, message: ContactLogInput.bothCoordinates, into: &errors)
     }
 
     // The location's parts as columns. A location needs both coordinates: the latitude starts one (its longitude still

@@ -10,7 +10,7 @@ extension Participant {
         RecordField(\.homeVenueId, "home_venue_id", .optionalID, label: "Home venue", rule: .id(ParticipantInput.Rules.homeVenueId),
                     references: ("venue", .restrict)),
     ] + RecordField<Participant>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-        Participant(id: id, name: "", email: "", phone: nil, notes: nil, homeVenueId: nil, version: version, createdAt: Date(), updatedAt: Date())
+        Participant(id: id, name: "", email: "", phone: nil, notes: nil, homeVenueId: nil, version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 
     public static let kind = RecordKind(entity: "participant", table: "participants", declaration,

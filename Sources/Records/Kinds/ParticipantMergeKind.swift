@@ -25,7 +25,7 @@ package struct ParticipantMergeRow: Sendable {
         RecordField(\.survivorId, "survivor_id", .id, label: "Kept participant"),
         RecordField(\.removedValues, "removed_values", .text, label: "Merged-away details"),
         RecordField(\.mergedAt, "merged_at", .instant, label: "Merged"),
-    ]) { id, version in ParticipantMergeRow(id: id, survivorId: .zero, removedValues: "", mergedAt: Date(), version: version) }
+    ]) { id, version in ParticipantMergeRow(id: id, survivorId: .zero, removedValues: "", mergedAt: .unreadable, version: version) }
 
     package static let kind = RecordKind(
         entity: "participant_merge", table: "participant_merges", declaration, label: ("participant merge", "participant merges"),

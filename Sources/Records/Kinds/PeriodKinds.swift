@@ -22,8 +22,8 @@ package struct PeriodRow: Sendable {
     package var version: Int
 
     /// A new open period.
-    package init(owner: Owner, ownerId: UUID, venueId: UUID, from: CalendarDate, to: CalendarDate? = nil) {
-        (self.owner, id, self.ownerId, self.venueId, effectiveFrom, effectiveTo, version) = (owner, UUID(), ownerId, venueId, from, to, 1)
+    package init(owner: Owner, id: UUID = UUID(), ownerId: UUID, venueId: UUID, from: CalendarDate, to: CalendarDate? = nil, version: Int = 1) {
+        (self.owner, self.id, self.ownerId, self.venueId, effectiveFrom, effectiveTo, self.version) = (owner, id, ownerId, venueId, from, to, version)
     }
 
     private static func declaration(_ owner: Owner, ownerLabel: String) -> RecordDeclaration<PeriodRow> {
@@ -33,9 +33,7 @@ package struct PeriodRow: Sendable {
             RecordField(\.effectiveFrom, "effective_from", .day, label: "From"),
             RecordField(\.effectiveTo, "effective_to", .optionalDay, label: "Until"),
         ]) { id, version in
-            var period = PeriodRow(owner: owner, ownerId: .zero, venueId: .zero, from: CalendarDate("2000-01-01")!)
-            (period.id, period.version) = (id, version)
-            return period
+            PeriodRow(owner: owner, id: id, ownerId: .zero, venueId: .zero, from: .unreadable, version: version)
         }
     }
 

@@ -6,7 +6,7 @@ extension Photo {
     public static let declaration = RecordDeclaration<Photo>(subjectFields + detailFields + imageFields
                                                              + RecordField<Photo>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
         let none = PhotoImage(sha256: "", width: 0, height: 0, bytes: 0)
-        return Photo(id: id, subject: .participant(UUID()), caption: "", takenOn: nil, display: none, thumbnail: none, addedBy: nil,
+        return Photo(id: id, subject: .participant(.zero), caption: "", takenOn: nil, display: none, thumbnail: none, addedBy: nil,
                      version: version)
     }
 

@@ -24,14 +24,17 @@ package struct UserRow: Sendable {
         RecordField(\.user.role, "role", .choice(.readOnly), label: "Role", rule: .choice(AccountRules.role), .listed),
         RecordField(\.passwordHash, "password_hash", .text, label: "Password", .credential),
         RecordField(\.user.isDisabled, "is_disabled", .flag, label: "Disabled", .listed),
-        RecordField(\.user.createdAt, "created_at", .instant, label: "Created", .meta),
-        RecordField(\.user.updatedAt, "updated_at", .instant, label: "Updated", .meta),
-    ]) { id, version in
-        UserRow(user: User(id: id, email: "", name: "", role: .readOnly, isDisabled: false, version: version, createdAt: Date(), updatedAt: Date()),
+    ] + RecordField<UserRow>.timestamps(created: \.user.createdAt, updated: \.user.updatedAt)) { id, version in
+        UserRow(user: User(id: id, email: "", name: "", role: .readOnly, isDisabled: false, version: version, createdAt: .unreadable, updatedAt: .unreadable),
                 passwordHash: "")
     }
 
     package static let kind = RecordKind(entity: "user", table: "users", declaration, requiredRole: .administrator, label: ("user", "users"), inFullExport: false, uniqueKeys: [["email"]]) { _, _, fields, errors in
+        // The form keeps an email trimmed; a pushed one with spaces around it would not match it at sign-in.
+        let email = fields.text("email")
+        if !email.isEmpty, email != email.trimmingCharacters(in: .whitespacesAndNewlines) {
+            errors.add("email", AccountRules.email.invalidEmail ?? "Enter an email address")
+        }
         if fields.text("password_hash").isEmpty { errors.add("password_hash", "A user needs a password") }
     }
 }

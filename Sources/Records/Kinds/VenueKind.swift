@@ -12,20 +12,19 @@ extension Venue {
         RecordField(\.venueType, "venue_type", .optionalChoice(VenueType.self), label: "Type", rule: .choice(VenueInput.Rules.venueType)),
     ] + RecordField<Venue>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
         Venue(id: id, name: "", address: "", areaId: .zero, latitude: nil, longitude: nil, venueType: nil, version: version,
-              createdAt: Date(), updatedAt: Date())
+              createdAt: .unreadable, updatedAt: .unreadable)
     }
 
     public static let kind = RecordKind(entity: "venue", table: "venues", declaration, label: ("venue", "venues")) { _, _, fields, errors in
-        CoordinatePair.check(fields, message: "Enter both latitude and longitude, or leave both empty", into: &errors)
+        CoordinatePair.check(fields, message: VenueInput.bothCoordinates, into: &errors)
     }
 }
 
-/// A location is both coordinates or neither.
+/// A stored location's coordinates, given or not, for `PairedFieldRules.bothCoordinatesOrNeither`.
 enum CoordinatePair {
-    /// Adds `message` at the missing coordinate when only one is given and neither is wrong on its own.
     static func check(_ fields: [String: JSONValue], message: String, into errors: inout ValidationError) {
-        let latitude = fields.text("latitude").trimmingCharacters(in: .whitespaces), longitude = fields.text("longitude").trimmingCharacters(in: .whitespaces)
-        guard errors.message(for: "latitude") == nil, errors.message(for: "longitude") == nil, latitude.isEmpty != longitude.isEmpty else { return }
-        errors.add(latitude.isEmpty ? "latitude" : "longitude", message)
+        func given(_ column: String) -> Bool { !fields.text(column).trimmingCharacters(in: .whitespaces).isEmpty }
+        PairedFieldRules.bothCoordinatesOrNeither(latitudeGiven: given("latitude"), longitudeGiven: given("longitude"), message: message,
+                                                  into: &errors)
     }
 }

@@ -11,8 +11,8 @@ extension VisitList {
                     references: ("user", .restrict), .listed),
         RecordField(\.status, "status", .choice(.planned), label: "Status", rule: .choice(VisitListInput.Rules.status), .listed),
     ] + RecordField<VisitList>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-        VisitList(id: id, name: "", visitDate: CalendarDate("2000-01-01")!, purpose: "", script: "", assigneeId: .zero, status: .planned,
-                  version: version, createdAt: Date(), updatedAt: Date())
+        VisitList(id: id, name: "", visitDate: .unreadable, purpose: "", script: "", assigneeId: .zero, status: .planned,
+                  version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 
     public static let kind = RecordKind(entity: "visit_list", table: "visit_lists", declaration, label: ("visit list", "visit lists"))

@@ -34,6 +34,15 @@ extension JSONValue {
         }
     }
 
+    /// A stored moment as the stored text `StoredInstant` reads: text in another shape GRDB accepts (a `T`, no
+    /// seconds, a `Z` or an offset, more fraction digits, a number of seconds) is read by GRDB and written again in the
+    /// stored shape, so every reader of a column sees the moment GRDB sees.
+    init(instant value: DatabaseValue) {
+        if case .string(let text) = value.storage, StoredInstant.parse(text) != nil { self = .string(text); return }
+        guard let date = Date.fromDatabaseValue(value) else { self = JSONValue(value); return }
+        self = .string(StoredInstant.text(date))
+    }
+
     /// The value as SQLite would hand it back once stored (true becomes 1), so every kind of hub answers alike.
     public var asStored: JSONValue { JSONValue(databaseValue) }
 
@@ -51,8 +60,8 @@ extension JSONValue {
 extension Date {
     /// The text SQLite holds for this date, so a synced timestamp compares equal on every node: GRDB's storage format
     /// (`yyyy-MM-dd HH:mm:ss.SSS`, UTC, milliseconds rounded half up as Foundation's DateFormatter rounds them before
-    /// ICU), written without that DateFormatter, which cost several microseconds per write, on every write, and woke
-    /// ICU's calendar and time zone data in every server (issue 15).
+    /// ICU), written without that DateFormatter, which is slow enough to show on every write and wakes ICU's calendar and
+    /// time zone data in every server.
     public var storedText: String {
         StoredInstant.text(self)
     }

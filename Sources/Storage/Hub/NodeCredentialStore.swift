@@ -75,7 +75,7 @@ extension AppDatabase {
                 NodeCredential(id: row.uuid("family_id"), name: row["name"], userId: row.uuid("user_id"), linkedBy: row["email"],
                                createdAt: row.storedDate("created_at"),
                                lastSeenAt: row.storedDate("last_seen_at"),
-                               revokedAt: (row["revoked_at"] as String?).flatMap(StoredInstant.parse))
+                               revokedAt: (row["revoked_at"] as String?).flatMap { StoredInstant.date(.string($0)) })
             }
         }
     }

@@ -23,7 +23,7 @@ extension Activity: StoredRecord {
 
     /// A row's dates and status, as the list's lighter row (`ActivityListRow`) reads them.
     static func schedule(start: String, end: String?, status: String) -> (start: CalendarDate, end: CalendarDate?, status: ActivityStatus) {
-        (CalendarDate(start) ?? CalendarDate("2000-01-01")!, end.flatMap(CalendarDate.init), ActivityStatus(rawValue: status) ?? .active)
+        (CalendarDate(start) ?? .unreadable, end.flatMap(CalendarDate.init), ActivityStatus(rawValue: status) ?? .active)
     }
 }
 

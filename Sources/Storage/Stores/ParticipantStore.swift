@@ -129,7 +129,7 @@ extension AppDatabase {
                 """, arguments: [participantId.databaseText]).map {
                 ParticipantAssignment(activityId: $0.uuid("id"), activityName: $0["name"], roleName: $0["role_name"],
                                       status: ActivityStatus(rawValue: $0["status"]) ?? .planned,
-                                      startDate: CalendarDate($0["start_date"]) ?? CalendarDate("2000-01-01")!,
+                                      startDate: CalendarDate($0["start_date"]) ?? .unreadable,
                                       endDate: ($0["end_date"] as String?).flatMap(CalendarDate.init))
             }
         }

@@ -11,7 +11,7 @@ public final class ExportRunner: Sendable {
     private let database: AppDatabase
     private let logger: Logger
     private let worker: BackgroundWorker
-    /// A new archive's encoder (the HTTP server's ZIP writer; Storage writes no ZIP itself).
+    /// A new archive's encoder (Archives' ZIP writer, given by Surface).
     private let newArchive: @Sendable () -> any ArchiveEncoder
     /// The export being written and how many of its records are written.
     private let current = Mutex<(job: UUID, done: Int)?>(nil)

@@ -31,7 +31,10 @@ extension Database: RecordLookup {
 extension RecordDeclaration {
     /// The record a stored row holds.
     func record(_ row: Row) -> Record {
-        record(id: row.uuid("id"), version: row["version"]) { JSONValue(row[$0] as DatabaseValue? ?? .null) }
+        record(id: row.uuid("id"), version: row["version"]) { column in
+            let stored = row[column] as DatabaseValue? ?? .null
+            return instantColumns.contains(column) ? JSONValue(instant: stored) : JSONValue(stored)
+        }
     }
 
     /// Writes the record's id, version and fields as its row stores them.

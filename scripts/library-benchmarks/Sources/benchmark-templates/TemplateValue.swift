@@ -1,0 +1,1 @@
+../../../../Sources/WebUI/Support/Templates/TemplateValue.swift
