@@ -21,8 +21,13 @@ test-tools:
 build:
 	$(SWIFT) build
 
+# The Swift runtime is linked in (--static-swift-stdlib), so the installed program needs only Debian's libraries at
+# run time, not the toolchain's folder, and searches no folder of its own for them (--disable-local-rpath); its
+# relocations are resolved at start and made read-only (-z now, as Debian's hardening asks). The commit is stamped
+# in for `fieldbook --version`.
 release:
-	$(SWIFT) build -c release --product fieldbook
+	$(SWIFT) build -c release --product fieldbook --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
+	bash scripts/stamp-commit.sh .build/release/fieldbook
 
 unit-tests: build
 	FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook $(SWIFT) test

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from debian_root import DebianRoot, can_mount  # noqa: E402
+from debian_root import DebianRoot, can_use_roots  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES: list[str] = []
@@ -35,7 +35,7 @@ def program() -> Path:
 @pytest.fixture(scope="session")
 def debian_base() -> Path:
     """The debootstrap root, made once by scripts/debian-root.sh (Debian's mirror, a few minutes) and then reused."""
-    reason = can_mount()
+    reason = can_use_roots()
     if reason:
         pytest.skip(reason)
     made = subprocess.run(["bash", str(ROOT / "scripts/debian-root.sh")], capture_output=True, text=True)

@@ -1,16 +1,20 @@
 """A fresh Debian 12 root for one test: a throwaway overlay on the debootstrap root that scripts/debian-root.sh keeps
-under the test tools' folder, with /proc and /dev mounted and the host's name servers, so apt reaches Debian's
-mirror. Programs run in it with chroot (as root, or as a user of the root), on the host's network."""
+under the test tools' folder. Commands run in it with systemd-nspawn (as root, or as a user of the root through
+setpriv), and `boot` starts its systemd, which starts the units the packages enabled. It shares the host's network,
+so apt reaches Debian's mirror and the test reaches what it serves on 127.0.0.1."""
 
 import os
 import re
 import shutil
+import signal
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 SERVING = re.compile(r"Fieldbook is serving at (https?://\S+?)/?$")
+NSPAWN = ["systemd-nspawn", "--quiet", "--register=no", "--keep-unit"]
 
 
 class DebianRoot:
@@ -18,39 +22,38 @@ class DebianRoot:
         self.base = base
         self.scratch = scratch
         self.path = scratch / "root"
-        self.mounts: list[Path] = []
 
     def __enter__(self):
         upper, work = self.scratch / "upper", self.scratch / "work"
         for folder in (upper, work, self.path):
             folder.mkdir(parents=True)
-        self._mount(["-t", "overlay", "overlay", "-o", f"lowerdir={self.base},upperdir={upper},workdir={work}"], self.path)
-        self._mount(["-t", "proc", "proc"], self.path / "proc")
-        self._mount(["--rbind", "/dev"], self.path / "dev")
-        self._mount(["--make-rslave"], self.path / "dev", record=False)
+        subprocess.run(["mount", "-t", "overlay", "overlay", "-o", f"lowerdir={self.base},upperdir={upper},workdir={work}",
+                        str(self.path)], check=True)
         shutil.copyfile("/etc/resolv.conf", self.path / "etc/resolv.conf")
         return self
 
     def __exit__(self, *details):
-        for mount in reversed(self.mounts):
-            subprocess.run(["umount", "-R", "-l", str(mount)], check=False)
+        subprocess.run(["umount", "-l", str(self.path)], check=False)
 
-    def _mount(self, arguments: list[str], target: Path, record: bool = True):
-        subprocess.run(["mount", *arguments, str(target)], check=True)
-        if record:
-            self.mounts.append(target)
+    def _inside(self, command: list[str], user: tuple[int, int] | None, environment: dict[str, str]) -> list[str]:
+        """nspawn's command line for `command`, as `user` (uid, gid) when given, with `environment` set."""
+        as_user = ["setpriv", f"--reuid={user[0]}", f"--regid={user[1]}", "--clear-groups"] if user else []
+        return [*NSPAWN, "--kill-signal=SIGTERM", "-D", str(self.path), "--pipe",
+                *[f"--setenv={name}={value}" for name, value in environment.items()], *as_user, *command]
 
-    def run(self, *command: str, check: bool = True, timeout: float = 900, **options) -> subprocess.CompletedProcess:
-        """A command in the root, as root, with a plain environment; its output is returned (and shown on failure)."""
-        done = subprocess.run(["chroot", str(self.path), *command], capture_output=True, text=True, timeout=timeout,
-                              env=plain_environment(), **options)
+    def run(self, *command: str, user: tuple[int, int] | None = None, environment: dict[str, str] | None = None,
+            check: bool = True, stdin: str = "", timeout: float = 900) -> subprocess.CompletedProcess:
+        """A command in the root; its output is returned (and shown on failure)."""
+        done = subprocess.run(self._inside(list(command), user, environment or {}), input=stdin, capture_output=True,
+                              text=True, timeout=timeout)
         if check and done.returncode != 0:
             raise AssertionError(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}")
         return done
 
     def apt_install(self, *packages: str):
-        self.run("apt-get", "update", "-q")
-        return self.run("apt-get", "install", "-y", "-q", "--no-install-recommends", *packages)
+        self.run("apt-get", "update", "-q", environment={"DEBIAN_FRONTEND": "noninteractive"})
+        return self.run("apt-get", "install", "-y", "-q", "--no-install-recommends", *packages,
+                        environment={"DEBIAN_FRONTEND": "noninteractive"})
 
     def copy_in(self, source: Path, destination: str) -> str:
         target = self.path / destination.lstrip("/")
@@ -70,10 +73,13 @@ class DebianRoot:
 
     def serve(self, command: list[str], user: tuple[int, int], environment: dict[str, str]) -> "Served":
         """Starts `command` (a fieldbook serve) as `user` and waits for its address."""
-        process = subprocess.Popen(["chroot", f"--userspec={user[0]}:{user[1]}", str(self.path), *command],
-                                   env=plain_environment() | environment, stdout=subprocess.PIPE,
+        process = subprocess.Popen(self._inside(command, user, environment), stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True)
         return Served(process)
+
+    def boot(self) -> "Booted":
+        """Starts the root's systemd; the console goes to a log file, shown when something fails."""
+        return Booted(self.scratch / "console.log", [*NSPAWN, "-D", str(self.path), "--boot"])
 
 
 class Served:
@@ -92,11 +98,7 @@ class Served:
             raise AssertionError("fieldbook did not start:\n" + "".join(self.output))
 
     def get(self, path: str) -> tuple[int, str]:
-        try:
-            with urllib.request.urlopen(self.address + path, timeout=30) as answer:
-                return answer.status, answer.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
+        return get(self.address + path)
 
     def stop(self):
         self.process.terminate()
@@ -104,19 +106,53 @@ class Served:
         return self.process.returncode
 
 
-def plain_environment() -> dict[str, str]:
-    return {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
-            "DEBIAN_FRONTEND": "noninteractive"}
+class Booted:
+    def __init__(self, console: Path, command: list[str]):
+        self.console = console
+        self.log = open(console, "w")
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_for(self, url: str, timeout: float = 180) -> tuple[int, str]:
+        """The first answer from `url`, waiting while the system starts."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                return get(url)
+            except (urllib.error.URLError, ConnectionError):
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.5)
+        raise AssertionError(f"nothing answered {url}; the console said:\n{self.console_text()[-6000:]}")
+
+    def console_text(self) -> str:
+        self.log.flush()
+        return self.console.read_text(errors="replace")
+
+    def power_off(self):
+        """nspawn turns SIGTERM into an orderly shutdown of the root's systemd."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
 
 
 def elapsed(since: float) -> str:
     return f"{time.monotonic() - since:.1f} s"
 
 
-def can_mount() -> str | None:
-    """Why this machine cannot make the roots, or None."""
+def can_use_roots() -> str | None:
+    """Why this machine cannot make and use the roots, or None."""
     if os.geteuid() != 0:
-        return "needs root (mount, chroot): run as root"
-    if shutil.which("chroot") is None:
-        return "chroot is not installed"
+        return "needs root (mount, systemd-nspawn): run as root"
     return None
