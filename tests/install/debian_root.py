@@ -146,9 +146,18 @@ class Booted:
         self.log.close()
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *details):
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 def get(url: str) -> tuple[int, str]:
+    """The status and body of `url`'s own answer (a redirect is returned, not followed)."""
     try:
-        with urllib.request.urlopen(url, timeout=30) as answer:
+        with _OPENER.open(url, timeout=30) as answer:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
