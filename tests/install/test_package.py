@@ -1,9 +1,10 @@
 """The Debian package (issue 40, item 2): `make deb`'s package, put into a fresh Debian 12 root with apt, pulls its
 dependencies, makes its user and data folder and enables its unit; the root's systemd, booted, starts the unit in
-its sandbox and it answers /setup. The next version installed over it keeps and serves the database the previous one
-made; purge keeps the data. Both versions carry the program under test: a database from an older schema is
+its sandbox and it answers /setup. The next version installed over it keeps and serves, over TLS, the database the
+previous one made; purge keeps the data. Both versions carry the program under test: a database from an older schema is
 tests/reliability/test_upgrade.py's."""
 
+import os
 import re
 import socket
 import sqlite3
@@ -51,11 +52,11 @@ def as_service_user(root, *arguments: str, stdin: str = ""):
     return root.run(command[0], *arguments, user=root.ids(user), environment=environment, stdin=stdin)
 
 
-def boot_and_get(root, port: int, path: str) -> tuple[int, str]:
+def boot_and_get(root, port: int, path: str, scheme: str = "http") -> tuple[int, str]:
     """Boots the root (its systemd starts the enabled, sandboxed unit), asks `path`, and powers it off."""
     booted = root.boot()
     try:
-        return booted.wait_for(f"http://127.0.0.1:{port}{path}")
+        return booted.wait_for(f"{scheme}://127.0.0.1:{port}{path}")
     finally:
         booted.power_off()
 
@@ -68,6 +69,18 @@ def count(database: Path, table: str) -> int:
 def migrations(database: Path) -> list[str]:
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
         return [row[0] for row in db.execute("SELECT identifier FROM grdb_migrations")]
+
+
+def with_tls(root):
+    folder = root.path / "etc/fieldbook"
+    folder.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")], check=True, capture_output=True)
+    for name in ("key.pem", "cert.pem"):
+        os.chown(folder / name, 0, root.ids("fieldbook")[1])
+        os.chmod(folder / name, 0o640)
+    with open(root.path / "etc/default/fieldbook", "a") as defaults:
+        defaults.write("FIELDBOOK_TLS_CERT=/etc/fieldbook/cert.pem\nFIELDBOOK_TLS_KEY=/etc/fieldbook/key.pem\n")
 
 
 def free_port() -> int:
@@ -107,7 +120,9 @@ def test_the_package_installs_starts_upgrades_and_keeps_the_data(fresh_root, pac
     root.copy_in(current, f"/root/{current.name}")
     root.run("apt-get", "install", "-y", "-q", f"/root/{current.name}", environment={"DEBIAN_FRONTEND": "noninteractive"})
     assert root.run("dpkg-query", "-W", "-f=${Version}", "fieldbook").stdout == current.name.split("_")[1]
-    status, _ = boot_and_get(root, port, "/setup")
+    # TLS, from files where an operator keeps them: root's, readable by the service's group, outside /home.
+    with_tls(root)
+    status, _ = boot_and_get(root, port, "/setup", scheme="https")
     assert status == 303, "the upgraded Fieldbook offered setup again: it lost its accounts"
     FIGURES.append(f"upgrade {earlier.name} -> {current.name} and start: {elapsed(started)}")
     assert "is intact" in as_service_user(root, "check").stdout
