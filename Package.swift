@@ -24,29 +24,31 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CVips", .product(name: "Logging", package: "swift-log")]),
         // libpq, for the PostgreSQL hub (PostgresHub/LibPQ.swift), opened by the hub's first connection (CPostgres.h).
         .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
-        .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log")]),
         .target(name: "HTTPServer", dependencies: [
             "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Domain"),
+        // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
+        .target(name: "Records", dependencies: ["Domain"]),
         .target(name: "Storage", dependencies: [
-            "Domain", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
+            "Domain", "Records", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift), opened by the first one (CCurl.h).
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
-        .target(name: "Sync", dependencies: ["CCurl", "Domain", "Storage", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sync", dependencies: ["CCurl", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log")]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.
         .target(name: "Surface", dependencies: ["HTTPServer", "Domain", "Storage"]),
         .target(name: "WebUI", dependencies: [
-            "HTTPServer", "Domain", "Storage", "Imaging", "Sync", "Surface",
+            "HTTPServer", "Domain", "Records", "Storage", "Imaging", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "JSONAPI", dependencies: [
-            "HTTPServer", "Domain", "Storage", "Sync", "Surface",
+            "HTTPServer", "Domain", "Records", "Storage", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // glibc's allocator settings, for the server's memory (App/MallocArenas.swift).
@@ -66,7 +68,7 @@ let package = Package(
             "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "StorageTests", dependencies: [
-            "Storage", "Domain", "Imaging", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            "Storage", "Records", "Domain", "Imaging", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: [
@@ -77,11 +79,11 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SyncTests", dependencies: [
-            "Sync", "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
+            "Sync", "Records", "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "JSONAPITests", dependencies: ["TestSupport", 
-            "JSONAPI", "Storage", "Domain", "HTTPServer", "Surface", "Imaging",
+            "JSONAPI", "Records", "Storage", "Domain", "HTTPServer", "Surface", "Imaging",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PropertyBased", package: "swift-property-based"),
@@ -90,7 +92,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
-        .testTarget(name: "PostgresHubTests", dependencies: ["PostgresHub", "Storage", "Domain", "TestSupport"]),
+        .testTarget(name: "PostgresHubTests", dependencies: ["PostgresHub", "Records", "Storage", "Domain", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

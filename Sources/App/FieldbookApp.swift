@@ -18,13 +18,11 @@ public final class FieldbookApp: Sendable {
     public let syncStatus: StatusBroadcaster
     /// Turns what happens into notifications, in the background.
     public let notifier: NotificationService
-    /// Writes imports in the background.
     public let imports: ImportRunner
     /// Removes photo files nobody shows any more, in the background.
     public let photoSweeper: DatabaseChore
     /// Checks participants brought in by sync for possible duplicates, in the background.
     public let duplicateScout: DatabaseChore
-    /// Writes prepared archives in the background.
     public let exports: ExportRunner
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder

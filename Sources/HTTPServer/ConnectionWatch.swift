@@ -4,12 +4,12 @@ import Foundation
 /// Watches libmicrohttpd's connections for two things it does not notice by itself, and ends them:
 ///
 /// - Request headers that take too long in total. Its timeout counts idle seconds only, so a client that trickles a
-///   header line every few seconds could hold a connection for ever; a thousand such connections once filled the
-///   server. A connection is watched from when it opens, and again after each answer (a kept-alive connection waiting
-///   for its next request), until its next request's headers are complete; past the limit its socket is shut down.
+///   header line every few seconds could hold a connection for ever, and enough of them fill the server. A
+///   connection is watched from when it opens, and again after each answer (a kept-alive connection waiting for its
+///   next request), until its next request's headers are complete; past the limit its socket is shut down.
 /// - Event streams whose client left. A parked stream's connection is suspended, so libmicrohttpd does not poll its
-///   socket, and a page that navigated away kept its connection until the next heartbeat (15 s). A browser moving
-///   quickly through pages thus held dozens, enough to reach the per-address limit; now they end within a second.
+///   socket: a page that navigated away would keep its connection until the next heartbeat, and a browser moving
+///   quickly through pages would reach the per-address limit.
 final class ConnectionWatch: @unchecked Sendable {
     private struct Watched {
         let socket: Int32

@@ -72,7 +72,6 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests currently being read or answered (open streams included).
     public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
-    /// Streaming responses currently open.
     public var openStreamCount: Int { openStreams.count }
 
     /// Answers `request` (or its `failure`) on a worker thread and hands the answer to `done` there; once the server is

@@ -96,8 +96,8 @@ public struct Request: Sendable {
 
 /// Percent-encoding of query strings and form values.
 public enum QueryString {
-    /// The value with every UTF-8 byte outside RFC 3986's unreserved characters written `%XX`. Byte by byte:
-    /// Foundation's `addingPercentEncoding` was a visible part of a list page, whose every pagination link is encoded.
+    /// The value with every UTF-8 byte outside RFC 3986's unreserved characters written `%XX`. Byte by byte, without
+    /// Foundation's `addingPercentEncoding`: every pagination link of a list page is encoded.
     public static func escape(_ value: String) -> String {
         let utf8 = value.utf8
         guard !utf8.allSatisfy(isUnreserved) else { return value }

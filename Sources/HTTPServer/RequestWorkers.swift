@@ -5,8 +5,8 @@ import Foundation
 /// A connection whose request is complete is suspended and its request handed here, so an answer that waits (for the
 /// database's writer, for PostgreSQL, for a password's hash) never holds the other connections its network thread
 /// serves. Quick reads (a page's GET) take turns on as many threads as there are cores, first come first served: on
-/// two cores eight pages rendered at once each take as long as all eight, and the switching between them cost a
-/// fifth of the throughput. Everything else has its own, larger set of threads, so reads never queue behind it.
+/// two cores eight pages rendered at once each take as long as all eight, and switching between them costs
+/// throughput. Everything else has its own, larger set of threads, so reads never queue behind it.
 final class RequestWorkers: @unchecked Sendable {
     private let reads: JobLine
     private let others: JobLine

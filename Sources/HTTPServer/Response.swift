@@ -63,8 +63,8 @@ public struct Response: Sendable {
     }
 
     /// Whether two header names are the same name: field names are ASCII tokens, compared without regard to case
-    /// (RFC 9110, 5.1). Foundation's `caseInsensitiveCompare` made an NSString of each name, several times for every
-    /// response (the security headers ask for each one first).
+    /// (RFC 9110, 5.1). Byte by byte, without an NSString for each name: it runs several times for every response
+    /// (the security headers ask for each one first).
     static func sameHeaderName(_ first: String, _ second: String) -> Bool {
         guard first.utf8.count == second.utf8.count else { return false }
         for (one, other) in zip(first.utf8, second.utf8) where one != other {
@@ -125,8 +125,8 @@ public struct Cookie: Sendable {
         return cookies
     }
 
-    /// The text without the spaces and tabs around it (a header's optional whitespace, RFC 9110 5.6.3). Foundation's
-    /// `trimmingCharacters(in:)` made an NSString of each name and value, on every request that carried a cookie.
+    /// The text without the spaces and tabs around it (a header's optional whitespace, RFC 9110 5.6.3), without an
+    /// NSString for each name and value: it runs on every request that carries a cookie.
     static func trimmingSpaces(_ text: Substring) -> String {
         let scalars = text.unicodeScalars
         let isSpace = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" }

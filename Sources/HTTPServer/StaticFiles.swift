@@ -14,9 +14,9 @@ public struct StaticFiles: Sendable {
     }
 
     public static let urlPrefix = "/static/"
-    /// The largest file kept in memory. Every page asks for the app's own style sheet and script (28 and 17 KB); the
-    /// Leaflet folder mounted beside them holds 2.7 MB (scripts in several builds, source maps), most never asked for,
-    /// and held it resident in every idle server while it was read whole at start-up (issue 15).
+    /// The largest file kept in memory: every page asks for the app's own style sheet and script, while the Leaflet
+    /// folder mounted beside them holds megabytes (scripts in several builds, source maps) that are mostly never asked
+    /// for, and that an idle server should not hold.
     static let keptBytes = 32 * 1024
     private let assets: [String: Asset]
 

@@ -83,8 +83,8 @@ struct ResourceDocs: Sendable {
     var createBody: String?
 
     private var name: String { operationSuffix ?? schema }
-    /// The schema's name in words ("ActivityType": "activity type"). Split by hand: a regular expression here started
-    /// ICU's regex engine while the routes were registered, in every server (issue 15).
+    /// The schema's name in words ("ActivityType": "activity type"). Split by hand: a regular expression here would
+    /// start ICU's regex engine in every server as the routes are registered.
     private var noun: String {
         var words = ""
         var previous: Character?

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value made the first time it is asked for, once, whichever thread asks first: for what a server that is never
-/// asked for it should not hold (the OpenAPI document: about 400 KB, and sorting its keys wakes ICU's locale data).
+/// asked for it should not hold (the OpenAPI document: large, and sorting its keys wakes ICU's locale data).
 final class BuiltWhenFirstAsked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var build: (() -> Value)?

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 import HTTPServer
 import Surface

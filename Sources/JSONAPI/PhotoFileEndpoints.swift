@@ -4,7 +4,7 @@ import HTTPServer
 import Storage
 import Surface
 
-/// The hub's side of moving photo contents by hash (issue 14): a node asks which of its files the hub lacks, sends
+/// The hub's side of moving photo contents by hash: a node asks which of its files the hub lacks, sends
 /// those, and fetches the files its photos show but it lacks. For administrators, as the rest of the sync protocol.
 enum PhotoFileEndpoints {
     static let maxQuery = 500

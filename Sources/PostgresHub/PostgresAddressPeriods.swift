@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 /// After a push, as the SQLite hub does (`AppDatabase.applyPush`): the participants the push touched get their open

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Logging
 import Storage
 

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 /// The PostgreSQL hub's records, for `HubDecider`, inside a push's transaction (which holds the change log's lock).

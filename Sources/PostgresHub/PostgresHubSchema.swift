@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 /// The PostgreSQL hub's tables. Every synced kind shares one table of records in their wire form, so a kind added to

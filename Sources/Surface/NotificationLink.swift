@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Storage
 
 /// Page addresses both surfaces name: the API gives each notification the address of the page it is about.
 public enum SharedPagePaths {
@@ -11,12 +12,15 @@ public enum SharedPagePaths {
 extension NotificationSubject {
     /// The page a notification opens: the record's page, or the sync pages for what sync did.
     public var pagePath: String {
-        let collections: [String: RecordCollection] = ["activity": .activities, "visit_list": .visitLists, "participant": .participants,
-                                                       "venue": .venues, "geographic_area": .areas, "user": .users]
-        if let collection = collections[entity], let id {
+        if let collection = RecordCollection(entity: entity), let id {
             return RecordRoutes(collection.path(under: SharedPagePaths.root)).record(id)
         }
         if entity == "sync_conflict", let id { return SharedPagePaths.conflicts() + "#conflict-" + id.uuidString.lowercased() }
         return SharedPagePaths.sync()
     }
+}
+
+extension RecordCount {
+    /// The page listing the counted records, where one exists.
+    public var path: String? { RecordCollection(entity: entity).map { $0.path(under: SharedPagePaths.root).pattern } }
 }

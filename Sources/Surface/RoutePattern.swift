@@ -39,7 +39,7 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The address of a pattern with one parameter, given the id already as text: a list row links its record three
-    /// times (view, edit, delete), and the variadic form built an array and wrote the id again for each.
+    /// times (view, edit, delete), and the variadic form would build an array and write the id again for each.
     public func filled(idText: String) -> String {
         precondition(literals.count == 2, "\(pattern) has \(literals.count - 1) parameters, not 1")
         return literals[0] + idText + literals[1]
@@ -97,6 +97,26 @@ public enum RecordCollection: String, Sendable, CaseIterable {
 
     /// The collection's address below `root` (`/` for the pages, `/api/v1` for the API).
     public func path(under root: RoutePattern) -> RoutePattern { root / rawValue }
+
+    /// The entity name of the records the collection holds (`RecordKind.entity`).
+    public var entity: String {
+        switch self {
+        case .activityTypes: "activity_type"
+        case .roles: "participant_role"
+        case .areas: "geographic_area"
+        case .venues: "venue"
+        case .participants: "participant"
+        case .activities: "activity"
+        case .users: "user"
+        case .visitLists: "visit_list"
+        }
+    }
+
+    /// The collection holding records of `entity`; nil for a kind no surface lists.
+    public init?(entity: String) {
+        guard let collection = Self.allCases.first(where: { $0.entity == entity }) else { return nil }
+        self = collection
+    }
 }
 
 /// The map's GeoJSON addresses, named once: the API serves them and the map page's script reads them.

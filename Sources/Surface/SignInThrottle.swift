@@ -4,7 +4,7 @@ import HTTPServer
 /// throttle, so five failures are five whichever way they were sent. The app creates it once and hands it to both.
 ///
 /// Counted per account and address together, so one person's five wrong tries on a shared laptop do not block the
-/// others signing in there (issue 16). Two wider counts stay as safety limits: an account tried from many addresses
+/// others signing in there. Two wider counts stay as safety limits: an account tried from many addresses
 /// (20 failures), and an address trying many accounts (50).
 public final class SignInThrottle: Sendable {
     private let attempts = LoginThrottle()

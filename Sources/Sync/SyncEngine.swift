@@ -8,8 +8,7 @@ public struct SyncEngineSettings: Sendable {
     public var pushBatchSize = 1000
     public var pullPageSize = 2000
     /// Changes applied in one transaction while pulling (several pages); a crash resumes after the last one committed.
-    /// The first sync of the 100,000-participant demo (401,000 changes) took 17.2 s with 10,000, 12.8-13.9 s with
-    /// 20,000 (anonymous memory peaking at 146 MB), 12.2-12.6 s with 40,000 (192 MB) and 12.1 s with 80,000.
+    /// Larger batches make a first sync faster and hold more memory while they are applied (README, Benchmarks).
     public var pullApplyBatch = 40000
     /// The longest a pull gathers pages before applying what it has, in seconds, so a slow link saves its progress.
     public var pullCommitInterval: TimeInterval = 3

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Logging
 import Storage
 
@@ -56,7 +57,7 @@ struct SyncSession {
     }
 
     /// Pushes the outbox in batches, oldest first. The answer to one batch is settled on a thread of its own while the
-    /// next batch is read, sent and applied by the hub, so the node's writes and the hub's overlap (issue 15); at most
+    /// next batch is read, sent and applied by the hub, so the node's writes and the hub's overlap; at most
     /// one batch waits to be settled. Batches are read after the last one sent, not by state, so one not yet settled
     /// is never sent again.
     private func push(_ tokens: BoundTokens, _ counter: SessionCounter) throws {

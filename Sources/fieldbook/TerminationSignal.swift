@@ -5,7 +5,7 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 /// SIGINT and SIGTERM, caught from the moment this is made, so that one arriving while the server starts (scripts
 /// stop it as soon as it prints its address) still stops it cleanly. signal(2) takes effect at once; a dispatch
-/// signal source registers later on its own queue, and a SIGTERM in that gap killed the server or was lost.
+/// signal source registers later on its own queue, and a SIGTERM in that gap would kill the server or be lost.
 final class TerminationSignal: Sendable {
     private let readEnd: Int32
 

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import HTTPServer
 @testable import JSONAPI
 import Storage

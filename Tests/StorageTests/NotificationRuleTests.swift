@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 import PropertyBased
 @testable import Storage

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Imaging
 @testable import Storage
 import TestSupport

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import GRDB
 import Imaging
 @testable import Storage
@@ -44,6 +45,153 @@ import Testing
         }
     }
 
+    /// The migration SQL is written out; the declarations are what every layer derives from. After all migrations, each
+    /// declared column is in its kind's table, NOT NULL exactly when not optional, with the declared foreign key, and the
+    /// table holds no column the declaration lacks but `undeclaredColumns`.
+    @Test func theMigratedSchemaIsTheDeclarations() throws {
+        let given = try TestDatabase(linked: false)
+        let entities = Dictionary(uniqueKeysWithValues: RecordKind.all.map { ($0.table, $0.entity) })
+        try given.database.read { db in
+            for kind in RecordKind.all {
+                let notNull = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT name, \"notnull\" FROM pragma_table_info(?)",
+                                                                                arguments: [kind.table]).map { ($0["name"] as String, $0["notnull"] as Bool) })
+                let foreignKeys = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
+                    db, sql: "SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list(?)", arguments: [kind.table]
+                ).map { ($0["from"] as String, "\(entities[$0["table"] as String] ?? $0["table"] as String) \($0["on_delete"] as String)") })
+                for field in kind.fields {
+                    let place = "\(kind.table).\(field.column)"
+                    #expect(notNull[field.column] != nil, "\(place) is declared but not in the table")
+                    #expect(notNull[field.column].map { !$0 } ?? field.isOptional == field.isOptional,
+                            "\(place) is declared \(field.isOptional ? "optional" : "required") but is \(field.isOptional ? "NOT NULL" : "nullable")")
+                    #expect(foreignKeys[field.column] == field.reference.map { "\($0.entity) \($0.onDelete.rawValue)" },
+                            "\(place): foreign key \(foreignKeys[field.column] ?? "none"), declared \(field.reference.map { "\($0.entity) \($0.onDelete.rawValue)" } ?? "none")")
+                }
+                let undeclared = Set(notNull.keys).subtracting(kind.fields.map(\.column)).subtracting(Self.undeclaredColumns)
+                #expect(undeclared.isEmpty, "\(kind.table) has columns no field declares: \(undeclared.sorted())")
+                #expect(Set(foreignKeys.keys).isSubset(of: kind.fields.map(\.column)), "\(kind.table): a foreign key on an undeclared column")
+            }
+        }
+    }
+
+    /// Columns every synced table has that are no field of its kind: the key, the version sync compares, and the search
+    /// text the row writer derives from the searched fields.
+    static let undeclaredColumns: Set<String> = ["id", "version", "search_text"]
+
+    /// Every kind's record, read from its stored row and encoded again, gives back exactly the row's values: the row
+    /// coding derived from the declarations loses and changes nothing.
+    @Test func eachRecordTypeWritesBackTheRowItRead() throws {
+        let given = try TestDatabase(linked: false)
+        _ = try given.database.importDemoCommunity(size: DemoCommunity.Size(venues: 3, participants: 5, activities: 3), seed: 7)
+        try given.database.createUser(NewUserInput(name: "Ada", email: "ada@example.org", role: "editor", password: "correct horse 1",
+                                                   passwordConfirmation: "correct horse 1"), by: .system("test"))
+        try writeAVisit(given.database)
+        try addAPhoto(given.database)
+        try mergeTwo(given.database)
+        try given.database.read { db in
+            func check<Record: SyncedRecord>(_ table: String, _ read: (Row) -> Record) throws {
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table)")
+                #expect(!rows.isEmpty, "\(table) has rows to read")
+                for row in rows {
+                    let written = try read(row).databaseDictionary
+                    for column in row.columnNames where column != "search_text" {
+                        #expect(written[column] == row[column] as DatabaseValue, "\(table).\(column)")
+                    }
+                }
+            }
+            try check("participants", Participant.init(row:))
+            try check("venues", Venue.init(row:))
+            try check("geographic_areas", GeographicArea.init(row:))
+            try check("activities", Activity.init(row:))
+            try check("assignments", AssignmentRow.init(row:))
+            try check("users", UserRow.init(row:))
+            try check("visit_lists", VisitList.init(row:))
+            try check("visit_stops", VisitStop.init(row:))
+            try check("contact_logs", ContactLog.init(row:))
+            try check("notifications", NotificationRow.init(row:))
+            try check("notification_preferences", NotificationPreferences.init(row:))
+            try check("photos", Photo.init(row:))
+            try check("participant_merges", ParticipantMergeRow.init(row:))
+            try check("participant_address_history", PeriodRow.init(row:))
+            try check("activity_venue_history", PeriodRow.init(row:))
+            for category in CategoryKind.allCases { try check(category.table) { Category(row: $0, kind: category) } }
+        }
+    }
+
+    /// The hub checks a pushed record with its kind's declared rules and own check; it says what the page's form says
+    /// about the same values, in the same order.
+    @Test func theHubsCheckSaysWhatTheFormSays() throws {
+        let given = try TestDatabase(linked: false)
+        func hub(_ kind: RecordKind, _ fields: [String: JSONValue]) throws -> [FieldError] {
+            do {
+                try given.database.read { db in try kind.check(db, UUID(), fields) }
+                return []
+            } catch let error as ValidationError { return error.fieldErrors }
+        }
+        func form(_ validate: () throws -> Any) -> [FieldError] {
+            do {
+                _ = try validate()
+                return []
+            } catch { return (error as? ValidationError)?.fieldErrors ?? [] }
+        }
+        let long = String(repeating: "x", count: 600)
+        let venues: [[String: String]] = [
+            ["name": "", "address": "1 Road", "geographic_area_id": "nope", "latitude": "91", "longitude": "", "venue_type": "CASTLE"],
+            ["name": "Hall", "address": "", "geographic_area_id": UUID().uuidString, "latitude": "1.5", "longitude": ""],
+            ["name": "Hall", "address": "1 Road", "geographic_area_id": UUID().uuidString, "latitude": "", "longitude": "x"],
+        ]
+        for venue in venues {
+            let fields = venue.mapValues(JSONValue.string)
+            #expect(try hub(Venue.kind, fields) == form {
+                try VenueInput(name: fields.text("name"), address: fields.text("address"), areaId: fields.text("geographic_area_id"),
+                               latitude: fields.text("latitude"), longitude: fields.text("longitude"), venueType: fields.text("venue_type")).validated()
+            })
+        }
+        let activities: [[String: String]] = [
+            ["name": long, "activity_type_id": UUID().uuidString, "start_date": "2025-03-12", "end_date": "2025-03-01", "status": "ACTIVE"],
+            ["name": "", "activity_type_id": "", "start_date": "12/03/2025", "end_date": "2025-02-30", "status": "DONE"],
+            ["name": "Choir", "activity_type_id": UUID().uuidString, "start_date": "2025-03-12", "end_date": "", "status": "ACTIVE"],
+        ]
+        for activity in activities {
+            let fields = activity.mapValues(JSONValue.string)
+            let end = fields.text("end_date")
+            #expect(try hub(Activity.kind, fields) == form {
+                try ActivityInput(name: fields.text("name"), description: fields.text("description"), typeId: fields.text("activity_type_id"),
+                                  startDate: fields.text("start_date"), duration: end.isEmpty ? "ongoing" : "finite", endDate: end,
+                                  status: fields.text("status")).validated()
+            })
+        }
+        let logs: [[String: String]] = [
+            ["result": "OTHER", "note": " ", "latitude": "1.5", "longitude": ""],
+            ["result": "NOPE", "note": long + long + long + long, "latitude": "x", "longitude": "200", "accuracy_m": "-1"],
+        ]
+        for log in logs {
+            let fields = log.mapValues(JSONValue.string)
+            #expect(try hub(ContactLog.kind, fields) == form {
+                try ContactLogInput(result: fields.text("result"), note: fields.text("note"), latitude: fields.text("latitude"),
+                                    longitude: fields.text("longitude"), accuracy: fields.text("accuracy_m")).validated()
+            })
+        }
+        let people: [[String: String]] = [
+            ["name": "", "email": "not an address", "phone": "12", "notes": long, "home_venue_id": "nope"],
+            ["name": "Ama", "email": "ama@example.org", "phone": "+254 712 345 678"],
+        ]
+        for person in people {
+            let fields = person.mapValues(JSONValue.string)
+            #expect(try hub(Participant.kind, fields) == form {
+                try ParticipantInput(name: fields.text("name"), email: fields.text("email"), phone: fields.text("phone"),
+                                     notes: fields.text("notes"), homeVenueId: fields.text("home_venue_id")).validated()
+            })
+        }
+        let list = ["name": "", "visit_date": "soon", "purpose": long, "assigned_user_id": "", "status": "LATER"].mapValues(JSONValue.string)
+        #expect(try hub(VisitList.kind, list) == form {
+            try VisitListInput(name: list.text("name"), visitDate: list.text("visit_date"), purpose: list.text("purpose"), script: list.text("script"),
+                               assigneeId: list.text("assigned_user_id"), status: list.text("status")).validated()
+        })
+        #expect(try hub(Category.kind(.participantRole), ["name": .string(" ")]) == form { try CategoryInput(name: " ").validated(kind: .participantRole) })
+        #expect(try hub(GeographicArea.kind, ["name": .string(""), "area_type": .string("PLANET")])
+                == form { try AreaInput(name: "", areaType: "PLANET", parentId: "").validated() })
+    }
+
     @Test func eachRecordTypeEncodesExactlyItsTablesColumns() throws {
         let given = try TestDatabase(linked: false)
         _ = try given.database.importDemoCommunity(size: DemoCommunity.Size(venues: 3, participants: 5, activities: 3), seed: 7)
@@ -70,7 +218,7 @@ import Testing
             try check(VisitStop.fetchOne(db))
             try check(ContactLog.fetchOne(db))
             try check(NotificationRow.fetchOne(db))
-            try check(NotificationPreferencesRow.fetchOne(db))
+            try check(NotificationPreferences.fetchOne(db))
             try check(Photo.fetchOne(db))
             try check(ParticipantMergeRow.fetchOne(db))
             try check(PeriodRow.fetchOne(db, sql: "SELECT * FROM participant_address_history"))

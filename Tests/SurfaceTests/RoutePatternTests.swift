@@ -26,6 +26,22 @@ import Testing
         }
     }
 
+    @Test func eachCollectionIsFoundByTheEntityOfItsRecords() {
+        for collection in RecordCollection.allCases {
+            #expect(RecordCollection(entity: collection.entity) == collection)
+        }
+        #expect(RecordCollection(entity: "geographic_area")?.path(under: RoutePattern("/")) == RoutePattern("/areas"))
+        #expect(RecordCollection(entity: "assignment") == nil)
+    }
+
+    @Test func aNotificationOpensItsRecordsPageOrTheSyncPages() {
+        #expect(NotificationSubject(entity: "activity", id: activity).pagePath == "/activities/0d2f3a10-0000-4000-8000-000000000001")
+        #expect(NotificationSubject(entity: "visit_list", id: activity).pagePath == "/visit-lists/0d2f3a10-0000-4000-8000-000000000001")
+        #expect(NotificationSubject(entity: "sync_conflict", id: activity).pagePath == "/sync/conflicts#conflict-0d2f3a10-0000-4000-8000-000000000001")
+        #expect(NotificationSubject(entity: "assignment", id: activity).pagePath == "/sync")
+        #expect(NotificationSubject.syncPage.pagePath == "/sync")
+    }
+
     @Test func aFilteredListUsesTheSharedParameterName() {
         #expect(RoutePattern("/venues").filtered(by: .areaId, "a b") == "/venues?area_id=a%20b")
     }

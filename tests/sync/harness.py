@@ -22,7 +22,7 @@ import requests
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SERVING_LINE = re.compile(r"Fieldbook is serving at (https?://[^\s]+?)/?\s*$", re.MULTILINE)
 
-# Every table whose rows travel between nodes (Sources/Storage/Migrations.swift, SyncedTables.swift).
+# Every table whose rows travel between nodes (Sources/Storage/Schema/Migrations.swift; `RecordKind.all`).
 SYNCED_TABLES = ("activity_types", "participant_roles", "geographic_areas", "venues", "participants",
                  "participant_address_history", "activities", "activity_venue_history", "assignments", "users",
                  "visit_lists", "visit_stops", "contact_logs", "notifications", "notification_preferences", "photos",

@@ -112,7 +112,7 @@ def indexes_and_triggers(node) -> set[str]:
 
 def test_a_first_sync_cut_off_part_way_builds_the_indexes_it_dropped_at_once(cluster, hub_kind):
     """A first sync drops the node's secondary and search indexes with its first page and builds them with its last
-    (Storage/DeferredIndexes.swift). Cut off part way, the node must build them as its session ends, while it keeps
+    (Storage/Schema/DeferredIndexes.swift). Cut off part way, the node must build them as its session ends, while it keeps
     running: not only at its next start."""
     fresh = cluster.node("fresh")
     fresh.create_user("fresh@example.org", "a fresh node's password")

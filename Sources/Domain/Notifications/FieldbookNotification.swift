@@ -3,8 +3,8 @@ import Foundation
 /// The record a notification points at: its kind on the wire ("activity", "visit_list", "sync_conflict") and id.
 /// Pages and the API turn it into a link.
 public struct NotificationSubject: Sendable, Equatable, Hashable {
-    public let entity: String
-    public let id: UUID?
+    public var entity: String
+    public var id: UUID?
 
     public init(entity: String, id: UUID?) {
         self.entity = entity

@@ -38,10 +38,10 @@ public enum PhotoSubject: Sendable, Hashable {
 
 /// One stored image: a JPEG kept under the data folder by the SHA-256 of its bytes.
 public struct PhotoImage: Sendable, Equatable {
-    public let sha256: String
-    public let width: Int
-    public let height: Int
-    public let bytes: Int
+    public var sha256: String
+    public var width: Int
+    public var height: Int
+    public var bytes: Int
 
     public init(sha256: String, width: Int, height: Int, bytes: Int) {
         (self.sha256, self.width, self.height, self.bytes) = (sha256, width, height, bytes)

@@ -4,7 +4,7 @@ import HTTPServer
 import Storage
 import Surface
 
-/// Sign-in, token refresh and sign-out for API clients (bearer tokens; see issue4-design.md "JSON API auth").
+/// Sign-in, token refresh and sign-out for API clients (bearer tokens; README, JSON API).
 enum AuthResource {
     struct TokenBody: Encodable, Sendable {
         let accessToken: String

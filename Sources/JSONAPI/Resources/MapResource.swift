@@ -5,7 +5,7 @@ import Storage
 import Surface
 
 /// The map's data as GeoJSON (RFC 7946): venues with their matching activities, and the participant-homes layer.
-/// Written by hand rather than with JSONEncoder: 20,000 venues must answer well inside 150 ms.
+/// Written by hand rather than with JSONEncoder: the largest maps must answer within the map benchmark's target.
 enum MapResource {
     static let venuesDoc = APIOperation(
         id: "getMapVenues",
@@ -69,7 +69,7 @@ enum MapResource {
     }
 
     /// Kept encoded until the records change, and validated by ETag: everyone opening the map asks for the same few
-    /// filter sets, and 20,000 venues take about 300 ms to read, write and compress but under 5 ms to send again.
+    /// filter sets, and reading, writing and compressing a large map takes far longer than sending it again.
     @Sendable static func venues(_ context: APIContext) throws -> Response {
         let query = try MapQuery(reading: context).seen(homes: ParticipantResource.visibility(context).homes)
         let request = context.request, database = try context.database
@@ -106,13 +106,12 @@ enum MapResource {
     }
 
     /// The GeoJSON of `venues`, as `/api/v1/map/venues` answers it.
-    /// The GeoJSON of `venues`, as `/api/v1/map/venues` answers it.
     static func venueCollection(_ venues: [MapVenue]) -> [UInt8] {
         Array(venueCollection(venues, parts: 1).joined())
     }
 
     /// The GeoJSON in `parts` consecutive pieces, written at once on as many threads: joined, they are the document.
-    /// 20,000 venues are 12 MB of JSON; on two cores two writers (and two compressors) halve the wait.
+    /// A large map is megabytes of JSON; on two cores two writers (and two compressors) halve the wait.
     static func venueCollection(_ venues: [MapVenue], parts: Int) -> [[UInt8]] {
         let count = max(1, min(parts, venues.count))
         let size = (venues.count + count - 1) / max(count, 1)
@@ -150,7 +149,7 @@ enum MapResource {
     }
 
     /// Each page's address with `{id}` for the record's id, once for the whole collection rather than in every feature:
-    /// at 20,000 venues the repeated addresses were a sixth of the document.
+    /// repeated, the addresses would be a large part of the document.
     static let linkTemplates = [("venue", MapData.venuePath(idPlaceholder)), ("activity", MapData.activityPath(idPlaceholder))]
     static let idPlaceholder = "{id}"
 
@@ -168,7 +167,7 @@ enum MapResource {
         return json.bytes
     }
 
-    /// Gzipped when the client accepts it: 20,000 venues are megabytes of JSON, and tablets fetch them over Wi-Fi.
+    /// Gzipped when the client accepts it: a large map is megabytes of JSON, and tablets fetch it over Wi-Fi.
     private static func geoJSON(_ bytes: [UInt8], for request: Request) -> Response {
         Gzip.negotiate(Response(status: .ok, headers: [("Content-Type", "application/geo+json")], body: bytes), for: request)
     }

@@ -4,7 +4,7 @@ import HTTPServer
 import Storage
 import Surface
 
-/// The caller's own notifications (issue 13): list them, mark one or all read, and choose what they are told. Any
+/// The caller's own notifications: list them, mark one or all read, and choose what they are told. Any
 /// signed-in person, whatever their role; nobody reaches anyone else's.
 enum NotificationResource {
     struct Body: Encodable, Sendable {

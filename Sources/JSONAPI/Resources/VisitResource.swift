@@ -4,7 +4,7 @@ import HTTPServer
 import Storage
 import Surface
 
-/// Field visits (issue 12): visit lists with their progress, their stops, and the contact logs made at each stop.
+/// Field visits: visit lists with their progress, their stops, and the contact logs made at each stop.
 /// Logs are append-only: there is no PUT, PATCH or DELETE of a log.
 enum VisitResource {
     struct ListBody: Encodable, Sendable {

@@ -1,59 +1,13 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
-/// A merge of two participant records, kept as a fact that travels: the participant `id` was merged into `survivorId`
-/// (`ParticipantMergeInput.survivor`). Every Fieldbook that holds it sends whatever later names the merged-away record
-/// to the survivor: on a hub, operations pushed by nodes that had not heard of the merge (`HubDecider.followingMerges`);
-/// on every Fieldbook, the merged-away record's address. Append-only: a merge is never undone or changed, and the same
-/// merge made on two nodes is one fact.
-struct ParticipantMergeRow: StoredRecord {
-    /// The merged-away participant.
-    var id: UUID
-    var survivorId: UUID
-    /// The merged-away record's synced fields as the merge saw them (JSON): a later edit made on these values is an
-    /// edit of the person, not of a stale copy, and lands on the survivor.
-    var removedValues: String
-    var mergedAt: Date
-    var version: Int
-
-    static let databaseTableName = "participant_merges"
-
-    static let kind = RecordKind(
-        entity: "participant_merge", table: databaseTableName, columns: ["survivor_id", "removed_values", "merged_at"],
-        label: ("participant merge", "participant merges"), appendOnly: true, inFullExport: false, instants: ["merged_at"]
-    ) { _, id, fields in
-        var errors = ValidationError()
-        if let survivor = UUID(uuidString: fields.text("survivor_id")) {
-            if ParticipantMergeInput.survivor(of: id, survivor) != survivor {
-                errors.add("survivor_id", "Of two merged participants the one whose id comes first stays; this merge names the other")
-            }
-        } else {
-            errors.add("survivor_id", "survivor_id must be a participant id")
-        }
-        if (try? JSONDecoder().decode([String: JSONValue].self, from: Data(fields.text("removed_values").utf8))) == nil {
-            errors.add("removed_values", "removed_values must be the merged-away participant's details as a JSON object")
-        }
-        try errors.throwIfAny()
-    }
-
+extension ParticipantMergeRow {
     init(removed: Participant, survivor: UUID, at date: Date = Date()) throws {
         let values = try removed.syncedFields()
-        (id, survivorId, mergedAt, version) = (removed.id, survivor, date, 1)
-        removedValues = String(decoding: try JSONEncoder.sortedKeys.encode(values), as: UTF8.self)
-    }
-
-    init(row: Row) {
-        (id, survivorId, removedValues) = (row.uuid("id"), row.uuid("survivor_id"), row["removed_values"])
-        (mergedAt, version) = (row.storedDate("merged_at"), row["version"])
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id.databaseText
-        container["survivor_id"] = survivorId.databaseText
-        container["removed_values"] = removedValues
-        container["merged_at"] = mergedAt.storedText
-        container["version"] = version
+        self.init(id: removed.id, survivorId: survivor, removedValues: String(decoding: try JSONEncoder.sortedKeys.encode(values), as: UTF8.self),
+                  mergedAt: date, version: 1)
     }
 
     /// Merges taken from the hub leave no copy of a merged-away record here, not even one whose local edits still wait
@@ -87,7 +41,7 @@ struct ParticipantMergeRow: StoredRecord {
             );
             """)
         try SyncSchema.createChangeLogTriggers(db, kind)
-        try RowCounts.addTriggers(db, table: databaseTableName)
+        try RowCounts.addTriggers(db, table: kind.table)
     }
 }
 

@@ -1,64 +1,19 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
-/// One stored period at a venue: where a participant lived (Property 37) or where an activity was held (Property 38).
-/// Both tables have the same shape, so one row type serves both kinds.
-struct PeriodRow: SyncedRecord, FetchableRecord {
-    /// Whose periods these are.
-    enum Owner: Sendable {
-        case participant, activity
-
-        var column: String { self == .participant ? "participant_id" : "activity_id" }
-        var kind: RecordKind { self == .participant ? PeriodRow.addressKind : PeriodRow.activityVenueKind }
-    }
-
-    let owner: Owner
-    var id: UUID
-    var ownerId: UUID
-    var venueId: UUID
-    var effectiveFrom: CalendarDate
-    var effectiveTo: CalendarDate?
-    var version: Int
-
-    static let addressKind = RecordKind(
-        entity: "participant_address", table: "participant_address_history",
-        columns: ["participant_id", "venue_id", "effective_from", "effective_to"], label: ("address period", "address periods"),
-        references: [Reference("participant_id", "participant", .cascade), Reference("venue_id", "venue")],
-        optional: ["effective_to"]
-    ) { _, _, fields in try RecordKind.checkPeriod(fields) }
-
-    static let activityVenueKind = RecordKind(
-        entity: "activity_venue", table: "activity_venue_history",
-        columns: ["activity_id", "venue_id", "effective_from", "effective_to"], label: ("venue period", "venue periods"),
-        references: [Reference("activity_id", "activity", .cascade), Reference("venue_id", "venue")],
-        optional: ["effective_to"]
-    ) { _, _, fields in try RecordKind.checkPeriod(fields) }
-
+/// Address periods and activity venue periods as GRDB reads and encodes them, from their kinds' declarations; the
+/// owner column a row holds tells the two apart.
+extension PeriodRow: SyncedRecord, FetchableRecord {
     var recordKind: RecordKind { owner.kind }
 
-    /// A new open period.
-    init(owner: Owner, ownerId: UUID, venueId: UUID, from: CalendarDate, to: CalendarDate? = nil) {
-        (self.owner, id, self.ownerId, self.venueId, effectiveFrom, effectiveTo, version) = (owner, UUID(), ownerId, venueId, from, to, 1)
+    package init(row: Row) {
+        self = (row.hasColumn("participant_id") ? Owner.participant : .activity).declaration.record(row)
     }
 
-    init(row: Row) {
-        owner = row.hasColumn("participant_id") ? .participant : .activity
-        id = row.uuid("id")
-        ownerId = row.uuid(owner.column)
-        venueId = row.uuid("venue_id")
-        effectiveFrom = CalendarDate(row["effective_from"]) ?? CalendarDate("2000-01-01")!
-        effectiveTo = (row["effective_to"] as String?).flatMap(CalendarDate.init)
-        version = row["version"]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id.databaseText
-        container[owner.column] = ownerId.databaseText
-        container["venue_id"] = venueId.databaseText
-        container["effective_from"] = effectiveFrom.description
-        container["effective_to"] = effectiveTo?.description
-        container["version"] = version
+    package func encode(to container: inout PersistenceContainer) {
+        owner.declaration.encode(self, id: id, version: version, to: &container)
     }
 
     /// One period by id, as stored now.

@@ -1,4 +1,5 @@
 import GRDB
+import Records
 
 /// The tables of photos (issue 14): `photos` holds each photo's metadata and syncs like any record; `photo_files` is
 /// this node's own list of the image files it holds (by SHA-256), which sync consults to move contents by hash.

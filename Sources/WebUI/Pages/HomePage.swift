@@ -1,5 +1,6 @@
 import HTTPServer
 import Storage
+import Surface
 
 /// Home: how much is recorded, and how sync stands.
 enum HomePage {

@@ -76,7 +76,7 @@ enum LoginPages {
             // not counted (there is no account here to guess the password of), and the page says why it failed.
             if try context.database.awaitsHubAccounts(), try !context.database.holdsAccount(email: email) {
                 errors.add("email", "The accounts of the hub have not all arrived here yet, and \(email) is not among those that have. Try again once this page no longer says they are arriving")
-                return render(&context, email: email, next: next, errors: errors, status: .unprocessableContent)
+                return render(&context, email: email, next: next, errors: errors, resume: resume, status: .unprocessableContent)
             }
             throttle.recordFailure(email: email, address: request.remoteAddress)
             errors.add("password", "The email address or password is not right, or the account is disabled. Check them and try again")

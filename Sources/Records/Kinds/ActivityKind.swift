@@ -1,0 +1,25 @@
+import Domain
+import Foundation
+
+extension Activity {
+    public static let declaration = RecordDeclaration<Activity>([
+        RecordField(\.name, "name", .text, label: "Name", rule: .text(ActivityInput.Rules.name), [.searched, .listed]),
+        RecordField(\.description, "description", .optionalText, label: "Description", rule: .text(ActivityInput.Rules.description)),
+        RecordField(\.typeId, "activity_type_id", .id, label: "Type", rule: .id(ActivityInput.Rules.typeId),
+                    references: ("activity_type", .restrict), .listed),
+        RecordField(\.startDate, "start_date", .day, label: "Start date", rule: .date(ActivityInput.Rules.startDate), .listed),
+        RecordField(\.endDate, "end_date", .optionalDay, label: "End date", rule: .date(ActivityInput.Rules.endDate), .listed),
+        RecordField(\.status, "status", .choice(.active), label: "Status", rule: .choice(ActivityInput.Rules.status), .listed),
+    ] + RecordField<Activity>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
+        Activity(id: id, name: "", description: nil, typeId: .zero, startDate: CalendarDate("2000-01-01")!, endDate: nil, status: .active,
+                 version: version, createdAt: Date(), updatedAt: Date())
+    }
+
+    public static let kind = RecordKind(entity: "activity", table: "activities", declaration, label: ("activity", "activities"),
+                                        listPath: "/activities") { _, _, fields, errors in
+        guard errors.message(for: "start_date") == nil, errors.message(for: "end_date") == nil,
+              let start = CalendarDate.strict(fields.text("start_date")), let end = CalendarDate.strict(fields.text("end_date")), end <= start
+        else { return }
+        errors.add("end_date", "The end date must be after the start date (\(start.display))")
+    }
+}

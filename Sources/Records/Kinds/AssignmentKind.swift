@@ -1,0 +1,31 @@
+import Domain
+import Foundation
+
+/// One stored assignment of a participant to an activity in a role.
+package struct AssignmentRow: Sendable {
+    package var id: UUID
+    package var activityId: UUID
+    package var participantId: UUID
+    package var roleId: UUID
+    package var assignedAt: Date
+    package var version: Int
+
+    package init(activityId: UUID, participantId: UUID, roleId: UUID, assignedAt: Date = Date()) {
+        (id, self.activityId, self.participantId, self.roleId, self.assignedAt, version) = (UUID(), activityId, participantId, roleId, assignedAt, 1)
+    }
+
+    package static let declaration = RecordDeclaration<AssignmentRow>([
+        RecordField(\.activityId, "activity_id", .id, label: "Activity", references: ("activity", .cascade)),
+        RecordField(\.participantId, "participant_id", .id, label: "Participant", rule: .id(AssignmentRules.participantId),
+                    references: ("participant", .cascade)),
+        RecordField(\.roleId, "role_id", .id, label: "Role", rule: .id(AssignmentRules.roleId), references: ("participant_role", .restrict)),
+        RecordField(\.assignedAt, "assigned_at", .instant, label: "Assigned"),
+    ]) { id, version in
+        var row = AssignmentRow(activityId: .zero, participantId: .zero, roleId: .zero)
+        (row.id, row.version) = (id, version)
+        return row
+    }
+
+    package static let kind = RecordKind(entity: "assignment", table: "assignments", declaration, label: ("assignment", "assignments"),
+                                         uniqueKeys: [["activity_id", "participant_id", "role_id"]])
+}

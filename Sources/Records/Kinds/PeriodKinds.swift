@@ -1,0 +1,58 @@
+import Domain
+import Foundation
+
+/// One stored period at a venue: where a participant lived (Property 37) or where an activity was held (Property 38).
+/// Both tables have the same shape, so one row type serves both kinds.
+package struct PeriodRow: Sendable {
+    /// Whose periods these are.
+    package enum Owner: Sendable {
+        case participant, activity
+
+        package var column: String { self == .participant ? "participant_id" : "activity_id" }
+        package var kind: RecordKind { self == .participant ? PeriodRow.addressKind : PeriodRow.activityVenueKind }
+        package var declaration: RecordDeclaration<PeriodRow> { self == .participant ? PeriodRow.addresses : PeriodRow.activityVenues }
+    }
+
+    package let owner: Owner
+    package var id: UUID
+    package var ownerId: UUID
+    package var venueId: UUID
+    package var effectiveFrom: CalendarDate
+    package var effectiveTo: CalendarDate?
+    package var version: Int
+
+    /// A new open period.
+    package init(owner: Owner, ownerId: UUID, venueId: UUID, from: CalendarDate, to: CalendarDate? = nil) {
+        (self.owner, id, self.ownerId, self.venueId, effectiveFrom, effectiveTo, version) = (owner, UUID(), ownerId, venueId, from, to, 1)
+    }
+
+    private static func declaration(_ owner: Owner, ownerLabel: String) -> RecordDeclaration<PeriodRow> {
+        RecordDeclaration([
+            RecordField(\.ownerId, owner.column, .id, label: ownerLabel, references: (owner == .participant ? "participant" : "activity", .cascade)),
+            RecordField(\.venueId, "venue_id", .id, label: "Venue", references: ("venue", .restrict)),
+            RecordField(\.effectiveFrom, "effective_from", .day, label: "From"),
+            RecordField(\.effectiveTo, "effective_to", .optionalDay, label: "Until"),
+        ]) { id, version in
+            var period = PeriodRow(owner: owner, ownerId: .zero, venueId: .zero, from: CalendarDate("2000-01-01")!)
+            (period.id, period.version) = (id, version)
+            return period
+        }
+    }
+
+    private static let addresses = declaration(.participant, ownerLabel: "Participant")
+    private static let activityVenues = declaration(.activity, ownerLabel: "Activity")
+
+    package static let addressKind = RecordKind(entity: "participant_address", table: "participant_address_history", addresses,
+                                                label: ("address period", "address periods"), check: checkDates)
+
+    package static let activityVenueKind = RecordKind(entity: "activity_venue", table: "activity_venue_history", activityVenues,
+                                                      label: ("venue period", "venue periods"), check: checkDates)
+
+    /// A period's dates are real days; it may still be open.
+    private static func checkDates(_: any RecordLookup, _: UUID, _ fields: [String: JSONValue], _ errors: inout ValidationError) {
+        let from = CalendarDate(fields.text("effective_from"))
+        let toText = fields.text("effective_to")
+        if from == nil { errors.add("effective_from", "Enter the date as a real day, like 2025-03-12") }
+        if !toText.isEmpty, CalendarDate(toText) == nil { errors.add("effective_to", "Enter the date as a real day, like 2025-03-12") }
+    }
+}

@@ -1,0 +1,70 @@
+import Domain
+import Foundation
+import GRDB
+import Records
+
+extension JSONValue {
+    public var isTrue: Bool {
+        switch self {
+        case .bool(let value): value
+        case .int(let value): value != 0
+        case .string(let value): value == "1" || value == "true"
+        default: false
+        }
+    }
+
+    /// How the value is stored: booleans as 0/1, as SQLite does.
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): (value ? 1 : 0).databaseValue
+        case .int(let value): value.databaseValue
+        case .double(let value): value.databaseValue
+        case .string(let value): value.databaseValue
+        }
+    }
+
+    /// Reads a stored value; blobs are not synced.
+    public init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null, .blob: self = .null
+        case .int64(let value): self = .int(Int(value))
+        case .double(let value): self = .double(value)
+        case .string(let value): self = .string(value)
+        }
+    }
+
+    /// The value as SQLite would hand it back once stored (true becomes 1), so every kind of hub answers alike.
+    public var asStored: JSONValue { JSONValue(databaseValue) }
+
+    /// Two values that store the same (true equals 1; 2.0 equals 2).
+    public func storesSame(as other: JSONValue) -> Bool {
+        databaseValue == other.databaseValue || {
+            switch (self, other) {
+            case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b
+            default: false
+            }
+        }()
+    }
+}
+
+extension Date {
+    /// The text SQLite holds for this date, so a synced timestamp compares equal on every node: GRDB's storage format
+    /// (`yyyy-MM-dd HH:mm:ss.SSS`, UTC, milliseconds rounded half up as Foundation's DateFormatter rounds them before
+    /// ICU), written without that DateFormatter, which cost several microseconds per write, on every write, and woke
+    /// ICU's calendar and time zone data in every server (issue 15).
+    public var storedText: String {
+        StoredInstant.text(self)
+    }
+}
+
+extension Row {
+    /// A timestamp column as GRDB reads it, without its sscanf-based parser for the shape Fieldbook writes
+    /// (`storedText`: `yyyy-MM-dd HH:mm:ss.SSS`, UTC); any other shape is left to GRDB. A list of 50 records read
+    /// 100 dates, and parsing them was a visible part of the page's time (issue 15).
+    func storedDate(_ column: String) -> Date {
+        let value: DatabaseValue = self[column]
+        if case .string(let text) = value.storage, let date = StoredInstant.parse(text) { return date }
+        return Date.fromDatabaseValue(value) ?? Date(timeIntervalSince1970: 0)
+    }
+}

@@ -1,0 +1,234 @@
+import Domain
+import Foundation
+import GRDB
+import Records
+
+/// A record of a synced kind as GRDB encodes it. Its synced fields, its row and its change come from one encoding, so
+/// no column is listed twice.
+protocol SyncedRecord: EncodableRecord {
+    /// What kind of record this is (one type can serve several kinds: activity types and roles are both categories).
+    var recordKind: RecordKind { get }
+    var id: UUID { get }
+    var version: Int { get set }
+    /// Stamps the time of an edit, for kinds that keep one.
+    mutating func stamp(editedAt date: Date)
+}
+
+extension SyncedRecord {
+    mutating func stamp(editedAt date: Date) {}
+
+    /// The values a change of this record carries: its synced columns as they are stored.
+    func syncedFields() throws -> [String: JSONValue] {
+        recordKind.syncedFields(try databaseDictionary)
+    }
+}
+
+/// A record type that stores exactly one kind in its own table, its row read and written from the kind's declaration.
+public protocol DeclaredRecord: FetchableRecord, EncodableRecord, TableRecord {
+    static var kind: RecordKind { get }
+    static var declaration: RecordDeclaration<Self> { get }
+    var id: UUID { get }
+    var version: Int { get }
+}
+
+extension DeclaredRecord {
+    public static var databaseTableName: String { kind.table }
+
+    public init(row: Row) { self = Self.declaration.record(row) }
+
+    public func encode(to container: inout PersistenceContainer) {
+        Self.declaration.encode(self, id: id, version: version, to: &container)
+    }
+}
+
+/// A synced record type that stores exactly one kind in its own table (every kind but the two categories and the two
+/// periods), found by id.
+protocol StoredRecord: SyncedRecord, DeclaredRecord {}
+
+extension StoredRecord {
+    var recordKind: RecordKind { Self.kind }
+
+    /// The stored record with this id; `notFound` names the kind as people call it ("This area does not exist").
+    static func find(_ db: Database, id: UUID) throws -> Self {
+        guard let record = try fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: kind.label.one) }
+        return record
+    }
+}
+
+/// The only code that writes rows of synced tables, for typed records (pages, API, demo data) and wire states (sync)
+/// alike. It derives `search_text` from the kind, so a row written either way is found by the same search.
+enum RowWriter {
+    /// Inserts the row, or replaces the stored row with the same id.
+    static func put(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
+        var values = values
+        if let search = kind.searchText(values) { values["search_text"] = search.databaseValue }
+        let columns = values.keys.sorted()
+        let updates = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        // Cached: bulk writes (a pull, demo data) repeat the same columns, so the statement compiles once per shape.
+        try db.cachedStatement(sql: """
+            INSERT INTO \(kind.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+            ON CONFLICT(id) DO UPDATE SET \(updates)
+            """).execute(arguments: StatementArguments(columns.map { values[$0]! }))
+    }
+
+    static func delete(_ db: Database, _ kind: RecordKind, id: UUID) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(kind.table) WHERE id = ?").execute(arguments: [id.databaseText])
+    }
+
+    /// Inserts or replaces many rows of one kind (a pulled batch), each row as `put` would. The rows are staged in a
+    /// temporary table and written with one statement: a statement per row runs the kind's triggers (change log,
+    /// search index, counts) under a statement journal of its own, which copied the pages it touched again for every
+    /// row; pulling the 100,000-participant demo spent most of its time there (issue 15). Rows with the same id: the
+    /// last one wins.
+    static func putAll(_ db: Database, _ kind: RecordKind, _ rows: [StagedRow]) throws {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            // Rows of one shape share a statement; rows from one hub all have the same columns (and the same array).
+            let columns = rows[start].columns
+            let end = rows[start...].firstIndex { $0.columns != columns } ?? rows.endIndex
+            try putShaped(db, kind, columns, rows[start..<end])
+            start = end
+        }
+    }
+
+    /// Rows of several kinds, by entity: kinds that others refer to first (`RecordKind.all`), each kind as `putAll`.
+    static func putAll(_ db: Database, byKind rows: [String: [StagedRow]]) throws {
+        for kind in RecordKind.all { if let staged = rows[kind.entity] { try putAll(db, kind, staged) } }
+    }
+
+    /// Rows staged by one statement: 64 rows of the widest synced table (photos, 19 columns) bind 1,216 values, far
+    /// below SQLite's 32,766.
+    private static let stagedAtOnce = 64
+
+    private static func putShaped(_ db: Database, _ kind: RecordKind, _ columns: [String], _ rows: ArraySlice<StagedRow>) throws {
+        let searched = kind.searchColumns.isEmpty ? nil : kind.searchColumns.map { columns.firstIndex(of: $0) }
+        let stored = searched == nil ? columns : columns + ["search_text"]
+        let staging = try stagingTable(db, kind)
+        // Emptied first as well as after: rows a failed statement left behind must never be written with this batch.
+        try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
+        let list = stored.joined(separator: ", ")
+        // Staged `stagedAtOnce` rows a statement: a statement a row spent more in GRDB's binding of it (its arguments
+        // made, bound, stepped, reset) than in SQLite's insert.
+        func stagingStatement(rows count: Int) throws -> Statement {
+            let row = "(" + stored.map { _ in "?" }.joined(separator: ", ") + ")"
+            return try db.cachedStatement(sql: """
+                INSERT INTO temp.\(staging) (\(list)) VALUES \(repeatElement(row, count: count).joined(separator: ", "))
+                """)
+        }
+        let stageMany = try stagingStatement(rows: stagedAtOnce)
+        var pending: [DatabaseValue] = []
+        pending.reserveCapacity(stagedAtOnce * stored.count)
+        var pendingRows = 0
+        for row in rows {
+            pending += row.values
+            if let searched {
+                let search = kind.searchText(searched: searched.map { $0.map { row.values[$0] } })
+                pending.append(search?.databaseValue ?? .null)
+            }
+            pendingRows += 1
+            if pendingRows == stagedAtOnce {
+                try stageMany.execute(arguments: StatementArguments(pending))
+                pending.removeAll(keepingCapacity: true)
+                pendingRows = 0
+            }
+        }
+        if pendingRows > 0 {
+            // The rest one row a statement: a statement for each count left would crowd GRDB's statement cache.
+            let stageOne = try stagingStatement(rows: 1)
+            for start in stride(from: 0, to: pending.count, by: stored.count) {
+                try stageOne.execute(arguments: StatementArguments(pending[start..<start + stored.count]))
+            }
+        }
+        let updates = stored.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+        try db.cachedStatement(sql: """
+            INSERT INTO main.\(kind.table) (\(list)) SELECT \(list) FROM temp.\(staging) WHERE true ORDER BY rowid
+            ON CONFLICT(id) DO UPDATE SET \(updates)
+            """).execute()
+        try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
+    }
+
+    /// An empty temporary table with the kind's columns, on this connection (temporary tables are the connection's own
+    /// and go with it).
+    private static func stagingTable(_ db: Database, _ kind: RecordKind) throws -> String {
+        let name = "staged_" + kind.table
+        // Asked first: a CREATE statement, even one that finds the table there, would make GRDB forget its cached statements.
+        let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_temp_master WHERE name = ?)"),
+                                       arguments: [name]) ?? false
+        if !exists {
+            try db.execute(sql: "CREATE TEMP TABLE \(name) AS SELECT * FROM main.\(kind.table) WHERE 0")
+        }
+        return name
+    }
+}
+
+/// A row for `RowWriter.putAll`: its values in the order of `columns` (without `search_text`, which the writer derives).
+struct StagedRow {
+    let columns: [String]
+    let values: [DatabaseValue]
+}
+
+/// Several writes that belong together: one SQLite transaction in which every write records its change (in the outbox
+/// while a hub is linked, and on the change feed once committed). Made by `AppDatabase.transaction(by:)`.
+public struct RecordTransaction {
+    let db: Database
+    let changes: ChangeRecorder
+
+    func insert(_ record: some SyncedRecord) throws {
+        let kind = record.recordKind
+        let values = try record.databaseDictionary
+        try RowWriter.put(db, kind, values)
+        // Standalone, nothing is queued, so the operation's fields are not worth building.
+        try changes.recordCreate(kind.entity, id: record.id, fields: changes.queuesForHub ? kind.syncedFields(values) : [:])
+    }
+
+    /// Saves `edited` over `stored` when a synced field differs: version raised, edit time stamped, change recorded.
+    /// Returns the record as it is now stored.
+    @discardableResult
+    func save<Record: SyncedRecord>(_ edited: Record, over stored: Record) throws -> Record {
+        let before = try stored.syncedFields()
+        let after = try edited.syncedFields()
+        guard after != before else { return stored }
+        var saved = edited
+        saved.version = stored.version + 1
+        saved.stamp(editedAt: Date())
+        try RowWriter.put(db, saved.recordKind, saved.databaseDictionary)
+        try changes.recordUpdate(saved.recordKind.entity, id: saved.id, before: before, after: after, baseVersion: stored.version)
+        return saved
+    }
+
+    func delete(_ record: some SyncedRecord) throws {
+        try RowWriter.delete(db, record.recordKind, id: record.id)
+        try changes.recordDelete(record.recordKind.entity, id: record.id, baseVersion: record.version, before: try record.syncedFields())
+    }
+
+    /// The stored record with this id (`StoredRecord.find`).
+    func fetch<Record: StoredRecord>(_ type: Record.Type, id: UUID) throws -> Record {
+        try Record.find(db, id: id)
+    }
+
+    /// Refuses an edit made on a version of `stored` that is no longer current (the form or body named `expected`).
+    func ensureCurrent(_ stored: some SyncedRecord, expected: Int?) throws {
+        if let expected, expected != stored.version { throw DomainError.staleVersion(entity: stored.recordKind.label.one) }
+    }
+
+    /// True when `table` holds a row with this id.
+    func exists(_ id: UUID, in table: String) throws -> Bool { try db.recordExists(id, in: table) }
+
+    /// Refuses a value naming a record that no longer exists in `table`, as a clash at `field`.
+    func ensureExists(_ id: UUID, in table: String, field: String, _ message: String) throws {
+        if try !exists(id, in: table) { throw ValidationError.clash(field, message) }
+    }
+
+    func ensureVenueExists(_ venue: UUID, field: String) throws {
+        try ensureExists(venue, in: "venues", field: field, "The chosen venue no longer exists; search for another")
+    }
+}
+
+extension Database {
+    /// Whether `table` has a row with this id.
+    func recordExists(_ id: UUID, in table: String) throws -> Bool {
+        // Cached: an import checks a reference per row, and compiling the statement each time would cost more than the check.
+        try Bool.fetchOne(cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)"), arguments: [id.databaseText]) ?? false
+    }
+}

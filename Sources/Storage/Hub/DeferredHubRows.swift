@@ -1,0 +1,50 @@
+import Domain
+import Foundation
+import Records
+import GRDB
+
+extension PushRequest {
+    /// A deletion's references are followed as it happens, and a merge moves and deletes what names the merged-away
+    /// record (`HubDecider.completeMerge`): a push holding either is decided one write at a time, on both kinds of hub.
+    public var holdsDeletionsOrMerges: Bool {
+        operations.contains { $0.operation == .delete || $0.mergeSurvivor != nil }
+    }
+}
+
+/// The records a push decided, kept to be written together: each kind in one statement (`RowWriter.putAll`), as a pull
+/// writes them. A statement per record was most of what a SQLite hub spent taking a push (issue 15): each one
+/// journalled the pages it touched and made the search index write out its entries.
+final class DeferredHubRows {
+    private struct Key: Hashable {
+        let entity: String
+        let id: UUID
+    }
+    private var kept = Set<Key>()
+    private var rows: [String: [StagedRow]] = [:]
+
+    /// Only creates and edits of records other than accounts and merges: a deletion's references are followed by the
+    /// database as it happens, accounts are read from their table (`account`) to judge each operation's rights, and a
+    /// merge moves and deletes what names the merged-away record (`HubDecider.completeMerge`).
+    static func canDefer(_ request: PushRequest) -> Bool {
+        !request.holdsDeletionsOrMerges && !request.operations.contains { $0.entity == UserRow.kind.entity }
+    }
+
+    /// True when this push wrote the record and it is still kept here (it exists: a deferred push deletes nothing).
+    func holds(_ kind: RecordKind, _ id: UUID) -> Bool { kept.contains(Key(entity: kind.entity, id: id)) }
+
+    /// True when a record of the kind is kept here: only then must it be written before the kind's table is searched.
+    func keepsAny(_ kind: RecordKind) -> Bool { rows[kind.entity] != nil }
+
+    func keep(_ state: RecordState, _ kind: RecordKind) {
+        kept.insert(Key(entity: kind.entity, id: state.entityId))
+        rows[kind.entity, default: []].append(RecordStates.stagedRow(kind, state))
+    }
+
+    /// Writes what is kept, kinds that others refer to first (every reference was found before a record was kept). A
+    /// unique key the database refuses throws its `DatabaseError`: which operation caused it cannot be told here, so
+    /// the push is decided again one write at a time.
+    func write(_ db: Database) throws {
+        try RowWriter.putAll(db, byKind: rows)
+        (kept, rows) = ([], [:])
+    }
+}

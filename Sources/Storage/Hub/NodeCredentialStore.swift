@@ -1,0 +1,92 @@
+import Domain
+import Foundation
+import GRDB
+import Records
+
+/// A node's own sign-in at its hub ("linked nodes"): a token family made when the node was linked, with a person's
+/// email and password used once. It outlives that person's password changes (a node must not stop when someone picks
+/// a new password) and ends only when a hub administrator revokes it, or when the account that made it is disabled.
+public struct NodeCredential: Sendable, Equatable {
+    /// The token family's id, by which an administrator revokes it.
+    public let id: UUID
+    public let name: String
+    /// The account that linked the node, and its email.
+    public let userId: UUID
+    public let linkedBy: String
+    public let createdAt: Date
+    /// The last time the node renewed its sign-in (about every quarter of an hour while it syncs).
+    public let lastSeenAt: Date
+    public let revokedAt: Date?
+
+    public init(id: UUID, name: String, userId: UUID, linkedBy: String, createdAt: Date, lastSeenAt: Date, revokedAt: Date?) {
+        (self.id, self.name, self.userId, self.linkedBy) = (id, name, userId, linkedBy)
+        (self.createdAt, self.lastSeenAt, self.revokedAt) = (createdAt, lastSeenAt, revokedAt)
+    }
+
+    /// The longest name a node may give itself.
+    public static let maxNameLength = 100
+}
+
+enum NodeCredentialSchema {
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE node_credentials (
+                family_id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                last_seen_at TEXT NOT NULL,
+                revoked_at TEXT
+            );
+            """)
+    }
+
+    /// Where signing a person out everywhere (a password change or reset) deletes their API tokens: their nodes'
+    /// sign-ins stay.
+    static let notANode = "family_id NOT IN (SELECT family_id FROM node_credentials)"
+
+    /// Notes that a node renewed its sign-in.
+    static func noteSeen(_ db: Database, family: UUID, now: Date) throws {
+        try db.execute(sql: "UPDATE node_credentials SET last_seen_at = ? WHERE family_id = ?", arguments: [now.storedText, family.databaseText])
+    }
+}
+
+/// Hub side: making, listing and revoking nodes' sign-ins.
+extension AppDatabase {
+    /// Starts a node's sign-in for a user whose password was just checked.
+    public func issueNodeCredential(for user: User, nodeName: String, policy: APITokenPolicy = APITokenPolicy(),
+                                    now: Date = Date()) throws -> APITokenPair {
+        try writeLocal { db in
+            let pair = try Self.insertTokenPair(db, user: user, family: UUID(), policy: policy, now: now)
+            try db.execute(sql: """
+                INSERT INTO node_credentials (family_id, user_id, name, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [pair.familyId.databaseText, user.id.databaseText, nodeName, now.storedText, now.storedText])
+            return pair
+        }
+    }
+
+    /// Every node's sign-in, newest first, revoked ones included.
+    public func nodeCredentials() throws -> [NodeCredential] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT n.*, COALESCE(u.email, '') AS email FROM node_credentials n LEFT JOIN users u ON u.id = n.user_id
+                ORDER BY n.created_at DESC
+                """).map { row in
+                NodeCredential(id: row.uuid("family_id"), name: row["name"], userId: row.uuid("user_id"), linkedBy: row["email"],
+                               createdAt: row.storedDate("created_at"),
+                               lastSeenAt: row.storedDate("last_seen_at"),
+                               revokedAt: (row["revoked_at"] as String?).flatMap(StoredInstant.parse))
+            }
+        }
+    }
+
+    /// Ends a node's sign-in: its tokens stop working at once. Throws `notFound` for an id that names none.
+    public func revokeNodeCredential(_ id: UUID, now: Date = Date()) throws {
+        try writeLocal { db in
+            try db.execute(sql: "UPDATE node_credentials SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?",
+                           arguments: [now.storedText, id.databaseText])
+            guard db.changesCount == 1 else { throw DomainError.notFound(entity: "linked node") }
+            try Self.revokeFamily(db, id)
+        }
+    }
+}

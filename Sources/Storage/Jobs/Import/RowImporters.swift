@@ -1,0 +1,279 @@
+import Domain
+import Foundation
+import Records
+import GRDB
+
+/// What differs between importing participants, venues and activities: how a row is checked (with its kind's form
+/// rules, references named by name or id), who it may already be, and how it is written (through the kind's writer).
+protocol RowImporter {
+    /// Problems of the row, worded as the kind's form words them: of the row alone, or, for a row that will be merged
+    /// into the stored record `mergingInto` (the same Fieldbook id), of the values the merge would write, so a file of
+    /// ids and phone numbers needs no names.
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError]
+    /// The row's keys: `strong` (the same record: merged), `weak` (possibly the same: shown). Folded; nil when empty.
+    func keys(_ row: ImportedRow) -> (strong: String?, weak: String?)
+    /// The stored record with the row's strong key, then with its weak key.
+    func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)?
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws
+    /// Writes the row over a stored record; false when the record is not there (the caller creates it instead).
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool
+}
+
+extension ImportTarget {
+    /// The kind's table, for matches by id and the names the review shows.
+    var table: String {
+        switch self {
+        case .participants: Participant.databaseTableName
+        case .venues: Venue.databaseTableName
+        case .activities: Activity.databaseTableName
+        }
+    }
+
+    /// The column the review shows beside a stored match's name.
+    var detailColumn: String {
+        switch self {
+        case .participants: "email"
+        case .venues: "address"
+        case .activities: "start_date"
+        }
+    }
+
+    /// A stored record's values as the review shows them beside a row's, by the import's fields (references by name).
+    func storedValues(_ db: Database, id: UUID) throws -> [ImportField: String] {
+        /// The query's columns, each named after a field and read as text.
+        func text(_ sql: String) throws -> [ImportField: String] {
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [id.databaseText]) else { return [:] }
+            var values: [ImportField: String] = [:]
+            for column in row.columnNames {
+                if let field = ImportField(rawValue: column) { values[field] = (row[column] as String?) ?? "" }
+            }
+            return values
+        }
+        switch self {
+        case .participants:
+            return try text("""
+                SELECT p.name, p.email, coalesce(p.phone, '') AS phone, coalesce(p.notes, '') AS notes, coalesce(v.name, '') AS home_venue
+                FROM participants p LEFT JOIN venues v ON v.id = p.home_venue_id WHERE p.id = ?
+                """)
+        case .venues:
+            var values = try text("""
+                SELECT v.name, v.address, a.name AS area, coalesce(CAST(v.latitude AS TEXT), '') AS latitude,
+                coalesce(CAST(v.longitude AS TEXT), '') AS longitude,
+                coalesce(v.venue_type, '') AS venue_type FROM venues v JOIN geographic_areas a ON a.id = v.geographic_area_id WHERE v.id = ?
+                """)
+            values[.venueType] = values[.venueType].flatMap(VenueType.init(rawValue:))?.label ?? ""
+            return values
+        case .activities:
+            var values = try text("""
+                SELECT a.name, coalesce(a.description, '') AS description, t.name AS activity_type, a.start_date, coalesce(a.end_date, '') AS end_date,
+                a.status, (SELECT group_concat(v.name, '; ') FROM activity_venue_history h JOIN venues v ON v.id = h.venue_id
+                           WHERE h.activity_id = a.id AND h.effective_to IS NULL) AS venues
+                FROM activities a JOIN activity_types t ON t.id = a.activity_type_id WHERE a.id = ?
+                """)
+            values[.status] = values[.status].flatMap(ActivityStatus.init(rawValue:))?.label ?? ""
+            return values
+        }
+    }
+
+    func importer(_ db: Database) throws -> RowImporter {
+        switch self {
+        case .participants: ParticipantImporter(venues: try NamedRecords(db, table: "venues", noun: "venue"))
+        case .venues: try VenueImporter(db)
+        case .activities: try ActivityImporter(db)
+        }
+    }
+}
+
+/// A validation error's problems, the form's field names turned into the import's.
+private func problems(of check: () throws -> Void, renaming names: [String: ImportField] = [:]) -> [FieldError] {
+    do {
+        try check()
+        return []
+    } catch let errors as ValidationError {
+        return errors.fieldErrors.map { FieldError(field: names[$0.field]?.rawValue ?? $0.field, message: $0.message) }
+    } catch {
+        return [FieldError(field: "name", message: "\(error)")]
+    }
+}
+
+struct ParticipantImporter: RowImporter {
+    let venues: NamedRecords
+
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
+        let venue = venues.resolve(row[.homeVenue])
+        let input = try id.flatMap { try current(db, id: $0) }.map { row.participantInput(over: $0, homeVenueId: venue.id) }
+            ?? row.participantInput(homeVenueId: venue.id)
+        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try input.validated() }, renaming: ["home_venue_id": .homeVenue])
+    }
+
+    /// A stored participant as the form would show them.
+    private func current(_ db: Database, id: UUID) throws -> ParticipantInput? {
+        try Participant.fetchOne(db, key: id.databaseText).map {
+            ParticipantInput(name: $0.name, email: $0.email, phone: $0.phone ?? "", notes: $0.notes ?? "", homeVenueId: $0.homeVenueId?.databaseText ?? "")
+        }
+    }
+
+    func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
+        (row[.email].isEmpty ? nil : row[.email].lowercased(), row.name.isEmpty ? nil : SearchText.fold(row.name))
+    }
+
+    func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)? {
+        if let email = strong, let id = try String.fetchOne(db.cachedStatement(sql: """
+            SELECT id FROM participants WHERE email = ? COLLATE NOCASE ORDER BY created_at LIMIT 1
+            """), arguments: [email]) { return (.sameKey, id) }
+        // The folded name is search_text's first field: a range of its index.
+        if let name = weak, let id = try String.fetchOne(db.cachedStatement(sql: """
+            SELECT id FROM participants WHERE search_text >= ? AND search_text < ? ORDER BY created_at LIMIT 1
+            """), arguments: [name + SearchText.separator, name + "\u{20}"]) { return (.sameName, id) }
+        return nil
+    }
+
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
+        try transaction.createParticipant(row.participantInput(homeVenueId: venues.checked(row[.homeVenue], .homeVenue)).validated(), id: id)
+    }
+
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
+        guard let current = try current(transaction.db, id: id) else { return false }
+        let venue = try venues.checked(row[.homeVenue], .homeVenue)
+        try transaction.updateParticipant(id: id, row.participantInput(over: current, homeVenueId: venue).validated(), expectedVersion: nil)
+        return true
+    }
+}
+
+/// The stored records of a kind by their import keys, oldest first (a key names the first record that has it), for
+/// kinds whose key has no index to look it up by: read once per import.
+struct KeyedRecords {
+    private var byStrong: [String: String] = [:]
+    private var byWeak: [String: String] = [:]
+
+    /// `sql` selects `id` and the columns `keys` reads, oldest first.
+    init(_ db: Database, sql: String, keys: (Row) -> (strong: String, weak: String)) throws {
+        for row in try Row.fetchAll(db, sql: sql) {
+            let id: String = row["id"], key = keys(row)
+            if byStrong[key.strong] == nil { byStrong[key.strong] = id }
+            if byWeak[key.weak] == nil { byWeak[key.weak] = id }
+        }
+    }
+
+    func stored(strong: String?, weak: String?) -> (reason: ImportMatchReason, id: String)? {
+        if let key = strong, let id = byStrong[key] { return (.sameKey, id) }
+        if let name = weak, let id = byWeak[name] { return (.sameName, id) }
+        return nil
+    }
+}
+
+/// Venues match by name and address (the same place), or by name alone (possibly the same).
+struct VenueImporter: RowImporter {
+    let areas: NamedRecords
+    private let stored: KeyedRecords
+
+    init(_ db: Database) throws {
+        areas = try NamedRecords(db, table: "geographic_areas", noun: "area")
+        stored = try KeyedRecords(db, sql: "SELECT id, name, address FROM venues ORDER BY created_at") { row in
+            let name = SearchText.fold(row["name"])
+            return (name + SearchText.separator + SearchText.fold(row["address"]), name)
+        }
+    }
+
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
+        let area = areas.resolve(row[.area])
+        let input = try id.flatMap { try current(db, id: $0) }.map { row.venueInput(over: $0, areaId: area.id) } ?? row.venueInput(areaId: area.id)
+        return area.problems(.area) + Storage.problems(of: { _ = try input.validated() },
+                                                      renaming: ["geographic_area_id": .area, "venue_type": .venueType])
+    }
+
+    /// A stored venue as the form would show it.
+    private func current(_ db: Database, id: UUID) throws -> VenueInput? {
+        try Venue.fetchOne(db, key: id.databaseText).map {
+            VenueInput(name: $0.name, address: $0.address, areaId: $0.areaId.databaseText, latitude: $0.latitude.map { String($0) } ?? "",
+                       longitude: $0.longitude.map { String($0) } ?? "", venueType: $0.venueType?.rawValue ?? "")
+        }
+    }
+
+    func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
+        let name = SearchText.fold(row[.name])
+        return (name.isEmpty ? nil : name + SearchText.separator + SearchText.fold(row[.address]), name.isEmpty ? nil : name)
+    }
+
+    func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)? {
+        stored.stored(strong: strong, weak: weak)
+    }
+
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
+        try transaction.createVenue(row.venueInput(areaId: areas.checked(row[.area], .area)).validated(), id: id)
+    }
+
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
+        guard let current = try current(transaction.db, id: id) else { return false }
+        let area = try areas.checked(row[.area], .area)
+        try transaction.updateVenue(id: id, row.venueInput(over: current, areaId: area).validated(), expectedVersion: nil)
+        return true
+    }
+}
+
+/// Activities match by name and start date (the same activity), or by name alone (possibly the same).
+struct ActivityImporter: RowImporter {
+    let types: NamedRecords
+    let venues: NamedRecords
+    private let stored: KeyedRecords
+
+    init(_ db: Database) throws {
+        types = try NamedRecords(db, table: "activity_types", noun: "activity type")
+        venues = try NamedRecords(db, table: "venues", noun: "venue")
+        stored = try KeyedRecords(db, sql: "SELECT id, name, start_date FROM activities ORDER BY created_at") { row in
+            let name = SearchText.fold(row["name"])
+            return (name + SearchText.separator + (row["start_date"] as String), name)
+        }
+    }
+
+    private func venueIds(_ row: ImportedRow) -> (ids: [String], problems: [FieldError]) {
+        let resolved = row.list(.venues).map(venues.resolve)
+        return (resolved.map(\.id), resolved.flatMap { $0.problems(.venues) })
+    }
+
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
+        let type = types.resolve(row[.activityType]), venues = venueIds(row)
+        let ids = venues.ids.filter { !$0.isEmpty }
+        let input = try id.flatMap { try current(db, id: $0) }.map { row.activityInput(over: $0, typeId: type.id, venueIds: ids) }
+            ?? row.activityInput(typeId: type.id, venueIds: ids)
+        return type.problems(.activityType) + venues.problems + Storage.problems(
+            of: { _ = try input.validated() },
+            renaming: ["activity_type_id": .activityType, "start_date": .startDate, "end_date": .endDate, "venue_ids": .venues])
+    }
+
+    /// A stored activity as the form would show it, with the venues it is held at now.
+    private func current(_ db: Database, id: UUID) throws -> ActivityInput? {
+        guard let stored = try Activity.fetchOne(db, key: id.databaseText) else { return nil }
+        let open = try PeriodRow.open(db, .activity, of: id).map { $0.venueId.databaseText }
+        return ActivityInput(name: stored.name, description: stored.description ?? "", typeId: stored.typeId.databaseText,
+                             startDate: stored.startDate.description, duration: stored.endDate == nil ? "ongoing" : "finite",
+                             endDate: stored.endDate?.description ?? "", status: stored.status.rawValue, venueIds: open)
+    }
+
+    func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
+        let name = SearchText.fold(row[.name])
+        let start = CalendarDate(row[.startDate])?.description ?? row[.startDate]
+        return (name.isEmpty ? nil : name + SearchText.separator + start, name.isEmpty ? nil : name)
+    }
+
+    func stored(_ db: Database, strong: String?, weak: String?) throws -> (reason: ImportMatchReason, id: String)? {
+        stored.stored(strong: strong, weak: weak)
+    }
+
+    private func checkedVenues(_ row: ImportedRow) throws -> [String] {
+        try row.list(.venues).map { try venues.checked($0, .venues) }
+    }
+
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
+        let type = try types.checked(row[.activityType], .activityType)
+        try transaction.createActivity(row.activityInput(typeId: type, venueIds: checkedVenues(row)).validated(), id: id)
+    }
+
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
+        guard let current = try current(transaction.db, id: id) else { return false }
+        let type = try types.checked(row[.activityType], .activityType)
+        try transaction.updateActivity(id: id, row.activityInput(over: current, typeId: type, venueIds: checkedVenues(row)).validated(),
+                                       expectedVersion: nil)
+        return true
+    }
+}

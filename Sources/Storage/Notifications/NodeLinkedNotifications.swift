@@ -1,0 +1,28 @@
+import Domain
+import Foundation
+import Records
+
+/// The notifier's rule for a node linking here, for a hub whose records are not in a Fieldbook database (the PostgreSQL
+/// hub has no notifier of its own): from the hub's users and their preferences, the operations that create the
+/// administrators' notifications, which the hub then applies as its own push.
+public enum NodeLinkedNotifications {
+    /// Who writes these notifications, as the notifier writes its own on every Fieldbook.
+    public static let author = Actor.system("notifications").recorded
+
+    public static func operations(linkedBy userId: UUID, address: String, users: [User], preferences: [NotificationPreferences],
+                                  at moment: Date = Date()) throws -> [SyncOperation] {
+        let administrators = users.filter { $0.role == .administrator }.map(\.id).sorted { $0.databaseText < $1.databaseText }
+        let draft = NotificationRules.nodeLinked(account: users.first { $0.id == userId }?.email, address: address,
+                                                 administrators: administrators)
+        let usersById = Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let preferencesById = Dictionary(preferences.map { ($0.userId, $0) }, uniquingKeysWith: { first, _ in first })
+        return try draft.recipients.compactMap { recipient in
+            guard let user = usersById[recipient], NotificationRules.receives(draft.kind, user: user, preferences: preferencesById[recipient])
+            else { return nil }
+            let notification = FieldbookNotification(userId: recipient, kind: draft.kind, text: draft.text, subject: draft.subject, createdAt: moment)
+            return SyncOperation(operationId: UUID(), operation: .create, entity: NotificationRow.kind.entity, entityId: notification.id,
+                                 fields: try NotificationRow(notification).syncedFields(), before: [:], baseVersion: 0, author: author,
+                                 createdAt: moment)
+        }
+    }
+}

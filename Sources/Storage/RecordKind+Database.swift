@@ -1,0 +1,43 @@
+import Domain
+import Foundation
+import GRDB
+import Records
+
+extension RecordKind {
+    /// The `search_text` of a row with these values, or nil for kinds without one.
+    func searchText(_ values: [String: DatabaseValue]) -> String? {
+        searchText(searched: searchColumns.map { values[$0] })
+    }
+
+    /// The `search_text` of a row whose `searchColumns` hold these values, in order (nil: a column the row lacks).
+    func searchText(searched values: [DatabaseValue?]) -> String? {
+        guard !searchColumns.isEmpty else { return nil }
+        return SearchText.of(values.map { $0.flatMap(String.fromDatabaseValue) ?? "" })
+    }
+
+    /// The values a change of a row carries: its synced columns as they are stored.
+    func syncedFields(_ values: [String: DatabaseValue]) -> [String: JSONValue] {
+        Dictionary(uniqueKeysWithValues: columns.map { ($0, JSONValue(values[$0] ?? .null)) })
+    }
+}
+
+extension Database: RecordLookup {
+    public func liveFields(of kind: RecordKind, id: UUID) throws -> [String: JSONValue]? {
+        let state = try RecordStates.read(self, kind, id: id)
+        return state.deleted ? nil : state.fields
+    }
+}
+
+extension RecordDeclaration {
+    /// The record a stored row holds.
+    func record(_ row: Row) -> Record {
+        record(id: row.uuid("id"), version: row["version"]) { JSONValue(row[$0] as DatabaseValue? ?? .null) }
+    }
+
+    /// Writes the record's id, version and fields as its row stores them.
+    func encode(_ record: Record, id: UUID, version: Int, to container: inout PersistenceContainer) {
+        container["id"] = id.databaseText
+        for field in fields { container[field.column] = field.value(of: record).databaseValue }
+        container["version"] = version
+    }
+}
