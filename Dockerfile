@@ -16,8 +16,9 @@ RUN bash scripts/install-basemap.sh /src/tiles
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
-# The Swift runtime linked in: the runtime stage has no toolchain.
-RUN swift build -c release --product fieldbook --static-swift-stdlib
+# As `make release` builds it (the Makefile says why), but for the commit stamp: the image has no .git, so
+# `fieldbook --version` says "commit unknown".
+RUN swift build -c release --product fieldbook --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
