@@ -5,12 +5,12 @@ VENV := $(TOOLS_DIR)/venv
 RUN_ARGS ?=
 PYTEST_ARGS ?= -q
 
-.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests reliability benchmark benchmark-map benchmark-export install install-files uninstall clean
+.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests install-tests reliability benchmark benchmark-map benchmark-export install install-files uninstall deb clean
 
 run: deps release
 	.build/release/fieldbook serve $(RUN_ARGS)
 
-test: deps test-tools build unit-tests browser-tests sync-tests reliability-tests api-tests
+test: deps test-tools build unit-tests browser-tests sync-tests reliability-tests api-tests install-tests
 
 deps:
 	@bash scripts/install-deps.sh
@@ -21,8 +21,13 @@ test-tools:
 build:
 	$(SWIFT) build
 
+# The Swift runtime is linked in (--static-swift-stdlib), so the installed program needs only Debian's libraries at
+# run time, not the toolchain's folder, and searches no folder of its own for them (--disable-local-rpath); its
+# relocations are resolved at start and made read-only (-z now, as Debian's hardening asks). The commit is stamped
+# in for `fieldbook --version`.
 release:
-	$(SWIFT) build -c release --product fieldbook
+	$(SWIFT) build -c release --product fieldbook --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
+	bash scripts/stamp-commit.sh .build/release/fieldbook
 
 unit-tests: build
 	FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook $(SWIFT) test
@@ -47,6 +52,13 @@ sync-tests: test-tools build
 # (about 45 s); `make reliability` runs the full form (40 kill -9 cycles, the 20 s header deadline, 30 s of load) and prints its figures.
 reliability-tests: test-tools build
 	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability $(PYTEST_ARGS) -rs
+
+# The program as installed (tests/install, as root): the release build's libraries and --version, the Debian package
+# installed, started, upgraded and purged in a fresh Debian 12 root (made once with debootstrap and kept in TOOLS_DIR),
+# the unit's systemd-analyze rating, the Dockerfile linted and its runtime stage served from such a root. Needs the
+# release build and, the first time, Debian's mirror.
+install-tests: test-tools release
+	FIELDBOOK_TOOLS_DIR=$(TOOLS_DIR) FIELDBOOK_BIN=$(CURDIR)/.build/release/fieldbook $(VENV)/bin/python -m pytest tests/install $(PYTEST_ARGS) -rs
 
 reliability: deps test-tools build
 	FIELDBOOK_RELIABILITY=full FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability -q -rs
@@ -82,6 +94,15 @@ install-files:
 	if [ -f tiles/basemap.mbtiles ]; then install -D -m 644 tiles/basemap.mbtiles $(SHARE)/tiles/basemap.mbtiles; fi
 	install -d $(DESTDIR)$(SYSTEMD_DIR)
 	sed 's|@PREFIX@|$(PREFIX)|g' packaging/fieldbook.service.in > $(DESTDIR)$(SYSTEMD_DIR)/fieldbook.service
+
+# fieldbook_VERSION_amd64.deb in DEB_DIR (the checkout by default), built with debhelper from the release build:
+# packaging/debian says what it holds and does. DEB_VERSION names another version (the install tests make a next one).
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/App/AppConfiguration.swift)
+DEB_VERSION ?= $(VERSION)
+DEB_DIR ?= $(CURDIR)
+
+deb: release
+	bash scripts/build-deb.sh $(DEB_VERSION) $(BINARY) $(DEB_DIR)
 
 # Leaves the data in /var/lib/fieldbook and the fieldbook user: removing them would lose records.
 uninstall:

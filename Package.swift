@@ -55,8 +55,10 @@ let package = Package(
         ]),
         // glibc's allocator settings, for the server's memory (App/MallocArenas.swift).
         .systemLibrary(name: "CMalloc"),
+        // The commit a release was built from, for `fieldbook --version` (CBuildStamp.h says how it gets there).
+        .target(name: "CBuildStamp"),
         .target(name: "App", dependencies: [
-            "CMalloc", "HTTPServer", "Domain", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
+            "CBuildStamp", "CMalloc", "HTTPServer", "Domain", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [

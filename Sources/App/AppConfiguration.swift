@@ -1,3 +1,4 @@
+import CBuildStamp
 import Foundation
 import HTTPServer
 import Logging
@@ -56,15 +57,23 @@ public struct AppConfiguration: Sendable {
 /// The version Fieldbook reports in /api/v1/health.
 public enum FieldbookVersion {
     public static let current = "0.1.0"
+    /// The commit this program was built from, or "unknown" when the build did not stamp it.
+    public static let commit = String(cString: fieldbook_build_commit())
+    /// What `fieldbook --version` prints.
+    public static let described = "\(current) (commit \(commit))"
 }
 
 /// Opens the database in the data directory, creating the folder if needed; folder and database are for their owner
 /// alone (`OwnerOnlyAccess`), and tightened again once SQLite has made its -wal and -shm files.
 public func openDatabase(_ configuration: AppConfiguration) throws -> AppDatabase {
-    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true,
-                                            attributes: [.posixPermissions: 0o700])
+    try createDataFolder(configuration.dataDirectory)
     try OwnerOnlyAccess.tighten(folder: configuration.dataDirectory, database: configuration.databasePath)
     let database = try AppDatabase(path: configuration.databasePath, passwordCost: configuration.passwordCost)
     try OwnerOnlyAccess.tighten(folder: configuration.dataDirectory, database: configuration.databasePath)
     return database
+}
+
+/// Makes a data folder that is not there yet, for its owner alone.
+func createDataFolder(_ folder: String) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 }

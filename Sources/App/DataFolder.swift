@@ -4,8 +4,9 @@ import Storage
 import Sync
 
 /// The database of a configured data folder, for the commands that work on it without serving (create-user,
-/// backup, demo-data, link). Each task returns the line the command prints, and throws InvalidInput for what the
-/// person must change; other errors are failures of the machine (a disk, a file).
+/// backup, demo-data, link). Each task returns the line the command prints, and throws InvalidInput for an argument
+/// the person must change, Refusal for what the folder or the hub does not allow; other errors are failures of the
+/// machine (a disk, a file).
 public final class DataFolder {
     private let database: AppDatabase
 
@@ -62,7 +63,7 @@ public final class DataFolder {
                 and \(summary.assignments) assignments in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.
                 """
         } catch let error as DomainError {
-            throw InvalidInput(error.userMessage)
+            throw Refusal(error.userMessage)
         }
     }
 
@@ -71,7 +72,7 @@ public final class DataFolder {
         do {
             try HubLinker.link(database, upstream: upstream, email: email, password: password)
         } catch let failure as HubLinker.Failure {
-            throw InvalidInput(failure.description)
+            throw Refusal(failure.description)
         }
         return "Linked to \(upstream.absoluteString) as \(email). `fieldbook serve` syncs with it in the background."
     }

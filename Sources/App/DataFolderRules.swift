@@ -1,14 +1,5 @@
 import Foundation
 
-/// A data folder a command cannot use as it is, with what to do about it. What is wrong is the folder, not the
-/// command's arguments, so the command line prints it without the usage and exits with `exitCode` (EX_DATAERR).
-public struct DataFolderRefusal: Error, Sendable, CustomStringConvertible {
-    public static let exitCode: Int32 = 65
-    public let description: String
-
-    init(_ description: String) { self.description = description }
-}
-
 /// What a one-shot command may find in its data folder. None creates a database where another folder's was meant:
 /// a wrong or missing `--data` names a folder that does not hold one.
 public enum DataFolderUse: Sendable {
@@ -37,7 +28,7 @@ enum DataFolderRules {
         if use == .existingDatabaseOrNewFolder, isNewOrEmpty { return }
         let place = absolute(folder)
         let found = !exists ? "does not exist" : !isFolder.boolValue ? "is not a folder" : "holds no Fieldbook database (no \(AppConfiguration.databaseFileName))"
-        throw DataFolderRefusal("""
+        throw Refusal("""
             \(place) \(found). Give the data folder Fieldbook serves with \(setting); nothing was created or changed.
             """)
     }
@@ -72,7 +63,7 @@ enum OwnerOnlyAccess {
         guard stat(path, &status) == 0, status.st_mode & 0o077 != 0 else { return }
         guard chmod(path, status.st_mode & 0o7700) != 0 else { return }
         let mode = String(status.st_mode & 0o777, radix: 8)
-        throw DataFolderRefusal("""
+        throw Refusal("""
             \(DataFolderRules.absolute(path)) can be read by other users of this machine (mode \(mode)), and Fieldbook, \
             running as \(userName(getuid())), cannot change that: it belongs to \(userName(status.st_uid)). Run \
             `chmod go-rwx \(DataFolderRules.absolute(path))` as \(userName(status.st_uid)), or \

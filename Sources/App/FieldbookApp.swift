@@ -30,11 +30,13 @@ public final class FieldbookApp: Sendable {
     /// Says the data folder is served, for as long as this node lives (hub-migrate refuses it meanwhile).
     private let servingLock: ServingLock
 
-    /// Opens the database and loads and checks templates and static files; fails before listening if any is wrong.
+    /// Loads and checks templates and static files, takes the data folder (refused while another Fieldbook serves it)
+    /// and opens its database; fails before listening if any is wrong.
     public static func make(_ configuration: AppConfiguration, logger: Logger) async throws -> FieldbookApp {
+        try ResourceFolder.check(configuration.resourcesDirectory)
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
-        let database = try openDatabase(configuration)
         let servingLock = try ServingLock.serving(configuration.dataDirectory)
+        let database = try openDatabase(configuration)
         return try FieldbookApp(configuration: configuration, database: database, servingLock: servingLock, renderer: renderer, logger: logger)
     }
 

@@ -20,12 +20,12 @@ public enum HubMigration {
         let target = try PostgresHubServer.connect(url, poolSize: 2, passwordCost: configuration.passwordCost)
         defer { target.close() }
         guard try target.holdsNoRecords() else {
-            throw InvalidInput("The PostgreSQL database already holds a hub's records. Migrate into a new, empty database.")
+            throw Refusal("The PostgreSQL database already holds a hub's records. Migrate into a new, empty database.")
         }
         do {
             try copy(from: source, to: target, announce: announce)
         } catch {
-            throw InvalidInput("""
+            throw Refusal("""
                 The move stopped part way: \(error)
                 The PostgreSQL database now holds part of the hub. Drop it and create it again (dropdb, createdb), then run \
                 hub-migrate again; the SQLite hub still holds everything.

@@ -14,7 +14,7 @@ public enum Maintenance {
         do {
             result = try DatabaseCheck.run(path: path)
         } catch let failure as DatabaseCheckFailure {
-            throw InvalidInput(failure.description)
+            throw Refusal(failure.description)
         }
         if result.isIntact {
             return ("\(path) is intact: SQLite's integrity check found no damage, and every reference points to an existing record.", true)

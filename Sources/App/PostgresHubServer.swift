@@ -32,7 +32,7 @@ public final class PostgresHubServer: Sendable {
         do {
             return try PostgresHub(url: url, poolSize: poolSize, passwordCost: passwordCost, logger: logger)
         } catch let error as PostgresError {
-            throw InvalidInput("\(error.message)\nCheck --database-url: the host, port, user, password and database name, and that PostgreSQL accepts the connection.")
+            throw Refusal("\(error.message)\nCheck --database-url: the host, port, user, password and database name, and that PostgreSQL accepts the connection.")
         }
     }
 

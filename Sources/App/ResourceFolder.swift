@@ -20,6 +20,17 @@ public enum ResourceFolder {
         return holdsResources(currentDirectory) ? currentDirectory : "."
     }
 
+    /// Refuses a folder without the templates and static files, saying how to point Fieldbook at the right one.
+    public static func check(_ folder: String) throws {
+        guard !holdsResources(folder) else { return }
+        throw Refusal("""
+            \(DataFolderRules.absolute(folder)) holds no Fieldbook templates (templates/layout.mustache) and static files \
+            (Public/). Give the folder that holds them with --\(Setting<String>.resources.name) FOLDER or \
+            \(Setting<String>.resources.variable)=FOLDER: an installed Fieldbook keeps them in PREFIX/share/fieldbook \
+            (/usr/share/fieldbook from the Debian package), a checkout at its top.
+            """)
+    }
+
     /// A folder with the layout template and the static files.
     static func holdsResources(_ folder: String) -> Bool {
         FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("templates/layout.mustache"))

@@ -8,14 +8,14 @@ public enum TileFiles {
     public static func importFile(_ path: String, configuration: AppConfiguration) throws -> String {
         try configuration.checkDataFolder(for: .existingDatabase)
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw InvalidInput("\(path) cannot be read: check the path and that this user may read it")
+            throw Refusal("\(path) cannot be read: check the path and that this user may read it")
         }
         do {
             let set = try configuration.tileLibrary().importFile(at: path)
             return "Imported \(set.name): zoom \(set.minZoom) to \(set.maxZoom), \(set.tileCount) tiles, into \(set.path). "
                 + "A running Fieldbook serves it within a second; reload the map page to see it."
         } catch let refusal as TileSetRefusal {
-            throw InvalidInput(refusal.message)
+            throw Refusal(refusal.message)
         }
     }
 

@@ -7,6 +7,7 @@ struct Fieldbook: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fieldbook",
         abstract: "Offline-first records for community organizers, served to any browser on this machine or network.",
+        version: FieldbookVersion.described,
         subcommands: [Serve.self, Hub.self, HubMigrate.self, CreateUser.self, Backup.self, DemoData.self, Link.self, Check.self, Routes.self, Tiles.self],
         defaultSubcommand: Serve.self)
 
@@ -16,9 +17,9 @@ struct Fieldbook: AsyncParsableCommand {
     }
 }
 
-/// A subcommand: App's InvalidInput becomes the argument parser's ValidationError, so every refusal is printed the
-/// same way, with the usage, and exits with status 64. A data folder the command cannot use is no mistake in its
-/// arguments: it is printed alone and exits with status 65 (EX_DATAERR).
+/// A subcommand: App's InvalidInput (an argument or setting it cannot use) becomes the argument parser's
+/// ValidationError, printed with the usage, exit status 64. A Refusal (what the command found: the data folder, the
+/// database, the hub) is no mistake in its arguments: it is printed alone, exit status 1, as any other failure is.
 protocol FieldbookCommand: AsyncParsableCommand {
     func perform() async throws
 }
@@ -29,9 +30,9 @@ extension FieldbookCommand {
             try await perform()
         } catch let refusal as InvalidInput {
             throw ValidationError(refusal.description)
-        } catch let refusal as DataFolderRefusal {
+        } catch let refusal as Refusal {
             FileHandle.standardError.write(Data("Error: \(refusal.description)\n".utf8))
-            throw ExitCode(DataFolderRefusal.exitCode)
+            throw ExitCode.failure
         }
     }
 }

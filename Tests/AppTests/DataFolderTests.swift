@@ -97,7 +97,8 @@ import Testing
     }
 }
 
-/// hub-migrate moves a stopped SQLite hub only: a served folder's later writes would be left behind.
+/// One Fieldbook serves a folder at a time, and hub-migrate moves a stopped SQLite hub only: a served folder's later
+/// writes would be left behind. Each refusal names the process holding the folder.
 @Suite struct ServingLockTests {
     func hubFolder() throws -> (AppConfiguration, String, URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-lock-\(UUID().uuidString)")
@@ -109,21 +110,26 @@ import Testing
         return (configuration, folder, root)
     }
 
-    @Test func aMigrationRefusesAFolderStillServedAndAServerRefusesAFolderBeingMoved() throws {
+    @Test func aSecondServerAndAMigrationAreRefusedWhileAFolderIsServedAndAServerWhileItIsMoved() throws {
         let (configuration, folder, root) = try hubFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        // Two servers of one folder (as before); the migration is refused while either serves.
-        var servers: [ServingLock] = [try ServingLock.serving(folder), try ServingLock.serving(folder)]
+        let process = "process \(getpid())"
+        var server: ServingLock? = try ServingLock.serving(folder)
+        let second = refusal { _ = try ServingLock.serving(folder) }
+        #expect(second?.hasPrefix("\(folder) is already in use by another Fieldbook (fieldbook serve, \(process)).") == true,
+                "\(second ?? "nothing refused")")
         let refused = refusal { try HubMigration.run(configuration, from: folder) { _ in } }
-        #expect(refused?.hasPrefix("The hub in \(folder) is still serving. Stop it") == true, "\(refused ?? "nothing refused")")
-        servers.removeLast()
-        #expect(refusal { try HubMigration.run(configuration, from: folder) { _ in } }?.contains("still serving") == true)
-        servers.removeAll()
+        #expect(refused?.hasPrefix("The hub in \(folder) is still serving. Stop it (fieldbook serve, \(process))") == true,
+                "\(refused ?? "nothing refused")")
+        #expect(server != nil)
+        server = nil
         // Stopped: the migration goes on to PostgreSQL (here an address where none listens, so it fails there instead).
         let stopped = refusal { try HubMigration.run(configuration, from: folder) { _ in } }
         #expect(stopped != nil && stopped?.contains("still serving") != true, "\(stopped ?? "nothing refused")")
         var moving: ServingLock? = try ServingLock.alone(folder)
-        #expect(refusal { _ = try ServingLock.serving(folder) }?.hasPrefix("A hub-migrate is moving the hub in \(folder)") == true)
+        let whileMoving = refusal { _ = try ServingLock.serving(folder) }
+        #expect(whileMoving?.hasPrefix("A hub-migrate (fieldbook hub-migrate, \(process)) is moving the hub in \(folder)") == true,
+                "\(whileMoving ?? "nothing refused")")
         moving = nil
         #expect(moving == nil && refusal { _ = try ServingLock.serving(folder) } == nil)
     }

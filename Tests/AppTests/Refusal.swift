@@ -1,6 +1,6 @@
 import App
 
-/// The words `body` was refused with (InvalidInput's or DataFolderRefusal's description); nil when it succeeded, and a note that fails
+/// The words `body` was refused with (InvalidInput's or Refusal's description); nil when it succeeded, and a note that fails
 /// any comparison when it threw something else.
 func refusal<Result>(_ body: () throws -> Result) -> String? {
     do {
@@ -8,7 +8,7 @@ func refusal<Result>(_ body: () throws -> Result) -> String? {
         return nil
     } catch let refusal as InvalidInput {
         return refusal.description
-    } catch let refusal as DataFolderRefusal {
+    } catch let refusal as Refusal {
         return refusal.description
     } catch {
         return "not InvalidInput: \(error)"

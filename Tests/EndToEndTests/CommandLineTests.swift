@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// What scripts rely on: each command's environment variables, refusals with exit status 64 (the argument parser's
-/// validation failure, printed with the usage), 65 for a data folder the command cannot use, and status 1 for
-/// failures of the machine.
+/// What scripts rely on: each command's environment variables, exit status 64 for arguments and settings it cannot use
+/// (the argument parser's validation failure, printed with the usage), and status 1, without the usage, for everything
+/// else: what it found cannot be used (a data folder, a database, a hub), or the machine failed.
 @Suite struct CommandLineTests {
     let password = "correct horse battery staple"
 
@@ -84,8 +84,9 @@ import TestSupport
         #expect(first.status == 0)
         #expect(first.output.hasPrefix("Created ") && first.output.contains("2 venues, 8 participants"), "\(first.output)")
         let second = try FieldbookProcess.command(arguments)
-        #expect(second.status == 64)
+        #expect(second.status == 1)
         #expect(second.output.contains("demo data only fills an empty one. Use a new --data folder."), "\(second.output)")
+        #expect(!second.output.contains("Usage:"), "\(second.output)")
     }
 
     @Test func linkRefusesAnAddressItCannotUse() throws {
@@ -96,8 +97,9 @@ import TestSupport
         #expect(notURL.output.hasPrefix("Error: --upstream must be a URL like http://192.168.1.20:8080"), "\(notURL.output)")
         let unreachable = try FieldbookProcess.command(["link", "--data", data.path, "--upstream", "http://127.0.0.1:1", "--email", "a@example.org"],
                                                        input: password + "\n")
-        #expect(unreachable.status == 64)
+        #expect(unreachable.status == 1)
         #expect(unreachable.output.hasPrefix("Error: The hub could not be reached"), "\(unreachable.output)")
+        #expect(!unreachable.output.contains("Usage:"), "\(unreachable.output)")
     }
 
     // Issue 36, item 6: a wrong or missing --data made an empty database there, and backup said "Backed up".
@@ -119,7 +121,7 @@ import TestSupport
             let run = try FieldbookProcess.command(arguments + (arguments.contains("--from") ? [] : ["--data", folder.path]),
                                                    input: password + "\n")
             let said = "\(arguments.joined(separator: " ")): \(run.output)"
-            #expect(run.status == 65, "\(said)")
+            #expect(run.status == 1, "\(said)")
             #expect(run.output.hasPrefix("Error: \(folder.path) \(finding)"), "\(said)")
             #expect(run.output.contains(arguments[0] == "hub-migrate" ? "--from" : "--data (or FIELDBOOK_DATA)"), "\(said)")
             #expect(!run.output.contains("Usage:"), "\(said)")
@@ -147,7 +149,45 @@ import TestSupport
         }
         #expect(try FileManager.default.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int == 0o600)
         let check = try FieldbookProcess.command(["check", "--data", copies.path])
-        #expect(check.status == 65, "the copy is not named fieldbook.sqlite: \(check.output)")
+        #expect(check.status == 1, "the copy is not named fieldbook.sqlite: \(check.output)")
+    }
+
+    // Issue 40, item 1: there was no --version.
+    @Test func versionNamesTheReleaseAndTheCommit() throws {
+        let version = try FieldbookProcess.command(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.wholeMatch(of: /0\.1\.0 \(commit [0-9a-z-]+\)\n/) != nil, "\(version.output)")
+    }
+
+    // Issue 40, item 6: a second serve of a folder already served shared its database with the first.
+    @Test func serveRefusesAFolderAnotherFieldbookServes() throws {
+        let data = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let first = try FieldbookProcess(dataDirectory: data)
+        defer { first.terminate() }
+        let second = try FieldbookProcess.command(["serve", "--data", data.path, "--port", "0", "--resources", FieldbookProcess.repositoryRoot.path],
+                                                  timeout: 20)
+        #expect(second.status == 1)
+        #expect(second.output.hasPrefix("""
+            Error: \(data.path) is already in use by another Fieldbook (fieldbook serve, process \(first.process.processIdentifier)). \
+            Use the one that is running, or stop it first
+            """), "\(second.output)")
+        #expect(!second.output.contains("Usage:") && !second.output.contains("serving at"), "\(second.output)")
+        #expect(first.terminate() == 0)
+        let again = try FieldbookProcess(dataDirectory: data)
+        #expect(again.terminate() == 0, "once the first has stopped, the folder is served again")
+    }
+
+    // Issue 40, item 6: without its templates, start-up listed every template missing but not how to point at them.
+    @Test func serveWithoutItsTemplatesSaysHowToPointAtThem() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try FieldbookProcess.command(["serve", "--data", root.appendingPathComponent("data").path, "--port", "0",
+                                                "--resources", root.path])
+        #expect(run.status == 1)
+        #expect(run.output.hasPrefix("Error: \(root.path) holds no Fieldbook templates (templates/layout.mustache)"), "\(run.output)")
+        #expect(run.output.contains("--resources FOLDER or FIELDBOOK_RESOURCES=FOLDER"), "\(run.output)")
+        #expect(run.output.split(separator: "\n").count == 1 && !run.output.contains("Usage:"), "\(run.output)")
     }
 
     // Issue 36, item 11: a folder made by hand (or restored) stayed readable by everyone.

@@ -52,10 +52,11 @@ public final class FieldbookProcess {
     }
 
     /// Runs a one-off command (`link`, `create-user`, ...) with `input` on stdin and `variables` added to the
-    /// environment; returns its exit status and output (stdout and stderr).
+    /// environment; returns its exit status and output (stdout and stderr). A command still running after `timeout`
+    /// seconds (a serve that should have been refused) is stopped with SIGTERM.
     @discardableResult
-    public static func command(_ arguments: [String], input: String = "",
-                               variables: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    public static func command(_ arguments: [String], input: String = "", variables: [String: String] = [:],
+                               timeout: TimeInterval = 300) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -68,6 +69,9 @@ public final class FieldbookProcess {
         process.standardOutput = stdout
         process.standardError = stdout
         try process.run()
+        let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
+        defer { deadline.cancel() }
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
