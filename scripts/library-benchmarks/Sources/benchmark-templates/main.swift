@@ -56,7 +56,8 @@ func renderWithFieldbook() -> [UInt8] {
     var content = TemplateRendering(templates: templates, capacity: 16_384)
     let rows = view.content { field in
         let row = RowFields(field: field)
-        return TemplateFields { typed(row.field($0)) }
+        // A name the row lacks is looked up further out, as the server's rows answer it.
+        return TemplateFields { row.field($0).map(typed) }
     }
     content.render(templates["participants/list"]!, TemplateView(rows.mapValues(typed)))
     var page = TemplateRendering(templates: templates, capacity: 16_384)
