@@ -25,8 +25,7 @@ public enum StoredInstant {
     public static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
-            guard bytes.count == 23 || bytes.count == 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 32, bytes[13] == 58,
-                  bytes[16] == 58, bytes.count == 19 || bytes[19] == 46 else { return nil }
+            guard hasStoredShape(bytes) else { return nil }
             func number(_ start: Int, _ count: Int) -> Int? { ASCIIDigits.value(bytes, from: start, count: count) }
             guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
                   let minute = number(14, 2), let second = number(17, 2), year >= 1600, (1...12).contains(month), (1...28).contains(day),
@@ -37,6 +36,18 @@ public enum StoredInstant {
             let secondsInDay = Double(hour * 3_600 + minute * 60 + second) + Double(milliseconds * 1_000_000) / 1_000_000_000
             return Date(timeIntervalSinceReferenceDate: Double(daysSince2001 * 86_400) + secondsInDay)
         }
+    }
+
+    /// Whether the text is laid out as stored text, `yyyy-MM-dd HH:mm:ss[.SSS]` (its digits unchecked): a moment in any
+    /// other shape is one a store must first read its own way.
+    public static func hasStoredShape(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8(hasStoredShape)
+    }
+
+    private static func hasStoredShape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        (bytes.count == 23 || bytes.count == 19) && bytes[4] == 45 && bytes[7] == 45 && bytes[10] == 32 && bytes[13] == 58
+            && bytes[16] == 58 && (bytes.count == 19 || bytes[19] == 46)
     }
 
     /// The other days `parse` leaves alone, read as GRDB reads them: the parts `yyyy-MM-dd[ T]HH:mm[:ss[.SSS]]` given to

@@ -38,7 +38,8 @@ extension JSONValue {
     /// seconds, a `Z` or an offset, more fraction digits, a number of seconds) is read by GRDB and written again in the
     /// stored shape, so every reader of a column sees the moment GRDB sees.
     init(instant value: DatabaseValue) {
-        if case .string(let text) = value.storage, StoredInstant.parse(text) != nil { self = .string(text); return }
+        // Only the shape is checked here: the field's codec parses the text once, as it does any stored moment.
+        if case .string(let text) = value.storage, StoredInstant.hasStoredShape(text) { self = .string(text); return }
         guard let date = Date.fromDatabaseValue(value) else { self = JSONValue(value); return }
         self = .string(StoredInstant.text(date))
     }
