@@ -152,7 +152,7 @@ def ask_every_request(ask):
 
 def ask_the_api(ask):
     """The JSON API's answers as one role: each record resource's list, its first record, a refused create of an empty
-    body, the lists under a first record and their first item, and the caller's notifications."""
+    body, the lists under a first record, their first item and a refused create there, and the caller's notifications."""
     for resource in API_RESOURCES:
         collection = "/api/v1/" + resource
         first = first_id(ask("GET", collection))
@@ -166,6 +166,7 @@ def ask_the_api(ask):
             item = first_id(ask("GET", listed))
             if item:
                 ask("GET", f"{listed}/{item}")
+            ask("POST", listed, {})
     ask("GET", "/api/v1/notifications")
 
 

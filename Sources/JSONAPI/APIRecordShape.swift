@@ -17,7 +17,8 @@ struct APIRecordShape<Record: Sendable>: Sendable {
 
     private let declaration: RecordDeclaration<Record>
     private let id: @Sendable (Record) -> UUID
-    private let version: @Sendable (Record) -> Int
+    /// nil for a kind the API shows without its version (assignments, which are only added and removed).
+    private let version: (@Sendable (Record) -> Int)?
     private let leftOut: Set<String>
     private let read: [Extra]
     private let write: [Extra]
@@ -26,7 +27,7 @@ struct APIRecordShape<Record: Sendable>: Sendable {
 
     /// `shown`: a body field's schema where it says more than the field's rule (a summary, null for a hidden value).
     /// `summaries`: a write field's summary.
-    init(_ declaration: RecordDeclaration<Record>, id: @escaping @Sendable (Record) -> UUID, version: @escaping @Sendable (Record) -> Int,
+    init(_ declaration: RecordDeclaration<Record>, id: @escaping @Sendable (Record) -> UUID, version: (@Sendable (Record) -> Int)?,
          leftOut: Set<String> = [], read: [Extra] = [], write: [Extra] = [], shown: [Field] = [], summaries: [String: String] = [:]) {
         (self.declaration, self.id, self.version, self.leftOut) = (declaration, id, version, leftOut)
         (self.read, self.write, self.summaries) = (read, write, summaries)
@@ -42,15 +43,16 @@ struct APIRecordShape<Record: Sendable>: Sendable {
 
     /// The fields a create or a change takes: each declared field people type, in declared order, then the version.
     var writeFields: [Field] {
-        let typed = declaration.fields.filter { $0.declaration.rule != nil && !$0.declaration.flags.contains(.meta) && !leftOut.contains($0.column) }
-        return Self.placing(write, among: typed.map { .input($0.column, $0.declaration.rule!, summaries[$0.column]) }) + [.version()]
+        let typed = declaration.fields.filter { !$0.declaration.flags.contains(.meta) && !leftOut.contains($0.column) }
+            .compactMap { field in field.declaration.rule.map { Field.input(field.column, $0, summaries[field.column]) } }
+        return Self.placing(write, among: typed) + (version == nil ? [] : [.version()])
     }
 
     /// The body's schema: the id, each declared field (required; null where the field is optional), the version and
     /// the edit times.
     var schema: [Field] {
         let fields = shownFields.map { shown[$0.column] ?? Self.property($0.declaration) }
-        return [.of("id", .uuid, required: true)] + Self.placing(read, among: fields) + [.version(required: true)]
+        return [.of("id", .uuid, required: true)] + Self.placing(read, among: fields) + (version == nil ? [] : [.version(required: true)])
             + timestampFields.map { Self.property($0.declaration) }
     }
 
@@ -59,7 +61,7 @@ struct APIRecordShape<Record: Sendable>: Sendable {
     func body(_ record: Record, hiding: Set<String> = [], extras: [String: any Encodable & Sendable] = [:]) -> RecordBody {
         var values: [String: any Encodable & Sendable] = extras
         values["id"] = id(record).text
-        values["version"] = version(record)
+        if let version { values["version"] = version(record) }
         for field in shownFields + timestampFields {
             values[field.column] = hiding.contains(field.column) ? JSONValue.null : Self.value(field, of: record)
         }
@@ -81,9 +83,10 @@ struct APIRecordShape<Record: Sendable>: Sendable {
         return field.value(of: record)
     }
 
-    /// A declared field in a body's schema: typed as its rule types it, a moment as a date-time.
+    /// A declared field in a body's schema: typed as its rule types it; without a rule, a moment as a date-time and a
+    /// reference to another record as its id.
     private static func property(_ field: FieldDeclaration) -> Field {
-        let kind = field.rule.map { Field.input(field.column, $0).kind } ?? (field.isInstant ? .dateTime : .text)
+        let kind = field.rule.map { Field.input(field.column, $0).kind } ?? (field.isInstant ? .dateTime : field.reference != nil ? .uuid : .text)
         return .of(field.column, kind, required: true, nullable: field.isOptional)
     }
 

@@ -49,4 +49,11 @@ import Testing
         #expect(fields.first { $0.name == "name" }?.required == true)
         #expect(fields.first { $0.name == "end_date" }?.nullable == true)
     }
+
+    @Test func aKindShownWithoutItsVersionHasNoneAndAReferenceWithoutARuleIsAnId() {
+        let schema = AssignmentResource.shape.schema
+        #expect(schema.map(\.name) == ["id", "activity_id", "participant_id", "participant_name", "role_id", "role_name", "assigned_at"])
+        #expect(schema.first { $0.name == "activity_id" }.map { "\($0.kind)" } == "uuid")
+        #expect(AssignmentResource.writeFields.map(\.name) == ["participant_id", "role_id"])
+    }
 }
