@@ -2,8 +2,9 @@
 
 A refactoring that should change no page is checked with it: one database of demo data is made, copied for each
 build, and each build serves its copy. The first build's pages are crawled for every role (following every link on
-the site, a few of each kind of address), a set of refused form submissions is added, and the second build is asked
-for exactly the same requests in the same order. Only what differs per request is masked (CSRF tokens and script
+the site, a few of each kind of address), a set of refused form submissions is added, then the JSON API is asked with
+a token for the same role (each record resource's list, its first record, and a refused create of an empty body; for
+read-only users once more with the privacy setting hiding contacts and homes), and the second build is asked for exactly the same requests in the same order. Only what differs per request is masked (CSRF tokens and script
 nonces); anything else that differs is reported, with the first lines of each difference.
 
     $VENV/bin/python scripts/compare_pages.py --before OLD_BINARY:OLD_CHECKOUT --after NEW_BINARY:NEW_CHECKOUT
@@ -15,6 +16,7 @@ import collections
 import difflib
 import html.parser
 import io
+import json
 import os
 import re
 import shutil
@@ -42,6 +44,10 @@ VOLATILE = [
 # Refused submissions: each form shown again with its errors (the form's error state).
 REFUSED_FORMS = ["/participants/new", "/venues/new", "/areas/new", "/activities/new", "/visit-lists/new",
                  "/users/new", "/activity-types/new", "/roles/new"]
+# The JSON API's record resources: each one's list, first record and a refused create are compared.
+API_RESOURCES = ["participants", "venues", "areas", "activities", "activity-types", "roles", "users", "visit-lists"]
+# Lists under the first record of a resource, compared with their first item.
+API_SUB_RESOURCES = [("activities", "assignments"), ("visit-lists", "stops")]
 PER_SHAPE = 3
 MOST_PAGES_PER_ROLE = 600
 
@@ -144,8 +150,39 @@ def ask_every_request(ask):
         ask("POST", path)
 
 
-def answer(base, session, method, path):
-    if method == "GET":
+def ask_the_api(ask):
+    """The JSON API's answers as one role: each record resource's list, its first record, a refused create of an empty
+    body, the lists under a first record, their first item and a refused create there, and the caller's notifications."""
+    for resource in API_RESOURCES:
+        collection = "/api/v1/" + resource
+        first = first_id(ask("GET", collection))
+        if first:
+            ask("GET", f"{collection}/{first}")
+        ask("POST", collection, {})
+    for resource, sub in API_SUB_RESOURCES:
+        parent = first_id(ask("GET", "/api/v1/" + resource))
+        if parent:
+            listed = f"/api/v1/{resource}/{parent}/{sub}"
+            item = first_id(ask("GET", listed))
+            if item:
+                ask("GET", f"{listed}/{item}")
+            ask("POST", listed, {})
+    ask("GET", "/api/v1/notifications")
+
+
+def first_id(body):
+    """The id of a list answer's first item, or None."""
+    try:
+        items = json.loads(body or "null")["items"]
+        return items[0]["id"] if items else None
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def answer(base, session, method, path, json_body=None):
+    if json_body is not None:
+        reply = session.request(method, base + path, json=json_body, allow_redirects=False)
+    elif method == "GET":
         reply = session.get(base + path, allow_redirects=False)
     else:
         form = session.get(base + path)
@@ -165,13 +202,47 @@ def unpacked(archive):
         return b"".join(b"== " + name.encode() + b"\n" + members.read(name) + b"\n" for name in members.namelist())
 
 
-def make_community(binary, resources, data):
+def api_session(base, email):
+    """A session that sends a bearer token for the account, as API clients do."""
+    session = requests.Session()
+    answer = session.post(base + "/api/v1/auth/login", json={"email": email, "password": PASSWORD})
+    if answer.status_code != 200:
+        sys.exit(f"compare_pages: API sign-in as {email} answered {answer.status_code}")
+    session.headers["Authorization"] = "Bearer " + answer.json()["access_token"]
+    return session
+
+
+def make_community(binary, resources, data, folder):
     env = dict(os.environ, FIELDBOOK_PASSWORD_COST="test")
     subprocess.run([binary, "demo-data", "--data", data, "--resources", resources, "--participants", "400",
                     "--activities", "80", "--venues", "40"], check=True, env=env, stdout=subprocess.DEVNULL)
     for role, email in ROLES:
         subprocess.run([binary, "create-user", "--data", data, "--resources", resources, "--email", email, "--role", role],
                        input=PASSWORD + "\n", text=True, check=True, env=env, stdout=subprocess.DEVNULL)
+    add_visit_list(Server(binary, resources, data, os.path.join(folder, "community.log")))
+
+
+def add_visit_list(server):
+    """A visit list with a stop at the first venue, which demo data lacks, so that the API's visit answers hold one."""
+    try:
+        session = api_session(server.base, ROLES[0][1])
+        organizer = session.get(server.base + "/api/v1/users").json()["items"][0]["id"]
+        venue = session.get(server.base + "/api/v1/venues").json()["items"][0]["id"]
+        made = session.post(server.base + "/api/v1/visit-lists", json={
+            "name": "Door to door", "visit_date": "2026-03-12", "purpose": "Invitations", "script": "", "assigned_user_id": organizer,
+            "status": "PLANNED"})
+        if made.status_code != 201:
+            sys.exit(f"compare_pages: making a visit list answered {made.status_code} {made.text}")
+        session.post(f"{server.base}/api/v1/visit-lists/{made.json()['id']}/stops", json={"venue_id": venue})
+    finally:
+        server.stop()
+
+
+def hide_from_read_only(base, session):
+    """The administrators' privacy setting: read-only users see participants' notes, not their contacts or homes."""
+    form = session.get(base + "/settings/privacy")
+    session.post(base + "/settings/privacy", data={"csrf_token": csrf(form.text), "read_only_notes": "on"},
+                 allow_redirects=False)
 
 
 def build(argument):
@@ -188,7 +259,7 @@ def main():
     before, after = build(arguments.before), build(arguments.after)
     folder = tempfile.mkdtemp(prefix="fieldbook-compare-")
     try:
-        make_community(*before, os.path.join(folder, "community"))
+        make_community(*before, os.path.join(folder, "community"), folder)
         for side in ("before", "after"):
             shutil.copytree(os.path.join(folder, "community"), os.path.join(folder, side))
         servers = {side: Server(*build_, os.path.join(folder, side), os.path.join(folder, side + ".log"))
@@ -198,16 +269,23 @@ def main():
             for role, email in ROLES:
                 sessions = {side: sign_in(server.base, email) for side, server in servers.items()}
 
-                def ask(method, path):
+                def ask(method, path, json_body=None):
                     nonlocal compared
-                    pair = {side: answer(servers[side].base, sessions[side], method, path) for side in servers}
+                    pair = {side: answer(servers[side].base, sessions[side], method, path, json_body) for side in servers}
                     compared += 1
                     if pair["before"] != pair["after"]:
                         differing.append((role, method, path, pair))
                     head, _, body = pair["before"].partition(b"\n")
-                    return body.decode(errors="replace") if b"text/html" in head else None
+                    return body.decode(errors="replace") if b"text/html" in head or b"application/json" in head else None
 
                 ask_every_request(ask)
+                sessions = {side: api_session(server.base, email) for side, server in servers.items()}
+                ask_the_api(ask)
+                if role == "read-only":
+                    for side, server in servers.items():
+                        hide_from_read_only(server.base, sign_in(server.base, ROLES[0][1]))
+                    role = "read-only, contacts and homes hidden"
+                    ask_the_api(ask)
         finally:
             for server in servers.values():
                 server.stop()

@@ -98,7 +98,7 @@ enum JSONRoutes {
     static var components: [String: [Field]] {
         var all: [String: [Field]] = [
             "Health": HealthEndpoint.fields,
-            "Category": CategoryResource.fields,
+            "Category": CategoryResource.shape.schema,
             "CategoryWrite": CategoryResource.writeFields,
         ]
         let parts: [[String: [Field]]] = [AuthResource.components, AreaResource.components, VenueResource.components,

@@ -22,7 +22,7 @@ public struct FieldCodec<Value>: Sendable {
 
 extension JSONValue {
     /// The value as text: strings as they are, numbers written out, null as empty.
-    var text: String {
+    public var text: String {
         switch self {
         case .string(let value): value
         case .int(let value): String(value)

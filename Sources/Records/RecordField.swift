@@ -45,6 +45,7 @@ public struct RecordField<Record>: Sendable {
     public let declaration: FieldDeclaration
     private let read: @Sendable (Record) -> JSONValue
     private let write: @Sendable (inout Record, JSONValue) -> Void
+    private let readTyped: @Sendable (Record) -> Any
 
     public init<Value>(_ keyPath: WritableKeyPath<Record, Value> & Sendable, _ column: String, _ codec: FieldCodec<Value>,
                        label: String, rule: FieldRule? = nil, example: String? = nil, references: (entity: String, onDelete: Reference.OnDelete)? = nil,
@@ -54,12 +55,17 @@ public struct RecordField<Record>: Sendable {
             reference: references.map { Reference(column, $0.entity, $0.onDelete) }, flags: flags, isInstant: codec.isInstant)
         read = { codec.encode($0[keyPath: keyPath]) }
         write = { $0[keyPath: keyPath] = codec.decode($1) }
+        readTyped = { $0[keyPath: keyPath] }
     }
 
     public var column: String { declaration.column }
 
     /// The field's value on `record`, as its column stores it.
     public func value(of record: Record) -> JSONValue { read(record) }
+
+    /// The field's Swift value on `record`: the JSON API writes a moment from its `Date`, in the API's own shape, since
+    /// the stored text rounds it differently.
+    public func typedValue(of record: Record) -> Any { readTyped(record) }
 
     /// Sets the field on `record` from a stored value.
     public func assign(_ value: JSONValue, to record: inout Record) { write(&record, value) }

@@ -1,47 +1,26 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
 /// Activities: search and filters as on the activity list, venues kept as history, completion.
 enum ActivityResource {
-    struct Body: Encodable, Sendable {
-        let id: String
-        let name: String
-        @Null var description: String?
-        let activityTypeId: String
-        let startDate: String
-        @Null var endDate: String?
-        let status: String
-        let venueIds: [String]
-        let version: Int
-        let createdAt: Date
-        let updatedAt: Date
-    }
+    /// The body, schema and write fields derived from the declared fields, with the venues the activity is held at now.
+    static let shape = APIRecordShape(
+        Activity.declaration, id: { $0.id }, version: { $0.version },
+        read: [.init(.of("venue_ids", .uuidList, required: true, "Venues it is held at now"))],
+        write: [.init(.input("venue_ids", .idList(ActivityInput.Rules.venueIds), "The venues it is held at now; absent keeps the current ones")),
+                .init(.input("venues_from", .date(ActivityInput.Rules.venuesFrom),
+                             "From when a venue change applies; the start date for a new activity, today otherwise"))],
+        summaries: ["end_date": "After start_date for a finite activity; null or absent for an ongoing one"])
 
     static let statuses = ActivityStatus.allCases.map(\.rawValue)
-    static let writeFields: [Field] = [
-        .input("name", .text(ActivityInput.Rules.name)),
-        .input("description", .text(ActivityInput.Rules.description)),
-        .input("activity_type_id", .id(ActivityInput.Rules.typeId)),
-        .input("start_date", .date(ActivityInput.Rules.startDate)),
-        .input("end_date", .date(ActivityInput.Rules.endDate), "After start_date for a finite activity; null or absent for an ongoing one"),
-        .input("status", .choice(ActivityInput.Rules.status)),
-        .input("venue_ids", .idList(ActivityInput.Rules.venueIds), "The venues it is held at now; absent keeps the current ones"),
-        .input("venues_from", .date(ActivityInput.Rules.venuesFrom),
-               "From when a venue change applies; the start date for a new activity, today otherwise"),
-        .version(),
-    ]
+    static let writeFields = shape.writeFields
 
     static let components: [String: [Field]] = [
-        "Activity": [
-            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("description", .text, required: true, nullable: true),
-            .of("activity_type_id", .uuid, required: true), .of("start_date", .date, required: true),
-            .of("end_date", .date, required: true, nullable: true), .of("status", .choice(statuses), required: true),
-            .of("venue_ids", .uuidList, required: true, "Venues it is held at now"),
-            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
-        ],
+        "Activity": shape.schema,
         "ActivityWrite": writeFields,
     ]
 
@@ -56,7 +35,7 @@ enum ActivityResource {
         .of(ListParameter.sort.name, .choice(ActivityQuery.Sort.allCases.map(\.rawValue)), "Default start"),
         .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default desc"),
     ])
-    static let handlers = RecordEndpoints<Activity, ActivityInput, Body>(
+    static let handlers = RecordEndpoints<Activity, ActivityInput, RecordBody>(
         fields: writeFields, routes: APIPaths.activities, load: { try $0.activity(id: $1) },
         input: { body, keep, current, context in input(body, keep: keep, venues: try current.map { try currentVenues(of: $0.id, context) } ?? []) },
         make: { try $0.createActivity($1, by: $2) }, change: { try $0.updateActivity(id: $1, $2, expectedVersion: $3, by: $4) },
@@ -66,11 +45,8 @@ enum ActivityResource {
     static let completeDoc = APIOperation(id: "completeActivity", summary: "Mark an activity completed; an ongoing one, or one ending later, ends today",
                                           success: .json("Activity"), conflict: true, protected: true)
 
-    static func body(_ activity: Activity, _ context: APIContext) throws -> Body {
-        let venues = try currentVenues(of: activity.id, context)
-        return Body(id: activity.id.text, name: activity.name, description: activity.description, activityTypeId: activity.typeId.text,
-                    startDate: activity.startDate.description, endDate: activity.endDate?.description, status: activity.status.rawValue,
-                    venueIds: venues, version: activity.version, createdAt: activity.createdAt, updatedAt: activity.updatedAt)
+    static func body(_ activity: Activity, _ context: APIContext) throws -> RecordBody {
+        shape.body(activity, extras: ["venue_ids": try currentVenues(of: activity.id, context)])
     }
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
@@ -88,11 +64,10 @@ enum ActivityResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out, `venues` the current venues.
     private static func input(_ body: APIBody, keep: Activity?, venues: [String]) -> ActivityInput {
-        let end = body.text("end_date", otherwise: keep?.endDate?.description)
-        return ActivityInput(name: body.text("name", otherwise: keep?.name), description: body.text("description", otherwise: keep?.description),
-                             typeId: body.text("activity_type_id", otherwise: keep?.typeId.text),
-                             startDate: body.text("start_date", otherwise: keep?.startDate.description), duration: end.isEmpty ? "ongoing" : "finite",
-                             endDate: end, status: body.text("status", otherwise: keep?.status.rawValue),
+        let text = shape.texts(body, keep: keep)
+        let end = text["end_date"]
+        return ActivityInput(name: text["name"], description: text["description"], typeId: text["activity_type_id"],
+                             startDate: text["start_date"], duration: end.isEmpty ? "ongoing" : "finite", endDate: end, status: text["status"],
                              venueIds: body.strings("venue_ids") ?? venues, venuesFrom: body.text("venues_from"))
     }
 }

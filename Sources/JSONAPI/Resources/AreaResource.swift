@@ -1,25 +1,17 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
 /// Geographic areas: the hierarchy, its sub-lists and statistics.
 enum AreaResource {
-    struct Body: Encodable, Sendable {
-        let id: String
-        let name: String
-        let areaType: String
-        @Null var parentId: String?
-        let version: Int
-        let createdAt: Date
-        let updatedAt: Date
+    /// The body, schema and write fields derived from the declared fields.
+    static let shape = APIRecordShape(GeographicArea.declaration, id: { $0.id }, version: { $0.version },
+                                      summaries: ["parent_id": "The enclosing area; null or absent for a top-level area"])
 
-        init(_ area: GeographicArea) {
-            (id, name, areaType, parentId) = (area.id.text, area.name, area.areaType.rawValue, area.parentId?.text)
-            (version, createdAt, updatedAt) = (area.version, area.createdAt, area.updatedAt)
-        }
-    }
+    static func body(_ area: GeographicArea) -> RecordBody { shape.body(area) }
 
     struct Statistics: Encodable, Sendable {
         let totalActivities: Int
@@ -28,20 +20,10 @@ enum AreaResource {
         let ongoingActivities: Int
     }
 
-    static let areaTypes = AreaType.allCases.map(\.rawValue)
-    static let writeFields: [Field] = [
-        .input("name", .text(AreaInput.Rules.name)),
-        .input("area_type", .choice(AreaInput.Rules.areaType)),
-        .input("parent_id", .id(AreaInput.Rules.parentId), "The enclosing area; null or absent for a top-level area"),
-        .version(),
-    ]
+    static let writeFields = shape.writeFields
 
     static let components: [String: [Field]] = [
-        "Area": [
-            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("area_type", .choice(areaTypes), required: true),
-            .of("parent_id", .uuid, required: true, nullable: true), .version(required: true),
-            .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
-        ],
+        "Area": shape.schema,
         "AreaWrite": writeFields,
         "AreaStatistics": ["total_activities", "total_participants", "active_activities", "ongoing_activities"].map {
             Field.of($0, .integer, required: true)
@@ -49,10 +31,10 @@ enum AreaResource {
     ]
 
     static let docs = ResourceDocs(schema: "Area", plural: "Areas", listQuery: [])
-    static let handlers = RecordEndpoints<GeographicArea, AreaInput, Body>(
+    static let handlers = RecordEndpoints<GeographicArea, AreaInput, RecordBody>(
         fields: writeFields, routes: APIPaths.areas, load: { try $0.area(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
         make: { try $0.createArea($1, by: $2) }, change: { try $0.updateArea(id: $1, $2, expectedVersion: $3, by: $4) },
-        remove: { try $0.deleteArea(id: $1, by: $2) }, body: { area, _ in Body(area) }
+        remove: { try $0.deleteArea(id: $1, by: $2) }, body: { area, _ in body(area) }
     ).handlers(list: list)
 
     static let childrenDoc = APIOperation(id: "listAreaChildren", summary: "The areas directly inside an area", query: APIOperation.paging,
@@ -66,23 +48,23 @@ enum AreaResource {
 
     /// Every area in tree order: each parent before its children, siblings by name.
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        APIResponse.ok(ListEnvelope(all: try context.database.areaTree().map { Body($0.area) }, page: try context.pageRequest()))
+        APIResponse.ok(ListEnvelope(all: try context.database.areaTree().map { body($0.area) }, page: try context.pageRequest()))
     }
 
     @Sendable static func children(_ context: APIContext) throws -> Response {
         let id = try context.existingId(context.database.area(id:))
-        return APIResponse.ok(ListEnvelope(all: try context.database.childAreas(of: id).map(Body.init), page: try context.pageRequest()))
+        return APIResponse.ok(ListEnvelope(all: try context.database.childAreas(of: id).map(body), page: try context.pageRequest()))
     }
 
     @Sendable static func ancestors(_ context: APIContext) throws -> Response {
         let id = try context.existingId(context.database.area(id:))
-        return APIResponse.ok(ListEnvelope(all: try context.database.ancestors(of: id).map(Body.init), page: try context.pageRequest()))
+        return APIResponse.ok(ListEnvelope(all: try context.database.ancestors(of: id).map(body), page: try context.pageRequest()))
     }
 
     @Sendable static func venues(_ context: APIContext) throws -> Response {
         let id = try context.existingId(context.database.area(id:))
         let page = try context.database.venues(inArea: id, page: try context.pageRequest())
-        return APIResponse.ok(ListEnvelope(page) { VenueResource.Body($0.venue) })
+        return APIResponse.ok(ListEnvelope(page) { VenueResource.body($0.venue) })
     }
 
     @Sendable static func statistics(_ context: APIContext) throws -> Response {
@@ -94,7 +76,7 @@ enum AreaResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: GeographicArea?) -> AreaInput {
-        AreaInput(name: body.text("name", otherwise: keep?.name), areaType: body.text("area_type", otherwise: keep?.areaType.rawValue),
-                         parentId: body.text("parent_id", otherwise: keep?.parentId?.text))
+        let text = shape.texts(body, keep: keep)
+        return AreaInput(name: text["name"], areaType: text["area_type"], parentId: text["parent_id"])
     }
 }

@@ -1,39 +1,27 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
 /// Who takes part in an activity and in which role; the same participant in the same role twice is refused (409).
 enum AssignmentResource {
-    struct Body: Encodable, Sendable {
-        let id: String
-        let activityId: String
-        let participantId: String
-        let participantName: String
-        let roleId: String
-        let roleName: String
-        let assignedAt: Date
+    /// The body, schema and write fields derived from the declared fields, with the names of the participant and the role.
+    static let shape = APIRecordShape(
+        AssignmentRow.declaration, id: { $0.id }, version: nil,
+        read: [.init(.of("participant_name", .text, required: true), after: "participant_id"),
+               .init(.of("role_name", .text, required: true), after: "role_id")])
+    static let writeFields = shape.writeFields
 
-        init(_ assignment: Assignment) {
-            (id, activityId, participantId) = (assignment.id.text, assignment.activityId.text, assignment.participantId.text)
-            (participantName, roleId, roleName) = (assignment.participantName, assignment.roleId.text, assignment.roleName)
-            assignedAt = assignment.assignedAt
-        }
+    static let components: [String: [Field]] = ["Assignment": shape.schema, "AssignmentWrite": writeFields]
+
+    static func body(_ assignment: Assignment) -> RecordBody {
+        var row = AssignmentRow(activityId: assignment.activityId, participantId: assignment.participantId, roleId: assignment.roleId,
+                                assignedAt: assignment.assignedAt)
+        row.id = assignment.id
+        return shape.body(row, extras: ["participant_name": assignment.participantName, "role_name": assignment.roleName])
     }
-
-    static let writeFields: [Field] = [
-        .input("participant_id", .id(AssignmentRules.participantId)), .input("role_id", .id(AssignmentRules.roleId)),
-    ]
-
-    static let components: [String: [Field]] = [
-        "Assignment": [
-            .of("id", .uuid, required: true), .of("activity_id", .uuid, required: true), .of("participant_id", .uuid, required: true),
-            .of("participant_name", .text, required: true), .of("role_id", .uuid, required: true), .of("role_name", .text, required: true),
-            .of("assigned_at", .dateTime, required: true),
-        ],
-        "AssignmentWrite": writeFields,
-    ]
 
     static let listDoc = APIOperation(id: "listAssignments", summary: "Who takes part in an activity, by name", query: APIOperation.paging,
                                       success: .page("Assignment"))
@@ -44,11 +32,11 @@ enum AssignmentResource {
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
         let id = try context.existingId(context.database.activity(id:))
-        return APIResponse.ok(ListEnvelope(all: try context.database.assignments(ofActivity: id).map(Body.init), page: try context.pageRequest()))
+        return APIResponse.ok(ListEnvelope(all: try context.database.assignments(ofActivity: id).map(body), page: try context.pageRequest()))
     }
 
     @Sendable static func get(_ context: APIContext) throws -> Response {
-        APIResponse.ok(Body(try assignment(context)))
+        APIResponse.ok(body(try assignment(context)))
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
@@ -56,7 +44,7 @@ enum AssignmentResource {
         let body = try context.body(writeFields, mode: .full)
         let assignment = try context.database.assign(participant: body.text("participant_id"), role: body.text("role_id"),
                                                      toActivity: activity, by: context.actor)
-        return APIResponse.created(Body(assignment), at: APIPaths.assignment(activity, assignment.id))
+        return APIResponse.created(Self.body(assignment), at: APIPaths.assignment(activity, assignment.id))
     }
 
     @Sendable static func delete(_ context: APIContext) throws -> Response {

@@ -11,13 +11,13 @@ enum AuthResource {
         let refreshToken: String
         let tokenType = "Bearer"
         let expiresIn: Int
-        let user: UserResource.Body
+        let user: RecordBody
 
         init(_ pair: APITokenPair) {
             accessToken = pair.accessToken
             refreshToken = pair.refreshToken
             expiresIn = pair.expiresIn
-            user = UserResource.Body(pair.user)
+            user = UserResource.body(pair.user)
         }
     }
 

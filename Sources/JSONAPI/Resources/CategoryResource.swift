@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -8,30 +9,12 @@ import Surface
 struct CategoryResource: Sendable {
     let kind: CategoryKind
 
-    struct Body: Encodable, Sendable {
-        let id: String
-        let name: String
-        let isPredefined: Bool
-        let version: Int
-        let createdAt: Date
-        let updatedAt: Date
-
-        init(_ category: Domain.Category) {
-            (id, name, isPredefined) = (category.id.text, category.name, category.isPredefined)
-            (version, createdAt, updatedAt) = (category.version, category.createdAt, category.updatedAt)
-        }
-    }
-
-    static let fields: [Field] = [
-        .of("id", .uuid, required: true),
-        .of("name", .text, required: true),
-        .of("is_predefined", .boolean, required: true, "Predefined entries are shared by every Fieldbook and cannot be changed"),
-        .version(required: true),
-        .of("created_at", .dateTime, required: true),
-        .of("updated_at", .dateTime, required: true),
-    ]
-    /// The same limits for both kinds; only the message for a blank name names the kind.
-    static let writeFields: [Field] = [.input("name", .text(CategoryInput.nameRule(.activityType))), .version()]
+    /// The body, schema and write fields derived from the declared fields. The same limits for both kinds; only the
+    /// message for a blank name names the kind.
+    static let shape = APIRecordShape(
+        Domain.Category.declaration(.activityType), id: { $0.id }, version: { $0.version },
+        shown: [.of("is_predefined", .boolean, required: true, "Predefined entries are shared by every Fieldbook and cannot be changed")])
+    static let writeFields = shape.writeFields
 
     var docs: ResourceDocs {
         var docs = ResourceDocs(schema: "Category", plural: kind == .activityType ? "ActivityTypes" : "Roles", listQuery: [], protected: true)
@@ -41,17 +24,17 @@ struct CategoryResource: Sendable {
 
     var handlers: RecordHandlers {
         let kind = kind
-        return RecordEndpoints<Domain.Category, CategoryInput, Body>(
+        return RecordEndpoints<Domain.Category, CategoryInput, RecordBody>(
             fields: Self.writeFields, routes: APIPaths.categories(kind), load: { try $0.category(kind, id: $1) },
-            input: { body, keep, _, _ in CategoryInput(name: body.text("name", otherwise: keep?.name)) },
+            input: { body, keep, _, _ in CategoryInput(name: Self.shape.texts(body, keep: keep)["name"]) },
             make: { try $0.createCategory(kind, $1, by: $2) }, change: { try $0.updateCategory(kind, id: $1, $2, expectedVersion: $3, by: $4) },
-            remove: { try $0.deleteCategory(kind, id: $1, by: $2) }, body: { category, _ in Body(category) }
+            remove: { try $0.deleteCategory(kind, id: $1, by: $2) }, body: { category, _ in Self.shape.body(category) }
         ).handlers(list: list)
     }
 
     private var list: APIHandler {
         { [kind] context in
-            APIResponse.ok(ListEnvelope(all: try context.database.categories(kind).map(Body.init), page: try context.pageRequest()))
+            APIResponse.ok(ListEnvelope(all: try context.database.categories(kind).map { Self.shape.body($0) }, page: try context.pageRequest()))
         }
     }
 }

@@ -1,30 +1,27 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
 /// Participants: search and filters as on the participant list, and where each has lived.
 enum ParticipantResource {
-    struct Body: Encodable, Sendable {
-        let id: String
-        let name: String
-        @Null var email: String?
-        @Null var phone: String?
-        @Null var notes: String?
-        @Null var homeVenueId: String?
-        let version: Int
-        let createdAt: Date
-        let updatedAt: Date
+    /// The body, schema and write fields derived from the declared fields; the privacy setting may hide some (`hidden`).
+    static let shape = APIRecordShape(
+        Participant.declaration, id: { $0.id }, version: { $0.version },
+        write: [.init(.input("moved_on", .date(ParticipantInput.Rules.movedOn), "From when a new home venue applies (address history); today when absent"))],
+        shown: [.of("email", .text, required: true, nullable: true, "null for read-only callers when the privacy setting hides contact details")],
+        summaries: ["phone": "Digits, spaces, dashes, dots and brackets, optionally starting with +; 7 to 15 digits",
+                    "home_venue_id": "Where the participant lives; null for no home venue"])
 
-        /// What `seen` hides (the privacy setting, for read-only callers) is null.
-        init(_ participant: Participant, seen: ParticipantVisibility) {
-            (id, name) = (participant.id.text, participant.name)
-            (email, phone) = seen.contacts ? (participant.email, participant.phone) : (nil, nil)
-            notes = seen.notes ? participant.notes : nil
-            homeVenueId = seen.homes ? participant.homeVenueId?.text : nil
-            (version, createdAt, updatedAt) = (participant.version, participant.createdAt, participant.updatedAt)
-        }
+    /// The participant as the API writes it: what `seen` hides (the privacy setting, for read-only callers) is null.
+    static func body(_ participant: Participant, seen: ParticipantVisibility) -> RecordBody {
+        shape.body(participant, hiding: hidden(seen))
+    }
+
+    private static func hidden(_ seen: ParticipantVisibility) -> Set<String> {
+        Set((seen.contacts ? [] : ["email", "phone"]) + (seen.notes ? [] : ["notes"]) + (seen.homes ? [] : ["home_venue_id"]))
     }
 
     struct Period: Encodable, Sendable {
@@ -40,23 +37,10 @@ enum ParticipantResource {
         }
     }
 
-    static let writeFields: [Field] = [
-        .input("name", .text(ParticipantInput.Rules.name)),
-        .input("email", .text(ParticipantInput.Rules.email)),
-        .input("phone", .text(ParticipantInput.Rules.phone), "Digits, spaces, dashes, dots and brackets, optionally starting with +; 7 to 15 digits"),
-        .input("notes", .text(ParticipantInput.Rules.notes)),
-        .input("home_venue_id", .id(ParticipantInput.Rules.homeVenueId), "Where the participant lives; null for no home venue"),
-        .input("moved_on", .date(ParticipantInput.Rules.movedOn), "From when a new home venue applies (address history); today when absent"),
-        .version(),
-    ]
+    static let writeFields = shape.writeFields
 
     static let components: [String: [Field]] = [
-        "Participant": [
-            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("email", .text, required: true, nullable: true, "null for read-only callers when the privacy setting hides contact details"),
-            .of("phone", .text, required: true, nullable: true), .of("notes", .text, required: true, nullable: true),
-            .of("home_venue_id", .uuid, required: true, nullable: true),
-            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
-        ],
+        "Participant": shape.schema,
         "ParticipantWrite": writeFields,
         "ParticipantMergeWrite": mergeFields,
         "PossibleDuplicate": [
@@ -76,10 +60,10 @@ enum ParticipantResource {
         .of(ListParameter.sort.name, .choice(ParticipantQuery.Sort.allCases.map(\.rawValue)), "Default name"),
         .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default asc"),
     ])
-    static let handlers = RecordEndpoints<Participant, ParticipantInput, Body>(
+    static let handlers = RecordEndpoints<Participant, ParticipantInput, RecordBody>(
         fields: writeFields, routes: APIPaths.participants, load: { try $0.participant(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
         make: { try $0.createParticipant($1, by: $2) }, change: { try $0.updateParticipant(id: $1, $2, expectedVersion: $3, by: $4) },
-        remove: { try $0.deleteParticipant(id: $1, by: $2) }, body: { participant, context in Body(participant, seen: try visibility(context)) }
+        remove: { try $0.deleteParticipant(id: $1, by: $2) }, body: { participant, context in body(participant, seen: try visibility(context)) }
     ).handlers(list: list)
 
     /// One participant who may be the person described, and why (the page form's duplicate check).
@@ -118,7 +102,7 @@ enum ParticipantResource {
         let merged = try context.database.mergeParticipants(ParticipantMerge(
             kept: kept, removed: valid.removed, fromRemoved: valid.fromRemoved,
             keptVersion: body.integer("kept_version"), removedVersion: body.integer("removed_version")), by: context.actor)
-        return APIResponse.ok(Body(merged, seen: .everything))
+        return APIResponse.ok(Self.body(merged, seen: .everything))
     }
 
     static let duplicatesDoc = APIOperation(
@@ -144,7 +128,7 @@ enum ParticipantResource {
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
         let (query, seen) = try visibleQuery(context)
-        return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { Body($0.participant, seen: seen) })
+        return APIResponse.ok(ListEnvelope(try context.database.participants(query)) { body($0.participant, seen: seen) })
     }
 
     /// The list's filters as the caller may use them (the list and its export): a filter on what they may not see is refused.
@@ -175,9 +159,8 @@ enum ParticipantResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: Participant?) -> ParticipantInput {
-        ParticipantInput(name: body.text("name", otherwise: keep?.name), email: body.text("email", otherwise: keep?.email),
-                         phone: body.text("phone", otherwise: keep?.phone),
-                         notes: body.text("notes", otherwise: keep?.notes), homeVenueId: body.text("home_venue_id", otherwise: keep?.homeVenueId?.text),
-                         movedOn: body.text("moved_on"))
+        let text = shape.texts(body, keep: keep)
+        return ParticipantInput(name: text["name"], email: text["email"], phone: text["phone"], notes: text["notes"],
+                                homeVenueId: text["home_venue_id"], movedOn: body.text("moved_on"))
     }
 }

@@ -1,28 +1,18 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
 /// Accounts, for administrators: create, change name/role/disabled, reset a password. Users are never deleted (disable them).
 enum UserResource {
-    struct Body: Encodable, Sendable {
-        let id: String
-        let email: String
-        let name: String
-        let role: String
-        let isDisabled: Bool
-        let version: Int
-        let createdAt: Date
-        let updatedAt: Date
+    /// The body and schema derived from the declared fields, without the password hash.
+    static let shape = APIRecordShape(UserRow.declaration, id: { $0.id }, version: { $0.version }, leftOut: ["password_hash"],
+                                      shown: [.of("is_disabled", .boolean, required: true)])
 
-        init(_ user: User) {
-            (id, email, name, role, isDisabled) = (user.id.text, user.email, user.name, user.role.rawValue, user.isDisabled)
-            (version, createdAt, updatedAt) = (user.version, user.createdAt, user.updatedAt)
-        }
-    }
+    static func body(_ user: User) -> RecordBody { shape.body(UserRow(user: user, passwordHash: "")) }
 
-    static let roles = UserRole.allCases.map(\.rawValue)
     static let passwordField = Field.input("password", .text(AccountRules.password))
     static let createFields: [Field] = [
         .input("name", .text(AccountRules.name)),
@@ -38,11 +28,7 @@ enum UserResource {
     ]
 
     static let components: [String: [Field]] = [
-        "User": [
-            .of("id", .uuid, required: true), .of("email", .text, required: true), .of("name", .text, required: true),
-            .of("role", .choice(roles), required: true), .of("is_disabled", .boolean, required: true),
-            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
-        ],
+        "User": shape.schema,
         "UserCreate": createFields,
         "UserWrite": writeFields,
         "PasswordReset": [passwordField],
@@ -59,11 +45,11 @@ enum UserResource {
                                           body: "PasswordReset", success: .noContent)
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
-        APIResponse.ok(ListEnvelope(all: try context.database.users().map(Body.init), page: try context.pageRequest()))
+        APIResponse.ok(ListEnvelope(all: try context.database.users().map(body), page: try context.pageRequest()))
     }
 
     @Sendable static func get(_ context: APIContext) throws -> Response {
-        APIResponse.ok(Body(try context.database.user(id: try context.id())))
+        APIResponse.ok(body(try context.database.user(id: try context.id())))
     }
 
     @Sendable static func create(_ context: APIContext) throws -> Response {
@@ -71,7 +57,7 @@ enum UserResource {
             NewUserInput(name: body.text("name"), email: body.text("email"), role: body.text("role"), password: body.text("password"),
                          passwordConfirmation: body.text("password"))
         }) { try context.database.createUser($0, by: context.actor) }
-        return APIResponse.created(Body(user), at: APIPaths.users.item(user.id))
+        return APIResponse.created(body(user), at: APIPaths.users.item(user.id))
     }
 
     @Sendable static func update(_ context: APIContext, mode: WriteMode) throws -> Response {
@@ -85,7 +71,7 @@ enum UserResource {
             if let version, version != currentVersion { throw DomainError.staleVersion(entity: "user") }
             return try context.database.updateUser(id: id, input, by: context.actor)
         }
-        return APIResponse.ok(Body(user))
+        return APIResponse.ok(body(user))
     }
 
     @Sendable static func resetPassword(_ context: APIContext) throws -> Response {

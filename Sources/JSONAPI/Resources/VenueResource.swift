@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -11,25 +12,18 @@ enum VenueResource {
         let longitude: Double
     }
 
-    struct Body: Encodable, Sendable {
-        let id: String
-        let name: String
-        let address: String
-        let geographicAreaId: String
-        @Null var coordinates: Coordinates?
-        @Null var venueType: String?
-        let version: Int
-        let createdAt: Date
-        let updatedAt: Date
+    /// The body, schema and write fields derived from the declared fields, latitude and longitude shown as one
+    /// `coordinates` object.
+    static let shape = APIRecordShape(
+        Venue.declaration, id: { $0.id }, version: { $0.version }, leftOut: ["latitude", "longitude"],
+        read: [.init(.of("coordinates", .object(coordinateFields), required: true, nullable: true), after: "geographic_area_id")],
+        write: [.init(.of("coordinates", .object(coordinateFields), nullable: true, "Both or neither: null or absent for none"), after: "geographic_area_id")],
+        summaries: ["geographic_area_id": "The area the venue is in"])
 
-        init(_ venue: Venue) {
-            (id, name, address, geographicAreaId) = (venue.id.text, venue.name, venue.address, venue.areaId.text)
-            if let latitude = venue.latitude, let longitude = venue.longitude {
-                coordinates = Coordinates(latitude: latitude, longitude: longitude)
-            }
-            venueType = venue.venueType?.rawValue
-            (version, createdAt, updatedAt) = (venue.version, venue.createdAt, venue.updatedAt)
-        }
+    static func body(_ venue: Venue) -> RecordBody {
+        var coordinates: Coordinates?
+        if let latitude = venue.latitude, let longitude = venue.longitude { coordinates = Coordinates(latitude: latitude, longitude: longitude) }
+        return shape.body(venue, extras: ["coordinates": coordinates])
     }
 
     static let venueTypes = VenueType.allCases.map(\.rawValue)
@@ -37,25 +31,12 @@ enum VenueResource {
         .input("latitude", .number(VenueInput.Rules.latitude)),
         .input("longitude", .number(VenueInput.Rules.longitude)),
     ]
-    static let writeFields: [Field] = [
-        .input("name", .text(VenueInput.Rules.name)),
-        .input("address", .text(VenueInput.Rules.address)),
-        .input("geographic_area_id", .id(VenueInput.Rules.areaId), "The area the venue is in"),
-        .of("coordinates", .object(coordinateFields), nullable: true, "Both or neither: null or absent for none"),
-        .input("venue_type", .choice(VenueInput.Rules.venueType)),
-        .version(),
-    ]
+    static let writeFields = shape.writeFields
     /// Where the body holds what Domain calls latitude and longitude.
     static let bodyNames = ["latitude": "coordinates.latitude", "longitude": "coordinates.longitude"]
 
     static let components: [String: [Field]] = [
-        "Venue": [
-            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("address", .text, required: true),
-            .of("geographic_area_id", .uuid, required: true),
-            .of("coordinates", .object(coordinateFields), required: true, nullable: true),
-            .of("venue_type", .choice(venueTypes), required: true, nullable: true),
-            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
-        ],
+        "Venue": shape.schema,
         "VenueWrite": writeFields,
     ]
 
@@ -65,13 +46,13 @@ enum VenueResource {
         .of(ListParameter.venueType.name, .choice(venueTypes)),
         .of(ListParameter.sort.name, .choice(VenueQuery.Sort.allCases.map(\.rawValue)), "name (default), area, or created (newest first)"),
     ])
-    static let handlers = RecordEndpoints<Venue, VenueInput, Body>(
+    static let handlers = RecordEndpoints<Venue, VenueInput, RecordBody>(
         fields: writeFields, routes: APIPaths.venues, load: { try $0.venue(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
         make: { database, input, actor in try inBodyNames { try database.createVenue(input, by: actor) } },
         change: { database, id, input, version, actor in
             try inBodyNames { try database.updateVenue(id: id, input, expectedVersion: version, by: actor) }
         },
-        remove: { try $0.deleteVenue(id: $1, by: $2) }, body: { venue, _ in Body(venue) }
+        remove: { try $0.deleteVenue(id: $1, by: $2) }, body: { venue, _ in body(venue) }
     ).handlers(list: list)
 
     static let activitiesDoc = APIOperation(id: "listVenueActivities", summary: "Activities currently held at a venue",
@@ -82,7 +63,7 @@ enum VenueResource {
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
         let query = try VenueQuery(reading: context)
-        return APIResponse.ok(ListEnvelope(try context.database.venues(query)) { Body($0.venue) })
+        return APIResponse.ok(ListEnvelope(try context.database.venues(query)) { body($0.venue) })
     }
 
     @Sendable static func activities(_ context: APIContext) throws -> Response {
@@ -98,7 +79,7 @@ enum VenueResource {
         guard seen.homes else { throw ParticipantResource.homesHidden }
         let occupancy = try context.database.venueOccupancy(id: id, limit: page.offset + page.perPage)
         let items = try occupancy.participants.dropFirst(page.offset).map {
-            ParticipantResource.Body(try context.database.participant(id: $0.id), seen: seen)
+            ParticipantResource.body(try context.database.participant(id: $0.id), seen: seen)
         }
         return APIResponse.ok(ListEnvelope(items: items, page: page, total: occupancy.participantTotal))
     }
@@ -110,14 +91,14 @@ enum VenueResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: Venue?) -> VenueInput {
-        var latitude = keep?.latitude.map { "\($0)" } ?? "", longitude = keep?.longitude.map { "\($0)" } ?? ""
+        let text = shape.texts(body, keep: keep)
+        var (latitude, longitude) = (text["latitude"], text["longitude"])
         if body.has("coordinates") {
             let coordinates = body.object("coordinates")
             latitude = coordinates?.number("latitude").map { "\($0)" } ?? ""
             longitude = coordinates?.number("longitude").map { "\($0)" } ?? ""
         }
-        return VenueInput(name: body.text("name", otherwise: keep?.name), address: body.text("address", otherwise: keep?.address),
-                          areaId: body.text("geographic_area_id", otherwise: keep?.areaId.text), latitude: latitude, longitude: longitude,
-                          venueType: body.text("venue_type", otherwise: keep?.venueType?.rawValue))
+        return VenueInput(name: text["name"], address: text["address"], areaId: text["geographic_area_id"], latitude: latitude,
+                          longitude: longitude, venueType: text["venue_type"])
     }
 }

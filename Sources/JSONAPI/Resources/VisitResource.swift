@@ -1,31 +1,21 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
 /// Field visits: visit lists with their progress, their stops, and the contact logs made at each stop.
 /// Logs are append-only: there is no PUT, PATCH or DELETE of a log.
 enum VisitResource {
-    struct ListBody: Encodable, Sendable {
-        let id: String
-        let name: String
-        let visitDate: String
-        let purpose: String
-        let script: String
-        let assignedUserId: String
-        let status: String
-        let stopsTotal: Int
-        let stopsVisited: Int
-        let version: Int
-        let createdAt: Date
-        let updatedAt: Date
+    /// A visit list's body, schema and write fields derived from the declared fields, with its progress.
+    static let listShape = APIRecordShape(
+        VisitList.declaration, id: { $0.id }, version: { $0.version },
+        read: [.init(.of("stops_total", .integer, required: true)), .init(.of("stops_visited", .integer, required: true, "Stops with at least one log"))],
+        summaries: ["assigned_user_id": "The organizer (an editor or administrator) who makes the visits"])
 
-        init(_ list: VisitList, progress: VisitProgress) {
-            (id, name, visitDate, purpose, script) = (list.id.text, list.name, list.visitDate.description, list.purpose, list.script)
-            (assignedUserId, status, stopsTotal, stopsVisited) = (list.assigneeId.text, list.status.rawValue, progress.total, progress.visited)
-            (version, createdAt, updatedAt) = (list.version, list.createdAt, list.updatedAt)
-        }
+    static func listBody(_ list: VisitList, progress: VisitProgress) -> RecordBody {
+        listShape.body(list, extras: ["stops_total": progress.total, "stops_visited": progress.visited])
     }
 
     struct StopBody: Encodable, Sendable {
@@ -76,15 +66,7 @@ enum VisitResource {
         }
     }
 
-    static let listWriteFields: [Field] = [
-        .input("name", .text(VisitListInput.Rules.name)),
-        .input("visit_date", .date(VisitListInput.Rules.visitDate)),
-        .input("purpose", .text(VisitListInput.Rules.purpose)),
-        .input("script", .text(VisitListInput.Rules.script)),
-        .input("assigned_user_id", .id(VisitListInput.Rules.assigneeId), "The organizer (an editor or administrator) who makes the visits"),
-        .input("status", .choice(VisitListInput.Rules.status)),
-        .version(),
-    ]
+    static let listWriteFields = listShape.writeFields
     static let stopWriteFields: [Field] = [
         .input("venue_id", .id(VisitStopRules.venueId)),
         .input("participant_id", .id(VisitStopRules.participantId), "Someone living at the venue; null to visit the venue itself"),
@@ -109,13 +91,7 @@ enum VisitResource {
     ]
 
     static let components: [String: [Field]] = [
-        "VisitList": [
-            .of("id", .uuid, required: true), .of("name", .text, required: true), .of("visit_date", .date, required: true),
-            .of("purpose", .text, required: true), .of("script", .text, required: true), .of("assigned_user_id", .uuid, required: true),
-            .of("status", .choice(VisitStatus.allCases.map(\.rawValue)), required: true),
-            .of("stops_total", .integer, required: true), .of("stops_visited", .integer, required: true, "Stops with at least one log"),
-            .version(required: true), .of("created_at", .dateTime, required: true), .of("updated_at", .dateTime, required: true),
-        ],
+        "VisitList": listShape.schema,
         "VisitListWrite": listWriteFields,
         "VisitStop": [
             .of("id", .uuid, required: true), .of("visit_list_id", .uuid, required: true), .of("venue_id", .uuid, required: true, nullable: true,
@@ -147,13 +123,13 @@ enum VisitResource {
         .of("from", .date, "Only lists on this day or later (then earliest first; otherwise latest first)"),
     ])
 
-    static let handlers = RecordEndpoints<VisitList, VisitListInput, ListBody>(
+    static let handlers = RecordEndpoints<VisitList, VisitListInput, RecordBody>(
         fields: listWriteFields, routes: APIPaths.visitLists, load: { try $0.visitList(id: $1) },
         input: { body, keep, _, _ in listInput(body, keep: keep) },
         make: { database, input, actor in try database.createVisitList(input, stops: .picked([]), by: actor) },
         change: { database, id, input, version, actor in try database.updateVisitList(id: id, input, expectedVersion: version, by: actor) },
         remove: { try $0.deleteVisitList(id: $1, by: $2) },
-        body: { list, context in ListBody(list, progress: try context.database.visitSheet(id: list.id, seen: .everything).progress) }
+        body: { list, context in listBody(list, progress: try context.database.visitSheet(id: list.id, seen: .everything).progress) }
     ).handlers(list: list)
 
     static let stopsDoc = APIOperation(id: "listVisitStops", summary: "The stops of a visit list, by name", query: APIOperation.paging,
@@ -178,7 +154,7 @@ enum VisitResource {
             return day
         }
         let page = try context.database.visitLists(assignee: try context.uuid("assigned_user_id"), from: from, page: try context.pageRequest())
-        return APIResponse.ok(ListEnvelope(page) { ListBody($0.list, progress: $0.progress) })
+        return APIResponse.ok(ListEnvelope(page) { listBody($0.list, progress: $0.progress) })
     }
 
     @Sendable static func stops(_ context: APIContext) throws -> Response {
@@ -257,10 +233,9 @@ enum VisitResource {
     }
 
     private static func listInput(_ body: APIBody, keep: VisitList?) -> VisitListInput {
-        VisitListInput(name: body.text("name", otherwise: keep?.name), visitDate: body.text("visit_date", otherwise: keep?.visitDate.description),
-                       purpose: body.text("purpose", otherwise: keep?.purpose), script: body.text("script", otherwise: keep?.script),
-                       assigneeId: body.text("assigned_user_id", otherwise: keep?.assigneeId.text),
-                       status: body.text("status", otherwise: keep?.status.rawValue ?? VisitStatus.planned.rawValue))
+        let text = listShape.texts(body, keep: keep)
+        return VisitListInput(name: text["name"], visitDate: text["visit_date"], purpose: text["purpose"], script: text["script"],
+                              assigneeId: text["assigned_user_id"], status: text["status"])
     }
 }
 
