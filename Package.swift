@@ -34,7 +34,7 @@ let package = Package(
         // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
         .target(name: "Records", dependencies: ["Domain"]),
         .target(name: "Storage", dependencies: [
-            "Domain", "Records", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
+            "Archives", "Domain", "Records", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),

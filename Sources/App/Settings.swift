@@ -52,6 +52,12 @@ extension Setting where Value == String {
         }
     }
 
+    /// A folder that is not there is not refused: it may be a USB stick plugged in later (Home warns meanwhile).
+    public static var backupDirectory: Setting {
+        Setting(name: "backup-dir", variable: "FIELDBOOK_BACKUP_DIR", about: "Folder backups are kept in (may be a USB stick)",
+                defaultNote: "default DATA/backups") { $1.configuration.backupDirectory = $0 }
+    }
+
     public static var tlsCertificate: Setting {
         Setting(name: "tls-cert", variable: "FIELDBOOK_TLS_CERT", about: "PEM certificate file: serve HTTPS") {
             $1.tlsCertificateFile = $0
@@ -77,6 +83,15 @@ extension Setting where Value == Int {
                 unreadable: { variable, _ in "\(variable) must be a number of seconds" }) { seconds, draft in
             guard seconds >= 1 else { throw InvalidInput("--sync-interval must be at least 1 second") }
             draft.configuration.syncInterval = TimeInterval(seconds)
+        }
+    }
+
+    public static var backupInterval: Setting {
+        Setting(name: "backup-interval", variable: "FIELDBOOK_BACKUP_INTERVAL", about: "Seconds between automatic backups",
+                defaultNote: "default \(Int(AppConfiguration().backupInterval)), a day",
+                unreadable: { variable, _ in "\(variable) must be a number of seconds" }) { seconds, draft in
+            guard seconds >= 1 else { throw InvalidInput("--backup-interval must be at least 1 second") }
+            draft.configuration.backupInterval = TimeInterval(seconds)
         }
     }
 
