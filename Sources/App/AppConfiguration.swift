@@ -44,7 +44,7 @@ public struct AppConfiguration: Sendable {
     static func databasePath(in folder: String) -> String { (folder as NSString).appendingPathComponent(databaseFileName) }
     /// Where serve keeps its backups: the chosen folder, which it never creates, or one in the data folder.
     public var backupFolder: BackupFolder {
-        BackupFolder(path: backupDirectory ?? (dataDirectory as NSString).appendingPathComponent("backups"), createsItself: backupDirectory == nil)
+        backupDirectory.map { BackupFolder(path: $0, createsItself: false) } ?? .inDataFolder(dataDirectory)
     }
     public var templatesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("templates") }
     public var publicDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("Public") }

@@ -45,8 +45,8 @@ public final class WebUI: Sendable {
     public let imports: ImportRunner
     /// Writes prepared archives in the background (as `imports`).
     public let exports: ExportRunner
-    /// The backups serve keeps (nil in tests that need none: the backups page answers 404 and Home warns of nothing).
-    let backups: BackupService?
+    /// Backs up in the background (as `imports`).
+    public let backups: BackupService
     let logger: Logger
     private let router: Router
     private let writingGets: WritingGets
@@ -69,7 +69,7 @@ public final class WebUI: Sendable {
         self.logger = logger
         self.imports = imports ?? ImportRunner(database: database, logger: logger, openArchive: Self.openArchive)
         self.exports = exports ?? ExportRunner(database: database, logger: logger)
-        self.backups = backups
+        self.backups = backups ?? BackupService(database: database, logger: logger)
         notificationEvents = NotificationEvents(database: database, broadcaster: syncStatus)
         var table = WebRouteTable()
         WebRoutes.register(in: &table)

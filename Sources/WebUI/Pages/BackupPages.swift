@@ -6,7 +6,7 @@ import Storage
 /// one (issue 40).
 enum BackupPages {
     static func show(_ context: inout PageContext) throws -> Response {
-        let status = try service(context).status()
+        let status = context.web.backups.status()
         let rows: [TemplateView] = status.backups.map { backup in
             ["taken": DateText.format(backup.takenAt), "name": backup.name, "size": ExportJobPages.megabytes(backup.bytes),
              "kind": backup.kind == .daily ? "Daily" : "Weekly"]
@@ -18,7 +18,7 @@ enum BackupPages {
     }
 
     static func backUpNow(_ context: inout PageContext) throws -> Response {
-        try service(context).backUpSoon()
+        context.web.backups.backUpSoon()
         return context.redirect(to: Paths.backups(), flash: "Backing up now. The backup appears in the list when it is done; reload this page to see it.")
     }
 
@@ -26,7 +26,7 @@ enum BackupPages {
     static func download(_ context: inout PageContext) throws -> Response {
         let opened: OpenFile?
         do {
-            opened = try service(context).withFreshBackup { OpenFile(path: $0) }
+            opened = try context.web.backups.withFreshBackup { OpenFile(path: $0) }
         } catch let failure as BackupFailure {
             if case .cannotWrite = failure { throw HTTPError(.insufficientStorage, failure.description) }
             throw HTTPError(.internalServerError, failure.description)
@@ -37,14 +37,9 @@ enum BackupPages {
             ("Content-Disposition", "attachment; filename=\"\(name)\""), ("Cache-Control", "private, no-store"), ("X-Content-Type-Options", "nosniff"),
         ])
     }
-
-    private static func service(_ context: PageContext) throws -> BackupService {
-        guard let backups = context.web.backups else { throw HTTPError(.notFound, "This Fieldbook keeps no backups.") }
-        return backups
-    }
 }
 
-/// The warning Home shows administrators, and the backups page shows everyone who sees it, while backups are not
+/// The warning Home and the backups page show administrators while backups are not
 /// being kept: the folder is missing, the last backup failed, or the last good one is more than two days old.
 enum BackupNotice {
     /// `linksToPage`: Home links to the backups page; the page itself does not.

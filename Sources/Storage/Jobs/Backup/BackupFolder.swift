@@ -23,6 +23,11 @@ public struct BackupFolder: Sendable {
         self.createsItself = createsItself
     }
 
+    /// The default: `backups` in the data folder, made when missing.
+    public static func inDataFolder(_ dataFolder: String) -> BackupFolder {
+        BackupFolder(path: (dataFolder as NSString).appendingPathComponent("backups"), createsItself: true)
+    }
+
     static let prefix = "fieldbook-backup-"
     static let temporaryPrefix = ".fieldbook-backup-"
 

@@ -48,11 +48,13 @@ public final class BackupService: Sendable {
     /// A failed backup is tried again after this, or after `interval` if that is shorter.
     static let retryAfter: TimeInterval = 3_600
 
-    public init(database: AppDatabase, folder: BackupFolder, interval: TimeInterval, logger: Logger,
+    /// `folder`: `backups` in the data folder unless given.
+    public init(database: AppDatabase, folder: BackupFolder? = nil, interval: TimeInterval = 86_400, logger: Logger,
                 now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
-        self.folder = folder
-        scratch = BackupFolder(path: (database.path as NSString).deletingLastPathComponent, createsItself: false)
+        let dataFolder = (database.path as NSString).deletingLastPathComponent
+        self.folder = folder ?? .inDataFolder(dataFolder)
+        scratch = BackupFolder(path: dataFolder, createsItself: false)
         self.interval = interval
         self.logger = logger
         self.now = now
