@@ -78,20 +78,22 @@ extension Setting where Value == UInt16 {
 
 extension Setting where Value == Int {
     public static var syncInterval: Setting {
-        Setting(name: "sync-interval", variable: "FIELDBOOK_SYNC_INTERVAL", about: "Seconds between automatic syncs with the hub",
-                defaultNote: "default: the settings page's, 300",
-                unreadable: { variable, _ in "\(variable) must be a number of seconds" }) { seconds, draft in
-            guard seconds >= 1 else { throw InvalidInput("--sync-interval must be at least 1 second") }
-            draft.configuration.syncInterval = TimeInterval(seconds)
-        }
+        interval(name: "sync-interval", variable: "FIELDBOOK_SYNC_INTERVAL", about: "Seconds between automatic syncs with the hub",
+                 defaultNote: "default: the settings page's, 300") { $1.configuration.syncInterval = $0 }
     }
 
     public static var backupInterval: Setting {
-        Setting(name: "backup-interval", variable: "FIELDBOOK_BACKUP_INTERVAL", about: "Seconds between automatic backups",
-                defaultNote: "default \(Int(AppConfiguration().backupInterval)), a day",
+        interval(name: "backup-interval", variable: "FIELDBOOK_BACKUP_INTERVAL", about: "Seconds between automatic backups",
+                 defaultNote: "default \(Int(AppConfiguration().backupInterval)), a day") { $1.configuration.backupInterval = $0 }
+    }
+
+    /// A number of seconds, at least one.
+    private static func interval(name: String, variable: String, about: String, defaultNote: String,
+                                 apply: @escaping @Sendable (TimeInterval, inout ConfigurationDraft) -> Void) -> Setting {
+        Setting(name: name, variable: variable, about: about, defaultNote: defaultNote,
                 unreadable: { variable, _ in "\(variable) must be a number of seconds" }) { seconds, draft in
-            guard seconds >= 1 else { throw InvalidInput("--backup-interval must be at least 1 second") }
-            draft.configuration.backupInterval = TimeInterval(seconds)
+            guard seconds >= 1 else { throw InvalidInput("--\(name) must be at least 1 second") }
+            apply(TimeInterval(seconds), &draft)
         }
     }
 
