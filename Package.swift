@@ -34,10 +34,12 @@ let package = Package(
         // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
         .target(name: "Records", dependencies: ["Domain"]),
         .target(name: "Storage", dependencies: [
-            "Archives", "Domain", "Records", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
+            "Domain", "Records", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
+            // A backup is a ZIP archive (Jobs/Backup).
+            "Archives",
         ]),
         // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift), opened by the first one (CCurl.h).
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
