@@ -22,6 +22,12 @@ public struct RecordDeclaration<Record>: Sendable {
         return record
     }
 
+    /// The column of the field at `keyPath`: what SQL names it by.
+    public func column(_ keyPath: PartialKeyPath<Record>) -> String {
+        guard let field = fields.first(where: { $0.keyPath as AnyKeyPath == keyPath as AnyKeyPath }) else { preconditionFailure("\(keyPath) is not a declared field") }
+        return field.column
+    }
+
     /// The record's fields as their columns store them, in declared order.
     public func values(of record: Record) -> [(column: String, value: JSONValue)] {
         fields.map { ($0.column, $0.value(of: record)) }

@@ -8,7 +8,7 @@ extension Participant {
         RecordField(\.phone, "phone", .optionalText, label: "Phone", rule: .text(ParticipantInput.Rules.phone)),
         RecordField(\.notes, "notes", .optionalText, label: "Notes", rule: .text(ParticipantInput.Rules.notes)),
         RecordField(\.homeVenueId, "home_venue_id", .optionalID, label: "Home venue", rule: .id(ParticipantInput.Rules.homeVenueId),
-                    references: ("venue", .restrict)),
+                    references: ("venue", .restrict), ifMissing: Venue.missing),
     ] + RecordField<Participant>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
         Participant(id: id, name: "", email: "", phone: nil, notes: nil, homeVenueId: nil, version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }

@@ -92,10 +92,10 @@ extension AppDatabase {
         func value(_ name: String, _ fallback: String?) -> String { mine[name].map { [name: $0].text(name) } ?? fallback ?? "" }
         let input = ParticipantInput(name: value("name", current.name), email: value("email", current.email),
                                      phone: value("phone", current.phone), notes: value("notes", current.notes),
-                                     homeVenueId: value("home_venue_id", current.homeVenueId?.databaseText))
+                                     homeVenueId: value(Participant.homeVenueColumn, current.homeVenueId?.databaseText))
         let valid = try input.validated()
         try transaction(by: actor) { transaction in
-            try transaction.updateParticipant(id: conflict.entityId, valid, expectedVersion: nil)
+            try transaction.update(Participant.self, id: conflict.entityId, valid, expectedVersion: nil)
             try Self.resolve(transaction.db, conflict.id, as: "reapplied")
         }
     }
