@@ -79,7 +79,7 @@ let package = Package(
             "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "StorageTests", dependencies: [
-            "Storage", "Records", "Hub", "Domain", "Imaging", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            "Archives", "Storage", "Records", "Hub", "Domain", "Imaging", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: [

@@ -1,3 +1,4 @@
+import Archives
 import Domain
 import Foundation
 import GRDB
@@ -94,6 +95,22 @@ import Testing
         #expect(try files(backups.folder.path).isEmpty)
         #expect(backups.runOnce() != nil)
         #expect(try files(backups.folder.path) == ["fieldbook-backup-20270115-080000Z.zip"])
+    }
+
+    @Test func aBackupLargerThanAnArchiveHoldsIsRefusedBeforeItIsWritten() throws {
+        let given = try TestDatabase(linked: false)
+        try addPhoto(given)
+        let path = given.directory.appendingPathComponent("large.zip").path
+        let scratch = given.directory.appendingPathComponent("scratch.sqlite").path
+        for limits in [ZipArchiveWriter.Limits(members: 2), ZipArchiveWriter.Limits(bytes: 10_000)] {
+            #expect {
+                try given.database.writeBackupArchive(to: path, scratch: scratch, limits: limits)
+            } throws: { error in
+                guard case .tooLarge = error as? BackupFailure else { return false }
+                return "\(error)".contains("copy its whole data folder")
+            }
+            #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: scratch))
+        }
     }
 
     @Test func aMissingFolderIsReportedNotFatalAndHomeIsWarned() throws {

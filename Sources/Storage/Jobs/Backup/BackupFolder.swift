@@ -53,13 +53,18 @@ public struct BackupFolder: Sendable {
         let found = names.compactMap { name -> (name: String, time: Date, bytes: Int)? in
             guard let time = Self.time(named: name) else { return nil }
             let file = (path as NSString).appendingPathComponent(name)
-            return (name, time, (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+            return (name, time, Self.bytes(of: file))
         }
         let kept = BackupRetention.kept(found.map { $0.time })
         return found.sorted { $0.time > $1.time }.map { entry in
             (BackupListing(name: entry.name, path: (path as NSString).appendingPathComponent(entry.name), takenAt: entry.time,
                            bytes: entry.bytes, kind: kept[entry.time] ?? .daily), kept[entry.time] != nil)
         }
+    }
+
+    /// The file's size, 0 when it cannot be read.
+    static func bytes(of file: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
     }
 
     /// A new temporary path here, which `removeTemporaries` clears should the backup be cut short.

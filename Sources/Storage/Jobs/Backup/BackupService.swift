@@ -94,8 +94,7 @@ public final class BackupService: Sendable {
             let contents = try database.writeBackupArchive(to: temporary, scratch: folder.temporary(".sqlite"), afterMember: afterMember)
             let path = try folder.place(temporary, takenAt: time)
             logger.info("backed up", metadata: ["file": "\(path)", "photos": "\(contents.photoFiles)"])
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            return BackupListing(name: (path as NSString).lastPathComponent, path: path, takenAt: time, bytes: bytes, kind: .daily)
+            return BackupListing(name: (path as NSString).lastPathComponent, path: path, takenAt: time, bytes: BackupFolder.bytes(of: path), kind: .daily)
         } catch {
             unlink(temporary)
             throw error
