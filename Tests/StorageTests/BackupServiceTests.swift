@@ -140,7 +140,10 @@ import Testing
         try other.database.close()
         let target = other.directory.appendingPathComponent("fieldbook.sqlite").path
         let outcome = try BackupRestore.restore(backup.path, intoDatabase: target, at: Self.start)
-        #expect(outcome == RestoreOutcome(keptAside: target + ".before-restore-20270115-080000Z", photosRestored: 2))
+        #expect(outcome.photosRestored == 2)
+        #expect(outcome.keptAside?.hasPrefix(target + ".before-restore-20270115-080000Z-") == true)
+        #expect(try files(other.directory.path).allSatisfy { !$0.hasSuffix("-wal") && !$0.hasPrefix(".fieldbook-") },
+                "the database kept aside is one file, and nothing staged is left")
         let restored = try AppDatabase(path: target, passwordCost: .test)
         #expect(try names(restored) == ["Ada"])
         #expect(PhotoFiles(folder: other.directory.appendingPathComponent("photos").path).exists(photo))

@@ -84,8 +84,7 @@ public struct BackupFolder: Sendable {
     func place(_ temporary: String, takenAt time: Date) throws -> String {
         let final = (path as NSString).appendingPathComponent(Self.name(at: time))
         guard rename(temporary, final) == 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
+        PhotoFiles.flush(directory: path)
         return final
     }
 
