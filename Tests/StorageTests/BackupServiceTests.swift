@@ -9,7 +9,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The backups serve keeps by itself (issue 40, item 5): when one is due, what retention keeps, a backup cut short,
+/// The backups serve keeps by itself: when one is due, what retention keeps, a backup cut short,
 /// the warning, and a restore of what was backed up, photos included.
 @Suite struct BackupServiceTests {
     /// A clock the test moves.
@@ -76,6 +76,31 @@ import Testing
         let inFolder = try files(backups.folder.path)
         #expect(kept.count == 9 && inFolder.count == 9)
         #expect(kept.filter { $0.kind == .daily }.count == 7 && kept.filter { $0.kind == .weekly }.count == 2)
+    }
+
+    @Test func aBackupDatedInTheFutureStopsNeitherSchedulingNorPruningAndIsWarnedOf() throws {
+        let given = try TestDatabase(linked: false)
+        let clock = TestClock(Self.start)
+        let backups = service(given, clock: clock)
+        clock.advance(365 * 86_400)  // the clock a year ahead for one backup, then set right
+        let ahead = try #require(backups.runOnce())
+        clock.advance(-365 * 86_400)
+        for _ in 0..<10 {
+            #expect(backups.runOnce() != nil, "due: the backup dated ahead is not taken as the newest")
+            clock.advance(86_400)
+        }
+        let status = backups.status()
+        #expect(status.backups.count == 7 + 1, "pruned to 7 daily and the weekly of the week before")
+        #expect(status.datedAhead.map(\.name) == [ahead.name])
+        #expect(try files(backups.folder.path).contains(ahead.name), "left alone")
+        #expect(status.clockWarning?.contains("dated after this server's clock") == true)
+        #expect(status.warning(now: clock.now) == nil, "the newest backup listed is a day old: no stale warning")
+    }
+
+    @Test func aFailureOtherThanABackupFailureIsShownAsWhatToDoNotAsTheRawError() {
+        let reason = BackupService.reason(POSIXError(.EIO))
+        #expect(!reason.contains("POSIXError") && reason.contains("--backup-dir or FIELDBOOK_BACKUP_DIR"))
+        #expect(BackupService.reason(BackupFailure.stopped) == BackupFailure.stopped.description)
     }
 
     @Test func aBackupCutShortLeavesNothingThatLooksLikeABackupAndTheNextSucceeds() throws {
