@@ -771,7 +771,7 @@ def check_sync_pages(checker, browser, role):
 
 
 def check_backups(checker, browser, role):
-    """The backups page (issue 40): administrators see the backups serve took by itself at start; others are refused."""
+    """The backups page: administrators see the backups serve took by itself at start; others are refused."""
     if role != "administrator":
         checker.page(browser, f"{role}: backups (forbidden)", "/settings/backups", expect=403)
         return
