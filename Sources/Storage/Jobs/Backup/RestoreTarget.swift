@@ -46,7 +46,7 @@ struct RestoreTarget {
         let nodes = try db.tableExists("node_credentials")
             ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM node_credentials WHERE revoked_at IS NULL") ?? 0 : 0
         if nodes > 0 {
-            found.append("This Fieldbook is the hub of \(nodes) linked nodes: they would miss the changes made here since the backup, as they have them already.")
+            found.append("This Fieldbook is the hub of \(nodes) linked nodes: its change log would go back to the backup's while the nodes have pulled past it, so they would miss changes made here after the restore.")
         }
         if let hub {
             found.append("This Fieldbook is linked to the hub \(hub): the backup's sign-in there is no longer valid.")
