@@ -22,6 +22,15 @@ public struct RecordDeclaration<Record>: Sendable {
         return record
     }
 
+    /// The column of the field at `keyPath`, for SQL that names it; a key path the kind does not declare is a
+    /// programming error.
+    public func column(_ keyPath: PartialKeyPath<Record>) -> String {
+        guard let field = fields.first(where: { $0.keyPath == keyPath }) else {
+            preconditionFailure("\(Record.self) declares no field at \(keyPath)")
+        }
+        return field.column
+    }
+
     /// The record's fields as their columns store them, in declared order.
     public func values(of record: Record) -> [(column: String, value: JSONValue)] {
         fields.map { ($0.column, $0.value(of: record)) }

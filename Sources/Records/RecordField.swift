@@ -19,6 +19,8 @@ public struct FieldDeclaration: Sendable {
     public let flags: FieldFlags
     /// The column holds a moment (stored `yyyy-MM-dd HH:mm:ss.SSS`, UTC), which exports write in ISO 8601.
     public let isInstant: Bool
+    /// The personal detail the field is, which the privacy setting may hide from a viewer; nil for fields every viewer sees.
+    public let privacy: PrivacyClass?
 }
 
 /// What else a field takes part in.
@@ -46,13 +48,17 @@ public struct RecordField<Record>: Sendable {
     private let read: @Sendable (Record) -> JSONValue
     private let write: @Sendable (inout Record, JSONValue) -> Void
     private let readTyped: @Sendable (Record) -> Any
+    /// The field's key path on `Record`, by which Storage names its column in SQL (`RecordDeclaration.column`).
+    let keyPath: PartialKeyPath<Record> & Sendable
 
     public init<Value>(_ keyPath: WritableKeyPath<Record, Value> & Sendable, _ column: String, _ codec: FieldCodec<Value>,
                        label: String, rule: FieldRule? = nil, example: String? = nil, references: (entity: String, onDelete: Reference.OnDelete)? = nil,
-                       _ flags: FieldFlags = []) {
+                       privacy: PrivacyClass? = nil, _ flags: FieldFlags = []) {
         declaration = FieldDeclaration(
             column: column, label: label, rule: rule, example: example, isOptional: Value.self is any OptionalValue.Type,
-            reference: references.map { Reference(column, $0.entity, $0.onDelete) }, flags: flags, isInstant: codec.isInstant)
+            reference: references.map { Reference(column, $0.entity, $0.onDelete) }, flags: flags, isInstant: codec.isInstant,
+            privacy: privacy)
+        self.keyPath = keyPath
         read = { codec.encode($0[keyPath: keyPath]) }
         write = { $0[keyPath: keyPath] = codec.decode($1) }
         readTyped = { $0[keyPath: keyPath] }

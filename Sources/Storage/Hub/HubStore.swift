@@ -95,14 +95,14 @@ extension AppDatabase {
     }
 
     /// The participants among `ids` whose open address periods are not exactly one at their home venue: the only ones
-    /// `reconcileAddressPeriods(of:)` would change. Asked in one query, not two per participant pushed, which were a
-    /// tenth of a hub's time taking a push of new participants (issue 15).
+    /// `reconcileAddressPeriods(of:)` would change, asked in one query rather than two per participant pushed, which
+    /// would weigh on a hub taking a push of many new participants.
     private static func participantsWithUnsettledAddresses(_ db: Database, among ids: Set<UUID>) throws -> [UUID] {
         guard !ids.isEmpty else { return [] }
         return try String.fetchAll(db.cachedStatement(sql: """
             SELECT h.participant_id FROM participant_address_history h JOIN participants p ON p.id = h.participant_id
             WHERE h.participant_id IN (\(IdentifierList.values)) AND h.effective_to IS NULL
-            GROUP BY h.participant_id HAVING COUNT(*) > 1 OR MAX(h.venue_id IS NOT p.home_venue_id)
+            GROUP BY h.participant_id HAVING COUNT(*) > 1 OR MAX(h.venue_id IS NOT p.\(Participant.declaration.column(\.homeVenueId)))
             """), arguments: [IdentifierList.json(ids.map(\.databaseText))]).compactMap(UUID.init(uuidString:))
     }
 

@@ -44,9 +44,7 @@ extension RecordTransaction {
 
     /// Makes the participant's open address periods agree with their home venue again (`AddressPeriodReconciliation`).
     func reconcileAddressPeriods(of participant: UUID) throws {
-        guard let row = try Row.fetchOne(db, sql: "SELECT home_venue_id FROM participants WHERE id = ?", arguments: [participant.databaseText])
-        else { return }
-        let home = (row["home_venue_id"] as String?).flatMap(UUID.init(uuidString:))
+        guard let home = try Participant.fetchOne(db, key: participant.databaseText).map(\.homeVenueId) else { return }
         let open = try PeriodRow.open(db, .participant, of: participant)
         let byId = Dictionary(uniqueKeysWithValues: open.map { ($0.id, $0) })
         let steps = AddressPeriodReconciliation.steps(open: open.map { .init(id: $0.id, venueId: $0.venueId, from: $0.effectiveFrom) }, home: home)
