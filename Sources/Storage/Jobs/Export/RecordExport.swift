@@ -83,7 +83,8 @@ extension AppDatabase {
     private func writePhotoFiles(_ db: Database, _ scope: ExportScope, into archive: inout some ExportArchive) throws -> Int? {
         guard let photos = scope.rows(of: Photo.kind) else { return 0 }
         var hashes = Set<String>()
-        try photos.forEachRow(db, order: "t.id", select: "t.file_sha256, t.thumb_sha256") { row in
+        let files = [\Photo.display.sha256, \Photo.thumbnail.sha256].map { "t." + Photo.declaration.column($0) }
+        try photos.forEachRow(db, order: "t.id", select: files.joined(separator: ", ")) { row in
             hashes.insert(row[0])
             hashes.insert(row[1])
             return true
