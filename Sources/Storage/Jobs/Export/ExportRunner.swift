@@ -19,9 +19,7 @@ public final class ExportRunner: QueuedJobRunner {
     private let cancelled = Mutex<Set<UUID>>([])
 
     public init(database: AppDatabase, logger: Logger, newArchive: @escaping @Sendable () -> any ArchiveEncoder) {
-        self.database = database
-        self.logger = logger
-        self.newArchive = newArchive
+        (self.database, self.logger, self.newArchive) = (database, logger, newArchive)
         let made = ExportRunner.makeWorker(name: "fieldbook-exports", recheckInterval: 3600)
         worker = made.worker
         made.attach(self)

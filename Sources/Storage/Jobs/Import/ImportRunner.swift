@@ -30,9 +30,7 @@ public final class ImportRunner: QueuedJobRunner {
     public let worker: BackgroundWorker
 
     public init(database: AppDatabase, logger: Logger, openArchive: @escaping @Sendable (String) throws -> ArchiveFiles = ImportRunner.readsNoArchives) {
-        self.database = database
-        self.logger = logger
-        self.openArchive = openArchive
+        (self.database, self.logger, self.openArchive) = (database, logger, openArchive)
         let made = ImportRunner.makeWorker(name: "fieldbook-imports", recheckInterval: 30)
         worker = made.worker
         made.attach(self)
