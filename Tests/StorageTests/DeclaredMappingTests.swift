@@ -46,4 +46,14 @@ import Testing
             "end_date": .endDate, "status": .status,
         ])
     }
+
+    /// A Fieldbook export's header row is taken back by an import: each exported column to the field it is read from
+    /// (the id as the Fieldbook id), the timestamps left out.
+    @Test func anExportsHeadersAreReadBackAsTheirDeclaredFields() {
+        for target in ImportTarget.allCases {
+            let headers = target.kind.exportColumns
+            let expected = headers.map { $0 == "id" ? ImportField.id : target.fieldsByColumn[$0] }
+            #expect(ImportMapping.guessed(from: headers, for: target).fields == expected, "\(target)")
+        }
+    }
 }
