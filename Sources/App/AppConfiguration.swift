@@ -1,6 +1,7 @@
 import CBuildStamp
 import Foundation
 import HTTPServer
+import Hub
 import Logging
 import Storage
 

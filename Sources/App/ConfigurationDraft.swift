@@ -1,4 +1,5 @@
 import Foundation
+import Hub
 import Storage
 
 /// An AppConfiguration while its settings are read. What takes two settings together (the TLS certificate and

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Hub
 import JSONAPI
 import Logging
 import PostgresHub

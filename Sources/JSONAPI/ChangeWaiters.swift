@@ -2,6 +2,7 @@ import Dispatch
 import Domain
 import Foundation
 import HTTPServer
+import Hub
 import Storage
 import Synchronization
 

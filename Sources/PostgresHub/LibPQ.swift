@@ -194,7 +194,7 @@ private func withCStrings<Result>(_ strings: [String?], _ body: ([UnsafePointer<
 /// PostgreSQL's text form of an array, for sending many values as one parameter (`= ANY($1::uuid[])`, `unnest`).
 enum PostgresArray {
     /// Each value quoted, with `"` and `\` escaped. Written byte by byte: a push's answers make a literal of hundreds of
-    /// kilobytes, and Foundation's `replacingOccurrences` took a third of the hub's time (issue 17).
+    /// kilobytes, too long for a pass of `replacingOccurrences` per escaped character.
     static func literal(_ values: [String]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })

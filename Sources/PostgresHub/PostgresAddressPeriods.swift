@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import Records
-import Storage
+import Hub
 
 /// After a push, as the SQLite hub does (`AppDatabase.applyPush`): the participants the push touched get their open
 /// address periods made to agree with their home again (`AddressPeriodReconciliation`), in the same transaction.

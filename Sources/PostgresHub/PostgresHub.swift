@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import Records
 import Logging
-import Storage
+import Hub
 
 /// A sync hub whose store is PostgreSQL, for organizations with hundreds of nodes: several hub processes may serve
 /// one database at once, and PostgreSQL's own tools back it up and replicate it. It decides pushes by the same
@@ -46,10 +46,10 @@ public final class PostgresHub: SyncHub {
 
     /// Applies a push in the caller's transaction, which then holds the change log's lock until it ends.
     ///
-    /// A push without deletions or merges is decided with its records written together at the end (a statement per operation
-    /// was most of what a push cost here, issue 17). Should the database refuse one of them (a repeated unique key,
-    /// which only the database checks), that cannot be told to be one operation's: the batch is undone to its
-    /// savepoint and decided again one write at a time, so the refused operation alone is refused.
+    /// A push without deletions or merges is decided with its records written together at the end, one statement rather
+    /// than one per operation. Should the database refuse one of them (a repeated unique key, which only the database
+    /// checks), that cannot be told to be one operation's: the batch is undone to its savepoint and decided again one
+    /// write at a time, so the refused operation alone is refused.
     static func apply(_ request: PushRequest, _ connection: PostgresConnection, from pusher: Pusher = .hubItself) throws -> PushResponse {
         try connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.changeLogLock])
         guard !request.holdsDeletionsOrMerges else { return try decide(request, connection, pusher) }
@@ -70,7 +70,7 @@ public final class PostgresHub: SyncHub {
         let records = PostgresHubRecords(connection: connection, defersWrites: defersWrites)
         try records.readAhead(request.operations)
         let decider = HubDecider(records: records, pusher: pusher)
-        // Looked up and remembered once per batch rather than once per operation: two round trips fewer each.
+        // Looked up and remembered once per batch rather than once per operation, to save two round trips each.
         var answered = try Self.earlierResults(connection, request.operations.map(\.operationId))
         var remembered: [AppliedOperation] = []
         var written: [SyncOperation] = []

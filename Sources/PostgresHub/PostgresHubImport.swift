@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Storage
+import Hub
 
 /// Filling an empty PostgreSQL hub from a SQLite hub (`fieldbook hub-migrate`). Change numbers are kept as they were,
 /// so every node's saved cursor stays valid and nodes carry on without linking again.

@@ -1,13 +1,13 @@
 import Domain
 import Foundation
 import Records
-import Storage
+import Hub
 
 /// The PostgreSQL hub's records, for `HubDecider`, inside a push's transaction (which holds the change log's lock).
 /// References and unique keys come from each kind's `RecordKind`: unique keys as unique indexes, references checked
 /// here, with RESTRICT, CASCADE and SET NULL on deletion as SQLite's foreign keys do them.
 ///
-/// Round trips to the database are what a push costs here (issue 17), so the records a batch names (its records,
+/// Round trips to the database are what a push costs here, so the records a batch names (its records,
 /// the records their references name, its authors' accounts) are read in one query first and kept as the batch
 /// changes them, and the savepoint steps around each operation travel with its write (`pendingSteps`).
 final class PostgresHubRecords: HubRecords {

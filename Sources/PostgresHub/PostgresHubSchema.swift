@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import Records
-import Storage
+import Hub
 
 /// The PostgreSQL hub's tables. Every synced kind shares one table of records in their wire form, so a kind added to
 /// Fieldbook needs no new table here: its references and unique keys come from its `RecordKind` as indexes.
@@ -163,7 +163,8 @@ extension PostgresRows {
 }
 
 /// Record fields as the `records.fields` column holds them: JSON text, values as SQLite would store them.
-/// Written and read without JSONEncoder and JSONDecoder, whose generic paths were most of a push's time (issue 17).
+/// Written and read without JSONEncoder and JSONDecoder, whose generic paths are slow for the many small values of a
+/// push.
 enum WireFields {
     static func text(_ fields: [String: JSONValue]) throws -> String {
         var json = JSONBytes(capacity: 64 + fields.count * 32)

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import Logging
-import Storage
+import Hub
 
 /// A node linking to a PostgreSQL hub: noted once per sign-in, and told to the hub's administrators by the notifier's
 /// rule (`NodeLinkedNotifications`), the notifications written as the hub's own push in the same transaction, so a
@@ -14,7 +14,7 @@ extension PostgresHub {
                 """, [family.lowercaseText, userId.lowercaseText, address])
             guard noted.count == 1 else { return }
             let users = try Self.users(connection, administratorsAnd: userId)
-            let operations = try NodeLinkedNotifications.operations(
+            let operations = NodeLinkedNotifications.operations(
                 linkedBy: userId, address: address, users: users, preferences: try Self.preferences(connection, of: users.map(\.id)))
             guard !operations.isEmpty else { return }
             // A refused notification is logged, not thrown: the node's first pull must not fail for a notice.

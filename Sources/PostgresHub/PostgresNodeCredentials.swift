@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Storage
+import Hub
 
 /// Nodes' own sign-ins on a PostgreSQL hub, by the rules of `Storage/NodeCredentialStore.swift`.
 extension PostgresHub {

@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Storage
+import Hub
 
 /// Photo contents on a PostgreSQL hub: checked as on every Fieldbook (their hash, and a photo as Fieldbook keeps them),
 /// then kept in the database, where every hub process finds them.
@@ -14,7 +14,7 @@ extension PostgresHub {
     }
 
     public func keepPhotoFileFromNode(_ bytes: [UInt8], sha256: String) throws {
-        try PhotoFiles.checkReceived(bytes, sha256: sha256)
+        try PhotoFileRules.checkReceived(bytes, sha256: sha256)
         // Under the change log's lock: a push writing the photo that shows this file either committed before (and the
         // file is shown at once) or comes after (and marks it shown); never both unseen.
         try pool.transaction { connection in
@@ -31,19 +31,19 @@ extension PostgresHub {
     /// the files no photo shows any more. The SQLite hub does the same with triggers and `PhotoFileSweeper`.
     static func followPhotos(_ connection: PostgresConnection, written operations: [SyncOperation]) throws {
         let shown = operations.filter { $0.entity == "photo" && $0.operation != .delete }
-            .flatMap { operation in PhotoFileSweeper.fileColumns.map { operation.fields.text($0) } }.filter { !$0.isEmpty }
+            .flatMap { operation in PhotoFileRules.fileColumns.map { operation.fields.text($0) } }.filter { !$0.isEmpty }
         if !shown.isEmpty {
             try connection.execute("UPDATE photo_files SET shown = true WHERE sha256 = ANY($1::text[]) AND NOT shown",
                                    [PostgresArray.literal(shown)])
         }
-        if operations.contains(where: { $0.operation == .delete && PhotoFileSweeper.deletesThatMayFreeFiles.contains($0.entity) }) {
+        if operations.contains(where: { $0.operation == .delete && PhotoFileRules.deletesThatMayFreeFiles.contains($0.entity) }) {
             try connection.execute("DELETE FROM photo_files WHERE shown AND NOT \(aPhotoShows("sha256"))")
         }
     }
 
     /// SQL: whether a live photo shows the file whose hash is `hash` (a column or a parameter).
     private static func aPhotoShows(_ hash: String) -> String {
-        let tests = PhotoFileSweeper.fileColumns.map { column in
+        let tests = PhotoFileRules.fileColumns.map { column in
             "EXISTS (SELECT 1 FROM records WHERE entity = 'photo' AND NOT deleted AND fields->>'\(column)' = \(hash))"
         }
         return "(" + tests.joined(separator: " OR ") + ")"

@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Storage
+import Hub
 
 /// Bearer tokens on a PostgreSQL hub, by the rules of `Storage/APITokenStore.swift`: only SHA-256 hashes are kept,
 /// refresh tokens rotate, and presenting a revoked refresh token revokes its whole sign-in, except for retries of a

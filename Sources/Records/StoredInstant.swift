@@ -78,3 +78,8 @@ public enum StoredInstant {
         return formatter
     }()
 }
+
+extension Date {
+    /// The text every store holds for this moment (`StoredInstant`).
+    public var storedText: String { StoredInstant.text(self) }
+}

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Hub
 
 /// The one entry point to Fieldbook's SQLite database: a WAL pool, the migrations, and named write methods
 /// that each record their change in the outbox inside the same transaction.

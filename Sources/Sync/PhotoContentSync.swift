@@ -1,4 +1,5 @@
 import Foundation
+import Hub
 import Logging
 import Storage
 

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 @testable import JSONAPI
+import Hub
 import Logging
 import Storage
 import Surface

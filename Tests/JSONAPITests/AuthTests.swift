@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import HTTPServer
 @testable import JSONAPI
+import Hub
 import Storage
 import Testing
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 @testable import PostgresHub
+import Hub
 import Storage
 import TestSupport
 import Synchronization

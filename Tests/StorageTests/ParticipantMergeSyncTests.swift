@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 @testable import Storage
 import Testing
 

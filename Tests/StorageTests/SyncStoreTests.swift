@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Hub
 import PropertyBased
 import Testing
 @testable import Storage

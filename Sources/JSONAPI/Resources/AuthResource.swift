@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Hub
 import Storage
 import Surface
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Hub
 import Storage
 
 /// Hub side, for administrators: the nodes' own sign-ins (`NodeCredential`), and revoking one. Served by every hub,

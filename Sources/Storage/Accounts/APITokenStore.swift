@@ -1,42 +1,7 @@
 import Domain
 import Foundation
 import GRDB
-
-/// How long JSON API tokens live.
-public struct APITokenPolicy: Sendable {
-    public var accessLifetime: TimeInterval
-    public var refreshLifetime: TimeInterval
-
-    public init(accessLifetime: TimeInterval = 15 * 60, refreshLifetime: TimeInterval = 30 * 24 * 3600) {
-        self.accessLifetime = accessLifetime
-        self.refreshLifetime = refreshLifetime
-    }
-}
-
-/// A freshly issued access and refresh token: the only moment the plain tokens exist on the server.
-public struct APITokenPair: Sendable {
-    public let accessToken: String
-    public let refreshToken: String
-    /// Seconds the access token stays valid.
-    public let expiresIn: Int
-    public let user: User
-    /// The sign-in (token family) the pair belongs to.
-    public let familyId: UUID
-
-    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: User, familyId: UUID) {
-        (self.accessToken, self.refreshToken, self.expiresIn, self.user, self.familyId) = (accessToken, refreshToken, expiresIn, user, familyId)
-    }
-}
-
-/// The user behind a live access token, and the sign-in (token family) it belongs to.
-public struct APIBearer: Sendable {
-    public let user: User
-    public let familyId: UUID
-
-    public init(user: User, familyId: UUID) {
-        (self.user, self.familyId) = (user, familyId)
-    }
-}
+import Hub
 
 /// Bearer tokens of the JSON API. Only SHA-256 hashes are stored. Refresh tokens rotate: each use revokes the
 /// family's old pair and issues a new one; presenting an already revoked refresh token means it was copied,

@@ -2,6 +2,7 @@ import Crypto
 import Domain
 import Foundation
 import GRDB
+import Hub
 
 /// A signed-in browser: its user and the token its forms must carry.
 public struct SignedInSession: Sendable {
@@ -136,20 +137,5 @@ extension AppDatabase {
                 forgotten.addingTimeInterval(-policy.idleTimeout).storedText,
             ])
         }
-    }
-}
-
-/// Secrets handed to browsers and API clients (session ids, bearer tokens): random, URL-safe, and stored only as their
-/// SHA-256, so a copy of the database holds no usable token.
-public enum TokenSecret {
-    public static func random() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    public static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).lowercaseHex
     }
 }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Hub
 import Records
 import GRDB
 

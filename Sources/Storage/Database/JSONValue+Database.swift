@@ -43,29 +43,6 @@ extension JSONValue {
         guard let date = Date.fromDatabaseValue(value) else { self = JSONValue(value); return }
         self = .string(StoredInstant.text(date))
     }
-
-    /// The value as SQLite would hand it back once stored (true becomes 1), so every kind of hub answers alike.
-    public var asStored: JSONValue { JSONValue(databaseValue) }
-
-    /// Two values that store the same (true equals 1; 2.0 equals 2).
-    public func storesSame(as other: JSONValue) -> Bool {
-        databaseValue == other.databaseValue || {
-            switch (self, other) {
-            case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b
-            default: false
-            }
-        }()
-    }
-}
-
-extension Date {
-    /// The text SQLite holds for this date, so a synced timestamp compares equal on every node: GRDB's storage format
-    /// (`yyyy-MM-dd HH:mm:ss.SSS`, UTC, milliseconds rounded half up as Foundation's DateFormatter rounds them before
-    /// ICU), written without that DateFormatter, which is slow enough to show on every write and wakes ICU's calendar and
-    /// time zone data in every server.
-    public var storedText: String {
-        StoredInstant.text(self)
-    }
 }
 
 extension Row {

@@ -1,19 +1,12 @@
 import Domain
 import Foundation
+import Hub
 import Records
 import GRDB
 
-extension PushRequest {
-    /// A deletion's references are followed as it happens, and a merge moves and deletes what names the merged-away
-    /// record (`HubDecider.completeMerge`): a push holding either is decided one write at a time, on both kinds of hub.
-    public var holdsDeletionsOrMerges: Bool {
-        operations.contains { $0.operation == .delete || $0.mergeSurvivor != nil }
-    }
-}
-
 /// The records a push decided, kept to be written together: each kind in one statement (`RowWriter.putAll`), as a pull
-/// writes them. A statement per record was most of what a SQLite hub spent taking a push (issue 15): each one
-/// journalled the pages it touched and made the search index write out its entries.
+/// writes them. A statement per record would journal the pages it touched and make the search index write out its
+/// entries each time.
 final class DeferredHubRows {
     private struct Key: Hashable {
         let entity: String

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Hub
 import Records
 import GRDB
 
@@ -96,8 +97,7 @@ extension AppDatabase {
     }
 
     /// The participants among `ids` whose open address periods are not exactly one at their home venue: the only ones
-    /// `reconcileAddressPeriods(of:)` would change, asked in one query rather than two per participant pushed, which
-    /// would weigh on a hub taking a push of many new participants.
+    /// `reconcileAddressPeriods(of:)` would change. Asked in one query, not two per participant pushed.
     private static func participantsWithUnsettledAddresses(_ db: Database, among ids: Set<UUID>) throws -> [UUID] {
         guard !ids.isEmpty else { return [] }
         let periods = PeriodRow.Owner.participant.declaration, owner = PeriodRow.Owner.participant.column
@@ -220,10 +220,9 @@ private struct SQLiteHubRecords: HubRecords {
 
     /// Without a savepoint of its own. An operation writes its record with one statement before anything else
     /// (`store`; kept to be written, when the push is deferred), and a statement SQLite refuses (a broken reference, a
-    /// repeated name) is undone whole, so a refused operation has written nothing. A savepoint per operation cost a hub
-    /// taking a push a quarter of its time: its statements were prepared each time, and each one made the search index
-    /// write its pending entries (issue 15). Should anything fail after a write, the operation cannot be undone alone:
-    /// the whole push is, and the node sends it again.
+    /// repeated name) is undone whole, so a refused operation has written nothing. A savepoint per operation would be
+    /// prepared each time and make the search index write its pending entries each time. Should anything fail after a
+    /// write, the operation cannot be undone alone: the whole push is, and the node sends it again.
     func atomically(_ body: () throws -> Bool) throws {
         let keeps: Bool
         do {

@@ -33,7 +33,7 @@ public struct HubOutage: Sendable, Equatable {
 /// who caused it, never to a disabled account, and never of a kind the person turned off.
 enum NotificationRules {
     static func notifications(for event: NotifiableEvent, _ db: Database, at moment: Date) throws -> [FieldbookNotification] {
-        let drafts: [Draft]
+        let drafts: [NotificationDraft]
         var author: String?
         switch event {
         case .recordChanged(let change, let fields, let deleted):
@@ -42,68 +42,47 @@ enum NotificationRules {
         case .conflictLost(let conflictId, let entity, let entityId, let owner):
             let name = try recordName(db, entity: entity, id: entityId).map { " “\($0)”" } ?? ""
             let noun = RecordKind.named(entity)?.label.one ?? entity.replacingOccurrences(of: "_", with: " ")
-            drafts = UUID(uuidString: owner).map { [Draft(
+            drafts = UUID(uuidString: owner).map { [NotificationDraft(
                 recipients: [$0], kind: .conflictLost,
                 text: "Your change to the \(noun)\(name) lost a conflict: it was changed elsewhere first. Review it to apply yours again or keep theirs.",
                 subject: NotificationSubject(entity: "sync_conflict", id: conflictId))] } ?? []
         case .operationsSetAside(let count, let owner):
             let changes = count == 1 ? "1 change of yours" : "\(count) changes of yours"
-            drafts = UUID(uuidString: owner).map { [Draft(
+            drafts = UUID(uuidString: owner).map { [NotificationDraft(
                 recipients: [$0], kind: .operationsSetAside,
                 text: "The hub refused \(changes); set aside on the Sync page, where you can retry or discard them.", subject: .syncPage)] } ?? []
         case .nodeLinked(let userId, let address):
             let account = try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = ?", arguments: [userId.databaseText])
-            drafts = [nodeLinked(account: account, address: address, administrators: try administrators(db))]
+            drafts = [.nodeLinked(account: account, address: address, administrators: try administrators(db))]
         case .hubUnreachable(let since, let pending):
             let changes = pending == 1 ? "1 change is" : "\(pending) changes are"
-            drafts = [Draft(recipients: try administrators(db), kind: .hubUnreachable,
-                            text: "The hub has not been reached since \(since.storedText.prefix(16).replacingOccurrences(of: "T", with: " ")) UTC; \(changes) waiting to be sent.",
-                            subject: .syncPage)]
+            drafts = [NotificationDraft(recipients: try administrators(db), kind: .hubUnreachable,
+                                        text: "The hub has not been reached since \(since.storedText.prefix(16).replacingOccurrences(of: "T", with: " ")) UTC; \(changes) waiting to be sent.",
+                                        subject: .syncPage)]
         }
         return try deliverable(drafts, excluding: author, db, at: moment)
     }
 
-    /// The hub's administrators hear that a node linked, from which address and with whose account.
-    static func nodeLinked(account: String?, address: String, administrators: [UUID]) -> Draft {
-        let from = address.isEmpty ? "" : " from \(address)"
-        return Draft(recipients: administrators, kind: .nodeLinked,
-                     text: "A Fieldbook linked to this hub\(from), signed in as \(account ?? "an administrator").", subject: .syncPage)
-    }
-
-    /// Whether `user` is told of a notification of `kind`: not disabled, an administrator for administrators' kinds,
-    /// and not a kind they turned off.
-    static func receives(_ kind: NotificationKind, user: User, preferences: NotificationPreferences?) -> Bool {
-        !user.isDisabled && (!kind.isForAdministrators || user.role.canAdminister) && (preferences?.receives(kind) ?? true)
-    }
-
-    /// A notification for several people, before each person's preferences are applied.
-    struct Draft {
-        var recipients: [UUID]
-        let kind: NotificationKind
-        let text: String
-        let subject: NotificationSubject
-    }
-
-    private static func recordRules(_ change: RecordChange, fields: [String], deleted: [String: JSONValue], _ db: Database) throws -> [Draft] {
+    private static func recordRules(_ change: RecordChange, fields: [String], deleted: [String: JSONValue], _ db: Database) throws -> [NotificationDraft] {
         switch (change.kind, change.operation) {
         case ("visit_list", .create), ("visit_list", .update) where fields.contains("assigned_user_id"):
             guard let list = try VisitList.fetchOne(db, key: change.id.databaseText) else { return [] }
-            return [Draft(recipients: [list.assigneeId], kind: .visitListAssigned,
-                          text: "The visit list “\(list.name)” for \(list.visitDate) was assigned to you.",
-                          subject: NotificationSubject(entity: "visit_list", id: list.id))]
+            return [NotificationDraft(recipients: [list.assigneeId], kind: .visitListAssigned,
+                                      text: "The visit list “\(list.name)” for \(list.visitDate) was assigned to you.",
+                                      subject: NotificationSubject(entity: "visit_list", id: list.id))]
         case ("assignment", .create):
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT s.participant_id, s.activity_id, a.name AS activity, r.name AS role FROM assignments s
                 JOIN activities a ON a.id = s.activity_id JOIN participant_roles r ON r.id = s.role_id WHERE s.id = ?
                 """, arguments: [change.id.databaseText]) else { return [] }
-            return [Draft(recipients: try users(ofParticipant: row["participant_id"], db), kind: .assignedToActivity,
-                          text: "You were assigned to the activity “\(row["activity"] as String)” as \(row["role"] as String).",
-                          subject: NotificationSubject(entity: "activity", id: row.uuid("activity_id")))]
+            return [NotificationDraft(recipients: try users(ofParticipant: row["participant_id"], db), kind: .assignedToActivity,
+                                      text: "You were assigned to the activity “\(row["activity"] as String)” as \(row["role"] as String).",
+                                      subject: NotificationSubject(entity: "activity", id: row.uuid("activity_id")))]
         case ("assignment", .delete):
             let participant = deleted.text("participant_id"), activity = deleted.text("activity_id")
             guard let name = try String.fetchOne(db, sql: "SELECT name FROM activities WHERE id = ?", arguments: [activity]) else { return [] }
-            return [Draft(recipients: try users(ofParticipant: participant, db), kind: .removedFromActivity,
-                          text: "You were removed from the activity “\(name)”.", subject: NotificationSubject(entity: "activity", id: UUID(uuidString: activity)))]
+            return [NotificationDraft(recipients: try users(ofParticipant: participant, db), kind: .removedFromActivity,
+                                      text: "You were removed from the activity “\(name)”.", subject: NotificationSubject(entity: "activity", id: UUID(uuidString: activity)))]
         case ("activity", .update):
             return try activityChange(change.id, fields: Set(fields), db).map { [$0] } ?? []
         case ("activity_venue", .create):
@@ -112,34 +91,34 @@ enum NotificationRules {
                 WHERE h.id = ? AND h.effective_to IS NULL
                 """, arguments: [change.id.databaseText]),
                 let activity = try Activity.fetchOne(db, key: row["activity_id"] as String) else { return [] }
-            return [Draft(recipients: try users(ofActivity: activity.id, db), kind: .activityChanged,
-                          text: "The activity “\(activity.name)” moved to \(row["venue"] as String).",
-                          subject: NotificationSubject(entity: "activity", id: activity.id))]
+            return [NotificationDraft(recipients: try users(ofActivity: activity.id, db), kind: .activityChanged,
+                                      text: "The activity “\(activity.name)” moved to \(row["venue"] as String).",
+                                      subject: NotificationSubject(entity: "activity", id: activity.id))]
         case ("user", .update) where fields.contains("is_disabled"):
             guard let user = try UserRow.fetchOne(db, key: change.id.databaseText)?.user, user.isDisabled else { return [] }
-            return [Draft(recipients: try administrators(db).filter { $0 != user.id }, kind: .userDisabled,
-                          text: "The account of \(user.name) (\(user.email)) was disabled.", subject: NotificationSubject(entity: "user", id: user.id))]
+            return [NotificationDraft(recipients: try administrators(db).filter { $0 != user.id }, kind: .userDisabled,
+                                      text: "The account of \(user.name) (\(user.email)) was disabled.", subject: NotificationSubject(entity: "user", id: user.id))]
         default:
             return []
         }
     }
 
     /// A change of an activity's status or dates, told to the people assigned to it.
-    private static func activityChange(_ id: UUID, fields: Set<String>, _ db: Database) throws -> Draft? {
+    private static func activityChange(_ id: UUID, fields: Set<String>, _ db: Database) throws -> NotificationDraft? {
         guard !fields.isDisjoint(with: ["status", "start_date", "end_date"]),
               let activity = try Activity.fetchOne(db, key: id.databaseText) else { return nil }
         let subject = NotificationSubject(entity: "activity", id: activity.id)
         let recipients = try users(ofActivity: activity.id, db)
         if fields.contains("status"), activity.status == .cancelled {
-            return Draft(recipients: recipients, kind: .activityCancelled, text: "The activity “\(activity.name)” was cancelled.", subject: subject)
+            return NotificationDraft(recipients: recipients, kind: .activityCancelled, text: "The activity “\(activity.name)” was cancelled.", subject: subject)
         }
         var parts: [String] = []
         if fields.contains("status") { parts.append("its status is now \(activity.status.label)") }
         if !fields.isDisjoint(with: ["start_date", "end_date"]) {
             parts.append("it now runs " + (activity.endDate.map { "from \(activity.startDate) to \($0)" } ?? "from \(activity.startDate), with no end date"))
         }
-        return Draft(recipients: recipients, kind: .activityChanged,
-                     text: "The activity “\(activity.name)” changed: \(parts.joined(separator: "; ")).", subject: subject)
+        return NotificationDraft(recipients: recipients, kind: .activityChanged,
+                                 text: "The activity “\(activity.name)” changed: \(parts.joined(separator: "; ")).", subject: subject)
     }
 
     /// The accounts of a participant: a person is a participant whose email address is their account's.
@@ -170,13 +149,13 @@ enum NotificationRules {
 
     /// One notification per remaining person: not the author, not disabled, not of a kind they turned off, and of an
     /// administrators' kind only for administrators.
-    private static func deliverable(_ drafts: [Draft], excluding author: String?, _ db: Database, at moment: Date) throws -> [FieldbookNotification] {
+    private static func deliverable(_ drafts: [NotificationDraft], excluding author: String?, _ db: Database, at moment: Date) throws -> [FieldbookNotification] {
         var made: [FieldbookNotification] = []
         for draft in drafts {
             var seen = Set<UUID>()
             for recipient in draft.recipients where seen.insert(recipient).inserted && recipient.databaseText != author {
                 guard let user = try UserRow.fetchOne(db, key: recipient.databaseText)?.user,
-                      receives(draft.kind, user: user, preferences: try NotificationPreferences.fetchOne(db, key: recipient.databaseText))
+                      draft.kind.isReceived(by: user, preferences: try NotificationPreferences.fetchOne(db, key: recipient.databaseText))
                 else { continue }
                 made.append(FieldbookNotification(userId: recipient, kind: draft.kind, text: draft.text, subject: draft.subject, createdAt: moment))
             }

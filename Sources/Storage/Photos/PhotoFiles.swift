@@ -1,8 +1,7 @@
-import Crypto
 import Domain
 import Foundation
 import GRDB
-import Imaging
+import Hub
 
 /// The image files of photos, under the data folder by the SHA-256 of their bytes (`photos/ab/abcd….jpg`): a file's
 /// name says what it holds, so the same image is kept once, a copy is verified by hashing it, and a file is never
@@ -19,9 +18,7 @@ public struct PhotoFiles: Sendable {
 
     public func exists(_ sha256: String) -> Bool { FileManager.default.fileExists(atPath: path(sha256)) }
 
-    public static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).lowercaseHex
-    }
+    public static func sha256(_ bytes: [UInt8]) -> String { PhotoFileRules.sha256(bytes) }
 
     /// Held while a file is written and listed, and while the sweeper unlists and removes files, so a file is never
     /// removed after being listed anew (one process serves a data folder).
@@ -96,34 +93,9 @@ public struct PhotoFiles: Sendable {
 }
 
 extension PhotoFiles {
-    /// Refuses bytes received as a photo file (sync, a restore) unless they have the hash they were sent as and are a
-    /// photo as Fieldbook keeps them.
+    /// Refuses bytes received as a photo file unless they have the hash they were sent as and are a photo as Fieldbook
+    /// keeps them (`PhotoFileRules`).
     public static func checkReceived(_ bytes: [UInt8], sha256: String) throws {
-        let actual = Self.sha256(bytes)
-        guard actual == sha256 else { throw PhotoFileError.hashMismatch(expected: sha256, actual: actual) }
-        // Not judged is not refused: a node would otherwise count the file as refused and never send it again.
-        if let reason = PhotoProcessor.unavailableReason { throw PhotoFileError.cannotCheck(reason) }
-        guard PhotoProcessor.isKeptPhoto(bytes) else { throw PhotoFileError.notAKeptPhoto }
-    }
-}
-
-public enum PhotoFileError: Error, CustomStringConvertible {
-    case cannotWrite(String)
-    /// Bytes sent as a file whose hash they do not have (cut short, or changed on the way).
-    case hashMismatch(expected: String, actual: String)
-    /// Bytes that are not a JPEG without metadata, the only form Fieldbook keeps a photo in.
-    case notAKeptPhoto
-    /// Photos cannot be checked on this machine (libvips missing or too old): the file is neither kept nor refused.
-    case cannotCheck(String)
-
-    public var description: String {
-        switch self {
-        case .cannotWrite(let reason): "The photo could not be saved on this machine (\(reason)). Free some disk space and try again."
-        case .hashMismatch(let expected, let actual):
-            "The file's SHA-256 is \(actual), not \(expected): it was cut short or changed on the way. Send it again."
-        case .notAKeptPhoto: "The file is not a photo as Fieldbook keeps them (a JPEG without metadata), so it was not kept."
-        case .cannotCheck(let reason):
-            "Photos cannot be checked on this machine (\(reason)), so the file was not kept. Install libvips, then send it again."
-        }
+        try PhotoFileRules.checkReceived(bytes, sha256: sha256)
     }
 }

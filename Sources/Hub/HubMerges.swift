@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import Records
 
-/// Merges of participants on a hub, by the same rules on both kinds of hub (issue 36). A merge travels as a fact
+/// Merges of participants on a hub, by the same rules on both kinds of hub. A merge travels as a fact
 /// (`ParticipantMergeRow`): once a hub holds it, the merged-away record is gone for good, and whatever a node pushes
 /// that still names it (made before the node heard of the merge) acts on the survivor instead.
 extension HubDecider {

@@ -10,19 +10,20 @@ public enum NodeLinkedNotifications {
     public static let author = Actor.system("notifications").recorded
 
     public static func operations(linkedBy userId: UUID, address: String, users: [User], preferences: [NotificationPreferences],
-                                  at moment: Date = Date()) throws -> [SyncOperation] {
-        let administrators = users.filter { $0.role == .administrator }.map(\.id).sorted { $0.databaseText < $1.databaseText }
-        let draft = NotificationRules.nodeLinked(account: users.first { $0.id == userId }?.email, address: address,
+                                  at moment: Date = Date()) -> [SyncOperation] {
+        let administrators = users.filter { $0.role == .administrator }.map(\.id).sorted { $0.lowercaseText < $1.lowercaseText }
+        let draft = NotificationDraft.nodeLinked(account: users.first { $0.id == userId }?.email, address: address,
                                                  administrators: administrators)
         let usersById = Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let preferencesById = Dictionary(preferences.map { ($0.userId, $0) }, uniquingKeysWith: { first, _ in first })
-        return try draft.recipients.compactMap { recipient in
-            guard let user = usersById[recipient], NotificationRules.receives(draft.kind, user: user, preferences: preferencesById[recipient])
+        return draft.recipients.compactMap { recipient in
+            guard let user = usersById[recipient], draft.kind.isReceived(by: user, preferences: preferencesById[recipient])
             else { return nil }
             let notification = FieldbookNotification(userId: recipient, kind: draft.kind, text: draft.text, subject: draft.subject, createdAt: moment)
-            return SyncOperation(operationId: UUID(), operation: .create, entity: NotificationRow.kind.entity, entityId: notification.id,
-                                 fields: try NotificationRow(notification).syncedFields(), before: [:], baseVersion: 0, author: author,
-                                 createdAt: moment)
+            let kind = NotificationRow.kind
+            return SyncOperation(operationId: UUID(), operation: .create, entity: kind.entity, entityId: notification.id,
+                                 fields: kind.syncedFields(of: NotificationRow(notification), NotificationRow.declaration),
+                                 before: [:], baseVersion: 0, author: author, createdAt: moment)
         }
     }
 }

@@ -43,17 +43,3 @@ public enum HeldPhotoFile: Sendable {
     case path(String)
     case bytes([UInt8])
 }
-
-extension AppDatabase: SyncHub {
-    public func keepPhotoFileFromNode(_ bytes: [UInt8], sha256: String) throws {
-        try keepReceivedPhotoFile(bytes, sha256: sha256, onHub: false)
-    }
-
-    public func heldPhotoFile(_ sha256: String) throws -> HeldPhotoFile? {
-        photoFiles.exists(sha256) ? .path(photoFiles.path(sha256)) : nil
-    }
-
-    public func observeChanges(_ onChange: @escaping @Sendable () -> Void) {
-        changeFeed.subscribe { _ in onChange() }
-    }
-}

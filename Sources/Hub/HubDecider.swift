@@ -51,6 +51,14 @@ public enum Pusher: Sendable, Equatable {
     case node(signedInAs: UUID)
 }
 
+extension PushRequest {
+    /// A deletion's references are followed as it happens, and a merge moves and deletes what names the merged-away
+    /// record (`HubDecider.completeMerge`): a push holding either is decided one write at a time, on both kinds of hub.
+    public var holdsDeletionsOrMerges: Bool {
+        operations.contains { $0.operation == .delete || $0.mergeSurvivor != nil }
+    }
+}
+
 /// Decides and applies one pushed operation against the hub's current record: refusals for rights and checks,
 /// conflicts field by field against the values the edit was made on, and merges of edits to different fields.
 public struct HubDecider<Records: HubRecords> {

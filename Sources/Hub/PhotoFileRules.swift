@@ -1,0 +1,48 @@
+import Crypto
+import Domain
+import Foundation
+import Imaging
+
+/// Photo files as every Fieldbook keeps them, whichever store holds them: named by the SHA-256 of their bytes, and a
+/// JPEG without metadata.
+public enum PhotoFileRules {
+    /// The photo columns that name a file by its hash.
+    public static let fileColumns = ["file_sha256", "thumb_sha256"]
+    /// Deleting a record of these kinds may free files: a photo, or a record whose deletion cascades to its photos.
+    public static let deletesThatMayFreeFiles: Set<String> = ["photo", "participant", "venue", "activity"]
+
+    public static func sha256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).lowercaseHex
+    }
+
+    /// Refuses bytes received as a photo file (sync, a restore) unless they have the hash they were sent as and are a
+    /// photo as Fieldbook keeps them.
+    public static func checkReceived(_ bytes: [UInt8], sha256: String) throws {
+        let actual = Self.sha256(bytes)
+        guard actual == sha256 else { throw PhotoFileError.hashMismatch(expected: sha256, actual: actual) }
+        // Not judged is not refused: a node would otherwise count the file as refused and never send it again.
+        if let reason = PhotoProcessor.unavailableReason { throw PhotoFileError.cannotCheck(reason) }
+        guard PhotoProcessor.isKeptPhoto(bytes) else { throw PhotoFileError.notAKeptPhoto }
+    }
+}
+
+public enum PhotoFileError: Error, CustomStringConvertible {
+    case cannotWrite(String)
+    /// Bytes sent as a file whose hash they do not have (cut short, or changed on the way).
+    case hashMismatch(expected: String, actual: String)
+    /// Bytes that are not a JPEG without metadata, the only form Fieldbook keeps a photo in.
+    case notAKeptPhoto
+    /// Photos cannot be checked on this machine (libvips missing or too old): the file is neither kept nor refused.
+    case cannotCheck(String)
+
+    public var description: String {
+        switch self {
+        case .cannotWrite(let reason): "The photo could not be saved on this machine (\(reason)). Free some disk space and try again."
+        case .hashMismatch(let expected, let actual):
+            "The file's SHA-256 is \(actual), not \(expected): it was cut short or changed on the way. Send it again."
+        case .notAKeptPhoto: "The file is not a photo as Fieldbook keeps them (a JPEG without metadata), so it was not kept."
+        case .cannotCheck(let reason):
+            "Photos cannot be checked on this machine (\(reason)), so the file was not kept. Install libvips, then send it again."
+        }
+    }
+}
