@@ -45,6 +45,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
+            // A backup is a ZIP archive (Jobs/Backup).
+            "Archives",
         ]),
         // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift), opened by the first one (CCurl.h).
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),

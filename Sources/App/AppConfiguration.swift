@@ -18,6 +18,10 @@ public struct AppConfiguration: Sendable {
     public var databaseURL: String?
     /// Overrides the sync interval stored in the settings, in seconds.
     public var syncInterval: TimeInterval?
+    /// Folder backups are kept in; nil: `backups` in the data folder.
+    public var backupDirectory: String?
+    /// Seconds between automatic backups.
+    public var backupInterval: TimeInterval = 86_400
     public var passwordCost: PasswordHasher.Cost
     /// The least severe level `fieldbook serve` logs.
     public var logLevel: Logger.Level = .info
@@ -39,6 +43,10 @@ public struct AppConfiguration: Sendable {
     public var databasePath: String { Self.databasePath(in: dataDirectory) }
     static let databaseFileName = "fieldbook.sqlite"
     static func databasePath(in folder: String) -> String { (folder as NSString).appendingPathComponent(databaseFileName) }
+    /// Where serve keeps its backups: the chosen folder, which it never creates, or one in the data folder.
+    public var backupFolder: BackupFolder {
+        backupDirectory.map { BackupFolder(path: $0, createsItself: false) } ?? .inDataFolder(dataDirectory)
+    }
     public var templatesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("templates") }
     public var publicDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("Public") }
     /// The bundled world basemap (scripts/install-basemap.sh puts it there).

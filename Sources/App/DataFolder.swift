@@ -51,6 +51,25 @@ public final class DataFolder {
         return line + "."
     }
 
+    /// Puts the backup `file` back into the configured data folder, refused while anything serves it; the database
+    /// that was there is kept aside. Opening the restored database afterwards brings a backup made by an older
+    /// Fieldbook up to date and tightens its access, so the next `serve` starts as from any other.
+    public static func restore(_ configuration: AppConfiguration, from file: String) throws -> String {
+        let outcome: RestoreOutcome
+        let lock: ServingLock
+        do {
+            try BackupRestore.checkReadable(file)
+            lock = try ServingLock.restoring(configuration.dataDirectory)
+            outcome = try BackupRestore.restore(file, intoDatabase: configuration.databasePath)
+        } catch let refusal as BackupRefusal {
+            throw Refusal(refusal.description)
+        }
+        try openDatabase(configuration).close()
+        withExtendedLifetime(lock) {}
+        let aside = outcome.keptAside.map { " The database that was there is kept as \($0)." } ?? ""
+        return "Restored \(file) into \(configuration.databasePath), with \(outcome.photosRestored) photo files.\(aside)"
+    }
+
     /// Fills an empty database with a generated community; the same seed gives the same community.
     public func importDemoCommunity(venues: Int, participants: Int, activities: Int, seed: UInt64) throws -> String {
         let started = Date()

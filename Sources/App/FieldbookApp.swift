@@ -24,6 +24,8 @@ public final class FieldbookApp: Sendable {
     /// Checks participants brought in by sync for possible duplicates, in the background.
     public let duplicateScout: DatabaseChore
     public let exports: ExportRunner
+    /// Backs the database and its photos up every `--backup-interval`, in the background.
+    public let backups: BackupService
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -74,11 +76,12 @@ public final class FieldbookApp: Sendable {
         photoSweeper = PhotoFileSweeper.chore(database: database, logger: logger)
         duplicateScout = DuplicateScout.chore(database: database, logger: logger)
         exports = ExportRunner(database: database, logger: logger)
+        backups = BackupService(database: database, folder: configuration.backupFolder, interval: configuration.backupInterval, logger: logger)
         let signInThrottle = SignInThrottle()
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
                         configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version),
-                        imports: imports, exports: exports, logger: logger)
+                        imports: imports, exports: exports, backups: backups, logger: logger)
         let api = JSONAPI(database: database, version: configuration.version, logger: logger, signInThrottle: signInThrottle,
                           sessionPolicy: configuration.sessionPolicy, syncEngine: syncEngine, syncStatus: reporter)
         responder = AppResponder(staticFiles: staticFiles, web: web, api: api)
@@ -114,6 +117,7 @@ public final class FieldbookApp: Sendable {
         photoSweeper.start()
         duplicateScout.start()
         exports.start()
+        backups.start()
         let address = configuration.server.baseURL(port: port)
         if try database.offersSetup() {
             announce("One-time setup code: \(setupCode.generate())")
@@ -134,6 +138,7 @@ public final class FieldbookApp: Sendable {
         photoSweeper.stop()
         duplicateScout.stop()
         exports.stop()
+        backups.stop()
         server.stop()
         do { try database.close() } catch { logger.error("closing the database failed", metadata: ["error": "\(error)"]) }
     }

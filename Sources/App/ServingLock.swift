@@ -6,7 +6,7 @@ import Foundation
 /// `hub-migrate` of a SQLite hub still serving, whose later writes the move would miss. The holder writes what it is
 /// into the file, so the refusal can name it. The kernel lets go of the lock when its process ends, even killed with
 /// `kill -9`, so a crash leaves nothing to clean up. Commands that only add to a served folder (create-user, backup)
-/// take none.
+/// take none; `restore`, which replaces the database, takes it.
 public final class ServingLock: Sendable {
     private let descriptor: Int32
 
@@ -40,6 +40,16 @@ public final class ServingLock: Sendable {
             """
             The hub in \(folder) is still serving. Stop it (\(holder)), and every fieldbook serve of that folder, first, \
             so that nothing it accepts afterwards is left behind, then run hub-migrate again.
+            """
+        }
+    }
+
+    /// Held by `fieldbook restore` while it replaces the folder's database, which nothing may have open.
+    public static func restoring(_ folder: String) throws -> ServingLock {
+        try take(folder, holder: "fieldbook restore") { holder in
+            """
+            \(DataFolderRules.absolute(folder)) is in use by \(holder); nothing was changed. Stop it first (systemctl stop \
+            fieldbook, or Ctrl-C where it was started), then run restore again.
             """
         }
     }

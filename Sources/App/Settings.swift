@@ -52,6 +52,12 @@ extension Setting where Value == String {
         }
     }
 
+    /// A folder that is not there is not refused: it may be a USB stick plugged in later (Home warns meanwhile).
+    public static var backupDirectory: Setting {
+        Setting(name: "backup-dir", variable: "FIELDBOOK_BACKUP_DIR", about: "Folder backups are kept in (may be a USB stick)",
+                defaultNote: "default DATA/backups") { $1.configuration.backupDirectory = $0 }
+    }
+
     public static var tlsCertificate: Setting {
         Setting(name: "tls-cert", variable: "FIELDBOOK_TLS_CERT", about: "PEM certificate file: serve HTTPS") {
             $1.tlsCertificateFile = $0
@@ -72,11 +78,22 @@ extension Setting where Value == UInt16 {
 
 extension Setting where Value == Int {
     public static var syncInterval: Setting {
-        Setting(name: "sync-interval", variable: "FIELDBOOK_SYNC_INTERVAL", about: "Seconds between automatic syncs with the hub",
-                defaultNote: "default: the settings page's, 300",
+        interval(name: "sync-interval", variable: "FIELDBOOK_SYNC_INTERVAL", about: "Seconds between automatic syncs with the hub",
+                 defaultNote: "default: the settings page's, 300") { $1.configuration.syncInterval = $0 }
+    }
+
+    public static var backupInterval: Setting {
+        interval(name: "backup-interval", variable: "FIELDBOOK_BACKUP_INTERVAL", about: "Seconds between automatic backups",
+                 defaultNote: "default \(Int(AppConfiguration().backupInterval)), a day") { $1.configuration.backupInterval = $0 }
+    }
+
+    /// A number of seconds, at least one.
+    private static func interval(name: String, variable: String, about: String, defaultNote: String,
+                                 apply: @escaping @Sendable (TimeInterval, inout ConfigurationDraft) -> Void) -> Setting {
+        Setting(name: name, variable: variable, about: about, defaultNote: defaultNote,
                 unreadable: { variable, _ in "\(variable) must be a number of seconds" }) { seconds, draft in
-            guard seconds >= 1 else { throw InvalidInput("--sync-interval must be at least 1 second") }
-            draft.configuration.syncInterval = TimeInterval(seconds)
+            guard seconds >= 1 else { throw InvalidInput("--\(name) must be at least 1 second") }
+            apply(TimeInterval(seconds), &draft)
         }
     }
 

@@ -22,12 +22,9 @@ public struct RecordDeclaration<Record>: Sendable {
         return record
     }
 
-    /// The column of the field at `keyPath`, for SQL that names it; a key path the kind does not declare is a
-    /// programming error.
+    /// The column of the field at `keyPath`: what SQL names it by.
     public func column(_ keyPath: PartialKeyPath<Record>) -> String {
-        guard let field = fields.first(where: { $0.keyPath == keyPath }) else {
-            preconditionFailure("\(Record.self) declares no field at \(keyPath)")
-        }
+        guard let field = fields.first(where: { $0.keyPath as AnyKeyPath == keyPath as AnyKeyPath }) else { preconditionFailure("\(keyPath) is not a declared field") }
         return field.column
     }
 

@@ -16,6 +16,8 @@ public struct FieldDeclaration: Sendable {
     public let isOptional: Bool
     /// The record this field names, and what deleting that record does to this one.
     public let reference: Reference?
+    /// What a write naming a record that no longer exists is told, at this field.
+    public let missingReference: String
     public let flags: FieldFlags
     /// The column holds a moment (stored `yyyy-MM-dd HH:mm:ss.SSS`, UTC), which exports write in ISO 8601.
     public let isInstant: Bool
@@ -45,19 +47,20 @@ public struct FieldFlags: OptionSet, Sendable {
 /// as the `JSONValue` its column stores.
 public struct RecordField<Record>: Sendable {
     public let declaration: FieldDeclaration
+    /// The field on `Record`, by which code names its column (`RecordDeclaration.column(_:)`).
+    public let keyPath: AnyKeyPath & Sendable
     private let read: @Sendable (Record) -> JSONValue
     private let write: @Sendable (inout Record, JSONValue) -> Void
     private let readTyped: @Sendable (Record) -> Any
-    /// The field's key path on `Record`, by which Storage names its column in SQL (`RecordDeclaration.column`).
-    let keyPath: PartialKeyPath<Record> & Sendable
 
     public init<Value>(_ keyPath: WritableKeyPath<Record, Value> & Sendable, _ column: String, _ codec: FieldCodec<Value>,
                        label: String, rule: FieldRule? = nil, example: String? = nil, references: (entity: String, onDelete: Reference.OnDelete)? = nil,
-                       privacy: PrivacyClass? = nil, _ flags: FieldFlags = []) {
+                       ifMissing: String? = nil, privacy: PrivacyClass? = nil, _ flags: FieldFlags = []) {
         declaration = FieldDeclaration(
             column: column, label: label, rule: rule, example: example, isOptional: Value.self is any OptionalValue.Type,
-            reference: references.map { Reference(column, $0.entity, $0.onDelete) }, flags: flags, isInstant: codec.isInstant,
-            privacy: privacy)
+            reference: references.map { Reference(column, $0.entity, $0.onDelete) },
+            missingReference: ifMissing ?? "The chosen \(label.lowercased()) no longer exists; choose another", flags: flags,
+            isInstant: codec.isInstant, privacy: privacy)
         self.keyPath = keyPath
         read = { codec.encode($0[keyPath: keyPath]) }
         write = { $0[keyPath: keyPath] = codec.decode($1) }

@@ -14,6 +14,10 @@ enum Paths {
     /// The signed-in person's own password.
     static let accountPassword = home / "account" / "password"
     static let privacySettings = home / "settings" / "privacy"
+    static let backups = home / "settings" / "backups"
+    static let backupNow = backups / "now"
+    /// A fresh backup, taken for the download (a POST: it does the work of a backup).
+    static let backupDownload = backups / "download"
     static let logout = home / "logout"
     static let events = home / "events"
 
@@ -158,6 +162,7 @@ extension Paths {
     static let templateView: TemplateView = {
         var view: [String: String] = [
             "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "privacy_settings": privacySettings(),
+            "backups": backups(), "backup_now": backupNow(), "backup_download": backupDownload(),
             "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",

@@ -45,6 +45,8 @@ public final class WebUI: Sendable {
     public let imports: ImportRunner
     /// Writes prepared archives in the background (as `imports`).
     public let exports: ExportRunner
+    /// Backs up in the background (as `imports`).
+    public let backups: BackupService
     let logger: Logger
     private let router: Router
     private let writingGets: WritingGets
@@ -53,7 +55,8 @@ public final class WebUI: Sendable {
 
     public init(database: AppDatabase, renderer: PageRenderer, staticFiles: StaticFiles, syncStatus: StatusBroadcaster,
                 setupCode: SetupCode, syncEngine: SyncEngine? = nil, signInThrottle: SignInThrottle, tiles: TileLibrary? = nil,
-                configuration: WebUIConfiguration, imports: ImportRunner? = nil, exports: ExportRunner? = nil, logger: Logger) {
+                configuration: WebUIConfiguration, imports: ImportRunner? = nil, exports: ExportRunner? = nil,
+                backups: BackupService? = nil, logger: Logger) {
         self.database = database
         self.renderer = renderer
         self.staticFiles = staticFiles
@@ -66,6 +69,7 @@ public final class WebUI: Sendable {
         self.logger = logger
         self.imports = imports ?? ImportRunner(database: database, logger: logger, openArchive: Self.openArchive)
         self.exports = exports ?? ExportRunner(database: database, logger: logger)
+        self.backups = backups ?? BackupService(database: database, logger: logger)
         notificationEvents = NotificationEvents(database: database, broadcaster: syncStatus)
         var table = WebRouteTable()
         WebRoutes.register(in: &table)

@@ -45,6 +45,21 @@ struct Backup: FieldbookCommand {
     }
 }
 
+/// `fieldbook restore FILE`: put a backup back, the current database kept aside.
+struct Restore: FieldbookCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Put a backup back into the data folder (refused while Fieldbook serves it); the current database is kept aside.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "A backup: a fieldbook-backup-….zip from the backup folder or the backups page, or a file `fieldbook backup` wrote.")
+    var file: String
+
+    func perform() async throws {
+        announce(try DataFolder.restore(AppConfiguration(common.given), from: file))
+    }
+}
+
 /// `fieldbook link`: connect this node to an upstream hub (the hub administrator's password on stdin).
 struct Link: FieldbookCommand {
     static let configuration = CommandConfiguration(

@@ -18,13 +18,16 @@ struct Serve: FieldbookCommand {
     @Option(.headerTimeout) var headerTimeout: Int?
     @Option(.tlsCertificate) var tlsCertificate: String?
     @Option(.tlsKey) var tlsKey: String?
+    @Option(.backupDirectory) var backupDirectory: String?
+    @Option(.backupInterval) var backupInterval: Int?
 
     /// In the order they are checked, which decides the refusal reported when several are wrong.
     var given: [GivenSetting] {
         common.given + [GivenSetting(.host, host), GivenSetting(.port, port), GivenSetting(.threads, threads),
                         GivenSetting(.maxBody, maxBody), GivenSetting(.upstream, upstream), GivenSetting(.syncInterval, syncInterval),
                         GivenSetting(.tlsCertificate, tlsCertificate), GivenSetting(.tlsKey, tlsKey),
-                        GivenSetting(.connectionsPerAddress, connectionsPerAddress), GivenSetting(.headerTimeout, headerTimeout)]
+                        GivenSetting(.connectionsPerAddress, connectionsPerAddress), GivenSetting(.headerTimeout, headerTimeout),
+                        GivenSetting(.backupDirectory, backupDirectory), GivenSetting(.backupInterval, backupInterval)]
     }
 
     func perform() async throws {

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
-import Storage
+@testable import Storage
 import TestSupport
 import Testing
 
@@ -85,7 +85,7 @@ import Testing
         let actor = Actor.system("test")
         try harness.database.transaction(by: actor) { records in
             for index in 0..<2_500 {
-                _ = try records.createVenue(try VenueInput(name: "Venue \(index)", address: "\(index) Road", areaId: area.id.uuidString,
+                _ = try records.create(Venue.self, try VenueInput(name: "Venue \(index)", address: "\(index) Road", areaId: area.id.uuidString,
                                                            latitude: "51.\(index)", longitude: "-0.\(index)").validated())
             }
         }

@@ -55,9 +55,9 @@ final class FeedRecorder: Sendable {
         let given = try TestDatabase()
         let feed = FeedRecorder(given.database)
         let venue = try given.database.transaction(by: actor) { transaction in
-            let area = try transaction.createArea(AreaInput(name: "Town", areaType: "CITY", parentId: "").validated())
-            let venue = try transaction.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString).validated())
-            try transaction.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString)
+            let area = try transaction.create(GeographicArea.self, AreaInput(name: "Town", areaType: "CITY", parentId: "").validated())
+            let venue = try transaction.create(Venue.self, VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString).validated())
+            try transaction.create(Participant.self, ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString)
                 .validated())
             return venue
         }
@@ -72,9 +72,9 @@ final class FeedRecorder: Sendable {
         let feed = FeedRecorder(given.database)
         #expect(throws: ValidationError.self) {
             try given.database.transaction(by: actor) { transaction in
-                try transaction.createArea(AreaInput(name: "Town", areaType: "CITY", parentId: "").validated())
+                try transaction.create(GeographicArea.self, AreaInput(name: "Town", areaType: "CITY", parentId: "").validated())
                 // The second row refers to a venue that does not exist: the whole transaction is refused.
-                try transaction.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: UUID().uuidString)
+                try transaction.create(Participant.self, ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: UUID().uuidString)
                     .validated())
             }
         }

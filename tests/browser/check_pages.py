@@ -770,6 +770,35 @@ def check_sync_pages(checker, browser, role):
         checker.expect(f"{role}: sync now refused", answer.status_code == 403, f"POST /sync/run answered {answer.status_code}")
 
 
+def check_backups(checker, browser, role):
+    """The backups page (issue 40): administrators see the backups serve took by itself at start; others are refused."""
+    if role != "administrator":
+        checker.page(browser, f"{role}: backups (forbidden)", "/settings/backups", expect=403)
+        return
+    wait_for(lambda: "<td>Daily</td>" in browser.http.get(browser.base + "/settings/backups").text, 60,
+             "serve took no backup at start")
+    checker.page(browser, f"{role}: backups (listed)", "/settings/backups")
+
+
+def check_backup_warning(checker, binary, root):
+    """Home's warning and the backups page while the backup folder (a USB stick not plugged in) is missing."""
+    missing = os.path.join(tempfile.mkdtemp(prefix="fieldbook-stick-"), "not-plugged-in")
+    server = Server(binary, root, extra_args=("--backup-dir", missing))
+    browser = Browser(server.base)
+    try:
+        name, email = USERS["administrator"]
+        browser.post("/setup", {"setup_code": server.code, "name": name, "email": email,
+                                "password": PASSWORD, "password_confirmation": PASSWORD})
+        browser.sign_in(email)
+        checker.page(browser, "backups: home warns (folder missing)", "/")
+        checker.expect("backups: home warns (folder missing)", "Backups need attention" in browser.driver.page_source,
+                       "no warning on Home")
+        checker.page(browser, "backups: page (folder missing, none yet)", "/settings/backups")
+    finally:
+        browser.quit()
+        server.stop()
+
+
 def wait_for(condition, timeout, message):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -928,6 +957,7 @@ def main():
                 user = check_users(checker, browser, role, user)
                 check_sync_pages(checker, browser, role)
                 check_exports(checker, browser, role)
+                check_backups(checker, browser, role)
                 if role == "editor":
                     check_keyboard(checker, browser)
                 check_duplicates(checker, browser, role)
@@ -936,6 +966,7 @@ def main():
             finally:
                 browser.quit()
         check_live_status(checker, os.path.abspath(args.binary), args.resources)
+        check_backup_warning(checker, os.path.abspath(args.binary), args.resources)
         check_sync_with_hub(checker, os.path.abspath(args.binary), args.resources)
         checker.run_vnu()
     finally:

@@ -6,7 +6,7 @@ extension Activity {
         RecordField(\.name, "name", .text, label: "Name", rule: .text(ActivityInput.Rules.name), [.searched, .listed]),
         RecordField(\.description, "description", .optionalText, label: "Description", rule: .text(ActivityInput.Rules.description)),
         RecordField(\.typeId, "activity_type_id", .id, label: "Type", rule: .id(ActivityInput.Rules.typeId),
-                    references: ("activity_type", .restrict), .listed),
+                    references: ("activity_type", .restrict), ifMissing: "The chosen activity type no longer exists; choose another", .listed),
         RecordField(\.startDate, "start_date", .day, label: "Start date", rule: .date(ActivityInput.Rules.startDate), .listed),
         RecordField(\.endDate, "end_date", .optionalDay, label: "End date", rule: .date(ActivityInput.Rules.endDate), .listed),
         RecordField(\.status, "status", .choice(.active), label: "Status", rule: .choice(ActivityInput.Rules.status), .listed),

@@ -17,8 +17,9 @@ package struct AssignmentRow: Sendable {
     package static let declaration = RecordDeclaration<AssignmentRow>([
         RecordField(\.activityId, "activity_id", .id, label: "Activity", references: ("activity", .cascade)),
         RecordField(\.participantId, "participant_id", .id, label: "Participant", rule: .id(AssignmentRules.participantId),
-                    references: ("participant", .cascade)),
-        RecordField(\.roleId, "role_id", .id, label: "Role", rule: .id(AssignmentRules.roleId), references: ("participant_role", .restrict)),
+                    references: ("participant", .cascade), ifMissing: "That participant no longer exists; search again"),
+        RecordField(\.roleId, "role_id", .id, label: "Role", rule: .id(AssignmentRules.roleId), references: ("participant_role", .restrict),
+                    ifMissing: "That role no longer exists; choose another"),
         RecordField(\.assignedAt, "assigned_at", .instant, label: "Assigned"),
     ]) { id, version in
         AssignmentRow(id: id, activityId: .zero, participantId: .zero, roleId: .zero, assignedAt: .unreadable, version: version)

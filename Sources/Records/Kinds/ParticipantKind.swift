@@ -9,7 +9,7 @@ extension Participant {
         RecordField(\.phone, "phone", .optionalText, label: "Phone", rule: .text(ParticipantInput.Rules.phone), privacy: .contacts),
         RecordField(\.notes, "notes", .optionalText, label: "Notes", rule: .text(ParticipantInput.Rules.notes), privacy: .notes),
         RecordField(\.homeVenueId, "home_venue_id", .optionalID, label: "Home venue", rule: .id(ParticipantInput.Rules.homeVenueId),
-                    references: ("venue", .restrict), privacy: .homes),
+                    references: ("venue", .restrict), ifMissing: Venue.missing, privacy: .homes),
     ] + RecordField<Participant>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
         Participant(id: id, name: "", email: "", phone: nil, notes: nil, homeVenueId: nil, version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }

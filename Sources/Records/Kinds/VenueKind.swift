@@ -15,6 +15,9 @@ extension Venue {
               createdAt: .unreadable, updatedAt: .unreadable)
     }
 
+    /// What a write naming a venue that no longer exists is told: venues are found by searching for them.
+    public static let missing = "The chosen venue no longer exists; search for another"
+
     public static let kind = RecordKind(entity: "venue", table: "venues", declaration, label: ("venue", "venues")) { _, _, fields, errors in
         CoordinatePair.check(fields, message: VenueInput.bothCoordinates, into: &errors)
     }

@@ -8,12 +8,15 @@ extension VisitList {
         RecordField(\.purpose, "purpose", .text, label: "Purpose", rule: .text(VisitListInput.Rules.purpose)),
         RecordField(\.script, "script", .text, label: "Notes or script", rule: .text(VisitListInput.Rules.script)),
         RecordField(\.assigneeId, "assigned_user_id", .id, label: "Organizer", rule: .id(VisitListInput.Rules.assigneeId),
-                    references: ("user", .restrict), .listed),
+                    references: ("user", .restrict), ifMissing: notAnOrganizer, .listed),
         RecordField(\.status, "status", .choice(.planned), label: "Status", rule: .choice(VisitListInput.Rules.status), .listed),
     ] + RecordField<VisitList>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
         VisitList(id: id, name: "", visitDate: .unreadable, purpose: "", script: "", assigneeId: .zero, status: .planned,
                   version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
+
+    /// What a list given to someone who cannot log visits (or to no one) is told.
+    public static let notAnOrganizer = "Choose an editor or administrator whose account is enabled; read-only users cannot log visits"
 
     public static let kind = RecordKind(entity: "visit_list", table: "visit_lists", declaration, label: ("visit list", "visit lists"))
 }

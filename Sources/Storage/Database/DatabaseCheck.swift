@@ -11,13 +11,8 @@ public struct DatabaseCheck: Sendable {
 
     public static func run(path: String) throws -> DatabaseCheck {
         guard FileManager.default.fileExists(atPath: path) else { throw DatabaseCheckFailure.noDatabase(path) }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read { db in
-            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            var problems = integrity == ["ok"] ? [] : integrity.map { "The file is damaged: SQLite reports \"\($0)\"." }
+        return try readingOnly(path) { db in
+            var problems = try integrityProblems(db)
             for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
                 let table: String = row[0]
                 let rowid: Int64? = row[1]
@@ -26,6 +21,27 @@ public struct DatabaseCheck: Sendable {
             }
             return DatabaseCheck(problems: problems)
         }
+    }
+}
+
+extension DatabaseCheck {
+    /// SQLite's integrity check alone, of the file at `path` (a backup's copy), in plain words; empty when intact.
+    static func integrityProblems(path: String) throws -> [String] {
+        try readingOnly(path) { try integrityProblems($0) }
+    }
+
+    /// Reads the database file at `path` without writing to it or migrating it (a check, a backup's copy).
+    static func readingOnly<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read(body)
+    }
+
+    private static func integrityProblems(_ db: Database) throws -> [String] {
+        let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        return integrity == ["ok"] ? [] : integrity.map { "The file is damaged: SQLite reports \"\($0)\"." }
     }
 }
 

@@ -77,9 +77,8 @@ enum RowWriter {
 
     /// Inserts or replaces many rows of one kind (a pulled batch), each row as `put` would. The rows are staged in a
     /// temporary table and written with one statement: a statement per row runs the kind's triggers (change log,
-    /// search index, counts) under a statement journal of its own, which copied the pages it touched again for every
-    /// row; pulling the 100,000-participant demo spent most of its time there (issue 15). Rows with the same id: the
-    /// last one wins.
+    /// search index, counts) under a statement journal of its own, which copies the pages it touches again for every
+    /// row. Rows with the same id: the last one wins.
     static func putAll(_ db: Database, _ kind: RecordKind, _ rows: [StagedRow]) throws {
         var start = rows.startIndex
         while start < rows.endIndex {
@@ -96,8 +95,8 @@ enum RowWriter {
         for kind in RecordKind.all { if let staged = rows[kind.entity] { try putAll(db, kind, staged) } }
     }
 
-    /// Rows staged by one statement: 64 rows of the widest synced table (photos, 19 columns) bind 1,216 values, far
-    /// below SQLite's 32,766.
+    /// Rows staged by one statement: few enough that the widest synced table's stay far below SQLite's limit on bound
+    /// values.
     private static let stagedAtOnce = 64
 
     private static func putShaped(_ db: Database, _ kind: RecordKind, _ columns: [String], _ rows: ArraySlice<StagedRow>) throws {
@@ -107,8 +106,8 @@ enum RowWriter {
         // Emptied first as well as after: rows a failed statement left behind must never be written with this batch.
         try db.cachedStatement(sql: "DELETE FROM temp.\(staging)").execute()
         let list = stored.joined(separator: ", ")
-        // Staged `stagedAtOnce` rows a statement: a statement a row spent more in GRDB's binding of it (its arguments
-        // made, bound, stepped, reset) than in SQLite's insert.
+        // Many rows a statement: with one row a statement, GRDB's binding of it (its arguments made, bound, stepped,
+        // reset) costs more than SQLite's insert.
         func stagingStatement(rows count: Int) throws -> Statement {
             let row = "(" + stored.map { _ in "?" }.joined(separator: ", ") + ")"
             return try db.cachedStatement(sql: """
@@ -218,10 +217,6 @@ public struct RecordTransaction {
     /// Refuses a value naming a record that no longer exists in `table`, as a clash at `field`.
     func ensureExists(_ id: UUID, in table: String, field: String, _ message: String) throws {
         if try !exists(id, in: table) { throw ValidationError.clash(field, message) }
-    }
-
-    func ensureVenueExists(_ venue: UUID, field: String) throws {
-        try ensureExists(venue, in: "venues", field: field, "The chosen venue no longer exists; search for another")
     }
 }
 

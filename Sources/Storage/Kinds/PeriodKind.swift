@@ -46,7 +46,10 @@ extension RecordTransaction {
 
     /// Makes the participant's open address periods agree with their home venue again (`AddressPeriodReconciliation`).
     func reconcileAddressPeriods(of participant: UUID) throws {
-        guard let home = try Participant.fetchOne(db, key: participant.databaseText).map(\.homeVenueId) else { return }
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Participant.homeVenueColumn) FROM participants WHERE id = ?",
+                                         arguments: [participant.databaseText])
+        else { return }
+        let home = (row[0] as String?).flatMap(UUID.init(uuidString:))
         let open = try PeriodRow.open(db, .participant, of: participant)
         let byId = Dictionary(uniqueKeysWithValues: open.map { ($0.id, $0) })
         let steps = AddressPeriodReconciliation.steps(open: open.map { .init(id: $0.id, venueId: $0.venueId, from: $0.effectiveFrom) }, home: home)

@@ -8,6 +8,9 @@ import Records
 
 extension Participant: StoredRecord {
     mutating func stamp(editedAt date: Date) { updatedAt = date }
+
+    /// The column naming a participant's home venue, for SQL that joins or filters by it.
+    static let homeVenueColumn = declaration.column(\.homeVenueId)
 }
 
 extension GeographicArea: StoredRecord {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a backup did with the photo files its database copy shows.
 public struct PhotoBackupSummary: Sendable, Equatable {
@@ -14,11 +13,7 @@ extension AppDatabase {
     /// the folder lacks. Files never change once written, so a file already there is the same file; each is copied
     /// aside and renamed, so a backup cut short leaves no half file.
     public func backupPhotoFiles(shownBy copy: String, to folder: String) throws -> PhotoBackupSummary {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let hashes = try DatabaseQueue(path: copy, configuration: configuration).read { db in
-            try String.fetchAll(db, sql: "SELECT file_sha256 FROM photos UNION SELECT thumb_sha256 FROM photos")
-        }
+        let hashes = try Self.photoHashes(shownBy: copy)
         let target = PhotoFiles(folder: folder)
         var summary = PhotoBackupSummary()
         for sha in hashes {

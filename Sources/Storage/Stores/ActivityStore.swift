@@ -128,18 +128,13 @@ extension AppDatabase {
         }
     }
 
-    @discardableResult
-    public func createActivity(_ input: ActivityInput, by actor: Actor) throws -> Activity {
-        let valid = try input.validated()
-        return try transaction(by: actor) { try $0.createActivity(valid) }
-    }
-
+    @discardableResult public func createActivity(_ input: ActivityInput, by actor: Actor) throws -> Activity { try create(input.validated(), by: actor) }
     /// Saves changes; venues removed get an end date and venues added a new period, both from `venuesFrom` (Property 38).
-    @discardableResult
-    public func updateActivity(id: UUID, _ input: ActivityInput, expectedVersion: Int?, by actor: Actor) throws -> Activity {
-        let valid = try input.validated()
-        return try transaction(by: actor) { try $0.updateActivity(id: id, valid, expectedVersion: expectedVersion) }
+    @discardableResult public func updateActivity(id: UUID, _ input: ActivityInput, expectedVersion: Int?, by actor: Actor) throws -> Activity {
+        try update(id: id, input.validated(), expectedVersion: expectedVersion, by: actor)
     }
+    /// Deletes an activity with its venue history and assignments.
+    public func deleteActivity(id: UUID, by actor: Actor) throws { try remove(Activity.self, id: id, by: actor) }
 
     /// Marks an activity completed; an activity without an end date, or ending later, ends today.
     /// One that has not started yet cannot be completed (cancel it instead).
@@ -157,50 +152,30 @@ extension AppDatabase {
             return try transaction.save(completed, over: stored)
         }
     }
-
-    /// Deletes an activity with its venue history and assignments.
-    public func deleteActivity(id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { try $0.delete($0.fetch(Activity.self, id: id)) }
-    }
-
 }
 
-/// The activity writer: the only code that writes activities and their venue periods.
+/// The activity's writes: venues removed get an end date and venues added a new period, both from `venuesFrom`
+/// (Property 38), never before the activity starts.
+extension Activity: WritableRecord {
+    init(_ valid: ActivityInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, description: valid.description, typeId: valid.typeId, startDate: valid.startDate,
+                  endDate: valid.endDate, status: valid.status, version: 1, createdAt: now, updatedAt: now)
+    }
+
+    func checkWrite(over stored: Activity?, _ valid: ActivityInput.Valid, in transaction: RecordTransaction) throws {
+        try valid.venueIds.forEach { try transaction.ensureExists($0, in: Venue.kind.table, field: "venue_ids", Venue.missing) }
+    }
+
+    /// A new activity's venues apply from its start unless `venuesFrom` says otherwise; an edit's from today.
+    func didWrite(over stored: Activity?, _ valid: ActivityInput.Valid, in transaction: RecordTransaction) throws {
+        let from = valid.venuesFrom ?? (stored == nil ? valid.startDate : .today())
+        try transaction.replaceVenues(of: id, with: valid.venueIds, from: max(from, valid.startDate))
+    }
+}
+
 extension RecordTransaction {
-    @discardableResult
-    public func createActivity(_ valid: ActivityInput.Valid, id: UUID = UUID()) throws -> Activity {
-        try ensureReferences(of: valid)
-        let now = Date()
-        let activity = Activity(id: id, name: valid.name, description: valid.description, typeId: valid.typeId,
-                                startDate: valid.startDate, endDate: valid.endDate, status: valid.status, version: 1,
-                                createdAt: now, updatedAt: now)
-        try insert(activity)
-        let from = max(valid.venuesFrom ?? valid.startDate, valid.startDate)
-        for venue in valid.venueIds { try insert(PeriodRow(owner: .activity, ownerId: activity.id, venueId: venue, from: from)) }
-        return activity
-    }
-
-    @discardableResult
-    public func updateActivity(id: UUID, _ valid: ActivityInput.Valid, expectedVersion: Int?) throws -> Activity {
-        let stored = try fetch(Activity.self, id: id)
-        try ensureCurrent(stored, expected: expectedVersion)
-        try ensureReferences(of: valid)
-        var edited = stored
-        (edited.name, edited.description, edited.typeId) = (valid.name, valid.description, valid.typeId)
-        (edited.startDate, edited.endDate, edited.status) = (valid.startDate, valid.endDate, valid.status)
-        let saved = try save(edited, over: stored)
-        try replaceVenues(of: id, with: valid.venueIds, from: max(valid.venuesFrom ?? .today(), valid.startDate))
-        return saved
-    }
-
-    /// Refuses a type or venue that no longer exists.
-    private func ensureReferences(of valid: ActivityInput.Valid) throws {
-        try ensureExists(valid.typeId, in: "activity_types", field: "activity_type_id", "The chosen activity type no longer exists; choose another")
-        try valid.venueIds.forEach { try ensureVenueExists($0, field: "venue_ids") }
-    }
-
     /// Ends the periods of venues no longer chosen and opens one for each venue newly chosen, from `date`.
-    private func replaceVenues(of activity: UUID, with venues: [UUID], from date: CalendarDate) throws {
+    func replaceVenues(of activity: UUID, with venues: [UUID], from date: CalendarDate) throws {
         let open = try PeriodRow.open(db, .activity, of: activity)
         for period in open where !venues.contains(period.venueId) { try close(period, on: date) }
         let current = Set(open.map(\.venueId))

@@ -93,7 +93,7 @@ extension AppDatabase {
                 )
                 SELECT
                     (SELECT COUNT(*) FROM area_activities) AS total_activities,
-                    (SELECT COUNT(*) FROM participants WHERE home_venue_id IN (SELECT id FROM area_venues)) AS total_participants,
+                    (SELECT COUNT(*) FROM participants WHERE \(Participant.homeVenueColumn) IN (SELECT id FROM area_venues)) AS total_participants,
                     (SELECT COUNT(*) FROM activities WHERE id IN (SELECT id FROM area_activities) AND status = 'ACTIVE') AS active,
                     (SELECT COUNT(*) FROM activities WHERE id IN (SELECT id FROM area_activities)
                         AND end_date IS NULL AND status NOT IN ('COMPLETED', 'CANCELLED')) AS ongoing
@@ -108,31 +108,13 @@ extension AppDatabase {
         try read { db in try Self.references(db, areaId: id, limit: limit) }
     }
 
-    @discardableResult
-    public func createArea(_ input: AreaInput, by actor: Actor) throws -> GeographicArea {
-        let valid = try input.validated()
-        return try transaction(by: actor) { try $0.createArea(valid) }
-    }
-
+    @discardableResult public func createArea(_ input: AreaInput, by actor: Actor) throws -> GeographicArea { try create(input.validated(), by: actor) }
     /// Changes an area; a parent that is the area itself or one of its descendants is refused (Property 31).
-    @discardableResult
-    public func updateArea(id: UUID, _ input: AreaInput, expectedVersion: Int?, by actor: Actor) throws -> GeographicArea {
-        let valid = try input.validated()
-        return try transaction(by: actor) { try $0.updateArea(id: id, valid, expectedVersion: expectedVersion) }
+    @discardableResult public func updateArea(id: UUID, _ input: AreaInput, expectedVersion: Int?, by actor: Actor) throws -> GeographicArea {
+        try update(id: id, input.validated(), expectedVersion: expectedVersion, by: actor)
     }
-
     /// Deletes an area that has no child areas and no venues (Property 32).
-    public func deleteArea(id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { transaction in
-            let area = try transaction.fetch(GeographicArea.self, id: id)
-            let references = try Self.references(transaction.db, areaId: id, limit: 10)
-            guard references.isEmpty else {
-                throw DomainError.stillReferenced(message: AreaReferences.refusal(name: area.name, references),
-                                                  references: (references.children + references.venues).map(\.name))
-            }
-            try transaction.delete(area)
-        }
-    }
+    public func deleteArea(id: UUID, by actor: Actor) throws { try remove(GeographicArea.self, id: id, by: actor) }
 
     /// Ids of an area and every area below it.
     static func descendantIds(_ db: Database, of id: UUID) throws -> Set<UUID> {
@@ -140,7 +122,7 @@ extension AppDatabase {
         return Set(ids.compactMap(UUID.init(uuidString:)))
     }
 
-    private static func references(_ db: Database, areaId: UUID, limit: Int) throws -> AreaReferences {
+    static func references(_ db: Database, areaId: UUID, limit: Int) throws -> AreaReferences {
         let id = areaId.databaseText
         let children = try Row.fetchAll(db, sql: "SELECT id, name FROM geographic_areas WHERE parent_id = ? ORDER BY name LIMIT ?",
                                         arguments: [id, limit]).map { (id: $0.uuid("id"), name: $0["name"] as String) }
@@ -163,36 +145,23 @@ extension AreaReferences {
     }
 }
 
-/// The area writer: the only code that writes geographic areas.
-extension RecordTransaction {
-    @discardableResult
-    public func createArea(_ valid: AreaInput.Valid, id: UUID = UUID()) throws -> GeographicArea {
-        if let parentId = valid.parentId { try ensureParentExists(parentId) }
-        let now = Date()
-        let area = GeographicArea(id: id, name: valid.name, areaType: valid.areaType, parentId: valid.parentId,
-                                  version: 1, createdAt: now, updatedAt: now)
-        try insert(area)
-        return area
+/// The area's writes, which keep the areas a tree: a parent that is the area itself or one inside it is refused
+/// (Property 31); an area with child areas or venues is not deleted (Property 32).
+extension GeographicArea: WritableRecord {
+    init(_ valid: AreaInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, areaType: valid.areaType, parentId: valid.parentId, version: 1, createdAt: now, updatedAt: now)
     }
 
-    @discardableResult
-    public func updateArea(id: UUID, _ valid: AreaInput.Valid, expectedVersion: Int?) throws -> GeographicArea {
-        let stored = try fetch(GeographicArea.self, id: id)
-        try ensureCurrent(stored, expected: expectedVersion)
-        if let parentId = valid.parentId {
-            try ensureParentExists(parentId)
-            if try AppDatabase.descendantIds(db, of: id).contains(parentId) {
-                throw ValidationError.clash("parent_id", parentId == id
-                    ? "An area cannot be its own parent; choose another parent area"
-                    : "That area is inside “\(stored.name)”, so it cannot be its parent; choose an area outside it")
-            }
-        }
-        var edited = stored
-        (edited.name, edited.areaType, edited.parentId) = (valid.name, valid.areaType, valid.parentId)
-        return try save(edited, over: stored)
+    func checkWrite(over stored: GeographicArea?, _ valid: AreaInput.Valid, in transaction: RecordTransaction) throws {
+        guard let stored, let parentId, try AppDatabase.descendantIds(transaction.db, of: id).contains(parentId) else { return }
+        throw ValidationError.clash("parent_id", parentId == id
+            ? "An area cannot be its own parent; choose another parent area"
+            : "That area is inside “\(stored.name)”, so it cannot be its parent; choose an area outside it")
     }
 
-    private func ensureParentExists(_ parent: UUID) throws {
-        try ensureExists(parent, in: "geographic_areas", field: "parent_id", "The chosen parent area no longer exists; choose another")
+    func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
+        let references = try AppDatabase.references(transaction.db, areaId: id, limit: 10)
+        return .stillReferenced(message: AreaReferences.refusal(name: name, references),
+                                references: (references.children + references.venues).map(\.name))
     }
 }

@@ -49,7 +49,7 @@ extension AppDatabase {
     }
 
     public func unassign(_ id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { try $0.delete($0.fetch(AssignmentRow.self, id: id)) }
+        try transaction(by: actor) { try $0.remove($0.fetch(AssignmentRow.self, id: id)) }
     }
 
     /// Assigns several participants (ids as typed in the form) in one role, in one transaction. People already assigned
@@ -82,7 +82,7 @@ extension AppDatabase {
             for id in Set(ids) {
                 let row = try records.fetch(AssignmentRow.self, id: id)
                 guard row.activityId == activityId else { throw DomainError.notFound(entity: "assignment") }
-                try records.delete(row)
+                try records.remove(row)
             }
         }
     }
@@ -102,7 +102,9 @@ extension Assignment {
     }
 }
 
-/// The assignment writer: the only code that writes assignments.
+extension AssignmentRow: RemovableRecord {}
+
+/// The assignment writer's steps: each (participant, role) pair once per activity.
 extension RecordTransaction {
     /// Assigns each (participant, role) pair not yet assigned; names of those that already were are returned apart.
     func assignAll(_ pairs: [(participant: UUID, role: UUID)], toActivity activityId: UUID) throws -> BulkAssignment {
@@ -126,8 +128,6 @@ extension RecordTransaction {
     @discardableResult
     func assign(participant participantId: UUID, role roleId: UUID, toActivity activityId: UUID, at date: Date = Date()) throws -> AssignmentRow {
         guard try exists(activityId, in: "activities") else { throw DomainError.notFound(entity: "activity") }
-        try ensureExists(participantId, in: "participants", field: "participant_id", "That participant no longer exists; search again")
-        try ensureExists(roleId, in: "participant_roles", field: "role_id", "That role no longer exists; choose another")
         let arguments: StatementArguments = [activityId.databaseText, participantId.databaseText, roleId.databaseText]
         if try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM assignments WHERE activity_id = ? AND participant_id = ? AND role_id = ?)
@@ -136,8 +136,6 @@ extension RecordTransaction {
             let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId.databaseText]) ?? ""
             throw ValidationError.clash("role_id", "\(participant) is already assigned to this activity as \(role); choose another role or participant")
         }
-        let assignment = AssignmentRow(activityId: activityId, participantId: participantId, roleId: roleId, assignedAt: date)
-        try insert(assignment)
-        return assignment
+        return try create(AssignmentRow(activityId: activityId, participantId: participantId, roleId: roleId, assignedAt: date))
     }
 }

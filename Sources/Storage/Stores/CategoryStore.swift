@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// Activity types and participant roles: queries and the writes that keep them valid.
 extension AppDatabase {
@@ -16,32 +17,17 @@ extension AppDatabase {
         try read { db in try Self.fetchCategory(db, kind, id: id) }
     }
 
-    @discardableResult
-    public func createCategory(_ kind: CategoryKind, _ input: CategoryInput, by actor: Actor) throws -> Category {
-        let valid = try input.validated(kind: kind)
-        return try transaction(by: actor) { try $0.createCategory(kind, valid) }
+    @discardableResult public func createCategory(_ kind: CategoryKind, _ input: CategoryInput, by actor: Actor) throws -> Category {
+        try create((kind, input.validated(kind: kind)), by: actor)
     }
-
     /// Renames a custom entry; `expectedVersion` (from the edit form) refuses overwriting someone else's change.
-    @discardableResult
-    public func updateCategory(_ kind: CategoryKind, id: UUID, _ input: CategoryInput, expectedVersion: Int?,
-                               by actor: Actor) throws -> Category {
-        let valid = try input.validated(kind: kind)
-        return try transaction(by: actor) { try $0.updateCategory(kind, id: id, valid, expectedVersion: expectedVersion) }
+    @discardableResult public func updateCategory(_ kind: CategoryKind, id: UUID, _ input: CategoryInput, expectedVersion: Int?,
+                                                  by actor: Actor) throws -> Category {
+        try update(id: id, (kind, input.validated(kind: kind)), expectedVersion: expectedVersion, by: actor)
     }
-
     /// Deletes a custom entry that nothing references.
     public func deleteCategory(_ kind: CategoryKind, id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { transaction in
-            let category = try Self.fetchCategory(transaction.db, kind, id: id)
-            try Self.ensureCustom(category)
-            let references = try Self.references(transaction.db, kind, id: id)
-            if references.total > 0 {
-                throw DomainError.stillReferenced(message: kind.deletionRefusal(name: category.name, usedBy: references.total),
-                                                  references: references.names)
-            }
-            try transaction.delete(category)
-        }
+        try transaction(by: actor) { try $0.remove(Self.fetchCategory($0.db, kind, id: id)) }
     }
 
     /// How many records use an entry, and the names of the first few, for the delete confirmation page.
@@ -56,12 +42,6 @@ extension AppDatabase {
         return Category(row: row, kind: kind)
     }
 
-    static func ensureCustom(_ category: Category) throws {
-        if category.isPredefined {
-            throw DomainError.protected(message: category.kind.predefinedRefusal(name: category.name))
-        }
-    }
-
     static func ensureUniqueName(_ db: Database, _ kind: CategoryKind, _ name: String, except id: UUID?) throws {
         let clash = try String.fetchOne(db, sql: "SELECT name FROM \(kind.table) WHERE name = ? COLLATE NOCASE AND id IS NOT ?",
                                         arguments: [name, id?.databaseText])
@@ -70,7 +50,7 @@ extension AppDatabase {
         }
     }
 
-    private static func references(_ db: Database, _ kind: CategoryKind, id: UUID) throws -> (total: Int, names: [String]) {
+    static func references(_ db: Database, _ kind: CategoryKind, id: UUID) throws -> (total: Int, names: [String]) {
         let sql: (count: String, names: String) = switch kind {
         case .activityType:
             ("SELECT COUNT(*) FROM activities WHERE activity_type_id = ?",
@@ -88,26 +68,32 @@ extension AppDatabase {
     }
 }
 
-/// The category writer: the only code that writes activity types and roles.
-extension RecordTransaction {
-    /// Adds a custom entry; `valid` is `CategoryInput.validated(kind:)`'s result.
-    @discardableResult
-    public func createCategory(_ kind: CategoryKind, _ valid: CategoryInput) throws -> Category {
-        try AppDatabase.ensureUniqueName(db, kind, valid.name, except: nil)
-        let now = Date()
-        let category = Category(id: UUID(), kind: kind, name: valid.name, isPredefined: false, version: 1, createdAt: now, updatedAt: now)
-        try insert(category)
-        return category
+/// The writes of activity types and participant roles: names unique within their kind, predefined entries never
+/// changed, an entry deleted only while nothing uses it.
+extension Category: WritableRecord {
+    /// Which list the entry is in, and its checked name (`CategoryInput.validated(kind:)`).
+    typealias Valid = (kind: CategoryKind, input: CategoryInput)
+
+    var declaration: RecordDeclaration<Category> { Self.declaration(kind) }
+
+    init(_ valid: Valid, id: UUID, at now: Date) {
+        self.init(id: id, kind: valid.kind, name: valid.input.name, isPredefined: false, version: 1, createdAt: now, updatedAt: now)
     }
 
-    @discardableResult
-    public func updateCategory(_ kind: CategoryKind, id: UUID, _ valid: CategoryInput, expectedVersion: Int?) throws -> Category {
-        let stored = try AppDatabase.fetchCategory(db, kind, id: id)
-        try AppDatabase.ensureCustom(stored)
-        try ensureCurrent(stored, expected: expectedVersion)
-        try AppDatabase.ensureUniqueName(db, kind, valid.name, except: id)
-        var edited = stored
-        edited.name = valid.name
-        return try save(edited, over: stored)
+    static func stored(_ db: Database, id: UUID, for valid: Valid) throws -> Category {
+        try AppDatabase.fetchCategory(db, valid.kind, id: id)
+    }
+
+    func ensureChangeable() throws {
+        if isPredefined { throw DomainError.protected(message: kind.predefinedRefusal(name: name)) }
+    }
+
+    func checkWrite(over stored: Category?, _ valid: Valid, in transaction: RecordTransaction) throws {
+        try AppDatabase.ensureUniqueName(transaction.db, kind, name, except: stored?.id)
+    }
+
+    func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
+        let references = try AppDatabase.references(transaction.db, kind, id: id)
+        return .stillReferenced(message: kind.deletionRefusal(name: name, usedBy: references.total), references: references.names)
     }
 }

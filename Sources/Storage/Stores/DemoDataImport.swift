@@ -42,12 +42,12 @@ extension RecordTransaction {
     fileprivate func importPlaces(_ community: DemoCommunity, today: CalendarDate) throws {
         for area in community.areas {
             let input = AreaInput(name: area.name, areaType: area.type.rawValue, parentId: area.parent.map { community.areas[$0].id.databaseText } ?? "")
-            try createArea(input.validated(), id: area.id)
+            try create(GeographicArea.self, input.validated(), id: area.id)
         }
         for venue in community.venues {
             let input = VenueInput(name: venue.name, address: venue.address, areaId: community.areas[venue.area].id.databaseText,
                                    latitude: String(venue.latitude), longitude: String(venue.longitude), venueType: venue.type.rawValue)
-            try createVenue(input.validated(), id: venue.id)
+            try create(Venue.self, input.validated(), id: venue.id)
         }
     }
 
@@ -61,7 +61,7 @@ extension RecordTransaction {
             let input = ParticipantInput(name: person.name, email: person.email, phone: person.phone ?? "", notes: person.notes ?? "",
                                          homeVenueId: last.map { community.venues[$0.venue].id.databaseText } ?? "",
                                          movedOn: last?.from.description ?? "")
-            try createParticipant(input.validated(today: today), id: person.id)
+            try create(Participant.self, input.validated(today: today), id: person.id)
             for (home, next) in zip(person.homes, person.homes.dropFirst()) {
                 try insert(PeriodRow(owner: .participant, ownerId: person.id, venueId: community.venues[home.venue].id,
                                      from: home.from, to: next.from))
@@ -80,7 +80,7 @@ extension RecordTransaction {
                                       duration: activity.end == nil ? "ongoing" : "finite", endDate: activity.end?.description ?? "",
                                       status: activity.status.rawValue, venueIds: activity.venues.map { community.venues[$0].id.databaseText })
             let valid = try input.validated(today: today)
-            try createActivity(valid, id: activity.id)
+            try create(Activity.self, valid, id: activity.id)
             counts.venues += valid.venueIds.count
             for pair in activity.assignments {
                 try assign(participant: community.participants[pair.participant].id, role: roles[pair.role], toActivity: activity.id, at: now)

@@ -94,9 +94,7 @@ extension RecordTransaction {
         // The chosen values go to the record the rule keeps, whichever way round the merge was asked for.
         let (survivor, gone) = ParticipantMergeInput.survivor(of: kept.id, removed.id) == kept.id ? (kept, removed) : (removed, kept)
         try moveRecords(of: gone, to: survivor, home: valid.homeVenueId)
-        var edited = survivor
-        (edited.name, edited.email, edited.phone, edited.notes, edited.homeVenueId) = (valid.name, valid.email, valid.phone, valid.notes, valid.homeVenueId)
-        let saved = try save(edited, over: survivor)
+        let saved = try save(survivor.edited(by: valid), over: survivor)
         // After the moves and before the deletion, so a hub takes the node's own moves first and the merge then
         // completes whatever the node did not know of (`HubDecider.completeMerge`).
         try insert(ParticipantMergeRow(removed: gone, survivor: survivor.id))

@@ -63,8 +63,9 @@ extension AppDatabase {
     public func participants(_ query: ParticipantQuery) throws -> ListPage<ParticipantListItem> {
         try read { db in
             let (list, order) = Self.participantList(query)
-            return try list.page(db, order: order, select: "p.*, v.name AS venue_name", rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id",
-                                 request: query.page, anchors: pageAnchors) { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) }
+            return try list.page(db, order: order, select: "p.*, v.name AS venue_name",
+                                 rowJoins: "LEFT JOIN venues v ON v.id = p.\(Participant.homeVenueColumn)", request: query.page,
+                                 anchors: pageAnchors) { ParticipantListItem(participant: Participant(row: $0), homeVenueName: $0["venue_name"]) }
         }
     }
 
@@ -73,7 +74,7 @@ extension AppDatabase {
         try read { db in
             let (list, order) = Self.participantList(query)
             return try list.page(db, order: order, select: "p.id, p.name, p.email, p.phone, v.name AS venue_name",
-                                 rowJoins: "LEFT JOIN venues v ON v.id = p.home_venue_id", request: query.page, anchors: pageAnchors) {
+                                 rowJoins: "LEFT JOIN venues v ON v.id = p.\(Participant.homeVenueColumn)", request: query.page, anchors: pageAnchors) {
                 // By position, as selected: a fetched row finds a name by lowering the case of every column's name.
                 ParticipantListRow(id: $0.uuid(at: 0), name: $0[1], email: $0[2], phone: $0[3], homeVenueName: $0[4])
             }
@@ -84,11 +85,11 @@ extension AppDatabase {
     static func participantList(_ query: ParticipantQuery) -> (ListQuery, order: String) {
         var list = ListQuery("participants p")
         list.matching(query.text, alias: "p", firstFieldOnly: query.textMatchesNamesOnly)
-        list.atVenueWithin(query.areaId, venueColumn: "p.home_venue_id")
+        list.atVenueWithin(query.areaId, venueColumn: "p.\(Participant.homeVenueColumn)")
         switch query.home {
         case .any: break
-        case .withHome: list.add("p.home_venue_id IS NOT NULL")
-        case .withoutHome: list.add("p.home_venue_id IS NULL")
+        case .withHome: list.add("p.\(Participant.homeVenueColumn) IS NOT NULL")
+        case .withoutHome: list.add("p.\(Participant.homeVenueColumn) IS NULL")
         }
         let direction = query.descending ? "DESC" : "ASC"
         let order = switch query.sort {
@@ -108,6 +109,14 @@ extension AppDatabase {
     public func participant(id: UUID) throws -> Participant {
         try read { db in try Participant.find(db, id: id) }
     }
+
+    @discardableResult public func createParticipant(_ input: ParticipantInput, by actor: Actor) throws -> Participant { try create(input.validated(), by: actor) }
+    /// Saves changes; a new home venue closes the current address-history period and opens one from `movedOn`.
+    @discardableResult public func updateParticipant(id: UUID, _ input: ParticipantInput, expectedVersion: Int?, by actor: Actor) throws -> Participant {
+        try update(id: id, input.validated(), expectedVersion: expectedVersion, by: actor)
+    }
+    /// Deletes a participant with their assignments and address history.
+    public func deleteParticipant(id: UUID, by actor: Actor) throws { try remove(Participant.self, id: id, by: actor) }
 
     /// Where the participant has lived, newest first (Property 37).
     public func addressHistory(of participantId: UUID) throws -> [VenuePeriod] {
@@ -135,51 +144,18 @@ extension AppDatabase {
         }
     }
 
-    @discardableResult
-    public func createParticipant(_ input: ParticipantInput, by actor: Actor) throws -> Participant {
-        let valid = try input.validated()
-        return try transaction(by: actor) { try $0.createParticipant(valid) }
-    }
-
-    /// Saves changes; a new home venue closes the current address-history period and opens one from `movedOn`.
-    @discardableResult
-    public func updateParticipant(id: UUID, _ input: ParticipantInput, expectedVersion: Int?, by actor: Actor) throws -> Participant {
-        let valid = try input.validated()
-        return try transaction(by: actor) { try $0.updateParticipant(id: id, valid, expectedVersion: expectedVersion) }
-    }
-
-    /// Deletes a participant with their assignments and address history.
-    public func deleteParticipant(id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { try $0.delete($0.fetch(Participant.self, id: id)) }
-    }
-
 }
 
-/// The participant writer: the only code that writes participants and their address periods.
-extension RecordTransaction {
-    @discardableResult
-    public func createParticipant(_ valid: ParticipantInput.Valid, id: UUID = UUID()) throws -> Participant {
-        if let venue = valid.homeVenueId { try ensureVenueExists(venue, field: "home_venue_id") }
-        let now = Date()
-        let participant = Participant(id: id, name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes,
-                                      homeVenueId: valid.homeVenueId, version: 1, createdAt: now, updatedAt: now)
-        try insert(participant)
-        if let venue = valid.homeVenueId { try insert(PeriodRow(owner: .participant, ownerId: participant.id, venueId: venue, from: valid.movedOn)) }
-        return participant
+/// The participant's writes: a new home venue applies from `movedOn`, back-dated or not (`moveHome`), so the address
+/// history follows every change of home.
+extension Participant: WritableRecord {
+    init(_ valid: ParticipantInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes, homeVenueId: valid.homeVenueId,
+                  version: 1, createdAt: now, updatedAt: now)
     }
 
-    /// Saves changes; a new home venue applies from `movedOn`, back-dated or not (`moveHome`).
-    @discardableResult
-    public func updateParticipant(id: UUID, _ valid: ParticipantInput.Valid, expectedVersion: Int?) throws -> Participant {
-        let stored = try fetch(Participant.self, id: id)
-        try ensureCurrent(stored, expected: expectedVersion)
-        if let venue = valid.homeVenueId { try ensureVenueExists(venue, field: "home_venue_id") }
-        var edited = stored
-        (edited.name, edited.email, edited.phone, edited.notes) = (valid.name, valid.email, valid.phone, valid.notes)
-        edited.homeVenueId = valid.homeVenueId
-        let saved = try save(edited, over: stored)
-        if stored.homeVenueId != valid.homeVenueId { try moveHome(of: id, to: valid.homeVenueId, from: valid.movedOn) }
-        return saved
+    func didWrite(over stored: Participant?, _ valid: ParticipantInput.Valid, in transaction: RecordTransaction) throws {
+        if stored?.homeVenueId != homeVenueId { try transaction.moveHome(of: id, to: homeVenueId, from: valid.movedOn) }
     }
 }
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// How the venue list is filtered, sorted and paged; every field comes from the query string.
 public struct VenueQuery: Sendable, Equatable {
@@ -89,52 +90,25 @@ extension AppDatabase {
                 SELECT COUNT(DISTINCT activity_id) FROM activity_venue_history WHERE venue_id = ? AND effective_to IS NULL
                 """, arguments: [venue]) ?? 0
             let participants = try Row.fetchAll(db, sql: """
-                SELECT id, name FROM participants WHERE home_venue_id = ? ORDER BY name COLLATE NOCASE LIMIT ?
+                SELECT id, name FROM participants WHERE \(Participant.homeVenueColumn) = ? ORDER BY name COLLATE NOCASE LIMIT ?
                 """, arguments: [venue, limit]).map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
-            let participantTotal = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM participants WHERE home_venue_id = ?",
+            let participantTotal = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM participants WHERE \(Participant.homeVenueColumn) = ?",
                                                     arguments: [venue]) ?? 0
             return (activities, activityTotal, participants, participantTotal)
         }
     }
 
-    @discardableResult
-    public func createVenue(_ input: VenueInput, by actor: Actor) throws -> Venue {
-        let valid = try input.validated()
-        return try transaction(by: actor) { try $0.createVenue(valid) }
+    @discardableResult public func createVenue(_ input: VenueInput, by actor: Actor) throws -> Venue { try create(input.validated(), by: actor) }
+    @discardableResult public func updateVenue(id: UUID, _ input: VenueInput, expectedVersion: Int?, by actor: Actor) throws -> Venue {
+        try update(id: id, input.validated(), expectedVersion: expectedVersion, by: actor)
     }
-
-    @discardableResult
-    public func updateVenue(id: UUID, _ input: VenueInput, expectedVersion: Int?, by actor: Actor) throws -> Venue {
-        let valid = try input.validated()
-        return try transaction(by: actor) { try $0.updateVenue(id: id, valid, expectedVersion: expectedVersion) }
-    }
-
     /// Deletes a venue nothing refers to (Property 27): no participant lives there, no activity was ever held there.
-    public func deleteVenue(id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { transaction in
-            let venue = try transaction.fetch(Venue.self, id: id)
-            let references = try Self.venueReferenceCounts(transaction.db, id: id)
-            if references.total > 0 {
-                throw DomainError.stillReferenced(message: references.refusal(name: venue.name), references: [])
-            }
-            try transaction.delete(venue)
-        }
-    }
+    public func deleteVenue(id: UUID, by actor: Actor) throws { try remove(Venue.self, id: id, by: actor) }
 
     /// Counts of what refers to a venue, for its delete confirmation.
     public func venueReferenceCounts(id: UUID) throws -> VenueReferenceCounts {
-        try read { db in try Self.venueReferenceCounts(db, id: id) }
+        try read { db in VenueReferenceCounts(try db.blockers(of: Venue.kind, id: id)) }
     }
-
-    private static func venueReferenceCounts(_ db: Database, id: UUID) throws -> VenueReferenceCounts {
-        let venue = id.databaseText
-        func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql, arguments: [venue]) ?? 0 }
-        return VenueReferenceCounts(
-            residents: try count("SELECT COUNT(*) FROM participants WHERE home_venue_id = ?"),
-            addressHistory: try count("SELECT COUNT(*) FROM participant_address_history WHERE venue_id = ?"),
-            activityHistory: try count("SELECT COUNT(*) FROM activity_venue_history WHERE venue_id = ?"))
-    }
-
 }
 
 /// What refers to a venue and so keeps it from being deleted.
@@ -155,6 +129,15 @@ public struct VenueReferenceCounts: Sendable, Equatable {
     }
 }
 
+extension VenueReferenceCounts {
+    /// What each kind that keeps a venue refers to it by counts.
+    init(_ blockers: [Blocker]) {
+        func count(_ kind: RecordKind) -> Int { blockers.filter { $0.kind.entity == kind.entity }.map(\.count).reduce(0, +) }
+        self.init(residents: count(Participant.kind), addressHistory: count(PeriodRow.addressKind),
+                  activityHistory: count(PeriodRow.activityVenueKind))
+    }
+}
+
 extension String {
     /// Escapes LIKE wildcards so user text matches literally (with ESCAPE '\').
     var likeEscaped: String {
@@ -162,30 +145,16 @@ extension String {
     }
 }
 
-/// The venue writer: the only code that writes venues.
-extension RecordTransaction {
-    @discardableResult
-    public func createVenue(_ valid: VenueInput.Valid, id: UUID = UUID()) throws -> Venue {
-        try ensureAreaExists(valid.areaId)
-        let now = Date()
-        let venue = Venue(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
-                          longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
-        try insert(venue)
-        return venue
+/// The venue's writes: deleting one is refused while anything refers to it (Property 27): no participant lives
+/// there, no activity was ever held there.
+extension Venue: WritableRecord {
+    init(_ valid: VenueInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
+                  longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
     }
 
-    @discardableResult
-    public func updateVenue(id: UUID, _ valid: VenueInput.Valid, expectedVersion: Int?) throws -> Venue {
-        let stored = try fetch(Venue.self, id: id)
-        try ensureCurrent(stored, expected: expectedVersion)
-        try ensureAreaExists(valid.areaId)
-        var edited = stored
-        (edited.name, edited.address, edited.areaId) = (valid.name, valid.address, valid.areaId)
-        (edited.latitude, edited.longitude, edited.venueType) = (valid.latitude, valid.longitude, valid.venueType)
-        return try save(edited, over: stored)
-    }
-
-    private func ensureAreaExists(_ area: UUID) throws {
-        try ensureExists(area, in: "geographic_areas", field: "geographic_area_id", "The chosen area no longer exists; choose another")
+    func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
+        let references = VenueReferenceCounts(blockers)
+        return references.total > 0 ? .stillReferenced(message: references.refusal(name: name), references: []) : nil
     }
 }

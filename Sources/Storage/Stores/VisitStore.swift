@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import GRDB
 
-/// Field visits (issue 12): lists of stops, built from a filter or by picking, and append-only contact logs.
+/// Field visits: lists of stops, built from a filter or by picking, and append-only contact logs.
 extension AppDatabase {
     public func visitList(id: UUID) throws -> VisitList {
         try read { db in try VisitList.find(db, id: id) }
@@ -85,42 +85,17 @@ extension AppDatabase {
         }
         try errors.throwIfAny()
         return try transaction(by: actor) { transaction in
-            let list = try transaction.createVisitList(valid!)
+            let list = try transaction.create(VisitList.self, valid!)
             for target in Set(targets).sorted() { try transaction.addStop(target, to: list.id) }
             return list
         }
     }
 
-    @discardableResult
-    public func updateVisitList(id: UUID, _ input: VisitListInput, expectedVersion: Int?, by actor: Actor) throws -> VisitList {
-        let valid = try input.validated()
-        return try transaction(by: actor) { transaction in
-            let stored = try transaction.fetch(VisitList.self, id: id)
-            try transaction.ensureCurrent(stored, expected: expectedVersion)
-            try transaction.ensureOrganizer(valid.assigneeId)
-            var edited = stored
-            (edited.name, edited.visitDate, edited.purpose, edited.script) = (valid.name, valid.visitDate, valid.purpose, valid.script)
-            (edited.assigneeId, edited.status) = (valid.assigneeId, valid.status)
-            return try transaction.save(edited, over: stored)
-        }
+    @discardableResult public func updateVisitList(id: UUID, _ input: VisitListInput, expectedVersion: Int?, by actor: Actor) throws -> VisitList {
+        try update(id: id, input.validated(), expectedVersion: expectedVersion, by: actor)
     }
-
     /// Deletes a list and its stops, refused once anything was logged at them (logs are never lost).
-    public func deleteVisitList(id: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { transaction in
-            let list = try transaction.fetch(VisitList.self, id: id)
-            let logged = try Int.fetchOne(transaction.db, sql: """
-                SELECT COUNT(*) FROM contact_logs WHERE visit_stop_id IN (SELECT id FROM visit_stops WHERE visit_list_id = ?)
-                """, arguments: [id.databaseText]) ?? 0
-            if logged > 0 {
-                throw DomainError.stillReferenced(message: "“\(list.name)” cannot be deleted: \(logged) visit\(logged == 1 ? " was" : "s were") logged on it, and logs are kept. Mark it Done instead.", references: [])
-            }
-            for stop in try VisitStop.fetchAll(transaction.db, sql: "SELECT * FROM visit_stops WHERE visit_list_id = ?", arguments: [id.databaseText]) {
-                try transaction.delete(stop)
-            }
-            try transaction.delete(list)
-        }
-    }
+    public func deleteVisitList(id: UUID, by actor: Actor) throws { try remove(VisitList.self, id: id, by: actor) }
 
     /// Adds one stop to a list (the API's way of picking).
     @discardableResult
@@ -150,11 +125,7 @@ extension AppDatabase {
     /// Removes a stop nothing was logged at.
     public func removeStop(_ stopId: UUID, fromList listId: UUID, by actor: Actor) throws {
         try transaction(by: actor) { transaction in
-            let stop = try transaction.stop(stopId, onList: listId)
-            if try transaction.exists(stopId, loggedIn: ()) {
-                throw DomainError.stillReferenced(message: "This stop cannot be removed: visits were logged there, and logs are kept.", references: [])
-            }
-            try transaction.delete(stop)
+            try transaction.remove(transaction.stop(stopId, onList: listId))
         }
     }
 

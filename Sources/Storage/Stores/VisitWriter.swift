@@ -1,18 +1,10 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
-/// The visit writer: the only code that writes lists, stops and logs.
+/// The visit writer's steps: stops added once per target, lists given only to organizers.
 extension RecordTransaction {
-    func createVisitList(_ valid: VisitListInput.Valid) throws -> VisitList {
-        try ensureOrganizer(valid.assigneeId)
-        let now = Date()
-        let list = VisitList(id: UUID(), name: valid.name, visitDate: valid.visitDate, purpose: valid.purpose, script: valid.script,
-                             assigneeId: valid.assigneeId, status: valid.status, version: 1, createdAt: now, updatedAt: now)
-        try insert(list)
-        return list
-    }
-
     /// Adds a stop unless the list already visits that target; answers the list's stop for it either way.
     @discardableResult
     func addStop(_ target: StopTarget, to listId: UUID, followUpOf: UUID? = nil) throws -> VisitStop {
@@ -21,13 +13,7 @@ extension RecordTransaction {
             """, arguments: [listId.databaseText, target.venueId.databaseText, target.participantId?.databaseText]) {
             return existing
         }
-        try ensureVenueExists(target.venueId, field: "venue_id")
-        if let participant = target.participantId {
-            try ensureExists(participant, in: "participants", field: "participant_id", "The chosen participant no longer exists; choose another")
-        }
-        let stop = VisitStop(listId: listId, venueId: target.venueId, participantId: target.participantId, followUpOf: followUpOf)
-        try insert(stop)
-        return stop
+        return try create(VisitStop(listId: listId, venueId: target.venueId, participantId: target.participantId, followUpOf: followUpOf))
     }
 
     /// The stop, which must be on the list (else it does not exist here).
@@ -41,15 +27,41 @@ extension RecordTransaction {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visit_stops WHERE visit_list_id = ?", arguments: [listId.databaseText]) ?? 0
     }
 
-    func exists(_ stopId: UUID, loggedIn: Void) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM contact_logs WHERE visit_stop_id = ?)", arguments: [stopId.databaseText]) ?? false
-    }
-
     /// Refuses an assignee who is not an enabled editor or administrator.
     func ensureOrganizer(_ userId: UUID) throws {
         let row = try Row.fetchOne(db, sql: "SELECT role, is_disabled FROM users WHERE id = ?", arguments: [userId.databaseText])
         guard let row, (UserRole(rawValue: row["role"]) ?? .readOnly).canEditRecords, !(row["is_disabled"] as Bool) else {
-            throw ValidationError.clash("assigned_user_id", "Choose an editor or administrator whose account is enabled; read-only users cannot log visits")
+            throw ValidationError.clash(VisitList.declaration.column(\.assigneeId), VisitList.notAnOrganizer)
         }
+    }
+}
+
+/// A visit list's writes: given only to an organizer; deleted with its stops (each deletion recorded), refused once
+/// anything was logged at them (logs are never lost).
+extension VisitList: WritableRecord {
+    init(_ valid: VisitListInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, visitDate: valid.visitDate, purpose: valid.purpose, script: valid.script,
+                  assigneeId: valid.assigneeId, status: valid.status, version: 1, createdAt: now, updatedAt: now)
+    }
+
+    func checkWrite(over stored: VisitList?, _ valid: VisitListInput.Valid, in transaction: RecordTransaction) throws {
+        try transaction.ensureOrganizer(assigneeId)
+    }
+
+    func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
+        let logged = blockers.map(\.count).reduce(0, +)
+        return .stillReferenced(message: "“\(name)” cannot be deleted: \(logged) visit\(logged == 1 ? " was" : "s were") logged on it, and logs are kept. Mark it Done instead.", references: [])
+    }
+
+    func willBeRemoved(in transaction: RecordTransaction) throws {
+        for stop in try VisitStop.fetchAll(transaction.db, sql: "SELECT * FROM visit_stops WHERE visit_list_id = ?", arguments: [id.databaseText]) {
+            try transaction.delete(stop)
+        }
+    }
+}
+
+extension VisitStop: RemovableRecord {
+    func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
+        .stillReferenced(message: "This stop cannot be removed: visits were logged there, and logs are kept.", references: [])
     }
 }

@@ -98,7 +98,7 @@ extension AppDatabase {
                                      homeVenueId: value(\.homeVenueId, current.homeVenueId?.databaseText))
         let valid = try input.validated()
         try transaction(by: actor) { transaction in
-            try transaction.updateParticipant(id: conflict.entityId, valid, expectedVersion: nil)
+            try transaction.update(Participant.self, id: conflict.entityId, valid, expectedVersion: nil)
             try Self.resolve(transaction.db, conflict.id, as: "reapplied")
         }
     }

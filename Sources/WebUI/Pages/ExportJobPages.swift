@@ -113,7 +113,7 @@ enum ExportJobPages {
     /// The day the export was asked for, which its file is named after.
     private static func day(_ date: Date) -> CalendarDate { .today(date) }
 
-    private static func megabytes(_ bytes: Int) -> String {
+    static func megabytes(_ bytes: Int) -> String {
         bytes < 1_048_576 ? "\(max(1, bytes / 1024).formatted()) KB" : String(format: "%.1f MB", Double(bytes) / 1_048_576)
     }
 }

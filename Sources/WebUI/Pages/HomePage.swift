@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import Storage
 import Surface
@@ -20,6 +21,9 @@ enum HomePage {
         if try context.signedInUser.role.canEditRecords { view.merge(gettingStarted(counts)) }
         view.merge(try SyncNotice.view(context.database, for: context.actor))
         view.merge(DiskSpaceNotice.view(context.database))
+        if try context.signedInUser.role.canAdminister {
+            view.merge(BackupNotice.view(context.web.backups.status(), now: Date(), linksToPage: true))
+        }
         return context.page("home", title: "Home", section: .home, view: view)
     }
 

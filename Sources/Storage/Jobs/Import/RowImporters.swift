@@ -160,13 +160,13 @@ struct ParticipantImporter: RowImporter {
     }
 
     func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
-        try transaction.createParticipant(row.participantInput(homeVenueId: venues.checked(row[.homeVenue], .homeVenue)).validated(), id: id)
+        try transaction.create(Participant.self, row.participantInput(homeVenueId: venues.checked(row[.homeVenue], .homeVenue)).validated(), id: id)
     }
 
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
         guard let current = try current(transaction.db, id: id) else { return false }
         let venue = try venues.checked(row[.homeVenue], .homeVenue)
-        try transaction.updateParticipant(id: id, row.participantInput(over: current, homeVenueId: venue).validated(), expectedVersion: nil)
+        try transaction.update(Participant.self, id: id, row.participantInput(over: current, homeVenueId: venue).validated(), expectedVersion: nil)
         return true
     }
 }
@@ -231,13 +231,13 @@ struct VenueImporter: RowImporter {
     }
 
     func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
-        try transaction.createVenue(row.venueInput(areaId: areas.checked(row[.area], .area)).validated(), id: id)
+        try transaction.create(Venue.self, row.venueInput(areaId: areas.checked(row[.area], .area)).validated(), id: id)
     }
 
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
         guard let current = try current(transaction.db, id: id) else { return false }
         let area = try areas.checked(row[.area], .area)
-        try transaction.updateVenue(id: id, row.venueInput(over: current, areaId: area).validated(), expectedVersion: nil)
+        try transaction.update(Venue.self, id: id, row.venueInput(over: current, areaId: area).validated(), expectedVersion: nil)
         return true
     }
 }
@@ -297,13 +297,13 @@ struct ActivityImporter: RowImporter {
 
     func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
         let type = try types.checked(row[.activityType], .activityType)
-        try transaction.createActivity(row.activityInput(typeId: type, venueIds: checkedVenues(row)).validated(), id: id)
+        try transaction.create(Activity.self, row.activityInput(typeId: type, venueIds: checkedVenues(row)).validated(), id: id)
     }
 
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
         guard let current = try current(transaction.db, id: id) else { return false }
         let type = try types.checked(row[.activityType], .activityType)
-        try transaction.updateActivity(id: id, row.activityInput(over: current, typeId: type, venueIds: checkedVenues(row)).validated(),
+        try transaction.update(Activity.self, id: id, row.activityInput(over: current, typeId: type, venueIds: checkedVenues(row)).validated(),
                                        expectedVersion: nil)
         return true
     }

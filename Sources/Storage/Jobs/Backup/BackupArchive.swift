@@ -1,0 +1,121 @@
+import Archives
+import Foundation
+import GRDB
+
+/// A backup is one ZIP file holding the database (`fieldbook.sqlite`) and every photo file that database shows
+/// (`photos/<sha256>.jpg`, as in an export): any single file on a backup stick puts everything back, it appears in its
+/// folder with one rename, retention removes whole files, and the download is the same file as the daily one. The
+/// cost is that each backup carries its own copy of the photos, and an archive stops at 4 GiB (no ZIP64).
+public enum BackupArchive {
+    static let databaseMember = "fieldbook.sqlite"
+}
+
+/// What a backup holds.
+public struct BackupContents: Sendable, Equatable {
+    public var databaseBytes = 0
+    public var photoFiles = 0
+    /// Photo files removed here between the database copy and their own (their photos were deleted meanwhile).
+    public var photosGoneMeanwhile = 0
+}
+
+public enum BackupFailure: Error, CustomStringConvertible, Equatable {
+    /// SQLite's integrity check found the copy damaged: the database itself is, or the disk the copy went to.
+    case copyDamaged(String)
+    case cannotWrite(String)
+    /// The backup folder is missing or cannot be written to; the words say what to do.
+    case folderUnusable(String)
+    /// Fieldbook was stopping, so the backup was given up; the next start takes it again.
+    case stopped
+
+    public var description: String {
+        switch self {
+        case .copyDamaged(let problem):
+            "The copy failed SQLite's integrity check (\(problem)), so it was not kept. Run `fieldbook check` on the data folder, and try another backup folder."
+        case .folderUnusable(let problem): problem
+        case .stopped: "Fieldbook stopped before the backup was done; it is taken again once Fieldbook runs."
+        case .cannotWrite(let reason): "The backup could not be written (\(reason)). Check that the backup folder's disk is there, writable and not full."
+        }
+    }
+}
+
+extension AppDatabase {
+    /// Writes a whole backup to `path`, a new file made for its owner alone: an online copy of the database (made at
+    /// `scratch` and removed after), checked with SQLite's integrity check, then the archive. `path` is only usable
+    /// once this returns: the caller renames it into place. `afterMember` runs after each member is written (tests
+    /// stop a backup half way with it).
+    public func writeBackupArchive(to path: String, scratch: String, afterMember: () throws -> Void = {}) throws -> BackupContents {
+        try backup(to: scratch)
+        defer { unlink(scratch) }
+        let problems = try DatabaseCheck.integrityProblems(path: scratch)
+        if let first = problems.first { throw BackupFailure.copyDamaged(first) }
+        let hashes = try Self.photoHashes(shownBy: scratch)
+        let output = try BackupOutput(creating: path)
+        var contents = BackupContents()
+        var zip = ZipArchiveWriter()
+        try output.write(zip.beginMember(BackupArchive.databaseMember))
+        try Self.forEachPart(of: scratch) { part in
+            contents.databaseBytes += part.count
+            try output.write(zip.write(part))
+        }
+        try output.write(zip.endMember())
+        try afterMember()
+        for sha in hashes {
+            guard let bytes = FileManager.default.contents(atPath: photoFiles.path(sha)) else { contents.photosGoneMeanwhile += 1; continue }
+            try output.write(zip.beginMember(PhotoFiles.archiveMember(sha)))
+            try output.write(zip.write(Array(bytes)))
+            try output.write(zip.endMember())
+            contents.photoFiles += 1
+            try afterMember()
+        }
+        try output.write(zip.finish())
+        try output.finish()
+        return contents
+    }
+
+    /// The photo files (display size and thumbnail) the database at `path` shows.
+    static func photoHashes(shownBy path: String) throws -> [String] {
+        try DatabaseCheck.readingOnly(path) { db in
+            try String.fetchAll(db, sql: "SELECT file_sha256 FROM photos UNION SELECT thumb_sha256 FROM photos")
+        }
+    }
+
+    /// Hands `emit` the file's bytes a mebibyte at a time.
+    static func forEachPart(of path: String, _ emit: ([UInt8]) throws -> Void) throws {
+        guard let file = FileHandle(forReadingAtPath: path) else { throw BackupFailure.cannotWrite("\(path) cannot be read") }
+        defer { try? file.close() }
+        while let part = try file.read(upToCount: 1 << 20), !part.isEmpty { try emit(Array(part)) }
+    }
+}
+
+/// A new file written front to back and flushed to disk before it is renamed into place, so a power cut after the
+/// rename finds it whole.
+final class BackupOutput {
+    private let descriptor: Int32
+    private var closed = false
+
+    init(creating path: String) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
+    }
+
+    deinit { if !closed { close(descriptor) } }
+
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
+                written += result
+            }
+        }
+    }
+
+    func finish() throws {
+        closed = true
+        let synced = fsync(descriptor) == 0 ? 0 : errno
+        close(descriptor)
+        if synced != 0 { throw BackupFailure.cannotWrite(String(cString: strerror(synced))) }
+    }
+}

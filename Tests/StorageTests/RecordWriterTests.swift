@@ -1,0 +1,96 @@
+import Domain
+import Foundation
+import GRDB
+import Records
+import Testing
+@testable import Storage
+
+/// The generic writer (`RecordTransaction.create`, `update`, `remove`): references checked and deletions followed as
+/// the kinds declare them, every write recorded for sync in its transaction.
+@Suite struct RecordWriterTests {
+    let actor = Actor.system("test")
+
+    private func place(_ database: AppDatabase) throws -> (area: GeographicArea, venue: Venue) {
+        let area = try database.createArea(AreaInput(name: "Town", areaType: "CITY", parentId: ""), by: actor)
+        return (area, try database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor))
+    }
+
+    /// A list given to a new organizer, with one stop, at `venue`.
+    private func round(_ database: AppDatabase, at venue: Venue) throws -> (organizer: User, list: VisitList) {
+        let user = try database.createUser(NewUserInput(name: "Organizer", email: "org@example.org", role: "editor",
+                                                        password: "correct horse 1", passwordConfirmation: "correct horse 1"), by: actor)
+        let list = try database.createVisitList(VisitListInput(name: "Round", visitDate: "2025-06-01", assigneeId: user.id.uuidString,
+                                                               status: "PLANNED"),
+                                                stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]), by: actor)
+        return (user, list)
+    }
+
+    private func clash(_ write: () throws -> Void) -> FieldError? {
+        do { try write() } catch let error as ValidationError { return error.fieldErrors.first } catch { return nil }
+        return nil
+    }
+
+    @Test func aWriteNamingARecordThatIsGoneIsToldSoAtTheDeclaredFieldInItsWords() throws {
+        let given = try TestDatabase()
+        let gone = UUID().uuidString
+        let home = clash { try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: gone), by: actor) }
+        #expect(home == FieldError(field: Participant.declaration.column(\.homeVenueId), message: Venue.missing))
+        let area = clash { try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: gone), by: actor) }
+        // Without a message of its own, a field's is made from its label.
+        #expect(area == FieldError(field: "geographic_area_id", message: "The chosen area no longer exists; choose another"))
+        #expect(try given.outboxCount() == 0)
+    }
+
+    @Test func anEditOfAVersionNoLongerCurrentIsRefusedAndAnEditKeepsWhatTheHubCarries() throws {
+        let given = try TestDatabase()
+        let area = try given.database.area(id: place(given.database).area.id)
+        let renamed = try given.database.updateArea(id: area.id, AreaInput(name: "City", areaType: "CITY", parentId: ""),
+                                                    expectedVersion: 1, by: actor)
+        #expect(renamed.version == 2)
+        #expect(renamed.createdAt == area.createdAt)
+        #expect(throws: DomainError.staleVersion(entity: "area")) {
+            try given.database.updateArea(id: area.id, AreaInput(name: "Village", areaType: "CITY", parentId: ""), expectedVersion: 1, by: actor)
+        }
+        #expect(try given.database.area(id: area.id).name == "City")
+    }
+
+    @Test func whatRefusesADeletionIsFoundThroughTheRecordsItWouldTakeAlong() throws {
+        let given = try TestDatabase()
+        let database = given.database
+        let (_, venue) = try place(database)
+        let (user, list) = try round(database, at: venue)
+        let stop = try database.visitSheet(id: list.id, seen: .everything).stops[0].stop
+        _ = try database.logContact(ContactLogInput(result: ContactResult.allCases[0].rawValue, note: "see"), atStop: stop.id,
+                                    onList: list.id, by: user)
+        let blockers = try database.pool.read { db in try db.blockers(of: VisitList.kind, id: list.id) }
+        #expect(blockers == [Blocker(kind: ContactLog.kind, reference: Reference("visit_stop_id", "visit_stop", .restrict), count: 1)])
+        #expect(throws: DomainError.self) { try database.deleteVisitList(id: list.id, by: actor) }
+        #expect(try database.visitList(id: list.id).name == "Round")
+    }
+
+    // A venue that is a stop on a visit list (a restricting reference no kind's own message covers) is refused in words,
+    // not by the database's foreign key.
+    @Test func aVenueOnAVisitListIsRefusedInWords() throws {
+        let given = try TestDatabase()
+        let database = given.database
+        let (_, venue) = try place(database)
+        _ = try round(database, at: venue)
+        #expect(throws: DomainError.stillReferenced(message: "This venue cannot be deleted: 1 stop refers to it.", references: [])) {
+            try database.deleteVenue(id: venue.id, by: actor)
+        }
+        #expect(try database.venue(id: venue.id).name == "Hall")
+    }
+
+    @Test func aDeletionTakesAlongWhatBelongsToTheRecordAndRecordsOneChange() throws {
+        let given = try TestDatabase()
+        let database = given.database
+        let (_, venue) = try place(database)
+        let ann = try database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString), by: actor)
+        let before = try given.outboxCount()
+        try database.deleteParticipant(id: ann.id, by: actor)
+        #expect(try given.outboxCount() == before + 1)
+        #expect(try database.addressHistory(of: ann.id).isEmpty)
+        // The venue no longer has a resident, nor one in its history: it may go now.
+        try database.deleteVenue(id: venue.id, by: actor)
+    }
+}
