@@ -17,11 +17,7 @@ enum ParticipantResource {
 
     /// The participant as the API writes it: what `seen` hides (the privacy setting, for read-only callers) is null.
     static func body(_ participant: Participant, seen: ParticipantVisibility) -> RecordBody {
-        shape.body(participant, hiding: hidden(seen))
-    }
-
-    private static func hidden(_ seen: ParticipantVisibility) -> Set<String> {
-        Set((seen.contacts ? [] : ["email", "phone"]) + (seen.notes ? [] : ["notes"]) + (seen.homes ? [] : ["home_venue_id"]))
+        shape.body(participant, hiding: seen.hiddenColumns(of: Participant.kind))
     }
 
     struct Period: Encodable, Sendable {

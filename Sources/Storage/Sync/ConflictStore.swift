@@ -89,10 +89,13 @@ extension AppDatabase {
         let current = try participant(id: conflict.entityId)
         var mine: [String: JSONValue] = [:]
         for field in conflict.fields { mine[field.name] = field.mine }
-        func value(_ name: String, _ fallback: String?) -> String { mine[name].map { [name: $0].text(name) } ?? fallback ?? "" }
-        let input = ParticipantInput(name: value("name", current.name), email: value("email", current.email),
-                                     phone: value("phone", current.phone), notes: value("notes", current.notes),
-                                     homeVenueId: value(Participant.homeVenueColumn, current.homeVenueId?.databaseText))
+        func value(_ field: PartialKeyPath<Participant>, _ fallback: String?) -> String {
+            let column = Participant.declaration.column(field)
+            return mine[column].map { [column: $0].text(column) } ?? fallback ?? ""
+        }
+        let input = ParticipantInput(name: value(\.name, current.name), email: value(\.email, current.email),
+                                     phone: value(\.phone, current.phone), notes: value(\.notes, current.notes),
+                                     homeVenueId: value(\.homeVenueId, current.homeVenueId?.databaseText))
         let valid = try input.validated()
         try transaction(by: actor) { transaction in
             try transaction.update(Participant.self, id: conflict.entityId, valid, expectedVersion: nil)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -79,14 +80,8 @@ struct ConflictValueText {
         }
     }
 
-    /// The participant fields each part of `ParticipantVisibility` covers (an address period is all "homes").
     private func isHidden(_ field: String, of entity: String) -> Bool {
-        switch entity {
-        case "participant":
-            (!seen.contacts && ["email", "phone"].contains(field)) || (!seen.notes && field == "notes") || (!seen.homes && field == "home_venue_id")
-        case "participant_address": !seen.homes
-        default: false
-        }
+        RecordKind.named(entity).map { seen.hiddenColumns(of: $0).contains(field) } ?? false
     }
 
     func value(_ value: JSONValue, field: String, of entity: String = "") -> String {
