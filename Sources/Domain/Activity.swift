@@ -87,12 +87,6 @@ public struct ActivityInput: Sendable, Equatable {
         public static let venuesFrom = DateRule(invalid: "Enter the date as a real day, like 2025-03-12")
     }
 
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "description": .text(Rules.description), "activity_type_id": .id(Rules.typeId),
-        "start_date": .date(Rules.startDate), "end_date": .date(Rules.endDate), "status": .choice(Rules.status),
-        "venue_ids": .idList(Rules.venueIds), "venues_from": .date(Rules.venuesFrom),
-    ]
-
     /// A checked activity; past start dates are allowed (organizers record activities already under way).
     public struct Valid: Sendable, Equatable {
         public let name: String

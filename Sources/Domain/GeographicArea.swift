@@ -56,10 +56,6 @@ public struct AreaInput: Sendable, Equatable {
         public static let parentId = IDRule(required: false, message: "Choose a parent area from the list, or “None (top level)”")
     }
 
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "area_type": .choice(Rules.areaType), "parent_id": .id(Rules.parentId),
-    ]
-
     /// A checked area: trimmed name (1–100), a known type, a well-formed parent id or none.
     public struct Valid: Sendable, Equatable {
         public let name: String

@@ -79,11 +79,6 @@ public struct ParticipantInput: Sendable, Equatable {
         public static let movedOn = DateRule(invalid: "Enter the date as a real day, like 2025-03-12")
     }
 
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "email": .text(Rules.email), "phone": .text(Rules.phone), "notes": .text(Rules.notes),
-        "home_venue_id": .id(Rules.homeVenueId), "moved_on": .date(Rules.movedOn),
-    ]
-
     /// A checked participant: trimmed fields, lower-cased email, empty optionals as nil.
     public struct Valid: Sendable, Equatable {
         public let name: String

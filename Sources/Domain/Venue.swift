@@ -64,11 +64,6 @@ public struct VenueInput: Sendable, Equatable {
                                                  message: "Choose Public building, Private residence or Not specified")
     }
 
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "address": .text(Rules.address), "geographic_area_id": .id(Rules.areaId),
-        "latitude": .number(Rules.latitude), "longitude": .number(Rules.longitude), "venue_type": .choice(Rules.venueType),
-    ]
-
     /// A checked venue: name, address and area required; coordinates both or neither, in range; type optional.
     public struct Valid: Sendable, Equatable {
         public let name: String
