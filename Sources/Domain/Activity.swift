@@ -73,7 +73,7 @@ public struct ActivityInput: Sendable, Equatable {
         self.venuesFrom = venuesFrom
     }
 
-    /// The rule of each field, by the name forms and the API use for it. Whether an end date is needed depends on
+    /// The rule of each field, which the kind's declaration (Records) gives the field. Whether an end date is needed depends on
     /// the duration (`checkEnd`).
     public enum Rules {
         public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the activity")

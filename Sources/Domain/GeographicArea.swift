@@ -48,7 +48,7 @@ public struct AreaInput: Sendable, Equatable {
         self.parentId = parentId
     }
 
-    /// The rule of each field, by the name forms and the API use for it.
+    /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
         public static let name = TextRule(label: "Name", maxLength: 100, missing: "Enter a name for the area")
         public static let areaType = ChoiceRule(AreaType.self, required: true,

@@ -69,7 +69,7 @@ public struct ParticipantInput: Sendable, Equatable {
     /// Digits with optional spaces, dashes, dots, parentheses and a leading +; 7 to 15 digits.
     public static let phoneFormat = TextPattern.phoneFormat
 
-    /// The rule of each field, by the name forms and the API use for it.
+    /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
         public static let name = TextRule(label: "Name", maxLength: maxNameLength, missing: "Enter the participant's name")
         public static let email = AccountRules.email

@@ -53,7 +53,7 @@ public struct VenueInput: Sendable, Equatable {
         self.venueType = venueType
     }
 
-    /// The rule of each field, by the name forms and the API use for it.
+    /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
         public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the venue")
         public static let address = TextRule(label: "Address", maxLength: 500, missing: "Enter the venue's address")
