@@ -69,7 +69,7 @@ enum ActivityPages: RecordPages {
 
     static func newForm(_ context: inout PageContext) throws -> Response {
         let activity = Activity.declaration
-        let starting = [activity.field(\.startDate).column: CalendarDate.today().description, activity.field(\.status).column: ActivityStatus.planned.rawValue]
+        let starting = [activity.column(\.startDate): CalendarDate.today().description, activity.column(\.status): ActivityStatus.planned.rawValue]
         let texts = FieldTexts(activity) { starting[$0] ?? "" }
         return try form(&context, activity: nil, texts: texts, values: ActivityInput(texts, duration: "finite", venueIds: []), search: "",
                         errors: ValidationError())

@@ -43,7 +43,7 @@ enum AreaPages: RecordPages {
 
     static func newForm(_ context: inout PageContext) throws -> Response {
         let parent = context.request.query["parent"] ?? ""
-        let texts = FieldTexts(GeographicArea.declaration) { $0 == GeographicArea.declaration.field(\.parentId).column ? parent : "" }
+        let texts = FieldTexts(GeographicArea.declaration) { $0 == GeographicArea.declaration.column(\.parentId) ? parent : "" }
         return try form(&context, area: nil, texts: texts, errors: ValidationError())
     }
 

@@ -7,7 +7,7 @@ import Surface
 
 /// Participants (Requirement 4): searchable list, detail with address history and assignments, forms with a venue picker.
 enum ParticipantPages: RecordPages {
-    static let picker = SearchPicker(field: Participant.declaration.field(\.homeVenueId).column, legend: "Home venue", multiple: false, noneLabel: "No home venue",
+    static let picker = SearchPicker(field: Participant.declaration.column(\.homeVenueId), legend: "Home venue", multiple: false, noneLabel: "No home venue",
                                      searchField: "venue_search", searchLabel: "Search venues by name or address",
                                      findButton: "find_venues", buttonLabel: "Find venues")
 

@@ -46,7 +46,7 @@ enum VenuePages: RecordPages {
 
     static func newForm(_ context: inout PageContext) throws -> Response {
         let area = context.request.query["area"] ?? ""
-        let texts = FieldTexts(Venue.declaration) { $0 == Venue.declaration.field(\.areaId).column ? area : "" }
+        let texts = FieldTexts(Venue.declaration) { $0 == Venue.declaration.column(\.areaId) ? area : "" }
         return try form(&context, venue: nil, texts: texts, errors: ValidationError())
     }
 
