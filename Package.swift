@@ -78,7 +78,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "DomainTests", dependencies: [
-            "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
+            "Domain", "Records", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "StorageTests", dependencies: [
             "Storage", "Records", "Credentials", "Hub", "Domain", "Imaging", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),

@@ -155,8 +155,6 @@ enum ParticipantResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: Participant?) -> ParticipantInput {
-        let text = shape.texts(body, keep: keep)
-        return ParticipantInput(name: text["name"], email: text["email"], phone: text["phone"], notes: text["notes"],
-                                homeVenueId: text["home_venue_id"], movedOn: body.text("moved_on"))
+        ParticipantInput(shape.texts(body, keep: keep), movedOn: body.text("moved_on"))
     }
 }

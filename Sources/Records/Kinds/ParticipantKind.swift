@@ -17,3 +17,11 @@ extension Participant {
     public static let kind = RecordKind(entity: "participant", table: "participants", declaration,
                                         label: ("participant", "participants"))
 }
+
+extension ParticipantInput {
+    /// The input typed for a participant's fields; `movedOn` is no field of the record, only of the form and body.
+    public init(_ texts: FieldTexts<Participant>, movedOn: String = "") {
+        self.init(name: texts[\.name], email: texts[\.email], phone: texts[\.phone], notes: texts[\.notes],
+                  homeVenueId: texts[\.homeVenueId], movedOn: movedOn)
+    }
+}

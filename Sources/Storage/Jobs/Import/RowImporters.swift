@@ -139,9 +139,7 @@ struct ParticipantImporter: RowImporter {
 
     /// A stored participant as the form would show them.
     private func current(_ db: Database, id: UUID) throws -> ParticipantInput? {
-        try Participant.fetchOne(db, key: id.databaseText).map {
-            ParticipantInput(name: $0.name, email: $0.email, phone: $0.phone ?? "", notes: $0.notes ?? "", homeVenueId: $0.homeVenueId?.databaseText ?? "")
-        }
+        try Participant.fetchOne(db, key: id.databaseText).map { ParticipantInput(FieldTexts(Participant.declaration, record: $0)) }
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
