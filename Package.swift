@@ -27,39 +27,41 @@ let package = Package(
         // libpq, for the PostgreSQL hub (PostgresHub/LibPQ.swift), opened by the hub's first connection (CPostgres.h).
         .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
         // The PostgreSQL hub stays off Storage (GRDB): what it shares with the SQLite hub is in Hub.
-        .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Records", "Hub", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Records", "Credentials", "Hub", .product(name: "Logging", package: "swift-log")]),
         .target(name: "HTTPServer", dependencies: [
             "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Domain"),
         // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
         .target(name: "Records", dependencies: ["Domain"]),
-        // What both kinds of hub share: the protocol nodes talk to, how a pushed operation is decided, sign-in secrets
-        // and photo file checks.
-        .target(name: "Hub", dependencies: [
-            "Domain", "Records", "Imaging", .product(name: "Crypto", package: "swift-crypto"),
+        // Account secrets: password hashes, session and API tokens, and comparing secrets in constant time.
+        .target(name: "Credentials", dependencies: [
+            "Domain", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
+        // What both kinds of hub share: the protocol nodes talk to, how a pushed operation is decided and photo file
+        // checks.
+        .target(name: "Hub", dependencies: [
+            "Domain", "Records", "Credentials", "Imaging", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "Storage", dependencies: [
-            "Domain", "Records", "Hub", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            "Domain", "Records", "Credentials", "Hub", "Imaging", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             // A backup is a ZIP archive (Jobs/Backup).
             "Archives",
         ]),
         // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift), opened by the first one (CCurl.h).
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
-        .target(name: "Sync", dependencies: ["CCurl", "Domain", "Records", "Hub", "Storage", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sync", dependencies: ["CCurl", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log")]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.
         .target(name: "Surface", dependencies: ["Archives", "HTTPServer", "Domain", "Records", "Storage"]),
         .target(name: "WebUI", dependencies: [
-            "Archives", "HTTPServer", "Domain", "Records", "Storage", "Imaging", "Sync", "Surface",
+            "Archives", "HTTPServer", "Domain", "Records", "Credentials", "Storage", "Imaging", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "JSONAPI", dependencies: [
-            "HTTPServer", "Domain", "Records", "Hub", "Storage", "Sync", "Surface",
+            "HTTPServer", "Domain", "Records", "Credentials", "Hub", "Storage", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // glibc's allocator settings, for the server's memory (App/MallocArenas.swift).
@@ -67,7 +69,7 @@ let package = Package(
         // The commit a release was built from, for `fieldbook --version` (CBuildStamp.h says how it gets there).
         .target(name: "CBuildStamp"),
         .target(name: "App", dependencies: [
-            "CBuildStamp", "CMalloc", "HTTPServer", "Domain", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
+            "CBuildStamp", "CMalloc", "HTTPServer", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [
@@ -76,17 +78,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "DomainTests", dependencies: [
-            "Domain", .product(name: "PropertyBased", package: "swift-property-based"),
+            "Domain", "Records", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "StorageTests", dependencies: [
-            "Archives", "Storage", "Records", "Hub", "Domain", "Imaging", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            "Archives", "Storage", "Records", "Credentials", "Hub", "Domain", "Imaging", "TestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: [
             "HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "WebUITests", dependencies: [
-            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI", "TestSupport", "Imaging",
+            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI", "TestSupport", "Imaging", "Hub",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "TestSupport"]),
@@ -95,7 +98,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "JSONAPITests", dependencies: ["TestSupport", 
-            "JSONAPI", "Records", "Hub", "Storage", "Domain", "HTTPServer", "Surface", "Imaging",
+            "JSONAPI", "Records", "Credentials", "Hub", "Storage", "Domain", "HTTPServer", "Surface", "Imaging",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PropertyBased", package: "swift-property-based"),
@@ -104,7 +107,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
-        .testTarget(name: "PostgresHubTests", dependencies: ["PostgresHub", "Records", "Hub", "Storage", "Domain", "TestSupport"]),
+        .testTarget(name: "PostgresHubTests", dependencies: ["PostgresHub", "Records", "Credentials", "Hub", "Storage", "Domain", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 import CBuildStamp
+import Credentials
 import Foundation
 import HTTPServer
-import Hub
 import Logging
 import Storage
 

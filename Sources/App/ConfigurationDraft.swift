@@ -1,5 +1,5 @@
+import Credentials
 import Foundation
-import Hub
 import Storage
 
 /// An AppConfiguration while its settings are read. What takes two settings together (the TLS certificate and

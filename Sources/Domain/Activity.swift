@@ -73,7 +73,7 @@ public struct ActivityInput: Sendable, Equatable {
         self.venuesFrom = venuesFrom
     }
 
-    /// The rule of each field, by the name forms and the API use for it. Whether an end date is needed depends on
+    /// The rule of each field, which the kind's declaration (Records) gives the field. Whether an end date is needed depends on
     /// the duration (`checkEnd`).
     public enum Rules {
         public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the activity")
@@ -86,12 +86,6 @@ public struct ActivityInput: Sendable, Equatable {
         public static let venueIds = IDRule(required: false, message: "Choose the venues from the list")
         public static let venuesFrom = DateRule(invalid: "Enter the date as a real day, like 2025-03-12")
     }
-
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "description": .text(Rules.description), "activity_type_id": .id(Rules.typeId),
-        "start_date": .date(Rules.startDate), "end_date": .date(Rules.endDate), "status": .choice(Rules.status),
-        "venue_ids": .idList(Rules.venueIds), "venues_from": .date(Rules.venuesFrom),
-    ]
 
     /// A checked activity; past start dates are allowed (organizers record activities already under way).
     public struct Valid: Sendable, Equatable {

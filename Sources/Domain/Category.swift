@@ -94,8 +94,6 @@ public struct CategoryInput: Sendable, Equatable {
         TextRule(label: "Name", maxLength: maxNameLength, missing: "Enter a name for the \(kind.singular)")
     }
 
-    public static func rules(_ kind: CategoryKind) -> [String: FieldRule] { ["name": .text(nameRule(kind))] }
-
     /// Trims the name and checks it: required, 1–50 code points. Uniqueness is checked by storage.
     public func validated(kind: CategoryKind) throws -> CategoryInput {
         var errors = ValidationError()

@@ -48,17 +48,13 @@ public struct AreaInput: Sendable, Equatable {
         self.parentId = parentId
     }
 
-    /// The rule of each field, by the name forms and the API use for it.
+    /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
         public static let name = TextRule(label: "Name", maxLength: 100, missing: "Enter a name for the area")
         public static let areaType = ChoiceRule(AreaType.self, required: true,
                                                 message: "Choose the kind of area, for example City or Neighbourhood")
         public static let parentId = IDRule(required: false, message: "Choose a parent area from the list, or “None (top level)”")
     }
-
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "area_type": .choice(Rules.areaType), "parent_id": .id(Rules.parentId),
-    ]
 
     /// A checked area: trimmed name (1–100), a known type, a well-formed parent id or none.
     public struct Valid: Sendable, Equatable {

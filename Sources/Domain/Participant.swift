@@ -69,7 +69,7 @@ public struct ParticipantInput: Sendable, Equatable {
     /// Digits with optional spaces, dashes, dots, parentheses and a leading +; 7 to 15 digits.
     public static let phoneFormat = TextPattern.phoneFormat
 
-    /// The rule of each field, by the name forms and the API use for it.
+    /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
         public static let name = TextRule(label: "Name", maxLength: maxNameLength, missing: "Enter the participant's name")
         public static let email = AccountRules.email
@@ -78,11 +78,6 @@ public struct ParticipantInput: Sendable, Equatable {
         public static let homeVenueId = IDRule(required: false, message: "Choose a home venue from the list, or “No home venue”")
         public static let movedOn = DateRule(invalid: "Enter the date as a real day, like 2025-03-12")
     }
-
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "email": .text(Rules.email), "phone": .text(Rules.phone), "notes": .text(Rules.notes),
-        "home_venue_id": .id(Rules.homeVenueId), "moved_on": .date(Rules.movedOn),
-    ]
 
     /// A checked participant: trimmed fields, lower-cased email, empty optionals as nil.
     public struct Valid: Sendable, Equatable {

@@ -53,7 +53,7 @@ public struct VenueInput: Sendable, Equatable {
         self.venueType = venueType
     }
 
-    /// The rule of each field, by the name forms and the API use for it.
+    /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
         public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the venue")
         public static let address = TextRule(label: "Address", maxLength: 500, missing: "Enter the venue's address")
@@ -63,11 +63,6 @@ public struct VenueInput: Sendable, Equatable {
         public static let venueType = ChoiceRule(VenueType.self, required: false,
                                                  message: "Choose Public building, Private residence or Not specified")
     }
-
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "address": .text(Rules.address), "geographic_area_id": .id(Rules.areaId),
-        "latitude": .number(Rules.latitude), "longitude": .number(Rules.longitude), "venue_type": .choice(Rules.venueType),
-    ]
 
     /// A checked venue: name, address and area required; coordinates both or neither, in range; type optional.
     public struct Valid: Sendable, Equatable {

@@ -57,7 +57,7 @@ public enum PhotoProcessor {
 
     /// Why photos cannot be processed on this machine (libvips missing, or too old), or nil when they can. libvips is
     /// opened by the first photo (see CVips.h), so a machine without it still serves everything else; files received
-    /// as photos are then not judged at all (`PhotoFiles.checkReceived`), rather than refused.
+    /// as photos are then not judged at all (`PhotoFileRules.checkReceived`, in Hub), rather than refused.
     public static var unavailableReason: String? { startFailure }
 
     private static let startFailure: String? = {

@@ -1,3 +1,4 @@
+import Credentials
 import Domain
 import Foundation
 import HTTPServer

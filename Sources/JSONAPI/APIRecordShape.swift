@@ -68,14 +68,11 @@ struct APIRecordShape<Record: Sendable>: Sendable {
         return RecordBody(values: values)
     }
 
-    /// The form texts a body stands for, by field name: what the body sends, or for a field it leaves out the value
-    /// `keep` (the stored record, for PATCH) holds.
-    func texts(_ body: APIBody, keep: Record?) -> InputTexts {
-        var texts: [String: String] = [:]
-        for field in declaration.fields where field.declaration.rule != nil {
-            texts[field.column] = body.text(field.column, otherwise: keep.map { field.value(of: $0).text })
-        }
-        return InputTexts(texts: texts)
+    /// The texts a body stands for, by field: what the body sends, or for a field it leaves out the value `keep` (the
+    /// stored record, for PATCH) holds.
+    func texts(_ body: APIBody, keep: Record?) -> FieldTexts<Record> {
+        let kept = keep.map { FieldTexts(declaration, record: $0) }
+        return FieldTexts(declaration) { body.text($0, otherwise: kept?[column: $0]) }
     }
 
     private static func value(_ field: RecordField<Record>, of record: Record) -> any Encodable & Sendable {
@@ -94,13 +91,6 @@ struct APIRecordShape<Record: Sendable>: Sendable {
     private static func placing(_ extras: [Extra], among fields: [Field]) -> [Field] {
         fields.flatMap { field in [field] + extras.filter { $0.after == field.name }.map(\.field) } + extras.filter { $0.after == nil }.map(\.field)
     }
-}
-
-/// The form texts a body stands for, by field name ("" for a field it has none for).
-struct InputTexts {
-    let texts: [String: String]
-
-    subscript(_ name: String) -> String { texts[name] ?? "" }
 }
 
 /// A record as the API writes it: its fields by name (the encoder sorts them).

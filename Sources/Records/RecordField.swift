@@ -21,6 +21,8 @@ public struct FieldDeclaration: Sendable {
     public let flags: FieldFlags
     /// The column holds a moment (stored `yyyy-MM-dd HH:mm:ss.SSS`, UTC), which exports write in ISO 8601.
     public let isInstant: Bool
+    /// The personal detail the field is, which the privacy setting may hide from a viewer; nil for fields every viewer sees.
+    public let privacy: PrivacyClass?
 }
 
 /// What else a field takes part in.
@@ -53,12 +55,12 @@ public struct RecordField<Record>: Sendable {
 
     public init<Value>(_ keyPath: WritableKeyPath<Record, Value> & Sendable, _ column: String, _ codec: FieldCodec<Value>,
                        label: String, rule: FieldRule? = nil, example: String? = nil, references: (entity: String, onDelete: Reference.OnDelete)? = nil,
-                       ifMissing: String? = nil, _ flags: FieldFlags = []) {
+                       ifMissing: String? = nil, privacy: PrivacyClass? = nil, _ flags: FieldFlags = []) {
         declaration = FieldDeclaration(
             column: column, label: label, rule: rule, example: example, isOptional: Value.self is any OptionalValue.Type,
             reference: references.map { Reference(column, $0.entity, $0.onDelete) },
             missingReference: ifMissing ?? "The chosen \(label.lowercased()) no longer exists; choose another", flags: flags,
-            isInstant: codec.isInstant)
+            isInstant: codec.isInstant, privacy: privacy)
         self.keyPath = keyPath
         read = { codec.encode($0[keyPath: keyPath]) }
         write = { $0[keyPath: keyPath] = codec.decode($1) }

@@ -1,7 +1,7 @@
+import Credentials
 import Domain
 import Foundation
 import GRDB
-import Hub
 
 /// The one entry point to Fieldbook's SQLite database: a WAL pool, the migrations, and named write methods
 /// that each record their change in the outbox inside the same transaction.
@@ -57,16 +57,12 @@ public final class AppDatabase: Sendable {
             try RowIdSet.register(db)
             // FULL: a commit is on disk before the response leaves, so acknowledged writes survive a crash or power cut.
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // Reads copy pages into each connection's own bounded cache rather than mapping the file. A map was counted
-            // in the server's resident memory once per connection that had touched a page: 631 MB after the list
-            // benchmark on the 100,000-participant demo (a 263 MB file), against 141 MB with these caches, and the list
-            // pages were no faster with it once their totals were kept and their reads shared a transaction (issue 15).
+            // Reads copy pages into each connection's own bounded cache rather than mapping the file: a map is counted
+            // in the server's resident memory once per connection that touched a page, and makes list pages no faster.
             try db.execute(sql: "PRAGMA mmap_size = 0")
             if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.readerCacheKiB)") }
-            // The writer's page cache holds much of a pulled batch (up to 40,000 changes): a cache smaller than a
-            // transaction's dirty pages spills them to the WAL before the commit, writing the same index pages again (a
-            // first sync of the 20,000-participant demo took 10.1 s with SQLite's default, 8.8 s with this).
-            // `releaseMemory` gives it back.
+            // The writer's page cache holds much of a pulled batch: a cache smaller than a transaction's dirty pages
+            // spills them to the WAL before the commit, writing the same index pages again. `releaseMemory` gives it back.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
         }
         pool = try DatabasePool(path: path, configuration: configuration)

@@ -1,8 +1,8 @@
+import Credentials
 import Domain
 import Foundation
 import HTTPServer
 @testable import JSONAPI
-import Hub
 import Logging
 import Storage
 import Surface

@@ -1,10 +1,10 @@
+import Credentials
 import Crypto
 import Domain
 import Foundation
 import GRDB
 import HTTPServer
 @testable import JSONAPI
-import Hub
 import Storage
 import Testing
 

@@ -1,4 +1,5 @@
 import Domain
+import Records
 import Foundation
 import Testing
 
@@ -8,16 +9,17 @@ import Testing
     /// Domain's rules for each body a write operation takes. Categories have one schema for both kinds; their limits are
     /// the same and only the message for a blank name differs.
     static let domainRules: [String: [String: FieldRule]] = [
-        "AreaWrite": AreaInput.rules,
-        "VenueWrite": VenueInput.rules,
-        "ParticipantWrite": ParticipantInput.rules,
+        "AreaWrite": GeographicArea.declaration.rules,
+        "VenueWrite": Venue.declaration.rules,
+        "ParticipantWrite": Participant.declaration.rules.merging(["moved_on": .date(ParticipantInput.Rules.movedOn)]) { $1 },
         "ParticipantMergeWrite": ParticipantMergeInput.rules,
-        "ActivityWrite": ActivityInput.rules,
-        "CategoryWrite": CategoryInput.rules(.participantRole),
+        "ActivityWrite": Activity.declaration.rules.merging(["venue_ids": .idList(ActivityInput.Rules.venueIds),
+                                                             "venues_from": .date(ActivityInput.Rules.venuesFrom)]) { $1 },
+        "CategoryWrite": Domain.Category.declaration(.participantRole).rules,
         "AssignmentWrite": AssignmentRules.rules,
-        "VisitListWrite": VisitListInput.rules,
+        "VisitListWrite": VisitList.declaration.rules,
         "VisitStopWrite": VisitStopRules.rules,
-        "ContactLogWrite": ContactLogInput.rules,
+        "ContactLogWrite": ContactLog.declaration.rules,
         "StopFilterWrite": StopFilterInput.rules,
         "UserCreate": AccountRules.newUserRules,
         "UserWrite": AccountRules.newUserRules.filter { ["name", "role"].contains($0.key) },

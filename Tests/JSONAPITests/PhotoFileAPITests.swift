@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Hub
 import Imaging
 import Storage
 import TestSupport
@@ -10,7 +11,7 @@ import Testing
 @Suite struct PhotoFileAPITests {
     /// A photo as a node keeps it: the display size an upload made (a JPEG without metadata).
     let bytes: [UInt8] = try! PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.withGPS).path).display.bytes
-    var sha: String { PhotoFiles.sha256(bytes) }
+    var sha: String { PhotoFileRules.sha256(bytes) }
 
     @Test func aFileIsKeptUnderItsHashAndListedAsHeld() throws {
         let given = try APIHarness()
@@ -33,7 +34,7 @@ import Testing
         #expect(given.send(.put, "/api/v1/sync/photo-files/not-a-hash", token: admin, bytes: bytes).status == 404)
         // The camera's own file, GPS and all, is refused even under its own hash: only re-encoded photos are kept.
         let original = try PhotoFixtures.bytes(PhotoFixtures.withGPS)
-        let raw = given.send(.put, "/api/v1/sync/photo-files/\(PhotoFiles.sha256(original))", token: admin, bytes: original)
+        let raw = given.send(.put, "/api/v1/sync/photo-files/\(PhotoFileRules.sha256(original))", token: admin, bytes: original)
         #expect(raw.status == 409 && raw.errorMessage.contains("not a photo as Fieldbook keeps them"))
         let tooMany = Array(repeating: sha, count: 501)
         #expect(given.send(.post, "/api/v1/sync/photo-files/missing", ["sha256": tooMany], token: admin).status == 422)

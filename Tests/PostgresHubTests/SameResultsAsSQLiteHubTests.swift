@@ -2,6 +2,7 @@ import Domain
 import Foundation
 @testable import PostgresHub
 import Hub
+import Records
 import Storage
 import TestSupport
 import Testing

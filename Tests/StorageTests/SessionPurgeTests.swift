@@ -1,6 +1,6 @@
+import Credentials
 import Domain
 import Foundation
-import Hub
 import Testing
 @testable import Storage
 

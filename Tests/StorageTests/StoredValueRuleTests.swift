@@ -1,11 +1,13 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 import Storage
 import Testing
 
 /// `JSONValue.asStored` and `storesSame` say, without a database, what SQLite does with a value: both kinds of hub
-/// decide pushes by them. SQLite itself is the reference here.
+/// decide pushes by them. SQLite itself is the reference here, for the values below: every integer among them is one a
+/// double holds exactly, the only integers for which `Double(integer) == double` is SQLite's equality.
 @Suite struct StoredValueRuleTests {
     static let values: [JSONValue] = [
         .null, .bool(true), .bool(false), .int(0), .int(1), .int(2), .int(-1), .int(1 << 40),

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Hub
 import Imaging
 import Storage
 import TestSupport
@@ -32,7 +33,7 @@ import Testing
         #expect(photo.display.width == 80 && photo.display.height == 120)
         let stored = try PhotoFixtures.bytesAt(given.database.photoFiles.path(photo.display.sha256))
         #expect(!PhotoFixtures.carriesMetadata(stored))
-        #expect(PhotoFiles.sha256(stored) == photo.display.sha256)
+        #expect(PhotoFileRules.sha256(stored) == photo.display.sha256)
 
         let page = given.get("/participants/\(ada.id.lowercaseText)").bodyText
         #expect(page.contains("<img class=\"gallery__image\" src=\"/photo-files/\(photo.thumbnail.sha256)\""))
@@ -151,11 +152,11 @@ import Testing
         let (given, ada) = try await editor()
         let kept = try given.database.keepUpload(try PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.pngNamedJPEG).path))
         let received = try PhotoProcessor.prepare(path: PhotoFixtures.url(PhotoFixtures.withGPS).path).display.bytes
-        try given.database.keepReceivedPhotoFile(received, sha256: PhotoFiles.sha256(received), onHub: true)
+        try given.database.keepReceivedPhotoFile(received, sha256: PhotoFileRules.sha256(received), onHub: true)
         // Long after: the upload whose form was left goes; the file a node sent ahead of its photo stays.
         #expect(try given.database.sweepPhotoFiles(unattachedFor: -1) == 1)
         #expect(!given.database.photoFiles.exists(kept.display.sha256))
-        #expect(given.database.photoFiles.exists(PhotoFiles.sha256(received)))
+        #expect(given.database.photoFiles.exists(PhotoFileRules.sha256(received)))
         let saved = given.post("/photos", [("participant_id", ada.id.lowercaseText), ("caption", "Late"),
                                            ("kept_display", kept.display.sha256), ("kept_thumbnail", kept.thumbnail.sha256)],
                                formPath: uploadForm(ada))

@@ -19,11 +19,3 @@ public struct NotificationDraft: Sendable {
                                  subject: .syncPage)
     }
 }
-
-extension NotificationKind {
-    /// Whether `user` is told of a notification of this kind: not disabled, an administrator for administrators'
-    /// kinds, and not a kind they turned off.
-    public func isReceived(by user: User, preferences: NotificationPreferences?) -> Bool {
-        !user.isDisabled && (!isForAdministrators || user.role.canAdminister) && (preferences?.receives(self) ?? true)
-    }
-}

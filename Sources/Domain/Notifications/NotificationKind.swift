@@ -40,4 +40,10 @@ public enum NotificationKind: String, Sendable, CaseIterable, Codable {
     public static func receivable(by role: UserRole) -> [NotificationKind] {
         allCases.filter { !$0.isForAdministrators || role.canAdminister }
     }
+
+    /// Whether `user` is told of a notification of this kind: not disabled, an administrator for administrators'
+    /// kinds, and not a kind they turned off.
+    public func isReceived(by user: User, preferences: NotificationPreferences?) -> Bool {
+        !user.isDisabled && (!isForAdministrators || user.role.canAdminister) && (preferences?.receives(self) ?? true)
+    }
 }

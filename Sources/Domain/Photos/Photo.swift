@@ -87,8 +87,6 @@ public struct PhotoInput: Sendable, Equatable {
         public static let takenOn = DateRule(invalid: "Enter the day the photo was taken as a real day, like 2025-03-12, or leave it empty")
     }
 
-    public static let rules: [String: FieldRule] = ["caption": .text(Rules.caption), "taken_on": .date(Rules.takenOn)]
-
     public struct Valid: Sendable, Equatable {
         public let caption: String
         public let takenOn: CalendarDate?

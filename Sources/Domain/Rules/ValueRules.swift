@@ -111,8 +111,8 @@ public struct DateRule: Sendable {
     }
 }
 
-/// The rule of one field of an input, by kind; each input lists its fields' rules (`rules`) so the JSON API's
-/// document can state them and a test can compare the two.
+/// The rule of one field of an input, by kind; each kind's declaration (Records) states its fields' rules, from which
+/// the JSON API's document states them.
 public enum FieldRule: Sendable {
     case text(TextRule)
     case choice(ChoiceRule)

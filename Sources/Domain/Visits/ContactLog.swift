@@ -66,11 +66,6 @@ public struct ContactLogInput: Sendable, Equatable {
         public static let accuracy = NumberRule(label: "Accuracy", range: 0...100_000)
     }
 
-    public static let rules: [String: FieldRule] = [
-        "result": .choice(Rules.result), "note": .text(Rules.note), "latitude": .number(Rules.latitude),
-        "longitude": .number(Rules.longitude), "accuracy_m": .number(Rules.accuracy),
-    ]
-
     public struct Valid: Sendable, Equatable {
         public let result: ContactResult
         public let note: String

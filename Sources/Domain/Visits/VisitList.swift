@@ -57,11 +57,6 @@ public struct VisitListInput: Sendable, Equatable {
         public static let status = ChoiceRule(VisitStatus.self, required: true, message: "Choose Planned, In progress or Done")
     }
 
-    public static let rules: [String: FieldRule] = [
-        "name": .text(Rules.name), "visit_date": .date(Rules.visitDate), "purpose": .text(Rules.purpose),
-        "script": .text(Rules.script), "assigned_user_id": .id(Rules.assigneeId), "status": .choice(Rules.status),
-    ]
-
     public struct Valid: Sendable, Equatable {
         public let name: String
         public let visitDate: CalendarDate

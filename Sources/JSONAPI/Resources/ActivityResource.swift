@@ -64,10 +64,8 @@ enum ActivityResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out, `venues` the current venues.
     private static func input(_ body: APIBody, keep: Activity?, venues: [String]) -> ActivityInput {
-        let text = shape.texts(body, keep: keep)
-        let end = text["end_date"]
-        return ActivityInput(name: text["name"], description: text["description"], typeId: text["activity_type_id"],
-                             startDate: text["start_date"], duration: end.isEmpty ? "ongoing" : "finite", endDate: end, status: text["status"],
-                             venueIds: body.strings("venue_ids") ?? venues, venuesFrom: body.text("venues_from"))
+        let texts = shape.texts(body, keep: keep)
+        return ActivityInput(texts, duration: texts[\.endDate].isEmpty ? "ongoing" : "finite", venueIds: body.strings("venue_ids") ?? venues,
+                             venuesFrom: body.text("venues_from"))
     }
 }

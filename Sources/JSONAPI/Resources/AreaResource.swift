@@ -76,7 +76,6 @@ enum AreaResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: GeographicArea?) -> AreaInput {
-        let text = shape.texts(body, keep: keep)
-        return AreaInput(name: text["name"], areaType: text["area_type"], parentId: text["parent_id"])
+        AreaInput(shape.texts(body, keep: keep))
     }
 }

@@ -26,7 +26,7 @@ struct CategoryResource: Sendable {
         let kind = kind
         return RecordEndpoints<Domain.Category, CategoryInput, RecordBody>(
             fields: Self.writeFields, routes: APIPaths.categories(kind), load: { try $0.category(kind, id: $1) },
-            input: { body, keep, _, _ in CategoryInput(name: Self.shape.texts(body, keep: keep)["name"]) },
+            input: { body, keep, _, _ in CategoryInput(name: Self.shape.texts(body, keep: keep)[\.name]) },
             make: { try $0.createCategory(kind, $1, by: $2) }, change: { try $0.updateCategory(kind, id: $1, $2, expectedVersion: $3, by: $4) },
             remove: { try $0.deleteCategory(kind, id: $1, by: $2) }, body: { category, _ in Self.shape.body(category) }
         ).handlers(list: list)

@@ -17,11 +17,7 @@ enum ParticipantResource {
 
     /// The participant as the API writes it: what `seen` hides (the privacy setting, for read-only callers) is null.
     static func body(_ participant: Participant, seen: ParticipantVisibility) -> RecordBody {
-        shape.body(participant, hiding: hidden(seen))
-    }
-
-    private static func hidden(_ seen: ParticipantVisibility) -> Set<String> {
-        Set((seen.contacts ? [] : ["email", "phone"]) + (seen.notes ? [] : ["notes"]) + (seen.homes ? [] : ["home_venue_id"]))
+        shape.body(participant, hiding: seen.hiddenColumns(of: Participant.kind))
     }
 
     struct Period: Encodable, Sendable {
@@ -159,8 +155,6 @@ enum ParticipantResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: Participant?) -> ParticipantInput {
-        let text = shape.texts(body, keep: keep)
-        return ParticipantInput(name: text["name"], email: text["email"], phone: text["phone"], notes: text["notes"],
-                                homeVenueId: text["home_venue_id"], movedOn: body.text("moved_on"))
+        ParticipantInput(shape.texts(body, keep: keep), movedOn: body.text("moved_on"))
     }
 }

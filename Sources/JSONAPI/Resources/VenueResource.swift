@@ -91,14 +91,12 @@ enum VenueResource {
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
     private static func input(_ body: APIBody, keep: Venue?) -> VenueInput {
-        let text = shape.texts(body, keep: keep)
-        var (latitude, longitude) = (text["latitude"], text["longitude"])
+        var input = VenueInput(shape.texts(body, keep: keep))
         if body.has("coordinates") {
             let coordinates = body.object("coordinates")
-            latitude = coordinates?.number("latitude").map { "\($0)" } ?? ""
-            longitude = coordinates?.number("longitude").map { "\($0)" } ?? ""
+            input.latitude = coordinates?.number("latitude").map { "\($0)" } ?? ""
+            input.longitude = coordinates?.number("longitude").map { "\($0)" } ?? ""
         }
-        return VenueInput(name: text["name"], address: text["address"], areaId: text["geographic_area_id"], latitude: latitude,
-                          longitude: longitude, venueType: text["venue_type"])
+        return input
     }
 }

@@ -233,9 +233,7 @@ enum VisitResource {
     }
 
     private static func listInput(_ body: APIBody, keep: VisitList?) -> VisitListInput {
-        let text = listShape.texts(body, keep: keep)
-        return VisitListInput(name: text["name"], visitDate: text["visit_date"], purpose: text["purpose"], script: text["script"],
-                              assigneeId: text["assigned_user_id"], status: text["status"])
+        VisitListInput(listShape.texts(body, keep: keep))
     }
 }
 

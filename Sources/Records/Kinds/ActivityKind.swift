@@ -20,3 +20,12 @@ extension Activity {
                                        into: &errors)
     }
 }
+
+extension ActivityInput {
+    /// The input typed for an activity's fields, with what only its form and body carry: whether it is ongoing, its
+    /// venues and from when changes to them apply.
+    public init(_ texts: FieldTexts<Activity>, duration: String, venueIds: [String], venuesFrom: String = "") {
+        self.init(name: texts[\.name], description: texts[\.description], typeId: texts[\.typeId], startDate: texts[\.startDate],
+                  duration: duration, endDate: texts[\.endDate], status: texts[\.status], venueIds: venueIds, venuesFrom: venuesFrom)
+    }
+}

@@ -30,3 +30,10 @@ extension GeographicArea {
         return false
     }
 }
+
+extension AreaInput {
+    /// The input typed for an area's fields.
+    public init(_ texts: FieldTexts<GeographicArea>) {
+        self.init(name: texts[\.name], areaType: texts[\.areaType], parentId: texts[\.parentId])
+    }
+}

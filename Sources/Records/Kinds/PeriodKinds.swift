@@ -26,12 +26,15 @@ package struct PeriodRow: Sendable {
         (self.owner, self.id, self.ownerId, self.venueId, effectiveFrom, effectiveTo, self.version) = (owner, id, ownerId, venueId, from, to, version)
     }
 
+    /// A participant's address period is all about where they live: every field of it is a home.
     private static func declaration(_ owner: Owner, ownerLabel: String) -> RecordDeclaration<PeriodRow> {
-        RecordDeclaration([
-            RecordField(\.ownerId, owner.column, .id, label: ownerLabel, references: (owner == .participant ? "participant" : "activity", .cascade)),
-            RecordField(\.venueId, "venue_id", .id, label: "Venue", references: ("venue", .restrict)),
-            RecordField(\.effectiveFrom, "effective_from", .day, label: "From"),
-            RecordField(\.effectiveTo, "effective_to", .optionalDay, label: "Until"),
+        let privacy: PrivacyClass? = owner == .participant ? .homes : nil
+        return RecordDeclaration([
+            RecordField(\.ownerId, owner.column, .id, label: ownerLabel, references: (owner == .participant ? "participant" : "activity", .cascade),
+                        privacy: privacy),
+            RecordField(\.venueId, "venue_id", .id, label: "Venue", references: ("venue", .restrict), privacy: privacy),
+            RecordField(\.effectiveFrom, "effective_from", .day, label: "From", privacy: privacy),
+            RecordField(\.effectiveTo, "effective_to", .optionalDay, label: "Until", privacy: privacy),
         ]) { id, version in
             PeriodRow(owner: owner, id: id, ownerId: .zero, venueId: .zero, from: .unreadable, version: version)
         }

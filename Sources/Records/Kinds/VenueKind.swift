@@ -31,3 +31,11 @@ enum CoordinatePair {
                                                   into: &errors)
     }
 }
+
+extension VenueInput {
+    /// The input typed for a venue's fields.
+    public init(_ texts: FieldTexts<Venue>) {
+        self.init(name: texts[\.name], address: texts[\.address], areaId: texts[\.areaId], latitude: texts[\.latitude],
+                  longitude: texts[\.longitude], venueType: texts[\.venueType])
+    }
+}

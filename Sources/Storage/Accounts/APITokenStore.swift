@@ -1,7 +1,7 @@
+import Credentials
 import Domain
 import Foundation
 import GRDB
-import Hub
 
 /// Bearer tokens of the JSON API. Only SHA-256 hashes are stored. Refresh tokens rotate: each use revokes the
 /// family's old pair and issues a new one; presenting an already revoked refresh token means it was copied,

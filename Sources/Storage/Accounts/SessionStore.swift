@@ -1,8 +1,7 @@
-import Crypto
+import Credentials
 import Domain
 import Foundation
 import GRDB
-import Hub
 
 /// A signed-in browser: its user and the token its forms must carry.
 public struct SignedInSession: Sendable {

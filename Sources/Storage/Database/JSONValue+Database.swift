@@ -47,8 +47,8 @@ extension JSONValue {
 
 extension Row {
     /// A timestamp column as GRDB reads it, without its sscanf-based parser for the shape Fieldbook writes
-    /// (`storedText`: `yyyy-MM-dd HH:mm:ss.SSS`, UTC); any other shape is left to GRDB. A list of 50 records read
-    /// 100 dates, and parsing them was a visible part of the page's time (issue 15).
+    /// (`storedText`: `yyyy-MM-dd HH:mm:ss.SSS`, UTC), as list pages read two dates a row; any other shape is left to
+    /// GRDB.
     func storedDate(_ column: String) -> Date {
         let value: DatabaseValue = self[column]
         if case .string(let text) = value.storage, let date = StoredInstant.parse(text) { return date }

@@ -82,8 +82,9 @@ extension AppDatabase {
             if operation.entity == Participant.kind.entity { participants.insert(operation.entityId) }
             if let survivor = operation.mergeSurvivor { participants.insert(survivor) }
             if operation.entity == PeriodRow.addressKind.entity,
-               let owner = try String.fetchOne(db.cachedStatement(sql: "SELECT participant_id FROM participant_address_history WHERE id = ?"),
-                                               arguments: [operation.entityId.databaseText]).flatMap(UUID.init(uuidString:)) {
+               let owner = try String.fetchOne(db.cachedStatement(sql: """
+                   SELECT \(PeriodRow.Owner.participant.column) FROM \(PeriodRow.addressKind.table) WHERE id = ?
+                   """), arguments: [operation.entityId.databaseText]).flatMap(UUID.init(uuidString:)) {
                 participants.insert(owner)
             }
         }
@@ -99,10 +100,11 @@ extension AppDatabase {
     /// `reconcileAddressPeriods(of:)` would change. Asked in one query, not two per participant pushed.
     private static func participantsWithUnsettledAddresses(_ db: Database, among ids: Set<UUID>) throws -> [UUID] {
         guard !ids.isEmpty else { return [] }
+        let periods = PeriodRow.Owner.participant.declaration, owner = PeriodRow.Owner.participant.column
         return try String.fetchAll(db.cachedStatement(sql: """
-            SELECT h.participant_id FROM participant_address_history h JOIN participants p ON p.id = h.participant_id
-            WHERE h.participant_id IN (\(IdentifierList.values)) AND h.effective_to IS NULL
-            GROUP BY h.participant_id HAVING COUNT(*) > 1 OR MAX(h.venue_id IS NOT p.home_venue_id)
+            SELECT h.\(owner) FROM \(PeriodRow.addressKind.table) h JOIN \(Participant.kind.table) p ON p.id = h.\(owner)
+            WHERE h.\(owner) IN (\(IdentifierList.values)) AND h.\(periods.column(\.effectiveTo)) IS NULL
+            GROUP BY h.\(owner) HAVING COUNT(*) > 1 OR MAX(h.\(periods.column(\.venueId)) IS NOT p.\(Participant.declaration.column(\.homeVenueId)))
             """), arguments: [IdentifierList.json(ids.map(\.databaseText))]).compactMap(UUID.init(uuidString:))
     }
 

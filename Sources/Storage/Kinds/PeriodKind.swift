@@ -9,7 +9,7 @@ extension PeriodRow: SyncedRecord, FetchableRecord {
     var recordKind: RecordKind { owner.kind }
 
     package init(row: Row) {
-        self = (row.hasColumn("participant_id") ? Owner.participant : .activity).declaration.record(row)
+        self = (row.hasColumn(Owner.participant.column) ? Owner.participant : .activity).declaration.record(row)
     }
 
     package func encode(to container: inout PersistenceContainer) {
@@ -23,14 +23,16 @@ extension PeriodRow: SyncedRecord, FetchableRecord {
 
     /// Every period of the owner, earliest first.
     static func all(_ db: Database, _ owner: Owner, of ownerId: UUID) throws -> [PeriodRow] {
-        try PeriodRow.fetchAll(db, sql: "SELECT * FROM \(owner.kind.table) WHERE \(owner.column) = ? ORDER BY effective_from, id",
-                               arguments: [ownerId.databaseText])
+        try PeriodRow.fetchAll(db, sql: """
+            SELECT * FROM \(owner.kind.table) WHERE \(owner.column) = ? ORDER BY \(owner.declaration.column(\.effectiveFrom)), id
+            """, arguments: [ownerId.databaseText])
     }
 
     /// The owner's periods still open.
     static func open(_ db: Database, _ owner: Owner, of ownerId: UUID) throws -> [PeriodRow] {
-        try PeriodRow.fetchAll(db, sql: "SELECT * FROM \(owner.kind.table) WHERE \(owner.column) = ? AND effective_to IS NULL",
-                               arguments: [ownerId.databaseText])
+        try PeriodRow.fetchAll(db, sql: """
+            SELECT * FROM \(owner.kind.table) WHERE \(owner.column) = ? AND \(owner.declaration.column(\.effectiveTo)) IS NULL
+            """, arguments: [ownerId.databaseText])
     }
 }
 

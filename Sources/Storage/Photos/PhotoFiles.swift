@@ -18,8 +18,6 @@ public struct PhotoFiles: Sendable {
 
     public func exists(_ sha256: String) -> Bool { FileManager.default.fileExists(atPath: path(sha256)) }
 
-    public static func sha256(_ bytes: [UInt8]) -> String { PhotoFileRules.sha256(bytes) }
-
     /// Held while a file is written and listed, and while the sweeper unlists and removes files, so a file is never
     /// removed after being listed anew (one process serves a data folder).
     static let lock = NSLock()
@@ -29,7 +27,7 @@ public struct PhotoFiles: Sendable {
     /// A file already there is written again all the same: the sweeper may have unlisted it to remove it.
     @discardableResult
     func write(_ bytes: [UInt8]) throws -> String {
-        let sha = Self.sha256(bytes)
+        let sha = PhotoFileRules.sha256(bytes)
         let final = path(sha)
         let directory = (final as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -90,13 +88,5 @@ public struct PhotoFiles: Sendable {
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)
-    }
-}
-
-extension PhotoFiles {
-    /// Refuses bytes received as a photo file unless they have the hash they were sent as and are a photo as Fieldbook
-    /// keeps them (`PhotoFileRules`).
-    public static func checkReceived(_ bytes: [UInt8], sha256: String) throws {
-        try PhotoFileRules.checkReceived(bytes, sha256: sha256)
     }
 }

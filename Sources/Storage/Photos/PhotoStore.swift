@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Hub
 import Imaging
 
 /// A photo as pages and the API show it, with whether this node holds its files yet (a photo pulled from the hub
@@ -30,7 +31,7 @@ extension AppDatabase {
 
     /// Keeps a file received from another Fieldbook (sync, a restored archive), which must have the hash it was sent as.
     public func keepReceivedPhotoFile(_ bytes: [UInt8], sha256: String, onHub: Bool) throws {
-        try PhotoFiles.checkReceived(bytes, sha256: sha256)
+        try PhotoFileRules.checkReceived(bytes, sha256: sha256)
         try PhotoFiles.lock.withLock {
             try photoFiles.write(bytes)
             try listPhotoFile(sha256, bytes: bytes.count, width: nil, height: nil, onHub: onHub, received: true)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// What the analytics count, held in memory as arrays of small integers and brought up to date from the change log
 /// before each report. Counting distinct participants over 150,000 assignments in SQL takes hundreds of milliseconds
@@ -85,7 +86,7 @@ final class AnalyticsSnapshot: @unchecked Sendable {
     }
 
     private func loadParticipants(_ db: Database, ids: [String]?) throws {
-        try forEachRow(db, "SELECT id, created_at, home_venue_id FROM participants", ids: ids, of: &participants, index: &participantIndex) { row, _ in
+        try forEachRow(db, "SELECT id, created_at, \(Domain.Participant.declaration.column(\.homeVenueId)) FROM participants", ids: ids, of: &participants, index: &participantIndex) { row, _ in
             Participant(alive: true, created: Self.day(row[1]) ?? 0, home: (row[2] as String?).map { venues.index($0) } ?? -1)
         }
         if venueArea.count < venues.count { venueArea += Array(repeating: -1, count: venues.count - venueArea.count) }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// What the map shows (Requirement 6C.5, Property 36): venues with coordinates, narrowed by area, and by activity
 /// type, status and a date range. Every field comes from the query string, so a map address can be shared and reloaded.
@@ -104,7 +105,7 @@ extension AppDatabase {
             filter.within(areaId, areaColumn: "v.geographic_area_id")
             let rows = try Row.fetchAll(db, sql: """
                 SELECT v.id, v.name, v.latitude, v.longitude, COUNT(*) AS residents, group_concat(p.name, char(31)) AS names
-                FROM venues v JOIN participants p ON p.home_venue_id = v.id \(filter.whereClause)
+                FROM venues v JOIN participants p ON p.\(Participant.declaration.column(\.homeVenueId)) = v.id \(filter.whereClause)
                 GROUP BY v.id ORDER BY v.name COLLATE NOCASE, v.id
                 """, arguments: filter.arguments)
             return rows.map { row in

@@ -19,12 +19,12 @@ enum Migrations {
         migrator.registerMigration("v7-notifications", migrate: NotificationSchema.create)
         migrator.registerMigration("v8-row-counts", migrate: addRowCounts)
         migrator.registerMigration("v8-search-index", migrate: SearchIndex.create)
-        migrator.registerMigration("v9-imports", migrate: ImportSchema.create)
-        migrator.registerMigration("v10-import-kept-fields", migrate: ImportSchema.addKeptFields)
-        migrator.registerMigration("v11-import-archives", migrate: ImportSchema.addArchives)
+        migrator.registerMigration("v9-imports", sql: ImportSchema.tables)
+        migrator.registerMigration("v10-import-kept-fields", sql: ImportSchema.keptFields)
+        migrator.registerMigration("v11-import-archives", sql: ImportSchema.archives)
         migrator.registerMigration("v12-photos", migrate: PhotoSchema.create)
         migrator.registerMigration("v13-synced-duplicates", migrate: SyncedDuplicateSchema.create)
-        migrator.registerMigration("v14-export-jobs", migrate: ExportJobSchema.create)
+        migrator.registerMigration("v14-export-jobs", sql: ExportJobSchema.tables)
         migrator.registerMigration("v15-api-tokens-lost", migrate: addLostTokens)
         migrator.registerMigration("v16-counts-by-value", migrate: addCountsByValue)
         migrator.registerMigration("v17-paused-sync-sessions", migrate: SyncSchema.allowPausedSessions)
@@ -318,4 +318,11 @@ enum Migrations {
 extension UUID {
     /// How ids are stored: lower-case text, readable in the sqlite3 shell and in the API.
     var databaseText: String { lowercaseText }
+}
+
+extension DatabaseMigrator {
+    /// A migration that is SQL alone.
+    fileprivate mutating func registerMigration(_ identifier: String, sql: String) {
+        registerMigration(identifier) { db in try db.execute(sql: sql) }
+    }
 }

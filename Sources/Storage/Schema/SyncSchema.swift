@@ -42,18 +42,7 @@ enum SyncSchema {
             );
             CREATE INDEX sync_conflicts_open ON sync_conflicts(resolution, detected_at);
 
-            CREATE TABLE sync_sessions (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                started_at TEXT NOT NULL,
-                finished_at TEXT,
-                outcome TEXT NOT NULL CHECK (outcome IN ('running','succeeded','failed','cancelled','interrupted')),
-                pushed INTEGER NOT NULL DEFAULT 0,
-                pulled INTEGER NOT NULL DEFAULT 0,
-                merged INTEGER NOT NULL DEFAULT 0,
-                conflicts INTEGER NOT NULL DEFAULT 0,
-                failures INTEGER NOT NULL DEFAULT 0,
-                error TEXT
-            );
+            \(sessionsTable("sync_sessions", outcomes: "'running','succeeded','failed','cancelled','interrupted'"))
             CREATE INDEX sync_sessions_outcome ON sync_sessions(outcome, finished_at);
             """)
         for table in RecordKind.firstKinds {
@@ -62,22 +51,29 @@ enum SyncSchema {
         }
     }
 
+    /// The table of sync sessions as `name`, its outcome one of `outcomes` (SQL string literals).
+    private static func sessionsTable(_ name: String, outcomes: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            outcome TEXT NOT NULL CHECK (outcome IN (\(outcomes))),
+            pushed INTEGER NOT NULL DEFAULT 0,
+            pulled INTEGER NOT NULL DEFAULT 0,
+            merged INTEGER NOT NULL DEFAULT 0,
+            conflicts INTEGER NOT NULL DEFAULT 0,
+            failures INTEGER NOT NULL DEFAULT 0,
+            error TEXT
+        );
+        """
+    }
+
     /// A session ended by a pause is recorded as paused, not as cancelled. SQLite cannot change a CHECK constraint, so
     /// the table is made again with the wider one and its rows copied.
     static func allowPausedSessions(_ db: Database) throws {
         try db.execute(sql: """
-            CREATE TABLE sync_sessions_new (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                started_at TEXT NOT NULL,
-                finished_at TEXT,
-                outcome TEXT NOT NULL CHECK (outcome IN ('running','succeeded','failed','cancelled','paused','interrupted')),
-                pushed INTEGER NOT NULL DEFAULT 0,
-                pulled INTEGER NOT NULL DEFAULT 0,
-                merged INTEGER NOT NULL DEFAULT 0,
-                conflicts INTEGER NOT NULL DEFAULT 0,
-                failures INTEGER NOT NULL DEFAULT 0,
-                error TEXT
-            );
+            \(sessionsTable("sync_sessions_new", outcomes: "'running','succeeded','failed','cancelled','paused','interrupted'"))
             INSERT INTO sync_sessions_new SELECT id, started_at, finished_at, outcome, pushed, pulled, merged, conflicts, failures, error
                 FROM sync_sessions;
             DROP TABLE sync_sessions;

@@ -6,7 +6,12 @@ import GRDB
 /// triggers (a new kind's triggers come with its own migration; v4 made those of the kinds before it).
 enum VisitSchema {
     static func create(_ db: Database) throws {
-        try db.execute(sql: """
+        try db.execute(sql: tables)
+        for kind in RecordKind.visitKinds { try SyncSchema.createChangeLogTriggers(db, kind) }
+        try createProgressCounts(db)
+    }
+
+    private static let tables = """
             CREATE TABLE visit_lists (
                 id TEXT PRIMARY KEY NOT NULL,
                 name TEXT NOT NULL,
@@ -52,10 +57,7 @@ enum VisitSchema {
             );
             CREATE INDEX contact_logs_stop ON contact_logs(visit_stop_id, logged_at);
             CREATE INDEX contact_logs_author ON contact_logs(logged_by, logged_at);
-            """)
-        for kind in RecordKind.visitKinds { try SyncSchema.createChangeLogTriggers(db, kind) }
-        try createProgressCounts(db)
-    }
+            """
 
     /// Node-local counts kept by triggers, so progress pages read a few rows per list instead of every stop and log:
     /// each stop's number of logs and latest result, and per list and latest result the stops, visited stops and logs.

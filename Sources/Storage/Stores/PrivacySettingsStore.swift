@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// What read-only users see of participants (issue 16): their contact details, their notes, and where they live
 /// (home venue, address history, who lives at a venue, the map's homes layer, people on visit lists). Editors and
@@ -31,6 +32,14 @@ public struct ParticipantVisibility: Sendable, Equatable {
     public init(contacts: Bool, notes: Bool, homes: Bool) {
         (self.contacts, self.notes, self.homes) = (contacts, notes, homes)
     }
+
+    /// The personal details this viewer sees.
+    public var seen: Set<PrivacyClass> {
+        Set([contacts ? PrivacyClass.contacts : nil, notes ? .notes : nil, homes ? .homes : nil].compactMap { $0 })
+    }
+
+    /// The columns of `kind` this viewer may not see (`RecordKind.hiddenColumns`).
+    public func hiddenColumns(of kind: RecordKind) -> Set<String> { kind.hiddenColumns(seeing: seen) }
 }
 
 extension AppDatabase {

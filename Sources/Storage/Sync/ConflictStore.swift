@@ -89,10 +89,8 @@ extension AppDatabase {
         let current = try participant(id: conflict.entityId)
         var mine: [String: JSONValue] = [:]
         for field in conflict.fields { mine[field.name] = field.mine }
-        func value(_ name: String, _ fallback: String?) -> String { mine[name].map { [name: $0].text(name) } ?? fallback ?? "" }
-        let input = ParticipantInput(name: value("name", current.name), email: value("email", current.email),
-                                     phone: value("phone", current.phone), notes: value("notes", current.notes),
-                                     homeVenueId: value(Participant.homeVenueColumn, current.homeVenueId?.databaseText))
+        let kept = FieldTexts(Participant.declaration, record: current)
+        let input = ParticipantInput(FieldTexts(Participant.declaration) { mine[$0]?.text ?? kept[column: $0] })
         let valid = try input.validated()
         try transaction(by: actor) { transaction in
             try transaction.update(Participant.self, id: conflict.entityId, valid, expectedVersion: nil)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -67,28 +68,45 @@ enum ActivityPages: RecordPages {
     }
 
     static func newForm(_ context: inout PageContext) throws -> Response {
-        let today = CalendarDate.today().description
-        return try form(&context, activity: nil, values: ActivityInput(name: "", typeId: "", startDate: today, duration: "finite",
-                                                                       status: ActivityStatus.planned.rawValue),
-                        search: "", errors: ValidationError())
+        let activity = Activity.declaration
+        let starting = [activity.column(\.startDate): CalendarDate.today().description, activity.column(\.status): ActivityStatus.planned.rawValue]
+        let texts = FieldTexts(activity) { starting[$0] ?? "" }
+        return try form(&context, activity: nil, texts: texts, values: ActivityInput(texts, duration: "finite", venueIds: []), search: "",
+                        errors: ValidationError())
     }
 
-    static func filledNewForm(_ context: inout PageContext) throws -> Response { try forms.filledNew(&context) }
+    static func filledNewForm(_ context: inout PageContext) throws -> Response {
+        let submission = submitted(context.request)
+        return try form(&context, activity: nil, submission, errors: ValidationError())
+    }
 
-    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
+    static func create(_ context: inout PageContext) throws -> Response {
+        let submission = submitted(context.request)
+        return try forms.create(context, submission) { try context.database.createActivity($0, by: context.actor) }
+            .response { try form(&context, activity: $0, submission, errors: $1, status: $2) }
+    }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let activity = try context.database.activity(id: context.request.uuidParameter())
         let venues = try context.database.venueHistory(ofActivity: activity.id).filter { $0.effectiveTo == nil }.map(\.venueId.lowercasedString)
-        let values = ActivityInput(name: activity.name, description: activity.description ?? "", typeId: activity.typeId.lowercasedString,
-                                   startDate: activity.startDate.description, duration: activity.isOngoing ? "ongoing" : "finite",
-                                   endDate: activity.endDate?.description ?? "", status: activity.status.rawValue, venueIds: venues)
-        return try form(&context, activity: activity, values: values, search: "", errors: ValidationError())
+        let texts = FieldTexts(Activity.declaration, record: activity)
+        let values = ActivityInput(texts, duration: activity.isOngoing ? "ongoing" : "finite", venueIds: venues)
+        return try form(&context, activity: activity, texts: texts, values: values, search: "", errors: ValidationError())
     }
 
-    static func filledEditForm(_ context: inout PageContext) throws -> Response { try forms.filledEdit(&context) }
+    static func filledEditForm(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        let submission = submitted(context.request)
+        return try form(&context, activity: activity.at(submission.version), submission, errors: ValidationError())
+    }
 
-    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
+    static func update(_ context: inout PageContext) throws -> Response {
+        let activity = try context.database.activity(id: context.request.uuidParameter())
+        let submission = submitted(context.request)
+        return try forms.update(context, activity, submission) {
+            try context.database.updateActivity(id: activity.id, $0, expectedVersion: $1, by: context.actor)
+        }.response { try form(&context, activity: $0, submission, errors: $1, status: $2) }
+    }
 
     /// `POST /activities/{id}/completion`: marks the activity complete.
     static func complete(_ context: inout PageContext) throws -> Response {
@@ -113,33 +131,39 @@ enum ActivityPages: RecordPages {
         return context.redirect(to: Paths.activities.list(), flash: "Activity “\(activity.name)” deleted.")
     }
 
-    private static func submitted(_ request: Request) -> ActivityInput {
-        ActivityInput(name: request.field("name"), description: request.field("description"), typeId: request.field("activity_type_id"),
-                      startDate: request.field("start_date"), duration: request.field("duration"), endDate: request.field("end_date"),
-                      status: request.field("status"), venueIds: request.form.all("venue_ids"), venuesFrom: request.field("venues_from"))
+    private typealias Submission = FormSubmission<Activity, ActivityInput>
+
+    private static func submitted(_ request: Request) -> Submission {
+        FormSubmission(request, Activity.declaration, findButton: picker.findButton) {
+            ActivityInput($0, duration: request.field("duration"), venueIds: request.form.all(picker.field), venuesFrom: request.field("venues_from"))
+        }
     }
 
-    /// Saving the create and edit forms.
-    private static var forms: RecordForm<Activity, ActivityInput> {
-        RecordForm(routes: Paths.activities, noun: "Activity", submitted: submitted,
-                   show: { try form(&$0, activity: $1, values: $2, search: $0.request.field("venue_search"), errors: $3, status: $4) },
-                   load: AppDatabase.activity(id:), insert: AppDatabase.createActivity(_:by:),
-                   change: AppDatabase.updateActivity(id:_:expectedVersion:by:), findButton: picker.findButton)
+    private static let forms = RecordForm<Activity>(routes: Paths.activities, noun: "Activity")
+
+    private static let fields: [FormField<Activity>] = [
+        FormField(\.name),
+        FormField(\.description, hint: "Up to 2000 characters"),
+        FormField(\.startDate, type: "date", hint: "Can be in the past, for an activity already under way"),
+        FormField(\.endDate, label: "End date (finite activities only)", type: "date", hint: "Must be after the start date"),
+    ]
+
+    /// The form as submitted, the picker's search kept.
+    private static func form(_ context: inout PageContext, activity: Activity?, _ submission: Submission, errors: ValidationError,
+                             status: HTTPStatus = .ok) throws -> Response {
+        try form(&context, activity: activity, texts: submission.texts, values: submission.input, search: context.request.field(picker.searchField),
+                 errors: errors, status: status)
     }
 
-    private static func form(_ context: inout PageContext, activity: Activity?, values: ActivityInput, search: String,
+    /// `texts`: what was typed for the activity's own fields; `values`: the input they make with the form's own fields.
+    private static func form(_ context: inout PageContext, activity: Activity?, texts: FieldTexts<Activity>, values: ActivityInput, search: String,
                              errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
         var form = FormView(errors: errors)
         form.anchors["duration"] = "duration-finite"
-        form.input("name", label: "Name", value: values.name)
-        form.input("description", label: "Description (optional)", value: values.description, hint: "Up to 2000 characters")
-        form.select("activity_type_id", label: "Type", value: values.typeId,
+        form.inputs(fields, of: Activity.declaration, typed: texts)
+        form.select(FormField(\.typeId), of: Activity.declaration, typed: texts,
                     options: [("", "Choose…")] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, $0.name) })
-        form.input("start_date", label: "Start date", value: values.startDate, type: "date",
-                   hint: "Can be in the past, for an activity already under way")
-        form.input("end_date", label: "End date (finite activities only)", value: values.endDate, type: "date",
-                   hint: "Must be after the start date")
-        form.select("status", label: "Status", value: values.status, options: ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
+        form.select(FormField(\.status), of: Activity.declaration, typed: texts, options: ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
         form.input("venues_from", label: "Venue changes apply from", value: values.venuesFrom, type: "date",
                    hint: "Leave empty: a new activity's venues apply from its start date, later changes from today")
         var view = form.view
@@ -148,7 +172,7 @@ enum ActivityPages: RecordPages {
         if let message = errors.message(for: "duration") { view["duration_error"] = message }
         let chosen = values.venueIds.compactMap(UUID.init(uuidString:))
         view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, chosen),
-                                     matches: try VenueChoices.matches(context.database, search), error: errors.message(for: "venue_ids"))
+                                     matches: try VenueChoices.matches(context.database, search), error: errors.message(for: picker.field))
         view["heading"] = activity.map { "Edit “\($0.name)”" } ?? "New activity"
         view["action"] = activity.map { Paths.activities.edit($0.id) } ?? Paths.activities.new()
         view["back"] = activity.map { Paths.activities.record($0.id) } ?? context.web.listViews.address(of: .activities, for: context.user?.id)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -41,24 +42,39 @@ enum AreaPages: RecordPages {
     }
 
     static func newForm(_ context: inout PageContext) throws -> Response {
-        try form(&context, area: nil, values: AreaInput(name: "", areaType: "", parentId: context.request.query["parent"] ?? ""),
-                 errors: ValidationError())
+        let parent = context.request.query["parent"] ?? ""
+        let texts = FieldTexts(GeographicArea.declaration) { $0 == GeographicArea.declaration.column(\.parentId) ? parent : "" }
+        return try form(&context, area: nil, texts: texts, errors: ValidationError())
     }
 
-    static func filledNewForm(_ context: inout PageContext) throws -> Response { try forms.filledNew(&context) }
+    static func filledNewForm(_ context: inout PageContext) throws -> Response {
+        try form(&context, area: nil, texts: submitted(context.request).texts, errors: ValidationError())
+    }
 
-    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
+    static func create(_ context: inout PageContext) throws -> Response {
+        let submission = submitted(context.request)
+        return try forms.create(context, submission) { try context.database.createArea($0, by: context.actor) }
+            .response { try form(&context, area: $0, texts: submission.texts, errors: $1, status: $2) }
+    }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let area = try context.database.area(id: context.request.uuidParameter())
-        return try form(&context, area: area, values: AreaInput(name: area.name, areaType: area.areaType.rawValue,
-                                                                parentId: area.parentId?.lowercasedString ?? ""),
-                        errors: ValidationError())
+        return try form(&context, area: area, texts: FieldTexts(GeographicArea.declaration, record: area), errors: ValidationError())
     }
 
-    static func filledEditForm(_ context: inout PageContext) throws -> Response { try forms.filledEdit(&context) }
+    static func filledEditForm(_ context: inout PageContext) throws -> Response {
+        let area = try context.database.area(id: context.request.uuidParameter())
+        let submission = submitted(context.request)
+        return try form(&context, area: area.at(submission.version), texts: submission.texts, errors: ValidationError())
+    }
 
-    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
+    static func update(_ context: inout PageContext) throws -> Response {
+        let area = try context.database.area(id: context.request.uuidParameter())
+        let submission = submitted(context.request)
+        return try forms.update(context, area, submission) {
+            try context.database.updateArea(id: area.id, $0, expectedVersion: $1, by: context.actor)
+        }.response { try form(&context, area: $0, texts: submission.texts, errors: $1, status: $2) }
+    }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         let area = try context.database.area(id: context.request.uuidParameter())
@@ -91,27 +107,23 @@ enum AreaPages: RecordPages {
         return context.page("areas/delete", title: title, section: .areas, view: view, status: status)
     }
 
-    /// Saving the create and edit forms.
-    private static var forms: RecordForm<GeographicArea, AreaInput> {
-        RecordForm(routes: Paths.areas, noun: "Area", submitted: submitted, show: { try form(&$0, area: $1, values: $2, errors: $3, status: $4) },
-                   load: AppDatabase.area(id:), insert: AppDatabase.createArea(_:by:), change: AppDatabase.updateArea(id:_:expectedVersion:by:))
+    private static let forms = RecordForm<GeographicArea>(routes: Paths.areas, noun: "Area")
+
+    private static func submitted(_ request: Request) -> FormSubmission<GeographicArea, AreaInput> {
+        FormSubmission(request, GeographicArea.declaration, input: AreaInput.init)
     }
 
-    private static func submitted(_ request: Request) -> AreaInput {
-        AreaInput(name: request.field("name"), areaType: request.field("area_type"), parentId: request.field("parent_id"))
-    }
-
-    private static func form(_ context: inout PageContext, area: GeographicArea?, values: AreaInput, errors: ValidationError,
+    private static func form(_ context: inout PageContext, area: GeographicArea?, texts: FieldTexts<GeographicArea>, errors: ValidationError,
                              status: HTTPStatus = .ok) throws -> Response {
         let excluded = try area.map { try context.database.areaTree(below: $0.id) } ?? []
         let parents = try context.database.areaTree().filter { !excluded.contains($0.area.id) }
         var form = FormView(errors: errors)
-        form.input("name", label: "Name", value: values.name)
-        form.select("area_type", label: "Kind of area", value: values.areaType,
+        form.inputs([FormField(\.name)], of: GeographicArea.declaration, typed: texts)
+        form.select(FormField(\.areaType, label: "Kind of area"), of: GeographicArea.declaration, typed: texts,
                     options: [("", "Choose…")] + AreaType.allCases.map { ($0.rawValue, $0.label) })
-        form.select("parent_id", label: "Parent area", value: values.parentId,
-                    options: [("", "None (top level)")] + parents.map { ($0.area.id.lowercasedString, indented($0)) },
-                    hint: "The larger area this one is part of")
+        // Leaving it empty is the top level, which the options say.
+        form.select(FormField(\.parentId, label: "Parent area", hint: "The larger area this one is part of"), of: GeographicArea.declaration,
+                    typed: texts, options: [("", "None (top level)")] + parents.map { ($0.area.id.lowercasedString, indented($0)) })
         var view = form.view
         view["heading"] = area.map { "Edit “\($0.name)”" } ?? "New area"
         view["action"] = area.map { Paths.areas.edit($0.id) } ?? Paths.areas.new()

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -64,11 +65,10 @@ struct ConflictValueText {
     /// What the viewer may see of participants: hidden fields read "(hidden)" here as everywhere (the privacy setting).
     var seen: ParticipantVisibility = .everything
 
-    /// Fields holding another record's id, with that record's entity.
-    private static let references = [
-        "home_venue_id": "venue", "venue_id": "venue", "geographic_area_id": "geographic_area", "parent_id": "geographic_area",
-        "activity_type_id": "activity_type", "role_id": "participant_role", "participant_id": "participant", "activity_id": "activity",
-    ]
+    /// The entity of the record `field` of `entity`'s kind names, as the kind declares it; nil for a field naming none.
+    private static func referenced(by field: String, of entity: String) -> String? {
+        RecordKind.named(entity)?.references.first { $0.column == field }?.entity
+    }
 
     static func fieldName(_ field: String) -> String {
         switch field {
@@ -79,17 +79,11 @@ struct ConflictValueText {
         }
     }
 
-    /// The participant fields each part of `ParticipantVisibility` covers (an address period is all "homes").
     private func isHidden(_ field: String, of entity: String) -> Bool {
-        switch entity {
-        case "participant":
-            (!seen.contacts && ["email", "phone"].contains(field)) || (!seen.notes && field == "notes") || (!seen.homes && field == "home_venue_id")
-        case "participant_address": !seen.homes
-        default: false
-        }
+        RecordKind.named(entity).map { seen.hiddenColumns(of: $0).contains(field) } ?? false
     }
 
-    func value(_ value: JSONValue, field: String, of entity: String = "") -> String {
+    func value(_ value: JSONValue, field: String, of entity: String) -> String {
         if field == "password_hash" || isHidden(field, of: entity) { return value == .null ? "(empty)" : "(hidden)" }
         switch value {
         case .null: return "(empty)"
@@ -98,8 +92,8 @@ struct ConflictValueText {
         case .double(let number): return String(number)
         case .string(let text):
             guard !text.isEmpty else { return "(empty)" }
-            if let entity = Self.references[field], let id = UUID(uuidString: text),
-               let label = try? database.recordLabel(entity: entity, id: id), !label.isEmpty {
+            if let named = Self.referenced(by: field, of: entity), let id = UUID(uuidString: text),
+               let label = try? database.recordLabel(entity: named, id: id), !label.isEmpty {
                 return label
             }
             return text

@@ -30,7 +30,7 @@ enum LoginPages {
         let request = context.request
         let site = request.header("sec-fetch-site") ?? "same-origin"
         guard let owner = context.endedSessionUser, !request.field("csrf_token").isEmpty, site == "same-origin" || site == "none",
-              request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1" else { return nil }
+              request.field(checkOnlyField) != "1" else { return nil }
         guard request.form.pairs.contains(where: { $0.name != "csrf_token" }) || !request.files.isEmpty else {
             // Nothing typed to keep (signing out, a button): only why the sign-in page is shown.
             return render(&context, email: "", next: "", errors: ValidationError(), notice: signInAgainNotice)

@@ -1,12 +1,13 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
 /// Participants (Requirement 4): searchable list, detail with address history and assignments, forms with a venue picker.
 enum ParticipantPages: RecordPages {
-    static let picker = SearchPicker(field: "home_venue_id", legend: "Home venue", multiple: false, noneLabel: "No home venue",
+    static let picker = SearchPicker(field: Participant.declaration.column(\.homeVenueId), legend: "Home venue", multiple: false, noneLabel: "No home venue",
                                      searchField: "venue_search", searchLabel: "Search venues by name or address",
                                      findButton: "find_venues", buttonLabel: "Find venues")
 
@@ -93,30 +94,40 @@ enum ParticipantPages: RecordPages {
     }
 
     static func newForm(_ context: inout PageContext) throws -> Response {
-        try form(&context, participant: nil, values: ParticipantInput(name: "", email: ""), search: "", errors: ValidationError())
+        try form(&context, participant: nil, texts: FieldTexts(Participant.declaration) { _ in "" }, movedOn: "", search: "", errors: ValidationError())
     }
 
-    static func filledNewForm(_ context: inout PageContext) throws -> Response { try forms.filledNew(&context) }
+    static func filledNewForm(_ context: inout PageContext) throws -> Response {
+        let submission = submitted(context.request)
+        return try form(&context, participant: nil, submission, errors: ValidationError())
+    }
 
     static func create(_ context: inout PageContext) throws -> Response {
-        if let check = try duplicateCheck(&context, participant: nil) { return check }
-        return try forms.create(&context)
+        let submission = submitted(context.request)
+        if let check = try duplicateCheck(&context, participant: nil, submission) { return check }
+        return try forms.create(context, submission) { try context.database.createParticipant($0, by: context.actor) }
+            .response { try form(&context, participant: $0, submission, errors: $1, status: $2) }
     }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let participant = try context.database.participant(id: context.request.uuidParameter())
-        let values = ParticipantInput(name: participant.name, email: participant.email, phone: participant.phone ?? "",
-                                      notes: participant.notes ?? "", homeVenueId: participant.homeVenueId?.lowercasedString ?? "")
-        return try form(&context, participant: participant, values: values, search: "", errors: ValidationError())
+        return try form(&context, participant: participant, texts: FieldTexts(Participant.declaration, record: participant), movedOn: "",
+                        search: "", errors: ValidationError())
     }
 
-    static func filledEditForm(_ context: inout PageContext) throws -> Response { try forms.filledEdit(&context) }
+    static func filledEditForm(_ context: inout PageContext) throws -> Response {
+        let participant = try context.database.participant(id: context.request.uuidParameter())
+        let submission = submitted(context.request)
+        return try form(&context, participant: participant.at(submission.version), submission, errors: ValidationError())
+    }
 
     static func update(_ context: inout PageContext) throws -> Response {
-        if let check = try duplicateCheck(&context, participant: try context.database.participant(id: context.request.uuidParameter())) {
-            return check
-        }
-        return try forms.update(&context)
+        let participant = try context.database.participant(id: context.request.uuidParameter())
+        let submission = submitted(context.request)
+        if let check = try duplicateCheck(&context, participant: participant, submission) { return check }
+        return try forms.update(context, participant, submission) {
+            try context.database.updateParticipant(id: participant.id, $0, expectedVersion: $1, by: context.actor)
+        }.response { try form(&context, participant: $0, submission, errors: $1, status: $2) }
     }
 
     /// The button that saves despite the people `duplicateCheck` showed.
@@ -125,11 +136,11 @@ enum ParticipantPages: RecordPages {
     /// Before a participant is saved with a new name or email: people already recorded who may be them (the same email,
     /// or the same name with accents and case ignored) are shown above the form, typed values kept (409), until the
     /// person chooses Save anyway. nil: nothing to show, save as usual.
-    private static func duplicateCheck(_ context: inout PageContext, participant: Participant?) throws -> Response? {
+    private static func duplicateCheck(_ context: inout PageContext, participant: Participant?,
+                                       _ submission: Submission) throws -> Response? {
         let request = context.request
-        guard request.field(RecordForm<Participant, ParticipantInput>.checkField) != "1",
-              request.form[picker.findButton] == nil, request.field(saveAnyway) != "1" else { return nil }
-        let input = submitted(request)
+        guard submission.intent == .save, request.field(saveAnyway) != "1" else { return nil }
+        let input = submission.input
         guard input.problems().isEmpty else { return nil }  // the rules' messages come first
         if let participant, participant.email.caseInsensitiveCompare(input.email.trimmingCharacters(in: .whitespaces)) == .orderedSame,
            participant.name.caseInsensitiveCompare(input.name.trimmingCharacters(in: .whitespaces)) == .orderedSame {
@@ -138,8 +149,8 @@ enum ParticipantPages: RecordPages {
         let matches = try context.database.possibleDuplicates(of: input, excluding: participant?.id)
         guard !matches.isEmpty else { return nil }
         // Save anyway must still refuse to overwrite a change someone else saved meanwhile.
-        return try form(&context, participant: participant?.atSubmittedVersion(request), values: input, search: request.field("venue_search"), errors: ValidationError(),
-                        duplicates: matches, status: .conflict)
+        return try form(&context, participant: participant?.at(submission.version), submission, errors: ValidationError(), duplicates: matches,
+                        status: .conflict)
     }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
@@ -158,32 +169,38 @@ enum ParticipantPages: RecordPages {
         return context.redirect(to: Paths.participants.list(), flash: "Participant \(participant.name) deleted.")
     }
 
-    private static func submitted(_ request: Request) -> ParticipantInput {
-        ParticipantInput(name: request.field("name"), email: request.field("email"), phone: request.field("phone"),
-                         notes: request.field("notes"), homeVenueId: request.field("home_venue_id"), movedOn: request.field("moved_on"))
+    private typealias Submission = FormSubmission<Participant, ParticipantInput>
+
+    private static func submitted(_ request: Request) -> Submission {
+        FormSubmission(request, Participant.declaration, findButton: picker.findButton) { ParticipantInput($0, movedOn: request.field("moved_on")) }
     }
 
-    /// Saving the create and edit forms.
-    private static var forms: RecordForm<Participant, ParticipantInput> {
-        RecordForm(routes: Paths.participants, noun: "Participant", submitted: submitted,
-                   show: { try form(&$0, participant: $1, values: $2, search: $0.request.field("venue_search"), errors: $3, status: $4) },
-                   load: AppDatabase.participant(id:), insert: AppDatabase.createParticipant(_:by:),
-                   change: AppDatabase.updateParticipant(id:_:expectedVersion:by:), findButton: picker.findButton)
+    private static let forms = RecordForm<Participant>(routes: Paths.participants, noun: "Participant")
+
+    /// The inputs of the participant's own fields; the home venue is chosen with `picker`.
+    private static let fields: [FormField<Participant>] = [
+        FormField(\.name, label: "Full name", autocomplete: "off"),
+        FormField(\.email, label: "Email address", type: "email", autocomplete: "off"),
+        FormField(\.phone, type: "tel", hint: "Use \(ParticipantInput.phoneFormat)", autocomplete: "off"),
+        FormField(\.notes, hint: "Up to \(ParticipantInput.maxNotesLength) characters"),
+    ]
+
+    /// The form as submitted, the picker's search kept.
+    private static func form(_ context: inout PageContext, participant: Participant?, _ submission: Submission, errors: ValidationError,
+                             duplicates: [PossibleDuplicate] = [], status: HTTPStatus = .ok) throws -> Response {
+        try form(&context, participant: participant, texts: submission.texts, movedOn: submission.input.movedOn,
+                 search: context.request.field(picker.searchField), errors: errors, duplicates: duplicates, status: status)
     }
 
-    private static func form(_ context: inout PageContext, participant: Participant?, values: ParticipantInput, search: String,
-                             errors: ValidationError, duplicates: [PossibleDuplicate] = [], status: HTTPStatus = .ok) throws -> Response {
+    private static func form(_ context: inout PageContext, participant: Participant?, texts: FieldTexts<Participant>, movedOn: String,
+                             search: String, errors: ValidationError, duplicates: [PossibleDuplicate] = [], status: HTTPStatus = .ok) throws -> Response {
         var form = FormView(errors: errors)
-        form.input("name", label: "Full name", value: values.name, autocomplete: "off")
-        form.input("email", label: "Email address", value: values.email, type: "email", autocomplete: "off")
-        form.input("phone", label: "Phone (optional)", value: values.phone, type: "tel", hint: "Use \(ParticipantInput.phoneFormat)",
-                   autocomplete: "off")
-        form.input("notes", label: "Notes (optional)", value: values.notes, hint: "Up to \(ParticipantInput.maxNotesLength) characters")
-        form.input("moved_on", label: "Home venue applies from", value: values.movedOn, type: "date",
+        form.inputs(fields, of: Participant.declaration, typed: texts)
+        form.input("moved_on", label: "Home venue applies from", value: movedOn, type: "date",
                    hint: "Only used when the home venue changes; leave empty for today")
         var view = form.view
-        view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, UUID(uuidString: values.homeVenueId).map { [$0] } ?? []),
-                                     matches: try VenueChoices.matches(context.database, search), error: errors.message(for: "home_venue_id"))
+        view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, UUID(uuidString: texts[\.homeVenueId]).map { [$0] } ?? []),
+                                     matches: try VenueChoices.matches(context.database, search), error: errors.message(for: picker.field))
         view["heading"] = participant.map { "Edit \($0.name)" } ?? "New participant"
         view["action"] = participant.map { Paths.participants.edit($0.id) } ?? Paths.participants.new()
         view["back"] = participant.map { Paths.participants.record($0.id) } ?? context.web.listViews.address(of: .participants, for: context.user?.id)
@@ -233,7 +250,7 @@ enum ParticipantPages: RecordPages {
 
     /// A `tel:` address a phone dials from a number as typed ("+44 (0)20 7946-0018" → "tel:+442079460018"): digits and
     /// a leading plus only, and the trunk zero written in brackets after a country code dropped, as diallers expect.
-    /// Works on the UTF-8 bytes (a list page writes 50 of these; Character filtering was 4% of its time).
+    /// Works on the UTF-8 bytes: a list page writes one for every row.
     static func telephoneURI(_ phone: String) -> String {
         let international = phone.unicodeScalars.drop(while: CharacterSet.whitespaces.contains).first == "+"
         var uri = Array("tel:".utf8)

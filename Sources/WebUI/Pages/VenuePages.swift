@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -44,25 +45,39 @@ enum VenuePages: RecordPages {
     }
 
     static func newForm(_ context: inout PageContext) throws -> Response {
-        try form(&context, venue: nil, values: VenueInput(name: "", address: "", areaId: context.request.query["area"] ?? ""),
-                 errors: ValidationError())
+        let area = context.request.query["area"] ?? ""
+        let texts = FieldTexts(Venue.declaration) { $0 == Venue.declaration.column(\.areaId) ? area : "" }
+        return try form(&context, venue: nil, texts: texts, errors: ValidationError())
     }
 
-    static func filledNewForm(_ context: inout PageContext) throws -> Response { try forms.filledNew(&context) }
+    static func filledNewForm(_ context: inout PageContext) throws -> Response {
+        try form(&context, venue: nil, texts: submitted(context.request).texts, errors: ValidationError())
+    }
 
-    static func create(_ context: inout PageContext) throws -> Response { try forms.create(&context) }
+    static func create(_ context: inout PageContext) throws -> Response {
+        let submission = submitted(context.request)
+        return try forms.create(context, submission) { try context.database.createVenue($0, by: context.actor) }
+            .response { try form(&context, venue: $0, texts: submission.texts, errors: $1, status: $2) }
+    }
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let venue = try context.database.venue(id: context.request.uuidParameter())
-        let values = VenueInput(name: venue.name, address: venue.address, areaId: venue.areaId.lowercasedString,
-                                latitude: venue.latitude.map { "\($0)" } ?? "", longitude: venue.longitude.map { "\($0)" } ?? "",
-                                venueType: venue.venueType?.rawValue ?? "")
-        return try form(&context, venue: venue, values: values, errors: ValidationError())
+        return try form(&context, venue: venue, texts: FieldTexts(Venue.declaration, record: venue), errors: ValidationError())
     }
 
-    static func filledEditForm(_ context: inout PageContext) throws -> Response { try forms.filledEdit(&context) }
+    static func filledEditForm(_ context: inout PageContext) throws -> Response {
+        let venue = try context.database.venue(id: context.request.uuidParameter())
+        let submission = submitted(context.request)
+        return try form(&context, venue: venue.at(submission.version), texts: submission.texts, errors: ValidationError())
+    }
 
-    static func update(_ context: inout PageContext) throws -> Response { try forms.update(&context) }
+    static func update(_ context: inout PageContext) throws -> Response {
+        let venue = try context.database.venue(id: context.request.uuidParameter())
+        let submission = submitted(context.request)
+        return try forms.update(context, venue, submission) {
+            try context.database.updateVenue(id: venue.id, $0, expectedVersion: $1, by: context.actor)
+        }.response { try form(&context, venue: $0, texts: submission.texts, errors: $1, status: $2) }
+    }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         try deletePage(&context, venue: try context.database.venue(id: context.request.uuidParameter()), status: .ok)
@@ -95,29 +110,26 @@ enum VenuePages: RecordPages {
         return context.page("venues/delete", title: title, section: .venues, view: view, status: status)
     }
 
-    /// Saving the create and edit forms.
-    private static var forms: RecordForm<Venue, VenueInput> {
-        RecordForm(routes: Paths.venues, noun: "Venue", submitted: submitted, show: { try form(&$0, venue: $1, values: $2, errors: $3, status: $4) },
-                   load: AppDatabase.venue(id:), insert: AppDatabase.createVenue(_:by:), change: AppDatabase.updateVenue(id:_:expectedVersion:by:))
+    private static let forms = RecordForm<Venue>(routes: Paths.venues, noun: "Venue")
+
+    private static func submitted(_ request: Request) -> FormSubmission<Venue, VenueInput> {
+        FormSubmission(request, Venue.declaration, input: VenueInput.init)
     }
 
-    private static func submitted(_ request: Request) -> VenueInput {
-        VenueInput(name: request.field("name"), address: request.field("address"), areaId: request.field("geographic_area_id"),
-                   latitude: request.field("latitude"), longitude: request.field("longitude"), venueType: request.field("venue_type"))
-    }
+    private static let fields: [FormField<Venue>] = [
+        FormField(\.name), FormField(\.address),
+        FormField(\.latitude, hint: "Decimal degrees, −90 to 90, like 51.5072"),
+        FormField(\.longitude, hint: "Decimal degrees, −180 to 180, like -0.1276"),
+    ]
 
-    private static func form(_ context: inout PageContext, venue: Venue?, values: VenueInput, errors: ValidationError,
+    private static func form(_ context: inout PageContext, venue: Venue?, texts: FieldTexts<Venue>, errors: ValidationError,
                              status: HTTPStatus = .ok) throws -> Response {
         let areas = try context.database.areaTree()
         var form = FormView(errors: errors)
-        form.input("name", label: "Name", value: values.name)
-        form.input("address", label: "Address", value: values.address)
-        form.select("geographic_area_id", label: "Area", value: values.areaId,
-                    options: [("", "Choose…")] + areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) },
-                    hint: areas.isEmpty ? "There are no areas yet: add one first (the link above)" : nil)
-        form.input("latitude", label: "Latitude (optional)", value: values.latitude, hint: "Decimal degrees, −90 to 90, like 51.5072")
-        form.input("longitude", label: "Longitude (optional)", value: values.longitude, hint: "Decimal degrees, −180 to 180, like -0.1276")
-        form.select("venue_type", label: "Kind of venue", value: values.venueType,
+        form.inputs(fields, of: Venue.declaration, typed: texts)
+        form.select(FormField(\.areaId, hint: areas.isEmpty ? "There are no areas yet: add one first (the link above)" : nil), of: Venue.declaration,
+                    typed: texts, options: [("", "Choose…")] + areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
+        form.select(FormField(\.venueType, label: "Kind of venue"), of: Venue.declaration, typed: texts,
                     options: [("", "Not specified")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
         var view = form.view
         view["no_areas"] = areas.isEmpty

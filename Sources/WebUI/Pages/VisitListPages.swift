@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -87,30 +88,29 @@ enum VisitListPages: RecordPages {
 
     static func editForm(_ context: inout PageContext) throws -> Response {
         let list = try context.database.visitList(id: context.request.uuidParameter())
-        let values = VisitListInput(name: list.name, visitDate: list.visitDate.description, purpose: list.purpose, script: list.script,
-                                    assigneeId: list.assigneeId.lowercasedString, status: list.status.rawValue)
-        return try form(&context, list: list, values: values, filter: nil, picked: nil, errors: ValidationError())
+        return try form(&context, list: list, values: VisitListInput(FieldTexts(VisitList.declaration, record: list)), filter: nil, picked: nil,
+                        errors: ValidationError())
     }
 
     /// The edit form with the submitted values, at the version they were typed on.
     static func filledEditForm(_ context: inout PageContext) throws -> Response {
         let list = try context.database.visitList(id: context.request.uuidParameter())
-        return try form(&context, list: list.atSubmittedVersion(context.request), values: submitted(context.request), filter: nil,
+        return try form(&context, list: list.at(Int(context.request.field("version"))), values: submitted(context.request), filter: nil,
                         picked: nil, errors: ValidationError())
     }
 
     static func update(_ context: inout PageContext) throws -> Response {
         let list = try context.database.visitList(id: context.request.uuidParameter())
         let input = submitted(context.request)
-        let edited = list.atSubmittedVersion(context.request)
+        let edited = list.at(Int(context.request.field("version")))
         do {
             let saved = try context.database.updateVisitList(id: list.id, input, expectedVersion: Int(context.request.field("version")), by: context.actor)
             return context.redirect(to: Paths.visitLists.record(saved.id), flash: "Visit list “\(saved.name)” saved.")
         } catch let errors as ValidationError {
             return try form(&context, list: edited, values: input, filter: nil, picked: nil, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
-            let current = try context.database.visitList(id: list.id)
-            return try form(&context, list: current, values: input, filter: nil, picked: nil,
+            // The list as read for this request is the current one, which the typed values were not based on.
+            return try form(&context, list: list, values: input, filter: nil, picked: nil,
                             errors: ValidationError.staleEdit(of: "visit list"), status: .conflict)
         }
     }
@@ -145,9 +145,10 @@ enum VisitListPages: RecordPages {
     // MARK: - Form
 
     private static func submitted(_ request: Request) -> VisitListInput {
-        VisitListInput(name: request.field("name"), visitDate: request.field("visit_date"), purpose: request.field("purpose"),
-                       script: request.field("script"), assigneeId: request.field("assigned_user_id"),
-                       status: request.form["status"] ?? VisitStatus.planned.rawValue)
+        var input = VisitListInput(FieldTexts(VisitList.declaration, request.field))
+        // A new list's form asks no status: the list starts planned.
+        if request.form["status"] == nil { input.status = VisitStatus.planned.rawValue }
+        return input
     }
 
     private static func submittedFilter(_ request: Request) -> StopFilterInput {

@@ -22,7 +22,7 @@ enum HistoryView {
         return ["when": DateText.format(entry.at), "who": entry.authorName, "what": what]
     }
 
-    /// "home_venue_id" → "home venue", "geographic_area_id" → "area".
+    /// "activity_type_id" → "activity type", "geographic_area_id" → "area".
     static func fieldName(_ column: String) -> String {
         let words = (column.hasSuffix("_id") ? String(column.dropLast(3)) : column).replacingOccurrences(of: "_", with: " ")
         return words == "geographic area" ? "area" : words

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -15,9 +16,9 @@ extension FormRecord {
     /// The record as the submitted form was made from it: a form shown again (a refused value, a search) goes on from
     /// that version, so a later submit is still checked against it and a change someone saved meanwhile is refused
     /// (409) rather than overwritten.
-    func atSubmittedVersion(_ request: Request) -> Self {
+    func at(_ version: Int?) -> Self {
         var edited = self
-        if let version = Int(request.field("version")) { edited.version = version }
+        if let version { edited.version = version }
         return edited
     }
 }
@@ -45,76 +46,99 @@ extension VenueInput: CheckableInput { func problems() -> ValidationError { Self
 extension ParticipantInput: CheckableInput { func problems() -> ValidationError { Self.problems { try validated() } } }
 extension ActivityInput: CheckableInput { func problems() -> ValidationError { Self.problems { try validated() } } }
 
-/// How the create and edit forms of areas, venues, participants and activities answer a submission: save, then go to the
-/// record's page with a message; values a rule refuses show the form again with them and their errors (422); an edit
-/// based on a version someone else replaced shows the current record with the typed values kept (409). Forms with a
-/// search picker show themselves again, saving nothing, when its Find button was pressed.
-struct RecordForm<Record: FormRecord, Input: CheckableInput> {
-    /// The form field that asks for the rules' verdict on the values so far, saving nothing (app.js, as you type).
-    static var checkField: String { "check_only" }
+/// The form field that asks for the rules' verdict on the values so far, saving nothing (app.js, as you type).
+let checkOnlyField = "check_only"
 
-    /// Shows the form for the record being edited (nil for a new one) with these values and errors.
-    typealias Show = (inout PageContext, Record?, Input, ValidationError, HTTPStatus) throws -> Response
+/// One submission of a record's create or edit form, read from the request once.
+struct FormSubmission<Record, Input: CheckableInput> {
+    /// What was typed for the record's declared fields, as the form shows them again.
+    let texts: FieldTexts<Record>
+    /// The input the texts and the form's own fields make, as the store saves it.
+    let input: Input
+    /// The version of the record the edit form was made from; nil on a new record's form.
+    let version: Int?
+    let intent: Intent
 
-    let routes: RecordRoutes
-    /// The record's kind as messages begin ("Venue “Kibera Hall” saved.").
-    let noun: String
-    let submitted: (Request) -> Input
-    let show: Show
-    /// The store's methods that read, create and change the record (`AppDatabase.venue(id:)`, ...).
-    let load: (AppDatabase) -> (UUID) throws -> Record
-    let insert: (AppDatabase) -> (Input, Actor) throws -> Record
-    let change: (AppDatabase) -> (UUID, Input, _ expectedVersion: Int?, Actor) throws -> Record
-    /// The search picker's Find button, when the form has one.
-    var findButton: String?
-
-    /// The new form with the submitted values, saving nothing.
-    func filledNew(_ context: inout PageContext) throws -> Response {
-        try show(&context, nil, submitted(context.request), ValidationError(), .ok)
+    enum Intent {
+        case save
+        /// Only the rules' verdict on the values, saving nothing.
+        case check
+        /// The search picker's Find button was pressed: the form again with the values, saving nothing.
+        case find
     }
 
-    /// The edit form with the submitted values, at the version they were typed on, saving nothing.
-    func filledEdit(_ context: inout PageContext) throws -> Response {
-        let record = try load(context.database)(context.request.uuidParameter())
-        return try show(&context, record.atSubmittedVersion(context.request), submitted(context.request), ValidationError(), .ok)
-    }
-
-    func create(_ context: inout PageContext) throws -> Response {
-        let input = submitted(context.request)
-        if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
-        if isFinding(context.request) { return try show(&context, nil, input, ValidationError(), .ok) }
-        do {
-            let record = try insert(context.database)(input, context.actor)
-            return context.redirect(to: routes.record(record.id), flash: "\(noun) “\(record.name)” created.")
-        } catch let errors as ValidationError {
-            return try show(&context, nil, input, errors, .unprocessableContent)
-        }
-    }
-
-    func update(_ context: inout PageContext) throws -> Response {
-        let record = try load(context.database)(context.request.uuidParameter())
-        let input = submitted(context.request)
-        if context.request.field(Self.checkField) == "1" { return Self.verdict(input) }
-        let edited = record.atSubmittedVersion(context.request)
-        if isFinding(context.request) { return try show(&context, edited, input, ValidationError(), .ok) }
-        do {
-            let changed = try change(context.database)(record.id, input, Int(context.request.field("version")), context.actor)
-            return context.redirect(to: routes.record(changed.id), flash: "\(noun) “\(changed.name)” saved.")
-        } catch let errors as ValidationError {
-            return try show(&context, edited, input, errors, .unprocessableContent)
-        } catch DomainError.staleVersion {
-            let current = try load(context.database)(record.id)
-            return try show(&context, current, input, ValidationError.staleEdit(of: noun.lowercased()), .conflict)
-        }
+    /// `input`: the input the typed texts make; `findButton`: the search picker's Find button, when the form has one.
+    init(_ request: Request, _ declaration: RecordDeclaration<Record>, findButton: String? = nil, input: (FieldTexts<Record>) -> Input) {
+        texts = FieldTexts(declaration, request.field)
+        self.input = input(texts)
+        version = Int(request.field("version"))
+        intent = request.field(checkOnlyField) == "1" ? .check : findButton.map { request.form[$0] != nil } == true ? .find : .save
     }
 
     /// `{"errors": {"email": "Enter an email address like name@example.org"}}`: the same rules and words as on saving.
     /// Only the input's own rules: clashes with stored records (a name taken) are found when saving.
-    static func verdict(_ input: Input) -> Response {
+    var verdict: Response {
         let errors = Dictionary(input.problems().fieldErrors.map { ($0.field, $0.message) }) { first, _ in first }
         let body = (try? JSONSerialization.data(withJSONObject: ["errors": errors], options: [.sortedKeys])) ?? Data("{}".utf8)
         return Response(status: .ok, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: Array(body))
     }
+}
 
-    private func isFinding(_ request: Request) -> Bool { findButton.map { request.form[$0] != nil } ?? false }
+/// How the create and edit forms of areas, venues, participants and activities answer a submission: save, then go to the
+/// record's page with a message; values a rule refuses show the form again with them and their errors (422); an edit
+/// based on a version someone else replaced shows the current record with the typed values kept (409). A check or a
+/// search picker's Find saves nothing. The page reads the record and the submission once and hands both here, with the
+/// store's write to make; what comes back is sent as it is or shown as the page's form.
+struct RecordForm<Record: FormRecord> {
+    let routes: RecordRoutes
+    /// The record's kind as messages begin ("Venue “Kibera Hall” saved.").
+    let noun: String
+
+    enum Answer {
+        case response(Response)
+        /// The form again with the typed values, for the record as edited (nil for a new one), with these errors.
+        case form(Record?, ValidationError, HTTPStatus)
+
+        /// The answer as sent: `form` shows the page's form.
+        func response(_ form: (Record?, ValidationError, HTTPStatus) throws -> Response) rethrows -> Response {
+            switch self {
+            case .response(let response): response
+            case .form(let record, let errors, let status): try form(record, errors, status)
+            }
+        }
+    }
+
+    func create<Input>(_ context: PageContext, _ submission: FormSubmission<Record, Input>, insert: (Input) throws -> Record) throws -> Answer {
+        switch submission.intent {
+        case .check: return .response(submission.verdict)
+        case .find: return .form(nil, ValidationError(), .ok)
+        case .save: break
+        }
+        do {
+            let record = try insert(submission.input)
+            return .response(context.redirect(to: routes.record(record.id), flash: "\(noun) “\(record.name)” created."))
+        } catch let errors as ValidationError {
+            return .form(nil, errors, .unprocessableContent)
+        }
+    }
+
+    /// `record`: as read for this request. On a stale version the form shows it: it is the current record, which the
+    /// typed values were not based on.
+    func update<Input>(_ context: PageContext, _ record: Record, _ submission: FormSubmission<Record, Input>,
+                       change: (Input, _ expectedVersion: Int?) throws -> Record) throws -> Answer {
+        let edited = record.at(submission.version)
+        switch submission.intent {
+        case .check: return .response(submission.verdict)
+        case .find: return .form(edited, ValidationError(), .ok)
+        case .save: break
+        }
+        do {
+            let changed = try change(submission.input, submission.version)
+            return .response(context.redirect(to: routes.record(changed.id), flash: "\(noun) “\(changed.name)” saved."))
+        } catch let errors as ValidationError {
+            return .form(edited, errors, .unprocessableContent)
+        } catch DomainError.staleVersion {
+            return .form(record, ValidationError.staleEdit(of: noun.lowercased()), .conflict)
+        }
+    }
 }

@@ -1,13 +1,7 @@
+import Credentials
 import Foundation
 import HTTPServer
 import Synchronization
-
-/// Compares secrets without leaking where they differ through timing.
-func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.utf8), y = Array(b.utf8)
-    guard x.count == y.count else { return false }
-    return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-}
 
 func randomToken() -> String {
     var generator = SystemRandomNumberGenerator()

@@ -1,6 +1,7 @@
 import Archives
 import Foundation
 import GRDB
+import Hub
 
 /// What a restore found wrong with the file it was given, or with where to put it; nothing was changed.
 public struct BackupRefusal: Error, CustomStringConvertible, Equatable {
@@ -35,7 +36,7 @@ public enum BackupRestore {
         let photos = PhotoFiles(folder: (dataFolder as NSString).appendingPathComponent("photos"))
         var restored = 0
         for sha in try AppDatabase.photoHashes(shownBy: staged) where !photos.exists(sha) {
-            guard let bytes = try source.photo(sha), PhotoFiles.sha256(bytes) == sha else { continue }
+            guard let bytes = try source.photo(sha), PhotoFileRules.sha256(bytes) == sha else { continue }
             try photos.write(bytes)
             restored += 1
         }

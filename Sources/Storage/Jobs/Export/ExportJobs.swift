@@ -25,8 +25,7 @@ public struct ExportJob: Sendable, Equatable {
 }
 
 enum ExportJobSchema {
-    static func create(_ db: Database) throws {
-        try db.execute(sql: """
+    static let tables = """
             CREATE TABLE export_jobs (
                 id TEXT PRIMARY KEY NOT NULL,
                 scope TEXT NOT NULL,
@@ -40,8 +39,7 @@ enum ExportJobSchema {
                 failure TEXT
             );
             CREATE INDEX export_jobs_state ON export_jobs(state, created_at);
-            """)
-    }
+            """
 }
 
 extension ExportScope {

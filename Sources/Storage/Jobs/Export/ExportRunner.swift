@@ -6,11 +6,12 @@ import Synchronization
 /// Writes archives people asked for (`ExportJob`) one at a time on its own thread, into a file beside the database,
 /// so a long export shows its progress and can be cancelled, and its download is a finished file (sent from its
 /// descriptor, resumable by the browser). A cancel or a stop removes the part written; an export cut off by a stop or
-/// a crash is written again at the next start. Owned by the app: start, stop, `wake`, and `runOnce` for tests.
-public final class ExportRunner: Sendable {
+/// a crash is written again at the next start.
+public final class ExportRunner: QueuedJobRunner {
+    public static let jobs = "exports"
     private let database: AppDatabase
-    private let logger: Logger
-    private let worker: BackgroundWorker
+    public let logger: Logger
+    public let worker: BackgroundWorker
     /// A new archive's encoder (Archives' ZIP writer, given by Surface).
     private let newArchive: @Sendable () -> any ArchiveEncoder
     /// The export being written and how many of its records are written.
@@ -18,29 +19,17 @@ public final class ExportRunner: Sendable {
     private let cancelled = Mutex<Set<UUID>>([])
 
     public init(database: AppDatabase, logger: Logger, newArchive: @escaping @Sendable () -> any ArchiveEncoder) {
-        self.database = database
-        self.logger = logger
-        self.newArchive = newArchive
-        let box = RunnerBox()
-        worker = BackgroundWorker(name: "fieldbook-exports", recheckInterval: 3600) { box.run?() }
-        box.run = { [weak self] in self?.runOnce() }
+        (self.database, self.logger, self.newArchive) = (database, logger, newArchive)
+        let made = ExportRunner.makeWorker(name: "fieldbook-exports", recheckInterval: 3600)
+        worker = made.worker
+        made.attach(self)
     }
 
-    public func start() {
-        worker.start { [database, logger] in
-            do {
-                try database.requeueInterruptedExports()
-                try database.removeExpiredExports()
-            } catch {
-                logger.error("could not look for interrupted or expired exports", metadata: ["error": "\(error)"])
-            }
-        }
+    /// Exports cut off are written again; expired ones are removed.
+    public func requeueInterrupted() throws {
+        try database.requeueInterruptedExports()
+        try database.removeExpiredExports()
     }
-
-    public func stop() { worker.stop() }
-
-    /// Tells the thread an export was asked for.
-    public func wake() { worker.wake() }
 
     /// How many records of `job` are written, while it is being written.
     public func progress(of job: UUID) -> Int? {

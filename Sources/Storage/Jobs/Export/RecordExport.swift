@@ -10,7 +10,7 @@ extension AppDatabase {
     public func exportParticipants(_ query: ParticipantQuery, seen: ParticipantVisibility, as format: ExportFormat,
                                    into write: ([UInt8]) -> Bool) throws -> Int {
         let (list, order) = Self.participantList(query)
-        return try export(Participant.kind, list: list, order: order, hiding: seen.hiddenColumns, as: format, into: write)
+        return try export(Participant.kind, list: list, order: order, hiding: seen.hiddenColumns(of: Participant.kind), as: format, into: write)
     }
 
     public func exportVenues(_ query: VenueQuery, as format: ExportFormat, into write: ([UInt8]) -> Bool) throws -> Int {
@@ -58,8 +58,6 @@ extension AppDatabase {
         }
     }
 
-    /// The name an archive of `scope` is downloaded under, before its date: "fieldbook", or "fieldbook-" and the area's
-    /// or activity's name.
     /// How many records an archive of `scope` holds, for its progress.
     public func archiveRecordCount(_ scope: ExportScope) throws -> Int {
         try read { db in
@@ -67,6 +65,8 @@ extension AppDatabase {
         }
     }
 
+    /// The name an archive of `scope` is downloaded under, before its date: "fieldbook", or "fieldbook-" and the area's
+    /// or activity's name.
     public func archiveName(_ scope: ExportScope) throws -> String {
         switch scope {
         case .everything: scope.name(nil)
@@ -83,7 +83,8 @@ extension AppDatabase {
     private func writePhotoFiles(_ db: Database, _ scope: ExportScope, into archive: inout some ExportArchive) throws -> Int? {
         guard let photos = scope.rows(of: Photo.kind) else { return 0 }
         var hashes = Set<String>()
-        try photos.forEachRow(db, order: "t.id", select: "t.file_sha256, t.thumb_sha256") { row in
+        let files = [\Photo.display.sha256, \Photo.thumbnail.sha256].map { "t." + Photo.declaration.column($0) }
+        try photos.forEachRow(db, order: "t.id", select: files.joined(separator: ", ")) { row in
             hashes.insert(row[0])
             hashes.insert(row[1])
             return true
@@ -162,15 +163,4 @@ public protocol ExportArchive {
 
 extension ExportArchive {
     public mutating func progress(records: Int) -> Bool { true }
-}
-
-extension ParticipantVisibility {
-    /// The participant columns a reader with this visibility may not see: left out of what they export.
-    public var hiddenColumns: Set<String> {
-        var hidden: Set<String> = []
-        if !contacts { hidden.formUnion(["email", "phone"]) }
-        if !notes { hidden.insert("notes") }
-        if !homes { hidden.insert("home_venue_id") }
-        return hidden
-    }
 }

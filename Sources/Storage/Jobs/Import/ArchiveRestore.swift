@@ -176,7 +176,7 @@ extension AppDatabase {
             let bytes = try files.readWhole(member, atMost: PhotoLimits.uploadBytes,
                                             else: "The export's \(member) is larger than any photo Fieldbook keeps. Download the export again. Nothing was restored.")
             do {
-                try PhotoFiles.checkReceived(bytes, sha256: sha)
+                try PhotoFileRules.checkReceived(bytes, sha256: sha)
             } catch PhotoFileError.cannotCheck(let reason) {
                 throw ImportRefusal(message: "The export's photos cannot be checked on this machine (\(reason)). Install libvips, then restore it again. Nothing was restored.")
             } catch {

@@ -7,8 +7,8 @@ import Synchronization
 /// Writes queued imports, one at a time, on its own thread, so a long import neither holds a request open nor is lost
 /// when the page is closed. Progress is kept here for the import's page; a cancel or a stop rolls the import's one
 /// transaction back. A stop puts the import back in the queue (as does a start after a crash), so it runs again at the
-/// next start. Owned by the app: start, stop, `wake`, and `runOnce` for tests.
-public final class ImportRunner: Sendable {
+/// next start.
+public final class ImportRunner: QueuedJobRunner {
     /// How far the import being written is.
     public struct Progress: Sendable, Equatable {
         public let job: UUID
@@ -21,20 +21,19 @@ public final class ImportRunner: Sendable {
         var cancelled = Set<UUID>()
     }
 
+    public static let jobs = "imports"
     private let database: AppDatabase
-    private let logger: Logger
+    public let logger: Logger
     /// Opens an uploaded archive by its path (the HTTP server's ZIP reader; Storage reads no ZIP itself).
     private let openArchive: @Sendable (String) throws -> ArchiveFiles
     private let state = Mutex(State())
-    private let worker: BackgroundWorker
+    public let worker: BackgroundWorker
 
     public init(database: AppDatabase, logger: Logger, openArchive: @escaping @Sendable (String) throws -> ArchiveFiles = ImportRunner.readsNoArchives) {
-        self.database = database
-        self.logger = logger
-        self.openArchive = openArchive
-        let box = RunnerBox()
-        worker = BackgroundWorker(name: "fieldbook-imports", recheckInterval: 30) { box.run?() }
-        box.run = { [weak self] in self?.runOnce() }
+        (self.database, self.logger, self.openArchive) = (database, logger, openArchive)
+        let made = ImportRunner.makeWorker(name: "fieldbook-imports", recheckInterval: 30)
+        worker = made.worker
+        made.attach(self)
     }
 
     /// For a runner given no archive reader (tests of CSV imports): an archive's restore fails with this message.
@@ -42,21 +41,7 @@ public final class ImportRunner: Sendable {
         throw ImportRefusal(message: "This Fieldbook was started without a way to read archives.")
     }
 
-    public func start() {
-        worker.start { [database, logger] in
-            do {
-                try database.requeueInterruptedImports()
-            } catch {
-                logger.error("could not look for interrupted imports", metadata: ["error": "\(error)"])
-            }
-        }
-    }
-
-    /// Stops after rolling back the import being written (it stays queued), and waits for the thread to end.
-    public func stop() { worker.stop() }
-
-    /// Tells the thread an import was queued.
-    public func wake() { worker.wake() }
+    public func requeueInterrupted() throws { try database.requeueInterruptedImports() }
 
     /// The import being written, when it is `job`.
     public func progress(of job: UUID) -> Progress? {

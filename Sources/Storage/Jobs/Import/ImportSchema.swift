@@ -1,10 +1,7 @@
-import GRDB
-
 /// The tables of imports waiting for a person's review (issue 14): node-local, never synced. What an import creates or
 /// changes is written through the record writers like any edit, so only that travels.
 enum ImportSchema {
-    static func create(_ db: Database) throws {
-        try db.execute(sql: """
+    static let tables = """
             CREATE TABLE import_jobs (
                 id TEXT PRIMARY KEY NOT NULL,
                 kind TEXT NOT NULL,
@@ -35,21 +32,16 @@ enum ImportSchema {
                 decision TEXT NOT NULL,
                 PRIMARY KEY (job_id, line)
             ) WITHOUT ROWID;
-            """)
-    }
+            """
 
     /// An uploaded Fieldbook archive (a restore): where it is kept until restored, what it holds (JSON), and what the
     /// restore has to say beyond its counts.
-    static func addArchives(_ db: Database) throws {
-        try db.execute(sql: """
+    static let archives = """
             ALTER TABLE import_jobs ADD COLUMN archive_path TEXT;
             ALTER TABLE import_jobs ADD COLUMN archive_files TEXT;
             ALTER TABLE import_jobs ADD COLUMN note TEXT;
-            """)
-    }
+            """
 
     /// The fields of a merged row whose stored value a person chose to keep over the file's (JSON array of names).
-    static func addKeptFields(_ db: Database) throws {
-        try db.execute(sql: "ALTER TABLE import_rows ADD COLUMN kept_fields TEXT")
-    }
+    static let keptFields = "ALTER TABLE import_rows ADD COLUMN kept_fields TEXT"
 }

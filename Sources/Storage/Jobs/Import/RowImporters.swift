@@ -20,22 +20,40 @@ protocol RowImporter {
 }
 
 extension ImportTarget {
-    /// The kind's table, for matches by id and the names the review shows.
-    var table: String {
+    /// The kind the file's rows are records of.
+    var kind: RecordKind {
         switch self {
-        case .participants: Participant.databaseTableName
-        case .venues: Venue.databaseTableName
-        case .activities: Activity.databaseTableName
+        case .participants: Participant.kind
+        case .venues: Venue.kind
+        case .activities: Activity.kind
         }
     }
+
+    /// The kind's table, for matches by id and the names the review shows.
+    var table: String { kind.table }
 
     /// The column the review shows beside a stored match's name.
     var detailColumn: String {
         switch self {
-        case .participants: "email"
-        case .venues: "address"
-        case .activities: "start_date"
+        case .participants: Participant.declaration.column(\.email)
+        case .venues: Venue.declaration.column(\.address)
+        case .activities: Activity.declaration.column(\.startDate)
         }
+    }
+
+    /// The import field each of the kind's declared columns is read from, so a form's problem with a column names the
+    /// file's field: the field of the column's name, or for a column naming another record, the field that holds that
+    /// record's name or Fieldbook id.
+    var fieldsByColumn: [String: ImportField] {
+        var byColumn: [String: ImportField] = [:]
+        for declared in kind.fields {
+            if let same = ImportField(rawValue: declared.column), fields.contains(same) {
+                byColumn[declared.column] = same
+            } else if let entity = declared.reference?.entity, let naming = fields.first(where: { $0.namedEntity == entity }) {
+                byColumn[declared.column] = naming
+            }
+        }
+        return byColumn
     }
 
     /// A stored record's values as the review shows them beside a row's, by the import's fields (references by name).
@@ -53,7 +71,7 @@ extension ImportTarget {
         case .participants:
             return try text("""
                 SELECT p.name, p.email, coalesce(p.phone, '') AS phone, coalesce(p.notes, '') AS notes, coalesce(v.name, '') AS home_venue
-                FROM participants p LEFT JOIN venues v ON v.id = p.home_venue_id WHERE p.id = ?
+                FROM participants p LEFT JOIN venues v ON v.id = p.\(Participant.declaration.column(\.homeVenueId)) WHERE p.id = ?
                 """)
         case .venues:
             var values = try text("""
@@ -84,6 +102,18 @@ extension ImportTarget {
     }
 }
 
+extension ImportField {
+    /// The entity of the record the field names, by its name or Fieldbook id; nil for a field that holds a value.
+    var namedEntity: String? {
+        switch self {
+        case .homeVenue, .venues: Venue.kind.entity
+        case .area: GeographicArea.kind.entity
+        case .activityType: Category.kind(.activityType).entity
+        default: nil
+        }
+    }
+}
+
 /// A validation error's problems, the form's field names turned into the import's.
 private func problems(of check: () throws -> Void, renaming names: [String: ImportField] = [:]) -> [FieldError] {
     do {
@@ -98,19 +128,18 @@ private func problems(of check: () throws -> Void, renaming names: [String: Impo
 
 struct ParticipantImporter: RowImporter {
     let venues: NamedRecords
+    let fieldsByColumn = ImportTarget.participants.fieldsByColumn
 
     func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
         let venue = venues.resolve(row[.homeVenue])
         let input = try id.flatMap { try current(db, id: $0) }.map { row.participantInput(over: $0, homeVenueId: venue.id) }
             ?? row.participantInput(homeVenueId: venue.id)
-        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try input.validated() }, renaming: ["home_venue_id": .homeVenue])
+        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
     }
 
     /// A stored participant as the form would show them.
     private func current(_ db: Database, id: UUID) throws -> ParticipantInput? {
-        try Participant.fetchOne(db, key: id.databaseText).map {
-            ParticipantInput(name: $0.name, email: $0.email, phone: $0.phone ?? "", notes: $0.notes ?? "", homeVenueId: $0.homeVenueId?.databaseText ?? "")
-        }
+        try Participant.fetchOne(db, key: id.databaseText).map { ParticipantInput(FieldTexts(Participant.declaration, record: $0)) }
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
@@ -166,6 +195,7 @@ struct KeyedRecords {
 struct VenueImporter: RowImporter {
     let areas: NamedRecords
     private let stored: KeyedRecords
+    private let fieldsByColumn = ImportTarget.venues.fieldsByColumn
 
     init(_ db: Database) throws {
         areas = try NamedRecords(db, table: "geographic_areas", noun: "area")
@@ -178,8 +208,7 @@ struct VenueImporter: RowImporter {
     func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
         let area = areas.resolve(row[.area])
         let input = try id.flatMap { try current(db, id: $0) }.map { row.venueInput(over: $0, areaId: area.id) } ?? row.venueInput(areaId: area.id)
-        return area.problems(.area) + Storage.problems(of: { _ = try input.validated() },
-                                                      renaming: ["geographic_area_id": .area, "venue_type": .venueType])
+        return area.problems(.area) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
     }
 
     /// A stored venue as the form would show it.
@@ -216,6 +245,8 @@ struct ActivityImporter: RowImporter {
     let types: NamedRecords
     let venues: NamedRecords
     private let stored: KeyedRecords
+    /// The form's venues are no column of the kind (they are venue periods): its problems name them `venue_ids`.
+    private let fieldsByColumn = ImportTarget.activities.fieldsByColumn.merging(["venue_ids": .venues]) { declared, _ in declared }
 
     init(_ db: Database) throws {
         types = try NamedRecords(db, table: "activity_types", noun: "activity type")
@@ -236,9 +267,7 @@ struct ActivityImporter: RowImporter {
         let ids = venues.ids.filter { !$0.isEmpty }
         let input = try id.flatMap { try current(db, id: $0) }.map { row.activityInput(over: $0, typeId: type.id, venueIds: ids) }
             ?? row.activityInput(typeId: type.id, venueIds: ids)
-        return type.problems(.activityType) + venues.problems + Storage.problems(
-            of: { _ = try input.validated() },
-            renaming: ["activity_type_id": .activityType, "start_date": .startDate, "end_date": .endDate, "venue_ids": .venues])
+        return type.problems(.activityType) + venues.problems + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
     }
 
     /// A stored activity as the form would show it, with the venues it is held at now.

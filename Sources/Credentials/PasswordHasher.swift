@@ -29,7 +29,7 @@ public struct PasswordHasher: Sendable {
         guard parts.count == 6, parts[0] == "scrypt", let log2N = Int(parts[1]), let r = Int(parts[2]), let p = Int(parts[3]),
               (10...20).contains(log2N), let salt = Data(base64Encoded: parts[4]), let expected = Data(base64Encoded: parts[5]),
               let derived = try? derive(password, salt: salt, log2N: log2N, r: r, p: p) else { return false }
-        return constantTimeEqual(derived, expected)
+        return constantTimeEquals(derived, expected)
     }
 
     /// A hash of a random password, verified against when the email is unknown so both cases take as long.
@@ -42,11 +42,4 @@ public struct PasswordHasher: Sendable {
                                            rounds: 1 << log2N, blockSize: r, parallelism: p)
         return key.withUnsafeBytes { Data($0) }
     }
-}
-
-func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for (x, y) in zip(a, b) { difference |= x ^ y }
-    return difference == 0
 }

@@ -5,11 +5,11 @@ import Records
 /// The notifier's rule for a node linking here, for a hub whose records are not in a Fieldbook database (the PostgreSQL
 /// hub has no notifier of its own): from the hub's users and their preferences, the operations that create the
 /// administrators' notifications, which the hub then applies as its own push.
-public enum NodeLinkedNotifications {
+enum NodeLinkedNotifications {
     /// Who writes these notifications, as the notifier writes its own on every Fieldbook.
-    public static let author = Actor.system("notifications").recorded
+    static let author = Actor.system("notifications").recorded
 
-    public static func operations(linkedBy userId: UUID, address: String, users: [User], preferences: [NotificationPreferences],
+    static func operations(linkedBy userId: UUID, address: String, users: [User], preferences: [NotificationPreferences],
                                   at moment: Date = Date()) -> [SyncOperation] {
         let administrators = users.filter { $0.role == .administrator }.map(\.id).sorted { $0.lowercaseText < $1.lowercaseText }
         let draft = NotificationDraft.nodeLinked(account: users.first { $0.id == userId }?.email, address: address,
@@ -22,7 +22,7 @@ public enum NodeLinkedNotifications {
             let notification = FieldbookNotification(userId: recipient, kind: draft.kind, text: draft.text, subject: draft.subject, createdAt: moment)
             let kind = NotificationRow.kind
             return SyncOperation(operationId: UUID(), operation: .create, entity: kind.entity, entityId: notification.id,
-                                 fields: kind.syncedFields(of: NotificationRow(notification), NotificationRow.declaration),
+                                 fields: NotificationRow.declaration.syncedFields(of: NotificationRow(notification), kind),
                                  before: [:], baseVersion: 0, author: author, createdAt: moment)
         }
     }

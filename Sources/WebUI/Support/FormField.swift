@@ -1,0 +1,43 @@
+import Domain
+import Records
+
+/// How one of a kind's declared fields shows on its form: what only a form knows, declared once per field beside the
+/// page. The input's name, value and error come from the declared field (its column) and what was typed for it; its
+/// label is the field's label, with "(optional)" after an optional one, unless the form words it its own way.
+struct FormField<Record>: Sendable {
+    fileprivate let property: PartialKeyPath<Record> & Sendable
+    fileprivate let label: String?
+    fileprivate let type: String
+    fileprivate let hint: String?
+    fileprivate let autocomplete: String?
+
+    init<Value>(_ property: WritableKeyPath<Record, Value> & Sendable, label: String? = nil, type: String = "text", hint: String? = nil,
+                autocomplete: String? = nil) {
+        (self.property, self.label, self.type, self.hint, self.autocomplete) = (property, label, type, hint, autocomplete)
+    }
+
+    /// The declared field this one shows.
+    fileprivate func declared(in declaration: RecordDeclaration<Record>) -> FieldDeclaration { declaration.field(property).declaration }
+
+    fileprivate func label(of field: FieldDeclaration) -> String {
+        label ?? (field.isOptional ? "\(field.label) (optional)" : field.label)
+    }
+}
+
+extension FormView {
+    /// Adds an input for each of `fields`, filled with what was typed for it.
+    mutating func inputs<Record>(_ fields: [FormField<Record>], of declaration: RecordDeclaration<Record>, typed texts: FieldTexts<Record>) {
+        for field in fields {
+            let declared = field.declared(in: declaration)
+            input(declared.column, label: field.label(of: declared), value: texts[column: declared.column], type: field.type, hint: field.hint,
+                  autocomplete: field.autocomplete)
+        }
+    }
+
+    /// Adds a `<select>` for `field`, with the typed choice selected among `options` ((value, label) pairs).
+    mutating func select<Record>(_ field: FormField<Record>, of declaration: RecordDeclaration<Record>, typed texts: FieldTexts<Record>,
+                                 options: [(value: String, label: String)]) {
+        let declared = field.declared(in: declaration)
+        select(declared.column, label: field.label(of: declared), value: texts[column: declared.column], options: options, hint: field.hint)
+    }
+}

@@ -1,0 +1,21 @@
+import Domain
+import Records
+@testable import WebUI
+import Testing
+
+/// A form's inputs come from the kind's declared fields: name, label, value and error; the form adds only its own wording.
+@Suite struct FormFieldTests {
+    @Test func anInputIsNamedLabelledAndFilledFromItsDeclaredField() throws {
+        let typed = ["name": "Ann", "phone": "12", "home_venue_id": ""]
+        let texts = FieldTexts(Participant.declaration) { typed[$0] ?? "" }
+        var form = FormView(errors: ValidationError([FieldError(field: "phone", message: "Enter a phone number")]))
+        form.inputs([FormField(\.name, label: "Full name"), FormField(\.phone, type: "tel")], of: Participant.declaration, typed: texts)
+        let view = form.view
+        func field(_ name: String) -> TemplateView? { if case .view(let field)? = view.value("field_\(name)") { field } else { nil } }
+        let name = try #require(field("name"))
+        #expect(name.text("label") == "Full name" && name.text("value") == "Ann" && name.text("error") == nil)
+        let phone = try #require(field("phone"))
+        #expect(phone.text("label") == "Phone (optional)" && phone.text("value") == "12" && phone.text("type") == "tel")
+        #expect(phone.text("error") == "Enter a phone number")
+    }
+}
