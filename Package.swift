@@ -81,7 +81,8 @@ let package = Package(
             "Domain", "Records", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "StorageTests", dependencies: [
-            "Storage", "Records", "Credentials", "Hub", "Domain", "Imaging", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            "Archives", "Storage", "Records", "Credentials", "Hub", "Domain", "Imaging", "TestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: [

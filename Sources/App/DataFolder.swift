@@ -54,13 +54,13 @@ public final class DataFolder {
     /// Puts the backup `file` back into the configured data folder, refused while anything serves it; the database
     /// that was there is kept aside. Opening the restored database afterwards brings a backup made by an older
     /// Fieldbook up to date and tightens its access, so the next `serve` starts as from any other.
-    public static func restore(_ configuration: AppConfiguration, from file: String) throws -> String {
+    public static func restore(_ configuration: AppConfiguration, from file: String, force: Bool = false) throws -> String {
         let outcome: RestoreOutcome
         let lock: ServingLock
         do {
             try BackupRestore.checkReadable(file)
             lock = try ServingLock.restoring(configuration.dataDirectory)
-            outcome = try BackupRestore.restore(file, intoDatabase: configuration.databasePath)
+            outcome = try BackupRestore.restore(file, intoDatabase: configuration.databasePath, force: force)
         } catch let refusal as BackupRefusal {
             throw Refusal(refusal.description)
         }

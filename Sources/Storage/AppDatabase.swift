@@ -119,16 +119,23 @@ public final class AppDatabase: Sendable {
     public func backup(to destination: String) throws {
         let temporary = destination + ".partial"
         try? FileManager.default.removeItem(atPath: temporary)
-        let copy = try Self.newOwnerOnlyDatabase(at: temporary)
-        try pool.backup(to: copy)
-        // One self-contained file, which opens without leaving -wal and -shm files beside it: the copy took the
-        // database's WAL mode with its pages.
-        try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
-        try copy.close()
+        do { try Self.copySelfContained(pool, to: temporary) } catch {
+            unlink(temporary)
+            throw error
+        }
         if FileManager.default.fileExists(atPath: destination) {
             try FileManager.default.removeItem(atPath: destination)
         }
         try FileManager.default.moveItem(atPath: temporary, toPath: destination)
+    }
+
+    /// Copies `source` to a new database file at `path` for its owner alone, as one self-contained file which opens
+    /// without leaving -wal and -shm files beside it (the copy takes the source's WAL mode with its pages).
+    static func copySelfContained(_ source: some DatabaseReader, to path: String) throws {
+        let copy = try newOwnerOnlyDatabase(at: path)
+        try source.backup(to: copy)
+        try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try copy.close()
     }
 
     /// A new database file that only this user can read, as a backup copy holds everyone's records: it is made 600

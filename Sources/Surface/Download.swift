@@ -46,9 +46,7 @@ public enum Download {
     static func response(filename: String, contentType: String, slots: DownloadSlots = slots,
                          failed: @escaping @Sendable (any Error) -> Void,
                          _ write: @escaping @Sendable (([UInt8]) -> Bool) throws -> Void) throws -> Response {
-        guard slots.take() else {
-            throw HTTPError(.serviceUnavailable, "Two downloads are being written already. Try again when one of them has finished.")
-        }
+        try slots.takeOrRefuse()
         let stream = EventStream(maxQueuedBytes: queueBytes, endsOnlyWhenFinished: true)
         Thread.detachNewThread {
             var failure: (any Error)?
@@ -97,4 +95,11 @@ public final class DownloadSlots: Sendable {
     }
 
     public func release() { running.withLock { $0 -= 1 } }
+
+    /// Takes a slot, or refuses the download with 503 while all are taken.
+    public func takeOrRefuse() throws {
+        guard take() else {
+            throw HTTPError(.serviceUnavailable, "Two downloads are being written already. Try again when one of them has finished.")
+        }
+    }
 }

@@ -55,8 +55,11 @@ struct Restore: FieldbookCommand {
     @Argument(help: "A backup: a fieldbook-backup-….zip from the backup folder or the backups page, or a file `fieldbook backup` wrote.")
     var file: String
 
+    @Flag(help: "Restore even though changes are unsent, nodes are linked here, or a hub is linked (its link is kept).")
+    var force = false
+
     func perform() async throws {
-        announce(try DataFolder.restore(AppConfiguration(common.given), from: file))
+        announce(try DataFolder.restore(AppConfiguration(common.given), from: file, force: force))
     }
 }
 

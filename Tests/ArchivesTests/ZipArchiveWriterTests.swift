@@ -40,4 +40,27 @@ import Testing
         var writer = ZipArchiveWriter()
         #expect(try unzip(try writer.finish()).isEmpty)
     }
+
+    /// Past what a ZIP without ZIP64 holds, the writer throws (a backup inside serve must fail, not trap).
+    @Test func anArchivePastItsLimitsIsRefusedWithAnErrorNotATrap() throws {
+        var fewMembers = ZipArchiveWriter(limits: .init(members: 2))
+        _ = try fewMembers.beginMember("a")
+        _ = try fewMembers.beginMember("b")
+        #expect(throws: ZipArchiveWriter.Failure.tooLarge("more than 2 files")) { try fewMembers.beginMember("c") }
+
+        var fewBytes = ZipArchiveWriter(limits: .init(bytes: 1_000))
+        _ = try fewBytes.beginMember("random.bin")
+        let random = (0..<2_000).map { _ in UInt8.random(in: 0...255) }
+        #expect(throws: ZipArchiveWriter.Failure.self) { _ = try fewBytes.write(random); _ = try fewBytes.finish() }
+
+        var longName = ZipArchiveWriter()
+        let name = String(repeating: "n", count: 70_000)
+        #expect(throws: ZipArchiveWriter.Failure.tooLarge("a file name of 70000 bytes")) { try longName.beginMember(name) }
+    }
+
+    @Test func aClockPast2107StillGetsAnArchive() throws {
+        var writer = ZipArchiveWriter(modified: Date(timeIntervalSince1970: 5_000_000_000))  // the year 2128
+        let archive = try writer.beginMember("a") + writer.finish()
+        #expect(try unzip(archive).map(\.name) == ["a"])
+    }
 }

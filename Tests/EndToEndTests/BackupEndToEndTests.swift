@@ -2,16 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 40, item 5, through the real executable: serve backs up by itself, the administrators' page lists and takes
+/// Through the real executable: serve backs up by itself, the administrators' page lists and takes
 /// backups, Home warns while the folder is missing, a backup killed half way leaves nothing, and restore puts one back.
 @Suite(.serialized) struct BackupEndToEndTests {
     let password = "correct horse battery staple"
-
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 
     func signIn(_ server: FieldbookProcess) throws -> BrowserSession {
         let browser = BrowserSession(port: server.port)
@@ -49,12 +43,16 @@ import TestSupport
         #expect(home.body.contains("Backups need attention") && home.body.contains("The backup folder \(stick.path) is missing."), "\(home.body)")
         let missing = try admin.get("/settings/backups")
         #expect(missing.status == 200 && missing.body.contains("No backup has been taken yet."))
+        #expect(try admin.post("/settings/backups/now", [], formPath: "/settings/backups").status == 303)
+        let notTaken = try admin.get("/settings/backups").body
+        #expect(notTaken.contains("No backup was taken. The backup folder \(stick.path) is missing."), "\(notTaken)")
 
         try FileManager.default.createDirectory(at: stick, withIntermediateDirectories: false)
         #expect(try admin.post("/settings/backups/now", []).status == 303)
         #expect(try eventually { backups(in: stick).count == 1 })
         let listed = try admin.get("/settings/backups")
         #expect(listed.body.contains("<td>\(backups(in: stick)[0])</td>") && listed.body.contains("<td>Daily</td>"), "\(listed.body)")
+        #expect(listed.body.contains("<h2 id=\"backups-kept\">Backups kept</h2>") && listed.body.contains("<tr><th scope=\"row\">"))
         #expect(!(try admin.get("/").body.contains("Backups need attention")))
 
         let download = try admin.post("/settings/backups/download", [], formPath: "/settings/backups")

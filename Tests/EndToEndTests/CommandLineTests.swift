@@ -8,12 +8,6 @@ import TestSupport
 @Suite struct CommandLineTests {
     let password = "correct horse battery staple"
 
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func serveRefusesUnusableSettingsBeforeListening() throws {
         let data = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }

@@ -6,12 +6,6 @@ import TestSupport
 @Suite(.serialized) struct ServerProcessTests {
     let password = "correct horse battery staple"
 
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// Completes /setup with the printed code and returns a signed-in browser.
     func setUp(_ server: FieldbookProcess) throws -> BrowserSession {
         let browser = BrowserSession(port: server.port)

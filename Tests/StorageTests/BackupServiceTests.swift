@@ -1,3 +1,4 @@
+import Archives
 import Domain
 import Foundation
 import GRDB
@@ -8,7 +9,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The backups serve keeps by itself (issue 40, item 5): when one is due, what retention keeps, a backup cut short,
+/// The backups serve keeps by itself: when one is due, what retention keeps, a backup cut short,
 /// the warning, and a restore of what was backed up, photos included.
 @Suite struct BackupServiceTests {
     /// A clock the test moves.
@@ -77,6 +78,31 @@ import Testing
         #expect(kept.filter { $0.kind == .daily }.count == 7 && kept.filter { $0.kind == .weekly }.count == 2)
     }
 
+    @Test func aBackupDatedInTheFutureStopsNeitherSchedulingNorPruningAndIsWarnedOf() throws {
+        let given = try TestDatabase(linked: false)
+        let clock = TestClock(Self.start)
+        let backups = service(given, clock: clock)
+        clock.advance(365 * 86_400)  // the clock a year ahead for one backup, then set right
+        let ahead = try #require(backups.runOnce())
+        clock.advance(-365 * 86_400)
+        for _ in 0..<10 {
+            #expect(backups.runOnce() != nil, "due: the backup dated ahead is not taken as the newest")
+            clock.advance(86_400)
+        }
+        let status = backups.status()
+        #expect(status.backups.count == 7 + 1, "pruned to 7 daily and the weekly of the week before")
+        #expect(status.datedAhead.map(\.name) == [ahead.name])
+        #expect(try files(backups.folder.path).contains(ahead.name), "left alone")
+        #expect(status.clockWarning?.contains("dated after this server's clock") == true)
+        #expect(status.warning(now: clock.now) == nil, "the newest backup listed is a day old: no stale warning")
+    }
+
+    @Test func aFailureOtherThanABackupFailureIsShownAsWhatToDoNotAsTheRawError() {
+        let reason = BackupService.reason(POSIXError(.EIO))
+        #expect(!reason.contains("POSIXError") && reason.contains("--backup-dir or FIELDBOOK_BACKUP_DIR"))
+        #expect(BackupService.reason(BackupFailure.stopped) == BackupFailure.stopped.description)
+    }
+
     @Test func aBackupCutShortLeavesNothingThatLooksLikeABackupAndTheNextSucceeds() throws {
         let given = try TestDatabase(linked: false)
         try addPhoto(given)
@@ -94,6 +120,22 @@ import Testing
         #expect(try files(backups.folder.path).isEmpty)
         #expect(backups.runOnce() != nil)
         #expect(try files(backups.folder.path) == ["fieldbook-backup-20270115-080000Z.zip"])
+    }
+
+    @Test func aBackupLargerThanAnArchiveHoldsIsRefusedBeforeItIsWritten() throws {
+        let given = try TestDatabase(linked: false)
+        try addPhoto(given)
+        let path = given.directory.appendingPathComponent("large.zip").path
+        let scratch = given.directory.appendingPathComponent("scratch.sqlite").path
+        for limits in [ZipArchiveWriter.Limits(members: 2), ZipArchiveWriter.Limits(bytes: 10_000)] {
+            #expect {
+                try given.database.writeBackupArchive(to: path, scratch: scratch, limits: limits)
+            } throws: { error in
+                guard case .tooLarge = error as? BackupFailure else { return false }
+                return "\(error)".contains("copy its whole data folder")
+            }
+            #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: scratch))
+        }
     }
 
     @Test func aMissingFolderIsReportedNotFatalAndHomeIsWarned() throws {
@@ -123,7 +165,10 @@ import Testing
         try other.database.close()
         let target = other.directory.appendingPathComponent("fieldbook.sqlite").path
         let outcome = try BackupRestore.restore(backup.path, intoDatabase: target, at: Self.start)
-        #expect(outcome == RestoreOutcome(keptAside: target + ".before-restore-20270115-080000Z", photosRestored: 2))
+        #expect(outcome.photosRestored == 2)
+        #expect(outcome.keptAside?.hasPrefix(target + ".before-restore-20270115-080000Z-") == true)
+        #expect(try files(other.directory.path).allSatisfy { !$0.hasSuffix("-wal") && !$0.hasPrefix(".fieldbook-") },
+                "the database kept aside is one file, and nothing staged is left")
         let restored = try AppDatabase(path: target, passwordCost: .test)
         #expect(try names(restored) == ["Ada"])
         #expect(PhotoFiles(folder: other.directory.appendingPathComponent("photos").path).exists(photo))

@@ -48,6 +48,23 @@ import Testing
     /// The migration SQL is written out; the declarations are what every layer derives from. After all migrations, each
     /// declared column is in its kind's table, NOT NULL exactly when not optional, with the declared foreign key, and the
     /// table holds no column the declaration lacks but `undeclaredColumns`.
+    /// A delete's check follows cascading references from kind to kind; a cycle would follow them forever.
+    @Test func cascadingReferencesFormNoCycle() {
+        func cascadeReferrers(of entity: String) -> [String] {
+            RecordKind.all.filter { kind in kind.references.contains { $0.entity == entity && $0.onDelete == .cascade } }.map(\.entity)
+        }
+        func reachesItself(_ start: String) -> Bool {
+            var seen: Set<String> = []
+            var next = cascadeReferrers(of: start)
+            while let entity = next.popLast() {
+                if entity == start { return true }
+                if seen.insert(entity).inserted { next += cascadeReferrers(of: entity) }
+            }
+            return false
+        }
+        for kind in RecordKind.all { #expect(!reachesItself(kind.entity), "\(kind.entity) cascades back to itself") }
+    }
+
     @Test func theMigratedSchemaIsTheDeclarations() throws {
         let given = try TestDatabase(linked: false)
         let entities = Dictionary(uniqueKeysWithValues: RecordKind.all.map { ($0.table, $0.entity) })

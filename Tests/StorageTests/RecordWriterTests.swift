@@ -75,7 +75,7 @@ import Testing
         let database = given.database
         let (_, venue) = try place(database)
         _ = try round(database, at: venue)
-        #expect(throws: DomainError.stillReferenced(message: "This venue cannot be deleted: 1 stop refers to it.", references: [])) {
+        #expect(throws: DomainError.stillReferenced(message: "“Hall” cannot be deleted because it is a stop on a visit list. Its history would be lost; edit the venue instead.", references: [])) {
             try database.deleteVenue(id: venue.id, by: actor)
         }
         #expect(try database.venue(id: venue.id).name == "Hall")

@@ -88,6 +88,25 @@ import Testing
         #expect(given.post("/areas/\(city)/delete", []).header("Location") == "/areas")
     }
 
+    @Test func aVenueOnAVisitListIsRefusedWithItsReasonNotOfferedAgain() async throws {
+        let given = try await signedInEditor()
+        let city = try id(from: given.post("/areas/new", [("name", "Nairobi"), ("area_type", "CITY"), ("parent_id", "")]).header("Location"))
+        let venue = try id(from: given.post("/venues/new", [("name", "Kibera Hall"), ("address", "1 Main Road"),
+                                                              ("geographic_area_id", city)]).header("Location"))
+        let organizer = try given.database.createUser(NewUserInput(name: "Organizer", email: "org@example.org", role: "editor",
+                                                                   password: "correct horse 1", passwordConfirmation: "correct horse 1"),
+                                                      by: .system("test"))
+        let venueId = try #require(UUID(uuidString: venue))
+        _ = try given.database.createVisitList(VisitListInput(name: "Round", visitDate: "2025-06-01", assigneeId: organizer.id.uuidString,
+                                                              status: "PLANNED"),
+                                               stops: .picked([StopTarget(venueId: venueId, participantId: nil).token]), by: .system("test"))
+        let refused = given.post("/venues/\(venue)/delete", [], formPath: "/venues")
+        #expect(refused.status == .conflict)
+        #expect(refused.bodyText.contains("cannot be deleted because it is a stop on a visit list"))
+        #expect(!given.get("/venues/\(venue)/delete").bodyText.contains("Delete venue"))
+        #expect(try given.database.venue(id: venueId).name == "Kibera Hall")
+    }
+
     @Test func aStaleVenueEditIsRefusedAndKeepsWhatWasTyped() async throws {
         let given = try await signedInEditor()
         let city = try id(from: given.post("/areas/new", [("name", "Nairobi"), ("area_type", "CITY"), ("parent_id", "")]).header("Location"))

@@ -771,7 +771,7 @@ def check_sync_pages(checker, browser, role):
 
 
 def check_backups(checker, browser, role):
-    """The backups page (issue 40): administrators see the backups serve took by itself at start; others are refused."""
+    """The backups page: administrators see the backups serve took by itself at start; others are refused."""
     if role != "administrator":
         checker.page(browser, f"{role}: backups (forbidden)", "/settings/backups", expect=403)
         return
@@ -781,7 +781,8 @@ def check_backups(checker, browser, role):
 
 
 def check_backup_warning(checker, binary, root):
-    """Home's warning and the backups page while the backup folder (a USB stick not plugged in) is missing."""
+    """Home's warning and the backups page while the backup folder (a USB stick not plugged in) is missing, then
+    once it holds a backup dated in the future."""
     missing = os.path.join(tempfile.mkdtemp(prefix="fieldbook-stick-"), "not-plugged-in")
     server = Server(binary, root, extra_args=("--backup-dir", missing))
     browser = Browser(server.base)
@@ -794,6 +795,13 @@ def check_backup_warning(checker, binary, root):
         checker.expect("backups: home warns (folder missing)", "Backups need attention" in browser.driver.page_source,
                        "no warning on Home")
         checker.page(browser, "backups: page (folder missing, none yet)", "/settings/backups")
+        # A backup dated in the future (a clock that was wrong): the page warns of it.
+        os.makedirs(missing)
+        with open(os.path.join(missing, "fieldbook-backup-29990101-000000Z.zip"), "wb") as future:
+            future.write(b"PK")
+        checker.page(browser, "backups: page (a backup dated in the future)", "/settings/backups")
+        checker.expect("backups: page (a backup dated in the future)",
+                       "Backups dated in the future" in browser.driver.page_source, "no warning of the backup dated ahead")
     finally:
         browser.quit()
         server.stop()

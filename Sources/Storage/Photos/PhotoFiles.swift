@@ -82,7 +82,8 @@ public struct PhotoFiles: Sendable {
     /// An archive's member holding the file (`photos/<sha256>.jpg`).
     public static func archiveMember(_ sha256: String) -> String { "photos/\(sha256).jpg" }
 
-    private static func flush(directory: String) {
+    /// Flushes the folder, so a rename or a new file in it survives a power cut.
+    static func flush(directory: String) {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

@@ -102,7 +102,8 @@ extension AppDatabase {
     @discardableResult public func updateVenue(id: UUID, _ input: VenueInput, expectedVersion: Int?, by actor: Actor) throws -> Venue {
         try update(id: id, input.validated(), expectedVersion: expectedVersion, by: actor)
     }
-    /// Deletes a venue nothing refers to (Property 27): no participant lives there, no activity was ever held there.
+    /// Deletes a venue nothing refers to (Property 27): no participant lives there, no activity was ever held there, no
+    /// visit list stops there.
     public func deleteVenue(id: UUID, by actor: Actor) throws { try remove(Venue.self, id: id, by: actor) }
 
     /// Counts of what refers to a venue, for its delete confirmation.
@@ -116,8 +117,17 @@ public struct VenueReferenceCounts: Sendable, Equatable {
     public let residents: Int
     public let addressHistory: Int
     public let activityHistory: Int
+    /// Stops of visit lists: a list keeps the households it was made for.
+    public let visitStops: Int
 
-    public var total: Int { residents + addressHistory + activityHistory }
+    public init(residents: Int, addressHistory: Int, activityHistory: Int, visitStops: Int = 0) {
+        self.residents = residents
+        self.addressHistory = addressHistory
+        self.activityHistory = activityHistory
+        self.visitStops = visitStops
+    }
+
+    public var total: Int { residents + addressHistory + activityHistory + visitStops }
 
     /// Why the venue cannot be deleted, naming each kind of reference.
     public func refusal(name: String) -> String {
@@ -125,6 +135,7 @@ public struct VenueReferenceCounts: Sendable, Equatable {
         if residents > 0 { parts.append(residents == 1 ? "1 participant lives there" : "\(residents) participants live there") }
         if addressHistory > residents { parts.append("it is in participants' address history") }
         if activityHistory > 0 { parts.append(activityHistory == 1 ? "1 activity was held there" : "activities were held there (\(activityHistory) venue records)") }
+        if visitStops > 0 { parts.append(visitStops == 1 ? "it is a stop on a visit list" : "it is \(visitStops) stops on visit lists") }
         return "“\(name)” cannot be deleted because \(parts.joined(separator: ", and ")). Its history would be lost; edit the venue instead."
     }
 }
@@ -134,7 +145,7 @@ extension VenueReferenceCounts {
     init(_ blockers: [Blocker]) {
         func count(_ kind: RecordKind) -> Int { blockers.filter { $0.kind.entity == kind.entity }.map(\.count).reduce(0, +) }
         self.init(residents: count(Participant.kind), addressHistory: count(PeriodRow.addressKind),
-                  activityHistory: count(PeriodRow.activityVenueKind))
+                  activityHistory: count(PeriodRow.activityVenueKind), visitStops: count(VisitStop.kind))
     }
 }
 

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPServer
 import Storage
+import Surface
 
 /// /settings/backups, for administrators: the backups serve keeps by itself, taking one now, and downloading a fresh
-/// one (issue 40).
+/// one.
 enum BackupPages {
     static func show(_ context: inout PageContext) throws -> Response {
         let status = context.web.backups.status()
@@ -12,18 +13,25 @@ enum BackupPages {
              "kind": backup.kind == .daily ? "Daily" : "Weekly"]
         }
         var view: TemplateView = ["folder": status.folder, "rows": rows, "has_rows": !rows.isEmpty, "running": status.running,
-                                  "days": BackupRetention.days, "weeks": BackupRetention.weeks]
+                                  "days": BackupRetention.days, "weeks": BackupRetention.weeks,
+                                  "has_clock_warning": status.clockWarning != nil, "clock_warning": status.clockWarning ?? ""]
         view.merge(BackupNotice.view(status, now: Date(), linksToPage: false))
         return context.page("settings/backups", title: "Backups", section: .users, view: view)
     }
 
     static func backUpNow(_ context: inout PageContext) throws -> Response {
+        if let problem = context.web.backups.folder.problem() {
+            return context.redirect(to: Paths.backups(), flash: "No backup was taken. \(problem)")
+        }
         context.web.backups.backUpSoon()
         return context.redirect(to: Paths.backups(), flash: "Backing up now. The backup appears in the list when it is done; reload this page to see it.")
     }
 
-    /// POST /settings/backups/download: a backup taken for this download, sent from its open file and gone after.
+    /// POST /settings/backups/download: a backup taken for this download, sent from its open file and gone after. It
+    /// holds one of the download slots while it is written, as an export does: both hold a database reader meanwhile.
     static func download(_ context: inout PageContext) throws -> Response {
+        try Download.slots.takeOrRefuse()
+        defer { Download.slots.release() }
         let opened: OpenFile?
         do {
             opened = try context.web.backups.withFreshBackup { OpenFile(path: $0) }

@@ -5,7 +5,8 @@ import GRDB
 /// A backup is one ZIP file holding the database (`fieldbook.sqlite`) and every photo file that database shows
 /// (`photos/<sha256>.jpg`, as in an export): any single file on a backup stick puts everything back, it appears in its
 /// folder with one rename, retention removes whole files, and the download is the same file as the daily one. The
-/// cost is that each backup carries its own copy of the photos, and an archive stops at 4 GiB (no ZIP64).
+/// cost is that each backup carries its own copy of the photos, and an archive stops at 4 GiB and 65,535 files: a
+/// larger backup is refused before it is written.
 public enum BackupArchive {
     static let databaseMember = "fieldbook.sqlite"
 }
@@ -26,6 +27,8 @@ public enum BackupFailure: Error, CustomStringConvertible, Equatable {
     case folderUnusable(String)
     /// Fieldbook was stopping, so the backup was given up; the next start takes it again.
     case stopped
+    /// The database and its photos are more than one backup file holds.
+    case tooLarge(String)
 
     public var description: String {
         switch self {
@@ -34,6 +37,8 @@ public enum BackupFailure: Error, CustomStringConvertible, Equatable {
         case .folderUnusable(let problem): problem
         case .stopped: "Fieldbook stopped before the backup was done; it is taken again once Fieldbook runs."
         case .cannotWrite(let reason): "The backup could not be written (\(reason)). Check that the backup folder's disk is there, writable and not full."
+        case .tooLarge(let what):
+            "No backup was taken: \(what), more than one backup file can hold (4 GiB and 65,535 files). Until backups can hold more, stop Fieldbook and copy its whole data folder to back it up."
         }
     }
 }
@@ -43,15 +48,35 @@ extension AppDatabase {
     /// `scratch` and removed after), checked with SQLite's integrity check, then the archive. `path` is only usable
     /// once this returns: the caller renames it into place. `afterMember` runs after each member is written (tests
     /// stop a backup half way with it).
-    public func writeBackupArchive(to path: String, scratch: String, afterMember: () throws -> Void = {}) throws -> BackupContents {
+    public func writeBackupArchive(to path: String, scratch: String, limits: ZipArchiveWriter.Limits = .zip,
+                                   afterMember: () throws -> Void = {}) throws -> BackupContents {
         try backup(to: scratch)
         defer { unlink(scratch) }
         let problems = try DatabaseCheck.integrityProblems(path: scratch)
         if let first = problems.first { throw BackupFailure.copyDamaged(first) }
         let hashes = try Self.photoHashes(shownBy: scratch)
+        try checkFits(database: scratch, photos: hashes, in: limits)
+        do {
+            return try writeArchive(to: path, database: scratch, photos: hashes, limits: limits, afterMember: afterMember)
+        } catch let failure as ZipArchiveWriter.Failure {
+            if case .tooLarge(let what) = failure { throw BackupFailure.tooLarge("it would hold \(what)") }
+            throw BackupFailure.cannotWrite("\(failure)")
+        }
+    }
+
+    /// Refuses, before anything is written, a backup whose files are more than an archive holds (compression is not
+    /// counted on: photos do not compress).
+    private func checkFits(database: String, photos hashes: [String], in limits: ZipArchiveWriter.Limits) throws {
+        if hashes.count + 1 > limits.members { throw BackupFailure.tooLarge("there are \(hashes.count) photo files") }
+        let bytes = ([database] + hashes.map(photoFiles.path)).reduce(UInt64(0)) { $0 + UInt64(BackupFolder.bytes(of: $1)) }
+        if bytes > limits.bytes { throw BackupFailure.tooLarge("the database and its photo files are \(bytes) bytes") }
+    }
+
+    private func writeArchive(to path: String, database scratch: String, photos hashes: [String], limits: ZipArchiveWriter.Limits,
+                              afterMember: () throws -> Void) throws -> BackupContents {
         let output = try BackupOutput(creating: path)
         var contents = BackupContents()
-        var zip = ZipArchiveWriter()
+        var zip = ZipArchiveWriter(limits: limits)
         try output.write(zip.beginMember(BackupArchive.databaseMember))
         try Self.forEachPart(of: scratch) { part in
             contents.databaseBytes += part.count

@@ -6,7 +6,7 @@ public struct BackupListing: Sendable, Equatable {
     public let path: String
     public let takenAt: Date
     public let bytes: Int
-    public let kind: BackupKind
+    public var kind: BackupKind
 }
 
 /// The folder backups are kept in (`--backup-dir`; a USB stick may be mounted there). A backup is written under a
@@ -38,28 +38,41 @@ public struct BackupFolder: Sendable {
             try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            return "The backup folder \(path) is missing. Plug in or mount the disk that holds it, or choose another folder with --backup-dir."
+            return "The backup folder \(path) is missing. Plug in or mount the disk that holds it, or choose another folder with --backup-dir or FIELDBOOK_BACKUP_DIR."
         }
-        guard isFolder.boolValue else { return "The backup folder \(path) is not a folder. Choose a folder with --backup-dir." }
+        guard isFolder.boolValue else { return "The backup folder \(path) is not a folder. Choose a folder with --backup-dir or FIELDBOOK_BACKUP_DIR." }
         guard access(path, W_OK | X_OK) == 0 else {
-            return "Fieldbook cannot write in the backup folder \(path). Give the user Fieldbook runs as write access to it, or choose another folder with --backup-dir."
+            return "Fieldbook cannot write in the backup folder \(path). Give the user Fieldbook runs as write access to it, or choose another folder with --backup-dir or FIELDBOOK_BACKUP_DIR."
         }
         return nil
     }
 
-    /// The whole backups here, newest first, each with whether retention keeps it.
-    public func backups() -> [(listing: BackupListing, kept: Bool)] {
+    /// A backup dated more than this after now was taken under a clock that was wrong, or is wrong now.
+    static let clockTolerance: TimeInterval = 300
+
+    /// The whole backups here: those dated up to now, newest first, each with whether retention keeps it, and those
+    /// dated ahead of `now`, which are kept but neither counted by retention nor taken as the newest, so a wrong clock
+    /// once does not stop backups being taken and pruned.
+    public func backups(now: Date) -> (listed: [(listing: BackupListing, kept: Bool)], datedAhead: [BackupListing]) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        let found = names.compactMap { name -> (name: String, time: Date, bytes: Int)? in
+        let found = names.compactMap { name -> BackupListing? in
             guard let time = Self.time(named: name) else { return nil }
             let file = (path as NSString).appendingPathComponent(name)
-            return (name, time, (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
-        }
-        let kept = BackupRetention.kept(found.map { $0.time })
-        return found.sorted { $0.time > $1.time }.map { entry in
-            (BackupListing(name: entry.name, path: (path as NSString).appendingPathComponent(entry.name), takenAt: entry.time,
-                           bytes: entry.bytes, kind: kept[entry.time] ?? .daily), kept[entry.time] != nil)
-        }
+            return BackupListing(name: name, path: file, takenAt: time, bytes: Self.bytes(of: file), kind: .daily)
+        }.sorted { $0.takenAt > $1.takenAt }
+        let ahead = found.filter { $0.takenAt.timeIntervalSince(now) > Self.clockTolerance }
+        let listed = found.filter { $0.takenAt.timeIntervalSince(now) <= Self.clockTolerance }
+        let kept = BackupRetention.kept(listed.map(\.takenAt))
+        return (listed.map { backup in
+            var listing = backup
+            listing.kind = kept[backup.takenAt] ?? .daily
+            return (listing, kept[backup.takenAt] != nil)
+        }, ahead)
+    }
+
+    /// The file's size, 0 when it cannot be read.
+    static func bytes(of file: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
     }
 
     /// A new temporary path here, which `removeTemporaries` clears should the backup be cut short.
@@ -79,14 +92,13 @@ public struct BackupFolder: Sendable {
     func place(_ temporary: String, takenAt time: Date) throws -> String {
         let final = (path as NSString).appendingPathComponent(Self.name(at: time))
         guard rename(temporary, final) == 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
+        PhotoFiles.flush(directory: path)
         return final
     }
 
     /// Removes the backups retention no longer keeps.
-    func prune() {
-        for (listing, kept) in backups() where !kept { try? FileManager.default.removeItem(atPath: listing.path) }
+    func prune(now: Date) {
+        for (listing, kept) in backups(now: now).listed where !kept { try? FileManager.default.removeItem(atPath: listing.path) }
     }
 
     /// A backup's file name: `fieldbook-backup-YYYYMMDD-HHMMSSZ.zip`.

@@ -17,16 +17,22 @@ public struct RestoreOutcome: Sendable, Equatable {
 
 /// Puts a backup back into a data folder nobody serves: a backup's ZIP, or a database file `fieldbook backup FILE`
 /// wrote (its photos in `FILE.photos`). The file is checked whole first (SQLite's integrity check on its database, which
-/// must be a Fieldbook database this version knows), photos are added, and only then is the database there renamed
-/// aside (`fieldbook.sqlite.before-restore-…`) and the backup's renamed into its place.
+/// must be a Fieldbook database this version knows), photos are added, and only then is the database there kept aside
+/// (`fieldbook.sqlite.before-restore-…`) and the backup's renamed over it. A restore that would cost this node's sync
+/// (unsent changes, nodes linked here, a hub link) is refused unless forced.
 public enum BackupRestore {
-    public static func restore(_ file: String, intoDatabase databasePath: String, at time: Date = Date()) throws -> RestoreOutcome {
+    /// Staged copies get a prefix of their own: serve clears `.fieldbook-backup-` files in the data folder when it starts.
+    static let stagedPrefix = ".fieldbook-restore-"
+
+    public static func restore(_ file: String, intoDatabase databasePath: String, force: Bool = false, at time: Date = Date()) throws -> RestoreOutcome {
         let dataFolder = (databasePath as NSString).deletingLastPathComponent
         let source = try BackupSource(file)
-        let staged = BackupFolder(path: dataFolder, createsItself: false).temporary(".sqlite")
+        let staged = (dataFolder as NSString).appendingPathComponent("\(stagedPrefix)\(UUID().uuidString.lowercased()).sqlite")
         defer { unlink(staged) }
         try source.copyDatabase(to: staged)
         try checkIsFieldbookDatabase(staged, from: file)
+        let target = try RestoreTarget(path: databasePath)
+        try target.accept(staged, force: force)
         let photos = PhotoFiles(folder: (dataFolder as NSString).appendingPathComponent("photos"))
         var restored = 0
         for sha in try AppDatabase.photoHashes(shownBy: staged) where !photos.exists(sha) {
@@ -34,8 +40,7 @@ public enum BackupRestore {
             try photos.write(bytes)
             restored += 1
         }
-        let aside = try keepAside(databasePath, at: time)
-        guard rename(staged, databasePath) == 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
+        let aside = try target.replace(with: staged, at: time)
         return RestoreOutcome(keptAside: aside, photosRestored: restored)
     }
 
@@ -69,16 +74,6 @@ public enum BackupRestore {
             throw BackupRefusal(description: "\(file) was made by a newer Fieldbook than this one; nothing was changed. Install that version (or a later one) first.")
         }
     }
-
-    /// Renames the database (and a write-ahead log left beside it) to `…before-restore-YYYYMMDD-HHMMSSZ`.
-    private static func keepAside(_ databasePath: String, at time: Date) throws -> String? {
-        guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
-        let aside = databasePath + ".before-restore-" + BackupFolder.stamp(time)
-        for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: databasePath + suffix) {
-            guard rename(databasePath + suffix, aside + suffix) == 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
-        }
-        return aside
-    }
 }
 
 /// The file a restore reads: a backup's ZIP, or a database file with its photos beside it.
@@ -102,18 +97,27 @@ private enum BackupSource {
         }
     }
 
-    /// Copies the database, made for its owner alone, to `path`.
+    /// Copies the database, made for its owner alone, to `path`: a database file through SQLite's backup, so a
+    /// write-ahead log beside it counts.
     func copyDatabase(to path: String) throws {
-        let output = try BackupOutput(creating: path)
-        do {
-            switch self {
-            case .archive(let reader): try reader.read(BackupArchive.databaseMember) { try output.write($0) }
-            case .database(let file, _): try AppDatabase.forEachPart(of: file) { try output.write($0) }
+        switch self {
+        case .archive(let reader):
+            let output = try BackupOutput(creating: path)
+            do { try reader.read(BackupArchive.databaseMember) { try output.write($0) } } catch let failure as ZipArchiveReader.Failure {
+                throw BackupRefusal(description: "The backup's database is damaged in the archive (\(failure)); nothing was changed. Restore an older backup.")
             }
-        } catch let failure as ZipArchiveReader.Failure {
-            throw BackupRefusal(description: "The backup's database is damaged in the archive (\(failure)); nothing was changed. Restore an older backup.")
+            try output.finish()
+        case .database(let file, _):
+            do {
+                var configuration = Configuration()
+                configuration.readonly = true
+                let source = try DatabaseQueue(path: file, configuration: configuration)
+                defer { try? source.close() }
+                try AppDatabase.copySelfContained(source, to: path)
+            } catch let error as DatabaseError {
+                throw BackupRefusal(description: "\(file) is not a Fieldbook backup: its database cannot be read (\(error.message ?? "\(error.resultCode)")). Nothing was changed.")
+            }
         }
-        try output.finish()
     }
 
     /// A photo file's bytes, nil when the backup lacks it (deleted while the backup was taken).

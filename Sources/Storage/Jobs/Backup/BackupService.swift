@@ -69,19 +69,24 @@ public final class BackupService: Sendable {
             // A stop does not wait for a large backup to finish: serve's stop must end within systemd's timeout.
             let listing = try takeBackup(at: time) { if worker.isStopping { throw BackupFailure.stopped } }
             state.withLock { $0.lastFailure = nil }
-            folder.prune()
+            folder.prune(now: time)
             return listing
         } catch {
-            let reason = "\(error)"
-            logger.error("backup failed", metadata: ["folder": "\(folder.path)", "error": "\(reason)"])
-            state.withLock { $0.lastFailure = (time, reason) }
+            logger.error("backup failed", metadata: ["folder": "\(folder.path)", "error": "\(error)"])
+            state.withLock { $0.lastFailure = (time, Self.reason(error)) }
             return nil
         }
     }
 
+    /// What Home and the page say of a failed backup: a BackupFailure says what to do; anything else is in the log.
+    static func reason(_ error: any Error) -> String {
+        if let failure = error as? BackupFailure { return failure.description }
+        return "The backup could not be written; Fieldbook's log says why. Check that the backup folder (--backup-dir or FIELDBOOK_BACKUP_DIR) is there and writable, and that its disk has room, then take one now on the backups page."
+    }
+
     private func isDue(at time: Date, lastAttempt: Date?, failed: Bool) -> Bool {
         if failed, let lastAttempt, time.timeIntervalSince(lastAttempt) < min(interval, Self.retryAfter) { return false }
-        guard let newest = folder.backups().first?.listing.takenAt else { return true }
+        guard let newest = folder.backups(now: time).listed.first?.listing.takenAt else { return true }
         return time.timeIntervalSince(newest) >= interval
     }
 
@@ -94,8 +99,7 @@ public final class BackupService: Sendable {
             let contents = try database.writeBackupArchive(to: temporary, scratch: folder.temporary(".sqlite"), afterMember: afterMember)
             let path = try folder.place(temporary, takenAt: time)
             logger.info("backed up", metadata: ["file": "\(path)", "photos": "\(contents.photoFiles)"])
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            return BackupListing(name: (path as NSString).lastPathComponent, path: path, takenAt: time, bytes: bytes, kind: .daily)
+            return BackupListing(name: (path as NSString).lastPathComponent, path: path, takenAt: time, bytes: BackupFolder.bytes(of: path), kind: .daily)
         } catch {
             unlink(temporary)
             throw error
@@ -113,7 +117,8 @@ public final class BackupService: Sendable {
 
     public func status() -> BackupStatus {
         let (failure, running) = state.withLock { ($0.lastFailure, $0.running) }
-        return BackupStatus(folder: folder.path, folderProblem: folder.problem(), backups: folder.backups().filter { $0.kept }.map { $0.listing },
-                            lastFailure: failure, running: running)
+        let found = folder.backups(now: now())
+        return BackupStatus(folder: folder.path, folderProblem: folder.problem(), backups: found.listed.filter { $0.kept }.map { $0.listing },
+                            datedAhead: found.datedAhead, lastFailure: failure, running: running)
     }
 }

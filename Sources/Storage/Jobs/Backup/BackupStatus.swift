@@ -7,6 +7,8 @@ public struct BackupStatus: Sendable {
     public let folderProblem: String?
     /// The whole backups in the folder, newest first.
     public let backups: [BackupListing]
+    /// Backups dated after this server's clock: left alone, and not counted as the newest.
+    public let datedAhead: [BackupListing]
     /// The last backup that failed, when it failed after the last one that succeeded.
     public let lastFailure: (at: Date, reason: String)?
     /// Whether a backup is being taken now.
@@ -16,6 +18,12 @@ public struct BackupStatus: Sendable {
 
     /// A backup older than this is stale: Home warns administrators.
     public static let staleAfter: TimeInterval = 2 * 86_400
+
+    /// What the backups page says while backups in the folder are dated after this server's clock; nil otherwise.
+    public var clockWarning: String? {
+        guard let newest = datedAhead.first else { return nil }
+        return "\(datedAhead.count) backup files are dated after this server's clock (the newest is \(newest.name)): the clock is wrong now, or was when they were taken. Set the server's clock right. Fieldbook leaves those files alone, and takes and prunes backups as if they were not there."
+    }
 
     /// What Home tells administrators, with what to do; nil while backups are fine.
     public func warning(now: Date) -> String? {

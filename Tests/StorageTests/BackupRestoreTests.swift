@@ -1,0 +1,69 @@
+import Domain
+import Foundation
+import GRDB
+@testable import Storage
+import Testing
+
+/// What a restore copies from a database file, and what it refuses to replace without --force.
+@Suite struct BackupRestoreTests {
+    let helpers = BackupServiceTests()
+
+    func database(_ given: TestDatabase) -> String { given.directory.appendingPathComponent("fieldbook.sqlite").path }
+
+    func backup(holding name: String) throws -> (TestDatabase, BackupListing) {
+        let given = try TestDatabase(linked: false)
+        _ = try given.database.createParticipant(ParticipantInput(name: name, email: "\(name.lowercased())@example.org"), by: .system("test"))
+        return (given, try #require(helpers.service(given, clock: .init(BackupServiceTests.start)).runOnce()))
+    }
+
+    @Test func aDatabaseFileIsCopiedWithWhatItsWriteAheadLogHolds() throws {
+        let given = try TestDatabase(linked: false)
+        _ = try given.database.createParticipant(ParticipantInput(name: "Ada", email: "ada@example.org"), by: .system("test"))
+        #expect(FileManager.default.fileExists(atPath: database(given) + "-wal"), "the source is still open, its last writes in its log")
+        let other = try TestDatabase(linked: false)
+        try other.database.close()
+        _ = try BackupRestore.restore(database(given), intoDatabase: database(other))
+        #expect(try helpers.names(try AppDatabase(path: database(other), passwordCost: .test)) == ["Ada"])
+    }
+
+    @Test func unsentChangesAndAHubLinkRefuseARestoreUnlessForcedAndForcedKeepsTheLinkNotTheCursor() throws {
+        let (source, backup) = try backup(holding: "Ada")
+        defer { withExtendedLifetime(source) {} }
+        let current = try TestDatabase(linked: true)
+        _ = try current.database.createParticipant(ParticipantInput(name: "Unsent", email: "unsent@example.org"), by: .system("test"))
+        try current.database.pool.write { try AppDatabase.putSettings($0, ["sync.cursor": "42"]) }
+        let link = try current.database.hubLink()
+        try current.database.close()
+        let before = try helpers.files(current.directory.path)
+        #expect {
+            try BackupRestore.restore(backup.path, intoDatabase: database(current))
+        } throws: { error in
+            let words = "\(error)"
+            return error is BackupRefusal && words.contains("1 changes made here have not been sent to the hub yet: the restore loses them.")
+                && words.contains("linked to the hub") && words.contains("give --force")
+        }
+        #expect(try helpers.files(current.directory.path) == before)
+
+        _ = try BackupRestore.restore(backup.path, intoDatabase: database(current), force: true)
+        let restored = try AppDatabase(path: database(current), passwordCost: .test)
+        #expect(try helpers.names(restored) == ["Ada"])
+        #expect(try restored.hubLink() == link)
+        #expect(try restored.pullCursor() == 0)
+    }
+
+    @Test func aHubWithLinkedNodesRefusesARestoreUnlessForced() throws {
+        let (source, backup) = try backup(holding: "Ada")
+        defer { withExtendedLifetime(source) {} }
+        let hub = try TestDatabase(linked: false)
+        let admin = try hub.database.createUser(.forTests("admin@example.org", .administrator), by: .system("test"))
+        _ = try hub.database.issueNodeCredential(for: admin, nodeName: "Kibera laptop")
+        try hub.database.close()
+        #expect {
+            try BackupRestore.restore(backup.path, intoDatabase: database(hub))
+        } throws: { error in
+            "\(error)".contains("the hub of 1 linked nodes: its change log would go back") && "\(error)".contains("give --force")
+        }
+        _ = try BackupRestore.restore(backup.path, intoDatabase: database(hub), force: true)
+        #expect(try helpers.names(try AppDatabase(path: database(hub), passwordCost: .test)) == ["Ada"])
+    }
+}
