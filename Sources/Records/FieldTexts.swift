@@ -35,10 +35,4 @@ extension RecordDeclaration {
     public var rules: [String: FieldRule] {
         Dictionary(uniqueKeysWithValues: fields.compactMap { field in field.declaration.rule.map { (field.column, $0) } })
     }
-
-    /// The field that is the record's `property`, which must be declared.
-    public func field(_ property: PartialKeyPath<Record>) -> RecordField<Record> {
-        guard let field = fields.first(where: { $0.keyPath as AnyKeyPath == property }) else { preconditionFailure("\(property) is not a declared field") }
-        return field
-    }
 }

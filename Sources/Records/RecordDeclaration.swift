@@ -23,9 +23,12 @@ public struct RecordDeclaration<Record>: Sendable {
     }
 
     /// The column of the field at `keyPath`: what SQL names it by.
-    public func column(_ keyPath: PartialKeyPath<Record>) -> String {
-        guard let field = fields.first(where: { $0.keyPath as AnyKeyPath == keyPath as AnyKeyPath }) else { preconditionFailure("\(keyPath) is not a declared field") }
-        return field.column
+    public func column(_ keyPath: PartialKeyPath<Record>) -> String { field(keyPath).column }
+
+    /// The field that is the record's `property`, which must be declared.
+    public func field(_ property: PartialKeyPath<Record>) -> RecordField<Record> {
+        guard let field = fields.first(where: { $0.keyPath as AnyKeyPath == property }) else { preconditionFailure("\(property) is not a declared field") }
+        return field
     }
 
     /// The record's fields as their columns store them, in declared order.

@@ -104,7 +104,7 @@ extension AppDatabase {
         return try String.fetchAll(db.cachedStatement(sql: """
             SELECT h.\(owner) FROM \(PeriodRow.addressKind.table) h JOIN \(Participant.kind.table) p ON p.id = h.\(owner)
             WHERE h.\(owner) IN (\(IdentifierList.values)) AND h.\(periods.column(\.effectiveTo)) IS NULL
-            GROUP BY h.\(owner) HAVING COUNT(*) > 1 OR MAX(h.\(periods.column(\.venueId)) IS NOT p.\(Participant.declaration.column(\.homeVenueId)))
+            GROUP BY h.\(owner) HAVING COUNT(*) > 1 OR MAX(h.\(periods.column(\.venueId)) IS NOT p.\(Participant.homeVenueColumn))
             """), arguments: [IdentifierList.json(ids.map(\.databaseText))]).compactMap(UUID.init(uuidString:))
     }
 

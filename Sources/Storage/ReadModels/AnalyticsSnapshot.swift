@@ -86,7 +86,7 @@ final class AnalyticsSnapshot: @unchecked Sendable {
     }
 
     private func loadParticipants(_ db: Database, ids: [String]?) throws {
-        try forEachRow(db, "SELECT id, created_at, \(Domain.Participant.declaration.column(\.homeVenueId)) FROM participants", ids: ids, of: &participants, index: &participantIndex) { row, _ in
+        try forEachRow(db, "SELECT id, created_at, \(Domain.Participant.homeVenueColumn) FROM participants", ids: ids, of: &participants, index: &participantIndex) { row, _ in
             Participant(alive: true, created: Self.day(row[1]) ?? 0, home: (row[2] as String?).map { venues.index($0) } ?? -1)
         }
         if venueArea.count < venues.count { venueArea += Array(repeating: -1, count: venues.count - venueArea.count) }

@@ -105,7 +105,7 @@ extension AppDatabase {
             filter.within(areaId, areaColumn: "v.geographic_area_id")
             let rows = try Row.fetchAll(db, sql: """
                 SELECT v.id, v.name, v.latitude, v.longitude, COUNT(*) AS residents, group_concat(p.name, char(31)) AS names
-                FROM venues v JOIN participants p ON p.\(Participant.declaration.column(\.homeVenueId)) = v.id \(filter.whereClause)
+                FROM venues v JOIN participants p ON p.\(Participant.homeVenueColumn) = v.id \(filter.whereClause)
                 GROUP BY v.id ORDER BY v.name COLLATE NOCASE, v.id
                 """, arguments: filter.arguments)
             return rows.map { row in

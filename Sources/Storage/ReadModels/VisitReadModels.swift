@@ -136,7 +136,7 @@ extension AppDatabase {
     static func targets(_ db: Database, _ filter: StopFilter) throws -> [StopTarget] {
         let people = filter.source == .participants
         var query = people
-            ? "SELECT v.id AS venue_id, p.id AS participant_id FROM participants p JOIN venues v ON v.id = p.\(Participant.declaration.column(\.homeVenueId)) WHERE 1"
+            ? "SELECT v.id AS venue_id, p.id AS participant_id FROM participants p JOIN venues v ON v.id = p.\(Participant.homeVenueColumn) WHERE 1"
             : "SELECT v.id AS venue_id, NULL AS participant_id FROM venues v WHERE 1"
         var arguments: [any DatabaseValueConvertible] = []
         let sameTarget = "s.venue_id = v.id AND s.participant_id IS \(people ? "p.id" : "NULL")"

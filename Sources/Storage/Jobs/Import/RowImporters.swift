@@ -71,7 +71,7 @@ extension ImportTarget {
         case .participants:
             return try text("""
                 SELECT p.name, p.email, coalesce(p.phone, '') AS phone, coalesce(p.notes, '') AS notes, coalesce(v.name, '') AS home_venue
-                FROM participants p LEFT JOIN venues v ON v.id = p.\(Participant.declaration.column(\.homeVenueId)) WHERE p.id = ?
+                FROM participants p LEFT JOIN venues v ON v.id = p.\(Participant.homeVenueColumn) WHERE p.id = ?
                 """)
         case .venues:
             var values = try text("""
