@@ -28,8 +28,10 @@ let package = Package(
         .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
         // The PostgreSQL hub stays off Storage (GRDB): what it shares with the SQLite hub is in Hub.
         .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Records", "Credentials", "Hub", .product(name: "Logging", package: "swift-log")]),
+        // GnuTLS, for the certificate a running server presents (replaced when renewed, CServerTLS.h).
+        .target(name: "CServerTLS", linkerSettings: [.linkedLibrary("gnutls"), .linkedLibrary("microhttpd")]),
         .target(name: "HTTPServer", dependencies: [
-            "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
+            "CMicroHTTPD", "CServerTLS", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Domain"),
         // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
