@@ -19,17 +19,15 @@ import TestSupport
         return Made(certificate: try String(contentsOfFile: certificate, encoding: .utf8), key: try String(contentsOfFile: key, encoding: .utf8))
     }
 
-    func shell(_ command: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    func shell(_ command: String) throws -> (status: Int32, output: String) { try runCommand("/bin/sh", ["-c", command]) }
+
+    /// A server presenting `made`, on a free port, for `body`.
+    func serving(_ made: Made, _ body: (HTTPServer, UInt16) throws -> Void) throws {
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, tlsCertificatePEM: made.certificate, tlsKeyPEM: made.key),
+                                responder: EchoResponder(), logger: Logger(label: "test"))
+        let port = try server.start()
+        defer { server.stop() }
+        try body(server, port)
     }
 
     /// The subject of the certificate a new connection is shown, and the protocol it got.
@@ -41,42 +39,35 @@ import TestSupport
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try make("first", in: folder), second = try make("second", in: folder)
-        let server = HTTPServer(configuration: ServerConfiguration(port: 0, tlsCertificatePEM: first.certificate, tlsKeyPEM: first.key),
-                                responder: EchoResponder(), logger: Logger(label: "test"))
-        let port = try server.start()
-        defer { server.stop() }
-        #expect(try handshake(port).contains("subject=CN = first"))
-        try server.present(certificatePEM: second.certificate, keyPEM: second.key)
-        #expect(server.port == port)
-        let after = try handshake(port)
-        #expect(after.contains("subject=CN = second"), "\(after)")
-        let answer = try shell("/usr/bin/curl -sk https://127.0.0.1:\(port)/echo/renewed").output
-        #expect(answer == "name=renewed query=")
+        try serving(first) { server, port throws in
+            #expect(try handshake(port).contains("subject=CN = first"))
+            try server.present(certificatePEM: second.certificate, keyPEM: second.key)
+            #expect(server.port == port)
+            let after = try handshake(port)
+            #expect(after.contains("subject=CN = second"), "\(after)")
+            let answer = try shell("/usr/bin/curl -sk https://127.0.0.1:\(port)/echo/renewed").output
+            #expect(answer == "name=renewed query=")
+        }
     }
 
     @Test func anUnreadableCertificateIsRefusedWithGnuTLSsReasonAndTheOldOneStays() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try make("first", in: folder)
-        let server = HTTPServer(configuration: ServerConfiguration(port: 0, tlsCertificatePEM: first.certificate, tlsKeyPEM: first.key),
-                                responder: EchoResponder(), logger: Logger(label: "test"))
-        let port = try server.start()
-        defer { server.stop() }
-        #expect(throws: ServerStartError.self) { try server.present(certificatePEM: "not a certificate", keyPEM: first.key) }
-        #expect(try handshake(port).contains("subject=CN = first"))
+        try serving(first) { server, port throws in
+            #expect(throws: ServerStartError.self) { try server.present(certificatePEM: "not a certificate", keyPEM: first.key) }
+            #expect(try handshake(port).contains("subject=CN = first"))
+        }
     }
 
     @Test func onlyTLS12And13AreSpoken() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let made = try make("only-modern", in: folder)
-        let server = HTTPServer(configuration: ServerConfiguration(port: 0, tlsCertificatePEM: made.certificate, tlsKeyPEM: made.key),
-                                responder: EchoResponder(), logger: Logger(label: "test"))
-        let port = try server.start()
-        defer { server.stop() }
-        #expect(try handshake(port, "-tls1_3").contains("TLSv1.3"))
-        #expect(try handshake(port, "-tls1_2").contains("TLSv1.2"))
-        #expect(try handshake(port, "-tls1_1 -cipher DEFAULT@SECLEVEL=0").contains("Cipher is (NONE)"))
-        #expect(try handshake(port, "-tls1_2 -cipher ECDHE-ECDSA-AES128-SHA@SECLEVEL=0").contains("Cipher is (NONE)"))
+        try serving(try make("only-modern", in: folder)) { _, port throws in
+            #expect(try handshake(port, "-tls1_3").contains("TLSv1.3"))
+            #expect(try handshake(port, "-tls1_2").contains("TLSv1.2"))
+            #expect(try handshake(port, "-tls1_1 -cipher DEFAULT@SECLEVEL=0").contains("Cipher is (NONE)"))
+            #expect(try handshake(port, "-tls1_2 -cipher ECDHE-ECDSA-AES128-SHA@SECLEVEL=0").contains("Cipher is (NONE)"))
+        }
     }
 }
