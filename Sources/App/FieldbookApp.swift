@@ -149,7 +149,7 @@ public final class FieldbookApp: Sendable {
         }
         if let certificates, let plainPort {
             let secure = certificates.secureAddress(port: port)
-            announce("Devices on the LAN open \(secure.hosts.map { SecureAddress.url(host: $0, port: port) }.joined(separator: " or ")) once they trust \(certificates.folder.authorityCertificatePath) (SHA-256 \(secure.authorityFingerprint)); plain HTTP on port \(plainPort) tells them how.")
+            announce("Devices on the LAN open \(secure.hosts.map { SecureAddress.url(host: $0, port: port) }.joined(separator: " or ")) once they trust \(certificates.folder.authorityCertificatePath) (SHA-256 \(secure.authority.fingerprint)); plain HTTP on port \(plainPort) tells them how.")
         }
         // Printed last, so a script that waits for this line has everything above it too.
         announce("Fieldbook is serving at \(address)/")

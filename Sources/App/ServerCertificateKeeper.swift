@@ -44,9 +44,8 @@ final class ServerCertificateKeeper: @unchecked Sendable {
 
     /// Where devices reach the server on `port`, as last read, and the authority they trust.
     func secureAddress(port: UInt16) -> SecureAddress {
-        let machine = lock.withLock { names.machine }
-        return SecureAddress(hosts: (machine.hostName.isEmpty ? [] : [machine.localName]) + machine.addresses, port: port,
-                             authorityPEM: authorityPEM, authorityFingerprint: authority.fingerprint)
+        SecureAddress(machine: lock.withLock { names.machine }, port: port, authorityPEM: authorityPEM,
+                      authorityFingerprint: authority.fingerprint)
     }
 
     /// Checks every `checkInterval` whether the certificate still serves, and presents a new one on `server` when not.

@@ -3,19 +3,17 @@ import HTTPServer
 
 /// Where Fieldbook is served securely, for the page the plain-HTTP port shows.
 public struct SecureAddress: Sendable {
-    /// The names and addresses devices can use, the .local name first.
-    public var hosts: [String]
-    public var port: UInt16
-    /// The certificate authority's certificate (PEM), which devices trust once.
-    public var authorityPEM: String
-    /// Its SHA-256 fingerprint, to compare with the one on the Add a device sheet.
-    public var authorityFingerprint: String
+    /// The names and addresses devices can use, the .local name first (what mDNS announces).
+    public let hosts: [String]
+    public let port: UInt16
+    /// The certificate authority's certificate (PEM), which devices trust once, and its SHA-256 fingerprint, to compare
+    /// with the one on the Add a device sheet.
+    public let authority: (pem: String, fingerprint: String)
 
-    public init(hosts: [String], port: UInt16, authorityPEM: String, authorityFingerprint: String) {
-        self.hosts = hosts
+    public init(machine: MachineNames, port: UInt16, authorityPEM: String, authorityFingerprint: String) {
+        hosts = (machine.hostName.isEmpty ? [] : [machine.localName]) + machine.addresses
         self.port = port
-        self.authorityPEM = authorityPEM
-        self.authorityFingerprint = authorityFingerprint
+        authority = (authorityPEM, authorityFingerprint)
     }
 
     /// The HTTPS address of each host, the one the device asked for (`Host`) first when it is one of them: a Host
@@ -57,7 +55,7 @@ public struct SecureAddressGuide: RequestResponder {
         if reads, let file = staticFiles.response(for: request) { return file }
         let address = address()
         if reads, request.path == Self.authorityPath {
-            var response = Response(body: Array(address.authorityPEM.utf8))
+            var response = Response(body: Array(address.authority.pem.utf8))
             response.setHeader("Content-Type", "application/x-pem-file")
             response.setHeader("Content-Disposition", "attachment; filename=\"fieldbook-authority.pem\"")
             return response
@@ -78,7 +76,7 @@ public struct SecureAddressGuide: RequestResponder {
             "other_urls": Array(urls.dropFirst()),
             "has_other_urls": urls.count > 1,
             "authority_url": Self.authorityPath,
-            "fingerprint": address.authorityFingerprint,
+            "fingerprint": address.authority.fingerprint,
         ]
         return Response.html(bytes: renderer.renderBytes("secure_address", view), status: status)
     }
