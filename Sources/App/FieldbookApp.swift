@@ -91,22 +91,11 @@ public final class FieldbookApp: Sendable {
                           sessionPolicy: configuration.sessionPolicy, syncEngine: syncEngine, syncStatus: reporter)
         responder = AppResponder(staticFiles: staticFiles, web: web, api: api)
         var serverConfiguration = try Self.serverConfiguration(configuration)
-        let keeper = try configuration.servesOwnTLS
-            ? ServerCertificateKeeper(dataDirectory: configuration.dataDirectory, settings: configuration.ownTLS, logger: logger) : nil
-        if let keeper {
-            let made = try keeper.current()
-            serverConfiguration.tlsCertificatePEM = made.certificatePEM
-            serverConfiguration.tlsKeyPEM = made.keyPEM
-        }
+        let keeper = try ServerCertificateKeeper.ifServing(configuration, into: &serverConfiguration, logger: logger)
         let secure = HTTPServer(configuration: serverConfiguration, responder: responder, logger: logger)
         server = secure
         certificates = keeper
-        plainServer = keeper.map { keeper in
-            let guide = SecureAddressGuide(renderer: renderer, staticFiles: staticFiles) { keeper.secureAddress(port: secure.port) }
-            let plain = ServerConfiguration(host: serverConfiguration.host, port: configuration.ownTLS.plainPort(serving: serverConfiguration.port),
-                                            threadCount: 2, maxBodyBytes: 64 << 10)
-            return HTTPServer(configuration: plain, responder: guide, logger: logger)
-        }
+        plainServer = keeper.map { $0.plainServer(beside: secure, renderer: renderer, staticFiles: staticFiles, logger: logger) }
     }
 
     /// The server's settings, uploads spooled inside the data folder (not /tmp, which may be memory), in a folder emptied

@@ -18,7 +18,17 @@ final class ServerCertificateKeeper: @unchecked Sendable {
     private var names: ServedNames
     private var timer: DispatchSourceTimer?
 
-    /// Makes what is missing and returns the keeper with the certificate and key to start the server with.
+    /// The keeper when `configuration` serves Fieldbook's own HTTPS, its current certificate and key put into `server`.
+    static func ifServing(_ configuration: AppConfiguration, into server: inout ServerConfiguration, logger: Logger) throws -> ServerCertificateKeeper? {
+        guard configuration.servesOwnTLS else { return nil }
+        let keeper = try ServerCertificateKeeper(dataDirectory: configuration.dataDirectory, settings: configuration.ownTLS, logger: logger)
+        let made = try keeper.current()
+        server.tlsCertificatePEM = made.certificatePEM
+        server.tlsKeyPEM = made.keyPEM
+        return keeper
+    }
+
+    /// Makes the authority when it is missing.
     init(dataDirectory: String, settings: OwnTLSSettings, logger: Logger) throws {
         folder = TLSFolder.inDataFolder(dataDirectory)
         self.settings = settings
@@ -46,6 +56,14 @@ final class ServerCertificateKeeper: @unchecked Sendable {
     func secureAddress(port: UInt16) -> SecureAddress {
         SecureAddress(machine: lock.withLock { names.machine }, port: port, authorityPEM: authorityPEM,
                       authorityFingerprint: authority.fingerprint)
+    }
+
+    /// Plain HTTP beside `secure` (same host, `OwnTLSSettings.plainPort`), answering only `SecureAddressGuide`.
+    func plainServer(beside secure: HTTPServer, renderer: PageRenderer, staticFiles: StaticFiles, logger: Logger) -> HTTPServer {
+        let guide = SecureAddressGuide(renderer: renderer, staticFiles: staticFiles) { [self] in secureAddress(port: secure.port) }
+        let plain = ServerConfiguration(host: secure.configuration.host, port: settings.plainPort(serving: secure.configuration.port),
+                                        threadCount: 2, maxBodyBytes: 64 << 10)
+        return HTTPServer(configuration: plain, responder: guide, logger: logger)
     }
 
     /// Checks every `checkInterval` whether the certificate still serves, and presents a new one on `server` when not.
