@@ -33,7 +33,9 @@ COPY templates /opt/fieldbook/templates
 COPY Public /opt/fieldbook/Public
 COPY --from=build /src/tiles /opt/fieldbook/tiles
 USER 10001:10001
-ENV FIELDBOOK_HOST=0.0.0.0 FIELDBOOK_PORT=8080 FIELDBOOK_DATA=/var/lib/fieldbook/data FIELDBOOK_RESOURCES=/opt/fieldbook
+# A container sees neither the host's names nor its addresses, so Fieldbook's own certificate could not name them:
+# TLS here is an organization's certificate (FIELDBOOK_TLS_CERT) or a proxy's.
+ENV FIELDBOOK_HOST=0.0.0.0 FIELDBOOK_NO_TLS=true FIELDBOOK_PORT=8080 FIELDBOOK_DATA=/var/lib/fieldbook/data FIELDBOOK_RESOURCES=/opt/fieldbook
 VOLUME ["/var/lib/fieldbook/data"]
 EXPOSE 8080
 # Asks the port the container is configured with (docker run -e FIELDBOOK_PORT=...), over HTTPS when it serves TLS.

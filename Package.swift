@@ -10,6 +10,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
@@ -28,10 +30,17 @@ let package = Package(
         .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
         // The PostgreSQL hub stays off Storage (GRDB): what it shares with the SQLite hub is in Hub.
         .target(name: "PostgresHub", dependencies: ["CPostgres", "Domain", "Records", "Credentials", "Hub", .product(name: "Logging", package: "swift-log")]),
+        // GnuTLS, for the certificate a running server presents (replaced when renewed, CServerTLS.h).
+        .target(name: "CServerTLS", linkerSettings: [.linkedLibrary("gnutls"), .linkedLibrary("microhttpd")]),
         .target(name: "HTTPServer", dependencies: [
-            "CMicroHTTPD", "CZlib", .product(name: "Logging", package: "swift-log"),
+            "CMicroHTTPD", "CServerTLS", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Domain"),
+        // Fieldbook's own certificate authority and the server certificates it signs, for HTTPS on the LAN.
+        .target(name: "LANCertificates", dependencies: [
+            "HTTPServer", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
         .target(name: "Records", dependencies: ["Domain"]),
         // Account secrets: password hashes, session and API tokens, and comparing secrets in constant time.
@@ -69,7 +78,7 @@ let package = Package(
         // The commit a release was built from, for `fieldbook --version` (CBuildStamp.h says how it gets there).
         .target(name: "CBuildStamp"),
         .target(name: "App", dependencies: [
-            "CBuildStamp", "CMalloc", "HTTPServer", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
+            "CBuildStamp", "CMalloc", "HTTPServer", "LANCertificates", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [
@@ -106,6 +115,9 @@ let package = Package(
         .testTarget(name: "SurfaceTests", dependencies: ["Surface", "Domain", "HTTPServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App"]),
+        .testTarget(name: "LANCertificatesTests", dependencies: [
+            "LANCertificates", "HTTPServer", "TestSupport", .product(name: "X509", package: "swift-certificates"),
+        ]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "PostgresHubTests", dependencies: ["PostgresHub", "Records", "Credentials", "Hub", "Storage", "Domain", "TestSupport"]),
     ],

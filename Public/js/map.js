@@ -272,7 +272,7 @@
     if (!button) { return; }
     button.hidden = false;
     var here = null;
-    var why = "Your location can only be shown when Fieldbook is opened over HTTPS (start it with --tls-cert) or at http://localhost on this machine; browsers do not share it with other pages.";
+    var why = "Your location can only be shown when Fieldbook is opened at its https:// address or at http://localhost on this machine; browsers do not share it with other pages.";
     if (!window.isSecureContext || !navigator.geolocation) { note.textContent = why; }
     button.addEventListener("click", function () {
       if (!window.isSecureContext || !navigator.geolocation) {

@@ -27,6 +27,8 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     public var sessionPolicy: SessionPolicy
     public var version: String
+    /// HTTPS on the LAN with Fieldbook's own certificate authority.
+    public var ownTLS = OwnTLSSettings()
 
     public init(server: ServerConfiguration = ServerConfiguration(), dataDirectory: String = "./data",
                 resourcesDirectory: String = ResourceFolder.located, upstream: URL? = nil, passwordCost: PasswordHasher.Cost = .standard,
@@ -39,6 +41,11 @@ public struct AppConfiguration: Sendable {
         self.sessionPolicy = sessionPolicy
         self.version = version
     }
+
+    /// Serving beyond loopback with no certificate given and TLS not turned off: Fieldbook makes its own.
+    public var servesOwnTLS: Bool { !ownTLS.turnedOff && !server.isTLS && !Self.isLoopback(server.host) }
+
+    static func isLoopback(_ host: String) -> Bool { host.hasPrefix("127.") || host == "::1" || host == "localhost" }
 
     public var databasePath: String { Self.databasePath(in: dataDirectory) }
     static let databaseFileName = "fieldbook.sqlite"

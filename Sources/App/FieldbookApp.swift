@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JSONAPI
+import LANCertificates
 import Logging
 import Storage
 import Surface
@@ -26,6 +27,10 @@ public final class FieldbookApp: Sendable {
     public let exports: ExportRunner
     /// Backs the database and its photos up every `--backup-interval`, in the background.
     public let backups: BackupService
+    /// Keeps Fieldbook's own server certificate current, when it serves the LAN with one.
+    let certificates: ServerCertificateKeeper?
+    /// Plain HTTP beside Fieldbook's own HTTPS: a page giving the secure address (`SecureAddressGuide`).
+    let plainServer: HTTPServer?
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -85,7 +90,12 @@ public final class FieldbookApp: Sendable {
         let api = JSONAPI(database: database, version: configuration.version, logger: logger, signInThrottle: signInThrottle,
                           sessionPolicy: configuration.sessionPolicy, syncEngine: syncEngine, syncStatus: reporter)
         responder = AppResponder(staticFiles: staticFiles, web: web, api: api)
-        server = HTTPServer(configuration: try Self.serverConfiguration(configuration), responder: responder, logger: logger)
+        var serverConfiguration = try Self.serverConfiguration(configuration)
+        let keeper = try ServerCertificateKeeper.ifServing(configuration, into: &serverConfiguration, logger: logger)
+        let secure = HTTPServer(configuration: serverConfiguration, responder: responder, logger: logger)
+        server = secure
+        certificates = keeper
+        plainServer = keeper.map { $0.plainServer(beside: secure, renderer: renderer, staticFiles: staticFiles, logger: logger) }
     }
 
     /// The server's settings, uploads spooled inside the data folder (not /tmp, which may be memory), in a folder emptied
@@ -111,6 +121,7 @@ public final class FieldbookApp: Sendable {
         // first sync), which this would wait for.
         database.releaseMemory()
         let port = try server.start()
+        let plainPort = try startPlainServer()
         syncEngine.start()
         notifier.start()
         imports.start()
@@ -118,20 +129,39 @@ public final class FieldbookApp: Sendable {
         duplicateScout.start()
         exports.start()
         backups.start()
-        let address = configuration.server.baseURL(port: port)
+        let address = server.configuration.baseURL(port: port)
         if try database.offersSetup() {
             announce("One-time setup code: \(setupCode.generate())")
             announce("Open \(address)/setup to create the first administrator with this code.")
         } else if try database.awaitsHubAccounts(), try database.userCount() == 0 {
             announce("This Fieldbook is bringing its accounts from its hub: sign in with an account of the hub once they have arrived.")
         }
+        if let certificates, let plainPort {
+            let secure = certificates.secureAddress(port: port)
+            announce("Devices on the LAN open \(secure.hosts.map { SecureAddress.url(host: $0, port: port) }.joined(separator: " or ")) once they trust \(certificates.folder.authorityCertificatePath) (SHA-256 \(secure.authority.fingerprint)); plain HTTP on port \(plainPort) tells them how.")
+        }
         // Printed last, so a script that waits for this line has everything above it too.
         announce("Fieldbook is serving at \(address)/")
         return port
     }
 
+    /// Starts the plain-HTTP guide and the certificate's renewal, when Fieldbook serves its own HTTPS.
+    private func startPlainServer() throws -> UInt16? {
+        guard let certificates, let plainServer else { return nil }
+        certificates.start(presentingOn: server)
+        do {
+            return try plainServer.start()
+        } catch {
+            certificates.stop()
+            server.stop()
+            throw error
+        }
+    }
+
     /// Finishes requests in flight, stops the server and closes the database.
     public func stop() {
+        certificates?.stop()
+        plainServer?.stop()
         syncEngine.stop()
         notifier.stop()
         imports.stop()

@@ -74,6 +74,20 @@ extension Setting where Value == UInt16 {
         Setting(name: "port", variable: "FIELDBOOK_PORT", about: "Port; 0 picks a free one",
                 defaultNote: "default \(ServerConfiguration().port)") { $1.configuration.server.port = $0 }
     }
+
+    public static var httpPort: Setting {
+        Setting(name: "http-port", variable: "FIELDBOOK_HTTP_PORT",
+                about: "Port whose plain HTTP shows devices the HTTPS address, when serving the LAN with Fieldbook's own certificate",
+                defaultNote: "default the port after --port") { $1.configuration.ownTLS.plainPort = $0 }
+    }
+}
+
+extension Setting where Value == Bool {
+    /// A flag: given, or the variable set to true.
+    public static var noTLS: Setting {
+        Setting(name: "no-tls", variable: "FIELDBOOK_NO_TLS", about: "Serve plain HTTP beyond loopback too, without Fieldbook's own certificate",
+                unreadable: { variable, _ in "\(variable) must be true or false" }) { $1.configuration.ownTLS.turnedOff = $0 }
+    }
 }
 
 extension Setting where Value == Int {

@@ -9,7 +9,9 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
-/* Settings for fb_start_daemon; cert/key are PEM strings or NULL for plain HTTP. */
+/* Settings for fb_start_daemon. With TLS, the certificate comes from tls_certificate_callback at each handshake (a
+ * gnutls_certificate_retrieve_function2, CServerTLS's), so that it can be replaced while the daemon runs;
+ * tls_priorities is GnuTLS's priority string. */
 struct fb_daemon_settings {
     const char *host;
     uint16_t port;
@@ -18,8 +20,8 @@ struct fb_daemon_settings {
     unsigned int connection_limit;
     unsigned int per_ip_connection_limit;
     size_t connection_memory_limit;
-    const char *tls_cert_pem;
-    const char *tls_key_pem;
+    void *tls_certificate_callback;
+    const char *tls_priorities;
 };
 
 /* Starts a daemon bound to host:port (IPv4 or IPv6 literal), epoll with an internal thread pool. */
@@ -48,7 +50,7 @@ static inline struct MHD_Daemon *fb_start_daemon(const struct fb_daemon_settings
         *error_out = 1; /* not an address literal */
         return NULL;
     }
-    if (s->tls_cert_pem && s->tls_key_pem) flags |= MHD_USE_TLS;
+    if (s->tls_certificate_callback) flags |= MHD_USE_TLS;
     struct MHD_OptionItem options[] = {
         { MHD_OPTION_SOCK_ADDR, 0, (void *)addr },
         { MHD_OPTION_THREAD_POOL_SIZE, s->thread_pool_size, NULL },
@@ -58,8 +60,8 @@ static inline struct MHD_Daemon *fb_start_daemon(const struct fb_daemon_settings
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory_limit, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls },
         { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, notify_cls },
-        { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)s->tls_cert_pem },
-        { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)s->tls_key_pem },
+        { MHD_OPTION_HTTPS_CERT_CALLBACK, 0, s->tls_certificate_callback },
+        { MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)s->tls_priorities },
         { MHD_OPTION_END, 0, NULL },
     };
     if (!(flags & MHD_USE_TLS)) options[8].option = MHD_OPTION_END;
@@ -72,6 +74,12 @@ static inline struct MHD_Daemon *fb_start_daemon(const struct fb_daemon_settings
 static inline uint16_t fb_daemon_port(struct MHD_Daemon *d) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
+}
+
+/* The daemon's listening socket. */
+static inline int fb_daemon_listen_socket(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
+    return info ? info->listen_fd : -1;
 }
 
 /* Connections currently open on the daemon, for draining before shutdown. */

@@ -45,6 +45,14 @@ public final class HTTPServer: @unchecked Sendable {
 
     public var port: UInt16 { daemon.withLock { $0?.port ?? 0 } }
 
+    /// Presents a new certificate and key from the next TLS handshake on, without closing the listening socket or the
+    /// connections already open (a renewed certificate). The server must have been started with TLS.
+    public func present(certificatePEM: String, keyPEM: String) throws {
+        precondition(configuration.isTLS, "a certificate is presented by a server started with TLS")
+        let identity = try TLSIdentity(certificatePEM: certificatePEM, keyPEM: keyPEM)
+        try daemon.withLock { try $0?.present(identity) }
+    }
+
     /// Stops accepting connections, ends open streams, lets requests in flight finish (up to `drainSeconds`), then stops.
     public func stop() {
         guard let running = daemon.withLock({ current -> MicroHTTPDaemon? in defer { current = nil }; return current }) else { return }

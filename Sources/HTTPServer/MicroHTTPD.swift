@@ -1,16 +1,20 @@
 // The only Swift file that calls libmicrohttpd: it turns C callbacks and results into Swift values and errors.
 import CMicroHTTPD
+import CServerTLS
 import Foundation
 
 /// Errors from starting the C daemon.
 public enum ServerStartError: Error, CustomStringConvertible {
     case invalidHost(String)
     case cannotListen(host: String, port: UInt16)
+    /// The certificate or its key could not be read; the text is GnuTLS's reason.
+    case unreadableCertificate(String)
 
     public var description: String {
         switch self {
         case .invalidHost(let host): "'\(host)' is not an IP address; use e.g. 127.0.0.1, 0.0.0.0 or ::1"
-        case .cannotListen(let host, let port): "could not listen on \(host):\(port) (port in use, or TLS files invalid?)"
+        case .cannotListen(let host, let port): "could not listen on \(host):\(port) (port in use?)"
+        case .unreadableCertificate(let reason): "the TLS certificate or its key cannot be used: \(reason)"
         }
     }
 }
@@ -58,25 +62,27 @@ final class MicroHTTPDaemon: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private let retainedServer: Unmanaged<HTTPServer>
     let port: UInt16
+    /// Kept open until the daemon has stopped: it names the daemon's TLS identity (CServerTLS) until then.
+    private let listenSocket: Int32
 
     init(server: HTTPServer, configuration: ServerConfiguration) throws {
+        let identity = try configuration.tlsIdentity.map { try TLSIdentity(certificatePEM: $0.certificatePEM, keyPEM: $0.keyPEM) }
         retainedServer = Unmanaged.passRetained(server)
         let context = retainedServer.toOpaque()
         var startError: Int32 = 0
         let started: OpaquePointer? = configuration.host.withCString { host in
-            withOptionalCString(configuration.tlsCertificatePEM) { cert in
-                withOptionalCString(configuration.tlsKeyPEM) { key in
-                    var settings = fb_daemon_settings(
-                        host: host, port: configuration.port,
-                        thread_pool_size: UInt32(configuration.networkThreadCount),
-                        connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
-                        connection_limit: UInt32(configuration.connectionLimit),
-                        per_ip_connection_limit: UInt32(configuration.connectionsPerAddress),
-                        connection_memory_limit: 128 * 1024,
-                        tls_cert_pem: cert, tls_key_pem: key)
-                    return fb_start_daemon(&settings, accessHandler, context, requestCompleted, context,
-                                           connectionNotified, context, &startError)
-                }
+            TLSIdentity.priorities.withCString { priorities in
+                var settings = fb_daemon_settings(
+                    host: host, port: configuration.port,
+                    thread_pool_size: UInt32(configuration.networkThreadCount),
+                    connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
+                    connection_limit: UInt32(configuration.connectionLimit),
+                    per_ip_connection_limit: UInt32(configuration.connectionsPerAddress),
+                    connection_memory_limit: 128 * 1024,
+                    tls_certificate_callback: identity == nil ? nil : fb_tls_certificate_callback(),
+                    tls_priorities: priorities)
+                return fb_start_daemon(&settings, accessHandler, context, requestCompleted, context,
+                                       connectionNotified, context, &startError)
             }
         }
         guard let started else {
@@ -86,27 +92,38 @@ final class MicroHTTPDaemon: @unchecked Sendable {
         }
         daemon = started
         port = fb_daemon_port(started)
+        listenSocket = fb_daemon_listen_socket(started)
+        do {
+            if let identity { try present(identity) }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Presents `identity` from the next TLS handshake on; connections already open keep theirs.
+    func present(_ identity: TLSIdentity) throws {
+        guard fb_tls_present(listenSocket, identity.handOver()) == 0 else {
+            throw ServerStartError.unreadableCertificate("too many TLS servers in this process")
+        }
     }
 
     /// Stops accepting connections; requests already in progress carry on.
     func quiesce() {
         guard let daemon else { return }
-        let listenSocket = MHD_quiesce_daemon(daemon)
-        if listenSocket >= 0 { close(listenSocket) }
+        _ = MHD_quiesce_daemon(daemon)
     }
 
     /// Stops every thread and frees the daemon.
     func stop() {
         guard let daemon else { return }
         self.daemon = nil
+        _ = MHD_quiesce_daemon(daemon) // so that the socket stays open (and this daemon's) until forgotten below
         MHD_stop_daemon(daemon)
+        fb_tls_forget(listenSocket)
+        if listenSocket >= 0 { close(listenSocket) }
         retainedServer.release()
     }
-}
-
-private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
 }
 
 private func string(_ pointer: UnsafePointer<CChar>?) -> String {

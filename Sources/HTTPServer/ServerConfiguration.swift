@@ -52,7 +52,12 @@ public struct ServerConfiguration: Sendable {
         self.drainSeconds = drainSeconds
     }
 
-    public var isTLS: Bool { tlsCertificatePEM != nil && tlsKeyPEM != nil }
+    public var isTLS: Bool { tlsIdentity != nil }
+
+    var tlsIdentity: (certificatePEM: String, keyPEM: String)? {
+        guard let tlsCertificatePEM, let tlsKeyPEM else { return nil }
+        return (tlsCertificatePEM, tlsKeyPEM)
+    }
 
     /// The address the server answers at once bound to `port`, as announced (`http://127.0.0.1:8080`; an IPv6 host in
     /// brackets).

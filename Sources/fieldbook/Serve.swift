@@ -18,6 +18,8 @@ struct Serve: FieldbookCommand {
     @Option(.headerTimeout) var headerTimeout: Int?
     @Option(.tlsCertificate) var tlsCertificate: String?
     @Option(.tlsKey) var tlsKey: String?
+    @Flag(name: .customLong(Setting<Bool>.noTLS.name), help: ArgumentHelp(Setting<Bool>.noTLS.help)) var noTLS = false
+    @Option(.httpPort) var httpPort: UInt16?
     @Option(.backupDirectory) var backupDirectory: String?
     @Option(.backupInterval) var backupInterval: Int?
 
@@ -26,6 +28,7 @@ struct Serve: FieldbookCommand {
         common.given + [GivenSetting(.host, host), GivenSetting(.port, port), GivenSetting(.threads, threads),
                         GivenSetting(.maxBody, maxBody), GivenSetting(.upstream, upstream), GivenSetting(.syncInterval, syncInterval),
                         GivenSetting(.tlsCertificate, tlsCertificate), GivenSetting(.tlsKey, tlsKey),
+                        GivenSetting(.noTLS, noTLS ? true : nil), GivenSetting(.httpPort, httpPort),
                         GivenSetting(.connectionsPerAddress, connectionsPerAddress), GivenSetting(.headerTimeout, headerTimeout),
                         GivenSetting(.backupDirectory, backupDirectory), GivenSetting(.backupInterval, backupInterval)]
     }

@@ -26,6 +26,33 @@ import Testing
         #expect(try helpers.names(try AppDatabase(path: database(other), passwordCost: .test)) == ["Ada"])
     }
 
+    /// Issue 38: devices trust the data folder's certificate authority, so a Fieldbook restored on a new machine must
+    /// have the same one; a data folder that has its own keeps it.
+    @Test func theCertificateAuthorityTravelsWithABackupAndIsPutBackWhereThereIsNone() throws {
+        let given = try TestDatabase(linked: false)
+        try writeAuthority(in: given, key: "KEY", certificate: "AUTHORITY")
+        let backup = try #require(try helpers.service(given, clock: .init(BackupServiceTests.start)).runOnce())
+        let fresh = try TestDatabase(linked: false)
+        try fresh.database.close()
+        _ = try BackupRestore.restore(backup.path, intoDatabase: database(fresh))
+        let key = fresh.directory.appendingPathComponent("tls/authority-key.pem").path
+        #expect(try String(contentsOfFile: key, encoding: .utf8) == "KEY")
+        #expect(try String(contentsOfFile: fresh.directory.appendingPathComponent("tls/authority.pem").path, encoding: .utf8) == "AUTHORITY")
+        #expect(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int == 0o600)
+        let own = try TestDatabase(linked: false)
+        try writeAuthority(in: own, key: "OWN KEY", certificate: "OWN AUTHORITY")
+        try own.database.close()
+        _ = try BackupRestore.restore(backup.path, intoDatabase: database(own))
+        #expect(try String(contentsOfFile: own.directory.appendingPathComponent("tls/authority-key.pem").path, encoding: .utf8) == "OWN KEY")
+    }
+
+    private func writeAuthority(in given: TestDatabase, key: String, certificate: String) throws {
+        let folder = given.directory.appendingPathComponent("tls")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try key.write(to: folder.appendingPathComponent("authority-key.pem"), atomically: true, encoding: .utf8)
+        try certificate.write(to: folder.appendingPathComponent("authority.pem"), atomically: true, encoding: .utf8)
+    }
+
     @Test func unsentChangesAndAHubLinkRefuseARestoreUnlessForcedAndForcedKeepsTheLinkNotTheCursor() throws {
         let (source, backup) = try backup(holding: "Ada")
         defer { withExtendedLifetime(source) {} }

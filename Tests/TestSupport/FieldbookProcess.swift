@@ -6,6 +6,8 @@ public final class FieldbookProcess {
     public let dataDirectory: URL
     public private(set) var port: UInt16 = 0
     public private(set) var setupCode: String?
+    /// What the server printed up to and including its "serving at" line.
+    public private(set) var announcements: [String] = []
     private let output = Pipe()
 
     public static var repositoryRoot: URL {
@@ -44,6 +46,7 @@ public final class FieldbookProcess {
             text += String(decoding: chunk, as: UTF8.self)
         }
         let lines = text.split(separator: "\n")
+        announcements = lines.map(String.init)
         setupCode = lines.first { $0.hasPrefix("One-time setup code:") }
             .map { $0.dropFirst("One-time setup code:".count).trimmingCharacters(in: .whitespaces) }
         let address = lines.first { $0.hasPrefix("Fieldbook is serving at") }

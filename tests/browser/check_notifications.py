@@ -165,7 +165,7 @@ def check_insecure_context(checker, args):
         return
     from check_reflow import prepare
     binary = str(pathlib.Path(args.binary).resolve())
-    server = Server(binary, args.resources, extra_args=("--host", "0.0.0.0"), prepare=lambda data, env: prepare(data, env, binary))
+    server = Server(binary, args.resources, extra_args=("--host", "0.0.0.0", "--no-tls"), prepare=lambda data, env: prepare(data, env, binary))
     try:
         base = server.base.replace("0.0.0.0", address).replace("127.0.0.1", address)
         browser = Browser(base)
@@ -173,7 +173,7 @@ def check_insecure_context(checker, args):
             browser.sign_in(USERS["editor"][1])
             browser.driver.get(base + "/notifications")
             state = browser.driver.execute_script("return document.querySelector('[data-system-notifications-state]').textContent")
-            checker.expect("plain HTTP on the network says HTTPS is needed", "HTTPS" in state and "--tls-cert" in state,
+            checker.expect("plain HTTP on the network says HTTPS is needed", "HTTPS" in state and "--no-tls" in state,
                            f"at {base} the state line says {state!r}")
         finally:
             browser.quit()

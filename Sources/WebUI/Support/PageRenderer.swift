@@ -12,7 +12,7 @@ public struct PageRenderer: Sendable {
         "activities/list", "activities/detail", "activities/form", "activities/delete", "assignments/new", "assignments/delete", "assignments/remove",
         "sync/status", "sync/conflicts", "sync/discard", "settings/sync", "settings/unlink", "settings/linked_nodes",
         "analytics/engagement", "analytics/growth", "analytics/_filters", "analytics/_figure",
-        "_photos", "_gallery", "photos/new", "photos/show", "photos/edit", "photos/delete", "export_job",
+        "_photos", "_gallery", "photos/new", "photos/show", "photos/edit", "photos/delete", "export_job", "secure_address",
     ]
 
     /// Each template by its path below the directory without `.mustache` (`participants/list`, `_field`).

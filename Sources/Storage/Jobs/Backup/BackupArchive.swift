@@ -9,6 +9,10 @@ import GRDB
 /// larger backup is refused before it is written.
 public enum BackupArchive {
     static let databaseMember = "fieldbook.sqlite"
+    /// Files of the data folder a backup carries as they are, by their path in it: Fieldbook's certificate authority
+    /// (LANCertificates' TLSFolder), so that a Fieldbook restored on a new machine is still trusted by the devices that
+    /// trusted it. The server certificate is not carried: it is made again for the new machine's names.
+    public static let dataFolderMembers = ["tls/authority.pem", "tls/authority-key.pem"]
 }
 
 /// What a backup holds.
@@ -67,7 +71,7 @@ extension AppDatabase {
     /// Refuses, before anything is written, a backup whose files are more than an archive holds (compression is not
     /// counted on: photos do not compress).
     private func checkFits(database: String, photos hashes: [String], in limits: ZipArchiveWriter.Limits) throws {
-        if hashes.count + 1 > limits.members { throw BackupFailure.tooLarge("there are \(hashes.count) photo files") }
+        if hashes.count + 1 + BackupArchive.dataFolderMembers.count > limits.members { throw BackupFailure.tooLarge("there are \(hashes.count) photo files") }
         let bytes = ([database] + hashes.map(photoFiles.path)).reduce(UInt64(0)) { $0 + UInt64(BackupFolder.bytes(of: $1)) }
         if bytes > limits.bytes { throw BackupFailure.tooLarge("the database and its photo files are \(bytes) bytes") }
     }
@@ -84,6 +88,12 @@ extension AppDatabase {
         }
         try output.write(zip.endMember())
         try afterMember()
+        for member in BackupArchive.dataFolderMembers {
+            guard let bytes = FileManager.default.contents(atPath: folderBeside(member)) else { continue }
+            try output.write(zip.beginMember(member))
+            try output.write(zip.write(Array(bytes)))
+            try output.write(zip.endMember())
+        }
         for sha in hashes {
             guard let bytes = FileManager.default.contents(atPath: photoFiles.path(sha)) else { contents.photosGoneMeanwhile += 1; continue }
             try output.write(zip.beginMember(PhotoFiles.archiveMember(sha)))

@@ -40,6 +40,7 @@ public enum BackupRestore {
             try photos.write(bytes)
             restored += 1
         }
+        try source.restoreDataFolderMembers(into: dataFolder)
         let aside = try target.replace(with: staged, at: time)
         return RestoreOutcome(keptAside: aside, photosRestored: restored)
     }
@@ -117,6 +118,21 @@ private enum BackupSource {
             } catch let error as DatabaseError {
                 throw BackupRefusal(description: "\(file) is not a Fieldbook backup: its database cannot be read (\(error.message ?? "\(error.resultCode)")). Nothing was changed.")
             }
+        }
+    }
+
+    /// Puts the backup's certificate authority files into a data folder that has none, for its owner alone. One already
+    /// there is kept: the devices here trust it.
+    func restoreDataFolderMembers(into dataFolder: String) throws {
+        guard case .archive(let reader) = self else { return }
+        for member in BackupArchive.dataFolderMembers where reader.member(named: member) != nil {
+            let target = (dataFolder as NSString).appendingPathComponent(member)
+            if FileManager.default.fileExists(atPath: target) { continue }
+            let folder = (target as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let output = try BackupOutput(creating: target)
+            try reader.read(member) { try output.write($0) }
+            try output.finish()
         }
     }
 

@@ -1,0 +1,86 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// Fieldbook's own certificate authority: made once per data folder, trusted once on each device, and signing every
+/// server certificate after, so that a renewal or a new address asks nothing more of the devices.
+public struct CertificateAuthority: Sendable {
+    public let certificate: Certificate
+    let key: Certificate.PrivateKey
+
+    /// Long, as every device would have to trust a new one; its key never leaves the data folder (and its backups).
+    static let validity: TimeInterval = 20 * 365 * 86_400
+
+    init(certificate: Certificate, key: Certificate.PrivateKey) {
+        self.certificate = certificate
+        self.key = key
+    }
+
+    /// A new authority named after the machine, so that a device trusting several says which is which.
+    public static func make(hostName: String, now: Date = Date()) throws -> CertificateAuthority {
+        let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
+        let publicKey = key.publicKey
+        let name = try DistinguishedName {
+            OrganizationName("Fieldbook")
+            CommonName("Fieldbook on \(hostName.isEmpty ? "this machine" : hostName)")
+        }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
+            notValidBefore: now.addingTimeInterval(-ServerCertificate.clockAllowance), notValidAfter: now.addingTimeInterval(validity),
+            issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                SubjectKeyIdentifier(hash: publicKey)
+            },
+            issuerPrivateKey: key)
+        return CertificateAuthority(certificate: certificate, key: key)
+    }
+
+    /// Reads the authority's PEM files' text; throws when they are not a certificate and its key.
+    public init(certificatePEM: String, keyPEM: String) throws {
+        let certificate = try Certificate(pemEncoded: certificatePEM)
+        let key = try Certificate.PrivateKey(pemEncoded: keyPEM)
+        guard certificate.publicKey == key.publicKey else { throw MismatchedKey() }
+        self.init(certificate: certificate, key: key)
+    }
+
+    public var certificatePEM: String { get throws { try certificate.serializeAsPEM().pemString } }
+    public var keyPEM: String { get throws { try key.serializeAsPEM().pemString } }
+
+    /// The SHA-256 fingerprint of the certificate, as devices show it: upper-case hex bytes joined by colons.
+    public var fingerprint: String {
+        var serializer = DER.Serializer()
+        try? serializer.serialize(certificate)
+        return SHA256.hash(data: serializer.serializedBytes).map { String(format: "%02X", $0) }.joined(separator: ":")
+    }
+
+    /// A server certificate for `names`, valid from a little before `now` for `validity` seconds, with a new key.
+    public func issue(for names: ServedNames, now: Date = Date(), validity: TimeInterval = ServerCertificate.validity) throws -> ServerCertificate {
+        let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
+        let publicKey = key.publicKey
+        let subject = try DistinguishedName {
+            OrganizationName("Fieldbook")
+            CommonName(names.dnsNames.first ?? "localhost")
+        }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
+            notValidBefore: now.addingTimeInterval(-ServerCertificate.clockAllowance), notValidAfter: now.addingTimeInterval(validity),
+            issuer: self.certificate.subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectKeyIdentifier(hash: publicKey)
+                AuthorityKeyIdentifier(keyIdentifier: try self.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
+                SubjectAlternativeNames(names.generalNames)
+            },
+            issuerPrivateKey: self.key)
+        return ServerCertificate(certificate: certificate, key: key)
+    }
+
+    struct MismatchedKey: Error, CustomStringConvertible {
+        var description: String { "the certificate authority's key is not the key of its certificate" }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Where Fieldbook keeps its own TLS in the data folder: `tls/authority.pem` (the authority's certificate, which devices
+/// download and trust), `tls/authority-key.pem`, `tls/server.pem` and `tls/server-key.pem`. The folder and the keys are
+/// for the service's user alone.
+public struct TLSFolder: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public static func inDataFolder(_ dataDirectory: String) -> TLSFolder {
+        TLSFolder(path: (dataDirectory as NSString).appendingPathComponent(folderName))
+    }
+
+    public static let folderName = "tls"
+    public static let authorityCertificateName = "authority.pem"
+    public static let authorityKeyName = "authority-key.pem"
+    public var authorityCertificatePath: String { file(Self.authorityCertificateName) }
+    public var authorityKeyPath: String { file(Self.authorityKeyName) }
+    public var serverCertificatePath: String { file("server.pem") }
+    public var serverKeyPath: String { file("server-key.pem") }
+
+    /// The authority in this folder, made and written on first use.
+    public func authority(hostName: String, now: Date = Date()) throws -> CertificateAuthority {
+        if FileManager.default.fileExists(atPath: authorityKeyPath) {
+            return try CertificateAuthority(certificatePEM: read(authorityCertificatePath), keyPEM: read(authorityKeyPath))
+        }
+        let authority = try CertificateAuthority.make(hostName: hostName, now: now)
+        try prepare()
+        try write(authority.keyPEM, to: authorityKeyPath, permissions: 0o600)
+        try write(authority.certificatePEM, to: authorityCertificatePath, permissions: 0o644)
+        return authority
+    }
+
+    /// The server certificate kept here when it still serves `names`; else a new one, written, with the reason.
+    public func serverCertificate(for names: ServedNames, authority: CertificateAuthority, now: Date = Date(),
+                                  validity: TimeInterval = ServerCertificate.validity) throws -> (ServerCertificate, renewed: RenewalReason?) {
+        let reason: RenewalReason?
+        if !FileManager.default.fileExists(atPath: serverCertificatePath) {
+            reason = .missing
+        } else if let kept = try? ServerCertificate(certificatePEM: read(serverCertificatePath), keyPEM: read(serverKeyPath)) {
+            reason = kept.renewalReason(for: names, authority: authority, now: now)
+            if reason == nil { return (kept, nil) }
+        } else {
+            reason = .unreadable
+        }
+        let made = try authority.issue(for: names, now: now, validity: validity)
+        try prepare()
+        try write(made.keyPEM, to: serverKeyPath, permissions: 0o600)
+        try write(made.certificatePEM, to: serverCertificatePath, permissions: 0o644)
+        return (made, reason)
+    }
+
+    private func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    private func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    private func prepare() throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// Written beside and renamed over, so that a reader (a device downloading the authority) never sees half a file.
+    private func write(_ text: String, to target: String, permissions: Int) throws {
+        let temporary = target + ".new"
+        try? FileManager.default.removeItem(atPath: temporary)
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: permissions]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
+        }
+        guard rename(temporary, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+}

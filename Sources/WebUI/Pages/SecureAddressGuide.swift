@@ -1,0 +1,83 @@
+import Foundation
+import HTTPServer
+
+/// Where Fieldbook is served securely, for the page the plain-HTTP port shows.
+public struct SecureAddress: Sendable {
+    /// The names and addresses devices can use, the .local name first (what mDNS announces).
+    public let hosts: [String]
+    public let port: UInt16
+    /// The certificate authority's certificate (PEM), which devices trust once, and its SHA-256 fingerprint, to compare
+    /// with the one on the Add a device sheet.
+    public let authority: (pem: String, fingerprint: String)
+
+    public init(machine: MachineNames, port: UInt16, authorityPEM: String, authorityFingerprint: String) {
+        hosts = (machine.hostName.isEmpty ? [] : [machine.localName]) + machine.addresses
+        self.port = port
+        authority = (authorityPEM, authorityFingerprint)
+    }
+
+    /// The HTTPS address of each host, the one the device asked for (`Host`) first when it is one of them: a Host
+    /// header naming anything else is not repeated back.
+    func urls(asked hostHeader: String?) -> [String] {
+        let asked = hostHeader.map(Self.hostPart)
+        let ordered = hosts.filter { $0 == asked } + hosts.filter { $0 != asked }
+        return ordered.map { Self.url(host: $0, port: port) }
+    }
+
+    public static func url(host: String, port: UInt16) -> String {
+        "https://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+    }
+
+    /// "hall.local:8081" → "hall.local", "[fd00::1]:8081" → "fd00::1".
+    static func hostPart(_ header: String) -> String {
+        if header.hasPrefix("["), let end = header.firstIndex(of: "]") { return String(header[header.index(after: header.startIndex)..<end]) }
+        return String(header.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+}
+
+/// What plain HTTP answers when Fieldbook serves HTTPS on the LAN: nothing of Fieldbook itself (no form, no sign-in,
+/// no record crosses the network in clear), but a page giving the secure address and how to trust Fieldbook's
+/// certificate authority, the authority's certificate, and the page's own stylesheet.
+public struct SecureAddressGuide: RequestResponder {
+    static let authorityPath = "/fieldbook-authority.pem"
+    let renderer: PageRenderer
+    let staticFiles: StaticFiles
+    let address: @Sendable () -> SecureAddress
+
+    public init(renderer: PageRenderer, staticFiles: StaticFiles, address: @escaping @Sendable () -> SecureAddress) {
+        self.renderer = renderer
+        self.staticFiles = staticFiles
+        self.address = address
+    }
+
+    public func respond(to request: Request) -> Response {
+        let reads = request.method == .get || request.method == .head
+        if reads, let file = staticFiles.response(for: request) { return file }
+        let address = address()
+        if reads, request.path == Self.authorityPath {
+            var response = Response(body: Array(address.authority.pem.utf8))
+            response.setHeader("Content-Type", "application/x-pem-file")
+            response.setHeader("Content-Disposition", "attachment; filename=\"fieldbook-authority.pem\"")
+            return response
+        }
+        return page(address, asked: request.headers["host"], status: reads ? .ok : .forbidden)
+    }
+
+    public func respond(to request: Request, failure: HTTPError) -> Response {
+        page(address(), asked: request.headers["host"], status: failure.status)
+    }
+
+    private func page(_ address: SecureAddress, asked: String?, status: HTTPStatus) -> Response {
+        let urls = address.urls(asked: asked)
+        let view: TemplateView = [
+            "css_url": staticFiles.url(for: "css/app.css"),
+            "icon_url": staticFiles.url(for: "favicon.svg"),
+            "first_url": urls.first ?? "",
+            "other_urls": Array(urls.dropFirst()),
+            "has_other_urls": urls.count > 1,
+            "authority_url": Self.authorityPath,
+            "fingerprint": address.authority.fingerprint,
+        ]
+        return Response.html(bytes: renderer.renderBytes("secure_address", view), status: status)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Serving beyond loopback, Fieldbook makes its own certificate authority and a server certificate that a client
+/// trusting that authority alone accepts; plain HTTP on the next port only says where to go. `--no-tls` and an
+/// organization's own certificate (`--tls-cert`) keep their meaning. The LAN itself is tests/lan's.
+@Suite struct OwnTLSTests {
+    func curl(_ arguments: [String]) throws -> String { try runCommand("/usr/bin/curl", ["-sS"] + arguments).output }
+
+    @Test func beyondLoopbackItServesHTTPSWithItsOwnAuthorityAndPlainHTTPGivesTheAddress() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data")
+        let server = try FieldbookProcess(dataDirectory: data, extraArguments: ["--host", "0.0.0.0", "--http-port", "0"])
+        defer { server.terminate() }
+        let authority = data.appendingPathComponent("tls/authority.pem").path
+        for host in ["127.0.0.1", "localhost"] {
+            let answer = try curl(["--cacert", authority, "-D", "-", "-o", "/dev/null", "https://\(host):\(server.port)/setup"])
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(host): \(answer)")
+            #expect(answer.contains("Strict-Transport-Security: max-age=31536000"))
+        }
+        let key = data.appendingPathComponent("tls/authority-key.pem").path
+        #expect(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int == 0o600)
+        let line = try #require(server.announcements.first { $0.contains("plain HTTP on port") }, "\(server.announcements)")
+        let plainPort = try #require(line.split(separator: " ").reversed().compactMap { UInt16($0.trimmingCharacters(in: .punctuationCharacters)) }.first)
+        let guide = try curl(["http://127.0.0.1:\(plainPort)/participants"])
+        #expect(guide.contains("Open Fieldbook securely"))
+        #expect(guide.contains(":\(server.port)/\">https://"))
+        #expect(try curl(["http://127.0.0.1:\(plainPort)/fieldbook-authority.pem"]) == String(contentsOfFile: authority, encoding: .utf8))
+        let plainForm = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-d", "email=a", "http://127.0.0.1:\(plainPort)/login"])
+        #expect(plainForm == "403")
+    }
+
+    @Test func noTLSServesPlainHTTPAndMakesNoAuthority() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data")
+        let server = try FieldbookProcess(dataDirectory: data, extraArguments: ["--host", "0.0.0.0", "--no-tls"])
+        defer { server.terminate() }
+        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/setup"]) == "200")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("tls").path))
+    }
+
+    @Test func anOrganizationsOwnCertificateWins() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("key.pem").path, certificate = directory.appendingPathComponent("cert.pem").path
+        let made = try runCommand("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                                       "-days", "1", "-subj", "/CN=organization.example", "-addext", "subjectAltName=IP:127.0.0.1"])
+        #expect(made.status == 0, "\(made.output)")
+        let data = directory.appendingPathComponent("data")
+        let server = try FieldbookProcess(dataDirectory: data, extraArguments: ["--host", "0.0.0.0", "--tls-cert", certificate, "--tls-key", key])
+        defer { server.terminate() }
+        let answer = try curl(["--cacert", certificate, "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(server.port)/setup"])
+        #expect(answer == "200")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("tls").path))
+    }
+}
