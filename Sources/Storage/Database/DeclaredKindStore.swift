@@ -33,6 +33,11 @@ struct DeclaredRow<Record: DeclaredKind>: RemovableRecord {
 /// The reads and writes of a kind declared only in Records: what its pages use, the same transaction, change log and
 /// checks as every kind (`RecordKind.check` runs the declared rules and the kind's own check).
 extension AppDatabase {
+    /// The stored record of a kind with a table of its own.
+    public func record<Record: DeclaredRecord>(_ type: Record.Type, id: UUID) throws -> Record {
+        try read { db in try Record.find(db, id: id) }
+    }
+
     public func record<Record: DeclaredKind>(_ type: Record.Type, id: UUID) throws -> Record {
         try read { db in try DeclaredRow<Record>.find(db, id: id).record }
     }

@@ -69,8 +69,6 @@ enum ActivityPages: FormRecordPages {
 
     static let forms = RecordForm<Activity>(routes: Paths.activities, noun: "Activity")
 
-    static func stored(_ context: PageContext) throws -> Activity { try context.database.activity(id: context.request.uuidParameter()) }
-
     static func submitted(_ request: Request) -> FormSubmission<Activity, ActivityInput> {
         FormSubmission(request, Activity.declaration, findButton: picker.findButton) {
             ActivityInput($0, duration: request.field("duration"), venueIds: request.form.all(picker.field), venuesFrom: request.field("venues_from"))

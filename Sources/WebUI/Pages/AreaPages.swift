@@ -43,12 +43,6 @@ enum AreaPages: FormRecordPages {
 
     static let forms = RecordForm<GeographicArea>(routes: Paths.areas, noun: "Area")
 
-    static func stored(_ context: PageContext) throws -> GeographicArea { try context.database.area(id: context.request.uuidParameter()) }
-
-    static func submitted(_ request: Request) -> FormSubmission<GeographicArea, AreaInput> {
-        FormSubmission(request, GeographicArea.declaration, input: AreaInput.init)
-    }
-
     static func insert(_ input: AreaInput, _ context: PageContext) throws -> GeographicArea { try context.database.createArea(input, by: context.actor) }
 
     static func change(_ area: GeographicArea, _ input: AreaInput, expectedVersion: Int?, _ context: PageContext) throws -> GeographicArea {

@@ -95,8 +95,6 @@ enum ParticipantPages: FormRecordPages {
 
     static let forms = RecordForm<Participant>(routes: Paths.participants, noun: "Participant")
 
-    static func stored(_ context: PageContext) throws -> Participant { try context.database.participant(id: context.request.uuidParameter()) }
-
     static func submitted(_ request: Request) -> Submission {
         FormSubmission(request, Participant.declaration, findButton: picker.findButton) { ParticipantInput($0, movedOn: request.field("moved_on")) }
     }

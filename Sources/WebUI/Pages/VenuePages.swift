@@ -46,12 +46,6 @@ enum VenuePages: FormRecordPages {
 
     static let forms = RecordForm<Venue>(routes: Paths.venues, noun: "Venue")
 
-    static func stored(_ context: PageContext) throws -> Venue { try context.database.venue(id: context.request.uuidParameter()) }
-
-    static func submitted(_ request: Request) -> FormSubmission<Venue, VenueInput> {
-        FormSubmission(request, Venue.declaration, input: VenueInput.init)
-    }
-
     static func insert(_ input: VenueInput, _ context: PageContext) throws -> Venue { try context.database.createVenue(input, by: context.actor) }
 
     static func change(_ venue: Venue, _ input: VenueInput, expectedVersion: Int?, _ context: PageContext) throws -> Venue {

@@ -99,6 +99,23 @@ extension FormRecordPages {
     }
 }
 
+/// A kind's input made from what was typed for its declared fields alone (`AreaInput(_:)`).
+protocol DeclaredInput: CheckableInput {
+    associatedtype Record
+    init(_ texts: FieldTexts<Record>)
+}
+
+extension AreaInput: DeclaredInput {}
+extension VenueInput: DeclaredInput {}
+
+extension FormRecordPages where Record: DeclaredRecord {
+    static func stored(_ context: PageContext) throws -> Record { try context.database.record(Record.self, id: context.request.uuidParameter()) }
+}
+
+extension FormRecordPages where Record: DeclaredRecord, Input: DeclaredInput, Input.Record == Record {
+    static func submitted(_ request: Request) -> FormSubmission<Record, Input> { FormSubmission(request, Record.declaration, input: Input.init) }
+}
+
 extension FormValues {
     /// The texts the form's declared fields show: `blank` for a new record's form.
     func texts(_ declaration: RecordDeclaration<Record>, blank: (String) -> String = { _ in "" }) -> FieldTexts<Record> {
