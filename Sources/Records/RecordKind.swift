@@ -87,6 +87,7 @@ public struct RecordKind: Sendable {
 
     /// Every synced kind, parents before the kinds that refer to them (linking queues them in this order).
     public static let all: [RecordKind] = firstKinds + visitKinds + notificationKinds + photoKinds + mergeKinds
+        + [Note.kind]
 
     /// Every kind's columns that name a participant: what a merge points at the record that stays.
     public static let referencesToParticipants: [(kind: RecordKind, reference: Reference)] = all.flatMap { kind in

@@ -1,5 +1,6 @@
 import Domain
 import HTTPServer
+import Records
 import Storage
 import Surface
 
@@ -82,6 +83,7 @@ enum WebRoutes {
         }
 
         table.records(Paths.visitLists, VisitListPages.self)
+        table.records(Note.self)
         table.get(Paths.printVisitList, .signedIn, VisitListPages.printable)
         table.get(Paths.visitResults, .signedIn, VisitListPages.results)
         table.get(Paths.myVisits, .signedIn, VisitWalkPages.myVisits)

@@ -268,6 +268,7 @@ import Testing
         try writeAVisit(given.database)
         try addAPhoto(given.database)
         try mergeTwo(given.database)
+        _ = try given.database.create(FieldTexts(Note.declaration) { ["noted_on": "2025-03-12", "text": "A note"][$0] ?? "" }, by: .system("test"))
         let creates = try given.database.outboxEntries(limit: 10_000).map(\.change).filter { $0.operation == .create }
         #expect(Set(creates.map(\.entity)) == Set(RecordKind.all.map(\.entity)), "every kind was written")
         for change in creates {

@@ -394,6 +394,7 @@ def create_places(editor):
     form = editor.http.get(f"{editor.base}/activities/{choir}/assignments/new").text
     role = re.search(r'<option value="([0-9a-f-]{36})">', form).group(1)
     editor.post(f"/activities/{choir}/assignments", {"participant_id": ann, "role_id": role}, f"/activities/{choir}/assignments/new")
+    editor.post("/notes/new", {"noted_on": "2024-03-12", "text": "Asked about the Tuesday choir practice", "participant_id": ann})
 
 
 def check_activities(checker, browser, role, empty=False):
@@ -478,6 +479,24 @@ def check_places(checker, browser, role, empty=False):
     checker.page(browser, f"{role}: /areas/new (errors)", post=("/areas/new", {"name": ""}), fill=("/areas/new", {"name": ""}), expect=422)
     bad_venue = {"name": "Hall", "address": "", "latitude": "95"}
     checker.page(browser, f"{role}: /venues/new (errors)", post=("/venues/new", bad_venue), fill=("/venues/new", bad_venue), expect=422)
+
+
+def check_notes(checker, browser, role, empty=False):
+    state = " (empty)" if empty else ""
+    checker.page(browser, f"{role}: /notes{state}", "/notes")
+    if empty:
+        return
+    note = ids(browser.http.get(browser.base + "/notes").text, "/notes")[0]
+    checker.page(browser, f"{role}: note detail", note)
+    if role == "read-only":
+        checker.page(browser, f"{role}: /notes/new (forbidden)", "/notes/new", expect=403)
+        return
+    checker.page(browser, f"{role}: /notes (searched, no match)", "/notes?q=no-such-note")
+    for label, path in (("/notes/new", "/notes/new"), ("note edit", note + "/edit"), ("note delete (confirm)", note + "/delete")):
+        checker.page(browser, f"{role}: {label}", path)
+    if role == "editor":
+        bad = {"noted_on": "12 March", "text": ""}
+        checker.page(browser, f"{role}: /notes/new (errors)", post=("/notes/new", bad), fill=("/notes/new", bad), expect=422)
 
 
 def check_users(checker, browser, role, user=None):
@@ -954,12 +973,14 @@ def main():
                     check_places(checker, browser, role, empty=True)
                     check_participants(checker, browser, role, empty=True)
                     check_activities(checker, browser, role, empty=True)
+                    check_notes(checker, browser, role, empty=True)
                     create_users_and_records(browser)
                     create_places(browser)
                 checker.page(browser, f"{role}: home", "/")
                 check_places(checker, browser, role)
                 check_participants(checker, browser, role)
                 check_activities(checker, browser, role)
+                check_notes(checker, browser, role)
                 check_categories(checker, browser, role, "/activity-types")
                 check_categories(checker, browser, role, "/roles")
                 user = check_users(checker, browser, role, user)

@@ -141,7 +141,7 @@ extension RecordTransaction {
     }
 
     /// Refuses a value naming a record that no longer exists, at the field naming it, with the field's message.
-    private func ensureReferencesExist(of record: some SyncedRecord) throws {
+    func ensureReferencesExist(of record: some SyncedRecord) throws {
         let fields = try record.syncedFields()
         for field in record.recordKind.fields {
             guard let reference = field.reference, let id = UUID.strict(fields.text(field.column)),

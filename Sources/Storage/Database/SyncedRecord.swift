@@ -47,7 +47,9 @@ protocol StoredRecord: SyncedRecord, DeclaredRecord {}
 
 extension StoredRecord {
     var recordKind: RecordKind { Self.kind }
+}
 
+extension DeclaredRecord {
     /// The stored record with this id; `notFound` names the kind as people call it ("This area does not exist").
     static func find(_ db: Database, id: UUID) throws -> Self {
         guard let record = try fetchOne(db, key: id.databaseText) else { throw DomainError.notFound(entity: kind.label.one) }

@@ -32,6 +32,7 @@ enum Migrations {
         migrator.registerMigration("v19-ended-sessions", migrate: addSessionEnd)
         migrator.registerMigration("v20-sync-session-photo-files", migrate: SyncSchema.countPhotoFiles)
         migrator.registerMigration("v21-node-credentials", migrate: NodeCredentialSchema.create)
+        migrator.registerMigration("v22-notes", migrate: NoteSchema.create)
         return migrator
     }
 

@@ -6,7 +6,7 @@ import Storage
 import Surface
 
 /// Activities (Requirement 5): filtered list, detail with venues, history and assignments, forms, completion.
-enum ActivityPages: RecordPages {
+enum ActivityPages: FormRecordPages {
     static let picker = SearchPicker(field: "venue_ids", legend: "Venues", multiple: true, noneLabel: nil, searchField: "venue_search",
                                      searchLabel: "Search venues by name or address to add one", findButton: "find_venues",
                                      buttonLabel: "Find venues")
@@ -67,46 +67,21 @@ enum ActivityPages: RecordPages {
         return context.page("activities/detail", title: activity.name, section: .activities, view: view)
     }
 
-    static func newForm(_ context: inout PageContext) throws -> Response {
-        let activity = Activity.declaration
-        let starting = [activity.column(\.startDate): CalendarDate.today().description, activity.column(\.status): ActivityStatus.planned.rawValue]
-        let texts = FieldTexts(activity) { starting[$0] ?? "" }
-        return try form(&context, activity: nil, texts: texts, values: ActivityInput(texts, duration: "finite", venueIds: []), search: "",
-                        errors: ValidationError())
+    static let forms = RecordForm<Activity>(routes: Paths.activities, noun: "Activity")
+
+    static func submitted(_ request: Request) -> FormSubmission<Activity, ActivityInput> {
+        FormSubmission(request, Activity.declaration, findButton: picker.findButton) {
+            ActivityInput($0, duration: request.field("duration"), venueIds: request.form.all(picker.field), venuesFrom: request.field("venues_from"))
+        }
     }
 
-    static func filledNewForm(_ context: inout PageContext) throws -> Response {
-        let submission = submitted(context.request)
-        return try form(&context, activity: nil, submission, errors: ValidationError())
+    static func insert(_ input: ActivityInput, _ context: PageContext) throws -> Activity { try context.database.createActivity(input, by: context.actor) }
+
+    static func change(_ activity: Activity, _ input: ActivityInput, expectedVersion: Int?, _ context: PageContext) throws -> Activity {
+        try context.database.updateActivity(id: activity.id, input, expectedVersion: expectedVersion, by: context.actor)
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let submission = submitted(context.request)
-        return try forms.create(context, submission) { try context.database.createActivity($0, by: context.actor) }
-            .response { try form(&context, activity: $0, submission, errors: $1, status: $2) }
-    }
-
-    static func editForm(_ context: inout PageContext) throws -> Response {
-        let activity = try context.database.activity(id: context.request.uuidParameter())
-        let venues = try context.database.venueHistory(ofActivity: activity.id).filter { $0.effectiveTo == nil }.map(\.venueId.lowercasedString)
-        let texts = FieldTexts(Activity.declaration, record: activity)
-        let values = ActivityInput(texts, duration: activity.isOngoing ? "ongoing" : "finite", venueIds: venues)
-        return try form(&context, activity: activity, texts: texts, values: values, search: "", errors: ValidationError())
-    }
-
-    static func filledEditForm(_ context: inout PageContext) throws -> Response {
-        let activity = try context.database.activity(id: context.request.uuidParameter())
-        let submission = submitted(context.request)
-        return try form(&context, activity: activity.at(submission.version), submission, errors: ValidationError())
-    }
-
-    static func update(_ context: inout PageContext) throws -> Response {
-        let activity = try context.database.activity(id: context.request.uuidParameter())
-        let submission = submitted(context.request)
-        return try forms.update(context, activity, submission) {
-            try context.database.updateActivity(id: activity.id, $0, expectedVersion: $1, by: context.actor)
-        }.response { try form(&context, activity: $0, submission, errors: $1, status: $2) }
-    }
+    static func remove(_ activity: Activity, _ context: PageContext) throws { try context.database.deleteActivity(id: activity.id, by: context.actor) }
 
     /// `POST /activities/{id}/completion`: marks the activity complete.
     static func complete(_ context: inout PageContext) throws -> Response {
@@ -115,31 +90,15 @@ enum ActivityPages: RecordPages {
                                 flash: "“\(activity.name)” marked complete (ended \(activity.endDate?.display ?? "today")).")
     }
 
-    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
-        let activity = try context.database.activity(id: context.request.uuidParameter())
+    /// Nothing refuses deleting an activity: its assignments and venue records go with it, which the page says.
+    static func deletePage(_ context: inout PageContext, record activity: Activity, status: HTTPStatus) throws -> Response {
         let assignments = try context.database.assignments(ofActivity: activity.id).count
         let periods = try context.database.venueHistory(ofActivity: activity.id).count
         return context.page("activities/delete", title: "Delete “\(activity.name)”", section: .activities, view: [
             "activity": activityView(activity),
             "consequence": "Its \(assignments) \(assignments == 1 ? "assignment" : "assignments") and \(periods) venue \(periods == 1 ? "record" : "records") are deleted with it.",
-        ])
+        ], status: status)
     }
-
-    static func delete(_ context: inout PageContext) throws -> Response {
-        let activity = try context.database.activity(id: context.request.uuidParameter())
-        try context.database.deleteActivity(id: activity.id, by: context.actor)
-        return context.redirect(to: Paths.activities.list(), flash: "Activity “\(activity.name)” deleted.")
-    }
-
-    private typealias Submission = FormSubmission<Activity, ActivityInput>
-
-    private static func submitted(_ request: Request) -> Submission {
-        FormSubmission(request, Activity.declaration, findButton: picker.findButton) {
-            ActivityInput($0, duration: request.field("duration"), venueIds: request.form.all(picker.field), venuesFrom: request.field("venues_from"))
-        }
-    }
-
-    private static let forms = RecordForm<Activity>(routes: Paths.activities, noun: "Activity")
 
     private static let fields: [FormField<Activity>] = [
         FormField(\.name),
@@ -148,16 +107,26 @@ enum ActivityPages: RecordPages {
         FormField(\.endDate, label: "End date (finite activities only)", type: "date", hint: "Must be after the start date"),
     ]
 
-    /// The form as submitted, the picker's search kept.
-    private static func form(_ context: inout PageContext, activity: Activity?, _ submission: Submission, errors: ValidationError,
-                             status: HTTPStatus = .ok) throws -> Response {
-        try form(&context, activity: activity, texts: submission.texts, values: submission.input, search: context.request.field(picker.searchField),
-                 errors: errors, status: status)
+    /// A new activity starts today, planned, finite; a stored one shows the venues it is held at now; a submission
+    /// keeps the picker's search.
+    static func form(_ context: inout PageContext, record activity: Activity?, _ values: FormValues<Activity, ActivityInput>,
+                     errors: ValidationError, status: HTTPStatus) throws -> Response {
+        let declaration = Activity.declaration
+        let starting = [declaration.column(\.startDate): CalendarDate.today().description, declaration.column(\.status): ActivityStatus.planned.rawValue]
+        let texts = values.texts(declaration) { starting[$0] ?? "" }
+        let (input, search): (ActivityInput, String) = switch values {
+        case .blank: (ActivityInput(texts, duration: "finite", venueIds: []), "")
+        case .stored(let stored):
+            (ActivityInput(texts, duration: stored.isOngoing ? "ongoing" : "finite",
+                           venueIds: try context.database.venueHistory(ofActivity: stored.id).filter { $0.effectiveTo == nil }.map(\.venueId.lowercasedString)), "")
+        case .submitted(let submission): (submission.input, context.request.field(picker.searchField))
+        }
+        return try form(&context, activity: activity, texts: texts, values: input, search: search, errors: errors, status: status)
     }
 
     /// `texts`: what was typed for the activity's own fields; `values`: the input they make with the form's own fields.
     private static func form(_ context: inout PageContext, activity: Activity?, texts: FieldTexts<Activity>, values: ActivityInput, search: String,
-                             errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
+                             errors: ValidationError, status: HTTPStatus) throws -> Response {
         var form = FormView(errors: errors)
         form.anchors["duration"] = "duration-finite"
         form.inputs(fields, of: Activity.declaration, typed: texts)

@@ -6,7 +6,7 @@ import Storage
 import Surface
 
 /// Geographic areas (Requirement 6B): the hierarchy as nested lists, detail with statistics, forms, deletion rules.
-enum AreaPages: RecordPages {
+enum AreaPages: FormRecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let tree = try context.database.areaTree()
         return context.page("areas/list", title: "Geographic areas", section: .areas,
@@ -41,57 +41,17 @@ enum AreaPages: RecordPages {
         return context.page("areas/detail", title: area.name, section: .areas, view: view)
     }
 
-    static func newForm(_ context: inout PageContext) throws -> Response {
-        let parent = context.request.query["parent"] ?? ""
-        let texts = FieldTexts(GeographicArea.declaration) { $0 == GeographicArea.declaration.column(\.parentId) ? parent : "" }
-        return try form(&context, area: nil, texts: texts, errors: ValidationError())
+    static let forms = RecordForm<GeographicArea>(routes: Paths.areas, noun: "Area")
+
+    static func insert(_ input: AreaInput, _ context: PageContext) throws -> GeographicArea { try context.database.createArea(input, by: context.actor) }
+
+    static func change(_ area: GeographicArea, _ input: AreaInput, expectedVersion: Int?, _ context: PageContext) throws -> GeographicArea {
+        try context.database.updateArea(id: area.id, input, expectedVersion: expectedVersion, by: context.actor)
     }
 
-    static func filledNewForm(_ context: inout PageContext) throws -> Response {
-        try form(&context, area: nil, texts: submitted(context.request).texts, errors: ValidationError())
-    }
+    static func remove(_ area: GeographicArea, _ context: PageContext) throws { try context.database.deleteArea(id: area.id, by: context.actor) }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let submission = submitted(context.request)
-        return try forms.create(context, submission) { try context.database.createArea($0, by: context.actor) }
-            .response { try form(&context, area: $0, texts: submission.texts, errors: $1, status: $2) }
-    }
-
-    static func editForm(_ context: inout PageContext) throws -> Response {
-        let area = try context.database.area(id: context.request.uuidParameter())
-        return try form(&context, area: area, texts: FieldTexts(GeographicArea.declaration, record: area), errors: ValidationError())
-    }
-
-    static func filledEditForm(_ context: inout PageContext) throws -> Response {
-        let area = try context.database.area(id: context.request.uuidParameter())
-        let submission = submitted(context.request)
-        return try form(&context, area: area.at(submission.version), texts: submission.texts, errors: ValidationError())
-    }
-
-    static func update(_ context: inout PageContext) throws -> Response {
-        let area = try context.database.area(id: context.request.uuidParameter())
-        let submission = submitted(context.request)
-        return try forms.update(context, area, submission) {
-            try context.database.updateArea(id: area.id, $0, expectedVersion: $1, by: context.actor)
-        }.response { try form(&context, area: $0, texts: submission.texts, errors: $1, status: $2) }
-    }
-
-    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
-        let area = try context.database.area(id: context.request.uuidParameter())
-        return try deletePage(&context, area: area, status: .ok)
-    }
-
-    static func delete(_ context: inout PageContext) throws -> Response {
-        let area = try context.database.area(id: context.request.uuidParameter())
-        do {
-            try context.database.deleteArea(id: area.id, by: context.actor)
-            return context.redirect(to: Paths.areas.list(), flash: "Area “\(area.name)” deleted.")
-        } catch DomainError.stillReferenced {
-            return try deletePage(&context, area: area, status: .conflict)
-        }
-    }
-
-    private static func deletePage(_ context: inout PageContext, area: GeographicArea, status: HTTPStatus) throws -> Response {
+    static func deletePage(_ context: inout PageContext, record area: GeographicArea, status: HTTPStatus) throws -> Response {
         let references = try context.database.areaReferences(id: area.id)
         var view: TemplateView = ["area": areaView(area)]
         if references.isEmpty {
@@ -107,14 +67,11 @@ enum AreaPages: RecordPages {
         return context.page("areas/delete", title: title, section: .areas, view: view, status: status)
     }
 
-    private static let forms = RecordForm<GeographicArea>(routes: Paths.areas, noun: "Area")
-
-    private static func submitted(_ request: Request) -> FormSubmission<GeographicArea, AreaInput> {
-        FormSubmission(request, GeographicArea.declaration, input: AreaInput.init)
-    }
-
-    private static func form(_ context: inout PageContext, area: GeographicArea?, texts: FieldTexts<GeographicArea>, errors: ValidationError,
-                             status: HTTPStatus = .ok) throws -> Response {
+    /// A new area's form starts inside the area whose page offered it (`?parent=`).
+    static func form(_ context: inout PageContext, record area: GeographicArea?, _ values: FormValues<GeographicArea, AreaInput>,
+                     errors: ValidationError, status: HTTPStatus) throws -> Response {
+        let parent = context.request.query["parent"] ?? ""
+        let texts = values.texts(GeographicArea.declaration) { $0 == GeographicArea.declaration.column(\.parentId) ? parent : "" }
         let excluded = try area.map { try context.database.areaTree(below: $0.id) } ?? []
         let parents = try context.database.areaTree().filter { !excluded.contains($0.area.id) }
         var form = FormView(errors: errors)

@@ -6,7 +6,7 @@ import Storage
 import Surface
 
 /// Participants (Requirement 4): searchable list, detail with address history and assignments, forms with a venue picker.
-enum ParticipantPages: RecordPages {
+enum ParticipantPages: FormRecordPages {
     static let picker = SearchPicker(field: Participant.declaration.column(\.homeVenueId), legend: "Home venue", multiple: false, noneLabel: "No home venue",
                                      searchField: "venue_search", searchLabel: "Search venues by name or address",
                                      findButton: "find_venues", buttonLabel: "Find venues")
@@ -93,51 +93,33 @@ enum ParticipantPages: RecordPages {
         return context.page("participants/detail", title: participant.name, section: .participants, view: view)
     }
 
-    static func newForm(_ context: inout PageContext) throws -> Response {
-        try form(&context, participant: nil, texts: FieldTexts(Participant.declaration) { _ in "" }, movedOn: "", search: "", errors: ValidationError())
+    static let forms = RecordForm<Participant>(routes: Paths.participants, noun: "Participant")
+
+    static func submitted(_ request: Request) -> Submission {
+        FormSubmission(request, Participant.declaration, findButton: picker.findButton) { ParticipantInput($0, movedOn: request.field("moved_on")) }
     }
 
-    static func filledNewForm(_ context: inout PageContext) throws -> Response {
-        let submission = submitted(context.request)
-        return try form(&context, participant: nil, submission, errors: ValidationError())
+    static func insert(_ input: ParticipantInput, _ context: PageContext) throws -> Participant {
+        try context.database.createParticipant(input, by: context.actor)
     }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let submission = submitted(context.request)
-        if let check = try duplicateCheck(&context, participant: nil, submission) { return check }
-        return try forms.create(context, submission) { try context.database.createParticipant($0, by: context.actor) }
-            .response { try form(&context, participant: $0, submission, errors: $1, status: $2) }
+    static func change(_ participant: Participant, _ input: ParticipantInput, expectedVersion: Int?, _ context: PageContext) throws -> Participant {
+        try context.database.updateParticipant(id: participant.id, input, expectedVersion: expectedVersion, by: context.actor)
     }
 
-    static func editForm(_ context: inout PageContext) throws -> Response {
-        let participant = try context.database.participant(id: context.request.uuidParameter())
-        return try form(&context, participant: participant, texts: FieldTexts(Participant.declaration, record: participant), movedOn: "",
-                        search: "", errors: ValidationError())
+    static func remove(_ participant: Participant, _ context: PageContext) throws {
+        try context.database.deleteParticipant(id: participant.id, by: context.actor)
     }
 
-    static func filledEditForm(_ context: inout PageContext) throws -> Response {
-        let participant = try context.database.participant(id: context.request.uuidParameter())
-        let submission = submitted(context.request)
-        return try form(&context, participant: participant.at(submission.version), submission, errors: ValidationError())
-    }
+    static func deleted(_ participant: Participant) -> String { "Participant \(participant.name) deleted." }
 
-    static func update(_ context: inout PageContext) throws -> Response {
-        let participant = try context.database.participant(id: context.request.uuidParameter())
-        let submission = submitted(context.request)
-        if let check = try duplicateCheck(&context, participant: participant, submission) { return check }
-        return try forms.update(context, participant, submission) {
-            try context.database.updateParticipant(id: participant.id, $0, expectedVersion: $1, by: context.actor)
-        }.response { try form(&context, participant: $0, submission, errors: $1, status: $2) }
-    }
-
-    /// The button that saves despite the people `duplicateCheck` showed.
+    /// The button that saves despite the people `beforeSaving` showed.
     static let saveAnyway = "save_anyway"
 
     /// Before a participant is saved with a new name or email: people already recorded who may be them (the same email,
     /// or the same name with accents and case ignored) are shown above the form, typed values kept (409), until the
     /// person chooses Save anyway. nil: nothing to show, save as usual.
-    private static func duplicateCheck(_ context: inout PageContext, participant: Participant?,
-                                       _ submission: Submission) throws -> Response? {
+    static func beforeSaving(_ context: inout PageContext, record participant: Participant?, _ submission: Submission) throws -> Response? {
         let request = context.request
         guard submission.intent == .save, request.field(saveAnyway) != "1" else { return nil }
         let input = submission.input
@@ -149,33 +131,21 @@ enum ParticipantPages: RecordPages {
         let matches = try context.database.possibleDuplicates(of: input, excluding: participant?.id)
         guard !matches.isEmpty else { return nil }
         // Save anyway must still refuse to overwrite a change someone else saved meanwhile.
-        return try form(&context, participant: participant?.at(submission.version), submission, errors: ValidationError(), duplicates: matches,
-                        status: .conflict)
+        return try form(&context, participant: participant?.at(submission.version), .submitted(submission), errors: ValidationError(),
+                        duplicates: matches, status: .conflict)
     }
 
-    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
-        let participant = try context.database.participant(id: context.request.uuidParameter())
+    /// Nothing refuses deleting a participant: their assignments go with them, which the page says.
+    static func deletePage(_ context: inout PageContext, record participant: Participant, status: HTTPStatus) throws -> Response {
         let count = try context.database.assignments(of: participant.id).count
         return context.page("participants/delete", title: "Delete \(participant.name)", section: .participants, view: [
             "participant": participantView(participant),
             "assignment_text": count == 0 ? "They have no assignments." : count == 1 ? "Their 1 assignment will be removed too."
                 : "Their \(count) assignments will be removed too.",
-        ])
+        ], status: status)
     }
 
-    static func delete(_ context: inout PageContext) throws -> Response {
-        let participant = try context.database.participant(id: context.request.uuidParameter())
-        try context.database.deleteParticipant(id: participant.id, by: context.actor)
-        return context.redirect(to: Paths.participants.list(), flash: "Participant \(participant.name) deleted.")
-    }
-
-    private typealias Submission = FormSubmission<Participant, ParticipantInput>
-
-    private static func submitted(_ request: Request) -> Submission {
-        FormSubmission(request, Participant.declaration, findButton: picker.findButton) { ParticipantInput($0, movedOn: request.field("moved_on")) }
-    }
-
-    private static let forms = RecordForm<Participant>(routes: Paths.participants, noun: "Participant")
+    typealias Submission = FormSubmission<Participant, ParticipantInput>
 
     /// The inputs of the participant's own fields; the home venue is chosen with `picker`.
     private static let fields: [FormField<Participant>] = [
@@ -185,15 +155,17 @@ enum ParticipantPages: RecordPages {
         FormField(\.notes, hint: "Up to \(ParticipantInput.maxNotesLength) characters"),
     ]
 
-    /// The form as submitted, the picker's search kept.
-    private static func form(_ context: inout PageContext, participant: Participant?, _ submission: Submission, errors: ValidationError,
-                             duplicates: [PossibleDuplicate] = [], status: HTTPStatus = .ok) throws -> Response {
-        try form(&context, participant: participant, texts: submission.texts, movedOn: submission.input.movedOn,
-                 search: context.request.field(picker.searchField), errors: errors, duplicates: duplicates, status: status)
+    static func form(_ context: inout PageContext, record participant: Participant?, _ values: FormValues<Participant, ParticipantInput>,
+                     errors: ValidationError, status: HTTPStatus) throws -> Response {
+        try form(&context, participant: participant, values, errors: errors, status: status)
     }
 
-    private static func form(_ context: inout PageContext, participant: Participant?, texts: FieldTexts<Participant>, movedOn: String,
-                             search: String, errors: ValidationError, duplicates: [PossibleDuplicate] = [], status: HTTPStatus = .ok) throws -> Response {
+    /// The picker's search and the date a new home applies from are kept from a submission.
+    private static func form(_ context: inout PageContext, participant: Participant?, _ values: FormValues<Participant, ParticipantInput>,
+                             errors: ValidationError, duplicates: [PossibleDuplicate] = [], status: HTTPStatus) throws -> Response {
+        let texts = values.texts(Participant.declaration)
+        var (movedOn, search) = ("", "")
+        if case .submitted(let submission) = values { (movedOn, search) = (submission.input.movedOn, context.request.field(picker.searchField)) }
         var form = FormView(errors: errors)
         form.inputs(fields, of: Participant.declaration, typed: texts)
         form.input("moved_on", label: "Home venue applies from", value: movedOn, type: "date",

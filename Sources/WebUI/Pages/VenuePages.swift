@@ -6,7 +6,7 @@ import Storage
 import Surface
 
 /// Venues (Requirement 6A): searchable list, detail with who meets and lives there, forms, deletion rules.
-enum VenuePages: RecordPages {
+enum VenuePages: FormRecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
         let query = try VenueQuery(reading: LenientListReader(request))
@@ -44,56 +44,17 @@ enum VenuePages: RecordPages {
         return context.page("venues/detail", title: venue.name, section: .venues, view: view)
     }
 
-    static func newForm(_ context: inout PageContext) throws -> Response {
-        let area = context.request.query["area"] ?? ""
-        let texts = FieldTexts(Venue.declaration) { $0 == Venue.declaration.column(\.areaId) ? area : "" }
-        return try form(&context, venue: nil, texts: texts, errors: ValidationError())
+    static let forms = RecordForm<Venue>(routes: Paths.venues, noun: "Venue")
+
+    static func insert(_ input: VenueInput, _ context: PageContext) throws -> Venue { try context.database.createVenue(input, by: context.actor) }
+
+    static func change(_ venue: Venue, _ input: VenueInput, expectedVersion: Int?, _ context: PageContext) throws -> Venue {
+        try context.database.updateVenue(id: venue.id, input, expectedVersion: expectedVersion, by: context.actor)
     }
 
-    static func filledNewForm(_ context: inout PageContext) throws -> Response {
-        try form(&context, venue: nil, texts: submitted(context.request).texts, errors: ValidationError())
-    }
+    static func remove(_ venue: Venue, _ context: PageContext) throws { try context.database.deleteVenue(id: venue.id, by: context.actor) }
 
-    static func create(_ context: inout PageContext) throws -> Response {
-        let submission = submitted(context.request)
-        return try forms.create(context, submission) { try context.database.createVenue($0, by: context.actor) }
-            .response { try form(&context, venue: $0, texts: submission.texts, errors: $1, status: $2) }
-    }
-
-    static func editForm(_ context: inout PageContext) throws -> Response {
-        let venue = try context.database.venue(id: context.request.uuidParameter())
-        return try form(&context, venue: venue, texts: FieldTexts(Venue.declaration, record: venue), errors: ValidationError())
-    }
-
-    static func filledEditForm(_ context: inout PageContext) throws -> Response {
-        let venue = try context.database.venue(id: context.request.uuidParameter())
-        let submission = submitted(context.request)
-        return try form(&context, venue: venue.at(submission.version), texts: submission.texts, errors: ValidationError())
-    }
-
-    static func update(_ context: inout PageContext) throws -> Response {
-        let venue = try context.database.venue(id: context.request.uuidParameter())
-        let submission = submitted(context.request)
-        return try forms.update(context, venue, submission) {
-            try context.database.updateVenue(id: venue.id, $0, expectedVersion: $1, by: context.actor)
-        }.response { try form(&context, venue: $0, texts: submission.texts, errors: $1, status: $2) }
-    }
-
-    static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
-        try deletePage(&context, venue: try context.database.venue(id: context.request.uuidParameter()), status: .ok)
-    }
-
-    static func delete(_ context: inout PageContext) throws -> Response {
-        let venue = try context.database.venue(id: context.request.uuidParameter())
-        do {
-            try context.database.deleteVenue(id: venue.id, by: context.actor)
-            return context.redirect(to: Paths.venues.list(), flash: "Venue “\(venue.name)” deleted.")
-        } catch DomainError.stillReferenced {
-            return try deletePage(&context, venue: venue, status: .conflict)
-        }
-    }
-
-    private static func deletePage(_ context: inout PageContext, venue: Venue, status: HTTPStatus) throws -> Response {
+    static func deletePage(_ context: inout PageContext, record venue: Venue, status: HTTPStatus) throws -> Response {
         let references = try context.database.venueReferenceCounts(id: venue.id)
         var view: TemplateView = ["venue": venueView(venue)]
         if references.total == 0 {
@@ -110,20 +71,17 @@ enum VenuePages: RecordPages {
         return context.page("venues/delete", title: title, section: .venues, view: view, status: status)
     }
 
-    private static let forms = RecordForm<Venue>(routes: Paths.venues, noun: "Venue")
-
-    private static func submitted(_ request: Request) -> FormSubmission<Venue, VenueInput> {
-        FormSubmission(request, Venue.declaration, input: VenueInput.init)
-    }
-
     private static let fields: [FormField<Venue>] = [
         FormField(\.name), FormField(\.address),
         FormField(\.latitude, hint: "Decimal degrees, −90 to 90, like 51.5072"),
         FormField(\.longitude, hint: "Decimal degrees, −180 to 180, like -0.1276"),
     ]
 
-    private static func form(_ context: inout PageContext, venue: Venue?, texts: FieldTexts<Venue>, errors: ValidationError,
-                             status: HTTPStatus = .ok) throws -> Response {
+    /// A new venue's form starts in the area whose page offered it (`?area=`).
+    static func form(_ context: inout PageContext, record venue: Venue?, _ values: FormValues<Venue, VenueInput>, errors: ValidationError,
+                     status: HTTPStatus) throws -> Response {
+        let area = context.request.query["area"] ?? ""
+        let texts = values.texts(Venue.declaration) { $0 == Venue.declaration.column(\.areaId) ? area : "" }
         let areas = try context.database.areaTree()
         var form = FormView(errors: errors)
         form.inputs(fields, of: Venue.declaration, typed: texts)

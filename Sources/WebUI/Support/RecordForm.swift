@@ -6,11 +6,7 @@ import Storage
 import Surface
 
 /// A record the pages create and edit with a form.
-protocol FormRecord {
-    var id: UUID { get }
-    var name: String { get }
-    var version: Int { get set }
-}
+typealias FormRecord = NamedRecord
 
 extension FormRecord {
     /// The record as the submitted form was made from it: a form shown again (a refused value, a search) goes on from
@@ -45,6 +41,16 @@ extension AreaInput: CheckableInput { func problems() -> ValidationError { Self.
 extension VenueInput: CheckableInput { func problems() -> ValidationError { Self.problems(validated) } }
 extension ParticipantInput: CheckableInput { func problems() -> ValidationError { Self.problems { try validated() } } }
 extension ActivityInput: CheckableInput { func problems() -> ValidationError { Self.problems { try validated() } } }
+
+/// The typed texts of a kind declared only in Records are its input: its declared rules judge them.
+extension FieldTexts: CheckableInput where Record: DeclaredKind {
+    func problems() -> ValidationError { Self.problems { try Record.kind.check(NoRecords(), UUID(), Record.declaration.values(self)) } }
+}
+
+/// A store holding no records: the rules' verdict as you type reads none (clashes are found when saving).
+private struct NoRecords: RecordLookup {
+    func liveFields(of kind: RecordKind, id: UUID) throws -> [String: JSONValue]? { nil }
+}
 
 /// The form field that asks for the rules' verdict on the values so far, saving nothing (app.js, as you type).
 let checkOnlyField = "check_only"
@@ -93,6 +99,8 @@ struct RecordForm<Record: FormRecord> {
     let routes: RecordRoutes
     /// The record's kind as messages begin ("Venue “Kibera Hall” saved.").
     let noun: String
+    /// The field a stale edit's message is about: the form's first.
+    var staleField = "name"
 
     enum Answer {
         case response(Response)
@@ -138,7 +146,7 @@ struct RecordForm<Record: FormRecord> {
         } catch let errors as ValidationError {
             return .form(edited, errors, .unprocessableContent)
         } catch DomainError.staleVersion {
-            return .form(record, ValidationError.staleEdit(of: noun.lowercased()), .conflict)
+            return .form(record, ValidationError.staleEdit(of: noun.lowercased(), field: staleField), .conflict)
         }
     }
 }

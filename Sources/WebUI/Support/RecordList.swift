@@ -5,10 +5,10 @@ import Surface
 extension PageContext {
     /// A filtered record list: the filter form, one page of rows, whether the filters narrow it, and the page links;
     /// `extra` holds what one list shows besides.
-    func listPage<Item>(_ template: String, title: String, section: Section, filters: FormView, page: ListPage<Item>,
+    func listPage<Item>(_ template: String, title: String, section: Section?, filters: FormView, page: ListPage<Item>,
                         noun: (singular: String, plural: String), filtered: Bool, extra: TemplateView = [:],
                         downloads: RecordRoutes? = nil, row: (Item) -> TemplateFields) -> Response {
-        rememberListView(section)
+        if let section { rememberListView(section) }
         var view = filters.view.merging(extra)
         view["rows"] = page.items.map(row)
         view["has_rows"] = !page.items.isEmpty
