@@ -7,7 +7,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     public let day: Int
 
     /// Parses `YYYY-MM-DD` (spaces around it allowed), refusing impossible days such as 2025-02-30. Reads the bytes:
-    /// a list of 50 activities reads 100 dates, and Foundation's trimming and splitting were 8% of that page's time.
+    /// a list page reads two dates a row, and Foundation's trimming and splitting showed in that page's time.
     public init?(_ text: String) {
         let isDigit = { (byte: UInt8?) in byte.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
         // Spaces around the date (a spreadsheet's cell) are trimmed as any Unicode space; a stored date has none.
@@ -25,7 +25,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Today in the server's time zone (TZ, else /etc/localtime), in the Gregorian calendar. Read from the C library's
     /// local time, the zone Foundation's `TimeZone.current` reads too: `Calendar.current` woke ICU's calendar and zone
-    /// data, held resident from then on, for this one date (issue 15).
+    /// data, held resident from then on, for this one date.
     public static func today(_ now: Date = Date()) -> CalendarDate {
         var seconds = time_t(now.timeIntervalSince1970.rounded(.down))
         var local = tm()

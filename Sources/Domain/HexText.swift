@@ -1,6 +1,6 @@
 extension Sequence<UInt8> {
     /// The bytes in lower-case hexadecimal, two digits each (a SHA-256 as stored, a random token). Written byte by byte:
-    /// `String(format: "%02x")` per byte went through Foundation's formatter 32 times for every page's session lookup.
+    /// `String(format: "%02x")` goes through Foundation's formatter once per byte, and every page looks its session up.
     public var lowercaseHex: String {
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * 2)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The hub's answers written straight to bytes. Serving a first sync, JSONEncoder's generic path (a container and a
-/// dynamic cast per field) took 40% of the hub's time (issue 15). The JSON is what the Codable conformances write,
+/// The hub's answers written straight to bytes: serving a first sync, JSONEncoder's generic path (a container and a
+/// dynamic cast per field) dominated the hub's time. The JSON is what the Codable conformances write,
 /// keys sorted, and those conformances still read it.
 extension ChangePage {
     public var jsonBytes: [UInt8] {
@@ -36,8 +36,8 @@ extension PushResponse {
 }
 
 extension PushRequest {
-    /// What a node sends, written straight to bytes as the Codable conformance writes it (keys sorted). With
-    /// JSONEncoder a node spent about as long encoding a push as the hub spent applying it (issue 15).
+    /// What a node sends, written straight to bytes as the Codable conformance writes it (keys sorted): with
+    /// JSONEncoder, encoding a push cost a node about what applying it costs the hub.
     public var jsonBytes: [UInt8] {
         var json = JSONBytes(capacity: 64 + operations.count * 640)
         json.raw("{\"node_id\":")

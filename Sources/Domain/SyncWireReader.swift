@@ -1,8 +1,8 @@
 import Foundation
 
 /// The sync wire read straight from bytes, the reading side of `JSONBytes`: a hub reads pushes with it, a node the
-/// hub's answers. Pulling a first sync, a node spent more time in JSONDecoder's generic path (a container and a
-/// dynamic cast per field) than in writing the records (issue 15). It reads what the Codable conformances write, in any key order and with any whitespace (a
+/// hub's answers: JSONDecoder's generic path (a container and a dynamic cast per field) cost a node pulling a first
+/// sync more than writing the records. It reads what the Codable conformances write, in any key order and with any whitespace (a
 /// PostgreSQL hub's `jsonb` text has spaces), skips keys it does not know, and fails on anything else.
 public enum SyncWireReader {
     public static func changePage(_ data: Data) throws -> ChangePage {
@@ -99,10 +99,7 @@ struct JSONByteReader {
         try object { reader, key in
             switch key {
             case "operation_id": id = try reader.uuid()
-            case "operation":
-                let text = try reader.string()
-                guard let known = ChangeOperation(rawValue: text) else { throw reader.error("unknown operation “\(text)”") }
-                operation = known
+            case "operation": operation = try reader.choice("operation")
             case "entity": entity = try reader.string()
             case "entity_id": entityId = try reader.uuid()
             case "fields": fields = try reader.fields()
@@ -166,10 +163,7 @@ struct JSONByteReader {
         try object { reader, key in
             switch key {
             case "operation_id": id = try reader.uuid()
-            case "outcome":
-                let text = try reader.string()
-                guard let known = SyncOutcome(rawValue: text) else { throw reader.error("unknown outcome “\(text)”") }
-                outcome = known
+            case "outcome": outcome = try reader.choice("outcome")
             case "reason": reason = try reader.nullable { try $0.string() }
             case "losing_fields": losing = try reader.array { try $0.losingField() }
             case "current": current = try reader.recordState()
@@ -262,6 +256,13 @@ struct JSONByteReader {
         let text = try string()
         guard let id = UUID(uuidString: text) else { throw error("not an id: \(text)") }
         return id
+    }
+
+    /// One of `Choice`'s raw values; `noun` names it in the error for any other text.
+    mutating func choice<Choice: RawRepresentable>(_ noun: String) throws -> Choice where Choice.RawValue == String {
+        let text = try string()
+        guard let known = Choice(rawValue: text) else { throw error("unknown \(noun) “\(text)”") }
+        return known
     }
 
     mutating func string() throws -> String {

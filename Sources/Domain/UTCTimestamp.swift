@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads the one timestamp shape Fieldbook writes, `2026-11-24T09:30:00.123Z`, without a formatter: parsing each
-/// operation's `created_at` through ISO8601DateFormatter was an eighth of a hub's time taking a push (issue 15).
+/// operation's `created_at` through ISO8601DateFormatter weighed on a hub taking a push.
 /// Anything else (an offset, a leap second, a day a month does not have, a year before 1600, which Foundation counts
 /// in the Julian calendar) is left to the formatter: nil here.
 enum UTCTimestamp {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Writes timestamps in UTC without a formatter, in the three shapes Fieldbook uses. A formatter cost microseconds per
-/// timestamp, and Foundation's woke ICU's calendar and time zone data, held resident from then on (issue 15).
+/// Writes timestamps in UTC without a formatter, in the three shapes Fieldbook uses: a formatter is slow per
+/// timestamp, and Foundation's wakes ICU's calendar and time zone data, held resident from then on.
 public enum TimestampText {
     public enum Shape: Sendable {
         /// GRDB's stored text, `2026-11-24 09:30:00.123`: what SQLite holds (`Date.storedText`).

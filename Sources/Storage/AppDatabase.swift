@@ -27,12 +27,12 @@ public final class AppDatabase: Sendable {
     /// The most the writer connection's page cache may hold, in KiB (SQLite's default is 2,000).
     static let writerCacheKiB = 64 * 1024
     /// The most each reader connection's page cache may hold, in KiB: the pages lists and searches read again and again
-    /// (`participants?page=1000` walks 50,000 entries of a 6 MB index: 1,000 requests/s with SQLite's 2 MB, 2,000 with 8).
+    /// (a deep page of a list walks much of its sort index, which SQLite's default cache does not hold).
     static let readerCacheKiB = 8 * 1024
 
     /// Frees what SQLite's page caches hold (after a large sync or import, so an idle node does not keep it resident),
-    /// and hands the freed heap back to the system: glibc keeps freed memory for reuse otherwise, and an import of
-    /// 100,000 rows left about 120 MB resident after it had ended.
+    /// and hands the freed heap back to the system: glibc keeps freed memory for reuse otherwise, so a large import
+    /// would stay resident after it had ended.
     public func releaseMemory() {
         pool.releaseMemory()
         Self.trimHeap?(0)

@@ -3,8 +3,8 @@ import Foundation
 
 /// One HTTP request through libcurl's easy interface, on the calling thread: the only code that calls libcurl.
 ///
-/// Why not URLSession: on Linux it drives libcurl through dispatch sources, and while pushing a node spent more CPU
-/// waking its dispatch threads than on anything else (README, Benchmarks). Connections stay open between requests: a
+/// Why not URLSession: on Linux it drives libcurl through dispatch sources, and a node pushing spent more CPU waking
+/// its dispatch threads than on anything else. Connections stay open between requests: a
 /// finished handle waits in a pool, and libcurl reuses its connection to the same hub.
 enum CurlTransfer {
     struct Answer {

@@ -125,7 +125,7 @@ public struct HubClient: Sendable {
         do { return try decoder.decode(T.self, from: data) } catch { throw HubError.badResponse("\(T.self): \(error)") }
     }
 
-    /// The wire's big answers (change pages, push results) are read by `SyncWireReader`, several times faster than JSONDecoder (scripts/benchmark-libraries.sh wire).
+    /// The wire's big answers (change pages, push results) are read by `SyncWireReader`, which is faster than JSONDecoder (scripts/benchmark-libraries.sh wire).
     private func read<T>(_ data: Data, _ reader: (Data) throws -> T) throws -> T {
         do { return try reader(data) } catch { throw HubError.badResponse("\(T.self): \(error)") }
     }

@@ -176,50 +176,16 @@ public struct ImportedRow: Sendable, Equatable {
     }
 }
 
-/// Each value the file gives replaces the stored one; an empty cell keeps what is stored.
-private func chosen(_ file: String, over stored: String) -> String { file.isEmpty ? stored : file }
-
 extension ImportedRow {
-    /// What the participant form would be sent, the home venue given as an id (resolved beforehand from a name).
-    public func participantInput(homeVenueId: String) -> ParticipantInput {
-        ParticipantInput(name: name, email: self[.email], phone: self[.phone], notes: self[.notes], homeVenueId: homeVenueId)
-    }
-
-    /// The row's values merged over a stored participant's.
-    public func participantInput(over stored: ParticipantInput, homeVenueId: String) -> ParticipantInput {
-        ParticipantInput(name: chosen(name, over: stored.name), email: chosen(self[.email], over: stored.email),
-                         phone: chosen(self[.phone], over: stored.phone), notes: chosen(self[.notes], over: stored.notes),
-                         homeVenueId: chosen(homeVenueId, over: stored.homeVenueId))
-    }
-
-    /// What the venue form would be sent; the type may be its label ("Public building") or its code.
-    public func venueInput(areaId: String) -> VenueInput {
-        VenueInput(name: self[.name], address: self[.address], areaId: areaId, latitude: self[.latitude], longitude: self[.longitude],
-                   venueType: Self.code(self[.venueType], VenueType.allCases.map { ($0.rawValue, $0.label) }))
-    }
-
-    public func venueInput(over stored: VenueInput, areaId: String) -> VenueInput {
-        let file = venueInput(areaId: areaId)
-        return VenueInput(name: chosen(file.name, over: stored.name), address: chosen(file.address, over: stored.address),
-                          areaId: chosen(areaId, over: stored.areaId), latitude: chosen(file.latitude, over: stored.latitude),
-                          longitude: chosen(file.longitude, over: stored.longitude), venueType: chosen(file.venueType, over: stored.venueType))
-    }
-
-    /// What the activity form would be sent: finite when the row has an end date; the status may be its label.
-    public func activityInput(typeId: String, venueIds: [String]) -> ActivityInput {
-        ActivityInput(name: self[.name], description: self[.description], typeId: typeId, startDate: self[.startDate],
-                      duration: self[.endDate].isEmpty ? "ongoing" : "finite", endDate: self[.endDate],
-                      status: Self.code(self[.status], ActivityStatus.allCases.map { ($0.rawValue, $0.label) }), venueIds: venueIds)
-    }
-
-    /// The row merged over a stored activity's values; a row's venues replace the stored ones, none keeps them.
-    public func activityInput(over stored: ActivityInput, typeId: String, venueIds: [String]) -> ActivityInput {
-        let file = activityInput(typeId: typeId, venueIds: venueIds)
-        let end = chosen(file.endDate, over: stored.endDate)
-        return ActivityInput(name: chosen(file.name, over: stored.name), description: chosen(file.description, over: stored.description),
-                             typeId: chosen(typeId, over: stored.typeId), startDate: chosen(file.startDate, over: stored.startDate),
-                             duration: end.isEmpty ? "ongoing" : "finite", endDate: end, status: chosen(file.status, over: stored.status),
-                             venueIds: venueIds.isEmpty ? stored.venueIds : venueIds)
+    /// The row's value for `field` as the kind's form would be sent it: the name (or first and last names joined), and
+    /// a choice written as its label (“Public building”) as its code.
+    public func formText(_ field: ImportField) -> String {
+        switch field {
+        case .name: name
+        case .venueType: Self.code(self[field], VenueType.allCases.map { ($0.rawValue, $0.label) })
+        case .status: Self.code(self[field], ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
+        default: self[field]
+        }
     }
 
     /// A choice written as its code or its label, case and spaces ignored, as its code; anything else as written (the

@@ -1,4 +1,4 @@
-/// What a notification tells (organizer Requirement 12, issue 13). Each kind is one rule that turns an event into
+/// What a notification tells (organizer Requirement 12). Each kind is one rule that turns an event into
 /// notifications; a person may turn any kind off in their preferences.
 public enum NotificationKind: String, Sendable, CaseIterable, Codable {
     case visitListAssigned = "visit_list_assigned"

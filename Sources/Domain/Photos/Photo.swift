@@ -53,7 +53,7 @@ public struct PhotoImage: Sendable, Equatable {
     }
 }
 
-/// A photo of a participant, a venue or an activity (issue 14). Its caption is the image's alternative text.
+/// A photo of a participant, a venue or an activity. Its caption is the image's alternative text.
 public struct Photo: Sendable, Equatable, Identifiable {
     public var id: UUID
     public var subject: PhotoSubject

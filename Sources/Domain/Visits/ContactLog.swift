@@ -1,6 +1,6 @@
 import Foundation
 
-/// What happened at a stop (issue 12).
+/// What happened at a stop.
 public enum ContactResult: String, Sendable, CaseIterable, Codable {
     case met = "MET", notHome = "NOT_HOME", refused = "REFUSED", movedAway = "MOVED_AWAY", wrongAddress = "WRONG_ADDRESS"
     case followUp = "FOLLOW_UP", other = "OTHER"

@@ -7,7 +7,7 @@ public enum StopSource: String, Sendable, CaseIterable, Codable {
     public var label: String { self == .participants ? "Participants at their homes" : "Venues" }
 }
 
-/// The filter a visit list is built from (issue 12). Every condition given must hold; none given means every
+/// The filter a visit list is built from. Every condition given must hold; none given means every
 /// participant with a home (or every venue).
 public struct StopFilter: Sendable, Equatable {
     public var source: StopSource

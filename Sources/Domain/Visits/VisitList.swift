@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a visit list stands (issue 12): made, being walked, finished.
+/// Where a visit list stands: made, being walked, finished.
 public enum VisitStatus: String, Sendable, CaseIterable, Codable {
     case planned = "PLANNED", inProgress = "IN_PROGRESS", done = "DONE"
 

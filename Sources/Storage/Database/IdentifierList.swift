@@ -1,8 +1,8 @@
 import Domain
 
 /// Many ids as one JSON array, bound as a single parameter and read back with `json_each`: the statement's text is the
-/// same whatever the number of ids, so it is prepared once (`cachedStatement`) rather than once per list, which was a
-/// large part of serving a page of the change log (issue 15).
+/// same whatever the number of ids, so it is prepared once (`cachedStatement`) rather than once per list: preparing
+/// weighs heavily in serving a page of the change log.
 enum IdentifierList {
     /// The ids, for `id IN (\(IdentifierList.values))`.
     static let values = "SELECT value FROM json_each(?)"

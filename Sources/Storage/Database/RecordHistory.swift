@@ -20,7 +20,7 @@ enum RecordHistory {
             """)
     }
 
-    /// Demo data is generated in bulk by one command; a history row for each of its 400,000 records would double the
+    /// Demo data is generated in bulk by one command; a history row for each of its records would double the
     /// file and tell nobody anything.
     static let unrecordedAuthors: Set<String> = [Actor.system("demo-data").recorded]
 
@@ -38,7 +38,7 @@ enum RecordHistory {
                                      origin.rawValue, subject])
     }
 
-    /// Adds what the notifier reads (issue 13): each change's origin and a deleted record's last values.
+    /// Adds what the notifier reads: each change's origin and a deleted record's last values.
     static func addOriginAndSubject(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE record_history ADD COLUMN origin TEXT NOT NULL DEFAULT 'local';

@@ -10,7 +10,7 @@ public struct SyncedDuplicate: Sendable, Equatable {
     public let foundAt: Date
 }
 
-/// Participants another Fieldbook made, checked for possible duplicates here (issue 14). Applying a pull or a push
+/// Participants another Fieldbook made, checked for possible duplicates here. Applying a pull or a push
 /// only queues the newcomers (`duplicate_checks`, in the same transaction, so none is missed after a crash); the
 /// duplicate scout checks them in the background, off the sync's path. A first sync, which copies the hub's records
 /// into an empty Fieldbook, queues nothing, in any of its pages: there is nothing here yet for them to duplicate.
@@ -48,8 +48,8 @@ extension AppDatabase {
         let queued = try read { db in
             try String.fetchAll(db, sql: "SELECT participant_id FROM duplicate_checks ORDER BY queued_at LIMIT ?", arguments: [limit])
         }
-        // Looked up first, written in one transaction: a transaction per newcomer (each a commit to disk) held the
-        // writer 200 times per round, and a hub taking a push waited behind them (issue 15).
+        // Looked up first, written in one transaction: a transaction per newcomer (each a commit to disk) would hold the
+        // writer once per newcomer, and a hub taking a push would wait behind them.
         var checked: [(text: String, matches: [(UUID, PossibleDuplicate)])] = []
         for text in queued {
             // A queued text that is no id (never written by Fieldbook) is only taken off the queue.

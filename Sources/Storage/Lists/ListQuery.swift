@@ -118,12 +118,10 @@ struct ListQuery {
 
     /// Whether a page of a search is cheaper read by walking the sort's index and keeping the rows the search matched,
     /// than by reading every match and sorting them. SQLite picks the second whenever the index narrows, which for a
-    /// common trigram ("son": 3,110 of 100,000 participants) read 3,110 rows to show 50. Walking in order reads about
-    /// (rows skipped + page) × rows ÷ matches index entries, and no row. An entry walked past costs a match read and
-    /// sorted ÷ `entriesPerMatch`: with a `RowIdSet`, 30 to 58 times less in the sqlite3 library alone (deep pages of
-    /// "son" and "sato" on the 100,000-participant demo), and page 20 of "son" (32,000 entries) took the server 2.7 ms of
-    /// CPU walked against 8.6 ms read and sorted; 16 keeps a margin. With `IN` an entry's lookup costs about what a
-    /// match's read does.
+    /// common trigram reads every match to show a page. Walking in order reads about (rows skipped + page) × rows ÷
+    /// matches index entries, and no row. An entry walked past costs a match read and sorted ÷ `entriesPerMatch`
+    /// (measured with a `RowIdSet` on deep pages of common searches, with a margin kept); with `IN` an entry's lookup
+    /// costs about what a match's read does.
     private func readsInSortOrder(_ db: Database, total: Int, request: PageRequest, entriesPerMatch: Double) throws -> Bool {
         guard searchAlone != nil, idJoins.isEmpty, total > 0 else { return false }
         let rows = try RowCounts.count(db, table: baseTable)
@@ -157,7 +155,7 @@ struct ListQuery {
             skipped -= start.offset
         }
         // Cached (per reader connection): every value is bound, so the statements differ only by the filters' and the
-        // sort's shape, a small set; preparing them again for each page cost more than reading 50 rows.
+        // sort's shape, a small set; preparing them again for each page costs more than reading a page of rows.
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(select)\(anchored?.keyset.selected ?? "") FROM (SELECT \(alias).id FROM \(table) \(idJoins) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
             JOIN \(table) ON \(alias).id = page.id \(sortJoins) \(rowJoins) ORDER BY \(order)

@@ -2,8 +2,7 @@ import Foundation
 import GRDB
 
 /// Where the deep pages of a list already read begin, so reading one again, or the next, starts from that row's sort key
-/// instead of stepping over every index entry before it: `participants?page=1000` skipped 49,950 entries of the name
-/// index for each request. An anchor is a row's offset in one list (its filters, their values and its order) and its
+/// instead of stepping over every index entry before it, for each request. An anchor is a row's offset in one list (its filters, their values and its order) and its
 /// sort key, valid at one records version (`AppDatabase.recordsVersion`): any write to a synced table moves the version,
 /// and the anchors of the older version are no longer used.
 final class PageAnchors: @unchecked Sendable {

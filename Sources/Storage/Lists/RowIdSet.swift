@@ -8,10 +8,9 @@ import GRDBSQLite
 ///
 /// A page of a common search is read by walking its sort's index and keeping the matched rows (`ListQuery`). Asked as
 /// `+rowid IN (SELECT rowid FROM <index> WHERE <index> MATCH ?)`, SQLite first puts every match into a temporary b-tree
-/// and then looks each walked entry up in it: for "son" (3,110 of the 100,000 demo participants) 680 µs, and counting
-/// the matches took another 120 µs. `SELECT count(*), fieldbook_rowid_set(rowid) FROM <index> WHERE <index> MATCH ?`
-/// reads the matches once (113 µs) and `fieldbook_rowid_set_contains(?, rowid)`, that set bound, walks the page in
-/// 104 µs (SQLite 3.40, the sqlite3 shell's library, best of five runs of 200).
+/// and then looks each walked entry up in it, and counting the matches reads them a second time.
+/// `SELECT count(*), fieldbook_rowid_set(rowid) FROM <index> WHERE <index> MATCH ?` reads the matches once, and
+/// `fieldbook_rowid_set_contains(?, rowid)`, that set bound, tests each walked entry by one bit.
 ///
 /// The set's bytes: the lowest rowid (8 bytes, this machine's order), then one bit per rowid from it to the highest.
 /// They never leave the process.

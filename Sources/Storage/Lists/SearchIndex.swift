@@ -1,7 +1,7 @@
 import GRDB
 
 /// A trigram full-text index over a table's folded `search_text` (SQLite's FTS5 `trigram` tokenizer), so a search of
-/// three or more characters reads the rows holding it instead of every row (issue 15). A phrase of the folded query
+/// three or more characters reads the rows holding it instead of every row. A phrase of the folded query
 /// matches exactly the rows whose folded text holds it (the text is folded before it is indexed, so the tokenizer's own
 /// case folding has nothing left to fold), so the index decides a search of every field alone; a LIKE still decides
 /// which field matched (a participant's name only) and queries under three characters.

@@ -13,7 +13,7 @@ enum SearchText {
     }
 
     /// Text that is all ASCII folds to its lower case alone, without Foundation, which bridges every string through
-    /// NSString: most names, emails and addresses, and 5% of a node's first sync. Nil for any other text.
+    /// NSString: most names, emails and addresses are ASCII, and a first sync folds every one. Nil for any other text.
     static func foldASCII(_ text: String) -> String? {
         var contiguous = text
         return contiguous.withUTF8 { bytes -> String? in

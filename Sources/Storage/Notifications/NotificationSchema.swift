@@ -2,7 +2,7 @@ import Foundation
 import Records
 import GRDB
 
-/// The tables of notifications (issue 13): the synced notifications and preferences with their change-log triggers,
+/// The tables of notifications: the synced notifications and preferences with their change-log triggers,
 /// the node-local notices sync leaves for the notifier, the hub's list of linked nodes, and the notifier's cursors.
 enum NotificationSchema {
     static func create(_ db: Database) throws {

@@ -1,7 +1,7 @@
 import GRDB
 import Records
 
-/// The tables of photos (issue 14): `photos` holds each photo's metadata and syncs like any record; `photo_files` is
+/// The tables of photos: `photos` holds each photo's metadata and syncs like any record; `photo_files` is
 /// this node's own list of the image files it holds (by SHA-256), which sync consults to move contents by hash.
 enum PhotoSchema {
     static func create(_ db: Database) throws {

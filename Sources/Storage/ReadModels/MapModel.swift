@@ -3,12 +3,12 @@ import Foundation
 import GRDB
 
 /// What the map draws, held in memory and brought up to date from the change log before each read, as the analytics
-/// snapshot is. Reading 20,000 venues and their activities with SQL takes about 170 ms; after an edit the model rereads
-/// the rows the change log names, and any filter set is answered from arrays indexed by number, without hashing ids.
+/// snapshot is: reading every venue and its activities with SQL is too slow for each map request; after an edit the
+/// model rereads the rows the change log names, and any filter set is answered from arrays indexed by number, without
+/// hashing ids.
 ///
-/// Ids are held as UUIDs and activity types as numbers; ids become text only in what a query answers. Held as text,
-/// each id was an allocation of its own and every activity carried its type's id: the model of the
-/// 100,000-participant demo held about 10 MB in every idle server (issue 15).
+/// Ids are held as UUIDs and activity types as numbers; ids become text only in what a query answers, since an id held
+/// as text is an allocation of its own, and the model stays resident in every idle server.
 final class MapModel: @unchecked Sendable {
     private struct Place {
         let id: UUID

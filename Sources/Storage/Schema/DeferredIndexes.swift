@@ -1,14 +1,13 @@
 import GRDB
 import Records
 
-/// A first sync writes the hub's whole community into the node (401,000 rows for the 100,000-participant demo). Kept up
-/// row by row, the synced tables' secondary indexes and search indexes were a third of it: random UUID-keyed entries
-/// into up to six indexes per participant, and every trigram of its search text. The first sync of the demo took
-/// 10.1 s with them kept up and 6.5 s without, and building them once afterwards took 1.9 s (issue 15).
+/// A first sync writes the hub's whole community into the node. Kept up row by row, the synced tables' secondary
+/// indexes and search indexes are a large part of that work: random UUID-keyed entries into up to six indexes per
+/// participant, and every trigram of its search text; building them once afterwards costs far less.
 ///
 /// So the first page of a first sync that has more pages to come drops them, keeping each one's definition in
 /// `settings`, and the last page creates them again from those definitions, in its own transaction (which holds the
-/// writer about 2 s for the demo). A sync session that ends part way, a start of the database (after a crash) and an
+/// writer while it builds). A sync session that ends part way, a start of the database (after a crash) and an
 /// unlink create them too, so they are never missing for longer than one sync session runs. Unique indexes are kept:
 /// they hold the rules local writes are checked against. While the indexes are away, lists are read without them
 /// (slower), and the search index is not kept up: it finds none of the records written meanwhile, and a record edited

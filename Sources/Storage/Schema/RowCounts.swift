@@ -1,8 +1,8 @@
 import GRDB
 
 /// How many rows each record table holds, kept by triggers in the transaction that inserts or deletes, so an unfiltered
-/// list's total and the home page's counts read one row instead of counting up to 100,000 (issue 15: the count was a
-/// third of a list page's time). Filtered totals are still counted.
+/// list's total and the home page's counts read one row instead of counting every row, which weighed heavily in a list
+/// page's time. Filtered totals are still counted.
 ///
 /// A migration that adds a record table calls `addTriggers` for it; `RowCountTests` fails for a kind without them.
 /// Nothing writes these tables with INSERT OR REPLACE, whose implicit deletes would not fire the delete trigger.
@@ -36,8 +36,7 @@ enum RowCounts {
     // MARK: - Rows by the value of a column
 
     /// The columns whose rows are also counted by value, for lists filtered by them alone: `/activities?status=ACTIVE`
-    /// counted 6,179 index entries of the 20,000-activity demo for every page; SQLite's share of that page's samples
-    /// under perf went from 26% to 16% with the count kept (issue 15).
+    /// would otherwise count its index entries for every page.
     static let countedByValue: [(table: String, column: String)] = [("activities", "status")]
 
     /// The `row_counts` entry holding how many rows of `table` have `value` in `column`.

@@ -2,7 +2,7 @@ import Foundation
 import Records
 import GRDB
 
-/// The tables of field visits (issue 12): lists, their stops and the contact logs made at them, with their change-log
+/// The tables of field visits: lists, their stops and the contact logs made at them, with their change-log
 /// triggers (a new kind's triggers come with its own migration; v4 made those of the kinds before it).
 enum VisitSchema {
     static func create(_ db: Database) throws {

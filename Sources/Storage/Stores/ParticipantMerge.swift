@@ -33,7 +33,7 @@ public struct ParticipantMerge: Sendable, Equatable {
 extension AppDatabase {
     /// Groups of participants with the same email (case ignored), then groups with the same name (accents and case
     /// ignored), a page of groups at a time, with their first `shown` members. Records synced in from other nodes are
-    /// grouped like any. Both groupings read an index whole (about 50 ms each for 100,000 participants).
+    /// grouped like any. Both groupings read an index whole.
     public func duplicateGroups(page: PageRequest, shown: Int = 10) throws -> ListPage<DuplicateGroup> {
         try read { db in
             let groups = """

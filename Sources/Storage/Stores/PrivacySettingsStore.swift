@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Records
 
-/// What read-only users see of participants (issue 16): their contact details, their notes, and where they live
+/// What read-only users see of participants: their contact details, their notes, and where they live
 /// (home venue, address history, who lives at a venue, the map's homes layer, people on visit lists). Editors and
 /// administrators see everything: they keep the records. Off by default, because these are personal details.
 /// Node-local: each Fieldbook decides for the people who use it.

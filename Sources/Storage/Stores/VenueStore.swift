@@ -120,13 +120,6 @@ public struct VenueReferenceCounts: Sendable, Equatable {
     /// Stops of visit lists: a list keeps the households it was made for.
     public let visitStops: Int
 
-    public init(residents: Int, addressHistory: Int, activityHistory: Int, visitStops: Int = 0) {
-        self.residents = residents
-        self.addressHistory = addressHistory
-        self.activityHistory = activityHistory
-        self.visitStops = visitStops
-    }
-
     public var total: Int { residents + addressHistory + activityHistory + visitStops }
 
     /// Why the venue cannot be deleted, naming each kind of reference.
@@ -144,8 +137,8 @@ extension VenueReferenceCounts {
     /// What each kind that keeps a venue refers to it by counts.
     init(_ blockers: [Blocker]) {
         func count(_ kind: RecordKind) -> Int { blockers.filter { $0.kind.entity == kind.entity }.map(\.count).reduce(0, +) }
-        self.init(residents: count(Participant.kind), addressHistory: count(PeriodRow.addressKind),
-                  activityHistory: count(PeriodRow.activityVenueKind), visitStops: count(VisitStop.kind))
+        (residents, addressHistory, activityHistory, visitStops) = (count(Participant.kind), count(PeriodRow.addressKind),
+                                                                    count(PeriodRow.activityVenueKind), count(VisitStop.kind))
     }
 }
 

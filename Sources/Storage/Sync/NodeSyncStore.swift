@@ -146,7 +146,7 @@ extension AppDatabase {
     /// last state here; a record with local edits still waiting keeps them (the push settles those). `taking` sees
     /// each state about to be taken. Deletions and accounts are written one at a time, then the other records kind by
     /// kind, each kind in one statement (`RowWriter.putAll`): a deleted record may have left a name free, and a
-    /// statement per record journalled the pages it touched once more for every record (issue 15).
+    /// statement per record would journal the pages it touches once more for every record.
     @discardableResult
     private static func takeHubStates(_ db: Database, _ states: [RecordState],
                                       taking: (RecordKind, RecordState) throws -> Void = { _, _ in }) throws -> [RecordState] {

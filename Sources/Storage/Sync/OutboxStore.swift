@@ -59,7 +59,7 @@ extension AppDatabase {
 
 extension OutboxEntry {
     init(row: Row) {
-        // Written by JSONEncoder as one object of scalars (`ChangeRecorder.record`), read without JSONDecoder (issue 15).
+        // Written by JSONEncoder as one object of scalars (`ChangeRecorder.record`), read without JSONDecoder, whose generic path is slow.
         let fields = (try? SyncWireReader.fields(row["fields"])) ?? [:]
         let before = (try? SyncWireReader.fields(row["before_fields"])) ?? [:]
         self.init(seq: row["seq"], operationId: row.uuid("operation_id"),

@@ -75,7 +75,7 @@ struct ConflictValueText {
         case "password_hash": "Password"
         case "is_disabled": "Disabled"
         case "parent_id": "Parent area"
-        default: (field.hasSuffix("_id") ? String(field.dropLast(3)) : field).replacingOccurrences(of: "_", with: " ").capitalizedFirst
+        default: HistoryView.columnWords(field).capitalizedFirst
         }
     }
 

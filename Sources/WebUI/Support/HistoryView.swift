@@ -24,7 +24,12 @@ enum HistoryView {
 
     /// "activity_type_id" → "activity type", "geographic_area_id" → "area".
     static func fieldName(_ column: String) -> String {
-        let words = (column.hasSuffix("_id") ? String(column.dropLast(3)) : column).replacingOccurrences(of: "_", with: " ")
+        let words = columnWords(column)
         return words == "geographic area" ? "area" : words
+    }
+
+    /// A column's name in words, a reference without its `_id`: "activity_type_id" → "activity type".
+    static func columnWords(_ column: String) -> String {
+        (column.hasSuffix("_id") ? String(column.dropLast(3)) : column).replacingOccurrences(of: "_", with: " ")
     }
 }

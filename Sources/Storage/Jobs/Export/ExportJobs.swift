@@ -2,8 +2,8 @@ import Domain
 import Foundation
 import GRDB
 
-/// An archive prepared in the background (issue 14's "a long export shows progress and can be cancelled"): the
-/// person asks for it, follows its progress, and downloads the finished file, which is kept a day.
+/// An archive prepared in the background, so a long export shows progress and can be cancelled: the person asks for
+/// it, follows its progress, and downloads the finished file, which is kept a day.
 public struct ExportJob: Sendable, Equatable {
     public enum State: String, Sendable {
         case queued, running, done, failed, cancelled

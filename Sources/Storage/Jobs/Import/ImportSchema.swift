@@ -1,4 +1,4 @@
-/// The tables of imports waiting for a person's review (issue 14): node-local, never synced. What an import creates or
+/// The tables of imports waiting for a person's review: node-local, never synced. What an import creates or
 /// changes is written through the record writers like any edit, so only that travels.
 enum ImportSchema {
     static let tables = """

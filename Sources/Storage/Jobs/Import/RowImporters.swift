@@ -19,6 +19,49 @@ protocol RowImporter {
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool
 }
 
+/// An importer whose rows are written as its kind's form input, through the kind's generic writer.
+protocol InputImporter: RowImporter {
+    associatedtype Record: WritableRecord & DeclaredRecord
+    /// What a stored record's form shows beyond its fields (an activity's venues); `Void` for most kinds.
+    associatedtype Extra
+    /// The stored record's texts as its form would show them, with its extra; nil when it is not there.
+    func current(_ db: Database, id: UUID) throws -> (texts: FieldTexts<Record>, extra: Extra)?
+    /// The row's input, merged over `stored` when given, its references checked (refused at their field) and its
+    /// values by the kind's rules.
+    func checkedInput(_ row: ImportedRow, over stored: (texts: FieldTexts<Record>, extra: Extra)?) throws -> Record.Valid
+}
+
+extension InputImporter {
+    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
+        try transaction.create(Record.self, checkedInput(row, over: nil), id: id)
+    }
+
+    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
+        guard let current = try current(transaction.db, id: id) else { return false }
+        try transaction.update(Record.self, id: id, checkedInput(row, over: current), expectedVersion: nil)
+        return true
+    }
+}
+
+extension InputImporter where Extra == Void {
+    func current(_ db: Database, id: UUID) throws -> (texts: FieldTexts<Record>, extra: Void)? {
+        try Record.fetchOne(db, key: id.databaseText).map { (FieldTexts(Record.declaration, record: $0), ()) }
+    }
+}
+
+extension ImportedRow {
+    /// What the kind's form would be sent for the row, by column: each field from the import field of its column's
+    /// name, and each field naming another record from `references` (its id, resolved beforehand from a name or id).
+    /// Over `stored`, each value the file gives replaces the stored one; an empty cell keeps what is stored.
+    func texts<Record>(_ declaration: RecordDeclaration<Record>, references: [String: String],
+                       over stored: FieldTexts<Record>?) -> FieldTexts<Record> {
+        FieldTexts(declaration) { column in
+            let file = references[column] ?? ImportField(rawValue: column).map(formText) ?? ""
+            return file.isEmpty ? stored?[column: column] ?? "" : file
+        }
+    }
+}
+
 extension ImportTarget {
     /// The kind the file's rows are records of.
     var kind: RecordKind {
@@ -126,20 +169,20 @@ private func problems(of check: () throws -> Void, renaming names: [String: Impo
     }
 }
 
-struct ParticipantImporter: RowImporter {
+struct ParticipantImporter: InputImporter {
+    typealias Record = Participant
+    typealias Extra = Void
     let venues: NamedRecords
     let fieldsByColumn = ImportTarget.participants.fieldsByColumn
 
-    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
-        let venue = venues.resolve(row[.homeVenue])
-        let input = try id.flatMap { try current(db, id: $0) }.map { row.participantInput(over: $0, homeVenueId: venue.id) }
-            ?? row.participantInput(homeVenueId: venue.id)
-        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
+    private func input(_ row: ImportedRow, homeVenueId: String, over stored: FieldTexts<Participant>?) -> ParticipantInput {
+        ParticipantInput(row.texts(Participant.declaration, references: [Participant.declaration.column(\.homeVenueId): homeVenueId], over: stored))
     }
 
-    /// A stored participant as the form would show them.
-    private func current(_ db: Database, id: UUID) throws -> ParticipantInput? {
-        try Participant.fetchOne(db, key: id.databaseText).map { ParticipantInput(FieldTexts(Participant.declaration, record: $0)) }
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
+        let venue = venues.resolve(row[.homeVenue])
+        let input = input(row, homeVenueId: venue.id, over: try id.flatMap { try current(db, id: $0) }?.texts)
+        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
@@ -157,15 +200,8 @@ struct ParticipantImporter: RowImporter {
         return nil
     }
 
-    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
-        try transaction.create(Participant.self, row.participantInput(homeVenueId: venues.checked(row[.homeVenue], .homeVenue)).validated(), id: id)
-    }
-
-    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
-        guard let current = try current(transaction.db, id: id) else { return false }
-        let venue = try venues.checked(row[.homeVenue], .homeVenue)
-        try transaction.update(Participant.self, id: id, row.participantInput(over: current, homeVenueId: venue).validated(), expectedVersion: nil)
-        return true
+    func checkedInput(_ row: ImportedRow, over stored: (texts: FieldTexts<Participant>, extra: Void)?) throws -> ParticipantInput.Valid {
+        try input(row, homeVenueId: venues.checked(row[.homeVenue], .homeVenue), over: stored?.texts).validated()
     }
 }
 
@@ -192,7 +228,9 @@ struct KeyedRecords {
 }
 
 /// Venues match by name and address (the same place), or by name alone (possibly the same).
-struct VenueImporter: RowImporter {
+struct VenueImporter: InputImporter {
+    typealias Record = Venue
+    typealias Extra = Void
     let areas: NamedRecords
     private let stored: KeyedRecords
     private let fieldsByColumn = ImportTarget.venues.fieldsByColumn
@@ -205,18 +243,14 @@ struct VenueImporter: RowImporter {
         }
     }
 
-    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
-        let area = areas.resolve(row[.area])
-        let input = try id.flatMap { try current(db, id: $0) }.map { row.venueInput(over: $0, areaId: area.id) } ?? row.venueInput(areaId: area.id)
-        return area.problems(.area) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
+    private func input(_ row: ImportedRow, areaId: String, over stored: FieldTexts<Venue>?) -> VenueInput {
+        VenueInput(row.texts(Venue.declaration, references: [Venue.declaration.column(\.areaId): areaId], over: stored))
     }
 
-    /// A stored venue as the form would show it.
-    private func current(_ db: Database, id: UUID) throws -> VenueInput? {
-        try Venue.fetchOne(db, key: id.databaseText).map {
-            VenueInput(name: $0.name, address: $0.address, areaId: $0.areaId.databaseText, latitude: $0.latitude.map { String($0) } ?? "",
-                       longitude: $0.longitude.map { String($0) } ?? "", venueType: $0.venueType?.rawValue ?? "")
-        }
+    func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
+        let area = areas.resolve(row[.area])
+        let input = input(row, areaId: area.id, over: try id.flatMap { try current(db, id: $0) }?.texts)
+        return area.problems(.area) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
@@ -228,20 +262,16 @@ struct VenueImporter: RowImporter {
         stored.stored(strong: strong, weak: weak)
     }
 
-    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
-        try transaction.create(Venue.self, row.venueInput(areaId: areas.checked(row[.area], .area)).validated(), id: id)
-    }
-
-    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
-        guard let current = try current(transaction.db, id: id) else { return false }
-        let area = try areas.checked(row[.area], .area)
-        try transaction.update(Venue.self, id: id, row.venueInput(over: current, areaId: area).validated(), expectedVersion: nil)
-        return true
+    func checkedInput(_ row: ImportedRow, over stored: (texts: FieldTexts<Venue>, extra: Void)?) throws -> VenueInput.Valid {
+        try input(row, areaId: areas.checked(row[.area], .area), over: stored?.texts).validated()
     }
 }
 
 /// Activities match by name and start date (the same activity), or by name alone (possibly the same).
-struct ActivityImporter: RowImporter {
+struct ActivityImporter: InputImporter {
+    typealias Record = Activity
+    /// The venues it is held at now.
+    typealias Extra = [String]
     let types: NamedRecords
     let venues: NamedRecords
     private let stored: KeyedRecords
@@ -262,21 +292,23 @@ struct ActivityImporter: RowImporter {
         return (resolved.map(\.id), resolved.flatMap { $0.problems(.venues) })
     }
 
+    /// Finite when the merged values have an end date; a row's venues replace the stored ones, none keeps them.
+    private func input(_ row: ImportedRow, typeId: String, venueIds: [String], over stored: (texts: FieldTexts<Activity>, extra: [String])?) -> ActivityInput {
+        let texts = row.texts(Activity.declaration, references: [Activity.declaration.column(\.typeId): typeId], over: stored?.texts)
+        return ActivityInput(texts, duration: texts[\.endDate].isEmpty ? "ongoing" : "finite",
+                             venueIds: venueIds.isEmpty ? stored?.extra ?? [] : venueIds)
+    }
+
     func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
         let type = types.resolve(row[.activityType]), venues = venueIds(row)
-        let ids = venues.ids.filter { !$0.isEmpty }
-        let input = try id.flatMap { try current(db, id: $0) }.map { row.activityInput(over: $0, typeId: type.id, venueIds: ids) }
-            ?? row.activityInput(typeId: type.id, venueIds: ids)
+        let input = input(row, typeId: type.id, venueIds: venues.ids.filter { !$0.isEmpty }, over: try id.flatMap { try current(db, id: $0) })
         return type.problems(.activityType) + venues.problems + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
     }
 
-    /// A stored activity as the form would show it, with the venues it is held at now.
-    private func current(_ db: Database, id: UUID) throws -> ActivityInput? {
+    /// A stored activity's texts, with the venues it is held at now.
+    func current(_ db: Database, id: UUID) throws -> (texts: FieldTexts<Activity>, extra: [String])? {
         guard let stored = try Activity.fetchOne(db, key: id.databaseText) else { return nil }
-        let open = try PeriodRow.open(db, .activity, of: id).map { $0.venueId.databaseText }
-        return ActivityInput(name: stored.name, description: stored.description ?? "", typeId: stored.typeId.databaseText,
-                             startDate: stored.startDate.description, duration: stored.endDate == nil ? "ongoing" : "finite",
-                             endDate: stored.endDate?.description ?? "", status: stored.status.rawValue, venueIds: open)
+        return (FieldTexts(Activity.declaration, record: stored), try PeriodRow.open(db, .activity, of: id).map { $0.venueId.databaseText })
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
@@ -293,16 +325,7 @@ struct ActivityImporter: RowImporter {
         try row.list(.venues).map { try venues.checked($0, .venues) }
     }
 
-    func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
-        let type = try types.checked(row[.activityType], .activityType)
-        try transaction.create(Activity.self, row.activityInput(typeId: type, venueIds: checkedVenues(row)).validated(), id: id)
-    }
-
-    func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
-        guard let current = try current(transaction.db, id: id) else { return false }
-        let type = try types.checked(row[.activityType], .activityType)
-        try transaction.update(Activity.self, id: id, row.activityInput(over: current, typeId: type, venueIds: checkedVenues(row)).validated(),
-                                       expectedVersion: nil)
-        return true
+    func checkedInput(_ row: ImportedRow, over stored: (texts: FieldTexts<Activity>, extra: [String])?) throws -> ActivityInput.Valid {
+        try input(row, typeId: types.checked(row[.activityType], .activityType), venueIds: checkedVenues(row), over: stored).validated()
     }
 }
