@@ -159,6 +159,8 @@ extension String {
 /// The venue's writes: deleting one is refused while anything refers to it (Property 27): no participant lives
 /// there, no activity was ever held there.
 extension Venue: WritableRecord {
+    public static func validated(_ input: VenueInput, as kind: RecordKind) throws -> VenueInput.Valid { try input.validated() }
+
     init(_ valid: VenueInput.Valid, id: UUID, at now: Date) {
         self.init(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
                   longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
