@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Records
 import Storage
+import Surface
 
 /// A record kind's resource: list (paged), read, create, replace, update and delete, with its schemas, from its
 /// declared fields (`shape`) and the generic writer. A kind states only what is its own: its list's filters and order
@@ -69,6 +70,19 @@ struct RecordResource<Record: EditableRecord>: Sendable {
     /// Runs a write, naming the fields its refusal mentions as the body does.
     private func inBodyNames<T>(_ write: () throws -> T) throws -> T {
         do { return try write() } catch let error as ValidationError where !bodyNames.isEmpty { throw error.renamingFields(bodyNames) }
+    }
+}
+
+extension RecordResource where Record: DeclaredRecord, Record.Input: TypedInput, Record.Input.Record == Record {
+    /// The resource of a kind with nothing of its own: its declared fields as they are, written from what the body
+    /// holds for them, every record listed by its first listed field.
+    init(_ type: Record.Type, at collection: RecordCollection) {
+        let shape = APIRecordShape(Record.declaration, id: { $0.id }, version: { $0.version })
+        self.init(kind: Record.kind, routes: APIRecordRoutes(collection), docs: ResourceDocs(Record.kind), shape: shape,
+                  list: { context in
+                      APIResponse.ok(ListEnvelope(try context.database.records(Record.self, page: try context.pageRequest())) { shape.body($0) })
+                  },
+                  input: { body, keep, _, _ in Record.Input(shape.texts(body, keep: keep)) }, body: { record, _ in shape.body(record) })
     }
 }
 
