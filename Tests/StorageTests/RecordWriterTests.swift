@@ -58,6 +58,19 @@ import Testing
                             "create participant_role", "delete participant_role", "delete geographic_area"])
     }
 
+    /// A kind the venue's words do not name still refuses its deletion, in that kind's words, so the delete page never
+    /// offers what the writer would refuse.
+    @Test func aVenueReferredToByAnyOtherKindIsRefusedNamingThatKind() {
+        let memo = RecordKind(entity: "memo", table: "memos", VisitStop.declaration, label: ("memo", "memos"))
+        let counts = VenueReferenceCounts([
+            Blocker(kind: Participant.kind, reference: Reference(Participant.homeVenueColumn, Venue.kind.entity), count: 1),
+            Blocker(kind: memo, reference: Reference("venue_id", Venue.kind.entity), count: 2),
+        ])
+        #expect(counts.total == 3)
+        #expect(counts.refusal(name: "Hall")
+            == "“Hall” cannot be deleted because 1 participant lives there, and 2 memos refer to it. Its history would be lost; edit the venue instead.")
+    }
+
     @Test func aWriteNamingARecordThatIsGoneIsToldSoAtTheDeclaredFieldInItsWords() throws {
         let given = try TestDatabase()
         let gone = UUID().uuidString
