@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import Storage
 import HTTPServer
 import Surface
@@ -124,5 +125,16 @@ struct ResourceDocs: Sendable {
     }
     var delete: APIOperation {
         APIOperation(id: "delete\(name)", summary: "Delete a \(noun)", success: .noContent, conflict: true, protected: protected)
+    }
+}
+
+extension ResourceDocs {
+    /// A kind's operations named after it: the schema from its entity ("visit_list": VisitList), the plural from its
+    /// label ("visit lists": VisitLists).
+    init(_ kind: RecordKind) {
+        func name(_ words: String) -> String {
+            words.split { $0 == " " || $0 == "_" }.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        }
+        self.init(schema: name(kind.entity), plural: name(kind.label.many), listQuery: [])
     }
 }

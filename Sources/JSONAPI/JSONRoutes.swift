@@ -13,33 +13,25 @@ enum JSONRoutes {
         registerSyncing(in: &table, version: version, sync: sync)
         table.add(.post, APIPaths.logout, .signedIn, AuthResource.logoutDoc, AuthResource.logout)
 
-        for kind in CategoryKind.allCases {
-            let resource = CategoryResource(kind: kind)
-            table.records(APIPaths.categories(kind), resource.docs, resource.handlers, write: .editor)
-        }
-        table.records(APIPaths.areas, AreaResource.docs, AreaResource.handlers, write: .editor)
+        for resource in records { table.records(resource) }
         table.add(.get, APIPaths.areaChildren, .signedIn, AreaResource.childrenDoc, AreaResource.children)
         table.add(.get, APIPaths.areaAncestors, .signedIn, AreaResource.ancestorsDoc, AreaResource.ancestors)
         table.add(.get, APIPaths.areaVenues, .signedIn, AreaResource.venuesDoc, AreaResource.venues)
         table.add(.get, APIPaths.areaStatistics, .signedIn, AreaResource.statisticsDoc, AreaResource.statistics)
 
-        table.records(APIPaths.venues, VenueResource.docs, VenueResource.handlers, write: .editor)
         table.add(.get, APIPaths.venueActivities, .signedIn, VenueResource.activitiesDoc, VenueResource.activities)
         table.add(.get, APIPaths.venueParticipants, .signedIn, VenueResource.participantsDoc, VenueResource.participants)
 
-        table.records(APIPaths.participants, ParticipantResource.docs, ParticipantResource.handlers, write: .editor)
         table.add(.get, APIPaths.addressHistory, .signedIn, ParticipantResource.historyDoc, ParticipantResource.history)
         table.add(.get, APIPaths.participantDuplicates, .editor, ParticipantResource.duplicatesDoc, ParticipantResource.duplicates)
         table.add(.post, APIPaths.participantMerge, .editor, ParticipantResource.mergeDoc, ParticipantResource.merge)
 
-        table.records(APIPaths.activities, ActivityResource.docs, ActivityResource.handlers, write: .editor)
         table.add(.post, APIPaths.activityCompletion, .editor, ActivityResource.completeDoc, ActivityResource.complete)
         table.add(.get, APIPaths.assignments, .signedIn, AssignmentResource.listDoc, AssignmentResource.list)
         table.add(.post, APIPaths.assignments, .editor, AssignmentResource.createDoc, AssignmentResource.create)
         table.add(.get, APIPaths.assignment, .signedIn, AssignmentResource.getDoc, AssignmentResource.get)
         table.add(.delete, APIPaths.assignment, .editor, AssignmentResource.deleteDoc, AssignmentResource.delete)
 
-        table.records(APIPaths.visitLists, VisitResource.docs, VisitResource.handlers, write: .editor)
         table.add(.get, APIPaths.visitStops, .signedIn, VisitResource.stopsDoc, VisitResource.stops)
         table.add(.post, APIPaths.visitStops, .editor, VisitResource.addStopDoc, VisitResource.addStop)
         table.add(.post, APIPaths.visitStopsFromFilter, .editor, VisitResource.addFilteredStopsDoc, VisitResource.addFilteredStops)
@@ -87,6 +79,15 @@ enum JSONRoutes {
         PhotoFileEndpoints.register(in: &table)
     }
 
+    /// The record kinds the API lists, reads, creates, changes and deletes: one line each.
+    static let records: [RecordAPI] = CategoryKind.allCases.map { CategoryResource.resource($0).api } + [
+        AreaResource.resource.api,
+        VenueResource.resource.api,
+        ParticipantResource.resource.api,
+        ActivityResource.resource.api,
+        VisitResource.resource.api,
+    ]
+
     /// The document describes every route, itself included, so it is built once the table is complete.
     private static func addDocument(to table: inout APIRouteTable, version: String) {
         var complete = table
@@ -97,13 +98,8 @@ enum JSONRoutes {
 
     /// Schemas the operations refer to, by component name.
     static var components: [String: [Field]] {
-        var all: [String: [Field]] = [
-            "Health": HealthEndpoint.fields,
-            "Category": CategoryResource.shape.schema,
-            "CategoryWrite": CategoryResource.writeFields,
-        ]
-        let parts: [[String: [Field]]] = [AuthResource.components, AreaResource.components, VenueResource.components,
-                                          ParticipantResource.components, ActivityResource.components,
+        var all: [String: [Field]] = ["Health": HealthEndpoint.fields]
+        let parts: [[String: [Field]]] = records.map(\.components) + [AuthResource.components, AreaResource.components, ParticipantResource.components,
                                           AssignmentResource.components, UserResource.components, SyncEndpoints.components,
                                           MapResource.components, VisitResource.components, NotificationResource.components,
                                           LinkedNodeResource.components, AnalyticsResource.components, PhotoFileEndpoints.components]
@@ -136,6 +132,11 @@ struct APIRouteTable {
     mutating func getThatWrites(_ pattern: RoutePattern, _ access: Access, _ operation: APIOperation, _ handler: @escaping APIHandler) {
         add(.get, pattern, access, operation, handler)
         writingGets.add(pattern)
+    }
+
+    /// A record kind's resource, which only editors and administrators change.
+    mutating func records(_ resource: RecordAPI) {
+        records(resource.routes, resource.docs, resource.handlers, write: .editor)
     }
 
     /// list, read, create, replace (PUT), update (PATCH) and delete of one resource.

@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func writeFieldsAreTheTypedFieldsWithTheirRulesThenTheInputOnlyOnesAndTheVersion() {
-        let fields = ActivityResource.writeFields
+        let fields = ActivityResource.shape.writeFields
         #expect(fields.map(\.name) == ["name", "description", "activity_type_id", "start_date", "end_date", "status", "venue_ids", "venues_from", "version"])
         #expect(fields.first { $0.name == "name" }?.required == true)
         #expect(fields.first { $0.name == "end_date" }?.nullable == true)

@@ -277,6 +277,30 @@ import Testing
         }
     }
 
+    /// Sync, history and the sync pages' names take every kind from `RecordKind.all`: each kind written here reaches a
+    /// hub and a second node, and each record's page can show its history, with no list of kinds of their own.
+    @Test func everyKindTravelsToOtherNodesAndKeepsAHistory() throws {
+        let node = try TestDatabase(), hub = try TestDatabase(linked: false), other = try TestDatabase()
+        _ = try node.database.importDemoCommunity(size: DemoCommunity.Size(venues: 2, participants: 4, activities: 2), seed: 3, by: .system("test"))
+        for kind in CategoryKind.allCases { try node.database.createCategory(kind, CategoryInput(name: "Picnic"), by: .system("test")) }
+        try writeAVisit(node.database)
+        try addAPhoto(node.database)
+        try mergeTwo(node.database)
+        try SyncExchange.push(node.database, to: hub.database)
+        try SyncExchange.pull(other.database, from: hub.database)
+        let written = try SyncExchange.snapshot(node.database)
+        let (atHub, atOther) = (try SyncExchange.snapshot(hub.database), try SyncExchange.snapshot(other.database))
+        for kind in RecordKind.all {
+            let ids = Set(written[kind.table]?.keys ?? [:].keys)
+            #expect(!ids.isEmpty, "\(kind.entity) was written")
+            #expect(Set(atHub[kind.table]?.keys ?? [:].keys) == ids, "\(kind.entity) reached the hub")
+            #expect(Set(atOther[kind.table]?.keys ?? [:].keys) == ids, "\(kind.entity) reached another node")
+            let id = try #require(ids.first.flatMap(UUID.init(uuidString:)))
+            let history = try node.database.history(of: kind, id: id)
+            #expect(history.last?.operation == .create, "\(kind.entity) has a history")
+        }
+    }
+
     /// Lists and the home page read each table's size from `row_counts`: it must stay the table's size through creates,
     /// deletes that cascade, and rows written from the wire, for every kind.
     @Test func everyKindsKeptRowCountIsItsTablesSize() throws {

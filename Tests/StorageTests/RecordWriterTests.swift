@@ -30,6 +30,47 @@ import Testing
         return nil
     }
 
+    /// What the surfaces write any editable kind through (`EditableRecord`), named by its kind alone: a category's
+    /// kind says which of the two lists, so an activity type is no role.
+    @Test func anyEditableKindIsReadCreatedChangedAndDeletedByItsKind() throws {
+        let given = try TestDatabase()
+        let database = given.database
+        let area: GeographicArea = try database.create(GeographicArea.kind, AreaInput(name: "City", areaType: "CITY", parentId: ""), by: actor)
+        let renamed: GeographicArea = try database.update(GeographicArea.kind, id: area.id, AreaInput(name: "Town", areaType: "CITY", parentId: ""),
+                                                          expectedVersion: 1, by: actor)
+        #expect(renamed.version == 2)
+        #expect((try database.record(GeographicArea.kind, id: area.id) as GeographicArea).name == "Town")
+        #expect(throws: DomainError.staleVersion(entity: "area")) {
+            let _: GeographicArea = try database.update(GeographicArea.kind, id: area.id, AreaInput(name: "Village", areaType: "CITY", parentId: ""),
+                                                        expectedVersion: 1, by: actor)
+        }
+        for category in CategoryKind.allCases {
+            let made: Domain.Category = try database.create(Category.kind(category), CategoryInput(name: "Picnic"), by: actor)
+            #expect(made.kind == category)
+            let other = Category.kind(category == .activityType ? .participantRole : .activityType)
+            #expect(throws: DomainError.self) { let _: Domain.Category = try database.record(other, id: made.id) }
+            try database.delete(Domain.Category.self, Category.kind(category), id: made.id, by: actor)
+            #expect(throws: DomainError.notFound(entity: category.singular)) { let _: Domain.Category = try database.record(Category.kind(category), id: made.id) }
+        }
+        try database.delete(GeographicArea.self, GeographicArea.kind, id: area.id, by: actor)
+        let changes = try database.outboxEntries().map { "\($0.change.operation.rawValue) \($0.change.entity)" }
+        #expect(changes == ["create geographic_area", "update geographic_area", "create activity_type", "delete activity_type",
+                            "create participant_role", "delete participant_role", "delete geographic_area"])
+    }
+
+    /// A kind the venue's words do not name still refuses its deletion, in that kind's words, so the delete page never
+    /// offers what the writer would refuse.
+    @Test func aVenueReferredToByAnyOtherKindIsRefusedNamingThatKind() {
+        let memo = RecordKind(entity: "memo", table: "memos", VisitStop.declaration, label: ("memo", "memos"))
+        let counts = VenueReferenceCounts([
+            Blocker(kind: Participant.kind, reference: Reference(Participant.homeVenueColumn, Venue.kind.entity), count: 1),
+            Blocker(kind: memo, reference: Reference("venue_id", Venue.kind.entity), count: 2),
+        ])
+        #expect(counts.total == 3)
+        #expect(counts.refusal(name: "Hall")
+            == "“Hall” cannot be deleted because 1 participant lives there, and 2 memos refer to it. Its history would be lost; edit the venue instead.")
+    }
+
     @Test func aWriteNamingARecordThatIsGoneIsToldSoAtTheDeclaredFieldInItsWords() throws {
         let given = try TestDatabase()
         let gone = UUID().uuidString

@@ -1,8 +1,10 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 @testable import Storage
 @testable import Sync
+import Surface
 import Testing
 @testable import WebUI
 
@@ -25,6 +27,19 @@ import Testing
 
     // A password changed on both sides is no conflict (issue 36: credentials never are); the name edited on both is,
     // and its page shows neither password hash.
+    /// The sync pages name a record by its kind's label and link it to its page wherever the pages list the kind,
+    /// for every kind, with no list of kinds of their own.
+    @Test func everyKindIsNamedByItsLabelAndLinkedWhereThePagesListIt() {
+        let id = UUID()
+        for kind in RecordKind.all {
+            let view = RecordText.view(entity: kind.entity, id: id, label: "Record", linksUsers: true)
+            #expect(view.text("kind") == kind.label.one.capitalizedFirst, "\(kind.entity)")
+            let collection = RecordCollection(entity: kind.entity)
+            #expect(view.text("path") == collection.map { RecordRoutes($0.path(under: Paths.home)).record(id) }, "\(kind.entity)")
+        }
+        #expect(RecordText.view(entity: "user", id: id, label: "Ada", linksUsers: false).text("path") == nil)
+    }
+
     @Test func aConflictOverAnAccountNeverShowsThePasswordHashes() async throws {
         try hub.push(from: given.database)
         try hub.database.resetPassword(id: editor.id, password: "hub side password", confirmation: "hub side password", by: hub.actor)

@@ -17,12 +17,11 @@ enum ActivityResource {
         summaries: ["end_date": "After start_date for a finite activity; null or absent for an ongoing one"])
 
     static let statuses = ActivityStatus.allCases.map(\.rawValue)
-    static let writeFields = shape.writeFields
 
-    static let components: [String: [Field]] = [
-        "Activity": shape.schema,
-        "ActivityWrite": writeFields,
-    ]
+    static let resource = RecordResource(
+        kind: Activity.kind, routes: APIPaths.activities, docs: docs, shape: shape, list: list,
+        input: { body, keep, current, context in input(body, keep: keep, venues: try current.map { try currentVenues(of: $0.id, context) } ?? []) },
+        body: { try body($0, $1) })
 
     static let docs = ResourceDocs(schema: "Activity", plural: "Activities", listQuery: [
         .of(ListParameter.text.name, .text, "Name contains (accents and case ignored)"),
@@ -35,13 +34,6 @@ enum ActivityResource {
         .of(ListParameter.sort.name, .choice(ActivityQuery.Sort.allCases.map(\.rawValue)), "Default start"),
         .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default desc"),
     ])
-    static let handlers = RecordEndpoints<Activity, ActivityInput, RecordBody>(
-        fields: writeFields, routes: APIPaths.activities, load: { try $0.activity(id: $1) },
-        input: { body, keep, current, context in input(body, keep: keep, venues: try current.map { try currentVenues(of: $0.id, context) } ?? []) },
-        make: { try $0.createActivity($1, by: $2) }, change: { try $0.updateActivity(id: $1, $2, expectedVersion: $3, by: $4) },
-        remove: { try $0.deleteActivity(id: $1, by: $2) }, body: { try body($0, $1) }
-    ).handlers(list: list)
-
     static let completeDoc = APIOperation(id: "completeActivity", summary: "Mark an activity completed; an ongoing one, or one ending later, ends today",
                                           success: .json("Activity"), conflict: true, protected: true)
 

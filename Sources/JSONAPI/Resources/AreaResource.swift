@@ -20,22 +20,15 @@ enum AreaResource {
         let ongoingActivities: Int
     }
 
-    static let writeFields = shape.writeFields
+    static let resource = RecordResource(
+        kind: GeographicArea.kind, routes: APIPaths.areas, docs: ResourceDocs(schema: "Area", plural: "Areas", listQuery: []), shape: shape,
+        list: list, input: { body, keep, _, _ in AreaInput(shape.texts(body, keep: keep)) }, body: { area, _ in body(area) })
 
     static let components: [String: [Field]] = [
-        "Area": shape.schema,
-        "AreaWrite": writeFields,
         "AreaStatistics": ["total_activities", "total_participants", "active_activities", "ongoing_activities"].map {
             Field.of($0, .integer, required: true)
         },
     ]
-
-    static let docs = ResourceDocs(schema: "Area", plural: "Areas", listQuery: [])
-    static let handlers = RecordEndpoints<GeographicArea, AreaInput, RecordBody>(
-        fields: writeFields, routes: APIPaths.areas, load: { try $0.area(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
-        make: { try $0.createArea($1, by: $2) }, change: { try $0.updateArea(id: $1, $2, expectedVersion: $3, by: $4) },
-        remove: { try $0.deleteArea(id: $1, by: $2) }, body: { area, _ in body(area) }
-    ).handlers(list: list)
 
     static let childrenDoc = APIOperation(id: "listAreaChildren", summary: "The areas directly inside an area", query: APIOperation.paging,
                                           success: .page("Area"))
@@ -72,10 +65,5 @@ enum AreaResource {
         let statistics = try context.database.areaStatistics(id: id)
         return APIResponse.ok(Statistics(totalActivities: statistics.totalActivities, totalParticipants: statistics.totalParticipants,
                                          activeActivities: statistics.activeActivities, ongoingActivities: statistics.ongoingActivities))
-    }
-
-    /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
-    private static func input(_ body: APIBody, keep: GeographicArea?) -> AreaInput {
-        AreaInput(shape.texts(body, keep: keep))
     }
 }

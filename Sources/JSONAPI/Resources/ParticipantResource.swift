@@ -33,11 +33,12 @@ enum ParticipantResource {
         }
     }
 
-    static let writeFields = shape.writeFields
+    static let resource = RecordResource(
+        kind: Participant.kind, routes: APIPaths.participants, docs: docs, shape: shape, list: list,
+        input: { body, keep, _, _ in ParticipantInput(shape.texts(body, keep: keep), movedOn: body.text("moved_on")) },
+        body: { participant, context in body(participant, seen: try visibility(context)) })
 
     static let components: [String: [Field]] = [
-        "Participant": shape.schema,
-        "ParticipantWrite": writeFields,
         "ParticipantMergeWrite": mergeFields,
         "PossibleDuplicate": [
             .of("id", .uuid, required: true), .of("name", .text, required: true), .of("email", .text, required: true),
@@ -56,12 +57,6 @@ enum ParticipantResource {
         .of(ListParameter.sort.name, .choice(ParticipantQuery.Sort.allCases.map(\.rawValue)), "Default name"),
         .of(ListParameter.order.name, .choice(SortOrder.allCases.map(\.rawValue)), "Default asc"),
     ])
-    static let handlers = RecordEndpoints<Participant, ParticipantInput, RecordBody>(
-        fields: writeFields, routes: APIPaths.participants, load: { try $0.participant(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
-        make: { try $0.createParticipant($1, by: $2) }, change: { try $0.updateParticipant(id: $1, $2, expectedVersion: $3, by: $4) },
-        remove: { try $0.deleteParticipant(id: $1, by: $2) }, body: { participant, context in body(participant, seen: try visibility(context)) }
-    ).handlers(list: list)
-
     /// One participant who may be the person described, and why (the page form's duplicate check).
     struct Duplicate: Encodable, Sendable {
         let id: String
@@ -152,9 +147,4 @@ enum ParticipantResource {
     }
 
     static let homesHidden = HTTPError(.forbidden, "Where participants live is hidden from read-only users by the administrators' privacy setting.")
-
-    /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.
-    private static func input(_ body: APIBody, keep: Participant?) -> ParticipantInput {
-        ParticipantInput(shape.texts(body, keep: keep), movedOn: body.text("moved_on"))
-    }
 }

@@ -31,14 +31,10 @@ enum VenueResource {
         .input("latitude", .number(VenueInput.Rules.latitude)),
         .input("longitude", .number(VenueInput.Rules.longitude)),
     ]
-    static let writeFields = shape.writeFields
-    /// Where the body holds what Domain calls latitude and longitude.
-    static let bodyNames = ["latitude": "coordinates.latitude", "longitude": "coordinates.longitude"]
 
-    static let components: [String: [Field]] = [
-        "Venue": shape.schema,
-        "VenueWrite": writeFields,
-    ]
+    static let resource = RecordResource(
+        kind: Venue.kind, routes: APIPaths.venues, docs: docs, shape: shape, list: list, input: { body, keep, _, _ in input(body, keep: keep) },
+        body: { venue, _ in body(venue) }, bodyNames: ["latitude": "coordinates.latitude", "longitude": "coordinates.longitude"])
 
     static let docs = ResourceDocs(schema: "Venue", plural: "Venues", listQuery: [
         .of(ListParameter.text.name, .text, "Name or address contains (accents and case ignored)"),
@@ -46,15 +42,6 @@ enum VenueResource {
         .of(ListParameter.venueType.name, .choice(venueTypes)),
         .of(ListParameter.sort.name, .choice(VenueQuery.Sort.allCases.map(\.rawValue)), "name (default), area, or created (newest first)"),
     ])
-    static let handlers = RecordEndpoints<Venue, VenueInput, RecordBody>(
-        fields: writeFields, routes: APIPaths.venues, load: { try $0.venue(id: $1) }, input: { body, keep, _, _ in input(body, keep: keep) },
-        make: { database, input, actor in try inBodyNames { try database.createVenue(input, by: actor) } },
-        change: { database, id, input, version, actor in
-            try inBodyNames { try database.updateVenue(id: id, input, expectedVersion: version, by: actor) }
-        },
-        remove: { try $0.deleteVenue(id: $1, by: $2) }, body: { venue, _ in body(venue) }
-    ).handlers(list: list)
-
     static let activitiesDoc = APIOperation(id: "listVenueActivities", summary: "Activities currently held at a venue",
                                             query: APIOperation.paging, success: .page("Activity"))
     static let participantsDoc = APIOperation(id: "listVenueParticipants",
@@ -82,11 +69,6 @@ enum VenueResource {
             ParticipantResource.body(try context.database.participant(id: $0.id), seen: seen)
         }
         return APIResponse.ok(ListEnvelope(items: items, page: page, total: occupancy.participantTotal))
-    }
-
-    /// Runs a store write, naming the coordinates its refusal mentions as the body does.
-    private static func inBodyNames<T>(_ write: () throws -> T) throws -> T {
-        do { return try write() } catch let error as ValidationError { throw error.renamingFields(bodyNames) }
     }
 
     /// The form input the body stands for; `keep` (PATCH) supplies the fields the body leaves out.

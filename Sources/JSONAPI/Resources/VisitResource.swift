@@ -66,7 +66,6 @@ enum VisitResource {
         }
     }
 
-    static let listWriteFields = listShape.writeFields
     static let stopWriteFields: [Field] = [
         .input("venue_id", .id(VisitStopRules.venueId)),
         .input("participant_id", .id(VisitStopRules.participantId), "Someone living at the venue; null to visit the venue itself"),
@@ -91,8 +90,6 @@ enum VisitResource {
     ]
 
     static let components: [String: [Field]] = [
-        "VisitList": listShape.schema,
-        "VisitListWrite": listWriteFields,
         "VisitStop": [
             .of("id", .uuid, required: true), .of("visit_list_id", .uuid, required: true), .of("venue_id", .uuid, required: true, nullable: true,
                 "null at the home of someone whose home the caller may not see (the privacy setting)"),
@@ -123,14 +120,10 @@ enum VisitResource {
         .of("from", .date, "Only lists on this day or later (then earliest first; otherwise latest first)"),
     ])
 
-    static let handlers = RecordEndpoints<VisitList, VisitListInput, RecordBody>(
-        fields: listWriteFields, routes: APIPaths.visitLists, load: { try $0.visitList(id: $1) },
+    static let resource = RecordResource(
+        kind: VisitList.kind, routes: APIPaths.visitLists, docs: docs, shape: listShape, list: list,
         input: { body, keep, _, _ in listInput(body, keep: keep) },
-        make: { database, input, actor in try database.createVisitList(input, stops: .picked([]), by: actor) },
-        change: { database, id, input, version, actor in try database.updateVisitList(id: id, input, expectedVersion: version, by: actor) },
-        remove: { try $0.deleteVisitList(id: $1, by: $2) },
-        body: { list, context in listBody(list, progress: try context.database.visitSheet(id: list.id, seen: .everything).progress) }
-    ).handlers(list: list)
+        body: { list, context in listBody(list, progress: try context.database.visitSheet(id: list.id, seen: .everything).progress) })
 
     static let stopsDoc = APIOperation(id: "listVisitStops", summary: "The stops of a visit list, by name", query: APIOperation.paging,
                                        success: .page("VisitStop"))

@@ -31,7 +31,7 @@ extension GeographicArea {
     }
 }
 
-extension AreaInput {
+extension AreaInput: TypedInput {
     /// The input typed for an area's fields.
     public init(_ texts: FieldTexts<GeographicArea>) {
         self.init(name: texts[\.name], areaType: texts[\.areaType], parentId: texts[\.parentId])

@@ -32,7 +32,7 @@ enum CoordinatePair {
     }
 }
 
-extension VenueInput {
+extension VenueInput: TypedInput {
     /// The input typed for a venue's fields.
     public init(_ texts: FieldTexts<Venue>) {
         self.init(name: texts[\.name], address: texts[\.address], areaId: texts[\.areaId], latitude: texts[\.latitude],

@@ -21,7 +21,7 @@ extension VisitList {
     public static let kind = RecordKind(entity: "visit_list", table: "visit_lists", declaration, label: ("visit list", "visit lists"))
 }
 
-extension VisitListInput {
+extension VisitListInput: TypedInput {
     /// The input typed for a visit list's fields.
     public init(_ texts: FieldTexts<VisitList>) {
         self.init(name: texts[\.name], visitDate: texts[\.visitDate], purpose: texts[\.purpose], script: texts[\.script],

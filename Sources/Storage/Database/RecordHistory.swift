@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// Who changed a record, when, and which fields: one row per change the write path records, in the same transaction
 /// (node-local, like sessions; the hub keeps its own). Written by `ChangeRecorder`, read by the record pages.
@@ -61,23 +62,9 @@ public struct RecordHistoryEntry: Sendable, Equatable {
     public let fields: [String]
 }
 
-/// The kinds whose pages show a history.
-public enum HistoryKind: Sendable {
-    case area, venue, participant, activity
-
-    var entity: String {
-        switch self {
-        case .area: GeographicArea.kind.entity
-        case .venue: Venue.kind.entity
-        case .participant: Participant.kind.entity
-        case .activity: Activity.kind.entity
-        }
-    }
-}
-
 extension AppDatabase {
     /// The record's changes, newest first (at most `limit`).
-    public func history(of kind: HistoryKind, id: UUID, limit: Int = 50) throws -> [RecordHistoryEntry] {
+    public func history(of kind: RecordKind, id: UUID, limit: Int = 50) throws -> [RecordHistoryEntry] {
         let entity = kind.entity
         return try read { db in
             try Row.fetchAll(db, sql: """

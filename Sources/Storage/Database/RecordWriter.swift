@@ -21,14 +21,14 @@ extension RemovableRecord {
 
 /// A record people write from a form or the API's body, checked (`Valid`): what its kind adds to
 /// `RecordTransaction.create` and `update`.
-protocol WritableRecord: RemovableRecord {
-    /// The checked input that sets the record's fields (`ParticipantInput.Valid`).
-    associatedtype Valid
+protocol WritableRecord: RemovableRecord, EditableRecord {
     var declaration: RecordDeclaration<Self> { get }
     /// A new record holding `valid`, made `now`.
     init(_ valid: Valid, id: UUID, at now: Date)
     /// The stored record a write of `valid` changes; `notFound` when there is none.
     static func stored(_ db: Database, id: UUID, for valid: Valid) throws -> Self
+    /// The stored record of `kind` with this id; `notFound` when there is none.
+    static func stored(_ db: Database, _ kind: RecordKind, id: UUID) throws -> Self
     /// What the kind's rules ask of a write beyond its declared references (an area's place in the tree).
     func checkWrite(over stored: Self?, _ valid: Valid, in transaction: RecordTransaction) throws
     /// What the kind writes with the record (a participant's address periods).
@@ -53,6 +53,7 @@ extension WritableRecord where Self: DeclaredRecord {
 
 extension WritableRecord where Self: StoredRecord {
     static func stored(_ db: Database, id: UUID, for valid: Valid) throws -> Self { try find(db, id: id) }
+    static func stored(_ db: Database, _ kind: RecordKind, id: UUID) throws -> Self { try find(db, id: id) }
 }
 
 /// Records of one kind referring to a record with a reference that refuses its deletion (`Reference.OnDelete.restrict`),

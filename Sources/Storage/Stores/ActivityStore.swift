@@ -157,6 +157,8 @@ extension AppDatabase {
 /// The activity's writes: venues removed get an end date and venues added a new period, both from `venuesFrom`
 /// (Property 38), never before the activity starts.
 extension Activity: WritableRecord {
+    public static func validated(_ input: ActivityInput, as kind: RecordKind) throws -> ActivityInput.Valid { try input.validated() }
+
     init(_ valid: ActivityInput.Valid, id: UUID, at now: Date) {
         self.init(id: id, name: valid.name, description: valid.description, typeId: valid.typeId, startDate: valid.startDate,
                   endDate: valid.endDate, status: valid.status, version: 1, createdAt: now, updatedAt: now)

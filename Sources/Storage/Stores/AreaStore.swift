@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Records
 
 /// An area with its depth in the hierarchy, as listed in tree order.
 public struct AreaTreeEntry: Sendable, Equatable {
@@ -148,6 +149,8 @@ extension AreaReferences {
 /// The area's writes, which keep the areas a tree: a parent that is the area itself or one inside it is refused
 /// (Property 31); an area with child areas or venues is not deleted (Property 32).
 extension GeographicArea: WritableRecord {
+    public static func validated(_ input: AreaInput, as kind: RecordKind) throws -> AreaInput.Valid { try input.validated() }
+
     init(_ valid: AreaInput.Valid, id: UUID, at now: Date) {
         self.init(id: id, name: valid.name, areaType: valid.areaType, parentId: valid.parentId, version: 1, createdAt: now, updatedAt: now)
     }

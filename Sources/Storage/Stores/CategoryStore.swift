@@ -72,7 +72,7 @@ extension AppDatabase {
 /// changed, an entry deleted only while nothing uses it.
 extension Category: WritableRecord {
     /// Which list the entry is in, and its checked name (`CategoryInput.validated(kind:)`).
-    typealias Valid = (kind: CategoryKind, input: CategoryInput)
+    public typealias Valid = (kind: CategoryKind, input: CategoryInput)
 
     var declaration: RecordDeclaration<Category> { Self.declaration(kind) }
 
@@ -82,6 +82,15 @@ extension Category: WritableRecord {
 
     static func stored(_ db: Database, id: UUID, for valid: Valid) throws -> Category {
         try AppDatabase.fetchCategory(db, valid.kind, id: id)
+    }
+
+    public static func validated(_ input: CategoryInput, as kind: RecordKind) throws -> Valid {
+        let category = CategoryKind(kind)
+        return (category, try input.validated(kind: category))
+    }
+
+    static func stored(_ db: Database, _ kind: RecordKind, id: UUID) throws -> Category {
+        try AppDatabase.fetchCategory(db, CategoryKind(kind), id: id)
     }
 
     func ensureChangeable() throws {
@@ -95,5 +104,13 @@ extension Category: WritableRecord {
     func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
         let references = try AppDatabase.references(transaction.db, kind, id: id)
         return .stillReferenced(message: kind.deletionRefusal(name: name, usedBy: references.total), references: references.names)
+    }
+}
+
+extension CategoryKind {
+    /// The list whose records are of `kind`, which must be one of the two.
+    init(_ kind: RecordKind) {
+        guard let category = CategoryKind(rawValue: kind.entity) else { preconditionFailure("\(kind.entity) is not a category") }
+        self = category
     }
 }

@@ -149,6 +149,8 @@ extension AppDatabase {
 /// The participant's writes: a new home venue applies from `movedOn`, back-dated or not (`moveHome`), so the address
 /// history follows every change of home.
 extension Participant: WritableRecord {
+    public static func validated(_ input: ParticipantInput, as kind: RecordKind) throws -> ParticipantInput.Valid { try input.validated() }
+
     init(_ valid: ParticipantInput.Valid, id: UUID, at now: Date) {
         self.init(id: id, name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes, homeVenueId: valid.homeVenueId,
                   version: 1, createdAt: now, updatedAt: now)

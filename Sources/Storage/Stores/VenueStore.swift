@@ -119,8 +119,26 @@ public struct VenueReferenceCounts: Sendable, Equatable {
     public let activityHistory: Int
     /// Stops of visit lists: a list keeps the households it was made for.
     public let visitStops: Int
+    /// Records of any other kind whose declaration refers to venues, each kind in its own words.
+    public let others: [OtherKind]
 
-    public var total: Int { residents + addressHistory + activityHistory + visitStops }
+    /// How many records of a kind refer to the venue, with the kind's label.
+    public struct OtherKind: Sendable, Equatable {
+        public let label: (one: String, many: String)
+        public let count: Int
+
+        public static func == (lhs: Self, rhs: Self) -> Bool { (lhs.label.one, lhs.label.many, lhs.count) == (rhs.label.one, rhs.label.many, rhs.count) }
+    }
+
+    public init(residents: Int, addressHistory: Int, activityHistory: Int, visitStops: Int = 0, others: [OtherKind] = []) {
+        self.residents = residents
+        self.addressHistory = addressHistory
+        self.activityHistory = activityHistory
+        self.visitStops = visitStops
+        self.others = others
+    }
+
+    public var total: Int { residents + addressHistory + activityHistory + visitStops + others.map(\.count).reduce(0, +) }
 
     /// Why the venue cannot be deleted, naming each kind of reference.
     public func refusal(name: String) -> String {
@@ -129,16 +147,21 @@ public struct VenueReferenceCounts: Sendable, Equatable {
         if addressHistory > residents { parts.append("it is in participants' address history") }
         if activityHistory > 0 { parts.append(activityHistory == 1 ? "1 activity was held there" : "activities were held there (\(activityHistory) venue records)") }
         if visitStops > 0 { parts.append(visitStops == 1 ? "it is a stop on a visit list" : "it is \(visitStops) stops on visit lists") }
+        for other in others { parts.append(other.count == 1 ? "1 \(other.label.one) refers to it" : "\(other.count) \(other.label.many) refer to it") }
         return "“\(name)” cannot be deleted because \(parts.joined(separator: ", and ")). Its history would be lost; edit the venue instead."
     }
 }
 
 extension VenueReferenceCounts {
-    /// What each kind that keeps a venue refers to it by counts.
+    /// What each kind that keeps a venue refers to it by counts; kinds named by no count of their own are counted by
+    /// their label, so whatever refuses the deletion is told.
     init(_ blockers: [Blocker]) {
         func count(_ kind: RecordKind) -> Int { blockers.filter { $0.kind.entity == kind.entity }.map(\.count).reduce(0, +) }
-        (residents, addressHistory, activityHistory, visitStops) = (count(Participant.kind), count(PeriodRow.addressKind),
-                                                                    count(PeriodRow.activityVenueKind), count(VisitStop.kind))
+        let named = [Participant.kind, PeriodRow.addressKind, PeriodRow.activityVenueKind, VisitStop.kind]
+        var counted = Set(named.map(\.entity))
+        let others = blockers.map(\.kind).filter { counted.insert($0.entity).inserted }.map { OtherKind(label: $0.label, count: count($0)) }
+        self.init(residents: count(named[0]), addressHistory: count(named[1]), activityHistory: count(named[2]), visitStops: count(named[3]),
+                  others: others)
     }
 }
 
@@ -152,6 +175,8 @@ extension String {
 /// The venue's writes: deleting one is refused while anything refers to it (Property 27): no participant lives
 /// there, no activity was ever held there.
 extension Venue: WritableRecord {
+    public static func validated(_ input: VenueInput, as kind: RecordKind) throws -> VenueInput.Valid { try input.validated() }
+
     init(_ valid: VenueInput.Valid, id: UUID, at now: Date) {
         self.init(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
                   longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)

@@ -39,6 +39,8 @@ extension RecordTransaction {
 /// A visit list's writes: given only to an organizer; deleted with its stops (each deletion recorded), refused once
 /// anything was logged at them (logs are never lost).
 extension VisitList: WritableRecord {
+    public static func validated(_ input: VisitListInput, as kind: RecordKind) throws -> VisitListInput.Valid { try input.validated() }
+
     init(_ valid: VisitListInput.Valid, id: UUID, at now: Date) {
         self.init(id: id, name: valid.name, visitDate: valid.visitDate, purpose: valid.purpose, script: valid.script,
                   assigneeId: valid.assigneeId, status: valid.status, version: 1, createdAt: now, updatedAt: now)

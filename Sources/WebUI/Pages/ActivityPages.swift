@@ -60,7 +60,7 @@ enum ActivityPages: FormRecordPages {
             "has_assignments": !assignments.isEmpty,
             "can_complete": activity.status != .completed && activity.startDate < .today(),
         ]
-        view.merge(try HistoryView.view(context.database, .activity, id: activity.id, updatedAt: activity.updatedAt))
+        view.merge(try HistoryView.view(context.database, Activity.kind, id: activity.id, updatedAt: activity.updatedAt))
         view.merge(try PhotoGallery.view(context.database, .activity(activity.id)))
         view["archive"] = ExportPages.archiveLinks(Paths.activityExport(activity.id))
             .merging(["text": "This activity with its venues, its assignments and the participants assigned"])

@@ -35,7 +35,7 @@ enum AreaPages: FormRecordPages {
                 ["label": "Participants living here", "value": statistics.totalParticipants],
             ] as [TemplateView],
         ]
-        view.merge(try HistoryView.view(context.database, .area, id: area.id, updatedAt: area.updatedAt))
+        view.merge(try HistoryView.view(context.database, GeographicArea.kind, id: area.id, updatedAt: area.updatedAt))
         view["archive"] = ExportPages.archiveLinks(Paths.areaExport(area.id))
             .merging(["text": "This area's records, with the areas inside it, their venues, who lives there and what is held there"])
         return context.page("areas/detail", title: area.name, section: .areas, view: view)

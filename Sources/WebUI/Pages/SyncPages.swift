@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Surface
 import Sync
@@ -156,30 +157,17 @@ struct HubAddressRedactor {
     }
 }
 
-/// How synced records are named and linked on the sync pages.
+/// How synced records are named and linked on the sync pages: by their kind's label, linked to their page when the
+/// pages list the kind.
 enum RecordText {
     /// `linksUsers`: only administrators can open user pages, so only they get links to them.
     static func view(entity: String, id: UUID, label: String?, linksUsers: Bool) -> TemplateView {
-        let (kind, records) = describe(entity)
-        var view: TemplateView = ["kind": kind, "label": label ?? "", "has_label": label != nil]
-        if let records, label != nil, entity != "user" || linksUsers { view["path"] = records.record(id) }
+        let kind = RecordKind.named(entity)?.label.one ?? entity.replacingOccurrences(of: "_", with: " ")
+        var view: TemplateView = ["kind": kind.capitalizedFirst, "label": label ?? "", "has_label": label != nil]
+        if let collection = RecordCollection(entity: entity), label != nil, entity != RecordKind.accountEntity || linksUsers {
+            view["path"] = RecordRoutes(collection.path(under: Paths.home)).record(id)
+        }
         view["has_path"] = view["path"] != nil
         return view
-    }
-
-    private static func describe(_ entity: String) -> (String, RecordRoutes?) {
-        switch entity {
-        case "activity_type": ("Activity type", Paths.activityTypes)
-        case "participant_role": ("Role", Paths.roles)
-        case "geographic_area": ("Area", Paths.areas)
-        case "venue": ("Venue", Paths.venues)
-        case "participant": ("Participant", Paths.participants)
-        case "activity": ("Activity", Paths.activities)
-        case "user": ("User", Paths.users)
-        case "assignment": ("Assignment", nil)
-        case "participant_address": ("Address history", nil)
-        case "activity_venue": ("Activity venue history", nil)
-        default: (entity.replacingOccurrences(of: "_", with: " ").capitalized, nil)
-        }
     }
 }

@@ -1,12 +1,13 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 /// A record page's "History" section and its "Last changed … by …" line, from the changes the write path recorded.
 enum HistoryView {
     /// `updatedAt`: the record's last change; the author is named only when the history holds that change (a change
     /// pulled from the hub is not in this node's history, and its author is not known here).
-    static func view(_ database: AppDatabase, _ kind: HistoryKind, id: UUID, updatedAt: Date) throws -> TemplateView {
+    static func view(_ database: AppDatabase, _ kind: RecordKind, id: UUID, updatedAt: Date) throws -> TemplateView {
         let entries = try database.history(of: kind, id: id)
         var view: TemplateView = ["changes": entries.map(entryView), "has_changes": !entries.isEmpty]
         if let latest = entries.first, latest.at.timeIntervalSince(updatedAt) > -1 { view["last_changed_by"] = latest.authorName }

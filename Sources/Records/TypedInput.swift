@@ -1,0 +1,9 @@
+import Domain
+import Foundation
+
+/// A kind's form input made from what was typed for its fields alone (`VenueInput(texts)`): a surface writes such a kind
+/// without naming any of its fields.
+public protocol TypedInput {
+    associatedtype Record
+    init(_ texts: FieldTexts<Record>)
+}
