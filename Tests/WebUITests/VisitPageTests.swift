@@ -196,4 +196,35 @@ import Testing
         #expect(refused.status == .unprocessableContent)
         #expect(refused.bodyText.contains("Say in the note what happened"))
     }
+    /// Opened with nothing chosen, the walk page lists the stops by address without an error box; asking for
+    /// distances without a starting point is what says what is missing.
+    @Test func theWalkPageOpensWithoutAnErrorBeforeAnythingIsChosen() async throws {
+        let given = try await listOfThree()
+        let walkPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/walk"
+        let opened = given.web.get(walkPath)
+        #expect(opened.status == .ok && !opened.bodyText.contains("error-summary"))
+        #expect(opened.bodyText.contains("<option value=\"address\" selected>"))
+        let asked = given.web.get(walkPath + "?sort=distance").bodyText
+        #expect(asked.contains("error-summary") && asked.contains("Choose a starting venue (or use your location)"))
+    }
+
+    /// The phone sends a visit again when it cannot know whether the first try arrived: the same id is one log.
+    @Test func aVisitSentTwiceWithItsIdIsLoggedOnce() async throws {
+        let given = try await listOfThree()
+        let stopPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
+        let page = given.web.get(stopPath).bodyText
+        let formId = try #require(page.range(of: "name=\"log_id\" value=\"").map { String(page[$0.upperBound...].prefix { $0 != "\"" }) })
+        #expect(UUID.strict(formId) != nil, "each form carries an id for its visit")
+        let phoneId = UUID().uuidString.lowercased()
+        let pending = try given.web.database.pendingOperationCount()
+        for note in ["typed away", "sent again"] {
+            let sent = given.web.post("\(stopPath)/logs", [("result", "MET"), ("note", note), ("log_id", phoneId)], formPath: stopPath)
+            #expect(sent.status == .seeOther)
+        }
+        let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
+        #expect(logs.map(\.id) == [try #require(UUID(uuidString: phoneId))] && logs.map(\.note) == ["typed away"], "the first, untouched")
+        #expect(try given.web.database.pendingOperationCount() == pending + 2, "one log for the hub (and the list started)")
+        let damaged = given.web.post("\(stopPath)/logs", [("result", "MET"), ("log_id", "not-an-id")], formPath: stopPath)
+        #expect(damaged.status == .unprocessableContent && damaged.bodyText.contains("reload the page and log the visit again"))
+    }
 }
