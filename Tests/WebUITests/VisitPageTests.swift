@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Testing
+@testable import WebUI
 
 /// Field visit pages (issue 12), through the real handlers and templates.
 @Suite struct VisitPageTests {
@@ -226,5 +227,35 @@ import Testing
         #expect(try given.web.database.pendingOperationCount() == pending + 2, "one log for the hub (and the list started)")
         let damaged = given.web.post("\(stopPath)/logs", [("result", "MET"), ("log_id", "not-an-id")], formPath: stopPath)
         #expect(damaged.status == .unprocessableContent && damaged.bodyText.contains("reload the page and log the visit again"))
+    }
+    /// What a phone keeps of a list (issue 38): its stops in the walk page's order, the pages to log them and the result
+    /// choices. The worker script names this build's cache, so a new build is a new worker that replaces the old cache.
+    @Test func aListTakenAlongHoldsItsStopsPagesAndResults() async throws {
+        let given = try await listOfThree()
+        let listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let answer = given.web.get(listPath + "/offline.json")
+        #expect(answer.status == .ok && answer.header("Content-Type") == "application/json")
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(answer.bodyText.utf8)) as? [String: Any])
+        let stops = try #require(kept["stops"] as? [[String: Any]])
+        #expect(stops.compactMap { $0["name"] as? String } == ["Person 1", "Person 2", "Person 0"], "by address, as the walk page opens")
+        let pages = try #require(kept["pages"] as? [String])
+        #expect(pages.contains(listPath + "/walk") && stops.allSatisfy { pages.contains($0["path"] as? String ?? "") })
+        #expect((kept["results"] as? [[String: Any]])?.count == ContactResult.allCases.count)
+        let worker = given.web.get("/offline-worker.js")
+        #expect(worker.status == .ok && worker.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(worker.bodyText.hasPrefix("const CACHE_NAME = \"\(kept["cache"] as? String ?? "?")\";"))
+        #expect(worker.bodyText.contains("var FieldbookStore") && worker.bodyText.contains("addEventListener(\"fetch\""))
+        given.web.cookies = [:]
+        #expect(given.web.get(listPath + "/offline.json").status == .seeOther, "signed out: sent to sign in")
+    }
+
+    /// The tiles kept with a list: those the files hold over the stops' area, from the world down.
+    @Test func theTilesKeptWithAListAreTheFilesTilesOverItsStops() throws {
+        let imports = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-tiles-\(UUID().uuidString)")
+        let library = TileLibrary(bundledDirectory: WebHarness.repositoryRoot.appendingPathComponent("tiles").path, importDirectory: imports.path)
+        let paths = OfflinePages.tilePaths(around: [Coordinate(latitude: -1.29, longitude: 36.80), Coordinate(latitude: -1.30, longitude: 36.81)],
+                                           in: library)
+        #expect(paths.count == 7 && paths.first == "/tiles/0/0/0.png" && paths.last == "/tiles/6/38/32.png", "\(paths)")
+        #expect(OfflinePages.tilePaths(around: [], in: library).isEmpty)
     }
 }

@@ -150,6 +150,7 @@ struct PageContext {
             "sync": SyncStatusText(status: syncStatus).layoutView,
         ]
         if let flash { view["flash"] = flash }
+        view["offline_js_urls"] = ["js/offline-store.js", "js/offline.js"].map(web.staticFiles.url(for:))
         if let user {
             view["events_url"] = Paths.events()
             view["user"] = ["name": user.name, "role": user.role.label] as TemplateView
