@@ -10,6 +10,8 @@
   var sending = false;
   // What just happened (a visit kept, visits sent), said until something else happens.
   var lastNotice = "";
+  // Whether the last try to reach the server failed: then this page may be a kept copy, older than it looks.
+  var away = false;
 
   navigator.serviceWorker.register(status.getAttribute("data-worker")).catch(function () { return null; });
 
@@ -19,6 +21,7 @@
     return Store.all("visits").then(function (visits) {
       return Store.get("notes", "sign-in").then(function (signIn) {
         var parts = [];
+        if (away) { parts.push("The server cannot be reached: this page is the copy kept on this phone."); }
         if (lastNotice) { parts.push(lastNotice); }
         if (visits.length && signIn) {
           parts.push("Sign in to send " + Store.plural(visits.length, "visit", "visits") + " kept on this phone.");
@@ -38,19 +41,23 @@
   // On the walk page, the stops logged on this phone say so (the kept page still shows them as not visited).
   function markKeptStops(visits) {
     visits.forEach(function (visit) {
-      var card = document.getElementById("stop-" + visit.stop);
-      if (!card || card.querySelector("[data-kept]")) { return; }
-      var line = document.createElement("p");
-      line.setAttribute("data-kept", "");
-      line.className = "stop-card__kept";
-      line.textContent = "Logged on this phone, not yet sent";
-      card.appendChild(line);
+      var cards = [document.getElementById("stop-" + visit.stop)].concat(
+        Array.prototype.slice.call(document.querySelectorAll(".next-stop[data-stop=\"" + visit.stop + "\"]")));
+      cards.forEach(function (card) {
+        if (!card || card.querySelector("[data-kept]")) { return; }
+        var line = document.createElement("p");
+        line.setAttribute("data-kept", "");
+        line.className = "stop-card__kept";
+        line.textContent = "Logged on this phone, not yet sent";
+        card.insertBefore(line, card.querySelector("form") || null);
+      });
     });
   }
 
   // The session's form token, from a page fetched now; null when the session has ended (the answer is the sign-in page).
   function currentToken() {
     return fetch(status.getAttribute("data-token-page"), { credentials: "same-origin" }).then(function (response) {
+      away = false;
       if (!response.ok || new URL(response.url).pathname === status.getAttribute("data-login")) { return null; }
       return response.text().then(function (page) {
         var match = /name="csrf_token" value="([^"]+)"/.exec(page);
@@ -79,7 +86,10 @@
           }, Promise.resolve(true));
         });
       });
-    }).catch(function () { return null; }).then(function () {
+    }).catch(function (error) {
+      if (error instanceof TypeError) { away = true; }
+      return null;
+    }).then(function () {
       sending = false;
       return show(sent ? Store.plural(sent, "visit", "visits") + " kept on this phone sent." : undefined);
     }).then(function (left) {

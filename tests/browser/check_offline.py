@@ -220,7 +220,10 @@ def main():
         driver.get(node.base + walk)
         wait_for_status(driver, r"5 visits not yet sent")
         checker.expect("offline: the walk page marks the stops logged on the phone",
-                       len(driver.find_elements(By.CSS_SELECTOR, "[data-kept]")) == 3, "kept stops not marked")
+                       len(driver.find_elements(By.CSS_SELECTOR, ".stop-cards [data-kept]")) == 3
+                       and len(driver.find_elements(By.CSS_SELECTOR, ".next-stop [data-kept]")) == 1, "kept stops not marked")
+        checker.expect("offline: the page says it is the kept copy", "The server cannot be reached" in status_text(driver),
+                       status_text(driver))
         driver.save_screenshot(str(shots / "offline-walk-390.png"))
         judge(checker, phone, "phone offline: walk page with five visits kept")
         checker.expect("offline: nothing reached the server", node.contact_logs() == 0, f"{node.contact_logs()} logs")
