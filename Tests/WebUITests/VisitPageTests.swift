@@ -228,6 +228,17 @@ import Testing
         let damaged = given.web.post("\(stopPath)/logs", [("result", "MET"), ("log_id", "not-an-id")], formPath: stopPath)
         #expect(damaged.status == .unprocessableContent && damaged.bodyText.contains("reload the page and log the visit again"))
     }
+
+    @Test func aVisitSentWithTheIdOfALogAtAnotherStopIsRefusedAsAClash() async throws {
+        let given = try await listOfThree()
+        let path = { (stop: Int) in "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[stop].stop.id.uuidString.lowercased())" }
+        let phoneId = UUID().uuidString.lowercased()
+        #expect(given.web.post("\(path(0))/logs", [("result", "MET"), ("log_id", phoneId)], formPath: path(0)).status == .seeOther)
+        let elsewhere = given.web.post("\(path(1))/logs", [("result", "NOT_HOME"), ("note", "kept"), ("log_id", phoneId)], formPath: path(1))
+        #expect(elsewhere.status == .conflict && elsewhere.bodyText.contains("belongs to a visit at another stop"))
+        let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
+        #expect(logs.map(\.stopId) == [given.stops[0].stop.id] && logs.map(\.result) == [.met], "the stored log stays where it was")
+    }
     /// What a phone keeps of a list (issue 38): its stops in the walk page's order, the pages to log them and the result
     /// choices. The worker script names this build's cache, so a new build is a new worker that replaces the old cache.
     @Test func aListTakenAlongHoldsItsStopsPagesAndResults() async throws {

@@ -63,7 +63,8 @@ enum VisitWalkPages {
         do {
             log = try context.database.logContact(input, atStop: stopId, onList: listId, by: user)
         } catch let errors as ValidationError {
-            return try stopPage(&context, errors: errors, note: input.note, status: .unprocessableContent)
+            // A log id that belongs to another visit clashes with the stored logs (409), as on the API.
+            return try stopPage(&context, errors: errors, note: input.note, status: PublicError(errors).status)
         }
         let sheet = try context.database.visitSheet(id: listId, seen: try context.participantVisibility)
         let plan = try WalkPlan(request, sheet: sheet, database: context.database)
