@@ -1,6 +1,6 @@
 // What a phone keeps to walk a visit list away from the network (issue 38), shared by the pages and the service
 // worker: the lists taken (IndexedDB "lists"), the visits logged but not yet sent ("visits", by the id the phone made
-// for each, so sending one again logs it once) and short notes between pages ("notes"). IndexedDB, not memory: what was
+// for each, so sending one again logs it once, and who logged it) and short notes between pages ("notes"). IndexedDB, not memory: what was
 // typed away survives a closed browser and a restarted phone. Cache Storage keeps the pages and map tiles.
 var FieldbookStore = (function () {
   "use strict";
@@ -61,7 +61,21 @@ var FieldbookStore = (function () {
     });
   }
 
+  // Signing out: the lists taken (households' names and addresses) go, their pages and tiles and the notes between
+  // pages with them. The visits not yet sent stay: each waits for the person who logged it to sign in again.
+  function forgetLists() {
+    return all("lists").then(function (lists) {
+      return Promise.all(lists.map(function (list) {
+        return caches.open(list.cache).then(function (cache) {
+          return Promise.all(list.pages.concat(list.tiles).map(function (address) { return cache.delete(address); }));
+        }).then(function () { return remove("lists", list.id); });
+      }));
+    }).then(function () {
+      return Promise.all([remove("notes", "notice"), remove("notes", "sign-in")]);
+    });
+  }
+
   function plural(count, one, many) { return count + " " + (count === 1 ? one : many); }
 
-  return { put: put, get: get, all: all, remove: remove, take: take, plural: plural };
+  return { put: put, get: get, all: all, remove: remove, take: take, forgetLists: forgetLists, plural: plural };
 })();

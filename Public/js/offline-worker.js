@@ -5,6 +5,9 @@
 "use strict";
 
 var LOG_PATH = /^\/visit-lists\/([0-9a-f-]{36})\/stops\/([0-9a-f-]{36})\/logs$/;
+// Fields of a log form that are for this phone, not the server: the session's token (sending takes a fresh one) and
+// who logged the visit.
+var PAGE_ONLY = ["csrf_token", "kept_by", "kept_by_name"];
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 
@@ -73,9 +76,11 @@ function sendOrKeep(request, url) {
 function keep(form, url) {
   var parts = LOG_PATH.exec(url.pathname);
   var fields = [];
-  form.forEach(function (value, name) { if (name !== "csrf_token") { fields.push([name, String(value)]); } });
+  form.forEach(function (value, name) { if (PAGE_ONLY.indexOf(name) < 0) { fields.push([name, String(value)]); } });
+  // Who logged it, as the page said: on a shared phone it is sent only under that person's session.
   var visit = { id: form.get("log_id") || self.crypto.randomUUID(), list: parts[1], stop: parts[2],
-                path: url.pathname + url.search, fields: fields, result: form.get("result") || "", keptAt: new Date().toISOString() };
+                path: url.pathname + url.search, fields: fields, result: form.get("result") || "", keptAt: new Date().toISOString(),
+                by: form.get("kept_by") || "", byName: form.get("kept_by_name") || "" };
   fields.forEach(function (field) { if (field[0] === "log_id") { field[1] = visit.id; } });
   return FieldbookStore.put("visits", visit).then(function () {
     return Promise.all([FieldbookStore.get("lists", visit.list), FieldbookStore.all("visits")]);

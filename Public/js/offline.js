@@ -7,6 +7,9 @@
   var status = document.querySelector("[data-offline-status]");
   if (!status || !window.isSecureContext || !("serviceWorker" in navigator) || !window.indexedDB || !window.caches) { return; }
   var Store = window.FieldbookStore;
+  // The person this page was made for (none on the sign-in page): a phone may be shared, and a kept visit belongs to
+  // whoever logged it.
+  var me = { id: status.getAttribute("data-user-id") || "", name: status.getAttribute("data-user-name") || "" };
   var sending = false;
   // What just happened (a visit kept, visits sent), said until something else happens.
   var lastNotice = "";
@@ -23,11 +26,13 @@
         var parts = [];
         if (away) { parts.push("The server cannot be reached: this page is the copy kept on this phone."); }
         if (lastNotice) { parts.push(lastNotice); }
-        if (visits.length && signIn) {
-          parts.push("Sign in to send " + Store.plural(visits.length, "visit", "visits") + " kept on this phone.");
-        } else if (visits.length) {
-          parts.push(Store.plural(visits.length, "visit", "visits") + " not yet sent.");
+        var mine = visits.filter(function (visit) { return me.id && visit.by === me.id; });
+        if (mine.length && signIn) {
+          parts.push("Sign in to send " + Store.plural(mine.length, "visit", "visits") + " kept on this phone.");
+        } else if (mine.length) {
+          parts.push(Store.plural(mine.length, "visit", "visits") + " not yet sent.");
         }
+        parts = parts.concat(othersWaiting(visits));
         var refused = visits.filter(function (visit) { return visit.problem; });
         if (refused.length) { parts.push("Not accepted by the server (kept here): " + refused[0].problem); }
         var text = parts.join(" ");
@@ -35,6 +40,22 @@
         markKeptStops(visits);
         return visits;
       });
+    });
+  }
+
+  // "2 visits logged by Ann wait for them to sign in.": someone else's visits are never sent under this session.
+  function othersWaiting(visits) {
+    var byPerson = {};
+    visits.forEach(function (visit) {
+      if (me.id && visit.by === me.id) { return; }
+      var key = visit.by || "";
+      byPerson[key] = byPerson[key] || { name: visit.byName || "someone", count: 0 };
+      byPerson[key].count += 1;
+    });
+    return Object.keys(byPerson).map(function (key) {
+      var person = byPerson[key];
+      return Store.plural(person.count, "visit", "visits") + " logged by " + person.name + " " +
+        (person.count === 1 ? "waits" : "wait") + " for them to sign in.";
     });
   }
 
@@ -54,32 +75,36 @@
     });
   }
 
-  // The session's form token, from a page fetched now; null when the session has ended (the answer is the sign-in page).
-  function currentToken() {
+  // The session's form token and whose session it is, from a page fetched now (this page may be a kept copy made for
+  // someone else); null when the session has ended (the answer is the sign-in page).
+  function currentSession() {
     return fetch(status.getAttribute("data-token-page"), { credentials: "same-origin" }).then(function (response) {
       away = false;
       if (!response.ok || new URL(response.url).pathname === status.getAttribute("data-login")) { return null; }
       return response.text().then(function (page) {
-        var match = /name="csrf_token" value="([^"]+)"/.exec(page);
-        return match ? match[1] : null;
+        var token = /name="csrf_token" value="([^"]+)"/.exec(page);
+        var user = /data-user-id="([^"]+)"/.exec(page);
+        return token && user ? { token: token[1], user: user[1] } : null;
       });
     });
   }
 
-  // Sends the kept visits one at a time, each with the id the phone made for it: one sent twice (its answer was lost)
-  // is still one log. Nothing is dropped: a refusal is kept with its reason, an ended session waits for the sign-in.
+  // Sends the visits this person kept, one at a time, each with the id the phone made for it: one sent twice (its
+  // answer was lost) is still one log. Nothing is dropped: a refusal is kept with its reason, an ended session waits
+  // for the sign-in, and another person's visits wait for theirs.
   function send() {
     if (sending) { return Promise.resolve(); }
     sending = true;
     var sent = 0;
     return Store.all("visits").then(function (visits) {
-      var waiting = visits.filter(function (visit) { return !visit.problem; });
+      var waiting = visits.filter(function (visit) { return !visit.problem && me.id && visit.by === me.id; });
       if (!waiting.length) { return null; }
-      return currentToken().then(function (token) {
-        if (!token) { return Store.put("notes", { name: "sign-in", at: Date.now() }); }
+      return currentSession().then(function (session) {
+        if (!session) { return Store.put("notes", { name: "sign-in", at: Date.now() }); }
+        if (session.user !== me.id) { return null; }
         return Store.remove("notes", "sign-in").then(function () {
           return waiting.reduce(function (chain, visit) {
-            return chain.then(function (go) { return go === false ? false : sendOne(visit, token).then(function (done) {
+            return chain.then(function (go) { return go === false ? false : sendOne(visit, session.token).then(function (done) {
               if (done) { sent += 1; }
               return done !== null;
             }); });
@@ -152,14 +177,27 @@
   }
 
   // Each stop page's form gets an id of its own for its visit when it is shown, so two visits logged from the same kept
-  // page are two logs, and one sent twice is one.
+  // page are two logs, and one sent twice is one; and who logs it, for the service worker to keep with the visit.
   function freshLogIds() {
     document.querySelectorAll("[data-log-id]").forEach(function (field) {
       if (window.crypto && crypto.randomUUID) { field.value = crypto.randomUUID(); }
     });
+    document.querySelectorAll("[data-log-kept-by]").forEach(function (field) { field.value = me.id; });
+    document.querySelectorAll("[data-log-kept-by-name]").forEach(function (field) { field.value = me.name; });
+  }
+
+  // Signing out forgets the lists taken on this phone (never the visits not yet sent), then signs out as usual.
+  function forgetOnSignOut() {
+    document.querySelectorAll("form[data-sign-out]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        Store.forgetLists().catch(function () { return null; }).then(function () { form.submit(); });
+      });
+    });
   }
 
   freshLogIds();
+  forgetOnSignOut();
   window.addEventListener("pageshow", freshLogIds);
   window.addEventListener("online", send);
   offerTaking();

@@ -1,7 +1,9 @@
 """Browser checks of a phone away from the Wi-Fi (issue 38): on a 390×844 phone, "Take this list with me" keeps a visit
 list; with the server stopped, five visits are logged from the kept pages; Chromium is closed and started again on the
 same profile; when the server is back the five are sent, and exactly five contact logs are on the server and, pushed
-by its sync, on its hub. The visit sent again is still one log; an ended session keeps the queue and asks to sign in.
+by its sync, on its hub. The visit sent again is still one log. On the shared phone, the sign-in page and another
+person's pages say whose visits wait, none is sent under another person's session, and signing out forgets the taken
+list but keeps the visits.
 The walk page's first screen holds the next stop and its result buttons. Every state through axe-core and vnu.
 
     $VENV/bin/python tests/browser/check_offline.py --binary .build/debug/fieldbook [--shots /work/notes/shots]
@@ -234,17 +236,44 @@ def main():
         driver.get(node.base + walk)
         wait_for_status(driver, r"5 visits not yet sent")
         checker.expect("after a restart: five visits still kept", True, "")
+        # The session ends while away (a closed browser may keep its cookie or not): the next page is the sign-in page.
+        driver.delete_all_cookies()
 
-        # Back in range. The closed browser dropped its session cookie: the page asks to sign in, keeping the five; once
-        # signed in they are sent, each once, and the node's sync pushes them to the hub.
+        # Back in range, on a phone people share. The sign-in page says whose visits wait; someone else signing in sees
+        # them wait and sends none; signing out forgets the taken list (households' names and addresses) but never the
+        # visits. Once the editor signs in they are sent, each once, and the node's sync pushes them to the hub.
         node.start()
+        waiting = rf"5 visits logged by {re.escape(USERS['editor'][0])} wait for them to sign in"
         driver.get(node.base + "/my-visits")
-        text = wait_for_status(driver, r"Sign in to send 5 visits|5 visits kept on this phone sent", timeout=60)
-        if "Sign in" in text:
-            judge(checker, phone, "phone: sign in to send 5 visits (login page)")
-            checker.expect("an ended session keeps the visits on the phone", node.contact_logs() == 0, f"{node.contact_logs()} logs")
-            phone.fill("/login", {"email": USERS["editor"][1], "password": PASSWORD})
-            driver = phone.driver
+        wait_for_status(driver, waiting, timeout=60)
+        judge(checker, phone, "phone: five visits wait for the editor (sign-in page)")
+        phone.fill("/login", {"email": NODE_ADMIN, "password": PASSWORD})
+        driver = phone.driver
+        text = wait_for_status(driver, waiting, timeout=60)
+        checker.expect("shared phone: another person sees whose visits wait", "not yet sent" not in text, text)
+        time.sleep(3)
+        checker.expect("shared phone: none sent under another person's session", node.contact_logs() == 0, f"{node.contact_logs()} logs")
+        judge(checker, phone, "phone: five visits wait for the editor (another person signed in)")
+        await_next_page(driver, driver.find_element(By.CSS_SELECTOR, "form[data-sign-out] button").click)
+        text = wait_for_status(driver, waiting, timeout=30)
+        checker.expect("signed out: the page says visits still wait", "You have signed out" in driver.page_source, text)
+        kept = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              let pages = 0;
+              for (const name of await caches.keys()) {
+                for (const request of await (await caches.open(name)).keys()) {
+                  const path = new URL(request.url).pathname;
+                  if (path.startsWith('/visit-lists/') || path === '/my-visits') { pages += 1; }
+                }
+              }
+              return {pages, lists: (await FieldbookStore.all('lists')).length, visits: (await FieldbookStore.all('visits')).length};
+            })().then(done, error => done({error: String(error)}));""")
+        checker.expect("signed out: the taken list's pages and data are gone, the visits kept",
+                       kept == {"pages": 0, "lists": 0, "visits": 5}, str(kept))
+        judge(checker, phone, "phone: signed out with five visits waiting")
+        phone.fill("/login", {"email": USERS["editor"][1], "password": PASSWORD})
+        driver = phone.driver
         text = wait_for_status(driver, r"5 visits kept on this phone sent", timeout=60)
         checker.expect("back in range: sent and said so", "not yet sent" not in text, text)
         judge(checker, phone, "phone online: visits sent")
