@@ -101,6 +101,10 @@ enum Paths {
     static let visitStop = visitLists.record / "stops" / "{stopId}"
     static let contactLogs = visitStop / "logs"
     static let stopFollowUp = visitStop / "follow-up"
+    /// What a phone keeps of a list to walk it away from the network (JSON for the page's script).
+    static let offlineVisitList = visitLists.record / "offline.json"
+    /// The service worker: at the root, so its scope is every page.
+    static let offlineWorker = home / "offline-worker.js"
 
     static let sync = SharedPagePaths.sync
     static let syncRun = sync / "run"
@@ -168,6 +172,7 @@ extension Paths {
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(), "hub_sign_in": hubSignIn(), "linked_nodes": linkedNodes(),
             "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(), "my_visits": myVisits(),
+            "offline_worker": offlineWorker(),
             "analytics": analytics(), "analytics_growth": analyticsGrowth(), "exports": exports(),
             "participant_duplicates": participantDuplicates(), "imports": imports(),
         ]

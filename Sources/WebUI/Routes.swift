@@ -91,6 +91,8 @@ enum WebRoutes {
         table.get(Paths.visitStop, .signedIn, VisitWalkPages.stop)
         table.post(Paths.contactLogs, .editor, VisitWalkPages.log)
         table.post(Paths.stopFollowUp, .editor, VisitWalkPages.followUp)
+        table.get(Paths.offlineVisitList, .signedIn, OfflinePages.visitList)
+        table.get(Paths.offlineWorker, .anyone, OfflinePages.worker)
 
         table.get(Paths.users.list, .administrator, UserPages.list)
         table.get(Paths.users.new, .administrator, UserPages.newForm)

@@ -226,6 +226,7 @@ enum VisitListPages: RecordPages {
             "script": list.script, "status": list.status.label, "walk_path": Paths.walkVisitList(list.id),
             "print_path": Paths.printVisitList(list.id), "results_path": Paths.visitResults(list.id),
             "map_path": Paths.map.filtered(by: .visitListId, list.id.lowercasedString),
+            "offline_path": Paths.offlineVisitList(list.id),
         ]
         view.merge(Paths.visitLists.links(list.id))
         return view
