@@ -26,6 +26,8 @@ public final class FieldbookApp: Sendable {
     public let exports: ExportRunner
     /// Backs the database and its photos up every `--backup-interval`, in the background.
     public let backups: BackupService
+    /// What the "Add a device" page shows, told the port once the server listens.
+    let devices: DeviceJoining
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -78,9 +80,10 @@ public final class FieldbookApp: Sendable {
         exports = ExportRunner(database: database, logger: logger)
         backups = BackupService(database: database, folder: configuration.backupFolder, interval: configuration.backupInterval, logger: logger)
         let signInThrottle = SignInThrottle()
+        devices = DeviceJoining(dataDirectory: configuration.dataDirectory)
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
-                        configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version),
+                        configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version, devices: devices),
                         imports: imports, exports: exports, backups: backups, logger: logger)
         let api = JSONAPI(database: database, version: configuration.version, logger: logger, signInThrottle: signInThrottle,
                           sessionPolicy: configuration.sessionPolicy, syncEngine: syncEngine, syncStatus: reporter)
@@ -111,6 +114,8 @@ public final class FieldbookApp: Sendable {
         // first sync), which this would wait for.
         database.releaseMemory()
         let port = try server.start()
+        let serving = ServingAddress(host: configuration.server.host, port: port, isTLS: configuration.server.isTLS)
+        devices.served(at: serving)
         syncEngine.start()
         notifier.start()
         imports.start()
