@@ -68,12 +68,14 @@ let package = Package(
             "HTTPServer", "Domain", "Records", "Credentials", "Hub", "Storage", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // libavahi-client, to announce serve on the LAN (App/LANAnnouncer.swift), opened when serve first announces (CAvahi.h).
+        .target(name: "CAvahi", dependencies: ["CLibraryLoader"]),
         // glibc's allocator settings, for the server's memory (App/MallocArenas.swift).
         .systemLibrary(name: "CMalloc"),
         // The commit a release was built from, for `fieldbook --version` (CBuildStamp.h says how it gets there).
         .target(name: "CBuildStamp"),
         .target(name: "App", dependencies: [
-            "CBuildStamp", "CMalloc", "HTTPServer", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
+            "CAvahi", "CBuildStamp", "CMalloc", "HTTPServer", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [

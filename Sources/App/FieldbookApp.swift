@@ -28,6 +28,8 @@ public final class FieldbookApp: Sendable {
     public let backups: BackupService
     /// What the "Add a device" page shows, told the port once the server listens.
     let devices: DeviceJoining
+    /// Announces the server on the LAN (mDNS) while it serves beyond loopback.
+    private let lanAnnouncer: LANAnnouncer
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -81,6 +83,7 @@ public final class FieldbookApp: Sendable {
         backups = BackupService(database: database, folder: configuration.backupFolder, interval: configuration.backupInterval, logger: logger)
         let signInThrottle = SignInThrottle()
         devices = DeviceJoining(dataDirectory: configuration.dataDirectory)
+        lanAnnouncer = LANAnnouncer(devices: devices, logger: logger)
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
                         configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version, devices: devices),
@@ -116,6 +119,7 @@ public final class FieldbookApp: Sendable {
         let port = try server.start()
         let serving = ServingAddress(host: configuration.server.host, port: port, isTLS: configuration.server.isTLS)
         devices.served(at: serving)
+        lanAnnouncer.start(serving: serving, hostName: MachineNames.current().hostName)
         syncEngine.start()
         notifier.start()
         imports.start()
@@ -137,6 +141,7 @@ public final class FieldbookApp: Sendable {
 
     /// Finishes requests in flight, stops the server and closes the database.
     public func stop() {
+        lanAnnouncer.stop()
         syncEngine.stop()
         notifier.stop()
         imports.stop()
