@@ -780,6 +780,14 @@ def check_backups(checker, browser, role):
     checker.page(browser, f"{role}: backups (listed)", "/settings/backups")
 
 
+def set_up_administrator(browser, server):
+    """A new server's first administrator, made with its setup code, signed in."""
+    name, email = USERS["administrator"]
+    browser.post("/setup", {"setup_code": server.code, "name": name, "email": email,
+                            "password": PASSWORD, "password_confirmation": PASSWORD})
+    browser.sign_in(email)
+
+
 def check_backup_warning(checker, binary, root):
     """Home's warning and the backups page while the backup folder (a USB stick not plugged in) is missing, then
     once it holds a backup dated in the future."""
@@ -787,10 +795,7 @@ def check_backup_warning(checker, binary, root):
     server = Server(binary, root, extra_args=("--backup-dir", missing))
     browser = Browser(server.base)
     try:
-        name, email = USERS["administrator"]
-        browser.post("/setup", {"setup_code": server.code, "name": name, "email": email,
-                                "password": PASSWORD, "password_confirmation": PASSWORD})
-        browser.sign_in(email)
+        set_up_administrator(browser, server)
         checker.page(browser, "backups: home warns (folder missing)", "/")
         checker.expect("backups: home warns (folder missing)", "Backups need attention" in browser.driver.page_source,
                        "no warning on Home")
@@ -831,10 +836,7 @@ def check_add_device(checker, binary, root):
     server = Server(binary, root, extra_args=("--host", "0.0.0.0"), prepare=make_authority)
     browser = Browser(server.base.replace("0.0.0.0", "127.0.0.1"))
     try:
-        name, email = USERS["administrator"]
-        browser.post("/setup", {"setup_code": server.code, "name": name, "email": email,
-                                "password": PASSWORD, "password_confirmation": PASSWORD})
-        browser.sign_in(email)
+        set_up_administrator(browser, server)
         checker.page(browser, "add a device (LAN, own authority)", "/settings/devices")
         checker.expect("add a device (LAN, own authority)", 'class="qr-code"' in browser.driver.page_source,
                        "no QR code of the address")
