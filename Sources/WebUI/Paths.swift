@@ -18,6 +18,10 @@ enum Paths {
     static let backupNow = backups / "now"
     /// A fresh backup, taken for the download (a POST: it does the work of a backup).
     static let backupDownload = backups / "download"
+    static let devices = home / "settings" / "devices"
+    static let authorityPEM = devices / "fieldbook-authority.pem"
+    static let authorityDER = devices / "fieldbook-authority.crt"
+    static let authorityProfile = devices / "fieldbook-authority.mobileconfig"
     static let logout = home / "logout"
     static let events = home / "events"
 
@@ -167,6 +171,7 @@ extension Paths {
         var view: [String: String] = [
             "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "privacy_settings": privacySettings(),
             "backups": backups(), "backup_now": backupNow(), "backup_download": backupDownload(),
+            "devices": devices(), "authority_pem": authorityPEM(), "authority_der": authorityDER(), "authority_profile": authorityProfile(),
             "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
