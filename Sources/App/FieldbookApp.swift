@@ -138,6 +138,7 @@ public final class FieldbookApp: Sendable {
         duplicateScout.start()
         exports.start()
         backups.start()
+        try database.prepareAnalytics()
         let address = server.configuration.baseURL(port: port)
         if try database.offersSetup() {
             announce("One-time setup code: \(setupCode.generate())")

@@ -37,6 +37,33 @@ import Testing
         return Given(web: web, editor: editor, list: list, stops: try web.database.visitSheet(id: list.id, seen: .everything).stops)
     }
 
+    /// The filter's activity is chosen by a search: the form lists no activity, every activity the select offered (by
+    /// name, on the demo community) is found by its name under the same label, and Find keeps what was typed.
+    @Test func theActivityChoiceIsASearchFindingEveryActivityTheSelectOffered() async throws {
+        let web = try await WebHarness()
+        _ = try web.createUser("ed@example.org", .editor)
+        _ = try web.database.importDemoCommunity(size: DemoCommunity.Size(venues: 150, participants: 2_000, activities: 400), seed: 1)
+        web.signIn("ed@example.org")
+        var everyActivity = ActivityQuery.unfiltered
+        everyActivity.page = PageRequest(page: 1, perPage: 500)
+        let offered = try web.database.activityRows(everyActivity).items.map { ($0.id, $0.name) }
+        #expect(offered.count == 400)
+        for (id, name) in offered {
+            let found = try ActivityChoices.matches(web.database, name).entries
+            #expect(found.contains { $0.id == id && $0.label == name }, "\(name)")
+        }
+        let form = web.get("/visit-lists/new")
+        #expect(form.status == .ok && !form.bodyText.contains(offered[0].0.uuidString.lowercased()))
+        let (id, name) = offered[7]
+        let fields = [("name", "Club visits"), ("visit_date", "2030-01-01"), ("status", "PLANNED"), ("source", "participants")]
+        let found = web.post("/visit-lists/new", fields + [("activity_search", name), ("find_activities", "1")])
+        #expect(found.status == .ok && found.bodyText.contains("value=\"Club visits\""))
+        #expect(found.bodyText.contains("name=\"activity_id\" value=\"\(id.uuidString.lowercased())\""))
+        let chosen = web.post("/visit-lists/new", fields + [("activity_id", id.uuidString.lowercased()), ("preview", "1")])
+        #expect(chosen.bodyText.contains("name=\"activity_id\" value=\"\(id.uuidString.lowercased())\" checked"))
+        #expect(try web.database.visitLists().items.isEmpty, "nothing saved")
+    }
+
     /// A refused edit shows the form from the version it was made from, so a change saved meanwhile is not overwritten.
     @Test func aRefusedEditKeepsTheVersionItWasMadeFrom() async throws {
         let given = try await listOfThree()

@@ -173,14 +173,6 @@ extension AppDatabase {
         }
     }
 
-    /// Every activity by name, for the filter's choice.
-    public func activityChoices() throws -> [NamedReference] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name FROM activities ORDER BY name COLLATE NOCASE, id")
-                .map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
-        }
-    }
-
     /// How each target is named where stops are picked: "Ada Lovelace, 1 River Road" or "Community hall, 2 Lake Street".
     public func stopTargetNames(_ targets: [StopTarget]) throws -> [StopTarget: String] {
         try read { db in
