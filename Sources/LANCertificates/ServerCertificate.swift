@@ -38,7 +38,7 @@ public struct ServerCertificate: Sendable {
         if certificate.notValidAfter.timeIntervalSince(now) < life / 3 { return .expiring }
         if now < certificate.notValidBefore { return .notYetValid }
         let named = (try? certificate.extensions.subjectAlternativeNames).flatMap { $0 }.map { Set($0) } ?? []
-        if named != Set(names.generalNames) { return .namesChanged }
+        if named != Set(authority.signableNames(names)) { return .namesChanged }
         return nil
     }
 }

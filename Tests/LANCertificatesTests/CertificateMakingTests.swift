@@ -94,6 +94,49 @@ import X509
                                          keyPEM: String(contentsOfFile: folder.authorityKeyPath, encoding: .utf8)).certificate == authority.certificate)
     }
 
+    @Test func devicesRefuseACertificateTheAuthoritySignsForANameOffTheLAN() throws {
+        let authority = try CertificateAuthority.make(hostName: "hall", now: Date())
+        #expect(try authority.certificate.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
+        let folder = try temporaryDirectory()
+        let authorityFile = folder.appendingPathComponent("authority.pem").path
+        try authority.certificatePEM.write(toFile: authorityFile, atomically: true, encoding: .utf8)
+        func verify(_ names: [GeneralName], _ file: String) throws -> (status: Int32, output: String) {
+            let leaf = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: authority.key.publicKey,
+                notValidBefore: Date().addingTimeInterval(-60), notValidAfter: Date().addingTimeInterval(3600),
+                issuer: authority.certificate.subject, subject: try DistinguishedName { CommonName("leaf") },
+                signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.notCertificateAuthority)
+                    SubjectAlternativeNames(names)
+                },
+                issuerPrivateKey: authority.key)
+            let path = folder.appendingPathComponent(file).path
+            try leaf.serializeAsPEM().pemString.write(toFile: path, atomically: true, encoding: .utf8)
+            return try runCommand("/usr/bin/openssl", ["verify", "-CAfile", authorityFile, path])
+        }
+        let lan = try verify([.dnsName("hall"), .dnsName("hall.local"), .ipAddress(.init(contentBytes: [192, 168, 1, 20]))], "lan.pem")
+        #expect(lan.status == 0, "\(lan.output)")
+        for (name, file) in [(GeneralName.dnsName("bank.example"), "bank.pem"), (.ipAddress(.init(contentBytes: [8, 8, 8, 8])), "public.pem")] {
+            let refused = try verify([name], file)
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("subtree"), "\(refused.output)")
+        }
+    }
+
+    @Test func theServerCertificateLeavesOutWhatTheAuthorityMayNotSign() throws {
+        let authority = try CertificateAuthority.make(hostName: "hall", now: now)
+        let moved = ServedNames(MachineNames(hostName: "barn", addresses: ["192.168.1.20", "2001:db8::20", "203.0.113.5"]))
+        let server = try authority.issue(for: moved, now: now)
+        let named = try #require(try server.certificate.extensions.subjectAlternativeNames)
+        #expect(Set(named) == [
+            .dnsName("barn.local"), .dnsName("localhost"),
+            .ipAddress(.init(contentBytes: [192, 168, 1, 20])), .ipAddress(.init(contentBytes: [127, 0, 0, 1])),
+            .ipAddress(.init(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
+        ])
+        #expect(server.renewalReason(for: moved, authority: authority, now: now) == nil)
+    }
+
     private func permissions(_ path: String) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
