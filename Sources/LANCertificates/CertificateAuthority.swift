@@ -43,7 +43,7 @@ public struct CertificateAuthority: Sendable {
     public init(certificatePEM: String, keyPEM: String) throws {
         let certificate = try Certificate(pemEncoded: certificatePEM)
         let key = try Certificate.PrivateKey(pemEncoded: keyPEM)
-        guard certificate.publicKey == key.publicKey else { throw MismatchedKey() }
+        guard certificate.publicKey == key.publicKey else { throw MismatchedKey(whose: "certificate authority") }
         self.init(certificate: certificate, key: key)
     }
 
@@ -89,6 +89,7 @@ public struct CertificateAuthority: Sendable {
     }
 
     struct MismatchedKey: Error, CustomStringConvertible {
-        var description: String { "the certificate authority's key is not the key of its certificate" }
+        let whose: String
+        var description: String { "the \(whose)'s key is not the key of its certificate" }
     }
 }

@@ -137,6 +137,30 @@ import X509
         #expect(server.renewalReason(for: moved, authority: authority, now: now) == nil)
     }
 
+    @Test func aKeyThatIsNotTheCertificatesCountsAsUnreadableAndTheServerCertificateIsMadeAgain() throws {
+        let folder = try TLSFolder(path: temporaryDirectory().appendingPathComponent("tls").path)
+        let authority = try folder.authority(hostName: "hall", now: now)
+        _ = try folder.serverCertificate(for: names, authority: authority, now: now)
+        let other = try authority.issue(for: names, now: now)
+        try other.keyPEM.write(toFile: folder.serverKeyPath, atomically: true, encoding: .utf8)
+        let (made, reason) = try folder.serverCertificate(for: names, authority: authority, now: now.addingTimeInterval(60))
+        #expect(reason == .unreadable)
+        #expect(try ServerCertificate(certificatePEM: String(contentsOfFile: folder.serverCertificatePath, encoding: .utf8),
+                                      keyPEM: String(contentsOfFile: folder.serverKeyPath, encoding: .utf8)).certificate == made.certificate)
+    }
+
+    @Test func anAuthorityKeyWithoutItsCertificateIsNotYetMadeAndTheFolderIsTightenedAtEachStart() throws {
+        let folder = try TLSFolder(path: temporaryDirectory().appendingPathComponent("tls").path)
+        _ = try folder.authority(hostName: "hall", now: now)
+        try FileManager.default.removeItem(atPath: folder.authorityCertificatePath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let made = try folder.authority(hostName: "hall", now: now)
+        #expect(try permissions(folder.path) == 0o700)
+        #expect(try permissions(folder.authorityCertificatePath) == 0o644)
+        #expect(try CertificateAuthority(certificatePEM: String(contentsOfFile: folder.authorityCertificatePath, encoding: .utf8),
+                                         keyPEM: String(contentsOfFile: folder.authorityKeyPath, encoding: .utf8)).certificate == made.certificate)
+    }
+
     private func permissions(_ path: String) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }

@@ -97,7 +97,7 @@ extension AppDatabase {
     private func writeArchive(to path: String, database scratch: String, photos hashes: [String], dataFiles: BackupDataFiles,
                               limits: ZipArchiveWriter.Limits,
                               afterMember: () throws -> Void) throws -> BackupContents {
-        let output = try BackupOutput(creating: path)
+        let output = try BackupOutput.creating(path)
         var contents = BackupContents()
         var zip = ZipArchiveWriter(limits: limits)
         try output.write(zip.beginMember(BackupArchive.databaseMember))
@@ -141,35 +141,9 @@ extension AppDatabase {
     }
 }
 
-/// A new file written front to back and flushed to disk before it is renamed into place, so a power cut after the
-/// rename finds it whole.
-final class BackupOutput {
-    private let descriptor: Int32
-    private var closed = false
-
-    init(creating path: String) throws {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
-    }
-
-    deinit { if !closed { close(descriptor) } }
-
-    func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
-                written += result
-            }
-        }
-    }
-
-    func finish() throws {
-        closed = true
-        let synced = fsync(descriptor) == 0 ? 0 : errno
-        close(descriptor)
-        if synced != 0 { throw BackupFailure.cannotWrite(String(cString: strerror(synced))) }
+/// Backups' files, failing as a backup that cannot be written.
+enum BackupOutput {
+    static func creating(_ path: String) throws -> NewFileOutput {
+        try NewFileOutput(creating: path) { BackupFailure.cannotWrite($0) }
     }
 }
