@@ -144,6 +144,8 @@ class Lan:
 @pytest.fixture(scope="module")
 def lan():
     reason = why_skipped()
+    if reason and os.environ.get("FIELDBOOK_LAN_REQUIRED") == "1":
+        pytest.fail(f"FIELDBOOK_LAN_REQUIRED=1 but {reason}")
     if reason:
         pytest.skip(reason)
     lan = Lan()
