@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "Domain"),
         // Fieldbook's own certificate authority and the server certificates it signs, for HTTPS on the LAN.
         .target(name: "LANCertificates", dependencies: [
-            "HTTPServer", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
+            "Archives", "HTTPServer", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
