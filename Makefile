@@ -62,11 +62,11 @@ reliability-tests: test-tools build
 install-tests: test-tools release
 	FIELDBOOK_TOOLS_DIR=$(TOOLS_DIR) FIELDBOOK_BIN=$(CURDIR)/.build/release/fieldbook $(VENV)/bin/python -m pytest tests/install $(PYTEST_ARGS) -rs
 
-# HTTPS on the LAN between real hosts (tests/lan, as root; skipped otherwise): network namespaces and a veth link, the
-# server in one, a tablet's headless Chromium trusting Fieldbook's own authority in the other; the certificate's renewal
-# and an address change. About a minute.
+# HTTPS on the LAN between real hosts (tests/lan, as root): network namespaces and a veth link, the server in one, a
+# tablet's headless Chromium trusting Fieldbook's own authority in the other; the certificate's renewal and an address
+# change. FIELDBOOK_LAN_REQUIRED=1 makes a missing prerequisite fail rather than skip, so CI cannot pass without them.
 lan-tests: test-tools build
-	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/lan $(PYTEST_ARGS) -rs
+	FIELDBOOK_LAN_REQUIRED=1 FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/lan $(PYTEST_ARGS) -rs
 
 reliability: deps test-tools build
 	FIELDBOOK_RELIABILITY=full FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/reliability -q -rs

@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         // libvips, for photos (Imaging/PhotoProcessor.swift), opened with dlopen by the first photo (CVips.h says why).
         .target(name: "CVips", dependencies: ["CLibraryLoader"]),
-        .target(name: "Imaging", dependencies: ["CVips", .product(name: "Logging", package: "swift-log")]),
+        // libqrencode, for the "Add a device" page's QR code (Imaging/QRCode.swift), opened by the first code (CQRCode.h).
+        .target(name: "CQRCode", dependencies: ["CLibraryLoader"]),
+        .target(name: "Imaging", dependencies: ["CVips", "CQRCode", .product(name: "Logging", package: "swift-log")]),
         // libpq, for the PostgreSQL hub (PostgresHub/LibPQ.swift), opened by the hub's first connection (CPostgres.h).
         .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
         // The PostgreSQL hub stays off Storage (GRDB): what it shares with the SQLite hub is in Hub.
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "Domain"),
         // Fieldbook's own certificate authority and the server certificates it signs, for HTTPS on the LAN.
         .target(name: "LANCertificates", dependencies: [
-            "HTTPServer", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
+            "Archives", "HTTPServer", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
@@ -68,17 +70,21 @@ let package = Package(
         .target(name: "WebUI", dependencies: [
             "Archives", "HTTPServer", "Domain", "Records", "Credentials", "Storage", "Imaging", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
+            // The "Add a device" page's certificate fingerprint.
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "JSONAPI", dependencies: [
             "HTTPServer", "Domain", "Records", "Credentials", "Hub", "Storage", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // libavahi-client, to announce serve on the LAN (App/LANAnnouncer.swift), opened when serve first announces (CAvahi.h).
+        .target(name: "CAvahi", dependencies: ["CLibraryLoader"]),
         // glibc's allocator settings, for the server's memory (App/MallocArenas.swift).
         .systemLibrary(name: "CMalloc"),
         // The commit a release was built from, for `fieldbook --version` (CBuildStamp.h says how it gets there).
         .target(name: "CBuildStamp"),
         .target(name: "App", dependencies: [
-            "CBuildStamp", "CMalloc", "HTTPServer", "LANCertificates", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
+            "CAvahi", "CBuildStamp", "CMalloc", "HTTPServer", "LANCertificates", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [

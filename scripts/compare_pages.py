@@ -254,8 +254,13 @@ def main():
     options = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     options.add_argument("--before", required=True, help="BINARY:CHECKOUT of the build whose pages are the reference")
     options.add_argument("--after", required=True, help="BINARY:CHECKOUT of the build to compare with it")
+    options.add_argument("--same-assets", action="store_true",
+                         help="mask the version in /static/VERSION/ addresses, for a comparison across builds whose scripts or "
+                              "styles changed on purpose")
     options.add_argument("--keep", help="a folder to write both sides' differing answers into")
     arguments = options.parse_args()
+    if arguments.same_assets:
+        VOLATILE.append((re.compile(rb"/static/[0-9a-f]{16}/"), rb"/static/VERSION/"))
     before, after = build(arguments.before), build(arguments.after)
     folder = tempfile.mkdtemp(prefix="fieldbook-compare-")
     try:

@@ -2,7 +2,8 @@
 # Installs what building and running Fieldbook needs on Debian 12, only if missing. Idempotent; run as root (or via sudo).
 set -euo pipefail
 bash "$(dirname "$0")/apt-install-missing.sh" libmicrohttpd-dev libsqlite3-dev libvips-dev pkg-config libjs-leaflet libjs-leaflet.markercluster \
-  curl libcurl4-openssl-dev ca-certificates openssl zlib1g-dev libpq-dev libgnutls28-dev
+  curl libcurl4-openssl-dev ca-certificates openssl zlib1g-dev libpq-dev libgnutls28-dev \
+  libqrencode4 libavahi-client3
 # The world basemap the map shows offline (tiles/basemap.mbtiles).
 bash "$(dirname "$0")/install-basemap.sh"
 

@@ -14,7 +14,7 @@ struct ConfigurationDraft {
         if let cost = environment["FIELDBOOK_PASSWORD_COST"].flatMap(PasswordHasher.Cost.init(rawValue:)) {
             configuration.passwordCost = cost
         }
-        // No flags either: a certificate valid for seconds, checked every second, is for the tests that watch it renewed.
+        // Environment only, not flags: a certificate valid for seconds, checked every second, is for tests of renewal.
         if let seconds = environment["FIELDBOOK_TLS_VALIDITY"].flatMap(TimeInterval.init), seconds > 0 {
             configuration.ownTLS.serverValidity = seconds
         }

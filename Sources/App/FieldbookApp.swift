@@ -31,6 +31,10 @@ public final class FieldbookApp: Sendable {
     let certificates: ServerCertificateKeeper?
     /// Plain HTTP beside Fieldbook's own HTTPS: a page giving the secure address (`SecureAddressGuide`).
     let plainServer: HTTPServer?
+    /// What the "Add a device" page shows, told the port once the server listens.
+    let devices: DeviceJoining
+    /// Announces the server on the LAN (mDNS) while it serves beyond loopback.
+    private let lanAnnouncer: LANAnnouncer
     /// Sends each request to static files, the API or the pages; tests call it without a socket.
     let responder: AppResponder
     let logger: Logger
@@ -83,9 +87,11 @@ public final class FieldbookApp: Sendable {
         exports = ExportRunner(database: database, logger: logger)
         backups = BackupService(database: database, folder: configuration.backupFolder, interval: configuration.backupInterval, logger: logger)
         let signInThrottle = SignInThrottle()
+        devices = DeviceJoining(dataDirectory: configuration.dataDirectory)
+        lanAnnouncer = LANAnnouncer(devices: devices, logger: logger)
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
-                        configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version),
+                        configuration: WebUIConfiguration(sessionPolicy: configuration.sessionPolicy, version: configuration.version, devices: devices),
                         imports: imports, exports: exports, backups: backups, logger: logger)
         let api = JSONAPI(database: database, version: configuration.version, logger: logger, signInThrottle: signInThrottle,
                           sessionPolicy: configuration.sessionPolicy, syncEngine: syncEngine, syncStatus: reporter)
@@ -122,6 +128,9 @@ public final class FieldbookApp: Sendable {
         database.releaseMemory()
         let port = try server.start()
         let plainPort = try startPlainServer()
+        let serving = ServingAddress(host: configuration.server.host, port: port, isTLS: server.configuration.isTLS)
+        devices.served(at: serving)
+        lanAnnouncer.start(serving: serving, hostName: MachineNames.current().hostName)
         syncEngine.start()
         notifier.start()
         imports.start()
@@ -129,6 +138,7 @@ public final class FieldbookApp: Sendable {
         duplicateScout.start()
         exports.start()
         backups.start()
+        try database.prepareAnalytics()
         let address = server.configuration.baseURL(port: port)
         if try database.offersSetup() {
             announce("One-time setup code: \(setupCode.generate())")
@@ -162,6 +172,7 @@ public final class FieldbookApp: Sendable {
     public func stop() {
         certificates?.stop()
         plainServer?.stop()
+        lanAnnouncer.stop()
         syncEngine.stop()
         notifier.stop()
         imports.stop()

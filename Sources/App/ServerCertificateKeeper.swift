@@ -25,6 +25,7 @@ final class ServerCertificateKeeper: @unchecked Sendable {
         let made = try keeper.current()
         server.tlsCertificatePEM = made.certificatePEM
         server.tlsKeyPEM = made.keyPEM
+        server.strictTransportSecuritySeconds = nil
         return keeper
     }
 

@@ -108,7 +108,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func finished(_ answer: Response, for request: Request, startedAt: DispatchTime) -> Response {
         var response = answer
-        SecurityHeaders.apply(to: &response, isTLS: configuration.isTLS)
+        SecurityHeaders.apply(to: &response, strictTransportSecuritySeconds: configuration.isTLS ? configuration.strictTransportSecuritySeconds : nil)
         if let stream = response.stream { openStreams.register(stream) }
         let micros = (DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1000
         logger.info("\(request.method.rawValue) \(request.path) \(response.status.code)", metadata: [

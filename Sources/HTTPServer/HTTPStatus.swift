@@ -20,6 +20,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let payloadTooLarge = HTTPStatus(413)
     public static let unsupportedMediaType = HTTPStatus(415)
     public static let unprocessableContent = HTTPStatus(422)
+    public static let upgradeRequired = HTTPStatus(426)
     public static let tooManyRequests = HTTPStatus(429)
     public static let internalServerError = HTTPStatus(500)
     public static let serviceUnavailable = HTTPStatus(503)
@@ -43,6 +44,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
         case 413: "Content Too Large"
         case 415: "Unsupported Media Type"
         case 422: "Unprocessable Content"
+        case 426: "Upgrade Required"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"

@@ -29,6 +29,11 @@ public struct ServerConfiguration: Sendable {
     public var headerTimeoutSeconds: Int
     public var tlsCertificatePEM: String?
     public var tlsKeyPEM: String?
+    /// How long browsers are told to come back over HTTPS only (HSTS) when this server speaks TLS; nil sends none.
+    /// A year suits an organization's own certificate; Fieldbook's own authority sends none, as HSTS would also hold
+    /// for `NAME.local` on the plain-HTTP guide's port and, after `--no-tls` or a replaced authority, leave devices
+    /// an error they cannot click through.
+    public var strictTransportSecuritySeconds: Int? = 31_536_000
     /// How long shutdown waits for requests in flight.
     public var drainSeconds: Double
 
@@ -89,7 +94,8 @@ public enum SecurityHeaders {
         "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    public static func apply(to response: inout Response, isTLS: Bool) {
+    /// `strictTransportSecuritySeconds`: the HSTS max-age, nil for no HSTS (always so over plain HTTP).
+    public static func apply(to response: inout Response, strictTransportSecuritySeconds: Int?) {
         var defaults: [(String, String)] = [
             ("Content-Security-Policy", contentSecurityPolicy),
             ("X-Content-Type-Options", "nosniff"),
@@ -98,7 +104,7 @@ public enum SecurityHeaders {
             ("Cross-Origin-Opener-Policy", "same-origin"),
             ("Permissions-Policy", "camera=(self), geolocation=(self), microphone=()"),
         ]
-        if isTLS { defaults.append(("Strict-Transport-Security", "max-age=31536000")) }
+        if let strictTransportSecuritySeconds { defaults.append(("Strict-Transport-Security", "max-age=\(strictTransportSecuritySeconds)")) }
         if response.header("Cache-Control") == nil { defaults.append(("Cache-Control", "no-store")) }
         for (name, value) in defaults where response.header(name) == nil {
             response.addHeader(name, value)

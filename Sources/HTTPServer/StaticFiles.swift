@@ -57,6 +57,12 @@ public struct StaticFiles: Sendable {
 
     public func contains(_ name: String) -> Bool { assets[name] != nil }
 
+    /// The asset's fingerprint, which changes with its bytes; nil for an unknown name.
+    public func fingerprint(of name: String) -> String? { assets[name]?.fingerprint }
+
+    /// The bytes of a small asset (one kept in memory); nil for an unknown or larger one.
+    public func contents(of name: String) -> [UInt8]? { assets[name]?.kept }
+
     /// Answers `/static/...`, or nil when the path is not a known asset.
     public func response(for request: Request) -> Response? {
         guard request.path.hasPrefix(Self.urlPrefix) else { return nil }

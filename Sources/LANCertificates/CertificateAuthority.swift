@@ -32,6 +32,7 @@ public struct CertificateAuthority: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                Critical(LANNameConstraints.forAuthority(hostName: hostName))
                 SubjectKeyIdentifier(hash: publicKey)
             },
             issuerPrivateKey: key)
@@ -42,7 +43,7 @@ public struct CertificateAuthority: Sendable {
     public init(certificatePEM: String, keyPEM: String) throws {
         let certificate = try Certificate(pemEncoded: certificatePEM)
         let key = try Certificate.PrivateKey(pemEncoded: keyPEM)
-        guard certificate.publicKey == key.publicKey else { throw MismatchedKey() }
+        guard certificate.publicKey == key.publicKey else { throw MismatchedKey(whose: "certificate authority") }
         self.init(certificate: certificate, key: key)
     }
 
@@ -56,13 +57,20 @@ public struct CertificateAuthority: Sendable {
         return SHA256.hash(data: serializer.serializedBytes).map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
+    /// The names of `names` this authority may sign for: a name outside its constraints (a public address, a host name
+    /// given after the authority was made) would make devices refuse the whole certificate.
+    func signableNames(_ names: ServedNames) -> [GeneralName] {
+        guard let constraints = try? certificate.extensions.nameConstraints else { return names.generalNames }
+        return names.generalNames.filter { LANNameConstraints.permits($0, under: constraints) }
+    }
+
     /// A server certificate for `names`, valid from a little before `now` for `validity` seconds, with a new key.
     public func issue(for names: ServedNames, now: Date = Date(), validity: TimeInterval = ServerCertificate.validity) throws -> ServerCertificate {
         let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
         let publicKey = key.publicKey
         let subject = try DistinguishedName {
             OrganizationName("Fieldbook")
-            CommonName(names.dnsNames.first ?? "localhost")
+            CommonName(signableNames(names).lazy.compactMap { if case .dnsName(let name) = $0 { name } else { nil } }.first ?? "localhost")
         }
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
@@ -74,13 +82,14 @@ public struct CertificateAuthority: Sendable {
                 try ExtendedKeyUsage([.serverAuth])
                 SubjectKeyIdentifier(hash: publicKey)
                 AuthorityKeyIdentifier(keyIdentifier: try self.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
-                SubjectAlternativeNames(names.generalNames)
+                SubjectAlternativeNames(signableNames(names))
             },
             issuerPrivateKey: self.key)
         return ServerCertificate(certificate: certificate, key: key)
     }
 
     struct MismatchedKey: Error, CustomStringConvertible {
-        var description: String { "the certificate authority's key is not the key of its certificate" }
+        let whose: String
+        var description: String { "the \(whose)'s key is not the key of its certificate" }
     }
 }

@@ -18,8 +18,13 @@ public struct ServerCertificate: Sendable {
         self.key = key
     }
 
+    /// Throws when the files are not a certificate and its own key (a crash between writing the two leaves a pair
+    /// every handshake would fail with).
     public init(certificatePEM: String, keyPEM: String) throws {
-        self.init(certificate: try Certificate(pemEncoded: certificatePEM), key: try Certificate.PrivateKey(pemEncoded: keyPEM))
+        let certificate = try Certificate(pemEncoded: certificatePEM)
+        let key = try Certificate.PrivateKey(pemEncoded: keyPEM)
+        guard certificate.publicKey == key.publicKey else { throw CertificateAuthority.MismatchedKey(whose: "server certificate") }
+        self.init(certificate: certificate, key: key)
     }
 
     public var certificatePEM: String { get throws { try certificate.serializeAsPEM().pemString } }
@@ -38,7 +43,7 @@ public struct ServerCertificate: Sendable {
         if certificate.notValidAfter.timeIntervalSince(now) < life / 3 { return .expiring }
         if now < certificate.notValidBefore { return .notYetValid }
         let named = (try? certificate.extensions.subjectAlternativeNames).flatMap { $0 }.map { Set($0) } ?? []
-        if named != Set(names.generalNames) { return .namesChanged }
+        if named != Set(authority.signableNames(names)) { return .namesChanged }
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import Archives
 import Foundation
 
 /// Where Fieldbook keeps its own TLS in the data folder: `tls/authority.pem` (the authority's certificate, which devices
@@ -20,13 +21,15 @@ public struct TLSFolder: Sendable {
     public var serverCertificatePath: String { file("server.pem") }
     public var serverKeyPath: String { file("server-key.pem") }
 
-    /// The authority in this folder, made and written on first use.
+    /// The authority in this folder, made and written on first use. A key without its certificate (a crash between the
+    /// two writes) counts as not yet made: no device can trust an authority whose certificate was never written.
+    /// The folder is made for the service alone again each time, whatever was done to it meanwhile.
     public func authority(hostName: String, now: Date = Date()) throws -> CertificateAuthority {
-        if FileManager.default.fileExists(atPath: authorityKeyPath) {
+        try prepare()
+        if FileManager.default.fileExists(atPath: authorityKeyPath), FileManager.default.fileExists(atPath: authorityCertificatePath) {
             return try CertificateAuthority(certificatePEM: read(authorityCertificatePath), keyPEM: read(authorityKeyPath))
         }
         let authority = try CertificateAuthority.make(hostName: hostName, now: now)
-        try prepare()
         try write(authority.keyPEM, to: authorityKeyPath, permissions: 0o600)
         try write(authority.certificatePEM, to: authorityCertificatePath, permissions: 0o644)
         return authority
@@ -45,7 +48,6 @@ public struct TLSFolder: Sendable {
             reason = .unreadable
         }
         let made = try authority.issue(for: names, now: now, validity: validity)
-        try prepare()
         try write(made.keyPEM, to: serverKeyPath, permissions: 0o600)
         try write(made.certificatePEM, to: serverCertificatePath, permissions: 0o644)
         return (made, reason)
@@ -57,15 +59,23 @@ public struct TLSFolder: Sendable {
 
     private func prepare() throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard chmod(path, 0o700) == 0 else { throw WriteFailure(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    /// Written beside and renamed over, so that a reader (a device downloading the authority) never sees half a file.
-    private func write(_ text: String, to target: String, permissions: Int) throws {
+    /// Written whole and flushed beside, then renamed over, so that neither a reader (a device downloading the
+    /// authority) nor a start after a power cut sees half a file.
+    private func write(_ text: String, to target: String, permissions: mode_t) throws {
         let temporary = target + ".new"
-        try? FileManager.default.removeItem(atPath: temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: permissions]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        guard rename(temporary, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        unlink(temporary)
+        let output = try NewFileOutput(creating: temporary, permissions: permissions) { WriteFailure(path: temporary, reason: $0) }
+        try output.write(Array(text.utf8))
+        try output.finish()
+        guard rename(temporary, target) == 0 else { throw WriteFailure(path: target, reason: String(cString: strerror(errno))) }
+    }
+
+    struct WriteFailure: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "\(path) could not be written (\(reason)); check that the data folder's disk is there, writable and not full" }
     }
 }

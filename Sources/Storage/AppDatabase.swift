@@ -39,7 +39,7 @@ public final class AppDatabase: Sendable {
     }
 
     /// glibc's `malloc_trim`, which Swift's Glibc module does not declare; nil on another C library.
-    private static let trimHeap: (@convention(c) (Int) -> Int32)? = {
+    static let trimHeap: (@convention(c) (Int) -> Int32)? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()

@@ -39,7 +39,8 @@ public struct LenientListReader: ListParameterReader {
         where Value.RawValue == String {
         request.query(parameter).flatMap(Value.init(rawValue:))
     }
-    public func page() -> PageRequest { PageRequest(page: request.query(.page).flatMap(Int.init) ?? 1) }
+    /// A page says when its total is an estimate, so it may show one.
+    public func page() -> PageRequest { PageRequest(page: request.query(.page).flatMap(Int.init) ?? 1, mayEstimateTotal: true) }
     public func date(_ parameter: ListParameter) -> CalendarDate? { request.query(parameter).flatMap(CalendarDate.init) }
 }
 

@@ -122,3 +122,11 @@ public final class OncePerInterval: @unchecked Sendable {
         }
     }
 }
+
+extension AnalyticsPreparing: PubliclyDescribed {
+    public var publicError: PublicError {
+        PublicError(status: .serviceUnavailable, code: "analytics_preparing",
+                    message: "The analytics are being prepared: Fieldbook is counting every record once after starting. "
+                        + "Reload this page in \(retryAfter) seconds.", retryAfter: retryAfter)
+    }
+}

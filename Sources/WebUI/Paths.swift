@@ -18,6 +18,10 @@ enum Paths {
     static let backupNow = backups / "now"
     /// A fresh backup, taken for the download (a POST: it does the work of a backup).
     static let backupDownload = backups / "download"
+    static let devices = home / "settings" / "devices"
+    static let authorityPEM = devices / "fieldbook-authority.pem"
+    static let authorityDER = devices / "fieldbook-authority.crt"
+    static let authorityProfile = devices / "fieldbook-authority.mobileconfig"
     static let logout = home / "logout"
     static let events = home / "events"
 
@@ -101,6 +105,10 @@ enum Paths {
     static let visitStop = visitLists.record / "stops" / "{stopId}"
     static let contactLogs = visitStop / "logs"
     static let stopFollowUp = visitStop / "follow-up"
+    /// What a phone keeps of a list to walk it away from the network (JSON for the page's script).
+    static let offlineVisitList = visitLists.record / "offline.json"
+    /// The service worker: at the root, so its scope is every page.
+    static let offlineWorker = home / "offline-worker.js"
 
     static let sync = SharedPagePaths.sync
     static let syncRun = sync / "run"
@@ -163,11 +171,13 @@ extension Paths {
         var view: [String: String] = [
             "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "privacy_settings": privacySettings(),
             "backups": backups(), "backup_now": backupNow(), "backup_download": backupDownload(),
+            "devices": devices(), "authority_pem": authorityPEM(), "authority_der": authorityDER(), "authority_profile": authorityProfile(),
             "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),
             "sync": sync(), "sync_run": syncRun(), "sync_pause": syncPause(), "sync_resume": syncResume(),
             "sync_cancel": syncCancel(), "conflicts": conflicts(), "all_conflicts": conflicts() + "?show=all",
             "sync_settings": syncSettings(), "sync_interval": syncInterval(), "unlink": unlink(), "hub_sign_in": hubSignIn(), "linked_nodes": linkedNodes(),
             "map": map(), "map_settings": mapSettings(), "tile_upload": tileUpload(), "my_visits": myVisits(),
+            "offline_worker": offlineWorker(),
             "analytics": analytics(), "analytics_growth": analyticsGrowth(), "exports": exports(),
             "participant_duplicates": participantDuplicates(), "imports": imports(),
         ]

@@ -11,10 +11,13 @@ import Sync
 public struct WebUIConfiguration: Sendable {
     public var sessionPolicy: SessionPolicy
     public var version: String
+    /// What the "Add a device" page shows.
+    public var devices: DeviceJoining
 
-    public init(sessionPolicy: SessionPolicy = SessionPolicy(), version: String) {
+    public init(sessionPolicy: SessionPolicy = SessionPolicy(), version: String, devices: DeviceJoining) {
         self.sessionPolicy = sessionPolicy
         self.version = version
+        self.devices = devices
     }
 }
 

@@ -66,6 +66,24 @@ import TestSupport
         }, "nor is anything left of it in the data folder")
     }
 
+    @Test func aDownloadedBackupHoldsTheAuthorityKeyOnlyWhenTheAdministratorAsks() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data"), tls = data.appendingPathComponent("tls")
+        try FileManager.default.createDirectory(at: tls, withIntermediateDirectories: true)
+        try "authority certificate".write(to: tls.appendingPathComponent("authority.pem"), atomically: true, encoding: .utf8)
+        try "authority key".write(to: tls.appendingPathComponent("authority-key.pem"), atomically: true, encoding: .utf8)
+        let server = try FieldbookProcess(dataDirectory: data)
+        defer { server.terminate() }
+        let admin = try signIn(server)
+        #expect(try admin.get("/settings/backups").body.contains("Include the HTTPS authority's key"))
+        let without = try admin.post("/settings/backups/download", [], formPath: "/settings/backups")
+        #expect(without.status == 200 && without.body.contains("tls/authority.pem"))
+        #expect(!without.body.contains("tls/authority-key.pem"))
+        let with = try admin.post("/settings/backups/download", [("authority_key", "on")], formPath: "/settings/backups")
+        #expect(with.status == 200 && with.body.contains("tls/authority.pem") && with.body.contains("tls/authority-key.pem"))
+    }
+
     @Test func aBackupKilledHalfWayLeavesNothingAndTheNextSucceeds() throws {
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -19,7 +19,7 @@ import Testing
         "AssignmentWrite": AssignmentRules.rules,
         "VisitListWrite": VisitList.declaration.rules,
         "VisitStopWrite": VisitStopRules.rules,
-        "ContactLogWrite": ContactLog.declaration.rules,
+        "ContactLogWrite": ContactLog.declaration.rules.merging(["id": .id(ContactLogInput.Rules.id)]) { $1 },
         "StopFilterWrite": StopFilterInput.rules,
         "UserCreate": AccountRules.newUserRules,
         "UserWrite": AccountRules.newUserRules.filter { ["name", "role"].contains($0.key) },

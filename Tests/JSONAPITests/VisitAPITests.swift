@@ -50,6 +50,19 @@ import Testing
         #expect(other.status == 422 && other.errorFields == ["note"])
         let read = given.send(.get, "/api/v1/visit-lists/\(list)", token: readerToken)
         #expect(read.json["stops_visited"] as? Int == 1 && read.json["status"] as? String == "IN_PROGRESS")
+
+        // A client that cannot know whether its log arrived sends it again with the id it made: one log.
+        let clientId = UUID().uuidString.lowercased()
+        let path = "/api/v1/visit-lists/\(list)/stops/\(stop)/logs"
+        let first = given.send(.post, path, ["id": clientId, "result": "MET", "note": "typed away"], token: editorToken)
+        let resent = given.send(.post, path, ["id": clientId, "result": "MET", "note": "sent again"], token: editorToken)
+        #expect(first.status == 201 && first.string("id") == clientId)
+        #expect(resent.status == 201 && resent.string("id") == clientId && resent.string("note") == "typed away", "the stored log")
+        #expect(given.send(.get, path, token: readerToken).items.count == 2)
+        let otherStop = try #require(stops.items.last?["id"] as? String)
+        let elsewhere = given.send(.post, "/api/v1/visit-lists/\(list)/stops/\(otherStop)/logs", ["id": clientId, "result": "MET"], token: editorToken)
+        #expect(elsewhere.status == 409 && elsewhere.errorFields == ["id"])
+        #expect(given.send(.post, path, ["id": "not-an-id", "result": "MET"], token: editorToken).errorFields == ["id"])
         #expect(given.send(.delete, "/api/v1/visit-lists/\(list)", token: editorToken).status == 409, "logs are kept")
     }
 }

@@ -94,6 +94,73 @@ import X509
                                          keyPEM: String(contentsOfFile: folder.authorityKeyPath, encoding: .utf8)).certificate == authority.certificate)
     }
 
+    @Test func devicesRefuseACertificateTheAuthoritySignsForANameOffTheLAN() throws {
+        let authority = try CertificateAuthority.make(hostName: "hall", now: Date())
+        #expect(try authority.certificate.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
+        let folder = try temporaryDirectory()
+        let authorityFile = folder.appendingPathComponent("authority.pem").path
+        try authority.certificatePEM.write(toFile: authorityFile, atomically: true, encoding: .utf8)
+        func verify(_ names: [GeneralName], _ file: String) throws -> (status: Int32, output: String) {
+            let leaf = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: authority.key.publicKey,
+                notValidBefore: Date().addingTimeInterval(-60), notValidAfter: Date().addingTimeInterval(3600),
+                issuer: authority.certificate.subject, subject: try DistinguishedName { CommonName("leaf") },
+                signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.notCertificateAuthority)
+                    SubjectAlternativeNames(names)
+                },
+                issuerPrivateKey: authority.key)
+            let path = folder.appendingPathComponent(file).path
+            try leaf.serializeAsPEM().pemString.write(toFile: path, atomically: true, encoding: .utf8)
+            return try runCommand("/usr/bin/openssl", ["verify", "-CAfile", authorityFile, path])
+        }
+        let lan = try verify([.dnsName("hall"), .dnsName("hall.local"), .ipAddress(.init(contentBytes: [192, 168, 1, 20]))], "lan.pem")
+        #expect(lan.status == 0, "\(lan.output)")
+        for (name, file) in [(GeneralName.dnsName("bank.example"), "bank.pem"), (.ipAddress(.init(contentBytes: [8, 8, 8, 8])), "public.pem")] {
+            let refused = try verify([name], file)
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("subtree"), "\(refused.output)")
+        }
+    }
+
+    @Test func theServerCertificateLeavesOutWhatTheAuthorityMayNotSign() throws {
+        let authority = try CertificateAuthority.make(hostName: "hall", now: now)
+        let moved = ServedNames(MachineNames(hostName: "barn", addresses: ["192.168.1.20", "2001:db8::20", "203.0.113.5"]))
+        let server = try authority.issue(for: moved, now: now)
+        let named = try #require(try server.certificate.extensions.subjectAlternativeNames)
+        #expect(Set(named) == [
+            .dnsName("barn.local"), .dnsName("localhost"),
+            .ipAddress(.init(contentBytes: [192, 168, 1, 20])), .ipAddress(.init(contentBytes: [127, 0, 0, 1])),
+            .ipAddress(.init(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
+        ])
+        #expect(server.renewalReason(for: moved, authority: authority, now: now) == nil)
+    }
+
+    @Test func aKeyThatIsNotTheCertificatesCountsAsUnreadableAndTheServerCertificateIsMadeAgain() throws {
+        let folder = try TLSFolder(path: temporaryDirectory().appendingPathComponent("tls").path)
+        let authority = try folder.authority(hostName: "hall", now: now)
+        _ = try folder.serverCertificate(for: names, authority: authority, now: now)
+        let other = try authority.issue(for: names, now: now)
+        try other.keyPEM.write(toFile: folder.serverKeyPath, atomically: true, encoding: .utf8)
+        let (made, reason) = try folder.serverCertificate(for: names, authority: authority, now: now.addingTimeInterval(60))
+        #expect(reason == .unreadable)
+        #expect(try ServerCertificate(certificatePEM: String(contentsOfFile: folder.serverCertificatePath, encoding: .utf8),
+                                      keyPEM: String(contentsOfFile: folder.serverKeyPath, encoding: .utf8)).certificate == made.certificate)
+    }
+
+    @Test func anAuthorityKeyWithoutItsCertificateIsNotYetMadeAndTheFolderIsTightenedAtEachStart() throws {
+        let folder = try TLSFolder(path: temporaryDirectory().appendingPathComponent("tls").path)
+        _ = try folder.authority(hostName: "hall", now: now)
+        try FileManager.default.removeItem(atPath: folder.authorityCertificatePath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let made = try folder.authority(hostName: "hall", now: now)
+        #expect(try permissions(folder.path) == 0o700)
+        #expect(try permissions(folder.authorityCertificatePath) == 0o644)
+        #expect(try CertificateAuthority(certificatePEM: String(contentsOfFile: folder.authorityCertificatePath, encoding: .utf8),
+                                         keyPEM: String(contentsOfFile: folder.authorityKeyPath, encoding: .utf8)).certificate == made.certificate)
+    }
+
     private func permissions(_ path: String) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }

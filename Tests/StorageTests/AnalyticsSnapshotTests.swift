@@ -30,6 +30,52 @@ import Testing
         }
     }
 
+    /// A large community's first read is made on a thread of its own: a report asked for meanwhile is refused as being
+    /// prepared rather than kept waiting, and once read the figures are those of a report that waited for the read
+    /// (the 2,000-participant demo).
+    @Test func aReportDuringAFirstReadOffItsThreadIsPreparingThenCountsTheSame() throws {
+        let given = try TestDatabase()
+        let database = given.database
+        _ = try database.importDemoCommunity(size: DemoCommunity.Size(venues: 150, participants: 2_000, activities: 400), seed: 1)
+        let scopes = [AnalyticsScope(range: .allTime), AnalyticsScope(range: DateRange(from: CalendarDate("2025-01-01"), to: CalendarDate("2025-12-31")))]
+        let waited = try scopes.map { try database.engagement($0) }
+        let cache = AnalyticsCache(mostReadWaiting: 0, longestWait: 0)
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let load: @Sendable () throws -> AnalyticsSnapshot = {
+            started.signal()
+            release.wait()
+            return try database.read { db in
+                let snapshot = AnalyticsSnapshot()
+                try snapshot.load(db)
+                return snapshot
+            }
+        }
+        func figures() throws -> [[Int]] {
+            try database.read { db in
+                try scopes.map { scope in
+                    try cache.counting(db, scope, load: load) { counts in
+                        let figures = EngagementFigures(counts)
+                        return [figures.totalParticipants, figures.totalActivities, figures.activitiesInRange, figures.participation,
+                                figures.newParticipants] + figures.participantsByRole.sorted { $0.key < $1.key }.map(\.value)
+                    }
+                }
+            }
+        }
+        #expect(throws: AnalyticsPreparing.self) { try figures() }
+        started.wait()
+        release.signal()
+        var counted: [[Int]]?
+        for _ in 0..<1_000 where counted == nil {
+            counted = try? figures()
+            if counted == nil { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        let expected = waited.map { report in
+            [report.totalParticipants, report.totalActivities, report.activitiesInRange, report.participation, report.newParticipants]
+                + report.participantsByRole.sorted { $0.key < $1.key }.filter { $0.count > 0 }.map(\.count)
+        }
+        #expect(counted == expected)
+    }
+
     /// Deletes, creates, re-assigns and moves, each through the one write path.
     private func write(_ database: AppDatabase, seed: Int) throws {
         func ids(_ sql: String) throws -> [UUID] {

@@ -26,7 +26,7 @@ import Testing
         #expect(try helpers.names(try AppDatabase(path: database(other), passwordCost: .test)) == ["Ada"])
     }
 
-    /// Issue 38: devices trust the data folder's certificate authority, so a Fieldbook restored on a new machine must
+    /// Devices trust the data folder's certificate authority, so a Fieldbook restored on a new machine must
     /// have the same one; a data folder that has its own keeps it.
     @Test func theCertificateAuthorityTravelsWithABackupAndIsPutBackWhereThereIsNone() throws {
         let given = try TestDatabase(linked: false)

@@ -190,6 +190,23 @@ import Testing
         #expect(try given.database.participant(id: fresh).name == "Bea Smith")
     }
 
+    @Test func aRowWhoseIdWasTakenAfterTheReviewIsRefusedNotWrittenOver() throws {
+        let given = try TestDatabase()
+        let id = UUID()
+        let job = try imported(given, "id,name,email\n\(id.lowercaseText),Bea,bea@example.org\n")
+        #expect(try rows(given, job).map(\.decision) == [.create])
+        // Before the import runs, a record with the file's id arrives (as another node's does, by sync).
+        _ = try given.database.transaction(by: actor) { transaction in
+            try transaction.create(Participant.self, ParticipantInput(name: "Cy", email: "cy@example.org").validated(), id: id)
+        }
+        let outbox = try given.outboxCount()
+        let done = try run(given, job)
+        #expect(done.state == .failed)
+        #expect(done.failure?.contains("Row 2 could not be imported: Another participant already has the id \(id.lowercaseText)") == true,
+                "\(done.failure ?? "")")
+        #expect(try given.database.participant(id: id).name == "Cy" && given.outboxCount() == outbox)
+    }
+
     @Test func filesThatAreNotParticipantListsAreRefusedWithAReason() throws {
         let given = try TestDatabase()
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]

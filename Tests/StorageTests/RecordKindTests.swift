@@ -286,6 +286,7 @@ import Testing
         try writeAVisit(node.database)
         try addAPhoto(node.database)
         try mergeTwo(node.database)
+        _ = try node.database.create(FieldTexts(Note.declaration) { ["noted_on": "2025-03-12", "text": "A note"][$0] ?? "" }, by: .system("test"))
         try SyncExchange.push(node.database, to: hub.database)
         try SyncExchange.pull(other.database, from: hub.database)
         let written = try SyncExchange.snapshot(node.database)

@@ -82,6 +82,26 @@ import Testing
         #expect(try given.outboxCount() == 0)
     }
 
+    @Test func aCreateWithAnIdAlreadyStoredIsRefusedAndReplacesNothing() throws {
+        let given = try TestDatabase()
+        let (area, venue) = try place(given.database)
+        let outbox = try given.outboxCount()
+        let taken = clash {
+            try given.database.transaction(by: actor) { transaction in
+                _ = try transaction.create(Venue.self, VenueInput(name: "Impostor", address: "2 Lane", areaId: area.id.uuidString).validated(),
+                                           id: venue.id)
+            }
+        }
+        #expect(taken?.field == "id" && taken?.message.contains("Another venue already has the id \(venue.id.databaseText)") == true)
+        #expect(try given.database.venue(id: venue.id).name == "Hall" && given.database.venue(id: venue.id).address == "1 Road")
+        #expect(try given.outboxCount() == outbox, "no change queued for the hub")
+        // Another kind's record with the same id is no clash: ids are per kind's table.
+        let sameId = try given.database.transaction(by: actor) { transaction in
+            try transaction.create(GeographicArea.self, AreaInput(name: "Other", areaType: "CITY", parentId: "").validated(), id: venue.id)
+        }
+        #expect(sameId.id == venue.id)
+    }
+
     @Test func anEditOfAVersionNoLongerCurrentIsRefusedAndAnEditKeepsWhatTheHubCarries() throws {
         let given = try TestDatabase()
         let area = try given.database.area(id: place(given.database).area.id)

@@ -180,6 +180,34 @@ import Testing
         #expect(try given.database.organizerProgress().map(\.progress) == [sheet.progress], "a deleted list's stops no longer count")
         #expect(throws: ValidationError.self) { try given.database.followUp(stop: stop.id, onList: list.id, onto: list.id, by: actor) }
     }
+
+    /// A log sent again with the id its page made (a phone back in range) is the log already stored: one row, one
+    /// change for the hub. The same id at another stop is refused, not taken for that visit.
+    @Test func aLogSentAgainWithItsIdIsLoggedOnceAndSyncedOnce() throws {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let targets = try ["Hall", "School"].map { name in
+            StopTarget(venueId: try given.database.createVenue(VenueInput(name: name, address: "1 Road", areaId: area.id.uuidString), by: actor).id,
+                       participantId: nil).token
+        }
+        let editor = try organizer(given.database)
+        let list = try given.database.createVisitList(listInput(editor), stops: .picked(targets), by: actor)
+        let stops = try given.database.visitSheet(id: list.id, seen: .everything).stops.map(\.stop)
+        let pendingBefore = try given.database.pendingOperationCount()
+        let id = UUID()
+        let input = ContactLogInput(result: "MET", note: "typed away", id: id.uuidString.lowercased())
+        let first = try given.database.logContact(input, atStop: stops[0].id, onList: list.id, by: editor)
+        let pendingAfterFirst = try given.database.pendingOperationCount()
+        let again = try given.database.logContact(input, atStop: stops[0].id, onList: list.id, by: editor, at: Date().addingTimeInterval(60))
+        #expect(first.id == id && again.id == id && again.note == first.note && abs(again.loggedAt.timeIntervalSince(first.loggedAt)) < 1,
+                "the stored log, not a new one")
+        #expect(try given.database.visitSheet(id: list.id, seen: .everything).progress.logs == 1)
+        #expect(try given.database.pendingOperationCount() == pendingAfterFirst && pendingAfterFirst > pendingBefore)
+        #expect(throws: ValidationError.self) { try given.database.logContact(input, atStop: stops[1].id, onList: list.id, by: editor) }
+        #expect(throws: ValidationError.self) {
+            try given.database.logContact(ContactLogInput(result: "MET", id: "not-an-id"), atStop: stops[1].id, onList: list.id, by: editor)
+        }
+    }
 }
 
 /// A community as plain values, to compute by hand which stops a filter selects.

@@ -27,5 +27,8 @@ import Testing
         let authority = guide.respond(to: Request(method: .get, path: "/fieldbook-authority.pem"))
         #expect(authority.body == Array("-----BEGIN CERTIFICATE-----\n".utf8))
         #expect(authority.header("Content-Disposition")?.contains("attachment") == true)
+        let api = guide.respond(to: Request(method: .get, path: "/api/v1/health"))
+        #expect(api.status == .upgradeRequired && api.header("Content-Type")?.hasPrefix("application/json") == true)
+        #expect(String(decoding: api.body, as: UTF8.self).contains("\"code\":\"https_required\""))
     }
 }

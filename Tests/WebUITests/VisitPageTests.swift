@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Testing
+@testable import WebUI
 
 /// Field visit pages (issue 12), through the real handlers and templates.
 @Suite struct VisitPageTests {
@@ -34,6 +35,33 @@ import Testing
         #expect(made.status == .seeOther)
         let list = try #require(try web.database.visitLists().items.first).list
         return Given(web: web, editor: editor, list: list, stops: try web.database.visitSheet(id: list.id, seen: .everything).stops)
+    }
+
+    /// The filter's activity is chosen by a search: the form lists no activity, every activity the select offered (by
+    /// name, on the demo community) is found by its name under the same label, and Find keeps what was typed.
+    @Test func theActivityChoiceIsASearchFindingEveryActivityTheSelectOffered() async throws {
+        let web = try await WebHarness()
+        _ = try web.createUser("ed@example.org", .editor)
+        _ = try web.database.importDemoCommunity(size: DemoCommunity.Size(venues: 150, participants: 2_000, activities: 400), seed: 1)
+        web.signIn("ed@example.org")
+        var everyActivity = ActivityQuery.unfiltered
+        everyActivity.page = PageRequest(page: 1, perPage: 500)
+        let offered = try web.database.activityRows(everyActivity).items.map { ($0.id, $0.name) }
+        #expect(offered.count == 400)
+        for (id, name) in offered {
+            let found = try ActivityChoices.matches(web.database, name).entries
+            #expect(found.contains { $0.id == id && $0.label == name }, "\(name)")
+        }
+        let form = web.get("/visit-lists/new")
+        #expect(form.status == .ok && !form.bodyText.contains(offered[0].0.uuidString.lowercased()))
+        let (id, name) = offered[7]
+        let fields = [("name", "Club visits"), ("visit_date", "2030-01-01"), ("status", "PLANNED"), ("source", "participants")]
+        let found = web.post("/visit-lists/new", fields + [("activity_search", name), ("find_activities", "1")])
+        #expect(found.status == .ok && found.bodyText.contains("value=\"Club visits\""))
+        #expect(found.bodyText.contains("name=\"activity_id\" value=\"\(id.uuidString.lowercased())\""))
+        let chosen = web.post("/visit-lists/new", fields + [("activity_id", id.uuidString.lowercased()), ("preview", "1")])
+        #expect(chosen.bodyText.contains("name=\"activity_id\" value=\"\(id.uuidString.lowercased())\" checked"))
+        #expect(try web.database.visitLists().items.isEmpty, "nothing saved")
     }
 
     /// A refused edit shows the form from the version it was made from, so a change saved meanwhile is not overwritten.
@@ -195,5 +223,77 @@ import Testing
         let refused = given.web.post("\(stopPath)/logs", [("result", "OTHER"), ("note", "  ")], formPath: stopPath)
         #expect(refused.status == .unprocessableContent)
         #expect(refused.bodyText.contains("Say in the note what happened"))
+    }
+    /// Opened with nothing chosen, the walk page lists the stops by address without an error box; asking for
+    /// distances without a starting point is what says what is missing.
+    @Test func theWalkPageOpensWithoutAnErrorBeforeAnythingIsChosen() async throws {
+        let given = try await listOfThree()
+        let walkPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/walk"
+        let opened = given.web.get(walkPath)
+        #expect(opened.status == .ok && !opened.bodyText.contains("error-summary"))
+        #expect(opened.bodyText.contains("<option value=\"address\" selected>"))
+        let asked = given.web.get(walkPath + "?sort=distance").bodyText
+        #expect(asked.contains("error-summary") && asked.contains("Choose a starting venue (or use your location)"))
+    }
+
+    /// The phone sends a visit again when it cannot know whether the first try arrived: the same id is one log.
+    @Test func aVisitSentTwiceWithItsIdIsLoggedOnce() async throws {
+        let given = try await listOfThree()
+        let stopPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
+        let page = given.web.get(stopPath).bodyText
+        let formId = try #require(page.range(of: "name=\"log_id\" value=\"").map { String(page[$0.upperBound...].prefix { $0 != "\"" }) })
+        #expect(UUID.strict(formId) != nil, "each form carries an id for its visit")
+        let phoneId = UUID().uuidString.lowercased()
+        let pending = try given.web.database.pendingOperationCount()
+        for note in ["typed away", "sent again"] {
+            let sent = given.web.post("\(stopPath)/logs", [("result", "MET"), ("note", note), ("log_id", phoneId)], formPath: stopPath)
+            #expect(sent.status == .seeOther)
+        }
+        let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
+        #expect(logs.map(\.id) == [try #require(UUID(uuidString: phoneId))] && logs.map(\.note) == ["typed away"], "the first, untouched")
+        #expect(try given.web.database.pendingOperationCount() == pending + 2, "one log for the hub (and the list started)")
+        let damaged = given.web.post("\(stopPath)/logs", [("result", "MET"), ("log_id", "not-an-id")], formPath: stopPath)
+        #expect(damaged.status == .unprocessableContent && damaged.bodyText.contains("reload the page and log the visit again"))
+    }
+
+    @Test func aVisitSentWithTheIdOfALogAtAnotherStopIsRefusedAsAClash() async throws {
+        let given = try await listOfThree()
+        let path = { (stop: Int) in "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[stop].stop.id.uuidString.lowercased())" }
+        let phoneId = UUID().uuidString.lowercased()
+        #expect(given.web.post("\(path(0))/logs", [("result", "MET"), ("log_id", phoneId)], formPath: path(0)).status == .seeOther)
+        let elsewhere = given.web.post("\(path(1))/logs", [("result", "NOT_HOME"), ("note", "kept"), ("log_id", phoneId)], formPath: path(1))
+        #expect(elsewhere.status == .conflict && elsewhere.bodyText.contains("belongs to a visit at another stop"))
+        let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
+        #expect(logs.map(\.stopId) == [given.stops[0].stop.id] && logs.map(\.result) == [.met], "the stored log stays where it was")
+    }
+    /// What a phone keeps of a list (issue 38): its stops in the walk page's order, the pages to log them and the result
+    /// choices. The worker script names this build's cache, so a new build is a new worker that replaces the old cache.
+    @Test func aListTakenAlongHoldsItsStopsPagesAndResults() async throws {
+        let given = try await listOfThree()
+        let listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let answer = given.web.get(listPath + "/offline.json")
+        #expect(answer.status == .ok && answer.header("Content-Type") == "application/json")
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(answer.bodyText.utf8)) as? [String: Any])
+        let stops = try #require(kept["stops"] as? [[String: Any]])
+        #expect(stops.compactMap { $0["name"] as? String } == ["Person 1", "Person 2", "Person 0"], "by address, as the walk page opens")
+        let pages = try #require(kept["pages"] as? [String])
+        #expect(pages.contains(listPath + "/walk") && stops.allSatisfy { pages.contains($0["path"] as? String ?? "") })
+        #expect((kept["results"] as? [[String: Any]])?.count == ContactResult.allCases.count)
+        let worker = given.web.get("/offline-worker.js")
+        #expect(worker.status == .ok && worker.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(worker.bodyText.hasPrefix("const CACHE_NAME = \"\(kept["cache"] as? String ?? "?")\";"))
+        #expect(worker.bodyText.contains("var FieldbookStore") && worker.bodyText.contains("addEventListener(\"fetch\""))
+        given.web.cookies = [:]
+        #expect(given.web.get(listPath + "/offline.json").status == .seeOther, "signed out: sent to sign in")
+    }
+
+    /// The tiles kept with a list: those the files hold over the stops' area, from the world down.
+    @Test func theTilesKeptWithAListAreTheFilesTilesOverItsStops() throws {
+        let imports = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-tiles-\(UUID().uuidString)")
+        let library = TileLibrary(bundledDirectory: WebHarness.repositoryRoot.appendingPathComponent("tiles").path, importDirectory: imports.path)
+        let paths = OfflinePages.tilePaths(around: [Coordinate(latitude: -1.29, longitude: 36.80), Coordinate(latitude: -1.30, longitude: 36.81)],
+                                           in: library)
+        #expect(paths.count == 7 && paths.first == "/tiles/0/0/0.png" && paths.last == "/tiles/6/38/32.png", "\(paths)")
+        #expect(OfflinePages.tilePaths(around: [], in: library).isEmpty)
     }
 }

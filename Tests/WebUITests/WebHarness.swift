@@ -40,7 +40,7 @@ final class WebHarness {
         syncEngine = withSyncEngine ? SyncEngine(database: database, settings: engineSettings, logger: Logger(label: "test")) : nil
         web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
                     syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: syncEngine)), setupCode: setupCode,
-                    syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test"),
+                    syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test", devices: DeviceJoining(dataDirectory: directory.path)),
                     logger: Logger(label: "test"))
     }
 

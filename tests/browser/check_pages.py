@@ -799,6 +799,14 @@ def check_backups(checker, browser, role):
     checker.page(browser, f"{role}: backups (listed)", "/settings/backups")
 
 
+def set_up_administrator(browser, server):
+    """A new server's first administrator, made with its setup code, signed in."""
+    name, email = USERS["administrator"]
+    browser.post("/setup", {"setup_code": server.code, "name": name, "email": email,
+                            "password": PASSWORD, "password_confirmation": PASSWORD})
+    browser.sign_in(email)
+
+
 def check_backup_warning(checker, binary, root):
     """Home's warning and the backups page while the backup folder (a USB stick not plugged in) is missing, then
     once it holds a backup dated in the future."""
@@ -806,10 +814,7 @@ def check_backup_warning(checker, binary, root):
     server = Server(binary, root, extra_args=("--backup-dir", missing))
     browser = Browser(server.base)
     try:
-        name, email = USERS["administrator"]
-        browser.post("/setup", {"setup_code": server.code, "name": name, "email": email,
-                                "password": PASSWORD, "password_confirmation": PASSWORD})
-        browser.sign_in(email)
+        set_up_administrator(browser, server)
         checker.page(browser, "backups: home warns (folder missing)", "/")
         checker.expect("backups: home warns (folder missing)", "Backups need attention" in browser.driver.page_source,
                        "no warning on Home")
@@ -821,6 +826,59 @@ def check_backup_warning(checker, binary, root):
         checker.page(browser, "backups: page (a backup dated in the future)", "/settings/backups")
         checker.expect("backups: page (a backup dated in the future)",
                        "Backups dated in the future" in browser.driver.page_source, "no warning of the backup dated ahead")
+    finally:
+        browser.quit()
+        server.stop()
+
+
+def check_devices(checker, browser, role):
+    """The "Add a device" page: administrators on a server that serves only this computer are told how to serve the
+    network; others are refused. The certificate authority's downloads are open to a device not yet signed in."""
+    if role != "administrator":
+        checker.page(browser, f"{role}: add a device (forbidden)", "/settings/devices", expect=403)
+        return
+    checker.page(browser, f"{role}: add a device (loopback only)", "/settings/devices")
+
+
+def make_authority(data, env):
+    """A certificate authority where serve keeps its own (DATA/tls/authority.pem), as a LAN serve has one."""
+    folder = os.path.join(data, "tls")
+    os.makedirs(folder)
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-keyout", os.path.join(folder, "authority.key"), "-out", os.path.join(folder, "authority.pem"),
+                    "-days", "30", "-subj", "/CN=Fieldbook test authority"], check=True, capture_output=True)
+
+
+def check_add_device(checker, binary, root):
+    """The "Add a device" page of a server on every address with its own certificate authority: the QR code, the
+    downloads, the fingerprint and each system's steps, at full width and at 320 px, and as printed."""
+    server = Server(binary, root, extra_args=("--host", "0.0.0.0"), prepare=make_authority)
+    browser = Browser(server.base.replace("0.0.0.0", "127.0.0.1"))
+    try:
+        set_up_administrator(browser, server)
+        checker.page(browser, "add a device (LAN, own authority)", "/settings/devices")
+        checker.expect("add a device (LAN, own authority)", 'class="qr-code"' in browser.driver.page_source,
+                       "no QR code of the address")
+        size = browser.driver.get_window_size()
+        browser.driver.set_window_size(320, 900)
+        browser.driver.get(browser.base + "/settings/devices")
+        checker.axe(browser, "add a device at 320 px")
+        wide = browser.driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth + 1")
+        checker.expect("add a device at 320 px", not wide, "the page scrolls sideways")
+        browser.driver.set_window_size(size["width"], size["height"])
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        printed = browser.driver.execute_script(
+            "return [getComputedStyle(document.querySelector('.site-nav')).display,"
+            " getComputedStyle(document.querySelector('.device-downloads')).display]")
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        checker.expect("add a device (printed)", printed == ["none", "none"],
+                       f"navigation and downloads printed: {printed}")
+        for path, kind in (("fieldbook-authority.pem", "application/x-pem-file"),
+                           ("fieldbook-authority.crt", "application/pkix-cert"),
+                           ("fieldbook-authority.mobileconfig", "application/x-apple-aspen-config")):
+            answer = requests.get(browser.base + "/settings/devices/" + path, timeout=10)  # no session: not signed in
+            checker.expect(f"download {path}", answer.status_code == 200 and answer.headers.get("content-type") == kind,
+                           f"{answer.status_code} {answer.headers.get('content-type')}")
     finally:
         browser.quit()
         server.stop()
@@ -987,6 +1045,7 @@ def main():
                 check_sync_pages(checker, browser, role)
                 check_exports(checker, browser, role)
                 check_backups(checker, browser, role)
+                check_devices(checker, browser, role)
                 if role == "editor":
                     check_keyboard(checker, browser)
                 check_duplicates(checker, browser, role)
@@ -996,6 +1055,7 @@ def main():
                 browser.quit()
         check_live_status(checker, os.path.abspath(args.binary), args.resources)
         check_backup_warning(checker, os.path.abspath(args.binary), args.resources)
+        check_add_device(checker, os.path.abspath(args.binary), args.resources)
         check_sync_with_hub(checker, os.path.abspath(args.binary), args.resources)
         checker.run_vnu()
     finally:

@@ -52,9 +52,12 @@ public struct ContactLogInput: Sendable, Equatable {
     public var latitude: String
     public var longitude: String
     public var accuracy: String
+    /// The log's id as the page made it (empty: the server makes one). A page sending its log again, as a phone does
+    /// when it comes back in range not knowing whether the first try arrived, sends the same id, so it is logged once.
+    public var id: String
 
-    public init(result: String, note: String = "", latitude: String = "", longitude: String = "", accuracy: String = "") {
-        (self.result, self.note, self.latitude, self.longitude, self.accuracy) = (result, note, latitude, longitude, accuracy)
+    public init(result: String, note: String = "", latitude: String = "", longitude: String = "", accuracy: String = "", id: String = "") {
+        (self.result, self.note, self.latitude, self.longitude, self.accuracy, self.id) = (result, note, latitude, longitude, accuracy, id)
     }
 
     public enum Rules {
@@ -64,12 +67,14 @@ public struct ContactLogInput: Sendable, Equatable {
         public static let latitude = NumberRule(label: "Latitude", range: -90...90)
         public static let longitude = NumberRule(label: "Longitude", range: -180...180)
         public static let accuracy = NumberRule(label: "Accuracy", range: 0...100_000)
+        public static let id = IDRule(required: false, message: "This visit's id was damaged on the way; reload the page and log the visit again")
     }
 
     public struct Valid: Sendable, Equatable {
         public let result: ContactResult
         public let note: String
         public let location: LoggedLocation?
+        public let id: UUID?
     }
 
     public static let bothCoordinates = "Give both latitude and longitude, or neither"
@@ -83,10 +88,11 @@ public struct ContactLogInput: Sendable, Equatable {
         let latitude = Rules.latitude.check(typed: self.latitude, field: "latitude", example: "-1.2921", into: &errors)
         let longitude = Rules.longitude.check(typed: self.longitude, field: "longitude", example: "36.8219", into: &errors)
         let accuracy = Rules.accuracy.check(typed: accuracy, field: "accuracy_m", example: "15", into: &errors)
+        let id = Rules.id.check(self.id, field: "log_id", into: &errors)
         PairedFieldRules.bothCoordinatesOrNeither(latitudeGiven: latitude != nil, longitudeGiven: longitude != nil,
                                                   message: Self.bothCoordinates, into: &errors)
         try errors.throwIfAny()
         let location = latitude.flatMap { lat in longitude.map { LoggedLocation(coordinate: Coordinate(latitude: lat, longitude: $0), accuracy: accuracy) } }
-        return Valid(result: result!, note: note, location: location)
+        return Valid(result: result!, note: note, location: location, id: id)
     }
 }

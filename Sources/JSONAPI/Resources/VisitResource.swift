@@ -84,6 +84,9 @@ enum VisitResource {
         .input("accuracy_m", .number(ContactLogInput.Rules.accuracy)),
     ]
     static let logWriteFields: [Field] = [
+        .input("id", .id(ContactLogInput.Rules.id),
+               "Made by the client, so a log sent again (not knowing whether the first try arrived) is logged once: the same id at "
+                   + "the same stop answers the stored log; at another stop it is refused (409). Absent: the server makes one"),
         .input("result", .choice(ContactLogInput.Rules.result)),
         .input("note", .text(ContactLogInput.Rules.note), "Required with OTHER"),
         .of("coordinates", .object(logCoordinateFields), nullable: true, "Where the device was, with its accuracy in metres; null or absent for none"),
@@ -137,8 +140,9 @@ enum VisitResource {
     static let logsDoc = APIOperation(id: "listContactLogs", summary: "The visits logged at a stop, oldest first", query: APIOperation.paging,
                                       success: .page("ContactLog"))
     static let addLogDoc = APIOperation(id: "createContactLog",
-                                        summary: "Log a visit at a stop (the list's organizer or an administrator); logs are never changed",
-                                        body: "ContactLogWrite", success: .created("ContactLog"), protected: true)
+                                        summary: "Log a visit at a stop (the list's organizer or an administrator); logs are never changed. "
+                                            + "Sent again with the same id, the stored log is answered (201) and nothing is added",
+                                        body: "ContactLogWrite", success: .created("ContactLog"), conflict: true, protected: true)
     static let logDoc = APIOperation(id: "getContactLog", summary: "Read one contact log", success: .json("ContactLog"))
 
     @Sendable static func list(_ context: APIContext) throws -> Response {
@@ -207,13 +211,14 @@ enum VisitResource {
         let input = ContactLogInput(result: body.text("result"), note: body.text("note"),
                                     latitude: coordinates?.number("latitude").map { "\($0)" } ?? "",
                                     longitude: coordinates?.number("longitude").map { "\($0)" } ?? "",
-                                    accuracy: coordinates?.number("accuracy_m").map { "\($0)" } ?? "")
+                                    accuracy: coordinates?.number("accuracy_m").map { "\($0)" } ?? "", id: body.text("id"))
         let user = try context.database.user(id: try (context.caller?.user.id).orThrow(DomainError.notFound(entity: "user")))
         let log: ContactLog
         do {
             log = try context.database.logContact(input, atStop: stopId, onList: listId, by: user)
         } catch let error as ValidationError {
-            throw error.renamingFields(["latitude": "coordinates.latitude", "longitude": "coordinates.longitude", "accuracy_m": "coordinates.accuracy_m"])
+            throw error.renamingFields(["latitude": "coordinates.latitude", "longitude": "coordinates.longitude", "accuracy_m": "coordinates.accuracy_m",
+                                        "log_id": "id"])
         }
         return APIResponse.created(LogBody(log), at: APIPaths.contactLog(listId, stopId, log.id))
     }

@@ -15,6 +15,11 @@ extension RecordKind {
         return SearchText.of(values.map { $0.flatMap(String.fromDatabaseValue) ?? "" })
     }
 
+    /// Why a new record with an id already stored is refused, in the kind's words.
+    func idTaken(_ id: UUID) -> String {
+        "Another \(label.one) already has the id \(id.databaseText), so nothing was saved; make the new \(label.one) with a new id"
+    }
+
     /// The values a change of a row carries: its synced columns as they are stored.
     func syncedFields(_ values: [String: DatabaseValue]) -> [String: JSONValue] {
         Dictionary(uniqueKeysWithValues: columns.map { ($0, JSONValue(values[$0] ?? .null)) })

@@ -60,16 +60,35 @@ extension DeclaredRecord {
 /// The only code that writes rows of synced tables, for typed records (pages, API, demo data) and wire states (sync)
 /// alike. It derives `search_text` from the kind, so a row written either way is found by the same search.
 enum RowWriter {
-    /// Inserts the row, or replaces the stored row with the same id.
+    /// Inserts the row, or replaces the stored row with the same id: for sync, which makes a record equal its state.
     static func put(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
+        try write(db, kind, values) { columns in
+            "ON CONFLICT(id) DO UPDATE SET " + columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        }
+    }
+
+    /// Inserts the row of a new record. An id already stored is refused, never replaced: ids also come from outside
+    /// (a phone's page, an API body, an import), and a create must not silently overwrite another record.
+    static func add(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
+        do {
+            try write(db, kind, values) { _ in "" }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            // Only the record's own id is this clash; a key a trigger writes is the server's fault, told as it is.
+            guard let id = values["id"].flatMap(String.fromDatabaseValue).flatMap(UUID.init(uuidString:)),
+                  try db.recordExists(id, in: kind.table) else { throw error }
+            throw ValidationError.clash("id", kind.idTaken(id))
+        }
+    }
+
+    private static func write(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue],
+                              onConflict: ([String]) -> String) throws {
         var values = values
         if let search = kind.searchText(values) { values["search_text"] = search.databaseValue }
         let columns = values.keys.sorted()
-        let updates = columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         // Cached: bulk writes (a pull, demo data) repeat the same columns, so the statement compiles once per shape.
         try db.cachedStatement(sql: """
             INSERT INTO \(kind.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-            ON CONFLICT(id) DO UPDATE SET \(updates)
+            \(onConflict(columns))
             """).execute(arguments: StatementArguments(columns.map { values[$0]! }))
     }
 
@@ -175,10 +194,11 @@ public struct RecordTransaction {
     let db: Database
     let changes: ChangeRecorder
 
+    /// Adds a new record; an id already stored is refused (`RowWriter.add`), with nothing written or queued.
     func insert(_ record: some SyncedRecord) throws {
         let kind = record.recordKind
         let values = try record.databaseDictionary
-        try RowWriter.put(db, kind, values)
+        try RowWriter.add(db, kind, values)
         // Standalone, nothing is queued, so the operation's fields are not worth building.
         try changes.recordCreate(kind.entity, id: record.id, fields: changes.queuesForHub ? kind.syncedFields(values) : [:])
     }

@@ -56,6 +56,9 @@ public final class TileLibrary: Sendable {
         sets.withLock { $0 = loaded }
     }
 
+    /// Whether some file's zooms and bounds take in tile z/x/y (without reading it).
+    public func covers(z: Int, x: Int, y: Int) -> Bool { tileSets.contains { $0.covers(z: z, x: x, y: y) } }
+
     /// The PNG for z/x/y in the map's numbering from the first file that has it; nil when none has.
     public func tile(z: Int, x: Int, y: Int) -> Data? {
         guard TileCoordinates.isValid(z: z, x: x, y: y) else { return nil }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import GRDB
 
@@ -102,6 +103,14 @@ public enum TileCoordinates {
     /// Whether z/x/y names a tile (zoom 0–22, x and y within 0..<2^z).
     public static func isValid(z: Int, x: Int, y: Int) -> Bool {
         (0...22).contains(z) && (0..<(1 << z)).contains(x) && (0..<(1 << z)).contains(y)
+    }
+
+    /// The x and y of the tile at zoom `z` that holds the point.
+    public static func tile(containing point: Coordinate, z: Int) -> (x: Int, y: Int) {
+        let count = Double(1 << z), latitude = point.latitude * Double.pi / 180
+        let x = Int(((point.longitude + 180) / 360 * count).rounded(.down))
+        let y = Int(((1 - log(tan(latitude) + 1 / cos(latitude)) / Double.pi) / 2 * count).rounded(.down))
+        return (min(max(x, 0), (1 << z) - 1), min(max(y, 0), (1 << z) - 1))
     }
 
     /// The tile's box in degrees.

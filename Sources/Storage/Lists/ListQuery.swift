@@ -25,6 +25,9 @@ struct ListQuery {
     /// Whether a filter reads a trigram search index. Such a list's deep pages are not read from kept rows: the index
     /// is rebuilt after a first sync that dropped its triggers (`DeferredIndexes`), which moves no records version.
     private var searchesIndex = false
+    /// Whether the one filter is a search too short for the trigram index: a LIKE over every row, whose total may be
+    /// estimated (`estimatedCount`).
+    private var searchesEveryRow = false
 
     init(_ table: String, sortJoins: String = "") {
         self.table = table
@@ -49,6 +52,7 @@ struct ListQuery {
             if !firstFieldOnly { return }
         }
         let searched = firstFieldOnly ? "substr(\(column), 1, instr(\(column) || char(31), char(31)) - 1)" : column
+        searchesEveryRow = !indexed && conditions.isEmpty
         add("\(searched) LIKE ? ESCAPE '\\'", SearchText.pattern(trimmed))
     }
 
@@ -106,14 +110,39 @@ struct ListQuery {
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) \(filter)"), arguments: arguments) ?? 0
     }
 
-    /// How many rows match, and for an indexed search alone the set of the rows it matched (`RowIdSet`), read in the
-    /// same pass over the index: nil when the matches span too many rowids for a set, or when another filter decides.
-    private func countWithMatches(_ db: Database) throws -> (total: Int, matched: Data?) {
-        guard let search = searchAlone else { return (try count(db), nil) }
+    /// Tables up to this many rows are counted exactly whatever the search.
+    static let mostCountedEveryRow = 50_000
+    /// The rows a short search's total is estimated from, and the fewest matches among them an estimate is made from.
+    static let sampledRows = 20_000, fewestSampledMatches = 500
+
+    /// A search of one or two letters matches most rows, and counting them reads every row while the page itself reads
+    /// a few: on a large table its total is estimated from the first `sampledRows` rows, to two significant figures.
+    /// nil when the table is small or the search rare among the sample, where only an exact count is honest.
+    private func estimatedCount(_ db: Database) throws -> Int? {
+        guard searchesEveryRow, conditions.count == 1 else { return nil }
+        let rows = try RowCounts.count(db, table: baseTable)
+        guard rows > Self.mostCountedEveryRow else { return nil }
+        let matched = try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT COUNT(*) FROM (SELECT rowid, search_text FROM \(baseTable) LIMIT \(Self.sampledRows)) \(alias) \(filter)
+            """), arguments: arguments) ?? 0
+        guard matched >= Self.fewestSampledMatches else { return nil }
+        let estimate = Double(matched) * Double(rows) / Double(Self.sampledRows)
+        let unit = pow(10, max(0, floor(log10(estimate)) - 1))
+        return Int((estimate / unit).rounded() * unit)
+    }
+
+    /// How many rows match, whether that is an estimate (only when `request` allows one), and for an indexed search
+    /// alone the set of the rows it matched (`RowIdSet`), read in the same pass over the index: nil when the matches
+    /// span too many rowids for a set, or when another filter decides.
+    private func countWithMatches(_ db: Database, _ request: PageRequest) throws -> (total: Int, estimated: Bool, matched: Data?) {
+        guard let search = searchAlone else {
+            if request.mayEstimateTotal, let estimate = try estimatedCount(db) { return (estimate, true, nil) }
+            return (try count(db), false, nil)
+        }
         let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT COUNT(*), \(RowIdSet.build)(rowid) FROM \(search.index) WHERE \(search.index) MATCH ?
             """), arguments: [search.phrase])
-        return (row?[0] ?? 0, row?[1])
+        return (row?[0] ?? 0, false, row?[1])
     }
 
     /// Whether a page of a search is cheaper read by walking the sort's index and keeping the rows the search matched,
@@ -133,7 +162,7 @@ struct ListQuery {
     /// holds for this list, when its order allows (`KeysetOrder`), and leaves the page's first and last rows there.
     func page<Item>(_ db: Database, order: String, select: String, rowJoins: String = "", request: PageRequest,
                     anchors: PageAnchors, item: (Row) -> Item) throws -> ListPage<Item> {
-        let (total, matched) = try countWithMatches(db)
+        let (total, estimated, matched) = try countWithMatches(db, request)
         guard total > 0 else { return ListPage(items: [], total: 0, request: request) }
         var filter = filter
         var arguments = arguments
@@ -167,7 +196,7 @@ struct ListQuery {
                           PageAnchors.Anchor(offset: request.offset + rows.count - 1, key: key(last))],
                          in: anchored.list, at: anchored.version)
         }
-        return ListPage(items: rows.map(item), total: total, request: request)
+        return ListPage(items: rows.map(item), total: total, request: request, totalIsEstimate: estimated)
     }
 
     /// How a deep page is read from an anchor: the order as a key, the list's name among the anchors, the records

@@ -3,53 +3,82 @@ import Foundation
 import GRDB
 import Records
 
-/// What the analytics count, held in memory as arrays of small integers and brought up to date from the change log
-/// before each report. Counting distinct participants over 150,000 assignments in SQL takes hundreds of milliseconds
-/// (text ids, temporary B-trees); over these arrays it takes a few. The change log's sequence is the snapshot's version:
-/// every write to a synced table, from any process, moves it, so a report never counts stale rows.
+/// What the analytics count, held in memory as arrays of small integers indexed by each row's SQLite rowid, and brought
+/// up to date from the change log before each report. Counting distinct participants over the assignments in SQL builds
+/// temporary B-trees of text ids; over these arrays it is a pass over integers. Indexing by rowid rather than by the
+/// records' text ids keeps a participant in 8 bytes, with no table from ids to positions (rowids are stable, see
+/// `SearchIndex`). The change log's sequence is the snapshot's version: every write to a synced table, from any
+/// process, moves it, so a report never counts stale rows.
 final class AnalyticsSnapshot: @unchecked Sendable {
     /// A day as `YYYYMMDD`: ordered like the dates it stands for, and read without a date parser.
     typealias Day = Int32
     static let noDay: Day = .max
+    /// The most changed rows patched one by one; more are read afresh.
+    static let mostPatched = 20_000
 
-    struct Participant { var alive = false; var created: Day = 0; var home: Int32 = -1 }
+    struct Participant {
+        static let absent: Day = .min
+        var created: Day = Participant.absent
+        var home: Int32 = -1
+        var alive: Bool { created != Self.absent }
+    }
     struct Activity { var alive = false; var start: Day = 0; var end: Day = noDay; var type: Int32 = 0; var status: Int32 = 0; var venues: [Int32] = [] }
-    struct Assignment { var alive = false; var activity: Int32 = 0; var participant: Int32 = 0; var role: Int32 = 0; var assigned: Day = 0 }
+    struct Assignment {
+        var activity: Int32 = 0, participant: Int32 = 0, role: Int32 = 0, assigned: Day = 0
+        /// Rowids start at 1.
+        var alive: Bool { participant != 0 }
+    }
 
     private(set) var version: Int64 = -1
     /// Per area index: its parent's index, -1 at the top; per venue index: its area's index, -1 once gone.
     private(set) var areaParent: [Int32] = []
     private(set) var venueArea: [Int32] = []
+    /// By rowid; an entry whose row is gone (or never was) is not alive.
     private(set) var participants: [Participant] = []
     private(set) var activities: [Activity] = []
     private(set) var assignments: [Assignment] = []
 
     private(set) var areas = Interned<String>(), venues = Interned<String>(), types = Interned<String>(), statuses = Interned<String>(),
                  roles = Interned<String>()
-    private var participantIndex = Interned<String>(), activityIndex = Interned<String>(), assignmentIndex = Interned<String>()
 
-    /// Brings the snapshot to the database's current version: the rows the change log names since the last time, or
-    /// everything on first use (or after a change too large to patch row by row).
-    func refresh(_ db: Database) throws {
-        let current = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log") ?? 0
-        guard current != version else { return }
-        let changed = version < 0 ? [] : try Row.fetchAll(db, sql: "SELECT entity, entity_id FROM change_log WHERE seq > ?", arguments: [version])
-        if version < 0 || changed.count > 20_000 {
-            try loadPlaces(db)
-            try loadParticipants(db, ids: nil)
-            try loadActivities(db, ids: nil)
-            try loadCurrentVenues(db)
-            try loadAssignments(db, ids: nil)
-        } else {
-            var ids: [String: [String]] = [:]
-            for row in changed { ids[row[0], default: []].append(row[1]) }
-            if ids["geographic_area"] != nil || ids["venue"] != nil { try loadPlaces(db) }
-            if let changed = ids["participant"] { try loadParticipants(db, ids: changed) }
-            if let changed = ids["activity"] { try loadActivities(db, ids: changed) }
-            if ids["activity"] != nil || ids["activity_venue"] != nil { try loadCurrentVenues(db) }
-            if let changed = ids["assignment"] { try loadAssignments(db, ids: changed) }
-        }
+    /// The rows a first read of every table reads, which decides whether it is made while a report waits.
+    static func rowsToRead(_ db: Database) throws -> Int {
+        try ["participants", "activities", "assignments"].reduce(0) { $0 + (try RowCounts.count(db, table: $1)) }
+    }
+
+    /// The change log's sequence now: the version a refresh brings the snapshot to.
+    static func currentVersion(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log") ?? 0
+    }
+
+    /// Reads every table.
+    func load(_ db: Database) throws {
+        let current = try Self.currentVersion(db)
+        try loadPlaces(db)
+        try loadParticipants(db, ids: nil)
+        try loadActivities(db, ids: nil)
+        try loadCurrentVenues(db)
+        try loadAssignments(db, ids: nil)
         version = current
+    }
+
+    /// Brings a loaded snapshot to the database's current version from the rows the change log names since; false
+    /// (nothing changed) when so many changed that reading every table afresh is the cheaper way.
+    func refresh(_ db: Database) throws -> Bool {
+        let current = try Self.currentVersion(db)
+        guard current > version else { return true }
+        let changed = try Row.fetchAll(db, sql: "SELECT entity, entity_id FROM change_log WHERE seq > ? LIMIT ?",
+                                       arguments: [version, Self.mostPatched + 1])
+        guard changed.count <= Self.mostPatched else { return false }
+        var ids: [String: [String]] = [:]
+        for row in changed { ids[row[0], default: []].append(row[1]) }
+        if ids["geographic_area"] != nil || ids["venue"] != nil { try loadPlaces(db) }
+        if let changed = ids["participant"] { try loadParticipants(db, ids: changed) }
+        if let changed = ids["activity"] { try loadActivities(db, ids: changed) }
+        if ids["activity"] != nil || ids["activity_venue"] != nil { try loadCurrentVenues(db) }
+        if let changed = ids["assignment"] { try loadAssignments(db, ids: changed) }
+        version = current
+        return true
     }
 
     /// `YYYY-MM-DD…` → `YYYYMMDD`, from the text's first ten characters.
@@ -86,15 +115,16 @@ final class AnalyticsSnapshot: @unchecked Sendable {
     }
 
     private func loadParticipants(_ db: Database, ids: [String]?) throws {
-        try forEachRow(db, "SELECT id, created_at, \(Domain.Participant.homeVenueColumn) FROM participants", ids: ids, of: &participants, index: &participantIndex) { row, _ in
-            Participant(alive: true, created: Self.day(row[1]) ?? 0, home: (row[2] as String?).map { venues.index($0) } ?? -1)
+        try forEachRow(db, "SELECT rowid, created_at, \(Domain.Participant.homeVenueColumn) FROM participants", table: "participants", ids: ids,
+                       of: &participants) { row, _ in
+            Participant(created: Self.day(row[1]) ?? 0, home: (row[2] as String?).map { venues.index($0) } ?? -1)
         }
         if venueArea.count < venues.count { venueArea += Array(repeating: -1, count: venues.count - venueArea.count) }
     }
 
     private func loadActivities(_ db: Database, ids: [String]?) throws {
-        try forEachRow(db, "SELECT id, start_date, end_date, activity_type_id, status FROM activities", ids: ids, of: &activities,
-                       index: &activityIndex) { row, previous in
+        try forEachRow(db, "SELECT rowid, start_date, end_date, activity_type_id, status FROM activities", table: "activities", ids: ids,
+                       of: &activities) { row, previous in
             // Its current venues come from their own table (loadCurrentVenues); an edit of the activity keeps them.
             Activity(alive: true, start: Self.day(row[1]) ?? 0, end: Self.day(row[2]) ?? Self.noDay, type: types.index(row[3]),
                      status: statuses.index(row[4]), venues: previous?.venues ?? [])
@@ -102,53 +132,67 @@ final class AnalyticsSnapshot: @unchecked Sendable {
     }
 
     private func loadCurrentVenues(_ db: Database) throws {
-        for index in activities.indices { activities[index].venues = [] }
-        let rows = try Row.fetchCursor(db, sql: "SELECT activity_id, venue_id FROM activity_venue_history WHERE effective_to IS NULL")
+        for index in activities.indices where !activities[index].venues.isEmpty { activities[index].venues = [] }
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT a.rowid, h.venue_id FROM activity_venue_history h JOIN activities a ON a.id = h.activity_id WHERE h.effective_to IS NULL
+            """)
         while let row = try rows.next() {
-            guard let activity = activityIndex.existing(row[0]) else { continue }
-            activities[Int(activity)].venues.append(venues.index(row[1]))
+            let activity: Int = row[0]
+            guard activity < activities.count else { continue }
+            activities[activity].venues.append(venues.index(row[1]))
         }
         if venueArea.count < venues.count { venueArea += Array(repeating: -1, count: venues.count - venueArea.count) }
     }
 
     private func loadAssignments(_ db: Database, ids: [String]?) throws {
-        try forEachRow(db, "SELECT id, activity_id, participant_id, role_id, assigned_at FROM assignments", ids: ids, of: &assignments,
-                       index: &assignmentIndex) { row, _ in
-            Assignment(alive: true, activity: activityIndex.index(row[1]), participant: participantIndex.index(row[2]),
-                       role: roles.index(row[3]), assigned: Self.day(row[4]) ?? 0)
+        try forEachRow(db, """
+            SELECT s.rowid, a.rowid, p.rowid, s.role_id, s.assigned_at FROM assignments s
+            JOIN activities a ON a.id = s.activity_id JOIN participants p ON p.id = s.participant_id
+            """, table: "assignments", ids: ids, alias: "s", of: &assignments) { row, _ in
+            Assignment(activity: row[1], participant: row[2], role: roles.index(row[3]), assigned: Self.day(row[4]) ?? 0)
         }
-        // An assignment may name a participant or activity read later (or never, if the row is refused): keep the arrays
-        // as long as the indexes, with empty entries.
-        if participants.count < participantIndex.count { participants += Array(repeating: Participant(), count: participantIndex.count - participants.count) }
-        if activities.count < activityIndex.count { activities += Array(repeating: Activity(), count: activityIndex.count - activities.count) }
+        // An assignment may name a participant or activity read later: keep the arrays as long as the rowids named.
+        let participantEnd = assignments.reduce(0) { max($0, Int($1.participant) + 1) }
+        let activityEnd = assignments.reduce(0) { max($0, Int($1.activity) + 1) }
+        if participants.count < participantEnd { participants += Array(repeating: Participant(), count: participantEnd - participants.count) }
+        if activities.count < activityEnd { activities += Array(repeating: Activity(), count: activityEnd - activities.count) }
     }
 
-    /// Reads every row of a table (ids nil) or the named ones, and stores each at its id's index; a named id with no row
-    /// any more is marked gone.
-    private func forEachRow<Element>(_ db: Database, _ sql: String, ids: [String]?, of elements: inout [Element], index: inout Interned<String>,
-                                     _ make: (Row, Element?) -> Element) throws where Element: AnalyticsEntry {
-        var seen = Set<Int32>()
+    /// Reads every row of a table (ids nil) or the named ones, and stores each at its rowid (the first column). When a
+    /// named id has no row any more, its rowid is not known: every entry whose rowid the table no longer holds is
+    /// marked gone.
+    private func forEachRow<Element>(_ db: Database, _ sql: String, table: String, ids: [String]?, alias: String? = nil,
+                                     of elements: inout [Element], _ make: (Row, Element?) -> Element) throws where Element: AnalyticsEntry {
         func store(_ row: Row) {
-            let position = index.index(row[0])
-            let previous = Int(position) < elements.count ? elements[Int(position)] : nil
-            if elements.count <= Int(position) { elements += Array(repeating: Element(), count: Int(position) + 1 - elements.count) }
-            elements[Int(position)] = make(row, previous)
-            seen.insert(position)
+            let position: Int = row[0]
+            let previous = position < elements.count ? elements[position] : nil
+            if elements.count <= position { elements += Array(repeating: Element(), count: position + 1 - elements.count) }
+            elements[position] = make(row, previous)
         }
         guard let ids else {
             elements = []
+            elements.reserveCapacity(try Int.fetchOne(db, sql: "SELECT MAX(rowid) + 1 FROM \(table)") ?? 0)
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() { store(row) }
             return
         }
+        var found = 0
+        let idColumn = alias.map { "\($0).id" } ?? "id"
         for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-            let rows = try Row.fetchCursor(db, sql: sql + " WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+            let rows = try Row.fetchCursor(db, sql: sql + " WHERE \(idColumn) IN (\(databaseQuestionMarks(count: chunk.count)))",
                                            arguments: StatementArguments(chunk))
-            while let row = try rows.next() { store(row) }
+            while let row = try rows.next() {
+                store(row)
+                found += 1
+            }
         }
-        for id in ids {
-            if let position = index.existing(id), !seen.contains(position), Int(position) < elements.count { elements[Int(position)] = Element() }
+        guard found < Set(ids).count else { return }
+        var present = [Bool](repeating: false, count: elements.count)
+        let rowids = try Int.fetchCursor(db, sql: "SELECT rowid FROM \(table)")
+        while let rowid = try rowids.next() {
+            if rowid < present.count { present[rowid] = true }
         }
+        for index in elements.indices where !present[index] { elements[index] = Element() }
     }
 }
 
@@ -271,9 +315,9 @@ struct SnapshotCounts {
 
     /// New records of a measure per day within the range, and how many came before it.
     func newPerDay(_ measure: GrowthMeasure) -> (before: Int, perDay: [AnalyticsSnapshot.Day: Int]) {
-        var perDay: [AnalyticsSnapshot.Day: Int] = [:], earlier = 0
+        var perDay = DayTally(), earlier = 0
         func count(_ day: AnalyticsSnapshot.Day) {
-            if within(day) { perDay[day, default: 0] += 1 } else if before(day) { earlier += 1 }
+            if within(day) { perDay.add(day) } else if before(day) { earlier += 1 }
         }
         switch measure {
         case .participants:
@@ -290,6 +334,33 @@ struct SnapshotCounts {
                 count(assignment.assigned)
             }
         }
-        return (earlier, perDay)
+        return (earlier, perDay.perDay)
+    }
+}
+
+/// Counts per day, in an array with a slot for each day of 31-day months: hashing each day into a dictionary cost more
+/// than the rest of a growth report's counting. Days outside the array's years go to a dictionary.
+private struct DayTally {
+    typealias Day = AnalyticsSnapshot.Day
+    static let firstYear: Day = 1900, years: Day = 300
+    private var slots = [Int32](repeating: 0, count: Int(years * 372))
+    private var others: [Day: Int] = [:]
+
+    mutating func add(_ day: Day) {
+        let (year, month, date) = (day / 10_000, day / 100 % 100, day % 100)
+        guard year >= Self.firstYear, year < Self.firstYear + Self.years, (1...12).contains(month), (1...31).contains(date) else {
+            others[day, default: 0] += 1
+            return
+        }
+        slots[Int((year - Self.firstYear) * 372 + (month - 1) * 31 + date - 1)] += 1
+    }
+
+    var perDay: [Day: Int] {
+        var counts = others
+        for (slot, count) in slots.enumerated() where count > 0 {
+            let slot = Day(slot)
+            counts[(Self.firstYear + slot / 372) * 10_000 + (slot % 372 / 31 + 1) * 100 + slot % 31 + 1, default: 0] += Int(count)
+        }
+        return counts
     }
 }

@@ -5,9 +5,29 @@ import GRDB
 /// The analytics figures, counted over an in-memory snapshot (AnalyticsSnapshot) brought up to date from the change log
 /// inside the report's read transaction, so its figures agree with each other and with the database.
 extension AppDatabase {
+    /// Starts counting the analytics' figures for the first time, when a report would not wait for it (serve calls this
+    /// at start).
+    public func prepareAnalytics() throws {
+        try read { try analytics.prepare($0, load: analyticsSnapshot) }
+    }
+
+    /// A whole snapshot read in a read transaction of its own; the heap the reading used is handed back to the system,
+    /// which glibc would keep otherwise.
+    private var analyticsSnapshot: @Sendable () throws -> AnalyticsSnapshot {
+        { [self] in
+            let snapshot = try read { db in
+                let snapshot = AnalyticsSnapshot()
+                try snapshot.load(db)
+                return snapshot
+            }
+            _ = Self.trimHeap?(0)
+            return snapshot
+        }
+    }
+
     public func engagement(_ scope: AnalyticsScope) throws -> EngagementReport {
         try read { db in
-            try analytics.counting(db, scope) { counts in
+            try analytics.counting(db, scope, load: analyticsSnapshot) { counts in
                 let figures = EngagementFigures(counts)
                 return EngagementReport(
                     from: scope.range.from, to: scope.range.to, areaId: scope.areaId,
@@ -55,7 +75,7 @@ extension AppDatabase {
 
     public func growth(_ scope: AnalyticsScope, period requested: GrowthPeriod, today: CalendarDate = .today()) throws -> GrowthReport {
         try read { db in
-            try analytics.counting(db, scope) { counts in
+            try analytics.counting(db, scope, load: analyticsSnapshot) { counts in
                 var dates: [AnalyticsSnapshot.Day: CalendarDate] = [:]
                 let days = GrowthMeasure.allCases.map { measure in
                     let counted = counts.newPerDay(measure)
@@ -107,7 +127,7 @@ struct EngagementFigures {
         func counted(_ marks: [Bool]) -> Int {
             var total = 0
             for (index, marked) in marks.enumerated() where marked {
-                if let participant = counts.participant(Int32(index)), counts.inScope(participant) { total += 1 }
+                if let participant = counts.participant(Int32(index)), participant.alive, counts.inScope(participant) { total += 1 }
             }
             return total
         }
@@ -138,19 +158,6 @@ struct BreakdownFigures {
             for venue in activity.venues where Int(venue) < venueBucket.count && venueBucket[Int(venue)] >= 0 {
                 if seen.insert(venueBucket[Int(venue)]).inserted { inRange[venueBucket[Int(venue)], default: 0] += 1 }
             }
-        }
-    }
-}
-
-/// The one snapshot a database's reports share, refreshed and read under a lock.
-final class AnalyticsCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private let snapshot = AnalyticsSnapshot()
-
-    func counting<Result>(_ db: Database, _ scope: AnalyticsScope, _ body: (SnapshotCounts) throws -> Result) throws -> Result {
-        try lock.withLock {
-            try snapshot.refresh(db)
-            return try body(SnapshotCounts(snapshot, scope))
         }
     }
 }

@@ -59,6 +59,13 @@ extension AppDatabase {
         }
     }
 
+    /// The first `limit` activities whose name holds `text`, by name: a picker's matches.
+    public func activityMatches(_ text: String, limit: Int = 20) throws -> ListPage<ActivityListRow> {
+        var query = ActivityQuery.unfiltered
+        (query.text, query.sort, query.descending, query.page) = (text, .name, false, PageRequest(page: 1, perPage: limit))
+        return try activityRows(query)
+    }
+
     /// The same page as `activities(_:)` with only what the list page shows.
     public func activityRows(_ query: ActivityQuery) throws -> ListPage<ActivityListRow> {
         try read { db in

@@ -130,6 +130,7 @@ extension AppDatabase {
     }
 
     /// Logs a visit at a stop. Only the list's organizer (or an administrator) logs; the first log starts the list.
+    /// A log whose id (made by the page) is already stored at this stop was sent before: it is answered, not added again.
     @discardableResult
     public func logContact(_ input: ContactLogInput, atStop stopId: UUID, onList listId: UUID, by user: User, at time: Date = Date())
         throws -> ContactLog {
@@ -140,7 +141,15 @@ extension AppDatabase {
             guard user.role.canEditRecords, list.assigneeId == user.id || user.role.canAdminister else {
                 throw DomainError.protected(message: "Only the organizer this list is assigned to (or an administrator) logs visits on it.")
             }
-            let log = ContactLog(stopId: stop.id, result: valid.result, note: valid.note, loggedAt: time, loggedBy: user.id, location: valid.location)
+            if let id = valid.id, try transaction.exists(id, in: ContactLog.databaseTableName) {
+                let sent = try transaction.fetch(ContactLog.self, id: id)
+                guard sent.stopId == stop.id else {
+                    throw ValidationError.clash("log_id", "This visit's id belongs to a visit at another stop; reload the page and log the visit again")
+                }
+                return sent
+            }
+            let log = ContactLog(id: valid.id ?? UUID(), stopId: stop.id, result: valid.result, note: valid.note, loggedAt: time,
+                                 loggedBy: user.id, location: valid.location)
             try transaction.insert(log)
             if list.status == .planned {
                 var started = list
@@ -161,14 +170,6 @@ extension AppDatabase {
                 throw ValidationError.clash("later_list_id", "Choose a list on a later day than \(list.visitDate.display)")
             }
             return try transaction.addStop(stop.target, to: later.id, followUpOf: stop.id)
-        }
-    }
-
-    /// Every activity by name, for the filter's choice.
-    public func activityChoices() throws -> [NamedReference] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name FROM activities ORDER BY name COLLATE NOCASE, id")
-                .map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
         }
     }
 

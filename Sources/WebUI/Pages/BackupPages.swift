@@ -29,12 +29,14 @@ enum BackupPages {
 
     /// POST /settings/backups/download: a backup taken for this download, sent from its open file and gone after. It
     /// holds one of the download slots while it is written, as an export does: both hold a database reader meanwhile.
+    /// The HTTPS authority's key is in it only when the administrator ticked the box for it.
     static func download(_ context: inout PageContext) throws -> Response {
+        let dataFiles: BackupDataFiles = context.request.field("authority_key") == "on" ? .all : .withoutAuthorityKey
         try Download.slots.takeOrRefuse()
         defer { Download.slots.release() }
         let opened: OpenFile?
         do {
-            opened = try context.web.backups.withFreshBackup { OpenFile(path: $0) }
+            opened = try context.web.backups.withFreshBackup(carrying: dataFiles) { OpenFile(path: $0) }
         } catch let failure as BackupFailure {
             if case .cannotWrite = failure { throw HTTPError(.insufficientStorage, failure.description) }
             throw HTTPError(.internalServerError, failure.description)

@@ -10,11 +10,12 @@ import Surface
 /// of it, written while it downloads (`Download`).
 enum ExportPages {
     /// The download links a list page shows under its filters, keeping them.
-    static func links(_ routes: RecordRoutes, request: Request, count: Int, noun: (singular: String, plural: String)) -> TemplateView {
+    /// `count`: the rows in the list, nil when only an estimate is known.
+    static func links(_ routes: RecordRoutes, request: Request, count: Int?, noun: (singular: String, plural: String)) -> TemplateView {
         let filters = Parameters(request.query.pairs.filter { $0.name != ListParameter.page.name })
         let query = filters.isEmpty ? "" : "?" + QueryString.encode(filters)
         return [
-            "text": count == 1 ? "Download this \(noun.singular)" : "Download all \(count) \(noun.plural) in this list",
+            "text": count == 1 ? "Download this \(noun.singular)" : "Download all \(count.map { "\($0) " } ?? "")\(noun.plural) in this list",
             "formats": ExportFormat.allCases.map { format -> TemplateView in
                 ["href": Paths.export(routes, format)() + query, "label": format.label,
                  "description": format == .csv ? "for spreadsheets" : "for programs"]

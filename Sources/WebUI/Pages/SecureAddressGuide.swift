@@ -54,6 +54,7 @@ public struct SecureAddressGuide: RequestResponder {
         let reads = request.method == .get || request.method == .head
         if reads, let file = staticFiles.response(for: request) { return file }
         let address = address()
+        if request.path.hasPrefix("/api/") { return apiRefusal(address, asked: request.headers["host"]) }
         if reads, request.path == Self.authorityPath {
             var response = Response(body: Array(address.authority.pem.utf8))
             response.setHeader("Content-Type", "application/x-pem-file")
@@ -65,6 +66,16 @@ public struct SecureAddressGuide: RequestResponder {
 
     public func respond(to request: Request, failure: HTTPError) -> Response {
         page(address(), asked: request.headers["host"], status: failure.status)
+    }
+
+    /// A program calling the API gets the API's error envelope, not a page it would take for an answer.
+    private func apiRefusal(_ address: SecureAddress, asked: String?) -> Response {
+        let secure = address.urls(asked: asked).first ?? "the HTTPS address"
+        let body: [String: [String: String]] = ["error": ["code": "https_required",
+                                                          "message": "This port speaks plain HTTP and serves no API. Call the API over HTTPS at \(secure)."]]
+        var response = Response.json((try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data(), status: .upgradeRequired)
+        response.setHeader("Upgrade", "TLS/1.2, HTTP/1.1")
+        return response
     }
 
     private func page(_ address: SecureAddress, asked: String?, status: HTTPStatus) -> Response {

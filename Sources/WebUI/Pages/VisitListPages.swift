@@ -8,6 +8,11 @@ import Surface
 /// Visit lists (issue 12): editors make them from a filter or by picking, and assign them; everyone signed in sees
 /// them, their progress, a printable copy and the results as CSV.
 enum VisitListPages: RecordPages {
+    /// The filter's activity: a search, since a community may hold more activities than one page should list.
+    static let activityPicker = SearchPicker(field: "activity_id", legend: "Participants of an activity", multiple: false, noneLabel: "Any activity",
+                                             searchField: "activity_search", searchLabel: "Search activities by name",
+                                             findButton: "find_activities", buttonLabel: "Find activities")
+
     static func list(_ context: inout PageContext) throws -> Response {
         let page = try context.database.visitLists(page: LenientListReader(context.request).page())
         let organizers = try context.database.organizerProgress().map { organizer -> TemplateView in
@@ -60,6 +65,7 @@ enum VisitListPages: RecordPages {
         let request = context.request
         let (input, filter) = (submitted(request), submittedFilter(request))
         let picking = request.field("picking") == "1"
+        if request.form[activityPicker.findButton] != nil { return try newFormAgain(&context, errors: ValidationError(), status: .ok) }
         if request.form["preview"] != nil {
             do {
                 let targets = try context.database.stopTargets(matching: try filter.validated())
@@ -179,6 +185,12 @@ enum VisitListPages: RecordPages {
         form.select("status", label: "Status", value: values.status, options: VisitStatus.allCases.map { ($0.rawValue, $0.label) })
         if let filter { try addFilterFields(&form, filter, context.database) }
         var view = form.view
+        if let filter {
+            let search = context.request.field(activityPicker.searchField)
+            view["activity_picker"] = activityPicker.view(
+                search: search, chosen: ActivityChoices.chosen(context.database, UUID(uuidString: filter.activityId).map { [$0] } ?? []),
+                matches: try ActivityChoices.matches(context.database, search), error: errors.message(for: activityPicker.field))
+        }
         view["is_new"] = list == nil
         view["heading"] = list.map { "Edit “\($0.name)”" } ?? "New visit list"
         view["action"] = list.map { Paths.visitLists.edit($0.id) } ?? Paths.visitLists.new()
@@ -196,8 +208,6 @@ enum VisitListPages: RecordPages {
                     options: [("", "Any area")] + (try database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
         form.select("venue_type", label: "Kind of venue", value: filter.venueType,
                     options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
-        form.select("activity_id", label: "Participants of an activity", value: filter.activityId,
-                    options: [("", "Any activity")] + (try database.activityChoices()).map { ($0.id.lowercasedString, $0.name) })
         form.input("not_visited_since", label: "Not visited since (optional)", value: filter.notVisitedSince, type: "date",
                    hint: "Leave out anyone with a visit logged on or after this day")
     }
@@ -226,6 +236,7 @@ enum VisitListPages: RecordPages {
             "script": list.script, "status": list.status.label, "walk_path": Paths.walkVisitList(list.id),
             "print_path": Paths.printVisitList(list.id), "results_path": Paths.visitResults(list.id),
             "map_path": Paths.map.filtered(by: .visitListId, list.id.lowercasedString),
+            "offline_path": Paths.offlineVisitList(list.id),
         ]
         view.merge(Paths.visitLists.links(list.id))
         return view

@@ -25,8 +25,17 @@ enum VisitWalkPages {
         form.select("from", label: "Starting venue", value: plan.startVenue?.lowercasedString ?? "",
                     options: [("", plan.here == nil ? "Choose…" : "My location")] + (try plan.startChoices(context.database)),
                     hint: "Distances are measured from here, in a straight line")
+        let next = plan.ordered.first { !$0.isVisited }
+        if next != nil { form.input("note", label: "Note (optional)", value: "") }
         var view = form.view
         view["list"] = VisitListPages.listView(sheet.list).merging(["organizer": sheet.assigneeName])
+        view["order_label"] = plan.sort.label
+        // The first stop not yet visited, with its result buttons, so a phone's first screen logs the next door.
+        view["next"] = next.map { line in
+            stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
+                .merging(logFormView(listId: sheet.list.id, stopId: line.stop.id, plan: plan))
+        }
+        view["short_note"] = true
         view["progress"] = VisitListPages.progressView(sheet.progress)
         view["origin"] = plan.originLabel
         view["here"] = plan.here.map { ["latitude": $0.latitude, "longitude": $0.longitude] }
@@ -49,12 +58,13 @@ enum VisitWalkPages {
         let (listId, stopId) = (try request.uuidParameter(), try request.uuidParameter("stopId"))
         let user = try context.signedInUser
         let input = ContactLogInput(result: request.field("result"), note: request.field("note"), latitude: request.field("latitude"),
-                                    longitude: request.field("longitude"), accuracy: request.field("accuracy_m"))
+                                    longitude: request.field("longitude"), accuracy: request.field("accuracy_m"), id: request.field("log_id"))
         let log: ContactLog
         do {
             log = try context.database.logContact(input, atStop: stopId, onList: listId, by: user)
         } catch let errors as ValidationError {
-            return try stopPage(&context, errors: errors, note: input.note, status: .unprocessableContent)
+            // A log id that belongs to another visit clashes with the stored logs (409), as on the API.
+            return try stopPage(&context, errors: errors, note: input.note, status: PublicError(errors).status)
         }
         let sheet = try context.database.visitSheet(id: listId, seen: try context.participantVisibility)
         let plan = try WalkPlan(request, sheet: sheet, database: context.database)
@@ -112,8 +122,7 @@ enum VisitWalkPages {
         }
         view["has_logs"] = !line.logs.isEmpty
         view["may_log"] = mayLog(user, on: sheet.list)
-        view["results"] = ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] }
-        view["log_action"] = Paths.contactLogs(sheet.list.id, stopId) + plan.query
+        view.merge(logFormView(listId: sheet.list.id, stopId: stopId, plan: plan))
         view["walk_path"] = plan.walkPath(sheet.list.id)
         view["follow_up_action"] = Paths.stopFollowUp(sheet.list.id, stopId) + plan.query
         let later = user.role.canEditRecords ? try context.database.laterVisitLists(than: sheet.list) : []
@@ -122,6 +131,13 @@ enum VisitWalkPages {
         view["can_follow_up"] = user.role.canEditRecords
         view["later_error"] = errors.message(for: "later_list_id")
         return context.page("visits/stop", title: stop.text("name") ?? line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
+    }
+
+    /// What the log form of a stop needs besides its note field. Each form carries a fresh id for its visit, so the same
+    /// form sent twice (a double tap, a phone sending again what it kept) logs once.
+    static func logFormView(listId: UUID, stopId: UUID, plan: WalkPlan) -> TemplateView {
+        ["results": ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] as TemplateView },
+         "log_action": Paths.contactLogs(listId, stopId) + plan.query, "log_id": UUID().lowercasedString]
     }
 
     /// The list's organizer logs its visits; administrators may too. Read-only users never do.

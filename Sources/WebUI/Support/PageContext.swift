@@ -150,9 +150,11 @@ struct PageContext {
             "sync": SyncStatusText(status: syncStatus).layoutView,
         ]
         if let flash { view["flash"] = flash }
+        view["offline_js_urls"] = ["js/offline-store.js", "js/offline.js"].map(web.staticFiles.url(for:))
         if let user {
             view["events_url"] = Paths.events()
-            view["user"] = ["name": user.name, "role": user.role.label] as TemplateView
+            // The id: a visit kept on a shared phone is sent only under the session of the person who logged it.
+            view["user"] = ["id": user.id.lowercaseText, "name": user.name, "role": user.role.label] as TemplateView
             let unread = (try? database.unreadNotificationCount(for: user.id)) ?? 0
             view["notifications"] = ["url": Paths.notifications(), "unread": unread, "has_unread": unread > 0] as TemplateView
             view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> TemplateView in

@@ -8,10 +8,13 @@ enum Pagination {
         let current = page.request.page
         let first = page.total == 0 ? 0 : page.request.offset + 1
         let last = page.request.offset + page.items.count
+        let about = page.totalIsEstimate ? "about " : ""
         var view: TemplateView = [
-            "total_text": page.total == 1 ? "1 \(noun.singular)" : "\(page.total) \(noun.plural)",
+            "total_text": page.totalIsEstimate
+                ? "About \(page.total) \(noun.plural) (an estimate from a sample: a search of one or two letters matches most of them; type more for an exact count)"
+                : page.total == 1 ? "1 \(noun.singular)" : "\(page.total) \(noun.plural)",
             "range_text": page.total == 0 ? "" : page.isPastTheEnd
-                ? "There is no page \(current): the last page is \(page.pageCount)" : "Showing \(first) to \(last) of \(page.total)",
+                ? "There is no page \(current): the last page is \(about)\(page.pageCount)" : "Showing \(first) to \(last) of \(about)\(page.total)",
             "has_pages": page.pageCount > 1 || page.isPastTheEnd,
             "pages": pageNumbers(current: current, count: page.pageCount).map { number -> TemplateView in
                 guard let number else { return ["gap": true] }

@@ -17,7 +17,7 @@ extension PageContext {
         view["is_empty"] = page.total == 0
         view["filtered"] = filtered
         view["pagination"] = Pagination.view(page, request: request, noun: noun)
-        if let downloads, page.total > 0 { view["downloads"] = ExportPages.links(downloads, request: request, count: page.total, noun: noun) }
+        if let downloads, page.total > 0 { view["downloads"] = ExportPages.links(downloads, request: request, count: page.totalIsEstimate ? nil : page.total, noun: noun) }
         return self.page(template, title: title, section: section, view: view)
     }
 }

@@ -75,3 +75,15 @@ enum VenueChoices {
         return PickerMatches(try database.venueMatches(text, limit: 20)) { ($0.venue.id, "\($0.venue.name), \($0.venue.address) (\($0.areaName))") }
     }
 }
+
+/// Activity entries for pickers, labelled by name alone.
+enum ActivityChoices {
+    static func chosen(_ database: AppDatabase, _ ids: [UUID]) -> [(id: UUID, label: String)] {
+        ids.compactMap { id in (try? database.activity(id: id)).map { (id, $0.name) } }
+    }
+
+    static func matches(_ database: AppDatabase, _ text: String) throws -> PickerMatches {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return .none }
+        return PickerMatches(try database.activityMatches(text, limit: 20)) { ($0.id, $0.name) }
+    }
+}

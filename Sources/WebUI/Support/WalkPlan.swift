@@ -25,7 +25,7 @@ struct WalkPlan {
 
     init(_ request: Request, sheet: VisitSheet, database: AppDatabase) throws {
         var errors = ValidationError()
-        let sort = Sort(rawValue: request.query["sort"] ?? "") ?? .distance
+        let asked = Sort(rawValue: request.query["sort"] ?? "")
         let here = Self.coordinate(request)
         let venue = (request.query["from"]).flatMap(UUID.strict)
         let start = try venue.map { try database.venue(id: $0) }
@@ -39,7 +39,10 @@ struct WalkPlan {
                 errors.add("from", "“\(start.name)” has no coordinates; choose another starting venue, or add them to the venue")
             }
         }
-        if sort == .distance, origin == nil, errors.isEmpty, !sheet.stops.isEmpty {
+        // Nearest first when there is somewhere to measure from; a page opened with nothing chosen yet is by address,
+        // and only someone who asked for distances without a start is told what is missing.
+        let sort = asked ?? (origin == nil ? .address : .distance)
+        if asked == .distance, origin == nil, errors.isEmpty, !sheet.stops.isEmpty {
             errors.add("from", "Choose a starting venue (or use your location) to sort by distance; until then the stops are by address")
         }
         let byAddress = sheet.stops.sorted { first, second in

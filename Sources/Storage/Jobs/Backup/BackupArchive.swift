@@ -12,7 +12,25 @@ public enum BackupArchive {
     /// Files of the data folder a backup carries as they are, by their path in it: Fieldbook's certificate authority
     /// (LANCertificates' TLSFolder), so that a Fieldbook restored on a new machine is still trusted by the devices that
     /// trusted it. The server certificate is not carried: it is made again for the new machine's names.
-    public static let dataFolderMembers = ["tls/authority.pem", "tls/authority-key.pem"]
+    public static let dataFolderMembers = ["tls/authority.pem", authorityKeyMember]
+    /// The authority's key, which can sign for the LAN names devices trust it for: a backup an administrator downloads
+    /// in a browser leaves it out unless asked, as such a file ends up in download folders and mail.
+    public static let authorityKeyMember = "tls/authority-key.pem"
+}
+
+/// Which of the data folder's own files a backup carries.
+public enum BackupDataFiles: Sendable {
+    /// Everything, as the backups serve takes and `fieldbook backup` do: a restore puts back the same authority.
+    case all
+    /// All but the authority's key: a restore keeps devices' trust only if the data folder still has the key.
+    case withoutAuthorityKey
+
+    var members: [String] {
+        switch self {
+        case .all: BackupArchive.dataFolderMembers
+        case .withoutAuthorityKey: BackupArchive.dataFolderMembers.filter { $0 != BackupArchive.authorityKeyMember }
+        }
+    }
 }
 
 /// What a backup holds.
@@ -52,8 +70,8 @@ extension AppDatabase {
     /// `scratch` and removed after), checked with SQLite's integrity check, then the archive. `path` is only usable
     /// once this returns: the caller renames it into place. `afterMember` runs after each member is written (tests
     /// stop a backup half way with it).
-    public func writeBackupArchive(to path: String, scratch: String, limits: ZipArchiveWriter.Limits = .zip,
-                                   afterMember: () throws -> Void = {}) throws -> BackupContents {
+    public func writeBackupArchive(to path: String, scratch: String, carrying dataFiles: BackupDataFiles = .all,
+                                   limits: ZipArchiveWriter.Limits = .zip, afterMember: () throws -> Void = {}) throws -> BackupContents {
         try backup(to: scratch)
         defer { unlink(scratch) }
         let problems = try DatabaseCheck.integrityProblems(path: scratch)
@@ -61,7 +79,7 @@ extension AppDatabase {
         let hashes = try Self.photoHashes(shownBy: scratch)
         try checkFits(database: scratch, photos: hashes, in: limits)
         do {
-            return try writeArchive(to: path, database: scratch, photos: hashes, limits: limits, afterMember: afterMember)
+            return try writeArchive(to: path, database: scratch, photos: hashes, dataFiles: dataFiles, limits: limits, afterMember: afterMember)
         } catch let failure as ZipArchiveWriter.Failure {
             if case .tooLarge(let what) = failure { throw BackupFailure.tooLarge("it would hold \(what)") }
             throw BackupFailure.cannotWrite("\(failure)")
@@ -76,9 +94,10 @@ extension AppDatabase {
         if bytes > limits.bytes { throw BackupFailure.tooLarge("the database and its photo files are \(bytes) bytes") }
     }
 
-    private func writeArchive(to path: String, database scratch: String, photos hashes: [String], limits: ZipArchiveWriter.Limits,
+    private func writeArchive(to path: String, database scratch: String, photos hashes: [String], dataFiles: BackupDataFiles,
+                              limits: ZipArchiveWriter.Limits,
                               afterMember: () throws -> Void) throws -> BackupContents {
-        let output = try BackupOutput(creating: path)
+        let output = try BackupOutput.creating(path)
         var contents = BackupContents()
         var zip = ZipArchiveWriter(limits: limits)
         try output.write(zip.beginMember(BackupArchive.databaseMember))
@@ -88,7 +107,7 @@ extension AppDatabase {
         }
         try output.write(zip.endMember())
         try afterMember()
-        for member in BackupArchive.dataFolderMembers {
+        for member in dataFiles.members {
             guard let bytes = FileManager.default.contents(atPath: folderBeside(member)) else { continue }
             try output.write(zip.beginMember(member))
             try output.write(zip.write(Array(bytes)))
@@ -122,35 +141,9 @@ extension AppDatabase {
     }
 }
 
-/// A new file written front to back and flushed to disk before it is renamed into place, so a power cut after the
-/// rename finds it whole.
-final class BackupOutput {
-    private let descriptor: Int32
-    private var closed = false
-
-    init(creating path: String) throws {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
-    }
-
-    deinit { if !closed { close(descriptor) } }
-
-    func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
-                written += result
-            }
-        }
-    }
-
-    func finish() throws {
-        closed = true
-        let synced = fsync(descriptor) == 0 ? 0 : errno
-        close(descriptor)
-        if synced != 0 { throw BackupFailure.cannotWrite(String(cString: strerror(synced))) }
+/// Backups' files, failing as a backup that cannot be written.
+enum BackupOutput {
+    static func creating(_ path: String) throws -> NewFileOutput {
+        try NewFileOutput(creating: path) { BackupFailure.cannotWrite($0) }
     }
 }

@@ -103,7 +103,7 @@ private enum BackupSource {
     func copyDatabase(to path: String) throws {
         switch self {
         case .archive(let reader):
-            let output = try BackupOutput(creating: path)
+            let output = try BackupOutput.creating(path)
             do { try reader.read(BackupArchive.databaseMember) { try output.write($0) } } catch let failure as ZipArchiveReader.Failure {
                 throw BackupRefusal(description: "The backup's database is damaged in the archive (\(failure)); nothing was changed. Restore an older backup.")
             }
@@ -130,7 +130,7 @@ private enum BackupSource {
             if FileManager.default.fileExists(atPath: target) { continue }
             let folder = (target as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let output = try BackupOutput(creating: target)
+            let output = try BackupOutput.creating(target)
             try reader.read(member) { try output.write($0) }
             try output.finish()
         }

@@ -108,10 +108,10 @@ public final class BackupService: Sendable {
 
     /// A fresh backup for a download: written in the data folder, handed to `open` and unlinked once open, so the
     /// open file is all there is of it and it goes when the download ends.
-    public func withFreshBackup<Opened>(_ open: (String) throws -> Opened) throws -> Opened {
+    public func withFreshBackup<Opened>(carrying dataFiles: BackupDataFiles, _ open: (String) throws -> Opened) throws -> Opened {
         let temporary = scratch.temporary(".zip")
         defer { unlink(temporary) }
-        _ = try database.writeBackupArchive(to: temporary, scratch: scratch.temporary(".sqlite"))
+        _ = try database.writeBackupArchive(to: temporary, scratch: scratch.temporary(".sqlite"), carrying: dataFiles)
         return try open(temporary)
     }
 

@@ -1,0 +1,214 @@
+// A phone away from the Wi-Fi (issue 38), on every page of a signed-in person: installs the service worker, says how
+// many visits are kept on this phone and not yet sent, sends them when the server answers, and offers "Take this list
+// with me" on My visits. Needs a secure context (HTTPS, or this machine's own address); without it, or without
+// JavaScript, every page works online as before.
+(function () {
+  "use strict";
+  var status = document.querySelector("[data-offline-status]");
+  if (!status || !window.isSecureContext || !("serviceWorker" in navigator) || !window.indexedDB || !window.caches) { return; }
+  var Store = window.FieldbookStore;
+  // The person this page was made for (none on the sign-in page): a phone may be shared, and a kept visit belongs to
+  // whoever logged it.
+  var me = { id: status.getAttribute("data-user-id") || "", name: status.getAttribute("data-user-name") || "" };
+  var sending = false;
+  // What just happened (a visit kept, visits sent), said until something else happens.
+  var lastNotice = "";
+  // Whether the last try to reach the server failed: then this page may be a kept copy, older than it looks.
+  var away = false;
+
+  navigator.serviceWorker.register(status.getAttribute("data-worker")).catch(function () { return null; });
+
+  // The status line (a polite live region): what is waiting, and what just happened to it.
+  function show(notice) {
+    if (notice !== undefined) { lastNotice = notice; }
+    return Store.all("visits").then(function (visits) {
+      return Store.get("notes", "sign-in").then(function (signIn) {
+        var parts = [];
+        if (away) { parts.push("The server cannot be reached: this page is the copy kept on this phone."); }
+        if (lastNotice) { parts.push(lastNotice); }
+        var mine = visits.filter(function (visit) { return me.id && visit.by === me.id; });
+        if (mine.length && signIn) {
+          parts.push("Sign in to send " + Store.plural(mine.length, "visit", "visits") + " kept on this phone.");
+        } else if (mine.length) {
+          parts.push(Store.plural(mine.length, "visit", "visits") + " not yet sent.");
+        }
+        parts = parts.concat(othersWaiting(visits));
+        var refused = visits.filter(function (visit) { return visit.problem; });
+        if (refused.length) { parts.push("Not accepted by the server (kept here): " + refused[0].problem); }
+        var text = parts.join(" ");
+        if (status.textContent !== text) { status.textContent = text; }
+        markKeptStops(visits);
+        return visits;
+      });
+    });
+  }
+
+  // "2 visits logged by Ann wait for them to sign in.": someone else's visits are never sent under this session.
+  function othersWaiting(visits) {
+    var byPerson = {};
+    visits.forEach(function (visit) {
+      if (me.id && visit.by === me.id) { return; }
+      var key = visit.by || "";
+      byPerson[key] = byPerson[key] || { name: visit.byName || "someone", count: 0 };
+      byPerson[key].count += 1;
+    });
+    return Object.keys(byPerson).map(function (key) {
+      var person = byPerson[key];
+      return Store.plural(person.count, "visit", "visits") + " logged by " + person.name + " " +
+        (person.count === 1 ? "waits" : "wait") + " for them to sign in.";
+    });
+  }
+
+  // On the walk page, the stops logged on this phone say so (the kept page still shows them as not visited).
+  function markKeptStops(visits) {
+    visits.forEach(function (visit) {
+      var cards = [document.getElementById("stop-" + visit.stop)].concat(
+        Array.prototype.slice.call(document.querySelectorAll(".next-stop[data-stop=\"" + visit.stop + "\"]")));
+      cards.forEach(function (card) {
+        if (!card || card.querySelector("[data-kept]")) { return; }
+        var line = document.createElement("p");
+        line.setAttribute("data-kept", "");
+        line.className = "stop-card__kept";
+        line.textContent = "Logged on this phone, not yet sent";
+        card.insertBefore(line, card.querySelector("form") || null);
+      });
+    });
+  }
+
+  // The session's form token and whose session it is, from a page fetched now (this page may be a kept copy made for
+  // someone else); null when the session has ended (the answer is the sign-in page).
+  function currentSession() {
+    return fetch(status.getAttribute("data-token-page"), { credentials: "same-origin" }).then(function (response) {
+      away = false;
+      if (!response.ok || new URL(response.url).pathname === status.getAttribute("data-login")) { return null; }
+      return response.text().then(function (page) {
+        var token = /name="csrf_token" value="([^"]+)"/.exec(page);
+        var user = /data-user-id="([^"]+)"/.exec(page);
+        return token && user ? { token: token[1], user: user[1] } : null;
+      });
+    });
+  }
+
+  // Sends the visits this person kept, one at a time, each with the id the phone made for it: one sent twice (its
+  // answer was lost) is still one log. Nothing is dropped: a refusal is kept with its reason, an ended session waits
+  // for the sign-in, and another person's visits wait for theirs.
+  function send() {
+    if (sending) { return Promise.resolve(); }
+    sending = true;
+    var sent = 0;
+    return Store.all("visits").then(function (visits) {
+      var waiting = visits.filter(function (visit) { return !visit.problem && me.id && visit.by === me.id; });
+      if (!waiting.length) { return null; }
+      return currentSession().then(function (session) {
+        if (!session) { return Store.put("notes", { name: "sign-in", at: Date.now() }); }
+        if (session.user !== me.id) { return null; }
+        return Store.remove("notes", "sign-in").then(function () {
+          return waiting.reduce(function (chain, visit) {
+            return chain.then(function (go) { return go === false ? false : sendOne(visit, session.token).then(function (done) {
+              if (done) { sent += 1; }
+              return done !== null;
+            }); });
+          }, Promise.resolve(true));
+        });
+      });
+    }).catch(function (error) {
+      if (error instanceof TypeError) { away = true; }
+      return null;
+    }).then(function () {
+      sending = false;
+      return show(sent ? Store.plural(sent, "visit", "visits") + " kept on this phone sent." : undefined);
+    }).then(function (left) {
+      if (sent) { retakeLists(); }
+      return left;
+    });
+  }
+
+  // true: logged (or found logged); false: refused and kept with why; null: stop sending for now.
+  function sendOne(visit, token) {
+    var body = new URLSearchParams(visit.fields);
+    body.set("csrf_token", token);
+    return fetch(visit.path, { method: "POST", body: body, credentials: "same-origin" }).then(function (response) {
+      var landed = new URL(response.url).pathname;
+      if (response.status === 401 || response.status === 403 || landed === status.getAttribute("data-login")) {
+        return Store.put("notes", { name: "sign-in", at: Date.now() }).then(function () { return null; });
+      }
+      if (response.ok) { return Store.remove("visits", visit.id).then(function () { return true; }); }
+      if (response.status === 422 || response.status === 404 || response.status === 409) {
+        return response.text().then(function (page) {
+          var match = /<ul class="error-summary__list">\s*<li><a [^>]*>([^<]+)</.exec(page) || /<p>([^<]+)<\/p>/.exec(page);
+          visit.problem = match ? match[1] : "the server answered " + response.status;
+          return Store.put("visits", visit).then(function () { return false; });
+        });
+      }
+      return null;
+    }, function () { return null; });
+  }
+
+  function retakeLists() {
+    Store.all("lists").then(function (lists) {
+      lists.forEach(function (list) { Store.take(list.address).catch(function () { return null; }); });
+    });
+  }
+
+  // "Take this list with me": asks for storage the browser will not clear on its own, then keeps the list.
+  function offerTaking() {
+    document.querySelectorAll("[data-take-list]").forEach(function (box) {
+      var button = box.querySelector("button");
+      var said = box.querySelector("[data-take-status]");
+      box.hidden = false;
+      button.addEventListener("click", function () {
+        button.disabled = true;
+        said.textContent = "Keeping this list on this phone…";
+        var persisted = navigator.storage && navigator.storage.persist ? navigator.storage.persist() : Promise.resolve(false);
+        persisted.catch(function () { return false; }).then(function (lasting) {
+          return Store.take(box.getAttribute("data-take-list")).then(function (list) {
+            said.textContent = "On this phone: " + Store.plural(list.stops.length, "stop", "stops") + ", the pages to log them and " +
+              Store.plural(list.keptTiles, "map tile", "map tiles") + ". " + (lasting
+                ? "The browser keeps them until you remove them."
+                : "The browser did not promise to keep them: it may clear them if the phone runs short of space.");
+          });
+        }).catch(function (error) {
+          said.textContent = error && error.message === "signed-out"
+            ? "The list could not be taken: sign in again, then press the button again."
+            : "The list could not be taken (the server did not answer). Try again while in range.";
+        }).then(function () { button.disabled = false; });
+      });
+    });
+  }
+
+  // Each stop page's form gets an id of its own for its visit when it is shown, so two visits logged from the same kept
+  // page are two logs, and one sent twice is one; and who logs it, for the service worker to keep with the visit.
+  function freshLogIds() {
+    document.querySelectorAll("[data-log-id]").forEach(function (field) {
+      if (window.crypto && crypto.randomUUID) { field.value = crypto.randomUUID(); }
+    });
+    document.querySelectorAll("[data-log-kept-by]").forEach(function (field) { field.value = me.id; });
+    document.querySelectorAll("[data-log-kept-by-name]").forEach(function (field) { field.value = me.name; });
+  }
+
+  // Signing out forgets the lists taken on this phone (never the visits not yet sent), then signs out as usual.
+  function forgetOnSignOut() {
+    document.querySelectorAll("form[data-sign-out]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        Store.forgetLists().catch(function () { return null; }).then(function () { form.submit(); });
+      });
+    });
+  }
+
+  freshLogIds();
+  forgetOnSignOut();
+  window.addEventListener("pageshow", freshLogIds);
+  window.addEventListener("online", send);
+  offerTaking();
+  Store.get("notes", "notice").then(function (note) {
+    return note ? Store.remove("notes", "notice").then(function () { return note.text; }) : "";
+  }).then(function (notice) {
+    return show(notice);
+  }).then(function (visits) {
+    if (visits.length) { send(); }
+  }).catch(function () { return null; });
+  window.setInterval(function () {
+    Store.all("visits").then(function (visits) { if (visits.length) { send(); } }).catch(function () { return null; });
+  }, 15000);
+})();

@@ -1,0 +1,56 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// Where this server answers and how, once it listens (its port may have been chosen by the system).
+public struct ServingAddress: Sendable, Equatable {
+    public var host: String
+    public var port: UInt16
+    public var isTLS: Bool
+
+    public init(host: String, port: UInt16, isTLS: Bool) {
+        self.host = host
+        self.port = port
+        self.isTLS = isTLS
+    }
+
+    var scheme: String { isTLS ? "https" : "http" }
+    public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+    var isEveryAddress: Bool { host == "0.0.0.0" || host == "::" || host.isEmpty }
+
+    /// `https://name:port/`, the port left out when it is the scheme's own and an IPv6 address in brackets.
+    func url(_ name: String) -> String {
+        let host = name.contains(":") ? "[\(name)]" : name
+        let usual: UInt16 = isTLS ? 443 : 80
+        return "\(scheme)://\(host)\(port == usual ? "" : ":\(port)")/"
+    }
+}
+
+/// What the "Add a device" page tells, kept up to date by the app: the address it serves, whether the LAN hears of it
+/// by mDNS, and where serve keeps its certificate authority.
+public final class DeviceJoining: Sendable {
+    /// Fieldbook's own certificate authority, which serve makes when it serves HTTPS on the LAN (absent otherwise).
+    let authorityPath: String
+    private let serving = Mutex<ServingAddress?>(nil)
+    private let announced = Mutex(false)
+
+    public init(dataDirectory: String) {
+        authorityPath = (dataDirectory as NSString).appendingPathComponent("tls/authority.pem")
+    }
+
+    public func served(at address: ServingAddress) { serving.withLock { $0 = address } }
+
+    /// Called as the machine's Avahi publishes the service or loses it (restarted, stopped).
+    public func setAnnounced(_ isAnnounced: Bool) { announced.withLock { $0 = isAnnounced } }
+
+    var address: ServingAddress? { serving.withLock { $0 } }
+    var isAnnounced: Bool { announced.withLock { $0 } }
+
+    /// The addresses a device on the LAN can open, the one the QR code holds first: the `.local` name while Avahi
+    /// announces it (it survives the LAN address changing), then each LAN address. None when serving loopback only.
+    func reachableURLs(names: MachineNames) -> [String] {
+        guard let address, !address.isLoopback else { return [] }
+        guard address.isEveryAddress else { return [address.url(address.host)] }
+        return ((isAnnounced ? [names.localName] : []) + names.addresses).map(address.url)
+    }
+}

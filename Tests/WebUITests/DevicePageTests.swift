@@ -1,0 +1,121 @@
+import Foundation
+import HTTPServer
+import Testing
+@testable import WebUI
+
+/// Issue 38: the "Add a device" page and the certificate authority's downloads, over a fresh database with an authority
+/// made by openssl in the harness's data folder, where serve keeps its own (`DATA/tls/authority.pem`).
+@Suite struct DevicePageTests {
+    let given: WebHarness
+    var devices: DeviceJoining { given.web.configuration.devices }
+    var authorityPath: String { given.directory.appendingPathComponent("tls/authority.pem").path }
+
+    init() async throws {
+        given = try await WebHarness()
+        try given.createUser("admin@example.org", .administrator)
+        try given.createUser("ed@example.org", .editor)
+    }
+
+    private func makeAuthority() throws {
+        try FileManager.default.createDirectory(atPath: (authorityPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let key = given.directory.appendingPathComponent("authority.key").path
+        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,
+                     "-out", authorityPath, "-days", "30", "-subj", "/CN=Fieldbook test authority"])
+    }
+
+    @discardableResult
+    private func openssl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "openssl \(arguments.first ?? "")")
+        return text
+    }
+
+    @Test func anAdministratorSeesTheAddressAsAQRCodeAndTextWithTheAuthoritysFingerprint() throws {
+        try makeAuthority()
+        devices.served(at: ServingAddress(host: "0.0.0.0", port: 8443, isTLS: true))
+        given.signIn("admin@example.org")
+        let page = given.get("/settings/devices")
+        #expect(page.status == .ok)
+        let html = page.bodyText
+        let names = MachineNames.current()
+        if let first = names.addresses.first {
+            let address = "https://\(first.contains(":") ? "[\(first)]" : first):8443/"
+            #expect(html.contains("id=\"device-address\">\(address)</p>"), "the address as text, the code's name")
+            #expect(html.contains("class=\"qr-code\"") && html.contains("aria-labelledby=\"device-address\""))
+        }
+        // openssl's own fingerprint of the same certificate, in the page's grouping.
+        let expected = try openssl(["x509", "-in", authorityPath, "-noout", "-fingerprint", "-sha256"])
+            .split(separator: "=").last!.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: ":", with: " ")
+        #expect(html.contains("<code>\(expected)</code>"))
+        for platform in ["iPad and iPhone", "Android (Chrome)", "ChromeOS", "Windows", "macOS", "Firefox"] {
+            #expect(html.contains("<h3>\(platform)</h3>\n<ol>"), "steps for \(platform)")
+        }
+        #expect(given.get("/users").bodyText.contains("href=\"/settings/devices\""), "linked beside Backups")
+    }
+
+    @Test func onlyAdministratorsSeeThePage() throws {
+        given.signIn("ed@example.org")
+        #expect(given.get("/settings/devices").status == .forbidden)
+    }
+
+    @Test func theAuthorityDownloadsAsPEMDERAndAnAppleProfileBeforeAnyoneSignsIn() throws {
+        try makeAuthority()
+        let pem = given.get("/settings/devices/fieldbook-authority.pem")
+        #expect(pem.status == .ok && pem.header("Content-Type") == "application/x-pem-file")
+        #expect(pem.bodyText == (try String(contentsOfFile: authorityPath, encoding: .utf8)))
+
+        let der = given.get("/settings/devices/fieldbook-authority.crt")
+        #expect(der.status == .ok && der.header("Content-Type") == "application/pkix-cert")
+        let derPath = given.directory.appendingPathComponent("authority.der").path
+        try openssl(["x509", "-in", authorityPath, "-outform", "DER", "-out", derPath])
+        #expect(Data(der.body) == FileManager.default.contents(atPath: derPath))
+
+        let profile = given.get("/settings/devices/fieldbook-authority.mobileconfig")
+        #expect(profile.status == .ok && profile.header("Content-Type") == "application/x-apple-aspen-config")
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(profile.body), format: nil) as? [String: Any])
+        #expect(plist["PayloadType"] as? String == "Configuration")
+        let payloads = try #require(plist["PayloadContent"] as? [[String: Any]])
+        #expect(payloads.count == 1)
+        #expect(payloads.first?["PayloadType"] as? String == "com.apple.security.root")
+        #expect(payloads.first?["PayloadContent"] as? Data == Data(der.body))
+        let again = given.get("/settings/devices/fieldbook-authority.mobileconfig")
+        #expect(again.body == profile.body, "the same profile each time, not a second one to install")
+    }
+
+    @Test func withoutAnAuthorityThePageSaysSoAndShowsTheAddressToType() throws {
+        devices.served(at: ServingAddress(host: "192.0.2.10", port: 8080, isTLS: false))
+        given.signIn("admin@example.org")
+        let html = given.get("/settings/devices").bodyText
+        #expect(html.contains("id=\"device-address\">http://192.0.2.10:8080/</p>"))
+        #expect(html.contains("Fieldbook made no certificate authority: it serves plain HTTP (--no-tls)."))
+        #expect(html.contains("Avahi is not running"), "nothing announced it, so the address is typed")
+        #expect(!html.contains("fieldbook-authority.pem"))
+        #expect(given.get("/settings/devices/fieldbook-authority.pem").status == .notFound)
+    }
+
+    @Test func servingOnlyThisComputerThePageSaysHowToServeTheNetwork() throws {
+        try makeAuthority()
+        devices.served(at: ServingAddress(host: "127.0.0.1", port: 8080, isTLS: false))
+        given.signIn("admin@example.org")
+        let html = given.get("/settings/devices").bodyText
+        #expect(html.contains("serves only this computer (127.0.0.1)") && html.contains("--host 0.0.0.0"))
+        #expect(!html.contains("class=\"qr-code\""), "no code of an address no device can open")
+    }
+
+    @Test func whileAvahiAnnouncesItTheCodeHoldsTheLocalName() throws {
+        devices.served(at: ServingAddress(host: "0.0.0.0", port: 443, isTLS: true))
+        devices.setAnnounced(true)
+        given.signIn("admin@example.org")
+        let html = given.get("/settings/devices").bodyText
+        #expect(html.contains("id=\"device-address\">https://\(MachineNames.current().localName)/</p>"))
+        #expect(!html.contains("Avahi is not running"))
+    }
+}

@@ -1,0 +1,316 @@
+"""Browser checks of a phone away from the Wi-Fi (issue 38): on a 390×844 phone, "Take this list with me" keeps a visit
+list; with the server stopped, five visits are logged from the kept pages; Chromium is closed and started again on the
+same profile; when the server is back the five are sent, and exactly five contact logs are on the server and, pushed
+by its sync, on its hub. The visit sent again is still one log. On the shared phone, the sign-in page and another
+person's pages say whose visits wait, none is sent under another person's session, and signing out forgets the taken
+list but keeps the visits.
+The walk page's first screen holds the next stop and its result buttons. Every state through axe-core and vnu.
+
+    $VENV/bin/python tests/browser/check_offline.py --binary .build/debug/fieldbook [--shots /work/notes/shots]
+
+Service workers need a secure context: http://127.0.0.1 is one.
+"""
+import argparse
+import datetime as dt
+import os
+import pathlib
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from check_pages import (HUB_EMAIL, PASSWORD, USERS, Browser, Checker, Server, await_next_page, create_places,  # noqa: E402
+                         sqlite_value, wait_for)
+from check_visits import add_homes, make_list, set_viewport  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+PHONE = (390, 844)
+NODE_ADMIN = USERS["administrator"][1]
+
+
+class Phone(Browser):
+    """A Chromium whose profile (IndexedDB, Cache Storage, the service worker) outlives it: closing it and starting
+    another on the same folder is the phone's browser closed and opened again."""
+
+    def __init__(self, base, profile):
+        self.profile = profile
+        super().__init__(base)
+
+    def start_chromium(self):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in self.CHROMIUM_ARGUMENTS + (f"--user-data-dir={self.profile}",):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        driver.set_script_timeout(60)
+        return driver
+
+    def close_and_reopen(self):
+        self.driver.quit()
+        self.driver = self.start_chromium()
+        set_viewport(self, *PHONE)
+
+
+class Node:
+    """The Fieldbook the phone talks to, linked to a hub, on a port of its own so it can be stopped and started again
+    at the same address (the phone's pages and service worker keep it)."""
+
+    def __init__(self, binary, root, hub):
+        self.binary, self.root = binary, root
+        self.folder = tempfile.mkdtemp(prefix="fieldbook-offline-")
+        self.data = os.path.join(self.folder, "db")
+        self.env = dict(os.environ, FIELDBOOK_PASSWORD_COST="test")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        for command in (["create-user", "--data", self.data, "--email", NODE_ADMIN, "--role", "administrator"],
+                        ["link", "--data", self.data, "--upstream", hub.base, "--email", HUB_EMAIL]):
+            subprocess.run([binary, *command], input=PASSWORD + "\n", text=True, env=self.env, check=True, capture_output=True)
+        self.log = open(os.path.join(self.folder, "server.log"), "a")
+        self.process = None
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [self.binary, "serve", "--port", str(self.port), "--data", self.data, "--resources", self.root, "--log-level", "warning",
+             "--sync-interval", "2"], stdout=subprocess.PIPE, stderr=self.log, text=True, env=self.env)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            line = self.process.stdout.readline()
+            if not line or line.startswith("Fieldbook is serving at"):
+                break
+        if self.process.poll() is not None:
+            sys.exit("offline: the node did not start; log:\n" + open(self.log.name).read())
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(30)
+
+    def contact_logs(self):
+        return sqlite_value(os.path.join(self.data, "fieldbook.sqlite"), "SELECT COUNT(*) FROM contact_logs")
+
+
+def set_up(node):
+    """The node's administrator makes an editor, places, three people at home in one area, and today's list for the
+    editor."""
+    admin = Browser(node.base)
+    admin.sign_in(NODE_ADMIN)
+    name, email = USERS["editor"]
+    admin.post("/users/new", {"name": name, "email": email, "role": "editor", "password": PASSWORD, "password_confirmation": PASSWORD})
+    create_places(admin)
+    area = add_homes(admin)
+    listed = make_list(admin, "Olympic Road doors", dt.date.today().isoformat(), area)
+    admin.quit()
+    return listed
+
+
+def status_text(driver):
+    return driver.find_element(By.CSS_SELECTOR, "[data-offline-status]").text
+
+
+def wait_for_status(driver, pattern, timeout=30):
+    try:
+        WebDriverWait(driver, timeout).until(lambda d: re.search(pattern, status_text(d)))
+    except TimeoutException:
+        raise AssertionError(f"the status line never matched {pattern!r}: it says {status_text(driver)!r} on {driver.current_url}")
+    return status_text(driver)
+
+
+def first_screen(checker, phone, label):
+    """The next stop and its result buttons within the first 844 px; the header and sections at most a quarter."""
+    driver = phone.driver
+    sizes = driver.execute_script("""
+        const bottom = s => { const e = document.querySelector(s); return e ? e.getBoundingClientRect().bottom : null; };
+        const buttons = Array.from(document.querySelectorAll('.next-stop .result-button')).map(b => b.getBoundingClientRect().bottom);
+        return {chrome: bottom('.site-nav'), title: bottom('#next-stop-title'), buttons: buttons.length ? Math.max(...buttons) : null,
+                height: window.innerHeight, errors: document.querySelectorAll('.error-summary').length};""")
+    checker.expect(label + " (header and sections ≤ a quarter)", sizes["chrome"] is not None and sizes["chrome"] <= sizes["height"] / 4,
+                   f"header and navigation end at {sizes['chrome']} px of {sizes['height']}")
+    checker.expect(label + " (next stop and its result buttons on the first screen)",
+                   sizes["title"] is not None and sizes["buttons"] is not None and sizes["buttons"] <= sizes["height"],
+                   f"next stop ends at {sizes['title']} px, its buttons at {sizes['buttons']} px, screen {sizes['height']} px")
+    checker.expect(label + " (no error box before anything was done)", sizes["errors"] == 0, "the page opens on an error summary")
+
+
+def judge(checker, phone, label):
+    """A state only Chromium reaches (a kept page, what the script wrote into it): axe, and its DOM saved for vnu."""
+    checker.axe(phone, label)
+    name = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") + ".html"
+    (checker.out / name).write_text("<!DOCTYPE html>\n" + phone.driver.execute_script("return document.documentElement.outerHTML"))
+    checker.files[name] = label
+
+
+def log_offline(phone, button_value, note=None):
+    """Taps a result on the page shown (from the cache: the server is stopped) and waits for the next kept page."""
+    driver = phone.driver
+    if note is not None:
+        driver.find_element(By.CSS_SELECTOR, "form.log-form [name=note]").send_keys(note)
+    button = driver.find_element(By.CSS_SELECTOR, f"form.log-form button[value={button_value}]")
+    await_next_page(driver, button.click)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--resources", default=str(pathlib.Path(__file__).resolve().parents[2]))
+    parser.add_argument("--shots", default=None, help="a folder to save the screenshots in")
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+    binary = os.path.abspath(args.binary)
+    checker = Checker(tempfile.mkdtemp(prefix="fieldbook-offline-html-"))
+    shots = pathlib.Path(args.shots or checker.out)
+    shots.mkdir(parents=True, exist_ok=True)
+    hub = Server(binary, args.resources)
+    subprocess.run([binary, "create-user", "--data", os.path.join(hub.data, "db"), "--email", HUB_EMAIL, "--role", "administrator"],
+                   input=PASSWORD + "\n", text=True, env=dict(os.environ, FIELDBOOK_PASSWORD_COST="test"), check=True, capture_output=True)
+    node = Node(binary, args.resources, hub)
+    profile = tempfile.mkdtemp(prefix="fieldbook-phone-")
+    phone = None
+    try:
+        listed = set_up(node)
+        walk = f"/visit-lists/{listed}/walk"
+        phone = Phone(node.base, profile)
+        phone.sign_in(USERS["editor"][1])
+        checker.expect("phone viewport", set_viewport(phone, *PHONE) == PHONE, "the page area is not 390×844")
+        driver = phone.driver
+        checker.expect("a secure context on 127.0.0.1", driver.execute_script("return window.isSecureContext"), "not a secure context")
+
+        # Online, as today: the walk page's first screen, then taking the list from My visits.
+        checker.page(phone, "phone: walk page (nothing chosen yet)", walk)
+        first_screen(checker, phone, "phone: walk page")
+        driver.save_screenshot(str(shots / "walk-390.png"))
+        checker.page(phone, "phone: my visits (take this list offered)", "/my-visits")
+        take = driver.find_element(By.CSS_SELECTOR, "[data-take-list] button")
+        checker.expect("take this list: offered with JavaScript", take.is_displayed(), "the button is hidden")
+        take.click()
+        said = WebDriverWait(driver, 60).until(
+            lambda d: (lambda t: t if t.startswith("On this phone") or "could not" in t else False)(
+                d.find_element(By.CSS_SELECTOR, "[data-take-status]").text))
+        checker.expect("take this list: kept, and whether the storage is persistent",
+                       said.startswith("On this phone: 3 stops") and ("keeps them" in said or "did not promise" in said), said)
+        judge(checker, phone, "phone: my visits (list taken)")
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+
+        # Away from the network: the server stops; the list opens and five visits are logged from the kept pages.
+        node.stop()
+        driver.get(node.base + walk)
+        checker.expect("offline: the walk page opens from the phone", "Olympic Road doors" in driver.title, driver.title)
+        log_offline(phone, "NOT_HOME")
+        checker.expect("offline: the next stop opens", "/stops/" in driver.current_url, driver.current_url)
+        wait_for_status(driver, r"Kept on this phone: “Not home”.*1 visit not yet sent")
+        judge(checker, phone, "phone offline: next stop with one visit kept")
+        log_offline(phone, "MET", note="Will come to the festival")
+        log_offline(phone, "OTHER", note="Dog at the gate")
+        checker.expect("offline: every stop logged leads back to the walk page", driver.current_url.endswith(walk),
+                       driver.current_url)
+        wait_for_status(driver, r"3 visits not yet sent")
+        log_offline(phone, "FOLLOW_UP")
+        log_offline(phone, "REFUSED")
+        text = wait_for_status(driver, r"5 visits not yet sent")
+        checker.expect("offline: the count on every page", "5 visits not yet sent" in text, text)
+        driver.get(node.base + walk)
+        wait_for_status(driver, r"5 visits not yet sent")
+        checker.expect("offline: the walk page marks the stops logged on the phone",
+                       len(driver.find_elements(By.CSS_SELECTOR, ".stop-cards [data-kept]")) == 3
+                       and len(driver.find_elements(By.CSS_SELECTOR, ".next-stop [data-kept]")) == 1, "kept stops not marked")
+        checker.expect("offline: the page says it is the kept copy", "The server cannot be reached" in status_text(driver),
+                       status_text(driver))
+        driver.save_screenshot(str(shots / "offline-walk-390.png"))
+        judge(checker, phone, "phone offline: walk page with five visits kept")
+        checker.expect("offline: nothing reached the server", node.contact_logs() == 0, f"{node.contact_logs()} logs")
+
+        # The browser is closed and opened again, still away: the five are still there.
+        phone.close_and_reopen()
+        driver = phone.driver
+        driver.get(node.base + walk)
+        wait_for_status(driver, r"5 visits not yet sent")
+        checker.expect("after a restart: five visits still kept", True, "")
+        # The session ends while away (a closed browser may keep its cookie or not): the next page is the sign-in page.
+        driver.delete_all_cookies()
+
+        # Back in range, on a phone people share. The sign-in page says whose visits wait; someone else signing in sees
+        # them wait and sends none; signing out forgets the taken list (households' names and addresses) but never the
+        # visits. Once the editor signs in they are sent, each once, and the node's sync pushes them to the hub.
+        node.start()
+        waiting = rf"5 visits logged by {re.escape(USERS['editor'][0])} wait for them to sign in"
+        driver.get(node.base + "/my-visits")
+        wait_for_status(driver, waiting, timeout=60)
+        judge(checker, phone, "phone: five visits wait for the editor (sign-in page)")
+        phone.fill("/login", {"email": NODE_ADMIN, "password": PASSWORD})
+        driver = phone.driver
+        text = wait_for_status(driver, waiting, timeout=60)
+        checker.expect("shared phone: another person sees whose visits wait", "not yet sent" not in text, text)
+        time.sleep(3)
+        checker.expect("shared phone: none sent under another person's session", node.contact_logs() == 0, f"{node.contact_logs()} logs")
+        judge(checker, phone, "phone: five visits wait for the editor (another person signed in)")
+        await_next_page(driver, driver.find_element(By.CSS_SELECTOR, "form[data-sign-out] button").click)
+        text = wait_for_status(driver, waiting, timeout=30)
+        checker.expect("signed out: the page says visits still wait", "You have signed out" in driver.page_source, text)
+        kept = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              let pages = 0;
+              for (const name of await caches.keys()) {
+                for (const request of await (await caches.open(name)).keys()) {
+                  const path = new URL(request.url).pathname;
+                  if (path.startsWith('/visit-lists/') || path === '/my-visits') { pages += 1; }
+                }
+              }
+              return {pages, lists: (await FieldbookStore.all('lists')).length, visits: (await FieldbookStore.all('visits')).length};
+            })().then(done, error => done({error: String(error)}));""")
+        checker.expect("signed out: the taken list's pages and data are gone, the visits kept",
+                       kept == {"pages": 0, "lists": 0, "visits": 5}, str(kept))
+        judge(checker, phone, "phone: signed out with five visits waiting")
+        phone.fill("/login", {"email": USERS["editor"][1], "password": PASSWORD})
+        driver = phone.driver
+        text = wait_for_status(driver, r"5 visits kept on this phone sent", timeout=60)
+        checker.expect("back in range: sent and said so", "not yet sent" not in text, text)
+        judge(checker, phone, "phone online: visits sent")
+        checker.expect("back in range: exactly five contact logs on the server", node.contact_logs() == 5, f"{node.contact_logs()} logs")
+        hub_database = os.path.join(hub.data, "db", "fieldbook.sqlite")
+        try:
+            wait_for(lambda: sqlite_value(hub_database, "SELECT COUNT(*) FROM contact_logs") == 5, 60, "the hub never had five logs")
+        except TimeoutError:
+            pass
+        checker.expect("pushed to the hub: exactly five contact logs there",
+                       sqlite_value(hub_database, "SELECT COUNT(*) FROM contact_logs") == 5,
+                       f"{sqlite_value(hub_database, 'SELECT COUNT(*) FROM contact_logs')} logs on the hub")
+
+        # A visit whose answer was lost is sent again with its id: still one log.
+        node_database = os.path.join(node.data, "fieldbook.sqlite")
+        log_id = sqlite_value(node_database, "SELECT id FROM contact_logs ORDER BY logged_at LIMIT 1")
+        stop_id = sqlite_value(node_database, f"SELECT visit_stop_id FROM contact_logs WHERE id = '{log_id}'")
+        stop = f"/visit-lists/{listed}/stops/{stop_id}"
+        again = phone.post(stop + "/logs", {"result": "NOT_HOME", "log_id": log_id}, stop)
+        checker.expect("a visit sent again with its id is one log", again.status_code == 200 and node.contact_logs() == 5,
+                       f"answered {again.status_code}; {node.contact_logs()} logs")
+        checker.run_vnu()
+    finally:
+        if phone:
+            phone.quit()
+        node.stop()
+        hub.stop()
+    failed = checker.report()
+    if failed or args.keep:
+        print(f"saved pages: {checker.out}; node log: {node.log.name}; hub log: {hub.log.name}; screenshots: {shots}")
+    else:
+        shutil.rmtree(checker.out, ignore_errors=True) if not args.shots else None
+        shutil.rmtree(node.folder, ignore_errors=True)
+        shutil.rmtree(hub.data, ignore_errors=True)
+        shutil.rmtree(profile, ignore_errors=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
