@@ -23,6 +23,10 @@ struct DeclaredRow<Record: DeclaredKind>: RemovableRecord {
         Record.declaration.encode(record, id: id, version: version, to: &container)
     }
 
+    func storedRow() -> [String: DatabaseValue] { Record.declaration.row(of: record, id: id, version: version) }
+
+    func referencedIds() -> [(field: FieldDeclaration, id: UUID)] { Record.declaration.referencedIds(of: record) }
+
     static func find(_ db: Database, id: UUID) throws -> DeclaredRow {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(Record.kind.table) WHERE id = ?"), arguments: [id.databaseText])
         else { throw DomainError.notFound(entity: Record.kind.label.one) }
