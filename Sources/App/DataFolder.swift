@@ -88,11 +88,13 @@ public final class DataFolder {
 
     /// Links this node to a hub, signing in once with an administrator account of the hub.
     public func linkHub(upstream: URL, email: String, password: String) throws -> String {
+        let authority: AuthorityCertificate?
         do {
-            try HubLinker.link(database, upstream: upstream, email: email, password: password)
+            authority = try HubLinker.link(database, upstream: upstream, email: email, password: password)
         } catch let failure as HubLinker.Failure {
             throw Refusal(failure.description)
         }
-        return "Linked to \(upstream.absoluteString) as \(email). `fieldbook serve` syncs with it in the background."
+        let linked = "Linked to \(upstream.absoluteString) as \(email). `fieldbook serve` syncs with it in the background."
+        return authority.map { linked + "\n" + HubLinker.trustNotice($0) } ?? linked
     }
 }
