@@ -67,7 +67,9 @@ public final class DataFolder {
         try openDatabase(configuration).close()
         withExtendedLifetime(lock) {}
         let aside = outcome.keptAside.map { " The database that was there is kept as \($0)." } ?? ""
-        return "Restored \(file) into \(configuration.databasePath), with \(outcome.photosRestored) photo files.\(aside)"
+        let authority = outcome.authorityRestored ? " Its HTTPS certificate authority is restored: devices that trusted it open this one." : ""
+        let authorityAside = outcome.authorityKeptAside.map { " The certificate authority that was here is kept as \($0); devices that trusted it only need the restored one." } ?? ""
+        return "Restored \(file) into \(configuration.databasePath), with \(outcome.photosRestored) photo files.\(aside)\(authority)\(authorityAside)"
     }
 
     /// Fills an empty database with a generated community; the same seed gives the same community.
