@@ -68,7 +68,7 @@ public final class DataFolder {
         withExtendedLifetime(lock) {}
         let aside = outcome.keptAside.map { " The database that was there is kept as \($0)." } ?? ""
         let authority = outcome.authorityRestored ? " Its HTTPS certificate authority is restored: devices that trusted it open this one." : ""
-        let authorityAside = outcome.authorityKeptAside.map { " The certificate authority that was here is kept as \($0); devices that trusted it only need the restored one." } ?? ""
+        let authorityAside = outcome.authorityKeptAside.map { " The certificate authority that was here is kept as \($0)." } ?? ""
         return "Restored \(file) into \(configuration.databasePath), with \(outcome.photosRestored) photo files.\(aside)\(authority)\(authorityAside)"
     }
 
