@@ -124,15 +124,19 @@
   }
 
   // true: logged (or found logged); false: refused and kept with why; null: stop sending for now.
+  // The visit is forgotten only when the server answers that the log with its id is stored (201 naming the id); any
+  // other answer, such as a page shown in place of the log, keeps it.
   function sendOne(visit, token) {
     var body = new URLSearchParams(visit.fields);
     body.set("csrf_token", token);
-    return fetch(visit.path, { method: "POST", body: body, credentials: "same-origin" }).then(function (response) {
-      var landed = new URL(response.url).pathname;
-      if (response.status === 401 || response.status === 403 || landed === status.getAttribute("data-login")) {
+    return fetch(visit.path, { method: "POST", body: body, credentials: "same-origin",
+                               headers: { "Fieldbook-Sent-By-Script": "1" } }).then(function (response) {
+      if (response.status === 401 || response.status === 403) {
         return Store.put("notes", { name: "sign-in", at: Date.now() }).then(function () { return null; });
       }
-      if (response.ok) { return Store.remove("visits", visit.id).then(function () { return true; }); }
+      if (response.status === 201 && (response.headers.get("Fieldbook-Log-Id") || "").toLowerCase() === visit.id.toLowerCase()) {
+        return Store.remove("visits", visit.id).then(function () { return true; });
+      }
       if (response.status === 422 || response.status === 404 || response.status === 409) {
         return response.text().then(function (page) {
           var match = /<ul class="error-summary__list">\s*<li><a [^>]*>([^<]+)</.exec(page) || /<p>([^<]+)<\/p>/.exec(page);

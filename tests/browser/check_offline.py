@@ -160,6 +160,52 @@ def log_offline(phone, button_value, note=None):
     await_next_page(driver, button.click)
 
 
+# Holds the first kept visit's POST until the test has ended the session, so the POST meets an ended session with the
+# cookie still sent (as when the session times out or an administrator ends it between the token fetch and the POST).
+HOLD_FIRST_SEND = """
+(() => {
+  const real = window.fetch;
+  window.fetch = function (input, init) {
+    const url = String(input && input.url || input);
+    if (init && init.method === "POST" && /\\/logs$/.test(url) && !localStorage.getItem("held-send")) {
+      localStorage.setItem("held-send", "waiting");
+      return new Promise(function wait(resume) {
+        if (localStorage.getItem("held-send") === "go") { resume(); } else { setTimeout(() => wait(resume), 100); }
+      }).then(() => real(input, init));
+    }
+    return real.apply(this, arguments);
+  };
+})();"""
+
+
+def kept_visits(driver):
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        FieldbookStore.all('visits').then(visits => done(visits.length), error => done(String(error)));""")
+
+
+def session_ends_while_sending(checker, phone, node):
+    """The editor signs in; the phone fetches the session's token, then the session ends before the first visit's POST
+    arrives. The server's answer is no log, so every visit stays kept and none is logged until the next sign-in."""
+    driver = phone.driver
+    hold = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_FIRST_SEND})
+    phone.fill("/login", {"email": USERS["editor"][1], "password": PASSWORD})
+    driver = phone.driver
+    try:
+        WebDriverWait(driver, 60).until(lambda d: d.execute_script("return localStorage.getItem('held-send')") == "waiting")
+        import sqlite3
+        with sqlite3.connect(os.path.join(node.data, "fieldbook.sqlite"), timeout=30) as database:
+            database.execute("UPDATE sessions SET ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE ended_at IS NULL")
+        driver.execute_script("localStorage.setItem('held-send', 'go')")
+        wait_for_status(driver, r"Sign in to send 5 visits", timeout=30)
+        checker.expect("session ended while sending: no visit logged", node.contact_logs() == 0, f"{node.contact_logs()} logs")
+        left = kept_visits(driver)
+        checker.expect("session ended while sending: all five still kept on the phone", left == 5, f"{left} kept")
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": hold["identifier"]})
+        driver.execute_script("localStorage.removeItem('held-send')")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True)
@@ -272,6 +318,7 @@ def main():
         checker.expect("signed out: the taken list's pages and data are gone, the visits kept",
                        kept == {"pages": 0, "lists": 0, "visits": 5}, str(kept))
         judge(checker, phone, "phone: signed out with five visits waiting")
+        session_ends_while_sending(checker, phone, node)
         phone.fill("/login", {"email": USERS["editor"][1], "password": PASSWORD})
         driver = phone.driver
         text = wait_for_status(driver, r"5 visits kept on this phone sent", timeout=60)
