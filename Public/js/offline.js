@@ -15,6 +15,9 @@
   var lastNotice = "";
   // Whether the last try to reach the server failed: then this page may be a kept copy, older than it looks.
   var away = false;
+  // How long a send waits for the server before trying again later: the visit stays kept, and one that arrived after
+  // all is one log when sent again.
+  var SEND_PATIENCE_MS = 8000;
 
   navigator.serviceWorker.register(status.getAttribute("data-worker")).catch(function () { return null; });
 
@@ -78,7 +81,7 @@
   // The session's form token and whose session it is, from a page fetched now (this page may be a kept copy made for
   // someone else); null when the session has ended (the answer is the sign-in page).
   function currentSession() {
-    return fetch(status.getAttribute("data-token-page"), { credentials: "same-origin" }).then(function (response) {
+    return Store.fetchWithin(SEND_PATIENCE_MS, status.getAttribute("data-token-page"), { credentials: "same-origin" }).then(function (response) {
       away = false;
       if (!response.ok || new URL(response.url).pathname === status.getAttribute("data-login")) { return null; }
       return response.text().then(function (page) {
@@ -112,7 +115,7 @@
         });
       });
     }).catch(function (error) {
-      if (error instanceof TypeError) { away = true; }
+      if (error instanceof TypeError || (error && error.name === "AbortError")) { away = true; }
       return null;
     }).then(function () {
       sending = false;
@@ -129,8 +132,8 @@
   function sendOne(visit, token) {
     var body = new URLSearchParams(visit.fields);
     body.set("csrf_token", token);
-    return fetch(visit.path, { method: "POST", body: body, credentials: "same-origin",
-                               headers: { "Fieldbook-Sent-By-Script": "1" } }).then(function (response) {
+    return Store.fetchWithin(SEND_PATIENCE_MS, visit.path, { method: "POST", body: body, credentials: "same-origin",
+                                                           headers: { "Fieldbook-Sent-By-Script": "1" } }).then(function (response) {
       if (response.status === 401 || response.status === 403) {
         return Store.put("notes", { name: "sign-in", at: Date.now() }).then(function () { return null; });
       }
