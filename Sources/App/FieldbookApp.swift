@@ -128,7 +128,7 @@ public final class FieldbookApp: Sendable {
         database.releaseMemory()
         let port = try server.start()
         let plainGuide = startPlainServer()
-        let serving = ServingAddress(host: configuration.server.host, port: port, isTLS: server.configuration.isTLS)
+        let serving = ServingAddress.listening(on: configuration.server.host, port: port, isTLS: server.configuration.isTLS)
         devices.served(at: serving)
         lanAnnouncer.start(serving: serving, hostName: MachineNames.current().hostName)
         syncEngine.start()
