@@ -63,15 +63,17 @@ let package = Package(
         ]),
         // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift), opened by the first one (CCurl.h).
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
-        .target(name: "Sync", dependencies: ["CCurl", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sync", dependencies: [
+            "CCurl", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log"),
+            // The fingerprint of a hub's own certificate authority.
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.
         .target(name: "Surface", dependencies: ["Archives", "HTTPServer", "Domain", "Records", "Storage"]),
         .target(name: "WebUI", dependencies: [
             "Archives", "HTTPServer", "Domain", "Records", "Credentials", "Storage", "Imaging", "Sync", "Surface",
             .product(name: "Logging", package: "swift-log"),
-            // The "Add a device" page's certificate fingerprint.
-            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "JSONAPI", dependencies: [
             "HTTPServer", "Domain", "Records", "Credentials", "Hub", "Storage", "Sync", "Surface",

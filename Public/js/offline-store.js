@@ -33,6 +33,14 @@ var FieldbookStore = (function () {
     });
   }
 
+  // A fetch that gives up after `ms` (rejecting with an AbortError): at the edge of the Wi-Fi a request may otherwise
+  // hang until TCP gives up, minutes later.
+  function fetchWithin(ms, address, init) {
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, ms);
+    return fetch(address, Object.assign({ signal: controller.signal }, init)).finally(function () { clearTimeout(timer); });
+  }
+
   function put(name, value) { return run(name, "readwrite", function (store) { return store.put(value); }); }
   function get(name, key) { return run(name, "readonly", function (store) { return store.get(key); }); }
   function all(name) { return run(name, "readonly", function (store) { return store.getAll(); }); }
@@ -77,5 +85,5 @@ var FieldbookStore = (function () {
 
   function plural(count, one, many) { return count + " " + (count === 1 ? one : many); }
 
-  return { put: put, get: get, all: all, remove: remove, take: take, forgetLists: forgetLists, plural: plural };
+  return { put: put, get: get, all: all, remove: remove, take: take, fetchWithin: fetchWithin, forgetLists: forgetLists, plural: plural };
 })();

@@ -40,8 +40,30 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
+// At the edge of the Wi-Fi a request may hang until TCP gives up, minutes later. After this long a kept page is shown,
+// or a visit is kept, while the request goes on: a visit that arrives after all is one log when the phone sends it again.
+var PATIENCE_MS = 5000;
+
+// The network's answer; or, if it has not come within PATIENCE_MS, the fallback's when it has one (null: the network's,
+// however late). A network failure before either is passed on.
+function networkOr(fetching, fallback) {
+  return new Promise(function (resolve, reject) {
+    var settled = false;
+    function settle(answer, failed) {
+      if (settled) { return; }
+      settled = true;
+      clearTimeout(timer);
+      (failed ? reject : resolve)(answer);
+    }
+    var timer = setTimeout(function () {
+      fallback().then(function (answer) { if (answer) { settle(answer); } }, function () { return null; });
+    }, PATIENCE_MS);
+    fetching.then(function (response) { settle(response); }, function (error) { settle(error, true); });
+  });
+}
+
 function networkThenKept(request) {
-  return fetch(request).then(function (response) {
+  var fetching = fetch(request).then(function (response) {
     if (response.ok && response.type === "basic" && !response.redirected) {
       var copy = response.clone();
       caches.match(request, { ignoreVary: true }).then(function (kept) {
@@ -50,10 +72,15 @@ function networkThenKept(request) {
       }).catch(function () { return null; });
     }
     return response;
-  }, function () {
-    return caches.match(request, { ignoreVary: true }).then(function (kept) {
-      return kept || caches.match(request, { ignoreSearch: true, ignoreVary: true });
-    }).then(function (kept) { return kept || notKept(); });
+  });
+  return networkOr(fetching, function () { return keptPage(request); }).catch(function () {
+    return keptPage(request).then(function (kept) { return kept || notKept(); });
+  });
+}
+
+function keptPage(request) {
+  return caches.match(request, { ignoreVary: true }).then(function (kept) {
+    return kept || caches.match(request, { ignoreSearch: true, ignoreVary: true });
   });
 }
 
@@ -68,9 +95,12 @@ function notKept() {
 // Sent as usual when the server answers; otherwise kept, and the next stop not yet visited (nor kept) opens.
 function sendOrKeep(request, url) {
   var copy = request.clone();
-  return fetch(request).catch(function () {
-    return copy.formData().then(function (form) { return keep(form, url); });
-  });
+  var keeping = null;
+  function keepOnce() {
+    keeping = keeping || copy.formData().then(function (form) { return keep(form, url); });
+    return keeping;
+  }
+  return networkOr(fetch(request), keepOnce).catch(keepOnce);
 }
 
 function keep(form, url) {

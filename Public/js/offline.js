@@ -15,6 +15,9 @@
   var lastNotice = "";
   // Whether the last try to reach the server failed: then this page may be a kept copy, older than it looks.
   var away = false;
+  // How long a send waits for the server before trying again later: the visit stays kept, and one that arrived after
+  // all is one log when sent again.
+  var SEND_PATIENCE_MS = 8000;
 
   navigator.serviceWorker.register(status.getAttribute("data-worker")).catch(function () { return null; });
 
@@ -78,7 +81,7 @@
   // The session's form token and whose session it is, from a page fetched now (this page may be a kept copy made for
   // someone else); null when the session has ended (the answer is the sign-in page).
   function currentSession() {
-    return fetch(status.getAttribute("data-token-page"), { credentials: "same-origin" }).then(function (response) {
+    return Store.fetchWithin(SEND_PATIENCE_MS, status.getAttribute("data-token-page"), { credentials: "same-origin" }).then(function (response) {
       away = false;
       if (!response.ok || new URL(response.url).pathname === status.getAttribute("data-login")) { return null; }
       return response.text().then(function (page) {
@@ -112,7 +115,7 @@
         });
       });
     }).catch(function (error) {
-      if (error instanceof TypeError) { away = true; }
+      if (error instanceof TypeError || (error && error.name === "AbortError")) { away = true; }
       return null;
     }).then(function () {
       sending = false;
@@ -124,15 +127,19 @@
   }
 
   // true: logged (or found logged); false: refused and kept with why; null: stop sending for now.
+  // The visit is forgotten only when the server answers that the log with its id is stored (201 naming the id); any
+  // other answer, such as a page shown in place of the log, keeps it.
   function sendOne(visit, token) {
     var body = new URLSearchParams(visit.fields);
     body.set("csrf_token", token);
-    return fetch(visit.path, { method: "POST", body: body, credentials: "same-origin" }).then(function (response) {
-      var landed = new URL(response.url).pathname;
-      if (response.status === 401 || response.status === 403 || landed === status.getAttribute("data-login")) {
+    return Store.fetchWithin(SEND_PATIENCE_MS, visit.path, { method: "POST", body: body, credentials: "same-origin",
+                                                           headers: { "Fieldbook-Sent-By-Script": "1" } }).then(function (response) {
+      if (response.status === 401 || response.status === 403) {
         return Store.put("notes", { name: "sign-in", at: Date.now() }).then(function () { return null; });
       }
-      if (response.ok) { return Store.remove("visits", visit.id).then(function () { return true; }); }
+      if (response.status === 201 && (response.headers.get("Fieldbook-Log-Id") || "").toLowerCase() === visit.id.toLowerCase()) {
+        return Store.remove("visits", visit.id).then(function () { return true; });
+      }
       if (response.status === 422 || response.status === 404 || response.status === 409) {
         return response.text().then(function (page) {
           var match = /<ul class="error-summary__list">\s*<li><a [^>]*>([^<]+)</.exec(page) || /<p>([^<]+)<\/p>/.exec(page);

@@ -67,7 +67,9 @@ public final class DataFolder {
         try openDatabase(configuration).close()
         withExtendedLifetime(lock) {}
         let aside = outcome.keptAside.map { " The database that was there is kept as \($0)." } ?? ""
-        return "Restored \(file) into \(configuration.databasePath), with \(outcome.photosRestored) photo files.\(aside)"
+        let authority = outcome.authorityRestored ? " Its HTTPS certificate authority is restored: devices that trusted it open this one." : ""
+        let authorityAside = outcome.authorityKeptAside.map { " The certificate authority that was here is kept as \($0)." } ?? ""
+        return "Restored \(file) into \(configuration.databasePath), with \(outcome.photosRestored) photo files.\(aside)\(authority)\(authorityAside)"
     }
 
     /// Fills an empty database with a generated community; the same seed gives the same community.
@@ -88,11 +90,13 @@ public final class DataFolder {
 
     /// Links this node to a hub, signing in once with an administrator account of the hub.
     public func linkHub(upstream: URL, email: String, password: String) throws -> String {
+        let authority: AuthorityCertificate?
         do {
-            try HubLinker.link(database, upstream: upstream, email: email, password: password)
+            authority = try HubLinker.link(database, upstream: upstream, email: email, password: password)
         } catch let failure as HubLinker.Failure {
             throw Refusal(failure.description)
         }
-        return "Linked to \(upstream.absoluteString) as \(email). `fieldbook serve` syncs with it in the background."
+        let linked = "Linked to \(upstream.absoluteString) as \(email). `fieldbook serve` syncs with it in the background."
+        return authority.map { linked + "\n" + HubLinker.trustNotice($0) } ?? linked
     }
 }

@@ -127,8 +127,8 @@ public final class FieldbookApp: Sendable {
         // first sync), which this would wait for.
         database.releaseMemory()
         let port = try server.start()
-        let plainPort = try startPlainServer()
-        let serving = ServingAddress(host: configuration.server.host, port: port, isTLS: server.configuration.isTLS)
+        let plainGuide = startPlainServer()
+        let serving = ServingAddress.listening(on: configuration.server.host, port: port, isTLS: server.configuration.isTLS)
         devices.served(at: serving)
         lanAnnouncer.start(serving: serving, hostName: MachineNames.current().hostName)
         syncEngine.start()
@@ -146,26 +146,30 @@ public final class FieldbookApp: Sendable {
         } else if try database.awaitsHubAccounts(), try database.userCount() == 0 {
             announce("This Fieldbook is bringing its accounts from its hub: sign in with an account of the hub once they have arrived.")
         }
-        if let certificates, let plainPort {
+        if let certificates, let plainGuide {
             let secure = certificates.secureAddress(port: port)
-            announce("Devices on the LAN open \(secure.hosts.map { SecureAddress.url(host: $0, port: port) }.joined(separator: " or ")) once they trust \(certificates.folder.authorityCertificatePath) (SHA-256 \(secure.authority.fingerprint)); plain HTTP on port \(plainPort) tells them how.")
+            let guide = switch plainGuide {
+            case .success(let plainPort): "plain HTTP on port \(plainPort) tells them how."
+            case .failure(let error): "plain HTTP could not start (\(error)), so no page tells them how."
+            }
+            announce("Devices on the LAN open \(secure.hosts.map { SecureAddress.url(host: $0, port: port) }.joined(separator: " or ")) once they trust \(certificates.folder.authorityCertificatePath) (SHA-256 \(secure.authority.fingerprint)); \(guide)")
         }
         // Printed last, so a script that waits for this line has everything above it too.
         announce("Fieldbook is serving at \(address)/")
         return port
     }
 
-    /// Starts the plain-HTTP guide and the certificate's renewal, when Fieldbook serves its own HTTPS.
-    private func startPlainServer() throws -> UInt16? {
+    /// Starts the certificate's renewal and the plain-HTTP guide, when Fieldbook serves its own HTTPS. A plain port
+    /// another program holds costs only the guide, with a warning: HTTPS is what devices use, and failing the start
+    /// would leave a service restarting for ever after an upgrade.
+    private func startPlainServer() -> Result<UInt16, any Error>? {
         guard let certificates, let plainServer else { return nil }
         certificates.start(presentingOn: server)
-        do {
-            return try plainServer.start()
-        } catch {
-            certificates.stop()
-            server.stop()
-            throw error
+        let started = Result { try plainServer.start() }
+        if case .failure(let error) = started {
+            logger.warning("plain HTTP (the page giving the HTTPS address) not served: \(error)")
         }
+        return started
     }
 
     /// Finishes requests in flight, stops the server and closes the database.

@@ -45,6 +45,11 @@ CURLcode fieldbook_curl_set_pointer(CURL *handle, CURLoption option, const void 
     return functions.easy_setopt(handle, option, value);
 }
 
+CURLcode fieldbook_curl_set_blob(CURL *handle, CURLoption option, const void *bytes, size_t count) {
+    struct curl_blob blob = {.data = (void *)bytes, .len = count, .flags = CURL_BLOB_COPY};
+    return functions.easy_setopt(handle, option, &blob);
+}
+
 CURLcode fieldbook_curl_set_size(CURL *handle, CURLoption option, curl_off_t value) {
     return functions.easy_setopt(handle, option, value);
 }

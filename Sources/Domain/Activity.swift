@@ -21,18 +21,10 @@ public struct Activity: Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID, name: String, description: String?, typeId: UUID, startDate: CalendarDate, endDate: CalendarDate?,
-                status: ActivityStatus, version: Int, createdAt: Date, updatedAt: Date) {
-        self.id = id
-        self.name = name
-        self.description = description
-        self.typeId = typeId
-        self.startDate = startDate
-        self.endDate = endDate
-        self.status = status
-        self.version = version
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
+    /// A record holding only its id and version, for its declaration's decoding to fill in.
+    public static func blank(id: UUID, version: Int) -> Activity {
+        Activity(id: id, name: "", description: nil, typeId: .zero, startDate: .unreadable, endDate: nil, status: .active,
+                 version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 
     /// Ongoing activities have no end date; finite ones do.
@@ -132,5 +124,13 @@ public struct ActivityInput: Sendable, Equatable {
             errors.add("duration", "Choose whether the activity is finite or ongoing")
             return nil
         }
+    }
+}
+
+extension Activity {
+    /// The new record a checked input makes, at its first version.
+    public init(_ valid: ActivityInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, description: valid.description, typeId: valid.typeId, startDate: valid.startDate,
+                  endDate: valid.endDate, status: valid.status, version: 1, createdAt: now, updatedAt: now)
     }
 }

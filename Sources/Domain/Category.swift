@@ -70,14 +70,9 @@ public struct Category: Sendable, Equatable, Identifiable, Codable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID, kind: CategoryKind, name: String, isPredefined: Bool, version: Int, createdAt: Date, updatedAt: Date) {
-        self.id = id
-        self.kind = kind
-        self.name = name
-        self.isPredefined = isPredefined
-        self.version = version
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
+    /// A record holding only its id, kind and version, for its declaration's decoding to fill in.
+    public static func blank(id: UUID, kind: CategoryKind, version: Int) -> Category {
+        Category(id: id, kind: kind, name: "", isPredefined: false, version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 }
 

@@ -24,14 +24,9 @@ public struct GeographicArea: Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID, name: String, areaType: AreaType, parentId: UUID?, version: Int, createdAt: Date, updatedAt: Date) {
-        self.id = id
-        self.name = name
-        self.areaType = areaType
-        self.parentId = parentId
-        self.version = version
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
+    /// A record holding only its id and version, for its declaration's decoding to fill in.
+    public static func blank(id: UUID, version: Int) -> GeographicArea {
+        GeographicArea(id: id, name: "", areaType: .community, parentId: nil, version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 }
 
@@ -85,5 +80,12 @@ public struct AreaStatistics: Sendable, Equatable {
         self.totalParticipants = totalParticipants
         self.activeActivities = activeActivities
         self.ongoingActivities = ongoingActivities
+    }
+}
+
+extension GeographicArea {
+    /// The new record a checked input makes, at its first version.
+    public init(_ valid: AreaInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, areaType: valid.areaType, parentId: valid.parentId, version: 1, createdAt: now, updatedAt: now)
     }
 }

@@ -12,17 +12,10 @@ public struct Participant: Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID, name: String, email: String, phone: String?, notes: String?, homeVenueId: UUID?, version: Int,
-                createdAt: Date, updatedAt: Date) {
-        self.id = id
-        self.name = name
-        self.email = email
-        self.phone = phone
-        self.notes = notes
-        self.homeVenueId = homeVenueId
-        self.version = version
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
+    /// A record holding only its id and version, for its declaration's decoding to fill in.
+    public static func blank(id: UUID, version: Int) -> Participant {
+        Participant(id: id, name: "", email: "", phone: nil, notes: nil, homeVenueId: nil, version: version, createdAt: .unreadable,
+                    updatedAt: .unreadable)
     }
 }
 
@@ -100,5 +93,13 @@ public struct ParticipantInput: Sendable, Equatable {
         try errors.throwIfAny()
         return Valid(name: name, email: email, phone: phone.isEmpty ? nil : phone, notes: notes.isEmpty ? nil : notes,
                      homeVenueId: venue, movedOn: moved ?? today)
+    }
+}
+
+extension Participant {
+    /// The new record a checked input makes, at its first version.
+    public init(_ valid: ParticipantInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes, homeVenueId: valid.homeVenueId,
+                  version: 1, createdAt: now, updatedAt: now)
     }
 }

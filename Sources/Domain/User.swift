@@ -11,15 +11,9 @@ public struct User: Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID, email: String, name: String, role: UserRole, isDisabled: Bool, version: Int, createdAt: Date, updatedAt: Date) {
-        self.id = id
-        self.email = email
-        self.name = name
-        self.role = role
-        self.isDisabled = isDisabled
-        self.version = version
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
+    /// A record holding only its id and version, for its declaration's decoding to fill in.
+    public static func blank(id: UUID, version: Int) -> User {
+        User(id: id, email: "", name: "", role: .readOnly, isDisabled: false, version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 }
 
@@ -55,6 +49,13 @@ public struct NewUserInput: Sendable, Equatable {
         AccountRules.checkNewPassword(password, confirmation: passwordConfirmation, into: &errors)
         try errors.throwIfAny()
         return Valid(name: name, email: email, role: role!, password: password)
+    }
+}
+
+extension NewUserInput.Valid {
+    /// The enabled account this input makes, at its first version.
+    public func user(id: UUID = UUID(), at moment: Date) -> User {
+        User(id: id, email: email, name: name, role: role, isDisabled: false, version: 1, createdAt: moment, updatedAt: moment)
     }
 }
 

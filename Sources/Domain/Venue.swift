@@ -20,18 +20,10 @@ public struct Venue: Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID, name: String, address: String, areaId: UUID, latitude: Double?, longitude: Double?,
-                venueType: VenueType?, version: Int, createdAt: Date, updatedAt: Date) {
-        self.id = id
-        self.name = name
-        self.address = address
-        self.areaId = areaId
-        self.latitude = latitude
-        self.longitude = longitude
-        self.venueType = venueType
-        self.version = version
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
+    /// A record holding only its id and version, for its declaration's decoding to fill in.
+    public static func blank(id: UUID, version: Int) -> Venue {
+        Venue(id: id, name: "", address: "", areaId: .zero, latitude: nil, longitude: nil, venueType: nil, version: version,
+              createdAt: .unreadable, updatedAt: .unreadable)
     }
 }
 
@@ -88,5 +80,13 @@ public struct VenueInput: Sendable, Equatable {
         let type = Rules.venueType.check(venueType, as: VenueType.self, field: "venue_type", into: &errors)
         try errors.throwIfAny()
         return Valid(name: name, address: address, areaId: area!, latitude: latitude, longitude: longitude, venueType: type)
+    }
+}
+
+extension Venue {
+    /// The new record a checked input makes, at its first version.
+    public init(_ valid: VenueInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
+                  longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
     }
 }

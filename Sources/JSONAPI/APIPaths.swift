@@ -1,4 +1,5 @@
 import Domain
+import Records
 import Surface
 
 /// Every API address by name. JSONRoutes.swift registers these patterns and `Location` headers are built from them
@@ -78,9 +79,12 @@ struct APIRecordRoutes: Sendable {
     /// `/api/v1/venues/export`: the whole list as one file.
     let export: RoutePattern
 
-    init(_ collection: RecordCollection) {
-        self.collection = collection.path(under: APIPaths.root)
-        item = self.collection / "{id}"
-        export = self.collection / "export"
+    init(_ collection: RecordCollection) { self.init(collection.kind) }
+
+    /// The addresses of any kind, at its pages' address below the API's root (`/api/v1/notes`).
+    init(_ kind: RecordKind) {
+        collection = kind.path(under: APIPaths.root)
+        item = collection / "{id}"
+        export = collection / "export"
     }
 }

@@ -16,7 +16,7 @@ struct APIRecordShape<Record: Sendable>: Sendable {
     }
 
     private let declaration: RecordDeclaration<Record>
-    private let id: @Sendable (Record) -> UUID
+    let id: @Sendable (Record) -> UUID
     /// nil for a kind the API shows without its version (assignments, which are only added and removed).
     private let version: (@Sendable (Record) -> Int)?
     private let leftOut: Set<String>

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Hub
+import Records
 import Storage
 import Surface
 
@@ -86,6 +87,7 @@ enum JSONRoutes {
         ParticipantResource.resource.api,
         ActivityResource.resource.api,
         VisitResource.resource.api,
+        RecordResource(Note.self).api,
     ]
 
     /// The document describes every route, itself included, so it is built once the table is complete.

@@ -19,7 +19,7 @@ enum NodeLinkedNotifications {
         return draft.recipients.compactMap { recipient in
             guard let user = usersById[recipient], draft.kind.isReceived(by: user, preferences: preferencesById[recipient])
             else { return nil }
-            let notification = FieldbookNotification(userId: recipient, kind: draft.kind, text: draft.text, subject: draft.subject, createdAt: moment)
+            let notification = draft.notification(for: recipient, at: moment)
             let kind = NotificationRow.kind
             return SyncOperation(operationId: UUID(), operation: .create, entity: kind.entity, entityId: notification.id,
                                  fields: NotificationRow.declaration.syncedFields(of: NotificationRow(notification), kind),

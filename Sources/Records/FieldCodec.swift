@@ -51,9 +51,6 @@ extension FieldCodec where Value == UUID? {
 }
 
 extension UUID {
-    /// A blank record's id fields until they are read, and what an unreadable stored id reads as.
-    package static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-
     static func stored(_ value: JSONValue) -> UUID? {
         if case .string(let text) = value { UUID(canonicalText: text) ?? UUID(uuidString: text) } else { nil }
     }
@@ -120,15 +117,4 @@ extension FieldCodec {
         where Value == Choice?, Choice: RawRepresentable & Sendable, Choice.RawValue == String {
         FieldCodec(encode: { $0.map { .string($0.rawValue) } ?? .null }, decode: { Choice(rawValue: $0.text) })
     }
-}
-
-extension CalendarDate {
-    /// A blank record's days until they are read, and what an unreadable stored day reads as.
-    public static let unreadable = CalendarDate("2000-01-01")!
-}
-
-extension Date {
-    /// A blank record's moments until they are read, and what an unreadable stored moment reads as (as GRDB's
-    /// readers here fall back to): no clock is read for a row.
-    public static let unreadable = Date(timeIntervalSince1970: 0)
 }

@@ -7,12 +7,15 @@ public struct RecordDeclaration<Record>: Sendable {
     public let fields: [RecordField<Record>]
     /// The columns holding a moment, which each store reads in its own way before the field's codec sees them.
     public let instantColumns: Set<String>
+    /// The fields naming another record, which every write checks: kept apart so the check reads only these.
+    public let referenceFields: [RecordField<Record>]
     /// A record with this id and version whose fields are still to be set (`assign`).
     private let blank: @Sendable (UUID, Int) -> Record
 
     public init(_ fields: [RecordField<Record>], blank: @escaping @Sendable (_ id: UUID, _ version: Int) -> Record) {
         (self.fields, self.blank) = (fields, blank)
         instantColumns = Set(fields.filter(\.declaration.isInstant).map(\.column))
+        referenceFields = fields.filter { $0.declaration.reference != nil }
     }
 
     /// The record whose id, version and fields are these stored values (`value(column)`: a column's value).

@@ -7,3 +7,8 @@ public protocol TypedInput {
     associatedtype Record
     init(_ texts: FieldTexts<Record>)
 }
+
+/// A kind declared only in Records writes the typed texts themselves, checked by its declared rules.
+extension FieldTexts: TypedInput {
+    public init(_ texts: FieldTexts<Record>) { self = texts }
+}

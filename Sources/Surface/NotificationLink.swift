@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Records
 import Storage
 
 /// Page addresses both surfaces name: the API gives each notification the address of the page it is about.
@@ -22,5 +23,5 @@ extension NotificationSubject {
 
 extension RecordCount {
     /// The page listing the counted records, where one exists.
-    public var path: String? { RecordCollection(entity: entity).map { $0.path(under: SharedPagePaths.root).pattern } }
+    public var path: String? { RecordKind.named(entity).map { $0.path(under: SharedPagePaths.root).pattern } }
 }

@@ -123,6 +123,14 @@ public enum RecordCollection: String, Sendable, CaseIterable {
     }
 }
 
+extension RecordKind {
+    /// The address of the kind's records below `root`: its collection's, or for a kind no collection names (a kind
+    /// declared only in Records) its table's, dashed (`/notes`, `/api/v1/notes`).
+    public func path(under root: RoutePattern) -> RoutePattern {
+        RecordCollection(entity: entity)?.path(under: root) ?? root / table.replacingOccurrences(of: "_", with: "-")
+    }
+}
+
 /// The map's GeoJSON addresses, named once: the API serves them and the map page's script reads them.
 public enum MapDataPaths {
     public static let venues = RoutePattern("/api/v1/map/venues")

@@ -15,11 +15,26 @@ enum CurlTransfer {
     /// A request that got no HTTP answer, in libcurl's words ("Connection refused", "Operation timed out ...").
     struct Failure: Error {
         let message: String
+        var code = CURLE_OK
+
+        /// The server's certificate did not check out against the trusted authorities.
+        var isUntrustedCertificate: Bool { code == CURLE_PEER_FAILED_VERIFICATION }
+    }
+
+    /// Which certificate authorities a server's certificate is checked against.
+    enum Trust: Sendable {
+        /// The system's store: a server with an organization's or a public certificate.
+        case system
+        /// Only this authority (PEM): a hub that serves with Fieldbook's own.
+        case authority(String)
+        /// None: only to fetch a hub's own authority, which a person then compares by its fingerprint.
+        case unchecked
     }
 
     /// Sends `body` (if any) with `method`; an answer that stalls for `idleTimeout` seconds (nothing received or sent)
     /// fails, as URLSession's request timeout did. Proxies come from the environment (http_proxy, no_proxy), as before.
-    static func perform(_ method: String, _ url: String, headers: [String], body: Data?, idleTimeout: TimeInterval) throws -> Answer {
+    static func perform(_ method: String, _ url: String, headers: [String], body: Data?, idleTimeout: TimeInterval,
+                        trust: Trust = .system) throws -> Answer {
         guard let curl = library else {
             throw Failure(message: fieldbook_curl_failure().map { String(cString: $0) } ?? "libcurl could not be opened")
         }
@@ -54,6 +69,7 @@ enum CurlTransfer {
                 return size * count
             })
             _ = fieldbook_curl_set_pointer(handle, CURLOPT_WRITEDATA, context.toOpaque())
+            set(trust, on: handle)
             guard let body else {
                 _ = fieldbook_curl_set_long(handle, CURLOPT_HTTPGET, 1)
                 if method != "GET" { _ = fieldbook_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method) }
@@ -70,9 +86,23 @@ enum CurlTransfer {
         guard code == CURLE_OK else {
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let words = detail.isEmpty ? curl.easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)" : detail
-            throw Failure(message: code == CURLE_OPERATION_TIMEDOUT ? "nothing for \(seconds) s: \(words)" : words)
+            throw Failure(message: code == CURLE_OPERATION_TIMEDOUT ? "nothing for \(seconds) s: \(words)" : words, code: code)
         }
         return Answer(status: fieldbook_curl_response_code(handle), body: received.data)
+    }
+
+    private static func set(_ trust: Trust, on handle: UnsafeMutableRawPointer) {
+        switch trust {
+        case .system: break
+        case .authority(let pem):
+            var bytes = Array(pem.utf8)
+            _ = fieldbook_curl_set_blob(handle, CURLOPT_CAINFO_BLOB, &bytes, bytes.count)
+            // The authority alone: not the system's store beside it.
+            _ = fieldbook_curl_set_pointer(handle, CURLOPT_CAPATH, nil)
+        case .unchecked:
+            _ = fieldbook_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
+            _ = fieldbook_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
+        }
     }
 
     /// libcurl's functions, opened and initialized by the first request (CCurl.h says why it is not linked). Never

@@ -33,7 +33,7 @@ final class HubChangeListener: @unchecked Sendable {
             return engine.state.rest(seconds: 1)
         }
         let wait = engine.settings.longPollWait
-        let client = HubClient(baseURL: engine.settings.upstreamOverride ?? link.upstream).longPolling(wait: wait)
+        let client = HubClient(link: link, upstreamOverride: engine.settings.upstreamOverride).longPolling(wait: wait)
         let started = Date()
         do {
             let after = max(cursor, announced)

@@ -1,5 +1,7 @@
+import CCurl
 import Domain
 import Foundation
+import Storage
 
 /// Why a request to the hub failed, in words an organizer can act on.
 public enum HubError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -34,15 +36,42 @@ public struct HubTokens: Sendable, Decodable {
 public struct HubClient: Sendable {
     public let baseURL: URL
     let timeout: TimeInterval
+    let trust: CurlTransfer.Trust
 
-    public init(baseURL: URL, timeout: TimeInterval = 30) {
+    /// `authority`: the hub's own certificate authority (PEM) kept with the link; nil trusts the system's store.
+    public init(baseURL: URL, authority: String? = nil, timeout: TimeInterval = 30) {
+        self.init(baseURL: baseURL, trust: authority.map { .authority($0) } ?? .system, timeout: timeout)
+    }
+
+    init(baseURL: URL, trust: CurlTransfer.Trust, timeout: TimeInterval = 30) {
         self.baseURL = baseURL
+        self.trust = trust
         self.timeout = timeout
     }
 
-    public func isHealthy() -> Bool {
-        (try? send("GET", "api/v1/health", body: nil, token: nil)) != nil
+    /// The client a linked node uses: its hub's own authority, if it has one.
+    public init(link: HubLink, upstreamOverride: URL?) {
+        self.init(baseURL: upstreamOverride ?? link.upstream, authority: link.authority)
     }
+
+    /// Throws why the hub does not answer its health check.
+    public func checkHealth() throws {
+        _ = try send("GET", "api/v1/health", body: nil, token: nil)
+    }
+
+    /// The hub's own certificate authority (what its Add-a-device page offers), fetched without checking the
+    /// hub's certificate: a person compares its fingerprint. Nil when the hub serves none (a certificate of the
+    /// organization's, or plain HTTP).
+    func ownAuthority() throws -> AuthorityCertificate? {
+        do {
+            return AuthorityCertificate(pem: String(decoding: try send("GET", Self.authorityPath, body: nil, token: nil), as: UTF8.self))
+        } catch HubError.server(let status, _) where status == 404 {
+            return nil
+        }
+    }
+
+    /// Where a Fieldbook serves its own authority (WebUI's Paths.authorityPEM).
+    static let authorityPath = "settings/devices/fieldbook-authority.pem"
 
     /// Makes this node's own sign-in at the hub (a node credential), with a person's email and password used once.
     public func makeNodeCredential(email: String, password: String, nodeName: String) throws -> HubTokens {
@@ -91,7 +120,10 @@ public struct HubClient: Sendable {
     }
 
     /// The same hub, with a timeout that outlasts a long poll of `wait` seconds.
-    public func longPolling(wait: Int) -> HubClient { HubClient(baseURL: baseURL, timeout: TimeInterval(wait) + 15) }
+    public func longPolling(wait: Int) -> HubClient { HubClient(baseURL: baseURL, trust: trust, timeout: TimeInterval(wait) + 15) }
+
+    /// The same hub, checked against `trust`.
+    func trusting(_ trust: CurlTransfer.Trust) -> HubClient { HubClient(baseURL: baseURL, trust: trust, timeout: timeout) }
 
     private func send(_ method: String, _ path: String, body: Data?, contentType: String = "application/json", token: String?) throws -> Data {
         guard let url = URL(string: path, relativeTo: baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")) else {
@@ -102,9 +134,9 @@ public struct HubClient: Sendable {
         if let token { headers.append("Authorization: Bearer \(token)") }
         let answer: CurlTransfer.Answer
         do {
-            answer = try CurlTransfer.perform(method, url.absoluteString, headers: headers, body: body, idleTimeout: timeout)
+            answer = try CurlTransfer.perform(method, url.absoluteString, headers: headers, body: body, idleTimeout: timeout, trust: trust)
         } catch let failure as CurlTransfer.Failure {
-            throw HubError.unreachable(failure.message)
+            throw explained(failure)
         }
         switch answer.status {
         case 200..<300: return answer.body
@@ -117,6 +149,32 @@ public struct HubClient: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601withFractions
         return try encoder.encode(value)
+    }
+
+    /// A failed request in words that say what to do: a certificate not from the trusted authority, or an http://
+    /// address that reaches a port speaking TLS.
+    private func explained(_ failure: CurlTransfer.Failure) -> HubError {
+        if failure.isUntrustedCertificate, case .authority(let pem) = trust {
+            let fingerprint = AuthorityCertificate(pem: pem)?.fingerprint ?? "unreadable"
+            return .unreachable("""
+                the hub's certificate is not from the certificate authority this node trusted when it was linked                 (SHA-256 fingerprint \(fingerprint)). If the hub's authority was replaced, compare the fingerprint on                 the hub's Add a device page and link again
+                """)
+        }
+        if baseURL.scheme == "http", Self.noHTTPAnswer.contains(failure.code), let secure = httpsAddress,
+           (try? HubClient(baseURL: secure, trust: .unchecked, timeout: min(timeout, 15)).checkHealth()) != nil {
+            return .unreachable("\(failure.message); the hub speaks HTTPS there: use \(secure.absoluteString) as its address")
+        }
+        return .unreachable(failure.message)
+    }
+
+    /// What libcurl says when a plain-HTTP request meets a TLS server.
+    private static let noHTTPAnswer: [CURLcode] = [CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL]
+
+    /// The same address with https://.
+    private var httpsAddress: URL? {
+        var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        parts?.scheme = "https"
+        return parts?.url
     }
 
     private func decode<T: Decodable>(_ data: Data) throws -> T {

@@ -14,12 +14,31 @@ public enum HubLinker {
         public let description: String
     }
 
-    public static func link(_ database: AppDatabase, upstream: URL, email: String, password: String) throws {
+    /// Returns the hub's own certificate authority when it serves with one: from then on the only authority its
+    /// certificate is checked against, so the caller shows its fingerprint to compare with the hub's Add a device page.
+    @discardableResult
+    public static func link(_ database: AppDatabase, upstream: URL, email: String, password: String) throws -> AuthorityCertificate? {
         guard ["http", "https"].contains(upstream.scheme ?? ""), upstream.host != nil else {
-            throw Failure(cause: .address, description: "The hub address must start with http:// or https://, like http://192.168.1.20:8080")
+            throw Failure(cause: .address, description: "The hub address must start with http:// or https://, like https://192.168.1.20:8080")
         }
-        let tokens = try nodeCredential(database, at: upstream, email: email, password: password)
-        try database.linkHub(HubLink(upstream: upstream, email: email, refreshToken: tokens.refreshToken, linkedAt: Date()))
+        let authority = try ownAuthority(at: upstream)
+        let client = HubClient(baseURL: upstream, authority: authority?.pem, timeout: 15)
+        let tokens = try nodeCredential(database, client, email: email, password: password)
+        try database.linkHub(HubLink(upstream: upstream, email: email, refreshToken: tokens.refreshToken, linkedAt: Date(),
+                                     authority: authority?.pem))
+        return authority
+    }
+
+    /// A hub on the LAN serves with Fieldbook's own authority, which no system trusts: it is fetched unchecked (the
+    /// fingerprint is what a person checks) and then trusted alone. An authority that changes later is never fetched
+    /// again without a new link.
+    private static func ownAuthority(at upstream: URL) throws -> AuthorityCertificate? {
+        guard upstream.scheme == "https" else { return nil }
+        do {
+            return try HubClient(baseURL: upstream, trust: .unchecked, timeout: 15).ownAuthority()
+        } catch let error as HubError {
+            throw Failure(cause: .address, description: error.description)
+        }
     }
 
     /// Signs a linked node in again (its sign-in was revoked, or the account that made it disabled) with a new node
@@ -29,12 +48,12 @@ public enum HubLinker {
         guard let link = try database.hubLink() else {
             throw Failure(cause: .address, description: "This Fieldbook is not linked to a hub: link it first.")
         }
-        let tokens = try nodeCredential(database, at: upstream ?? link.upstream, email: email, password: password)
+        let client = HubClient(baseURL: upstream ?? link.upstream, authority: link.authority, timeout: 15)
+        let tokens = try nodeCredential(database, client, email: email, password: password)
         try database.renewHubCredential(email: email, refreshToken: tokens.refreshToken)
     }
 
-    private static func nodeCredential(_ database: AppDatabase, at upstream: URL, email: String, password: String) throws -> HubTokens {
-        let client = HubClient(baseURL: upstream, timeout: 15)
+    private static func nodeCredential(_ database: AppDatabase, _ client: HubClient, email: String, password: String) throws -> HubTokens {
         do {
             return try client.makeNodeCredential(email: email, password: password, nodeName: try nodeName(database))
         } catch HubError.unauthorized {
@@ -44,6 +63,15 @@ public enum HubLinker {
         } catch let error as HubError {
             throw Failure(cause: .address, description: error.description)
         }
+    }
+
+    /// Says which authority the node now trusts for its hub, to compare before syncing.
+    public static func trustNotice(_ authority: AuthorityCertificate) -> String {
+        """
+        The hub serves HTTPS with its own certificate authority; this node now trusts only that one for it. Its SHA-256 \
+        fingerprint is \(authority.fingerprint). Compare it with the fingerprint on the hub's Add a device page (or its \
+        start-up line); if they differ, unlink at once: someone else answered at that address.
+        """
     }
 
     /// How the hub's administrators see this node in their list: the machine's name and the start of the node's id.

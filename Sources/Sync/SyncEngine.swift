@@ -152,9 +152,11 @@ public final class SyncEngine: @unchecked Sendable {
             statusDidChange()
             return true
         }
-        let client = HubClient(baseURL: settings.upstreamOverride ?? link.upstream)
-        guard client.isHealthy() else {
-            state.setHub(.offline, error: "The hub did not answer at \(client.baseURL.absoluteString).")
+        let client = HubClient(link: link, upstreamOverride: settings.upstreamOverride)
+        do {
+            try client.checkHealth()
+        } catch {
+            state.setHub(.offline, error: "The hub did not answer at \(client.baseURL.absoluteString): \(error)")
             statusDidChange()
             return false
         }

@@ -6,6 +6,9 @@ import Surface
 
 /// The HTML surface's route table: every address, who may use it, and its handler.
 enum WebRoutes {
+    /// The kinds declared only in Records, whose pages derive from their declarations (`DeclaredPages`).
+    static var declaredKinds: [any DeclaredKind.Type] { [Note.self] }
+
     static func register(in table: inout WebRouteTable) {
         table.get(Paths.setup, .anyone, SetupPages.form)
         table.post(Paths.setup, .anyone, SetupPages.submit)
@@ -83,7 +86,7 @@ enum WebRoutes {
         }
 
         table.records(Paths.visitLists, VisitListPages.self)
-        table.records(Note.self)
+        for kind in declaredKinds { table.records(kind) }
         table.get(Paths.printVisitList, .signedIn, VisitListPages.printable)
         table.get(Paths.visitResults, .signedIn, VisitListPages.results)
         table.get(Paths.myVisits, .signedIn, VisitWalkPages.myVisits)

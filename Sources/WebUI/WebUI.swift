@@ -130,6 +130,7 @@ public final class WebUI: Sendable {
         var context = makeContext(request, upkeep: &upkeep)
         if access != .anyone, context.user == nil {
             if try database.offersSetup() { return context.redirect(to: Paths.setup()) }
+            if request.method == .post, ScriptedForm.isScripted(request) { throw ScriptedForm.sessionEnded() }
             if request.method == .post, let signIn = LoginPages.sessionEnded(&context, restorable: restorableForms[route] != nil) {
                 return signIn
             }

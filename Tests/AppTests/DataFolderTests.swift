@@ -86,7 +86,7 @@ import Testing
         let scheme = refusal {
             try DataFolder.open(configuration, .existingDatabaseOrNewFolder) { try $0.linkHub(upstream: URL(string: "ftp://hub")!, email: "a@example.org", password: password) }
         }
-        #expect(scheme == "The hub address must start with http:// or https://, like http://192.168.1.20:8080")
+        #expect(scheme == "The hub address must start with http:// or https://, like https://192.168.1.20:8080")
         // Port 1 on loopback: nothing listens, the connection is refused at once.
         let unreachable = refusal {
             try DataFolder.open(configuration, .existingDatabaseOrNewFolder) {

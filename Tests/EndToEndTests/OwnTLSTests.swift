@@ -22,14 +22,34 @@ import TestSupport
         }
         let key = data.appendingPathComponent("tls/authority-key.pem").path
         #expect(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int == 0o600)
-        let line = try #require(server.announcements.first { $0.contains("plain HTTP on port") }, "\(server.announcements)")
-        let plainPort = try #require(line.split(separator: " ").reversed().compactMap { UInt16($0.trimmingCharacters(in: .punctuationCharacters)) }.first)
+        let plainPort = try plainPort(of: server)
         let guide = try curl(["http://127.0.0.1:\(plainPort)/participants"])
         #expect(guide.contains("Open Fieldbook securely"))
         #expect(guide.contains(":\(server.port)/\">https://"))
         #expect(try curl(["http://127.0.0.1:\(plainPort)/fieldbook-authority.pem"]) == String(contentsOfFile: authority, encoding: .utf8))
         let plainForm = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-d", "email=a", "http://127.0.0.1:\(plainPort)/login"])
         #expect(plainForm == "403")
+    }
+
+    /// The plain port another program holds (here another Fieldbook's guide): HTTPS is served all the same.
+    @Test func aPlainPortInUseCostsOnlyTheGuide() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try FieldbookProcess(dataDirectory: directory.appendingPathComponent("first"), extraArguments: ["--host", "0.0.0.0", "--http-port", "0"])
+        defer { first.terminate() }
+        let heldPort = try plainPort(of: first)
+        let data = directory.appendingPathComponent("data")
+        let server = try FieldbookProcess(dataDirectory: data, extraArguments: ["--host", "0.0.0.0", "--http-port", String(heldPort)])
+        defer { server.terminate() }
+        let authority = data.appendingPathComponent("tls/authority.pem").path
+        #expect(try curl(["--cacert", authority, "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(server.port)/setup"]) == "200")
+        #expect(server.announcements.contains { $0.contains("plain HTTP could not start") }, "\(server.announcements)")
+    }
+
+    /// The plain guide's port, from the start-up line that names it.
+    private func plainPort(of server: FieldbookProcess) throws -> UInt16 {
+        let line = try #require(server.announcements.first { $0.contains("plain HTTP on port") }, "\(server.announcements)")
+        return try #require(line.split(separator: " ").reversed().compactMap { UInt16($0.trimmingCharacters(in: .punctuationCharacters)) }.first)
     }
 
     @Test func noTLSServesPlainHTTPAndMakesNoAuthority() throws {

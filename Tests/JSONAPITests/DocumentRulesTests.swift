@@ -25,6 +25,7 @@ import Testing
         "UserWrite": AccountRules.newUserRules.filter { ["name", "role"].contains($0.key) },
         "PasswordReset": AccountRules.newUserRules.filter { $0.key == "password" },
         "NotificationPreferencesWrite": NotificationPreferencesInput.rules,
+        "NoteWrite": Note.declaration.rules,
     ]
     /// Bodies that are not a record's input: signing in, a node's outbox (checked by the sync protocol), and which photo files a hub lacks.
     static let notInputs: Set<String> = ["Login", "Refresh", "SyncPush", "PhotoFileQuery"]

@@ -26,9 +26,10 @@ import Testing
         #expect(try helpers.names(try AppDatabase(path: database(other), passwordCost: .test)) == ["Ada"])
     }
 
-    /// Devices trust the data folder's certificate authority, so a Fieldbook restored on a new machine must
-    /// have the same one; a data folder that has its own keeps it.
-    @Test func theCertificateAuthorityTravelsWithABackupAndIsPutBackWhereThereIsNone() throws {
+    /// Devices trust the backed-up machine's certificate authority, so a Fieldbook restored on a new machine must
+    /// have the same one, key and certificate together; one the new machine made is moved aside whole, with the
+    /// server certificate it signed.
+    @Test func theCertificateAuthorityTravelsWithABackupAndIsPutBackAsAPair() throws {
         let given = try TestDatabase(linked: false)
         try writeAuthority(in: given, key: "KEY", certificate: "AUTHORITY")
         let backup = try #require(try helpers.service(given, clock: .init(BackupServiceTests.start)).runOnce())
@@ -41,9 +42,33 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int == 0o600)
         let own = try TestDatabase(linked: false)
         try writeAuthority(in: own, key: "OWN KEY", certificate: "OWN AUTHORITY")
+        let tls = own.directory.appendingPathComponent("tls")
+        try "SERVER".write(to: tls.appendingPathComponent("server.pem"), atomically: true, encoding: .utf8)
         try own.database.close()
-        _ = try BackupRestore.restore(backup.path, intoDatabase: database(own))
-        #expect(try String(contentsOfFile: own.directory.appendingPathComponent("tls/authority-key.pem").path, encoding: .utf8) == "OWN KEY")
+        let outcome = try BackupRestore.restore(backup.path, intoDatabase: database(own))
+        #expect(try String(contentsOfFile: tls.appendingPathComponent("authority-key.pem").path, encoding: .utf8) == "KEY")
+        #expect(try String(contentsOfFile: tls.appendingPathComponent("authority.pem").path, encoding: .utf8) == "AUTHORITY")
+        #expect(!FileManager.default.fileExists(atPath: tls.appendingPathComponent("server.pem").path), "signed by the authority replaced")
+        #expect(outcome.authorityRestored)
+        let aside = try #require(outcome.authorityKeptAside)
+        #expect(try String(contentsOfFile: aside + "/authority-key.pem", encoding: .utf8) == "OWN KEY")
+        #expect(try FileManager.default.attributesOfItem(atPath: tls.path)[.posixPermissions] as? Int == 0o700)
+    }
+
+    /// A backup downloaded without the authority's key cannot sign: the data folder's own authority stays.
+    @Test func aBackupWithoutTheAuthorityKeyLeavesTheFoldersAuthority() throws {
+        let given = try TestDatabase(linked: false)
+        try writeAuthority(in: given, key: "KEY", certificate: "AUTHORITY")
+        let withoutKey = given.directory.appendingPathComponent("without-key.zip").path
+        try helpers.service(given, clock: .init(BackupServiceTests.start)).withFreshBackup(carrying: .withoutAuthorityKey) {
+            try FileManager.default.copyItem(atPath: $0, toPath: withoutKey)
+        }
+        let own = try TestDatabase(linked: false)
+        try writeAuthority(in: own, key: "OWN KEY", certificate: "OWN AUTHORITY")
+        try own.database.close()
+        let outcome = try BackupRestore.restore(withoutKey, intoDatabase: database(own))
+        #expect(try String(contentsOfFile: own.directory.appendingPathComponent("tls/authority.pem").path, encoding: .utf8) == "OWN AUTHORITY")
+        #expect(!outcome.authorityRestored && outcome.authorityKeptAside == nil)
     }
 
     private func writeAuthority(in given: TestDatabase, key: String, certificate: String) throws {

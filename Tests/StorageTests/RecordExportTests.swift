@@ -303,6 +303,33 @@ enum CSVReader {
         #expect(ExportScope.activity(UUID()).name("ملعب") == "fieldbook-records")
     }
 
+    /// A kind the scope does not name (notes) holds only its records about a record in the scope, by their references.
+    @Test func aScopedArchiveHoldsTheNotesAboutItsRecordsOnly() throws {
+        let cities = try twoCities()
+        func note(_ text: String, _ column: String, _ id: UUID?) throws -> Note {
+            try cities.given.database.create(FieldTexts(Note.declaration) { [
+                "noted_on": "2025-03-12", "text": text, column: id?.uuidString ?? "",
+            ][$0] ?? "" }, by: .system("test"))
+        }
+        let aboutResident = try note("Resident", "participant_id", cities.resident.id)
+        let aboutChoir = try note("Choir", "activity_id", cities.activity.id)
+        _ = try note("Stranger", "participant_id", cities.stranger.id)
+        _ = try note("Market", "activity_id", cities.otherActivity.id)
+        _ = try note("About nobody", "participant_id", nil)
+        var area = CollectedArchive()
+        try cities.given.database.exportArchive(.area(cities.city.id), as: .json, into: &area)
+        #expect(try ids(area, "notes.json") == [aboutResident.id.lowercaseText, aboutChoir.id.lowercaseText])
+        #expect(try cities.given.database.archiveRecordCount(.area(cities.city.id))
+                == area.files.filter { !$0.name.hasPrefix("photos/") && $0.name.hasSuffix(".json") && $0.name != "fieldbook-export.json" }
+                    .reduce(0) { $0 + ((try? JSONSerialization.jsonObject(with: Data($1.bytes)) as? [Any])?.count ?? 0) })
+        var activity = CollectedArchive()
+        try cities.given.database.exportArchive(.activity(cities.activity.id), as: .json, into: &activity)
+        #expect(try ids(activity, "notes.json") == [aboutResident.id.lowercaseText, aboutChoir.id.lowercaseText])
+        var everything = CollectedArchive()
+        try cities.given.database.exportArchive(.everything, as: .json, into: &everything)
+        #expect(try ids(everything, "notes.json").count == 5)
+    }
+
     @Test func anActivitysArchiveHoldsItsVenuesAssignmentsAndParticipants() throws {
         let cities = try twoCities()
         var archive = CollectedArchive()

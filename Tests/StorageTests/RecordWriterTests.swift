@@ -154,4 +154,43 @@ import Testing
         // The venue no longer has a resident, nor one in its history: it may go now.
         try database.deleteVenue(id: venue.id, by: actor)
     }
+
+    // The reference check reads a record's reference fields alone, and the row a write stores is the one built from
+    // its declaration.
+    @Test func aWriteChecksTheReferenceFieldsAloneAndStoresTheDeclaredRow() throws {
+        let given = try TestDatabase()
+        let (_, venue) = try place(given.database)
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: venue.id.uuidString), by: actor)
+        #expect(ann.referencedIds().map(\.field.column) == [Participant.homeVenueColumn])
+        #expect(ann.referencedIds().map(\.id) == [venue.id])
+        let bob = try given.database.createParticipant(ParticipantInput(name: "Bob", email: "bob@example.org"), by: actor)
+        #expect(bob.referencedIds().isEmpty)
+        let stored = try given.database.pool.read { db in
+            try #require(try Row.fetchOne(db, sql: "SELECT * FROM participants WHERE id = ?", arguments: [ann.id.databaseText]))
+        }
+        #expect(Set(ann.storedRow().keys) == Set(stored.columnNames).subtracting(["search_text"]))
+        for (column, value) in ann.storedRow() { #expect(stored[column] as DatabaseValue == value, "\(column)") }
+    }
+
+    // `assign` finds the activity itself and the writer does not look for it again; the references it does not find
+    // are still checked.
+    @Test func anAssignmentNamingAParticipantRoleOrActivityThatIsGoneIsRefused() throws {
+        let given = try TestDatabase()
+        let database = given.database
+        let (_, venue) = try place(database)
+        let ann = try database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org"), by: actor)
+        let type = try #require(try database.categories(.activityType).first)
+        let role = try #require(try database.categories(.participantRole).first)
+        let choir = try database.createActivity(ActivityInput(name: "Choir", typeId: type.id.uuidString, startDate: "2025-01-01",
+                                                              duration: "ongoing", status: "ACTIVE", venueIds: [venue.id.uuidString]), by: actor)
+        let gone = UUID().uuidString
+        #expect(clash { _ = try database.assign(participant: gone, role: role.id.uuidString, toActivity: choir.id, by: actor) }
+                == FieldError(field: "participant_id", message: "That participant no longer exists; search again"))
+        #expect(clash { _ = try database.assign(participant: ann.id.uuidString, role: gone, toActivity: choir.id, by: actor) }
+                == FieldError(field: "role_id", message: "That role no longer exists; choose another"))
+        #expect(throws: DomainError.notFound(entity: "activity")) {
+            try database.assign(participant: ann.id.uuidString, role: role.id.uuidString, toActivity: UUID(), by: actor)
+        }
+        _ = try database.assign(participant: ann.id.uuidString, role: role.id.uuidString, toActivity: choir.id, by: actor)
+    }
 }

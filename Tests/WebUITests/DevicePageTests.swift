@@ -40,7 +40,7 @@ import Testing
 
     @Test func anAdministratorSeesTheAddressAsAQRCodeAndTextWithTheAuthoritysFingerprint() throws {
         try makeAuthority()
-        devices.served(at: ServingAddress(host: "0.0.0.0", port: 8443, isTLS: true))
+        devices.served(at: ServingAddress.listening(on: "0.0.0.0", port: 8443, isTLS: true))
         given.signIn("admin@example.org")
         let page = given.get("/settings/devices")
         #expect(page.status == .ok)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func withoutAnAuthorityThePageSaysSoAndShowsTheAddressToType() throws {
-        devices.served(at: ServingAddress(host: "192.0.2.10", port: 8080, isTLS: false))
+        devices.served(at: ServingAddress.listening(on: "192.0.2.10", port: 8080, isTLS: false))
         given.signIn("admin@example.org")
         let html = given.get("/settings/devices").bodyText
         #expect(html.contains("id=\"device-address\">http://192.0.2.10:8080/</p>"))
@@ -103,7 +103,7 @@ import Testing
 
     @Test func servingOnlyThisComputerThePageSaysHowToServeTheNetwork() throws {
         try makeAuthority()
-        devices.served(at: ServingAddress(host: "127.0.0.1", port: 8080, isTLS: false))
+        devices.served(at: ServingAddress.listening(on: "127.0.0.1", port: 8080, isTLS: false))
         given.signIn("admin@example.org")
         let html = given.get("/settings/devices").bodyText
         #expect(html.contains("serves only this computer (127.0.0.1)") && html.contains("--host 0.0.0.0"))
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func whileAvahiAnnouncesItTheCodeHoldsTheLocalName() throws {
-        devices.served(at: ServingAddress(host: "0.0.0.0", port: 443, isTLS: true))
+        devices.served(at: ServingAddress.listening(on: "0.0.0.0", port: 443, isTLS: true))
         devices.setAnnounced(true)
         given.signIn("admin@example.org")
         let html = given.get("/settings/devices").bodyText

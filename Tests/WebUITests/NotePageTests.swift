@@ -86,4 +86,40 @@ import Testing
         #expect(!list.contains("Prefers evenings") && !list.contains("name=\"q\""))
         #expect(reader.get("/notes/new").status == .forbidden)
     }
+
+    @Test func aNotesPageShowsItsHistoryAndWhoChangedItLast() async throws {
+        let given = try await signedIn(.editor)
+        let note = try id(from: given.post("/notes/new", [("noted_on", "2025-03-12"), ("text", "First")]).header("Location"))
+        given.post("/notes/\(note)/edit", [("version", "1"), ("noted_on", "2025-03-12"), ("text", "Second")])
+        let page = given.get("/notes/\(note)").bodyText
+        #expect(page.contains("<h2 id=\"history-title\">History</h2>"))
+        #expect(page.contains("<td>Changed text</td>") && page.contains("<td>Created</td>"))
+        #expect(page.contains("</dd></div>\n</dl>") && page.contains(" by "), "who changed it last")
+    }
+
+    @Test func notesAreFoundFromHomeAndFromThePagesOfWhatTheyAreAbout() async throws {
+        let given = try await signedIn(.editor)
+        let area = try given.database.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: .system("test"))
+        let hall = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: .system("test"))
+        let ann = try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org"), by: .system("test"))
+        let annId = ann.id.uuidString.lowercased()
+        let empty = given.get("/participants/\(annId)").bodyText
+        #expect(empty.contains("<h2>Notes about this participant</h2>") && empty.contains("No notes about this participant yet."))
+        #expect(empty.contains("href=\"/notes/new?participant_id=\(annId)\">Add a note</a>"))
+        for day in 1...6 {
+            given.post("/notes/new", [("noted_on", "2025-03-0\(day)"), ("text", "Visit \(day)"), ("participant_id", annId)])
+        }
+        let hallNote = try id(from: given.post("/notes/new", [("noted_on", "2025-04-01"), ("text", "About the hall"),
+                                                              ("venue_id", hall.id.uuidString.lowercased())]).header("Location"))
+        let about = given.get("/participants/\(annId)").bodyText
+        #expect(about.contains("6 in all, the latest here."))
+        #expect(about.contains(">Note of 6 Mar 2025</a>") && !about.contains(">Note of 1 Mar 2025</a>"), "the latest five")
+        #expect(!about.contains("href=\"/notes/\(hallNote)\""), "a note about the hall is not about Ann")
+        #expect(given.get("/venues/\(hall.id.uuidString.lowercased())").bodyText.contains("1 in all."))
+        let home = given.get("/").bodyText
+        #expect(home.contains("<span class=\"stats__number\">7</span> <span class=\"stats__label\"><a href=\"/notes\">Notes</a></span>"))
+        let reader = try await signedIn(.readOnly, given)
+        let read = reader.get("/participants/\(annId)").bodyText
+        #expect(read.contains("6 in all") && !read.contains("Add a note") && !read.contains("Visit 6"))
+    }
 }

@@ -256,6 +256,30 @@ import Testing
         #expect(damaged.status == .unprocessableContent && damaged.bodyText.contains("reload the page and log the visit again"))
     }
 
+    /// A phone sending a kept visit forgets it only on an answer that the log with its id is stored; a session that
+    /// ended before the send is 401, never the sign-in page (which would read as a success), and nothing is logged.
+    @Test func aScriptedVisitIsAnsweredWithItsLogIdOr401WhenTheSessionEnded() async throws {
+        let given = try await listOfThree()
+        let stopPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
+        let scripted = { (id: String, token: String) in
+            given.web.send(Request(method: .post, path: "\(stopPath)/logs", headers: [ScriptedForm.header.lowercased(): "1"],
+                                   cookies: given.web.cookies,
+                                   form: Parameters([(name: "result", value: "MET"), (name: "log_id", value: id), (name: "csrf_token", value: token)])))
+        }
+        let token = try #require(given.web.csrfToken(from: given.web.get(stopPath)))
+        let phoneId = UUID().uuidString.lowercased()
+        for _ in 0..<2 {
+            let logged = scripted(phoneId, token)
+            #expect(logged.status == .created && logged.header(ScriptedForm.logIdHeader) == phoneId)
+        }
+        try given.web.database.endSession(token: try #require(given.web.cookies["fieldbook_session"]))
+        let ended = scripted(UUID().uuidString.lowercased(), token)
+        #expect(ended.status == .unauthorized && ended.header(ScriptedForm.logIdHeader) == nil)
+        #expect(!ended.bodyText.contains("name=\"resume\""), "nothing is kept on the server for a sign-in the script cannot show")
+        let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
+        #expect(logs.map(\.id) == [try #require(UUID(uuidString: phoneId))])
+    }
+
     @Test func aVisitSentWithTheIdOfALogAtAnotherStopIsRefusedAsAClash() async throws {
         let given = try await listOfThree()
         let path = { (stop: Int) in "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[stop].stop.id.uuidString.lowercased())" }

@@ -53,12 +53,14 @@ def walk(tablet):
     tablet.devtools("Emulation.setGeolocationOverride", HERE)
     driver.get(f"{tablet.base}/visit-lists/{listing}/walk")
     before = tablet.seen()
+    # The order of the stops (and "Use my location") sits in a disclosure below the next stop: open it as a person would.
+    driver.find_element(By.CSS_SELECTOR, ".walk-order-details > summary").click()
     button = driver.find_element(By.CSS_SELECTOR, "[data-use-location]")
     offered = button.is_displayed()
     if offered:
         await_next_page(driver, button.click)
-    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".stop-card__title"))
-    stops = [element.text for element in driver.find_elements(By.CSS_SELECTOR, ".stop-card__title")]
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".stop-cards .stop-card__title"))
+    stops = [element.text for element in driver.find_elements(By.CSS_SELECTOR, ".stop-cards .stop-card__title")]
     return dict(before, location_offered=offered, after_url=driver.current_url, stops=stops)
 
 

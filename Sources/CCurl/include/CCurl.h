@@ -38,6 +38,8 @@ typedef size_t (*fieldbook_curl_write_callback)(char *_Nullable data, size_t siz
 CURLcode fieldbook_curl_set_long(CURL *_Nonnull handle, CURLoption option, long value);
 CURLcode fieldbook_curl_set_string(CURL *_Nonnull handle, CURLoption option, const char *_Nullable value);
 CURLcode fieldbook_curl_set_pointer(CURL *_Nonnull handle, CURLoption option, const void *_Nullable value);
+/* libcurl copies the bytes (CURL_BLOB_COPY): they need not outlive the call. */
+CURLcode fieldbook_curl_set_blob(CURL *_Nonnull handle, CURLoption option, const void *_Nonnull bytes, size_t count);
 CURLcode fieldbook_curl_set_size(CURL *_Nonnull handle, CURLoption option, curl_off_t value);
 CURLcode fieldbook_curl_set_write(CURL *_Nonnull handle, fieldbook_curl_write_callback _Nonnull callback);
 long fieldbook_curl_response_code(CURL *_Nonnull handle);

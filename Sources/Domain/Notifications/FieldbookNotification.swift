@@ -18,26 +18,20 @@ public struct NotificationSubject: Sendable, Equatable, Hashable {
 /// One notification addressed to one user. Notifications are synced records, so one made on the hub reaches the
 /// person's own Fieldbook; read or unread is kept per notification, that is per user.
 public struct FieldbookNotification: Sendable, Equatable, Identifiable {
-    public var id: UUID
+    public var id = UUID()
     public var userId: UUID
     public var kind: NotificationKind
     /// What happened, in one sentence that names the record ("You were assigned to “Tuesday study circle”.").
     public var text: String
     public var subject: NotificationSubject
-    public var createdAt: Date
-    public var isRead: Bool
-    public var version: Int
+    public var createdAt = Date()
+    public var isRead = false
+    public var version = 1
 
-    public init(id: UUID = UUID(), userId: UUID, kind: NotificationKind, text: String, subject: NotificationSubject,
-                createdAt: Date = Date(), isRead: Bool = false, version: Int = 1) {
-        self.id = id
-        self.userId = userId
-        self.kind = kind
-        self.text = text
-        self.subject = subject
-        self.createdAt = createdAt
-        self.isRead = isRead
-        self.version = version
+    /// A record holding only its id and version, for its declaration's decoding to fill in.
+    public static func blank(id: UUID, version: Int) -> FieldbookNotification {
+        FieldbookNotification(id: id, userId: .zero, kind: .activityChanged, text: "", subject: NotificationSubject(entity: "", id: nil),
+                              version: version)
     }
 }
 

@@ -11,6 +11,11 @@ public struct NotificationDraft: Sendable {
         (self.recipients, self.kind, self.text, self.subject) = (recipients, kind, text, subject)
     }
 
+    /// The notification one recipient gets.
+    public func notification(for recipient: UUID, at moment: Date) -> FieldbookNotification {
+        FieldbookNotification(userId: recipient, kind: kind, text: text, subject: subject, createdAt: moment)
+    }
+
     /// The hub's administrators hear that a node linked, from which address and with whose account.
     public static func nodeLinked(account: String?, address: String, administrators: [UUID]) -> NotificationDraft {
         let from = address.isEmpty ? "" : " from \(address)"

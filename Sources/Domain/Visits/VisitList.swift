@@ -26,10 +26,10 @@ public struct VisitList: Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID, name: String, visitDate: CalendarDate, purpose: String, script: String, assigneeId: UUID,
-                status: VisitStatus, version: Int, createdAt: Date, updatedAt: Date) {
-        (self.id, self.name, self.visitDate, self.purpose, self.script) = (id, name, visitDate, purpose, script)
-        (self.assigneeId, self.status, self.version, self.createdAt, self.updatedAt) = (assigneeId, status, version, createdAt, updatedAt)
+    /// A record holding only its id and version, for its declaration's decoding to fill in.
+    public static func blank(id: UUID, version: Int) -> VisitList {
+        VisitList(id: id, name: "", visitDate: .unreadable, purpose: "", script: "", assigneeId: .zero, status: .planned,
+                  version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 }
 
@@ -131,4 +131,12 @@ public enum VisitStopRules {
     public static let venueId = IDRule(required: true, message: "Choose the venue to visit")
     public static let participantId = IDRule(required: false, message: "Choose a participant, or leave it empty to visit the venue")
     public static let rules: [String: FieldRule] = ["venue_id": .id(venueId), "participant_id": .id(participantId)]
+}
+
+extension VisitList {
+    /// The new record a checked input makes, at its first version.
+    public init(_ valid: VisitListInput.Valid, id: UUID, at now: Date) {
+        self.init(id: id, name: valid.name, visitDate: valid.visitDate, purpose: valid.purpose, script: valid.script,
+                  assigneeId: valid.assigneeId, status: valid.status, version: 1, createdAt: now, updatedAt: now)
+    }
 }

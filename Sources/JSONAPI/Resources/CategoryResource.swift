@@ -13,7 +13,7 @@ enum CategoryResource {
         Domain.Category.declaration(.activityType), id: { $0.id }, version: { $0.version },
         shown: [.of("is_predefined", .boolean, required: true, "Predefined entries are shared by every Fieldbook and cannot be changed")])
 
-    static func resource(_ kind: CategoryKind) -> RecordResource<Domain.Category> {
+    static func resource(_ kind: CategoryKind) -> RecordResource<Domain.Category, CategoryInput> {
         RecordResource(kind: Domain.Category.kind(kind), routes: APIPaths.categories(kind), docs: docs(kind), shape: shape,
                        list: { context in
                            APIResponse.ok(ListEnvelope(all: try context.database.categories(kind).map { shape.body($0) }, page: try context.pageRequest()))

@@ -11,8 +11,7 @@ extension Activity {
         RecordField(\.endDate, "end_date", .optionalDay, label: "End date", rule: .date(ActivityInput.Rules.endDate), .listed),
         RecordField(\.status, "status", .choice(.active), label: "Status", rule: .choice(ActivityInput.Rules.status), .listed),
     ] + RecordField<Activity>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-        Activity(id: id, name: "", description: nil, typeId: .zero, startDate: .unreadable, endDate: nil, status: .active,
-                 version: version, createdAt: .unreadable, updatedAt: .unreadable)
+        Activity.blank(id: id, version: version)
     }
 
     public static let kind = RecordKind(entity: "activity", table: "activities", declaration, label: ("activity", "activities")) { _, _, fields, errors in

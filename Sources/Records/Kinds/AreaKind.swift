@@ -8,7 +8,7 @@ extension GeographicArea {
         RecordField(\.parentId, "parent_id", .optionalID, label: "Parent area", rule: .id(AreaInput.Rules.parentId),
                     references: ("geographic_area", .restrict)),
     ] + RecordField<GeographicArea>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-        GeographicArea(id: id, name: "", areaType: .community, parentId: nil, version: version, createdAt: .unreadable, updatedAt: .unreadable)
+        GeographicArea.blank(id: id, version: version)
     }
 
     public static let kind = RecordKind(entity: "geographic_area", table: "geographic_areas", declaration,

@@ -10,7 +10,7 @@ extension Category {
             RecordField(\.name, "name", .text, label: "Name", rule: .text(CategoryInput.nameRule(category)), .listed),
             RecordField(\.isPredefined, "is_predefined", .flag, label: "Predefined", .meta),
         ] + RecordField<Category>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-            Category(id: id, kind: category, name: "", isPredefined: false, version: version, createdAt: .unreadable, updatedAt: .unreadable)
+            Category.blank(id: id, kind: category, version: version)
         })
     })
 

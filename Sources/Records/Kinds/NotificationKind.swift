@@ -24,8 +24,7 @@ package struct NotificationRow: Sendable {
         RecordField(\.notification.createdAt, "created_at", .instant, label: "Made", .listed),
         RecordField(\.notification.isRead, "is_read", .flag, label: "Read", .listed),
     ]) { id, version in
-        NotificationRow(FieldbookNotification(id: id, userId: .zero, kind: .activityChanged, text: "",
-                                              subject: NotificationSubject(entity: "", id: nil), version: version))
+        NotificationRow(FieldbookNotification.blank(id: id, version: version))
     }
 
     package static let kind = RecordKind(

@@ -11,7 +11,7 @@ extension Participant {
         RecordField(\.homeVenueId, "home_venue_id", .optionalID, label: "Home venue", rule: .id(ParticipantInput.Rules.homeVenueId),
                     references: ("venue", .restrict), ifMissing: Venue.missing, privacy: .homes),
     ] + RecordField<Participant>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-        Participant(id: id, name: "", email: "", phone: nil, notes: nil, homeVenueId: nil, version: version, createdAt: .unreadable, updatedAt: .unreadable)
+        Participant.blank(id: id, version: version)
     }
 
     public static let kind = RecordKind(entity: "participant", table: "participants", declaration,

@@ -25,8 +25,7 @@ package struct UserRow: Sendable {
         RecordField(\.passwordHash, "password_hash", .text, label: "Password", .credential),
         RecordField(\.user.isDisabled, "is_disabled", .flag, label: "Disabled", .listed),
     ] + RecordField<UserRow>.timestamps(created: \.user.createdAt, updated: \.user.updatedAt)) { id, version in
-        UserRow(user: User(id: id, email: "", name: "", role: .readOnly, isDisabled: false, version: version, createdAt: .unreadable, updatedAt: .unreadable),
-                passwordHash: "")
+        UserRow(user: User.blank(id: id, version: version), passwordHash: "")
     }
 
     package static let kind = RecordKind(entity: "user", table: "users", declaration, requiredRole: .administrator, label: ("user", "users"), inFullExport: false, uniqueKeys: [["email"]]) { _, _, fields, errors in

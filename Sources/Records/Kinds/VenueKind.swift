@@ -11,8 +11,7 @@ extension Venue {
         RecordField(\.longitude, "longitude", .optionalReal, label: "Longitude", rule: .number(VenueInput.Rules.longitude), example: "-0.1276"),
         RecordField(\.venueType, "venue_type", .optionalChoice(VenueType.self), label: "Type", rule: .choice(VenueInput.Rules.venueType)),
     ] + RecordField<Venue>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-        Venue(id: id, name: "", address: "", areaId: .zero, latitude: nil, longitude: nil, venueType: nil, version: version,
-              createdAt: .unreadable, updatedAt: .unreadable)
+        Venue.blank(id: id, version: version)
     }
 
     /// What a write naming a venue that no longer exists is told: venues are found by searching for them.

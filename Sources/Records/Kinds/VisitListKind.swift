@@ -11,8 +11,7 @@ extension VisitList {
                     references: ("user", .restrict), ifMissing: notAnOrganizer, .listed),
         RecordField(\.status, "status", .choice(.planned), label: "Status", rule: .choice(VisitListInput.Rules.status), .listed),
     ] + RecordField<VisitList>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
-        VisitList(id: id, name: "", visitDate: .unreadable, purpose: "", script: "", assigneeId: .zero, status: .planned,
-                  version: version, createdAt: .unreadable, updatedAt: .unreadable)
+        VisitList.blank(id: id, version: version)
     }
 
     /// What a list given to someone who cannot log visits (or to no one) is told.

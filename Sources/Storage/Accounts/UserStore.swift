@@ -38,9 +38,7 @@ extension AppDatabase {
         let hash = try passwordHasher.hash(valid.password)
         return try transaction(by: actor) { transaction in
             try Self.ensureUniqueEmail(transaction.db, valid.email)
-            let now = Date()
-            let user = User(id: UUID(), email: valid.email, name: valid.name, role: valid.role, isDisabled: false,
-                            version: 1, createdAt: now, updatedAt: now)
+            let user = valid.user(at: Date())
             try transaction.insert(UserRow(user: user, passwordHash: hash))
             return user
         }
@@ -162,9 +160,5 @@ extension AppDatabase {
 }
 
 extension User {
-    init(row: Row) {
-        self.init(id: row.uuid("id"), email: row["email"], name: row["name"],
-                  role: UserRole(rawValue: row["role"]) ?? .readOnly, isDisabled: row["is_disabled"],
-                  version: row["version"], createdAt: row.storedDate("created_at"), updatedAt: row.storedDate("updated_at"))
-    }
+    init(row: Row) { self = UserRow(row: row).user }
 }

@@ -23,6 +23,10 @@ struct DeclaredRow<Record: DeclaredKind>: RemovableRecord {
         Record.declaration.encode(record, id: id, version: version, to: &container)
     }
 
+    func storedRow() -> [String: DatabaseValue] { Record.declaration.row(of: record, id: id, version: version) }
+
+    func referencedIds() -> [(field: FieldDeclaration, id: UUID)] { Record.declaration.referencedIds(of: record) }
+
     static func find(_ db: Database, id: UUID) throws -> DeclaredRow {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(Record.kind.table) WHERE id = ?"), arguments: [id.databaseText])
         else { throw DomainError.notFound(entity: Record.kind.label.one) }
@@ -42,10 +46,13 @@ extension AppDatabase {
         try read { db in try DeclaredRow<Record>.find(db, id: id).record }
     }
 
-    /// One page of the kind's records, newest first; `text` narrows them by the kind's searched fields.
-    public func records<Record: DeclaredKind>(_ type: Record.Type, matching text: String, page: PageRequest) throws -> ListPage<Record> {
+    /// One page of the kind's records, newest first; `text` narrows them by the kind's searched fields, `referring` to
+    /// those whose reference `column` names the record `id` (the notes about a participant).
+    public func records<Record: DeclaredKind>(_ type: Record.Type, matching text: String, referring: (column: String, id: UUID)? = nil,
+                                              page: PageRequest) throws -> ListPage<Record> {
         try read { db in
             var list = ListQuery("\(Record.kind.table) r")
+            if let referring { list.add(equal: referring.column, alias: "r", referring.id.databaseText) }
             if !Record.kind.searchColumns.isEmpty { list.matching(text, alias: "r") }
             return try list.page(db, order: "r.created_at DESC, r.id DESC", select: "r.*", request: page, anchors: pageAnchors) {
                 Record.declaration.record($0)

@@ -44,8 +44,22 @@ extension RecordDeclaration {
 
     /// Writes the record's id, version and fields as its row stores them.
     func encode(_ record: Record, id: UUID, version: Int, to container: inout PersistenceContainer) {
-        container["id"] = id.databaseText
-        for field in fields { container[field.column] = field.value(of: record).databaseValue }
-        container["version"] = version
+        for (column, value) in row(of: record, id: id, version: version) { container[column] = value }
+    }
+
+    /// The record's id, version and fields as its row stores them. Built straight from the fields rather than through
+    /// GRDB's `PersistenceContainer` (`databaseDictionary`), which boxes every value and copies the row once more: every
+    /// write builds this row.
+    func row(of record: Record, id: UUID, version: Int) -> [String: DatabaseValue] {
+        var row = [String: DatabaseValue](minimumCapacity: fields.count + 2)
+        row["id"] = id.databaseText.databaseValue
+        for field in fields { row[field.column] = field.value(of: record).databaseValue }
+        row["version"] = version.databaseValue
+        return row
+    }
+
+    /// The ids the record's reference fields hold, each with its field; the other fields are not read.
+    func referencedIds(of record: Record) -> [(field: FieldDeclaration, id: UUID)] {
+        referenceFields.compactMap { field in UUID.strict(field.value(of: record).text).map { (field.declaration, $0) } }
     }
 }

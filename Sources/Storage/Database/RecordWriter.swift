@@ -96,10 +96,11 @@ extension Database {
 /// The generic writes of a record: the only way pages, the API, imports and demo data write the kinds people edit, each
 /// through its kind's row writer (`insert`, `save`, `delete`), which records the change for sync in this transaction.
 extension RecordTransaction {
-    /// Adds `record` once every record it names exists.
+    /// Adds `record` once every record it names exists. `found`: reference columns whose record the caller has just
+    /// found in this transaction, which are not looked up again (a write checks each reference with a query of its own).
     @discardableResult
-    func create<Record: SyncedRecord>(_ record: Record) throws -> Record {
-        try ensureReferencesExist(of: record)
+    func create<Record: SyncedRecord>(_ record: Record, found: Set<String> = []) throws -> Record {
+        try ensureReferencesExist(of: record, found: found)
         try insert(record)
         return record
     }
@@ -141,12 +142,11 @@ extension RecordTransaction {
         try delete(record)
     }
 
-    /// Refuses a value naming a record that no longer exists, at the field naming it, with the field's message.
-    func ensureReferencesExist(of record: some SyncedRecord) throws {
-        let fields = try record.syncedFields()
-        for field in record.recordKind.fields {
-            guard let reference = field.reference, let id = UUID.strict(fields.text(field.column)),
-                  let table = RecordKind.named(reference.entity)?.table else { continue }
+    /// Refuses a value naming a record that no longer exists, at the field naming it, with the field's message. Reads
+    /// only the reference fields: the record is encoded once, by the write itself. `found`: as `create`'s.
+    func ensureReferencesExist(of record: some SyncedRecord, found: Set<String> = []) throws {
+        for (field, id) in record.referencedIds() where !found.contains(field.column) {
+            guard let entity = field.reference?.entity, let table = RecordKind.named(entity)?.table else { continue }
             try ensureExists(id, in: table, field: field.column, field.missingReference)
         }
     }

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import GRDB
 import Records
+import Synchronization
 
 /// A record of a synced kind as GRDB encodes it. Its synced fields, its row and its change come from one encoding, so
 /// no column is listed twice.
@@ -12,14 +13,18 @@ protocol SyncedRecord: EncodableRecord {
     var version: Int { get set }
     /// Stamps the time of an edit, for kinds that keep one.
     mutating func stamp(editedAt date: Date)
+    /// The record's row as stored, from its declaration (`RecordDeclaration.row`).
+    func storedRow() -> [String: DatabaseValue]
+    /// The ids the record's references name, each with its field (`RecordDeclaration.referencedIds`).
+    func referencedIds() -> [(field: FieldDeclaration, id: UUID)]
 }
 
 extension SyncedRecord {
     mutating func stamp(editedAt date: Date) {}
 
     /// The values a change of this record carries: its synced columns as they are stored.
-    func syncedFields() throws -> [String: JSONValue] {
-        recordKind.syncedFields(try databaseDictionary)
+    func syncedFields() -> [String: JSONValue] {
+        recordKind.syncedFields(storedRow())
     }
 }
 
@@ -47,6 +52,10 @@ protocol StoredRecord: SyncedRecord, DeclaredRecord {}
 
 extension StoredRecord {
     var recordKind: RecordKind { Self.kind }
+
+    func storedRow() -> [String: DatabaseValue] { Self.declaration.row(of: self, id: id, version: version) }
+
+    func referencedIds() -> [(field: FieldDeclaration, id: UUID)] { Self.declaration.referencedIds(of: self) }
 }
 
 extension DeclaredRecord {
@@ -62,16 +71,14 @@ extension DeclaredRecord {
 enum RowWriter {
     /// Inserts the row, or replaces the stored row with the same id: for sync, which makes a record equal its state.
     static func put(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
-        try write(db, kind, values) { columns in
-            "ON CONFLICT(id) DO UPDATE SET " + columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        }
+        try write(db, kind, values, replacing: true)
     }
 
     /// Inserts the row of a new record. An id already stored is refused, never replaced: ids also come from outside
     /// (a phone's page, an API body, an import), and a create must not silently overwrite another record.
     static func add(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue]) throws {
         do {
-            try write(db, kind, values) { _ in "" }
+            try write(db, kind, values, replacing: false)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             // Only the record's own id is this clash; a key a trigger writes is the server's fault, told as it is.
             guard let id = values["id"].flatMap(String.fromDatabaseValue).flatMap(UUID.init(uuidString:)),
@@ -80,16 +87,33 @@ enum RowWriter {
         }
     }
 
-    private static func write(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue],
-                              onConflict: ([String]) -> String) throws {
+    private static func write(_ db: Database, _ kind: RecordKind, _ values: [String: DatabaseValue], replacing: Bool) throws {
         var values = values
         if let search = kind.searchText(values) { values["search_text"] = search.databaseValue }
-        let columns = values.keys.sorted()
+        let insert = insertStatement(kind, values, replacing: replacing)
         // Cached: bulk writes (a pull, demo data) repeat the same columns, so the statement compiles once per shape.
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(sql: insert.sql).execute(arguments: StatementArguments(insert.columns.map { values[$0]! }))
+    }
+
+    /// The last insert made for each table and way (replacing or not). Every write of a typed record has the same
+    /// columns, and making the text (the columns sorted and listed up to three times) costs more than SQLite's insert.
+    private static let inserts = Mutex<[String: (columns: [String], sql: String)]>([:])
+
+    /// The insert of a row with these columns into `kind`'s table, and its columns in the order it binds them.
+    private static func insertStatement(_ kind: RecordKind, _ values: [String: DatabaseValue], replacing: Bool) -> (columns: [String], sql: String) {
+        let key = replacing ? kind.table : "+" + kind.table
+        if let known = inserts.withLock({ $0[key] }), known.columns.count == values.count,
+           known.columns.allSatisfy({ values[$0] != nil }) { return known }
+        let columns = values.keys.sorted()
+        let onConflict = replacing
+            ? "ON CONFLICT(id) DO UPDATE SET " + columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            : ""
+        let made = (columns: columns, sql: """
             INSERT INTO \(kind.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-            \(onConflict(columns))
-            """).execute(arguments: StatementArguments(columns.map { values[$0]! }))
+            \(onConflict)
+            """)
+        inserts.withLock { $0[key] = made }
+        return made
     }
 
     static func delete(_ db: Database, _ kind: RecordKind, id: UUID) throws {
@@ -197,7 +221,8 @@ public struct RecordTransaction {
     /// Adds a new record; an id already stored is refused (`RowWriter.add`), with nothing written or queued.
     func insert(_ record: some SyncedRecord) throws {
         let kind = record.recordKind
-        let values = try record.databaseDictionary
+        // Encoded once: the row and its change are the same values.
+        let values = record.storedRow()
         try RowWriter.add(db, kind, values)
         // Standalone, nothing is queued, so the operation's fields are not worth building.
         try changes.recordCreate(kind.entity, id: record.id, fields: changes.queuesForHub ? kind.syncedFields(values) : [:])
@@ -207,20 +232,20 @@ public struct RecordTransaction {
     /// Returns the record as it is now stored.
     @discardableResult
     func save<Record: SyncedRecord>(_ edited: Record, over stored: Record) throws -> Record {
-        let before = try stored.syncedFields()
-        let after = try edited.syncedFields()
+        let before = stored.syncedFields()
+        let after = edited.syncedFields()
         guard after != before else { return stored }
         var saved = edited
         saved.version = stored.version + 1
         saved.stamp(editedAt: Date())
-        try RowWriter.put(db, saved.recordKind, saved.databaseDictionary)
+        try RowWriter.put(db, saved.recordKind, saved.storedRow())
         try changes.recordUpdate(saved.recordKind.entity, id: saved.id, before: before, after: after, baseVersion: stored.version)
         return saved
     }
 
     func delete(_ record: some SyncedRecord) throws {
         try RowWriter.delete(db, record.recordKind, id: record.id)
-        try changes.recordDelete(record.recordKind.entity, id: record.id, baseVersion: record.version, before: try record.syncedFields())
+        try changes.recordDelete(record.recordKind.entity, id: record.id, baseVersion: record.version, before: record.syncedFields())
     }
 
     /// The stored record with this id (`StoredRecord.find`).
@@ -245,7 +270,13 @@ public struct RecordTransaction {
 extension Database {
     /// Whether `table` has a row with this id.
     func recordExists(_ id: UUID, in table: String) throws -> Bool {
-        // Cached: an import checks a reference per row, and compiling the statement each time would cost more than the check.
-        try Bool.fetchOne(cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)"), arguments: [id.databaseText]) ?? false
+        // Cached: every write checks each reference, and compiling the statement each time would cost more than the
+        // check. Its text is made once per table, as building it costs as much as the lookup it keys.
+        let sql = Self.existenceQueries[table] ?? Self.existenceQuery(table)
+        return try Bool.fetchOne(cachedStatement(sql: sql), arguments: [id.databaseText]) ?? false
     }
+
+    private static let existenceQueries = Dictionary(RecordKind.all.map { ($0.table, existenceQuery($0.table)) }) { first, _ in first }
+
+    private static func existenceQuery(_ table: String) -> String { "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)" }
 }

@@ -5,7 +5,7 @@ import Records
 
 extension ParticipantMergeRow {
     init(removed: Participant, survivor: UUID, at date: Date = Date()) throws {
-        let values = try removed.syncedFields()
+        let values = removed.syncedFields()
         self.init(id: removed.id, survivorId: survivor, removedValues: String(decoding: try JSONEncoder.sortedKeys.encode(values), as: UTF8.self),
                   mergedAt: date, version: 1)
     }

@@ -16,6 +16,10 @@ extension PeriodRow: SyncedRecord, FetchableRecord {
         owner.declaration.encode(self, id: id, version: version, to: &container)
     }
 
+    func storedRow() -> [String: DatabaseValue] { owner.declaration.row(of: self, id: id, version: version) }
+
+    func referencedIds() -> [(field: FieldDeclaration, id: UUID)] { owner.declaration.referencedIds(of: self) }
+
     /// One period by id, as stored now.
     static func fetchOne(_ db: Database, key id: String, kind owner: Owner) throws -> PeriodRow? {
         try PeriodRow.fetchOne(db, sql: "SELECT * FROM \(owner.kind.table) WHERE id = ?", arguments: [id])
@@ -23,16 +27,17 @@ extension PeriodRow: SyncedRecord, FetchableRecord {
 
     /// Every period of the owner, earliest first.
     static func all(_ db: Database, _ owner: Owner, of ownerId: UUID) throws -> [PeriodRow] {
-        try PeriodRow.fetchAll(db, sql: """
+        // Cached, as is `open`: every write of a participant's home reads their periods.
+        try PeriodRow.fetchAll(db.cachedStatement(sql: """
             SELECT * FROM \(owner.kind.table) WHERE \(owner.column) = ? ORDER BY \(owner.declaration.column(\.effectiveFrom)), id
-            """, arguments: [ownerId.databaseText])
+            """), arguments: [ownerId.databaseText])
     }
 
     /// The owner's periods still open.
     static func open(_ db: Database, _ owner: Owner, of ownerId: UUID) throws -> [PeriodRow] {
-        try PeriodRow.fetchAll(db, sql: """
+        try PeriodRow.fetchAll(db.cachedStatement(sql: """
             SELECT * FROM \(owner.kind.table) WHERE \(owner.column) = ? AND \(owner.declaration.column(\.effectiveTo)) IS NULL
-            """, arguments: [ownerId.databaseText])
+            """), arguments: [ownerId.databaseText])
     }
 }
 

@@ -59,4 +59,8 @@ extension Category: EncodableRecord, SyncedRecord {
     }
 
     mutating func stamp(editedAt date: Date) { updatedAt = date }
+
+    func storedRow() -> [String: DatabaseValue] { Self.declaration(kind).row(of: self, id: id, version: version) }
+
+    func referencedIds() -> [(field: FieldDeclaration, id: UUID)] { Self.declaration(kind).referencedIds(of: self) }
 }

@@ -157,7 +157,7 @@ enum NotificationRules {
                 guard let user = try UserRow.fetchOne(db, key: recipient.databaseText)?.user,
                       draft.kind.isReceived(by: user, preferences: try NotificationPreferences.fetchOne(db, key: recipient.databaseText))
                 else { continue }
-                made.append(FieldbookNotification(userId: recipient, kind: draft.kind, text: draft.text, subject: draft.subject, createdAt: moment))
+                made.append(draft.notification(for: recipient, at: moment))
             }
         }
         return made

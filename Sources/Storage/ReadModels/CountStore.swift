@@ -14,7 +14,7 @@ extension AppDatabase {
     /// The kinds the home page counts, in the order it shows them.
     static let countedKinds: [RecordKind] = [
         Activity.kind, Participant.kind, Venue.kind, GeographicArea.kind, Category.kind(.activityType), Category.kind(.participantRole),
-        VisitList.kind,
+        VisitList.kind, Note.kind,
     ]
 
     public func recordCounts() throws -> [RecordCount] {

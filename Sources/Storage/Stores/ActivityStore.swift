@@ -166,11 +166,6 @@ extension AppDatabase {
 extension Activity: WritableRecord {
     public static func validated(_ input: ActivityInput, as kind: RecordKind) throws -> ActivityInput.Valid { try input.validated() }
 
-    init(_ valid: ActivityInput.Valid, id: UUID, at now: Date) {
-        self.init(id: id, name: valid.name, description: valid.description, typeId: valid.typeId, startDate: valid.startDate,
-                  endDate: valid.endDate, status: valid.status, version: 1, createdAt: now, updatedAt: now)
-    }
-
     func checkWrite(over stored: Activity?, _ valid: ActivityInput.Valid, in transaction: RecordTransaction) throws {
         try valid.venueIds.forEach { try transaction.ensureExists($0, in: Venue.kind.table, field: "venue_ids", Venue.missing) }
     }

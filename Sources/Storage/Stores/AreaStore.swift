@@ -151,10 +151,6 @@ extension AreaReferences {
 extension GeographicArea: WritableRecord {
     public static func validated(_ input: AreaInput, as kind: RecordKind) throws -> AreaInput.Valid { try input.validated() }
 
-    init(_ valid: AreaInput.Valid, id: UUID, at now: Date) {
-        self.init(id: id, name: valid.name, areaType: valid.areaType, parentId: valid.parentId, version: 1, createdAt: now, updatedAt: now)
-    }
-
     func checkWrite(over stored: GeographicArea?, _ valid: AreaInput.Valid, in transaction: RecordTransaction) throws {
         guard let stored, let parentId, try AppDatabase.descendantIds(transaction.db, of: id).contains(parentId) else { return }
         throw ValidationError.clash("parent_id", parentId == id

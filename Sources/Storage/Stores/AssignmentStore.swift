@@ -102,7 +102,10 @@ extension Assignment {
     }
 }
 
-extension AssignmentRow: RemovableRecord {}
+extension AssignmentRow: RemovableRecord {
+    /// The column naming the activity, which `assign` finds before it writes.
+    static let activityColumn = declaration.column(\.activityId)
+}
 
 /// The assignment writer's steps: each (participant, role) pair once per activity.
 extension RecordTransaction {
@@ -136,6 +139,7 @@ extension RecordTransaction {
             let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId.databaseText]) ?? ""
             throw ValidationError.clash("role_id", "\(participant) is already assigned to this activity as \(role); choose another role or participant")
         }
-        return try create(AssignmentRow(activityId: activityId, participantId: participantId, roleId: roleId, assignedAt: date))
+        return try create(AssignmentRow(activityId: activityId, participantId: participantId, roleId: roleId, assignedAt: date),
+                          found: [AssignmentRow.activityColumn])
     }
 }

@@ -77,7 +77,8 @@ extension Category: WritableRecord {
     var declaration: RecordDeclaration<Category> { Self.declaration(kind) }
 
     init(_ valid: Valid, id: UUID, at now: Date) {
-        self.init(id: id, kind: valid.kind, name: valid.input.name, isPredefined: false, version: 1, createdAt: now, updatedAt: now)
+        self = .blank(id: id, kind: valid.kind, version: 1)
+        (name, createdAt, updatedAt) = (valid.input.name, now, now)
     }
 
     static func stored(_ db: Database, id: UUID, for valid: Valid) throws -> Category {

@@ -151,11 +151,6 @@ extension AppDatabase {
 extension Participant: WritableRecord {
     public static func validated(_ input: ParticipantInput, as kind: RecordKind) throws -> ParticipantInput.Valid { try input.validated() }
 
-    init(_ valid: ParticipantInput.Valid, id: UUID, at now: Date) {
-        self.init(id: id, name: valid.name, email: valid.email, phone: valid.phone, notes: valid.notes, homeVenueId: valid.homeVenueId,
-                  version: 1, createdAt: now, updatedAt: now)
-    }
-
     func didWrite(over stored: Participant?, _ valid: ParticipantInput.Valid, in transaction: RecordTransaction) throws {
         if stored?.homeVenueId != homeVenueId { try transaction.moveHome(of: id, to: homeVenueId, from: valid.movedOn) }
     }

@@ -177,11 +177,6 @@ extension String {
 extension Venue: WritableRecord {
     public static func validated(_ input: VenueInput, as kind: RecordKind) throws -> VenueInput.Valid { try input.validated() }
 
-    init(_ valid: VenueInput.Valid, id: UUID, at now: Date) {
-        self.init(id: id, name: valid.name, address: valid.address, areaId: valid.areaId, latitude: valid.latitude,
-                  longitude: valid.longitude, venueType: valid.venueType, version: 1, createdAt: now, updatedAt: now)
-    }
-
     func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
         let references = VenueReferenceCounts(blockers)
         return references.total > 0 ? .stillReferenced(message: references.refusal(name: name), references: []) : nil

@@ -41,11 +41,6 @@ extension RecordTransaction {
 extension VisitList: WritableRecord {
     public static func validated(_ input: VisitListInput, as kind: RecordKind) throws -> VisitListInput.Valid { try input.validated() }
 
-    init(_ valid: VisitListInput.Valid, id: UUID, at now: Date) {
-        self.init(id: id, name: valid.name, visitDate: valid.visitDate, purpose: valid.purpose, script: valid.script,
-                  assigneeId: valid.assigneeId, status: valid.status, version: 1, createdAt: now, updatedAt: now)
-    }
-
     func checkWrite(over stored: VisitList?, _ valid: VisitListInput.Valid, in transaction: RecordTransaction) throws {
         try transaction.ensureOrganizer(assigneeId)
     }

@@ -10,12 +10,17 @@ public struct HubLink: Sendable, Equatable, CustomStringConvertible {
     public var email: String
     public var refreshToken: String
     public var linkedAt: Date
+    /// The hub's own certificate authority (PEM) as fetched when linking, after its fingerprint was shown: the only
+    /// one its certificate is checked against. Nil: the hub is reached over http://, or with a certificate the
+    /// system trusts.
+    public var authority: String?
 
-    public init(upstream: URL, email: String, refreshToken: String, linkedAt: Date) {
+    public init(upstream: URL, email: String, refreshToken: String, linkedAt: Date, authority: String? = nil) {
         self.upstream = upstream
         self.email = email
         self.refreshToken = refreshToken
         self.linkedAt = linkedAt
+        self.authority = authority
     }
 
     public var description: String { "HubLink(\(upstream.absoluteString), \(email))" }
@@ -48,7 +53,8 @@ extension AppDatabase {
         let values = try settings(prefix: "sync.")
         guard let text = values["sync.upstream"], let url = URL(string: text) else { return nil }
         return HubLink(upstream: url, email: values["sync.email"] ?? "", refreshToken: values["sync.refresh_token"] ?? "",
-                       linkedAt: values["sync.linked_at"].flatMap { Date.fromDatabaseValue($0.databaseValue) } ?? Date())
+                       linkedAt: values["sync.linked_at"].flatMap { Date.fromDatabaseValue($0.databaseValue) } ?? Date(),
+                       authority: values[Self.authorityKey])
     }
 
     /// Links this node to a hub. Records made here before linking are queued for the first push, so nothing made
@@ -58,7 +64,8 @@ extension AppDatabase {
             let wasLinked = try Self.isLinked(db)
             try Self.putSettings(db, ["sync.upstream": link.upstream.absoluteString, "sync.email": link.email,
                                       "sync.refresh_token": link.refreshToken, "sync.linked_at": link.linkedAt.storedText])
-            try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [Self.credentialRefusedKey])
+            try db.execute(sql: "DELETE FROM settings WHERE key IN (?, ?)", arguments: [Self.credentialRefusedKey, Self.authorityKey])
+            if let authority = link.authority { try Self.putSettings(db, [Self.authorityKey: authority]) }
             if !wasLinked {
                 // A node that already holds participants checks those the hub brings from its first pull on.
                 if try RowCounts.count(db, table: Participant.databaseTableName) > 0 { try Self.putSettings(db, [Self.copiedHubKey: "1"]) }
@@ -86,6 +93,7 @@ extension AppDatabase {
     /// Set when the hub refuses this node's sign-in (revoked, or its account disabled), until an administrator signs
     /// the node in again: kept in the database, so every page says so, after a restart too.
     static let credentialRefusedKey = "sync.credential_refused"
+    static let authorityKey = "sync.authority"
 
     /// Notes that the hub refused `refreshToken`, unless a new sign-in replaced it meanwhile (a refresh under way on
     /// another thread while an administrator signed the node in again).
@@ -104,8 +112,8 @@ extension AppDatabase {
     /// Forgets the hub: the node becomes standalone again; queued operations stay for a later link.
     public func unlinkHub() throws {
         try writeLocal { db in
-            try db.execute(sql: "DELETE FROM settings WHERE key IN ('sync.upstream','sync.email','sync.refresh_token','sync.linked_at', ?)",
-                           arguments: [Self.credentialRefusedKey])
+            try db.execute(sql: "DELETE FROM settings WHERE key IN ('sync.upstream','sync.email','sync.refresh_token','sync.linked_at', ?, ?)",
+                           arguments: [Self.credentialRefusedKey, Self.authorityKey])
             // A first sync ended part way leaves no indexes missing behind it.
             try DeferredIndexes.restore(db)
         }

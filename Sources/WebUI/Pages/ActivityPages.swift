@@ -60,6 +60,7 @@ enum ActivityPages: FormRecordPages {
             "has_assignments": !assignments.isEmpty,
             "can_complete": activity.status != .completed && activity.startDate < .today(),
         ]
+        view.merge(try ReferringRecordsView.view(context.database, about: Activity.kind, id: activity.id))
         view.merge(try HistoryView.view(context.database, Activity.kind, id: activity.id, updatedAt: activity.updatedAt))
         view.merge(try PhotoGallery.view(context.database, .activity(activity.id)))
         view["archive"] = ExportPages.archiveLinks(Paths.activityExport(activity.id))

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Imaging
 import Surface
+import Sync
 
 /// /settings/devices, for administrators, printable to hang on the wall: the address as a QR code and as text, the
 /// certificate authority to download with its fingerprint, and how each system trusts it. The downloads are open to

@@ -88,6 +88,7 @@ enum ParticipantPages: FormRecordPages {
             let venue = try context.database.venue(id: id)
             view["home"] = ["name": venue.name, "address": venue.address, "path": Paths.venues.record(id)]
         }
+        view.merge(try ReferringRecordsView.view(context.database, about: Participant.kind, id: participant.id))
         view.merge(try HistoryView.view(context.database, Participant.kind, id: participant.id, updatedAt: participant.updatedAt))
         view.merge(try PhotoGallery.view(context.database, .participant(participant.id)))
         return context.page("participants/detail", title: participant.name, section: .participants, view: view)

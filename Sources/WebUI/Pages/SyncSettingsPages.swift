@@ -27,9 +27,10 @@ enum SyncSettingsPages {
         if request.field("password").isEmpty { errors.add("password", "Enter that account's password on the hub") }
         if errors.isEmpty, let url {
             do {
-                try HubLinker.link(context.database, upstream: url, email: form.email, password: request.field("password"))
+                let authority = try HubLinker.link(context.database, upstream: url, email: form.email, password: request.field("password"))
                 context.web.syncEngine?.linkChanged()
-                return context.redirect(to: Paths.sync(), flash: "Linked to \(url.absoluteString). The first sync brings a full copy of the hub's records.")
+                let linked = "Linked to \(url.absoluteString). The first sync brings a full copy of the hub's records."
+                return context.redirect(to: Paths.sync(), flash: authority.map { linked + " " + HubLinker.trustNotice($0) } ?? linked)
             } catch let failure as HubLinker.Failure {
                 errors.add(failure.cause == .account ? "password" : "upstream", failure.description)
             }

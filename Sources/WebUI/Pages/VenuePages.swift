@@ -39,6 +39,7 @@ enum VenuePages: FormRecordPages {
             "activities_here": Paths.activities.list.filtered(by: .venueId, venue.id.lowercasedString),
             "has_participants": homesSeen && occupancy.participantTotal > 0, "participant_total": occupancy.participantTotal,
         ]
+        view.merge(try ReferringRecordsView.view(context.database, about: Venue.kind, id: venue.id))
         view.merge(try HistoryView.view(context.database, Venue.kind, id: venue.id, updatedAt: venue.updatedAt))
         view.merge(try PhotoGallery.view(context.database, .venue(venue.id)))
         return context.page("venues/detail", title: venue.name, section: .venues, view: view)

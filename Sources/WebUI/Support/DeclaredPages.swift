@@ -11,7 +11,7 @@ import Surface
 /// `fields` on the record's page, a field the viewer may not see (its privacy class) marked `hidden` without its value.
 enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
     /// `/notes` for the kind whose table is `notes`.
-    static var routes: RecordRoutes { RecordRoutes(Paths.home / Record.kind.table.replacingOccurrences(of: "_", with: "-")) }
+    static var routes: RecordRoutes { RecordRoutes(Record.kind.path(under: Paths.home)) }
     /// A stale edit's message sits at the first field the form shows.
     static var forms: RecordForm<Record> {
         RecordForm(routes: routes, noun: kind.label.one.capitalizedFirst, staleField: kind.fields.first { $0.rule != nil }?.column ?? "name")
@@ -43,7 +43,8 @@ enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
 
     static func detail(_ context: inout PageContext) throws -> Response {
         let record = try stored(context)
-        let view = addresses.merging(["record": try recordView(record, hidden: try hiddenColumns(context), context.database, listedOnly: false)])
+        var view = addresses.merging(["record": try recordView(record, hidden: try hiddenColumns(context), context.database, listedOnly: false)])
+        view.merge(try HistoryView.view(context.database, kind, id: record.id, updatedAt: updatedAt(of: record)))
         return context.page("\(kind.table)/detail", title: record.name, section: nil, view: view)
     }
 
@@ -96,6 +97,12 @@ enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
     private static func inputType(_ field: FieldDeclaration) -> String {
         if case .date = field.rule { return "date" }
         return "text"
+    }
+
+    /// When the record last changed, for its history's "by" (`distantPast` for a kind that keeps no edit time).
+    private static func updatedAt(of record: Record) -> Date {
+        let field = Record.declaration.fields.first { $0.column == "updated_at" }
+        return field.flatMap { StoredInstant.date($0.value(of: record)) } ?? .distantPast
     }
 
     private static func hiddenColumns(_ context: PageContext) throws -> Set<String> {

@@ -8,10 +8,9 @@ public struct ServingAddress: Sendable, Equatable {
     public var port: UInt16
     public var isTLS: Bool
 
-    public init(host: String, port: UInt16, isTLS: Bool) {
-        self.host = host
-        self.port = port
-        self.isTLS = isTLS
+    /// The address serve listens on, once it has its port.
+    public static func listening(on host: String, port: UInt16, isTLS: Bool) -> ServingAddress {
+        ServingAddress(host: host, port: port, isTLS: isTLS)
     }
 
     var scheme: String { isTLS ? "https" : "http" }

@@ -13,6 +13,10 @@ public struct RestoreOutcome: Sendable, Equatable {
     /// Where the database that was there before went; nil when there was none.
     public let keptAside: String?
     public let photosRestored: Int
+    /// Whether the backup's certificate authority (key and certificate) is now the data folder's.
+    public var authorityRestored = false
+    /// Where the data folder's own certificate folder went when the backup's authority replaced it.
+    public var authorityKeptAside: String?
 }
 
 /// Puts a backup back into a data folder nobody serves: a backup's ZIP, or a database file `fieldbook backup FILE`
@@ -40,9 +44,10 @@ public enum BackupRestore {
             try photos.write(bytes)
             restored += 1
         }
-        try source.restoreDataFolderMembers(into: dataFolder)
+        let authority = try source.restoreAuthority(into: dataFolder, at: time)
         let aside = try target.replace(with: staged, at: time)
-        return RestoreOutcome(keptAside: aside, photosRestored: restored)
+        return RestoreOutcome(keptAside: aside, photosRestored: restored, authorityRestored: authority.restored,
+                              authorityKeptAside: authority.keptAside)
     }
 
     /// Refuses a file that is not there or cannot be read, before anything else is done.
@@ -121,19 +126,36 @@ private enum BackupSource {
         }
     }
 
-    /// Puts the backup's certificate authority files into a data folder that has none, for its owner alone. One already
-    /// there is kept: the devices here trust it.
-    func restoreDataFolderMembers(into dataFolder: String) throws {
-        guard case .archive(let reader) = self else { return }
-        for member in BackupArchive.dataFolderMembers where reader.member(named: member) != nil {
-            let target = (dataFolder as NSString).appendingPathComponent(member)
-            if FileManager.default.fileExists(atPath: target) { continue }
-            let folder = (target as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let output = try BackupOutput.creating(target)
-            try reader.read(member) { try output.write($0) }
+    /// Puts the backup's certificate authority back, key and certificate as one pair, for its owner alone: the devices
+    /// trusted the backed-up machine's authority, and a key beside another authority's certificate would stop the
+    /// server. A different authority already there (a replacement machine's service made one at install) is moved
+    /// aside whole, with the server certificate it signed, which the next start makes anew from the restored one. A
+    /// backup without the key (downloaded from the backups page) leaves the folder's authority as it is.
+    func restoreAuthority(into dataFolder: String, at time: Date) throws -> (restored: Bool, keptAside: String?) {
+        guard case .archive(let reader) = self,
+              BackupArchive.dataFolderMembers.allSatisfy({ reader.member(named: $0) != nil }) else { return (false, nil) }
+        var members: [String: [UInt8]] = [:]
+        for member in BackupArchive.dataFolderMembers {
+            var bytes: [UInt8] = []
+            try reader.read(member) { bytes += $0 }
+            members[member] = bytes
+        }
+        let path = { (member: String) in (dataFolder as NSString).appendingPathComponent(member) }
+        if members.allSatisfy({ FileManager.default.contents(atPath: path($0.key)).map(Array.init) == $0.value }) { return (true, nil) }
+        let folder = (path(BackupArchive.dataFolderMembers[0]) as NSString).deletingLastPathComponent
+        var aside: String?
+        if FileManager.default.fileExists(atPath: folder) {
+            let name = folder + ".before-restore-" + BackupFolder.stamp(time) + "-" + UUID().uuidString.prefix(8).lowercased()
+            guard rename(folder, name) == 0 else { throw BackupFailure.cannotWrite(String(cString: strerror(errno))) }
+            aside = name
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for (member, bytes) in members {
+            let output = try BackupOutput.creating(path(member))
+            try output.write(bytes)
             try output.finish()
         }
+        return (true, aside)
     }
 
     /// A photo file's bytes, nil when the backup lacks it (deleted while the backup was taken).

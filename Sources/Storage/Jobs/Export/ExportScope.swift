@@ -14,14 +14,34 @@ public enum ExportScope: Sendable, Equatable {
     case activity(UUID)
 
     /// The rows of `kind` in the scope, as a list query over its table (aliased `t`); nil leaves the kind out.
-    /// Kinds the scope says nothing about (activity types, roles) are exported whole: the records refer to them.
+    /// A kind the scope says nothing about holds the rows referring to a record in the scope (`referringRows`).
     func rows(of kind: RecordKind) -> ListQuery? {
         var list = ListQuery("\(kind.table) t")
+        let named: Bool?
         switch self {
         case .everything: return list
-        case .area(let id): return Self.inArea(&list, kind, id.databaseText) ? list : nil
-        case .activity(let id): return Self.ofActivity(&list, kind, id.databaseText) ? list : nil
+        case .area(let id): named = Self.inArea(&list, kind, id.databaseText)
+        case .activity(let id): named = Self.ofActivity(&list, kind, id.databaseText)
         }
+        guard let named else { return referringRows(list, kind) }
+        return named ? list : nil
+    }
+
+    /// The rows of a kind the scope does not name that refer, by any declared reference, to a record of a kind the scope
+    /// narrows (a note about a participant of the area); all its rows when it refers to no such kind (activity types
+    /// and roles, which the records refer to), so a kind added later cannot leak the whole community into a scope.
+    private func referringRows(_ list: ListQuery, _ kind: RecordKind) -> ListQuery {
+        var list = list
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        for reference in kind.references where reference.entity != kind.entity {
+            guard let named = RecordKind.all.first(where: { $0.entity == reference.entity }), let rows = rows(of: named),
+                  !rows.whereClause.isEmpty else { continue }
+            conditions.append("t.\(reference.column) IN (SELECT t.id FROM \(named.table) t \(rows.whereClause))")
+            arguments += rows.arguments
+        }
+        if !conditions.isEmpty { list.add("(" + conditions.joined(separator: " OR ") + ")", arguments: arguments) }
+        return list
     }
 
     /// The file name's part saying what the archive holds: "fieldbook-" and the title in ASCII letters, digits and
@@ -40,7 +60,8 @@ public enum ExportScope: Sendable, Equatable {
     private static let activitiesInArea = "SELECT activity_id FROM activity_venue_history WHERE venue_id IN (\(venuesInArea))"
     private static let stopsInArea = "SELECT id FROM visit_stops WHERE venue_id IN (\(venuesInArea))"
 
-    private static func inArea(_ list: inout ListQuery, _ kind: RecordKind, _ area: String) -> Bool {
+    /// Whether the area's archive holds `kind`, narrowing `list` to the rows it holds; nil for a kind it does not name.
+    private static func inArea(_ list: inout ListQuery, _ kind: RecordKind, _ area: String) -> Bool? {
         switch kind.table {
         case GeographicArea.databaseTableName: list.add("t.id IN (\(areaTree))", area)
         case Venue.databaseTableName: list.add("t.geographic_area_id IN (\(areaTree))", area)
@@ -67,12 +88,13 @@ public enum ExportScope: Sendable, Equatable {
                  OR t.participant_id IN (SELECT participant_id FROM visit_stops WHERE venue_id IN (\(venuesInArea)))
                  OR t.contact_log_id IN (SELECT id FROM contact_logs WHERE visit_stop_id IN (\(stopsInArea))))
                 """, area, area, area, area, area, area)
-        default: break
+        default: return nil
         }
         return true
     }
 
-    private static func ofActivity(_ list: inout ListQuery, _ kind: RecordKind, _ activity: String) -> Bool {
+    /// Whether the activity's archive holds `kind`, narrowing `list` to the rows it holds; nil for a kind it does not name.
+    private static func ofActivity(_ list: inout ListQuery, _ kind: RecordKind, _ activity: String) -> Bool? {
         switch kind.table {
         case Activity.databaseTableName: list.add("t.id = ?", activity)
         case PeriodRow.activityVenueKind.table, AssignmentRow.databaseTableName: list.add("t.activity_id = ?", activity)
@@ -86,7 +108,7 @@ public enum ExportScope: Sendable, Equatable {
         case GeographicArea.databaseTableName, PeriodRow.addressKind.table, VisitList.databaseTableName, VisitStop.databaseTableName,
              ContactLog.databaseTableName:
             return false
-        default: break
+        default: return nil
         }
         return true
     }

@@ -2,18 +2,19 @@ import Crypto
 import Foundation
 
 /// Fieldbook's own certificate authority as devices get it: the certificate serve made (`DATA/tls/authority.pem`), in
-/// the forms each system installs, and the fingerprint a person compares before trusting it.
-struct AuthorityCertificate: Sendable {
-    let pem: String
-    let der: Data
+/// the forms each system installs, and the fingerprint a person compares before trusting it; a node keeps its hub's to
+/// check the hub's certificate.
+public struct AuthorityCertificate: Sendable {
+    public let pem: String
+    public let der: Data
 
     /// The first certificate of the PEM file at `path`; nil when there is none (no file: Fieldbook made no authority).
-    static func read(from path: String) -> AuthorityCertificate? {
+    public static func read(from path: String) -> AuthorityCertificate? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         return AuthorityCertificate(pem: text)
     }
 
-    init?(pem text: String) {
+    public init?(pem text: String) {
         let begin = "-----BEGIN CERTIFICATE-----", end = "-----END CERTIFICATE-----"
         guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex),
               let der = Data(base64Encoded: String(text[start.upperBound..<stop.lowerBound]), options: .ignoreUnknownCharacters),
@@ -23,14 +24,14 @@ struct AuthorityCertificate: Sendable {
     }
 
     /// SHA-256 of the certificate, in pairs of upper-case hex digits as the systems' certificate viewers show it.
-    var fingerprint: String {
+    public var fingerprint: String {
         SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: " ")
     }
 
     /// An Apple configuration profile with the certificate as its one root-certificate payload: what iPadOS and iOS
     /// install from Safari (Settings then offers it under "Profile Downloaded"). Its identifiers come from the
     /// certificate, so downloading it again installs the same profile, not a second one.
-    func configurationProfile(serverName: String) throws -> Data {
+    public func configurationProfile(serverName: String) throws -> Data {
         let digest = Array(SHA256.hash(data: der))
         let certificateUUID = Self.uuid(digest[0..<16]), profileUUID = Self.uuid(digest[16..<32])
         let certificate: [String: Any] = [
