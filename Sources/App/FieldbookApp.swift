@@ -138,7 +138,7 @@ public final class FieldbookApp: Sendable {
         duplicateScout.start()
         exports.start()
         backups.start()
-        try database.prepareAnalytics()
+        try database.prepareAnalytics(logger: logger)
         let address = server.configuration.baseURL(port: port)
         if try database.offersSetup() {
             announce("One-time setup code: \(setupCode.generate())")

@@ -48,6 +48,8 @@ struct APIOperation: Sendable {
     var namesRecordInQuery = false
     /// 503: too much of the same work is running (downloads being written); try again shortly.
     var mayBeBusy = false
+    /// 503 with Retry-After: the figures asked for are still being counted (analytics after start or a large import).
+    var mayBePreparing = false
 
     static let paging: [Field] = [
         Field.of(ListParameter.page.name, .integer, "1-based page number").ranged(1...Double(1_000_000)),

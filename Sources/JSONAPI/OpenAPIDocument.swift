@@ -110,6 +110,11 @@ enum OpenAPIDocument {
         case .file(let type, let description): responses["200"] = file(type, description)
         }
         if op.mayBeBusy { responses["503"] = json("Too much of this work is running; try again shortly", ref("Error")) }
+        if op.mayBePreparing {
+            var preparing = json("The figures are still being counted; ask again after Retry-After seconds", ref("Error"))
+            preparing["headers"] = ["Retry-After": ["required": true, "schema": ["type": "integer"]]]
+            responses["503"] = preparing
+        }
         if op.mayBeUnavailable, case .json(let schema) = op.success { responses["503"] = json("The database does not answer", ref(schema)) }
         for (status, text) in errorStatuses(route) {
             var response = json(text, ref("Error"))

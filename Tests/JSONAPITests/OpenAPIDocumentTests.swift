@@ -45,3 +45,16 @@ import Testing
         #expect(Set(responses.keys) == ["201", "400", "401", "403", "409", "422", "507"])
     }
 }
+
+extension OpenAPIDocumentTests {
+    /// The analytics answer 503 with Retry-After while a large community's figures are first counted; clients and
+    /// schemathesis must find that answer in the document.
+    @Test func analyticsDocumentTheirPreparingAnswer() throws {
+        let paths = try #require(try document()["paths"] as? [String: [String: [String: Any]]])
+        for path in ["/api/v1/analytics/engagement", "/api/v1/analytics/growth"] {
+            let responses = try #require(paths[path]?["get"]?["responses"] as? [String: [String: Any]], "\(path)")
+            let preparing = try #require(responses["503"], "\(path)")
+            #expect((preparing["headers"] as? [String: Any])?["Retry-After"] != nil, "\(path)")
+        }
+    }
+}

@@ -11,7 +11,7 @@ public struct PageRenderer: Sendable {
         "_textarea", "_history", "_search_picker", "_default_submit", "_downloads", "_archive_download", "export", "participants/list", "participants/detail", "participants/form", "participants/delete", "participants/duplicates", "participants/merge", "imports/list", "imports/show", "imports/compare",
         "activities/list", "activities/detail", "activities/form", "activities/delete", "assignments/new", "assignments/delete", "assignments/remove",
         "sync/status", "sync/conflicts", "sync/discard", "settings/sync", "settings/unlink", "settings/linked_nodes",
-        "analytics/engagement", "analytics/growth", "analytics/_filters", "analytics/_figure",
+        "analytics/engagement", "analytics/growth", "analytics/_filters", "analytics/_figure", "analytics/_preparing",
         "_photos", "_gallery", "photos/new", "photos/show", "photos/edit", "photos/delete", "export_job", "secure_address",
     ]
 
