@@ -64,15 +64,15 @@ let package = Package(
         // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift), opened by the first one (CCurl.h).
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         .target(name: "Sync", dependencies: [
-            "CCurl", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log"),
-            // The fingerprint of a hub's own certificate authority.
+            "CCurl", "Domain", "Records", "Storage", "LANCertificates", .product(name: "Logging", package: "swift-log"),
+            // The Apple profile's identifiers, from the authority's digest.
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.
         .target(name: "Surface", dependencies: ["Archives", "HTTPServer", "Domain", "Records", "Storage"]),
         .target(name: "WebUI", dependencies: [
-            "Archives", "HTTPServer", "Domain", "Records", "Credentials", "Storage", "Imaging", "Sync", "Surface",
+            "Archives", "HTTPServer", "Domain", "Records", "Credentials", "Storage", "Imaging", "Sync", "Surface", "LANCertificates",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "JSONAPI", dependencies: [
@@ -106,7 +106,7 @@ let package = Package(
             "HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "WebUITests", dependencies: [
-            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI", "TestSupport", "Imaging", "Hub",
+            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI", "TestSupport", "Imaging", "Hub", "LANCertificates",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "TestSupport"]),

@@ -87,7 +87,8 @@ public final class FieldbookApp: Sendable {
         exports = ExportRunner(database: database, logger: logger)
         backups = BackupService(database: database, folder: configuration.backupFolder, interval: configuration.backupInterval, logger: logger)
         let signInThrottle = SignInThrottle()
-        devices = DeviceJoining(dataDirectory: configuration.dataDirectory)
+        let devices = DeviceJoining(ownAuthority: configuration.servesOwnTLS ? TLSFolder.inDataFolder(configuration.dataDirectory) : nil)
+        self.devices = devices
         lanAnnouncer = LANAnnouncer(devices: devices, logger: logger)
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
@@ -101,7 +102,7 @@ public final class FieldbookApp: Sendable {
         let secure = HTTPServer(configuration: serverConfiguration, responder: responder, logger: logger)
         server = secure
         certificates = keeper
-        plainServer = keeper.map { $0.plainServer(beside: secure, renderer: renderer, staticFiles: staticFiles, logger: logger) }
+        plainServer = keeper.map { $0.plainServer(beside: secure, devices: devices, renderer: renderer, staticFiles: staticFiles, logger: logger) }
     }
 
     /// The server's settings, uploads spooled inside the data folder (not /tmp, which may be memory), in a folder emptied
@@ -147,7 +148,7 @@ public final class FieldbookApp: Sendable {
             announce("This Fieldbook is bringing its accounts from its hub: sign in with an account of the hub once they have arrived.")
         }
         if let certificates, let plainGuide {
-            let secure = certificates.secureAddress(port: port)
+            let secure = certificates.secureAddress(port: port, devices: devices)
             let guide = switch plainGuide {
             case .success(let plainPort): "plain HTTP on port \(plainPort) tells them how."
             case .failure(let error): "plain HTTP could not start (\(error)), so no page tells them how."

@@ -54,7 +54,12 @@ public struct CertificateAuthority: Sendable {
     public var fingerprint: String {
         var serializer = DER.Serializer()
         try? serializer.serialize(certificate)
-        return SHA256.hash(data: serializer.serializedBytes).map { String(format: "%02X", $0) }.joined(separator: ":")
+        return Self.fingerprint(ofDER: serializer.serializedBytes)
+    }
+
+    /// The fingerprint of a certificate's DER bytes, in the one format every page and log line shows.
+    public static func fingerprint(ofDER der: some DataProtocol) -> String {
+        SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
     /// The names of `names` this authority may sign for: a name outside its constraints (a public address, a host name

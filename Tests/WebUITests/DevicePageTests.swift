@@ -51,10 +51,15 @@ import Testing
             #expect(html.contains("id=\"device-address\">\(address)</p>"), "the address as text, the code's name")
             #expect(html.contains("class=\"qr-code\"") && html.contains("aria-labelledby=\"device-address\""))
         }
-        // openssl's own fingerprint of the same certificate, in the page's grouping.
+        // openssl's own fingerprint of the same certificate, as the plain-HTTP guide and serve's log show it too.
         let expected = try openssl(["x509", "-in", authorityPath, "-noout", "-fingerprint", "-sha256"])
-            .split(separator: "=").last!.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: ":", with: " ")
+            .split(separator: "=").last!.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(html.contains("<code>\(expected)</code>"))
+        // The steps name the authority as the device lists it, and say how to get past the warning before it is trusted.
+        let serverName = DevicePages.serverName(names)
+        #expect(html.contains("turn on “\(serverName)”") && html.contains("Open “\(serverName)” in Keychain Access"))
+        #expect(!html.contains("Fieldbook certificate authority”"))
+        #expect(html.contains("continue past the warning this once"))
         for platform in ["iPad and iPhone", "Android (Chrome)", "ChromeOS", "Windows", "macOS", "Firefox"] {
             #expect(html.contains("<h3>\(platform)</h3>\n<ol>"), "steps for \(platform)")
         }
@@ -99,6 +104,23 @@ import Testing
         #expect(html.contains("Avahi is not running"), "nothing announced it, so the address is typed")
         #expect(!html.contains("fieldbook-authority.pem"))
         #expect(given.get("/settings/devices/fieldbook-authority.pem").status == .notFound)
+    }
+
+    /// An authority an earlier run made stays in the data folder; served with another certificate or none, the page
+    /// offers it to no device.
+    @Test func anAuthorityServeDoesNotServeWithIsNotOffered() async throws {
+        try makeAuthority()
+        let other = try await WebHarness(ownAuthority: false)
+        let otherPath = other.directory.appendingPathComponent("tls/authority.pem").path
+        try FileManager.default.createDirectory(atPath: (otherPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: authorityPath, toPath: otherPath)
+        try other.createUser("admin@example.org", .administrator)
+        other.web.configuration.devices.served(at: ServingAddress(host: "192.0.2.10", port: 8443, isTLS: true))
+        other.signIn("admin@example.org")
+        let html = other.get("/settings/devices").bodyText
+        #expect(html.contains("Fieldbook made no certificate authority: it serves HTTPS with your organization"))
+        #expect(!html.contains("fieldbook-authority.pem"))
+        #expect(other.get("/settings/devices/fieldbook-authority.pem").status == .notFound)
     }
 
     @Test func servingOnlyThisComputerThePageSaysHowToServeTheNetwork() throws {

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import LANCertificates
 import Logging
 import Storage
 import Surface
@@ -24,7 +25,8 @@ final class WebHarness {
     }
 
     /// `linked`: false for a standalone Fieldbook (the only kind that offers /setup).
-    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil, linked: Bool = true) async throws {
+    /// `ownAuthority`: false for a server started with --tls-cert or --no-tls (the Add a device page offers no authority).
+    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil, linked: Bool = true, ownAuthority: Bool = true) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
@@ -40,7 +42,7 @@ final class WebHarness {
         syncEngine = withSyncEngine ? SyncEngine(database: database, settings: engineSettings, logger: Logger(label: "test")) : nil
         web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
                     syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: syncEngine)), setupCode: setupCode,
-                    syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test", devices: DeviceJoining(dataDirectory: directory.path)),
+                    syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test", devices: DeviceJoining(ownAuthority: ownAuthority ? TLSFolder.inDataFolder(directory.path) : nil)),
                     logger: Logger(label: "test"))
     }
 

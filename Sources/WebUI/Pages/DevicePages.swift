@@ -27,7 +27,7 @@ enum DevicePages {
                 view["qr_problem"] = "\(error) Type the address instead."
             }
         }
-        if let authority = AuthorityCertificate.read(from: devices.authorityPath) {
+        if let authority = devices.authorityPath.flatMap(AuthorityCertificate.read(from:)) {
             view["has_authority"] = true
             view["fingerprint"] = authority.fingerprint
         } else {
@@ -52,7 +52,7 @@ enum DevicePages {
     }
 
     private static func authority(_ context: PageContext) throws -> AuthorityCertificate {
-        guard let authority = AuthorityCertificate.read(from: context.web.configuration.devices.authorityPath) else {
+        guard let authority = context.web.configuration.devices.authorityPath.flatMap(AuthorityCertificate.read(from:)) else {
             throw HTTPError(.notFound, "This Fieldbook has no certificate authority of its own to download.")
         }
         return authority
