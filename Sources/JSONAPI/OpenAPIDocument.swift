@@ -20,7 +20,7 @@ enum OpenAPIDocument {
                 "securitySchemes": [
                     "bearerAuth": ["type": "http", "scheme": "bearer", "description": "An access token from POST /api/v1/auth/login"],
                     "sessionCookie": ["type": "apiKey", "in": "cookie", "name": CookieName.session,
-                                      "description": "The pages' signed-in session, for reads from the same origin (page scripts)"],
+                                      "description": "The pages' signed-in session, for reads from the same origin (page scripts); __Host-\(CookieName.session) over HTTPS"],
                 ],
                 "schemas": schemas(routes),
             ],

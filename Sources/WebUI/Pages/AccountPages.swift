@@ -15,7 +15,7 @@ enum AccountPages {
         do {
             try context.database.changeOwnPassword(id: user.id, current: request.field("current_password"), password: request.field("password"),
                                                    confirmation: request.field("password_confirmation"),
-                                                   keepingSession: request.cookies[CookieName.session], by: context.actor)
+                                                   keepingSession: request.cookie(CookieName.session), by: context.actor)
             return context.redirect(to: Paths.home(), flash: "Your password was changed. You stay signed in here; anywhere else, sign in again.")
         } catch let errors as ValidationError {
             return page(&context, errors: errors, status: .unprocessableContent)

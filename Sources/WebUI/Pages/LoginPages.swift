@@ -87,7 +87,7 @@ enum LoginPages {
     }
 
     static func logout(_ context: inout PageContext) throws -> Response {
-        if let token = context.request.cookies[CookieName.session] { try context.database.endSession(token: token) }
+        if let token = context.request.cookie(CookieName.session) { try context.database.endSession(token: token) }
         context.cookies.append(.expired(CookieName.session, secure: context.request.isTLS))
         return context.redirect(to: Paths.login(), flash: "You have signed out.")
     }
