@@ -43,9 +43,7 @@ public struct AppConfiguration: Sendable {
     }
 
     /// Serving beyond loopback with no certificate given and TLS not turned off: Fieldbook makes its own.
-    public var servesOwnTLS: Bool { !ownTLS.turnedOff && !server.isTLS && !Self.isLoopback(server.host) }
-
-    static func isLoopback(_ host: String) -> Bool { host.hasPrefix("127.") || host == "::1" || host == "localhost" }
+    public var servesOwnTLS: Bool { !ownTLS.turnedOff && !server.isTLS && !ServerConfiguration.isLoopback(server.host) }
 
     public var databasePath: String { Self.databasePath(in: dataDirectory) }
     static let databaseFileName = "fieldbook.sqlite"

@@ -15,7 +15,7 @@ public struct ServingAddress: Sendable, Equatable {
     }
 
     var scheme: String { isTLS ? "https" : "http" }
-    public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+    public var isLoopback: Bool { ServerConfiguration.isLoopback(host) }
     var isEveryAddress: Bool { host == "0.0.0.0" || host == "::" || host.isEmpty }
 
     /// `https://name:port/`, the port left out when it is the scheme's own and an IPv6 address in brackets.
