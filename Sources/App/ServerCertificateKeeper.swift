@@ -35,6 +35,9 @@ final class ServerCertificateKeeper: @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         names = ServedNames(.current())
+        if CertificateAuthority.clockIsBehind(Date()) {
+            logger.warning("this machine's clock reads \(Date()), which is too early: set the clock (or let it get network time); certificates made meanwhile are dated from the wrong day")
+        }
         authority = try folder.authority(hostName: names.machine.hostName)
         authorityPEM = try authority.certificatePEM
     }
