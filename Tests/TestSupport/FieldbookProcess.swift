@@ -21,8 +21,10 @@ public final class FieldbookProcess {
     }
 
     /// Starts the server and waits until it prints its address. Without `namingResources` the server finds its
-    /// templates itself; `workingDirectory` is where it runs from (the test's own by default).
-    public init(dataDirectory: URL, extraArguments: [String] = [], namingResources: Bool = true, workingDirectory: URL? = nil) throws {
+    /// templates itself; `workingDirectory` is where it runs from (the test's own by default); `variables` are added
+    /// to its environment.
+    public init(dataDirectory: URL, extraArguments: [String] = [], namingResources: Bool = true, workingDirectory: URL? = nil,
+                variables: [String: String] = [:]) throws {
         self.dataDirectory = dataDirectory
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", "0", "--data", dataDirectory.path, "--log-level", "warning"]
@@ -30,7 +32,7 @@ public final class FieldbookProcess {
         process.currentDirectoryURL = workingDirectory
         var environment = ProcessInfo.processInfo.environment
         environment["FIELDBOOK_PASSWORD_COST"] = "test"
-        process.environment = environment
+        process.environment = environment.merging(variables) { _, given in given }
         process.standardOutput = output
         try process.run()
         try readAnnouncements()
