@@ -132,10 +132,23 @@ import Testing
 
     @Test func whileAvahiAnnouncesItTheCodeHoldsTheLocalName() throws {
         devices.served(at: ServingAddress.listening(on: "0.0.0.0", port: 443, isTLS: true))
-        devices.setAnnounced(true)
+        devices.setAnnounced(hostName: MachineNames.current().localName)
         given.signIn("admin@example.org")
         let html = given.get("/settings/devices").bodyText
         #expect(html.contains("id=\"device-address\">https://\(MachineNames.current().localName)/</p>"))
         #expect(!html.contains("Avahi is not running"))
+    }
+
+    /// Another machine on the LAN has this one's name: Avahi answers for NAME-2.local, which the certificate does not
+    /// hold, so neither name is offered and the page says why.
+    @Test func aHostNameCollisionOffersNoLocalName() throws {
+        devices.served(at: ServingAddress.listening(on: "0.0.0.0", port: 443, isTLS: true))
+        let names = MachineNames.current(), other = "\(names.hostName)-2.local"
+        devices.setAnnounced(hostName: other)
+        #expect(!devices.reachableHosts(names: names).contains { $0.hasSuffix(".local") })
+        given.signIn("admin@example.org")
+        let html = given.get("/settings/devices").bodyText
+        #expect(!html.contains("https://\(names.localName)/") && !html.contains("https://\(other)/"))
+        #expect(html.contains("Avahi announces it as <code>\(other)</code>") && !html.contains("Avahi is not running"))
     }
 }

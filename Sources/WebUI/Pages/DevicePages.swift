@@ -17,7 +17,8 @@ enum DevicePages {
         var view: TemplateView = [
             "server_name": serverName(names), "has_address": !urls.isEmpty, "address": urls.first ?? "",
             "other_addresses": Array(urls.dropFirst()), "has_other_addresses": urls.count > 1,
-            "address_id": addressID, "announced": devices.isAnnounced, "local_name": names.localName,
+            "address_id": addressID, "announced": devices.isAnnounced(as: names), "local_name": names.localName,
+            "other_name": devices.announcedUnderAnotherName(than: names),
             "no_address_reason": noAddressReason(devices.address),
         ]
         if let first = urls.first {

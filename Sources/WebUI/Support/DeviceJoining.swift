@@ -34,7 +34,7 @@ public final class DeviceJoining: Sendable {
     /// no device.
     let authorityPath: String?
     private let serving = Mutex<ServingAddress?>(nil)
-    private let announced = Mutex(false)
+    private let announcedName = Mutex<String?>(nil)
 
     /// `ownAuthority`: the folder of the authority serve serves with; nil when it serves another certificate or none.
     public init(ownAuthority: TLSFolder?) {
@@ -43,11 +43,22 @@ public final class DeviceJoining: Sendable {
 
     public func served(at address: ServingAddress) { serving.withLock { $0 = address } }
 
-    /// Called as the machine's Avahi publishes the service or loses it (restarted, stopped).
-    public func setAnnounced(_ isAnnounced: Bool) { announced.withLock { $0 = isAnnounced } }
+    /// Called as the machine's Avahi publishes the service or loses it (restarted, stopped): the host name Avahi
+    /// answers for while it announces the service, nil when it does not.
+    public func setAnnounced(hostName: String?) { announcedName.withLock { $0 = hostName } }
 
     var address: ServingAddress? { serving.withLock { $0 } }
-    var isAnnounced: Bool { announced.withLock { $0 } }
+
+    /// Whether Avahi announces the service under `names.localName`, the name the server certificate holds. After a
+    /// host-name collision on the LAN it answers for another (`NAME-2.local`), which no certificate names.
+    func isAnnounced(as names: MachineNames) -> Bool {
+        !names.hostName.isEmpty && announcedName.withLock { $0 }?.lowercased() == names.localName.lowercased()
+    }
+
+    /// The name Avahi answers for when it is not `names.localName` (a host-name collision), else nil.
+    func announcedUnderAnotherName(than names: MachineNames) -> String? {
+        isAnnounced(as: names) ? nil : announcedName.withLock { $0 }
+    }
 
     /// The hosts a device on the LAN can open, the one the QR code holds first: the `.local` name while Avahi
     /// announces it (it survives the LAN address changing), then each LAN address. None when serving loopback only.
@@ -55,7 +66,7 @@ public final class DeviceJoining: Sendable {
     public func reachableHosts(names: MachineNames) -> [String] {
         guard let address, !address.isLoopback else { return [] }
         guard address.isEveryAddress else { return [address.host] }
-        return (isAnnounced && !names.hostName.isEmpty ? [names.localName] : []) + names.addresses
+        return (isAnnounced(as: names) ? [names.localName] : []) + names.addresses
     }
 
     func reachableURLs(names: MachineNames) -> [String] {
