@@ -168,9 +168,28 @@ enum OpenAPIDocument {
         ["description": description, "content": ["application/json": ["schema": schema]]]
     }
 
-    private static var scalar: [String: Any] { [
-        "nullable": true, "anyOf": [["type": "string"], ["type": "number"], ["type": "boolean"]],
-    ] }
+    private static var scalar: [String: Any] {
+        allowingNull(["anyOf": [["type": "string"], ["type": "number"], ["type": "boolean"]]])
+    }
+
+    /// The schema with null allowed too. OpenAPI 3.0.3 reads `nullable` only beside a `type` in the same schema, so a
+    /// schema without one (a reference, a choice between types) takes null as one more choice.
+    private static func allowingNull(_ schema: [String: Any]) -> [String: Any] {
+        var schema = schema
+        if schema["type"] != nil {
+            schema["nullable"] = true
+            if let options = schema["enum"] as? [Any] { schema["enum"] = options + [NSNull()] }
+            return schema
+        }
+        if let choices = schema["anyOf"] as? [Any] {
+            schema["anyOf"] = choices + [onlyNull]
+            return schema
+        }
+        return ["anyOf": [schema, onlyNull]]
+    }
+
+    /// The value null alone, as 3.0.3 can say it (it has no null type).
+    private static var onlyNull: [String: Any] { ["type": "string", "nullable": true, "enum": [NSNull()]] }
 
     private static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/" + name] }
 
@@ -236,11 +255,7 @@ enum OpenAPIDocument {
             if case .text = field.kind, !inQuery { schema["pattern"] = String.noNULPattern }
         }
         if let summary = field.summary { schema["description"] = summary }
-        if field.nullable {
-            schema["nullable"] = true
-            if let options = schema["enum"] as? [Any] { schema["enum"] = options + [NSNull()] }
-        }
-        return schema
+        return field.nullable ? allowingNull(schema) : schema
     }
 
     /// What a Domain text rule says, as JSON Schema. A query value is never refused for holding U+0000 (libmicrohttpd
