@@ -59,6 +59,9 @@ enum OpenAPIDocument {
         if let body = op.body {
             result["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(body)]]]
         }
+        if let form = op.formBody {
+            result["requestBody"] = ["required": true, "content": ["multipart/form-data": ["schema": ref(form)]]]
+        }
         if let type = op.fileBody {
             result["requestBody"] = ["required": true, "content": [type: ["schema": ["type": "string", "format": "binary"]]]]
         }
@@ -143,14 +146,14 @@ enum OpenAPIDocument {
     private static func errorStatuses(_ route: APIRoute) -> [(Int, String)] {
         let op = route.operation
         var statuses: [(Int, String)] = []
-        if op.body != nil || !op.query.isEmpty { statuses.append((400, "The body is not a JSON object (malformed_json), or a query parameter is out of range")) }
+        if op.body != nil || op.formBody != nil || !op.query.isEmpty { statuses.append((400, "The body is not a JSON object (malformed_json), or a query parameter is out of range")) }
         if route.access != .anyone || op.refusesCredentials { statuses.append((401, "No valid token (or credentials)")) }
         if route.access == .editor || route.access == .administrator || op.protected {
             statuses.append((403, "Your role does not allow this, or the record is protected"))
         }
         if route.path.contains("{") || op.namesRecordInQuery { statuses.append((404, "No such record")) }
         if op.conflict { statuses.append((409, "The current records refuse this change")) }
-        if op.body != nil { statuses.append((422, "Some fields break their rules; see fields")) }
+        if op.body != nil || op.formBody != nil { statuses.append((422, "Some fields break their rules; see fields")) }
         if op.fileBody != nil {
             statuses.append((409, "The bytes are not the file the address names (cut short or changed on the way), or not a photo as Fieldbook keeps them"))
             statuses.append((503, "Photos cannot be checked on the hub now (libvips missing there): nothing was kept; send the file again later"))
@@ -291,6 +294,7 @@ enum OpenAPIDocument {
         case .textList: ["type": "array", "items": ["type": "string"]]
         case .choiceList(let options): ["type": "array", "items": ["type": "string", "enum": options]]
         case .contentAddressList(let most): ["type": "array", "items": contentAddress, "maxItems": most]
+        case .file: ["type": "string", "format": "binary"]
         }
     }
 
