@@ -176,7 +176,8 @@ def succeed(api: Checked, node: Node, admin: str, editor: str) -> list[tuple[str
                    expect=201)
     api.call("GET", f"{stops}/{stop['id']}/logs", admin)
     api.call("GET", f"{stops}/{stop['id']}/logs/{log['id']}", admin)
-    api.call("DELETE", f"{stops}/{stop['id']}", admin, expect=409)
+    kept = api.call("DELETE", f"{stops}/{stop['id']}", admin, expect=409).json()["error"]["message"]
+    assert kept == "This stop cannot be removed: visits were logged there, and logs are kept.", kept
     other_stop = api.json("POST", stops, admin, {"venue_id": venue["id"], "participant_id": person["id"]}, expect=201)
     api.call("DELETE", f"{stops}/{other_stop['id']}", admin, expect=204)
     api.call("GET", f"{V1}/visit-lists/{visit_list['id']}", admin)

@@ -195,6 +195,13 @@ def main():
         checker.page(editor, "editor: visit list delete (refused, logs kept)",
                      post=(f"/visit-lists/{ids['list']}/delete", {}, f"/visit-lists/{ids['list']}/delete"), expect=409)
         checker.page(editor, "editor: visit list with logs", f"/visit-lists/{ids['list']}")
+        detail_path = f"/visit-lists/{ids['list']}"
+        checker.page(editor, "editor: visit list, venues found to add as stops",
+                     post=(f"{detail_path}/stops", {"venue_search": "Kibera", "find_venues": "1"}, detail_path))
+        checker.page(editor, "editor: visit list, adding with nothing ticked (error)",
+                     post=(f"{detail_path}/stops", {"venue_search": "Kibera"}, detail_path), expect=422)
+        checker.page(editor, "editor: visit list, removing a stop with logs (refused, it stays)",
+                     post=(f"{detail_path}/stops/{ids['stop']}/remove", {}, detail_path), expect=409)
         checker.page(editor, "editor: the visit list on the map", f"/map?visit_list_id={ids['list']}")
         checker.page(editor, "editor: visit lists with progress", "/visit-lists")
         csv = editor.http.get(f"{editor.base}/visit-lists/{ids['list']}/results.csv")
