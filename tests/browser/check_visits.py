@@ -175,7 +175,8 @@ def main():
         ids["stop"] = re.search(r'/visit-lists/[0-9a-f-]{36}/stops/([0-9a-f-]{36})', detail).group(1)
         ids["hall"] = re.search(r'<option value="([0-9a-f-]{36})">Kibera Community Hall</option>',
                                 editor.http.get(f"{editor.base}/visit-lists/{ids['list']}/walk").text).group(1)
-        checker.expect("list from a filter", detail.count("/stops/") == 3, "the list does not hold the 3 people of the area")
+        stops = set(re.findall(r'/visit-lists/[0-9a-f-]{36}/stops/([0-9a-f-]{36})', detail))
+        checker.expect("list from a filter", len(stops) == 3, "the list does not hold the 3 people of the area")
         for viewport, size in VIEWPORTS.items():
             for browser in (editor, reader):
                 checker.expect(f"viewport {viewport}", set_viewport(browser, *size) == size, "the page area is not the device's size")
