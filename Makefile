@@ -43,6 +43,8 @@ browser-tests: build
 
 # Fuzzes the JSON API with schemathesis (all checks) against a real server with demo data; a few minutes.
 api-tests: deps build
+	@FIELDBOOK_TOOLS_DIR=$(TOOLS_DIR) bash scripts/install-test-tools.sh api
+	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/api $(PYTEST_ARGS)
 	FIELDBOOK_TOOLS_DIR=$(TOOLS_DIR) FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook bash scripts/schemathesis.sh
 
 # Multi-process sync scenarios (hub and nodes as real processes, fault proxy): tests/sync, with pytest.

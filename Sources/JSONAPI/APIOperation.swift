@@ -33,6 +33,8 @@ struct APIOperation: Sendable {
     var body: String?
     /// The content type of a request body that is a file (a photo's bytes), not JSON.
     var fileBody: String?
+    /// The component schema of a request body that is a multipart form (a file with fields about it).
+    var formBody: String?
     var success: Success
     /// 409: the current records refuse the change (stale version, missing reference, still used, taken name).
     var conflict = false

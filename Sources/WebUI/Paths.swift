@@ -102,7 +102,9 @@ enum Paths {
     static let printVisitList = visitLists.record / "print"
     static let visitResults = visitLists.record / "results.csv"
     static let walkVisitList = visitLists.record / "walk"
-    static let visitStop = visitLists.record / "stops" / "{stopId}"
+    static let visitListStops = visitLists.record / "stops"
+    static let visitStop = visitListStops / "{stopId}"
+    static let removeVisitStop = visitStop / "remove"
     static let contactLogs = visitStop / "logs"
     static let stopFollowUp = visitStop / "follow-up"
     /// What a phone keeps of a list to walk it away from the network (JSON for the page's script).

@@ -92,6 +92,8 @@ enum WebRoutes {
         table.get(Paths.myVisits, .signedIn, VisitWalkPages.myVisits)
         table.get(Paths.walkVisitList, .signedIn, VisitWalkPages.walk)
         table.get(Paths.visitStop, .signedIn, VisitWalkPages.stop)
+        table.post(Paths.visitListStops, .editor, VisitListPages.addStops)
+        table.post(Paths.removeVisitStop, .editor, VisitListPages.removeStop)
         table.post(Paths.contactLogs, .editor, VisitWalkPages.log)
         table.post(Paths.stopFollowUp, .editor, VisitWalkPages.followUp)
         table.get(Paths.offlineVisitList, .signedIn, OfflinePages.visitList)

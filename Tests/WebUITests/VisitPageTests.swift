@@ -193,6 +193,39 @@ import Testing
         #expect(!page.bodyText.contains("North house") && !page.bodyText.contains("South house"))
     }
 
+    /// A list's stops change on its page after it is made: a venue left out is found by the picker and added, a stop
+    /// nothing was logged at is removed, and a stop with logs stays, marked, and is refused with 409 (issue 41).
+    @Test func stopsAreAddedAndRemovedOnTheListsPageAndAStopWithLogsStays() async throws {
+        let given = try await listOfThree()
+        let web = given.web, list = given.list.id.uuidString.lowercased()
+        let listPath = "/visit-lists/\(list)"
+        let area = try #require(try web.database.areaTree().first).area
+        let forgotten = try web.database.createVenue(VenueInput(name: "Forgotten house", address: "9 Far Road", areaId: area.id.uuidString,
+                                                                latitude: "", longitude: "", venueType: "PRIVATE_RESIDENCE"), by: .system("test"))
+        let north = try #require(given.stops.first { $0.venueName == "North house" })
+        let south = try #require(given.stops.first { $0.venueName == "South house" })
+        _ = try web.database.logContact(ContactLogInput(result: "MET"), atStop: north.stop.id, onList: given.list.id, by: given.editor)
+
+        let found = web.post("\(listPath)/stops", [("venue_search", "Forgotten"), ("find_venues", "1")], formPath: listPath)
+        #expect(found.status == .ok && found.bodyText.contains("name=\"venue_id\" value=\"\(forgotten.id.uuidString.lowercased())\""))
+        let none = web.post("\(listPath)/stops", [("venue_search", "Forgotten")], formPath: listPath)
+        #expect(none.status == .unprocessableContent && none.bodyText.contains("href=\"#venue_id\""))
+        let added = web.post("\(listPath)/stops", [("venue_id", forgotten.id.uuidString.lowercased())], formPath: listPath)
+        #expect(added.status == .seeOther)
+        var stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
+        #expect(stops.contains { $0.venueId == forgotten.id && $0.participantId == nil })
+
+        let page = web.get(listPath).bodyText
+        let northRemove = "\(listPath)/stops/\(north.stop.id.uuidString.lowercased())/remove"
+        #expect(page.contains("Stays: visits were logged here") && !page.contains("action=\"\(northRemove)\""))
+        let removed = web.post("\(listPath)/stops/\(south.stop.id.uuidString.lowercased())/remove", [], formPath: listPath)
+        #expect(removed.status == .seeOther)
+        let kept = web.post(northRemove, [], formPath: listPath)
+        #expect(kept.status == .conflict && kept.bodyText.contains("There is a problem"))
+        stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
+        #expect(!stops.contains { $0.stop.id == south.stop.id } && stops.contains { $0.stop.id == north.stop.id })
+    }
+
     /// With homes hidden from read-only users (the default), a stop at someone's home names no one and nowhere on every
     /// view of the list the reader is offered: page, print view, results CSV and stop page (issue 36).
     @Test func aHiddenPersonsStopNamesNoOneAndNowhereOnEveryViewOfTheList() async throws {
