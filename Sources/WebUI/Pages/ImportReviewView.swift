@@ -142,6 +142,8 @@ enum ImportReviewView {
         case .participants: "this email address"
         case .venues: "this name and address"
         case .activities: "this name and start date"
+        case .areas: "this path"
+        case .assignments: "this activity, participant and role"
         }
         var view: TemplateView = switch reason {
         case .sameID: ["before": "Already here, with the same Fieldbook id:"]
@@ -155,6 +157,10 @@ enum ImportReviewView {
         case .similarToRow: ["text": "Possible duplicate of row \(line), with a similar name."]
         }
         if !reason.isEarlierRow, let id = row.matchId {
+            // An assignment has no page of its own to link to: it is named in words.
+            if target == .assignments, let before = view.text("before") {
+                return ["text": "\(before) \(row.matchName ?? ""), \(row.matchDetail ?? "")."]
+            }
             view["path"] = routes(target).record(id)
             view["name"] = row.matchName ?? "a record"
             view["detail"] = row.matchDetail ?? ""
@@ -166,7 +172,8 @@ enum ImportReviewView {
         switch target {
         case .participants: .participants
         case .venues: .venues
-        case .activities: .activities
+        case .activities, .assignments: .activities
+        case .areas: .areas
         }
     }
 
@@ -174,14 +181,15 @@ enum ImportReviewView {
         switch target {
         case .participants: Paths.participants
         case .venues: Paths.venues
-        case .activities: Paths.activities
+        case .activities, .assignments: Paths.activities
+        case .areas: Paths.areas
         }
     }
 
     /// "someone" for people, "a venue" or "an activity" for the rest ("a row that may be someone already here").
     private static func what(_ target: ImportTarget) -> String { target == .participants ? "someone" : "\(article(target)) \(target.noun.one)" }
 
-    private static func article(_ target: ImportTarget) -> String { target == .activities ? "an" : "a" }
+    private static func article(_ target: ImportTarget) -> String { target == .activities || target == .areas || target == .assignments ? "an" : "a" }
 
     private static func count(_ number: Int, _ one: String, _ many: String) -> String {
         number == 1 ? "1 \(one)" : "\(number.formatted()) \(many)"
