@@ -19,6 +19,12 @@ public struct Message: Sendable, Hashable {
         self.init(msgid: msgid, plural: plural, context: context, count: count, arguments: arguments, isVerbatim: false)
     }
 
+    /// An English text Domain words (a validation message), looked up in the catalogs as it is. Domain does not know
+    /// languages; its texts are msgids like any other, and one the catalog does not hold shows in English.
+    public init(domainText: String) {
+        self.init(msgid: domainText, plural: nil, context: nil, count: nil, arguments: [:], isVerbatim: false)
+    }
+
     public static func verbatim(_ text: String) -> Message {
         Message(msgid: text, plural: nil, context: nil, count: nil, arguments: [:], isVerbatim: true)
     }

@@ -63,6 +63,9 @@ public struct Translator: Sendable {
         }
     }
 
+    /// The language's name in itself ("español", "فارسی"), as the language setting offers it.
+    public var name: String { LanguageOption(tag: language).name }
+
     /// How many entries this language's catalog translates (0 for English and the pseudo-locale).
     public var translatedCount: Int { catalog?.count ?? 0 }
 }

@@ -78,7 +78,7 @@ struct PageContext {
     /// The reader's language: their account's setting, else their browser's, else English (`Languages.choose`).
     var translator: Translator {
         translatorOnce.value {
-            web.renderer.languages.choose(account: nil, acceptLanguage: request.header("accept-language"))
+            web.renderer.languages.choose(account: user?.language, acceptLanguage: request.header("accept-language"))
         }
     }
     private let translatorOnce = ReadOnce<Translator>()

@@ -8,7 +8,7 @@ public struct PageRenderer: Sendable {
     static let requiredTemplates = [
         "layout", "_error_summary", "_field", "_csrf", "_role_radios", "_pagination", "error", "setup", "login", "home",
         "categories/list", "categories/detail", "categories/form", "categories/delete",
-        "users/list", "users/detail", "users/new", "users/edit", "users/password", "account/password", "settings/privacy", "_select", "_area_tree",
+        "users/list", "users/detail", "users/new", "users/edit", "users/password", "account/password", "account/language", "settings/privacy", "_select", "_area_tree",
         "areas/list", "areas/detail", "areas/form", "areas/delete", "venues/list", "venues/detail", "venues/form", "venues/delete",
         "_textarea", "_history", "_search_picker", "_default_submit", "_downloads", "_archive_download", "export", "participants/list", "participants/detail", "participants/form", "participants/delete", "participants/duplicates", "participants/merge", "imports/list", "imports/show", "imports/compare",
         "activities/list", "activities/detail", "activities/form", "activities/delete", "assignments/new", "assignments/delete", "assignments/remove",
