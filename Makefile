@@ -5,7 +5,7 @@ VENV := $(TOOLS_DIR)/venv
 RUN_ARGS ?=
 PYTEST_ARGS ?= -q
 
-.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests lan-tests install-tests reliability benchmark benchmark-map benchmark-export install install-files uninstall deb clean
+.PHONY: run test deps test-tools build release unit-tests browser-tests api-tests sync-tests reliability-tests lan-tests install-tests reliability translations benchmark benchmark-map benchmark-export install install-files uninstall deb clean
 
 run: deps release
 	.build/release/fieldbook serve $(RUN_ARGS)
@@ -40,6 +40,15 @@ browser-tests: build
 	@status=0; for script in tests/browser/check_*.py; do \
 	  echo "== $$script"; $(VENV)/bin/python $$script --binary .build/debug/fieldbook || status=1; \
 	done; exit $$status
+
+# The .pot of every marked text (docs/TRANSLATING.md), and each language's catalog brought up to it (gettext's msgmerge).
+translations: build
+	mkdir -p translations
+	.build/debug/fieldbook translations extract --templates templates --sources Sources --output translations/fieldbook.pot
+	@for catalog in translations/*.po; do \
+	  [ -f "$$catalog" ] || continue; \
+	  msgmerge --quiet --update --backup=none --no-wrap --sort-by-file "$$catalog" translations/fieldbook.pot || exit 1; \
+	done
 
 # Fuzzes the JSON API with schemathesis (all checks) against a real server with demo data; a few minutes.
 api-tests: deps build
@@ -98,9 +107,10 @@ install: deps release install-files
 
 install-files:
 	install -D -m 755 $(BINARY) $(DESTDIR)$(PREFIX)/bin/fieldbook
-	rm -rf $(SHARE)/templates $(SHARE)/Public
-	install -d $(SHARE)
+	rm -rf $(SHARE)/templates $(SHARE)/Public $(SHARE)/translations
+	install -d $(SHARE)/translations
 	cp -R templates Public README.md $(SHARE)/
+	cp translations/*.po $(SHARE)/translations/
 	if [ -f tiles/basemap.mbtiles ]; then install -D -m 644 tiles/basemap.mbtiles $(SHARE)/tiles/basemap.mbtiles; fi
 	install -d $(DESTDIR)$(SYSTEMD_DIR)
 	sed 's|@PREFIX@|$(PREFIX)|g' packaging/fieldbook.service.in > $(DESTDIR)$(SYSTEMD_DIR)/fieldbook.service

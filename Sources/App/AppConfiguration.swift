@@ -29,6 +29,8 @@ public struct AppConfiguration: Sendable {
     public var version: String
     /// HTTPS on the LAN with Fieldbook's own certificate authority.
     public var ownTLS = OwnTLSSettings()
+    /// Offers the pseudo-locale `en-XA` (Translations/PseudoLocale.swift), for tests.
+    public var pseudoLocale = false
 
     public init(server: ServerConfiguration = ServerConfiguration(), dataDirectory: String = "./data",
                 resourcesDirectory: String = ResourceFolder.located, upstream: URL? = nil, passwordCost: PasswordHasher.Cost = .standard,
@@ -54,6 +56,8 @@ public struct AppConfiguration: Sendable {
     }
     public var templatesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("templates") }
     public var publicDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("Public") }
+    /// The languages' catalogs, `<language>.po`, read at start-up.
+    public var translationsDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("translations") }
     /// The bundled world basemap (scripts/install-basemap.sh puts it there).
     public var bundledTilesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("tiles") }
     /// Regional MBTiles files imported by `fieldbook tiles import` or the map settings page.

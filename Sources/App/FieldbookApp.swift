@@ -6,6 +6,7 @@ import Logging
 import Storage
 import Surface
 import Sync
+import Translations
 import WebUI
 
 /// A whole Fieldbook node, composed from its configuration: database, pages, API and server.
@@ -45,10 +46,26 @@ public final class FieldbookApp: Sendable {
     /// and opens its database; fails before listening if any is wrong.
     public static func make(_ configuration: AppConfiguration, logger: Logger) async throws -> FieldbookApp {
         try ResourceFolder.check(configuration.resourcesDirectory)
-        let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
+        let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory,
+                                                   languages: loadLanguages(configuration, logger: logger))
         let servingLock = try ServingLock.serving(configuration.dataDirectory)
         let database = try openDatabase(configuration)
         return try FieldbookApp(configuration: configuration, database: database, servingLock: servingLock, renderer: renderer, logger: logger)
+    }
+
+    /// The catalogs in the resources' translations/ folder. One that cannot be read, an entry whose placeholders do
+    /// not match, or all of them without libgettextpo, is left out with a warning rather than keeping the server from
+    /// starting: those pages show English.
+    private static func loadLanguages(_ configuration: AppConfiguration, logger: Logger) -> Languages {
+        let folder = URL(fileURLWithPath: configuration.translationsDirectory, isDirectory: true)
+        do {
+            let (languages, problems) = try Languages.load(folder: folder, pseudoLocale: configuration.pseudoLocale)
+            for problem in problems { logger.warning("translation left out: \(problem)") }
+            return languages
+        } catch {
+            logger.warning("translations left out, pages are in English: \(error)")
+            return Languages(catalogs: [], pseudoLocale: configuration.pseudoLocale)
+        }
     }
 
     private init(configuration: AppConfiguration, database: AppDatabase, servingLock: ServingLock, renderer: PageRenderer,

@@ -13,6 +13,8 @@ enum Paths {
     static let sendAgain = home / "send-again"
     /// The signed-in person's own password.
     static let accountPassword = home / "account" / "password"
+    /// The language the signed-in person's pages are shown in.
+    static let accountLanguage = home / "account" / "language"
     static let privacySettings = home / "settings" / "privacy"
     static let backups = home / "settings" / "backups"
     static let backupNow = backups / "now"
@@ -171,7 +173,7 @@ extension Paths {
     /// The addresses without parameters, for every template as `{{paths.name}}` (`{{paths.participants_new}}`).
     static let templateView: TemplateView = {
         var view: [String: String] = [
-            "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "privacy_settings": privacySettings(),
+            "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "account_language": accountLanguage(), "privacy_settings": privacySettings(),
             "backups": backups(), "backup_now": backupNow(), "backup_download": backupDownload(),
             "devices": devices(), "authority_pem": authorityPEM(), "authority_der": authorityDER(), "authority_profile": authorityProfile(),
             "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),

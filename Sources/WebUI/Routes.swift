@@ -116,6 +116,8 @@ enum WebRoutes {
         table.get(Paths.authorityProfile, .anyone, DevicePages.authorityProfile)
         table.get(Paths.accountPassword, .signedIn, AccountPages.passwordForm)
         table.post(Paths.accountPassword, .signedIn, AccountPages.changePassword)
+        table.get(Paths.accountLanguage, .signedIn, LanguagePages.form)
+        table.post(Paths.accountLanguage, .signedIn, LanguagePages.save)
         table.get(Paths.userPassword, .administrator, UserPages.passwordForm)
         table.post(Paths.userPassword, .administrator, UserPages.resetPassword)
 

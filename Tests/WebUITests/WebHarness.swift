@@ -6,6 +6,7 @@ import Logging
 import Storage
 import Surface
 import Sync
+import Translations
 @testable import WebUI
 
 /// A WebUI over a fresh temporary database and the real templates, driven by calling its handler directly.
@@ -26,7 +27,9 @@ final class WebHarness {
 
     /// `linked`: false for a standalone Fieldbook (the only kind that offers /setup).
     /// `ownAuthority`: false for a server started with --tls-cert or --no-tls (the Add a device page offers no authority).
-    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil, linked: Bool = true, ownAuthority: Bool = true) async throws {
+    /// `languages`: the pages' languages (English alone unless a test of translation gives the shipped catalogs).
+    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil, linked: Bool = true, ownAuthority: Bool = true,
+         languages: Languages = .englishOnly) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
@@ -35,7 +38,8 @@ final class WebHarness {
             try database.linkHub(HubLink(upstream: URL(string: "http://hub.invalid")!, email: "hub@example.org",
                                          refreshToken: "not-a-real-token", linkedAt: Date()))
         }
-        let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path)
+        let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path,
+                                                   languages: languages)
         let staticFiles = try StaticFiles(mounts: [("", Self.repositoryRoot.appendingPathComponent("Public").path)])
         var engineSettings = SyncEngineSettings()
         engineSettings.intervalOverride = syncIntervalOverride
@@ -44,6 +48,12 @@ final class WebHarness {
                     syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: syncEngine)), setupCode: setupCode,
                     syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test", devices: DeviceJoining(ownAuthority: ownAuthority ? TLSFolder.inDataFolder(directory.path) : nil)),
                     logger: Logger(label: "test"))
+    }
+
+    /// The catalogs in translations/, and the pseudo-locale.
+    static func shippedLanguages() throws -> Languages {
+        let folder = repositoryRoot.appendingPathComponent("translations")
+        return try Languages.load(folder: folder, pseudoLocale: true).languages
     }
 
     deinit {
