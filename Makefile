@@ -35,19 +35,25 @@ unit-tests: build
 	FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook $(SWIFT) test
 
 # check_pages.py covers the record and sync pages; each feature's own pages have a check_<feature>.py beside it,
-# which imports its Server, Browser and Checker. Every script runs; the stage fails if any of them fails.
+# which imports its Server, Browser and Checker. Every script runs, BROWSER_JOBS at a time; the stage fails if any of
+# them fails.
+BROWSER_JOBS ?= 2
 browser-tests: build
-	@status=0; for script in tests/browser/check_*.py; do \
-	  echo "== $$script"; $(VENV)/bin/python $$script --binary .build/debug/fieldbook || status=1; \
-	done; exit $$status
+	@bash scripts/browser-checks.sh $(VENV)/bin/python .build/debug/fieldbook $(BROWSER_JOBS)
 
 # Fuzzes the JSON API with schemathesis (all checks) against a real server with demo data; a few minutes.
 api-tests: deps build
 	FIELDBOOK_TOOLS_DIR=$(TOOLS_DIR) FIELDBOOK_BINARY=$(CURDIR)/.build/debug/fieldbook bash scripts/schemathesis.sh
 
-# Multi-process sync scenarios (hub and nodes as real processes, fault proxy): tests/sync, with pytest.
+# Multi-process sync scenarios (hub and nodes as real processes, fault proxy): tests/sync, with pytest. They mostly
+# wait on processes and timeouts, and each has its own ports (chosen free), folders and PostgreSQL cluster, so they run
+# SYNC_WORKERS at a time (pytest-xdist); those that measure latency (marked latency) then run alone. Either pass may
+# select nothing when PYTEST_ARGS narrows the run (pytest's exit 5).
+SYNC_WORKERS ?= 4
+SYNC_PYTEST := FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/sync
 sync-tests: test-tools build
-	FIELDBOOK_BIN=$(CURDIR)/.build/debug/fieldbook $(VENV)/bin/python -m pytest tests/sync $(PYTEST_ARGS)
+	$(SYNC_PYTEST) -n $(SYNC_WORKERS) -m "not latency" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(SYNC_PYTEST) -m latency $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # Reliability with real processes (tests/reliability): role matrix and CSRF from the route tables, malformed requests to
 # every route, slow clients, disk full (tmpfs, needs root), kill -9, backup under load, upgrade fixture. Short form here
