@@ -179,6 +179,9 @@ extension ImportField {
         case .homeVenue, .venues: Venue.kind.entity
         case .area, .parent: GeographicArea.kind.entity
         case .activityType: Category.kind(.activityType).entity
+        case .activity: Activity.kind.entity
+        case .participant: Participant.kind.entity
+        case .role: Category.kind(.participantRole).entity
         default: nil
         }
     }

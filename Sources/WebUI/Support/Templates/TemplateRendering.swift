@@ -144,7 +144,9 @@ struct TemplateRendering {
     }
 
     /// Appends `text` with `< > & " '` replaced by their entities, reading UTF-8 bytes rather than characters.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+    /// `keepingApostrophes`: for texts the templates themselves hold (translations), which stand where an apostrophe is
+    /// plain text: a text node or a double-quoted attribute (no template quotes an attribute with `'`).
+    static func appendEscaped(_ text: String, keepingApostrophes: Bool = false, to output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
@@ -155,7 +157,7 @@ struct TemplateRendering {
                 case UInt8(ascii: ">"): entity = "&gt;"
                 case UInt8(ascii: "&"): entity = "&amp;"
                 case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&#39;"
+                case UInt8(ascii: "'") where !keepingApostrophes: entity = "&#39;"
                 default: continue
                 }
                 output += bytes[runStart..<index]

@@ -103,7 +103,7 @@ struct TranslationMarker {
     private func html(_ text: String) -> [UInt8] {
         if isHTML { return Array(text.utf8) }
         var bytes: [UInt8] = []
-        TemplateRendering.appendEscaped(text, to: &bytes)
+        TemplateRendering.appendEscaped(text, keepingApostrophes: true, to: &bytes)
         return bytes
     }
 
