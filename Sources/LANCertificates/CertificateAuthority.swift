@@ -73,6 +73,14 @@ public struct CertificateAuthority: Sendable {
         SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
+    /// The certificate's subject common name, which is how devices list a trusted authority; nil when `der` is not a
+    /// certificate or its subject has no common name.
+    public static func commonName(ofDER der: some DataProtocol) -> String? {
+        guard let certificate = try? Certificate(derEncoded: Array(der)) else { return nil }
+        let attributes = certificate.subject.flatMap { $0 }
+        return attributes.first { $0.type == .RDNAttributeType.commonName }.flatMap { String($0.value) }
+    }
+
     /// The names of `names` this authority may sign for: a name outside its constraints (a public address, a host name
     /// given after the authority was made) would make devices refuse the whole certificate.
     func signableNames(_ names: ServedNames) -> [GeneralName] {

@@ -27,6 +27,10 @@ public struct AuthorityCertificate: Sendable {
     /// SHA-256 of the certificate, as the plain-HTTP guide and serve's log show it too.
     public var fingerprint: String { CertificateAuthority.fingerprint(ofDER: der) }
 
+    /// The name the authority was made with (its subject's common name), as iOS trust settings and Keychain Access list
+    /// it; it stays when the machine is renamed.
+    public var name: String? { CertificateAuthority.commonName(ofDER: der) }
+
     /// An Apple configuration profile with the certificate as its one root-certificate payload: what iPadOS and iOS
     /// install from Safari (Settings then offers it under "Profile Downloaded"). Its identifiers come from the
     /// certificate, so downloading it again installs the same profile, not a second one.

@@ -23,6 +23,13 @@ import Testing
                      "-out", authorityPath, "-days", "30", "-subj", "/CN=Fieldbook test authority"])
     }
 
+    /// The authority certificate's subject common name, as openssl reads it.
+    private func authoritySubjectName() throws -> String {
+        let subject = try openssl(["x509", "-in", authorityPath, "-noout", "-subject", "-nameopt", "RFC2253"])
+        let name = try #require(subject.range(of: "CN=")).upperBound
+        return String(subject[name...]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @discardableResult
     private func openssl(_ arguments: [String]) throws -> String {
         let process = Process()
@@ -46,15 +53,15 @@ import Testing
         let page = given.get("/settings/devices")
         #expect(page.status == .ok)
         let html = page.bodyText
-        let names = MachineNames.current()
         #expect(html.contains("id=\"device-address\">https://192.168.1.20:8443/</p>"), "the address as text, the code's name")
         #expect(html.contains("class=\"qr-code\"") && html.contains("aria-labelledby=\"device-address\""))
         // openssl's own fingerprint of the same certificate, as the plain-HTTP guide and serve's log show it too.
         let expected = try openssl(["x509", "-in", authorityPath, "-noout", "-fingerprint", "-sha256"])
             .split(separator: "=").last!.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(html.contains("<code>\(expected)</code>"))
-        // The steps name the authority as the device lists it, and say how to get past the warning before it is trusted.
-        let serverName = DevicePages.serverName(names)
+        // The steps name the authority as the device lists it, by its certificate's own subject (which is not the
+        // machine's name), and say how to get past the warning before it is trusted.
+        let serverName = try authoritySubjectName()
         #expect(html.contains("turn on “\(serverName)”") && html.contains("Open “\(serverName)” in Keychain Access"))
         #expect(!html.contains("Fieldbook certificate authority”"))
         #expect(html.contains("continue past the warning this once"))
@@ -85,6 +92,7 @@ import Testing
         #expect(profile.status == .ok && profile.header("Content-Type") == "application/x-apple-aspen-config")
         let plist = try #require(try PropertyListSerialization.propertyList(from: Data(profile.body), format: nil) as? [String: Any])
         #expect(plist["PayloadType"] as? String == "Configuration")
+        #expect(plist["PayloadDisplayName"] as? String == (try authoritySubjectName()))
         let payloads = try #require(plist["PayloadContent"] as? [[String: Any]])
         #expect(payloads.count == 1)
         #expect(payloads.first?["PayloadType"] as? String == "com.apple.security.root")

@@ -48,8 +48,8 @@ enum VisitListPages: RecordPages {
                                          searchLabel: "Search venues by name or address, then tick each one to add",
                                          findButton: "find_venues", buttonLabel: "Find venues")
 
-    /// POST /visit-lists/{id}/stops: the ticked venues become stops (a household left out when the list was made), or,
-    /// with the find button, the page again with the venues found.
+    /// POST /visit-lists/{id}/stops: the ticked venues become stops (a household left out when the list was made), all
+    /// or none, or, with the find button, the page again with the venues found.
     static func addStops(_ context: inout PageContext) throws -> Response {
         let request = context.request
         let (listId, chosen, search) = (try request.uuidParameter(), request.form.all(stopPicker.field), request.field(stopPicker.searchField))
@@ -58,7 +58,7 @@ enum VisitListPages: RecordPages {
             guard !chosen.isEmpty else {
                 throw ValidationError([FieldError(field: stopPicker.field, message: "Find the venues by name or address, then tick each one to add")])
             }
-            for venue in chosen { try context.database.addStop(venue: venue, participant: "", toList: listId, by: context.actor) }
+            try context.database.addStops(venues: chosen, toList: listId, by: context.actor)
         } catch let errors as ValidationError {
             return try detailPage(&context, search: search, chosen: chosen, errors: errors, status: PublicError(errors).status)
         }
