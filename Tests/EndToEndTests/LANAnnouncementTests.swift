@@ -20,7 +20,7 @@ import TestSupport
                                                                "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
                                                                "-subj", "/CN=localhost"]).status == 0)
         let server = try FieldbookProcess(dataDirectory: directory.appendingPathComponent("data"),
-                                          extraArguments: ["--host", "0.0.0.0", "--tls-cert", certificate, "--tls-key", key])
+                                          extraArguments: ["--host", "0.0.0.0", "--tls-cert", certificate, "--tls-key", key], announcing: true)
         defer { server.terminate() }
         let port = String(server.port)
         let announced = { AvahiInNamespace.browse().contains { $0.name.hasPrefix("Fieldbook on ") && $0.port == port } }
