@@ -23,7 +23,7 @@ RUN swift build -c release --product fieldbook --static-swift-stdlib --disable-l
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
     libmicrohttpd12=0.9.75-6 libsqlite3-0=3.40.1-2+deb12u2 zlib1g=1:1.2.13.dfsg-1 libvips42=8.14.1-3+deb12u3 \
-    libqrencode4=4.1.1-1 libpq5=15.18-0+deb12u1 curl=7.88.1-10+deb12u15 ca-certificates=20230311+deb12u1 \
+    libqrencode4=4.1.1-1 libgettextpo0=0.21-12 libpq5=15.18-0+deb12u1 curl=7.88.1-10+deb12u15 ca-certificates=20230311+deb12u1 \
     libjs-leaflet=1.7.1~dfsg-7 libjs-leaflet.markercluster=1.5.3~dfsg-4 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --home-dir /var/lib/fieldbook --create-home fieldbook \
@@ -31,6 +31,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
 COPY --from=build /src/.build/release/fieldbook /usr/local/bin/fieldbook
 COPY templates /opt/fieldbook/templates
 COPY Public /opt/fieldbook/Public
+COPY translations /opt/fieldbook/translations
 COPY --from=build /src/tiles /opt/fieldbook/tiles
 USER 10001:10001
 # A container sees neither the host's names nor its addresses, so Fieldbook's own certificate could not name them:

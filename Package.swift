@@ -38,6 +38,10 @@ let package = Package(
             "CMicroHTTPD", "CServerTLS", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Domain"),
+        // libgettextpo, gettext's reader of .po catalogs, opened for reading them at start-up (CGettextPO.h).
+        .target(name: "CGettextPO", dependencies: ["CLibraryLoader"]),
+        // The languages pages are shown in: catalogs, plural rules, the reader's language, formats (Foundation only).
+        .target(name: "Translations", dependencies: ["CGettextPO"]),
         // Fieldbook's own certificate authority and the server certificates it signs, for HTTPS on the LAN.
         .target(name: "LANCertificates", dependencies: [
             "Archives", "HTTPServer", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
@@ -64,15 +68,15 @@ let package = Package(
         // libcurl, for a node's requests to its hub (Sync/CurlTransfer.swift), opened by the first one (CCurl.h).
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         .target(name: "Sync", dependencies: [
-            "CCurl", "Domain", "Records", "Storage", .product(name: "Logging", package: "swift-log"),
-            // The fingerprint of a hub's own certificate authority.
+            "CCurl", "Domain", "Records", "Storage", "LANCertificates", .product(name: "Logging", package: "swift-log"),
+            // The Apple profile's identifiers, from the authority's digest.
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // What the pages and the JSON API share: access levels, the error mapping, the sign-in throttle, route
         // patterns and list parameter names.
         .target(name: "Surface", dependencies: ["Archives", "HTTPServer", "Domain", "Records", "Storage"]),
         .target(name: "WebUI", dependencies: [
-            "Archives", "HTTPServer", "Domain", "Records", "Credentials", "Storage", "Imaging", "Sync", "Surface",
+            "Archives", "Translations", "HTTPServer", "Domain", "Records", "Credentials", "Storage", "Imaging", "Sync", "Surface", "LANCertificates",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "JSONAPI", dependencies: [
@@ -86,7 +90,7 @@ let package = Package(
         // The commit a release was built from, for `fieldbook --version` (CBuildStamp.h says how it gets there).
         .target(name: "CBuildStamp"),
         .target(name: "App", dependencies: [
-            "CAvahi", "CBuildStamp", "CMalloc", "HTTPServer", "LANCertificates", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
+            "CAvahi", "CBuildStamp", "CMalloc", "HTTPServer", "Translations", "LANCertificates", "Domain", "Credentials", "Hub", "Storage", "Sync", "Surface", "WebUI", "JSONAPI", "PostgresHub",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "fieldbook", dependencies: [
@@ -106,9 +110,10 @@ let package = Package(
             "HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "WebUITests", dependencies: [
-            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI", "TestSupport", "Imaging", "Hub",
+            "WebUI", "Storage", "Domain", "HTTPServer", "Sync", "App", "Surface", "JSONAPI", "TestSupport", "Imaging", "Hub", "LANCertificates",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "TranslationsTests", dependencies: ["Translations"]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: [
             "Sync", "Records", "Hub", "Storage", "Domain", .product(name: "PropertyBased", package: "swift-property-based"),

@@ -5,6 +5,7 @@
 # its resident memory idle and under that load, beside their targets.
 # All traffic goes to 127.0.0.1; every process started here is stopped on exit.
 #   scripts/benchmark-lists.sh [participants activities venues]
+#   BENCH_LANGUAGE=fa scripts/benchmark-lists.sh   # the same pages in Persian (Accept-Language), to compare with English
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/apt-install-missing.sh wrk

@@ -1,5 +1,6 @@
 """Measures Fieldbook list pages (signed in) and Datasette's table page; called by scripts/benchmark-lists.sh."""
 import argparse
+import os
 import http.cookiejar
 import re
 import shutil
@@ -114,6 +115,9 @@ DATASETTE_PAGE = "/fieldbook/participants?_size=50&_sort=name"
 def under_load(url, cookie, connections=32, seconds=8):
     """Requests/s, p50 and p99 in ms under wrk (2 threads), or None when wrk reports nothing."""
     headers = ["-H", f"Cookie: {cookie}"] if cookie else []
+    # BENCH_LANGUAGE=fa measures the pages in that language (its catalog must be in translations/), to compare with English.
+    if os.environ.get("BENCH_LANGUAGE"):
+        headers += ["-H", f"Accept-Language: {os.environ['BENCH_LANGUAGE']}"]
     # A short run first, not counted, so that the first page measured is not the one that warms the server's caches;
     # one connection, so that a slow server is not left with a backlog the measured run would wait behind.
     subprocess.run(["wrk", "-t1", "-c1", "-d2s", "--timeout", "30s", *headers, url], capture_output=True, timeout=60)

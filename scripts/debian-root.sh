@@ -8,10 +8,13 @@ set -euo pipefail
 TOOLS_DIR=${FIELDBOOK_TOOLS_DIR:-$HOME/.cache/fieldbook-test-tools}
 ROOT="$TOOLS_DIR/debian12-root"
 MIRROR=${FIELDBOOK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# `make test` starts one in the background while it builds; the install tests' own call waits here for it to finish.
+mkdir -p "$TOOLS_DIR"
+exec 9>"$TOOLS_DIR/debian12-root.lock"
+flock 9
 if [ ! -f "$ROOT/.complete" ]; then
   bash "$(dirname "$0")/apt-install-missing.sh" debootstrap systemd-container >&2
   rm -rf "$ROOT" "$ROOT.partial"
-  mkdir -p "$TOOLS_DIR"
   echo "[debian-root] debootstrap bookworm into $ROOT (once; a few minutes)" >&2
   debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus bookworm "$ROOT.partial" "$MIRROR" >&2
   # The package's own apt lists are fetched by each test's apt-get update, on its overlay.

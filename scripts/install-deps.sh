@@ -3,7 +3,7 @@
 set -euo pipefail
 bash "$(dirname "$0")/apt-install-missing.sh" libmicrohttpd-dev libsqlite3-dev libvips-dev pkg-config libjs-leaflet libjs-leaflet.markercluster \
   curl libcurl4-openssl-dev ca-certificates openssl zlib1g-dev libpq-dev libgnutls28-dev \
-  libqrencode4 libavahi-client3
+  libqrencode4 libavahi-client3 libgettextpo0 gettext
 # The world basemap the map shows offline (tiles/basemap.mbtiles).
 bash "$(dirname "$0")/install-basemap.sh"
 

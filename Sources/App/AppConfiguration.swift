@@ -29,6 +29,8 @@ public struct AppConfiguration: Sendable {
     public var version: String
     /// HTTPS on the LAN with Fieldbook's own certificate authority.
     public var ownTLS = OwnTLSSettings()
+    /// Offers the pseudo-locale `en-XA` (Translations/PseudoLocale.swift), for tests.
+    public var pseudoLocale = false
 
     public init(server: ServerConfiguration = ServerConfiguration(), dataDirectory: String = "./data",
                 resourcesDirectory: String = ResourceFolder.located, upstream: URL? = nil, passwordCost: PasswordHasher.Cost = .standard,
@@ -43,9 +45,7 @@ public struct AppConfiguration: Sendable {
     }
 
     /// Serving beyond loopback with no certificate given and TLS not turned off: Fieldbook makes its own.
-    public var servesOwnTLS: Bool { !ownTLS.turnedOff && !server.isTLS && !Self.isLoopback(server.host) }
-
-    static func isLoopback(_ host: String) -> Bool { host.hasPrefix("127.") || host == "::1" || host == "localhost" }
+    public var servesOwnTLS: Bool { !ownTLS.turnedOff && !server.isTLS && !ServerConfiguration.isLoopback(server.host) }
 
     public var databasePath: String { Self.databasePath(in: dataDirectory) }
     static let databaseFileName = "fieldbook.sqlite"
@@ -56,6 +56,8 @@ public struct AppConfiguration: Sendable {
     }
     public var templatesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("templates") }
     public var publicDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("Public") }
+    /// The languages' catalogs, `<language>.po`, read at start-up.
+    public var translationsDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("translations") }
     /// The bundled world basemap (scripts/install-basemap.sh puts it there).
     public var bundledTilesDirectory: String { (resourcesDirectory as NSString).appendingPathComponent("tiles") }
     /// Regional MBTiles files imported by `fieldbook tiles import` or the map settings page.

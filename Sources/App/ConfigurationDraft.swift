@@ -21,6 +21,8 @@ struct ConfigurationDraft {
         if let seconds = environment["FIELDBOOK_TLS_CHECK_INTERVAL"].flatMap(TimeInterval.init), seconds > 0 {
             configuration.ownTLS.checkInterval = seconds
         }
+        // Environment only: the pseudo-locale is for crawls in tests, never offered to the people using Fieldbook.
+        configuration.pseudoLocale = environment["FIELDBOOK_PSEUDO_LOCALE"] == "1"
     }
 
     func finished() throws -> AppConfiguration {

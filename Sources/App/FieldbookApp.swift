@@ -6,6 +6,7 @@ import Logging
 import Storage
 import Surface
 import Sync
+import Translations
 import WebUI
 
 /// A whole Fieldbook node, composed from its configuration: database, pages, API and server.
@@ -45,10 +46,26 @@ public final class FieldbookApp: Sendable {
     /// and opens its database; fails before listening if any is wrong.
     public static func make(_ configuration: AppConfiguration, logger: Logger) async throws -> FieldbookApp {
         try ResourceFolder.check(configuration.resourcesDirectory)
-        let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
+        let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory,
+                                                   languages: loadLanguages(configuration, logger: logger))
         let servingLock = try ServingLock.serving(configuration.dataDirectory)
         let database = try openDatabase(configuration)
         return try FieldbookApp(configuration: configuration, database: database, servingLock: servingLock, renderer: renderer, logger: logger)
+    }
+
+    /// The catalogs in the resources' translations/ folder. One that cannot be read, an entry whose placeholders do
+    /// not match, or all of them without libgettextpo, is left out with a warning rather than keeping the server from
+    /// starting: those pages show English.
+    private static func loadLanguages(_ configuration: AppConfiguration, logger: Logger) -> Languages {
+        let folder = URL(fileURLWithPath: configuration.translationsDirectory, isDirectory: true)
+        do {
+            let (languages, problems) = try Languages.load(folder: folder, pseudoLocale: configuration.pseudoLocale)
+            for problem in problems { logger.warning("translation left out: \(problem)") }
+            return languages
+        } catch {
+            logger.warning("translations left out, pages are in English: \(error)")
+            return Languages(catalogs: [], pseudoLocale: configuration.pseudoLocale)
+        }
     }
 
     private init(configuration: AppConfiguration, database: AppDatabase, servingLock: ServingLock, renderer: PageRenderer,
@@ -87,7 +104,8 @@ public final class FieldbookApp: Sendable {
         exports = ExportRunner(database: database, logger: logger)
         backups = BackupService(database: database, folder: configuration.backupFolder, interval: configuration.backupInterval, logger: logger)
         let signInThrottle = SignInThrottle()
-        devices = DeviceJoining(dataDirectory: configuration.dataDirectory)
+        let devices = DeviceJoining(ownAuthority: configuration.servesOwnTLS ? TLSFolder.inDataFolder(configuration.dataDirectory) : nil)
+        self.devices = devices
         lanAnnouncer = LANAnnouncer(devices: devices, logger: logger)
         let web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles, syncStatus: syncStatus,
                         setupCode: setupCode, syncEngine: syncEngine, signInThrottle: signInThrottle, tiles: configuration.tileLibrary(),
@@ -101,7 +119,7 @@ public final class FieldbookApp: Sendable {
         let secure = HTTPServer(configuration: serverConfiguration, responder: responder, logger: logger)
         server = secure
         certificates = keeper
-        plainServer = keeper.map { $0.plainServer(beside: secure, renderer: renderer, staticFiles: staticFiles, logger: logger) }
+        plainServer = keeper.map { $0.plainServer(beside: secure, devices: devices, renderer: renderer, staticFiles: staticFiles, logger: logger) }
     }
 
     /// The server's settings, uploads spooled inside the data folder (not /tmp, which may be memory), in a folder emptied
@@ -114,7 +132,7 @@ public final class FieldbookApp: Sendable {
             try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             server.uploadDirectory = uploads
         }
-        server.uploadPaths.formUnion(WebUI.uploadPaths)
+        server.uploadPaths.formUnion(WebUI.uploadPaths.union(JSONAPI.uploadPaths))
         return server
     }
 
@@ -138,7 +156,7 @@ public final class FieldbookApp: Sendable {
         duplicateScout.start()
         exports.start()
         backups.start()
-        try database.prepareAnalytics()
+        try database.prepareAnalytics(logger: logger)
         let address = server.configuration.baseURL(port: port)
         if try database.offersSetup() {
             announce("One-time setup code: \(setupCode.generate())")
@@ -147,7 +165,7 @@ public final class FieldbookApp: Sendable {
             announce("This Fieldbook is bringing its accounts from its hub: sign in with an account of the hub once they have arrived.")
         }
         if let certificates, let plainGuide {
-            let secure = certificates.secureAddress(port: port)
+            let secure = certificates.secureAddress(port: port, devices: devices)
             let guide = switch plainGuide {
             case .success(let plainPort): "plain HTTP on port \(plainPort) tells them how."
             case .failure(let error): "plain HTTP could not start (\(error)), so no page tells them how."

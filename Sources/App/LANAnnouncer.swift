@@ -10,6 +10,8 @@ final class LANAnnouncer: @unchecked Sendable {
     private let logger: Logger
     /// Touched by `start` and `stop` only, which the app calls in turn.
     private var announcement: OpaquePointer?
+    /// The name the server certificate holds for mDNS, set by `start` before Avahi reports.
+    private var localName = ""
 
     init(devices: DeviceJoining, logger: Logger) {
         self.devices = devices
@@ -31,21 +33,26 @@ final class LANAnnouncer: @unchecked Sendable {
         }
         let type = address.isTLS ? "_https._tcp" : "_http._tcp"
         let context = Unmanaged.passUnretained(self).toOpaque()
-        announcement = fieldbook_announce("Fieldbook on \(hostName)", type, address.port, { context, announced, message in
+        localName = "\(hostName).local"
+        announcement = fieldbook_announce("Fieldbook on \(hostName)", type, address.port, { context, announced, message, answering in
             guard let context else { return }
-            Unmanaged<LANAnnouncer>.fromOpaque(context).takeUnretainedValue().report(announced != 0, String(cString: message!))
+            Unmanaged<LANAnnouncer>.fromOpaque(context).takeUnretainedValue()
+                .report(announced != 0, String(cString: message!), answeringFor: answering.map { String(cString: $0) })
         }, context)
     }
 
-    private func report(_ announced: Bool, _ message: String) {
-        devices.setAnnounced(announced)
+    private func report(_ announced: Bool, _ message: String, answeringFor hostName: String?) {
+        devices.setAnnounced(hostName: announced ? hostName : nil)
         if announced { logger.info("\(message)") } else { logger.notice("\(message)") }
+        if announced, let hostName, hostName.lowercased() != localName.lowercased() {
+            logger.notice("Avahi answers for \(hostName), not \(localName): another machine on the network has this one's name, so devices are given its addresses only; give this machine a name of its own")
+        }
     }
 
     /// Withdraws the service before the server stops answering at its address.
     func stop() {
         fieldbook_announcement_stop(announcement)
         announcement = nil
-        devices.setAnnounced(false)
+        devices.setAnnounced(hostName: nil)
     }
 }

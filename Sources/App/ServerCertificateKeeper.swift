@@ -35,6 +35,9 @@ final class ServerCertificateKeeper: @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         names = ServedNames(.current())
+        if CertificateAuthority.clockIsBehind(Date()) {
+            logger.warning("this machine's clock reads \(Date()), which is too early: set the clock (or let it get network time); certificates made meanwhile are dated from the wrong day")
+        }
         authority = try folder.authority(hostName: names.machine.hostName)
         authorityPEM = try authority.certificatePEM
     }
@@ -53,15 +56,16 @@ final class ServerCertificateKeeper: @unchecked Sendable {
         return (try certificate.certificatePEM, try certificate.keyPEM, reason)
     }
 
-    /// Where devices reach the server on `port`, as last read, and the authority they trust.
-    func secureAddress(port: UInt16) -> SecureAddress {
-        SecureAddress(machine: lock.withLock { names.machine }, port: port, authorityPEM: authorityPEM,
+    /// Where devices reach the server on `port` (the hosts the Add a device page offers), and the authority they trust.
+    func secureAddress(port: UInt16, devices: DeviceJoining) -> SecureAddress {
+        SecureAddress(hosts: devices.reachableHosts(names: lock.withLock { names.machine }), port: port, authorityPEM: authorityPEM,
                       authorityFingerprint: authority.fingerprint)
     }
 
     /// Plain HTTP beside `secure` (same host, `OwnTLSSettings.plainPort`), answering only `SecureAddressGuide`.
-    func plainServer(beside secure: HTTPServer, renderer: PageRenderer, staticFiles: StaticFiles, logger: Logger) -> HTTPServer {
-        let guide = SecureAddressGuide(renderer: renderer, staticFiles: staticFiles) { [self] in secureAddress(port: secure.port) }
+    func plainServer(beside secure: HTTPServer, devices: DeviceJoining, renderer: PageRenderer, staticFiles: StaticFiles,
+                     logger: Logger) -> HTTPServer {
+        let guide = SecureAddressGuide(renderer: renderer, staticFiles: staticFiles) { [self] in secureAddress(port: secure.port, devices: devices) }
         let plain = ServerConfiguration(host: secure.configuration.host, port: settings.plainPort(serving: secure.configuration.port),
                                         threadCount: 2, maxBodyBytes: 64 << 10)
         return HTTPServer(configuration: plain, responder: guide, logger: logger)

@@ -35,6 +35,7 @@ static struct {
     AvahiClient *(*client_new)(const AvahiPoll *poll, int flags, AvahiClientCallback callback, void *userdata, int *error);
     void (*client_free)(AvahiClient *client);
     int (*client_errno)(AvahiClient *client);
+    const char *(*client_host_name_fqdn)(AvahiClient *client);
     AvahiEntryGroup *(*group_new)(AvahiClient *client, AvahiEntryGroupCallback callback, void *userdata);
     int (*group_free)(AvahiEntryGroup *group);
     int (*group_reset)(AvahiEntryGroup *group);
@@ -53,6 +54,7 @@ static const FieldbookSymbol functions[] = {
     FUNCTION(poll_free, "avahi_threaded_poll_free"), FUNCTION(poll_lock, "avahi_threaded_poll_lock"),
     FUNCTION(poll_unlock, "avahi_threaded_poll_unlock"), FUNCTION(client_new, "avahi_client_new"),
     FUNCTION(client_free, "avahi_client_free"), FUNCTION(client_errno, "avahi_client_errno"),
+    FUNCTION(client_host_name_fqdn, "avahi_client_get_host_name_fqdn"),
     FUNCTION(group_new, "avahi_entry_group_new"), FUNCTION(group_free, "avahi_entry_group_free"),
     FUNCTION(group_reset, "avahi_entry_group_reset"), FUNCTION(group_commit, "avahi_entry_group_commit"),
     FUNCTION(group_add_service, "avahi_entry_group_add_service"), FUNCTION(strerror, "avahi_strerror"),
@@ -89,7 +91,9 @@ struct FieldbookAnnouncement {
 static void tell(FieldbookAnnouncement *a, int announced, const char *message) {
     if (announced == a->announced && !announced) return;
     a->announced = announced;
-    a->report(a->context, announced, message);
+    /* The name Avahi answers for now: the machine's own, or another after a host-name collision on the LAN. */
+    const char *host_name = announced && a->client ? avahi.client_host_name_fqdn(a->client) : NULL;
+    a->report(a->context, announced, message, host_name);
 }
 
 static void client_changed(AvahiClient *client, int state, void *userdata);
@@ -175,7 +179,7 @@ FieldbookAnnouncement *fieldbook_announce(const char *name, const char *type, un
     if (!a->poll || !a->client || avahi.poll_start(a->poll) < 0) {
         char message[512];
         snprintf(message, sizeof message, "Avahi could not be used: %s", a->poll ? avahi.strerror(error) : "no thread");
-        report(context, 0, message);
+        report(context, 0, message, NULL);
         fieldbook_announcement_stop(a);
         return NULL;
     }

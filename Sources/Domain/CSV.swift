@@ -9,17 +9,27 @@ public enum CSV {
         cells.map(quoted).joined(separator: ",") + lineEnd
     }
 
-    /// Text a person typed: a cell a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets an
-    /// apostrophe in front. A number, such as a negative longitude, is left as it is. Text that already starts with
-    /// apostrophes before such a character gets one more, so `CSVReader.undefused` gives back exactly what was typed.
+    /// Text a person typed: a cell a spreadsheet would run as a formula gets an apostrophe in front. That is one
+    /// starting with =, @, tab or CR, or with + or - followed by more than a number or phone number ("+cmd|…",
+    /// "-SUM(…)"). A sign before digits with spaces, dashes, dots, parentheses or slashes between ("+44 20 7946 0958",
+    /// "-12.5") is kept as typed: at most a spreadsheet reads arithmetic from it, which calls no function, no other
+    /// cell and no program. Text that already starts with apostrophes before such a cell gets one more, so
+    /// `CSVReader.undefused` gives back exactly what was typed.
     public static func defused(_ text: String) -> String {
-        guard startsLikeFormula(text.drop { $0 == "'" }), Double(text) == nil else { return text }
+        guard startsLikeFormula(text.drop { $0 == "'" }) else { return text }
         return "'" + text
     }
 
     static func startsLikeFormula(_ text: Substring) -> Bool {
         guard let first = text.unicodeScalars.first else { return false }
-        return "=+-@\t\r".unicodeScalars.contains(first)
+        if first == "+" || first == "-" { return !readsAsNumber(text.unicodeScalars.dropFirst()) }
+        return "=@\t\r".unicodeScalars.contains(first)
+    }
+
+    /// Digits, with spaces, dashes, dots, parentheses or slashes between them: a number or a phone number.
+    static func readsAsNumber(_ rest: Substring.UnicodeScalarView.SubSequence) -> Bool {
+        rest.contains { $0.properties.numericType != nil && $0.isASCII }
+            && rest.allSatisfy { ($0.isASCII && $0.properties.numericType != nil) || " -.()/".unicodeScalars.contains($0) }
     }
 
     /// The cell in quotes, quotes doubled, when it holds a comma, a quote or a line break.

@@ -7,13 +7,15 @@ public struct User: Sendable, Equatable, Identifiable {
     public var name: String
     public var role: UserRole
     public var isDisabled: Bool
+    /// The language pages are shown in (a BCP 47 tag such as `es`); nil: the browser's.
+    public var language: String?
     public var version: Int
     public var createdAt: Date
     public var updatedAt: Date
 
     /// A record holding only its id and version, for its declaration's decoding to fill in.
     public static func blank(id: UUID, version: Int) -> User {
-        User(id: id, email: "", name: "", role: .readOnly, isDisabled: false, version: version, createdAt: .unreadable, updatedAt: .unreadable)
+        User(id: id, email: "", name: "", role: .readOnly, isDisabled: false, language: nil, version: version, createdAt: .unreadable, updatedAt: .unreadable)
     }
 }
 
@@ -55,7 +57,7 @@ public struct NewUserInput: Sendable, Equatable {
 extension NewUserInput.Valid {
     /// The enabled account this input makes, at its first version.
     public func user(id: UUID = UUID(), at moment: Date) -> User {
-        User(id: id, email: email, name: name, role: role, isDisabled: false, version: 1, createdAt: moment, updatedAt: moment)
+        User(id: id, email: email, name: name, role: role, isDisabled: false, language: nil, version: 1, createdAt: moment, updatedAt: moment)
     }
 }
 

@@ -9,12 +9,15 @@ public enum ServerStartError: Error, CustomStringConvertible {
     case cannotListen(host: String, port: UInt16)
     /// The certificate or its key could not be read; the text is GnuTLS's reason.
     case unreadableCertificate(String)
+    /// Every slot for a TLS daemon's certificate in this process is taken (CServerTLS's FB_TLS_SLOTS).
+    case tooManyTLSServers
 
     public var description: String {
         switch self {
         case .invalidHost(let host): "'\(host)' is not an IP address; use e.g. 127.0.0.1, 0.0.0.0 or ::1"
         case .cannotListen(let host, let port): "could not listen on \(host):\(port) (port in use?)"
         case .unreadableCertificate(let reason): "the TLS certificate or its key cannot be used: \(reason)"
+        case .tooManyTLSServers: "too many servers in this process serve TLS at once"
         }
     }
 }
@@ -103,15 +106,16 @@ final class MicroHTTPDaemon: @unchecked Sendable {
 
     /// Presents `identity` from the next TLS handshake on; connections already open keep theirs.
     func present(_ identity: TLSIdentity) throws {
-        guard fb_tls_present(listenSocket, identity.handOver()) == 0 else {
-            throw ServerStartError.unreadableCertificate("too many TLS servers in this process")
-        }
+        guard identity.handOver({ fb_tls_present(listenSocket, $0) == 0 }) else { throw ServerStartError.tooManyTLSServers }
     }
 
-    /// Stops accepting connections; requests already in progress carry on.
+    /// Stops accepting connections; requests already in progress carry on. The listening socket is shut down, not
+    /// closed: the kernel then refuses new connections at once instead of queueing them for the whole drain, and the
+    /// descriptor stays this daemon's (its TLS identity is keyed by it) until `stop`.
     func quiesce() {
         guard let daemon else { return }
         _ = MHD_quiesce_daemon(daemon)
+        if listenSocket >= 0 { _ = shutdown(listenSocket, Int32(SHUT_RDWR)) }
     }
 
     /// Stops every thread and frees the daemon.

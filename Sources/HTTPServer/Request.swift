@@ -86,6 +86,10 @@ public struct Request: Sendable {
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
+    /// The value of the cookie Fieldbook set as `name`: over TLS only the `__Host-` one (see `Cookie`), so a cookie of
+    /// the plain name that someone else planted is not read.
+    public func cookie(_ name: String) -> String? { cookies[Cookie.sentName(name, secure: isTLS)] }
+
     public func pathParameter(_ name: String) -> String? { pathParameters[name] }
 
     /// The path with its query string, as a link back to this exact view.

@@ -85,8 +85,13 @@ public struct Response: Sendable {
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// A Set-Cookie value with the attributes Fieldbook always wants.
+/// A Set-Cookie value with the attributes Fieldbook always wants. A `Secure` cookie is sent under the `__Host-` prefix:
+/// browsers accept such a name only from HTTPS, for this host and path `/`, so someone on the LAN who forges a plain
+/// HTTP answer cannot plant it (a planted anonymous CSRF cookie would otherwise sign the device in as the attacker).
 public struct Cookie: Sendable {
+    /// The prefix of every cookie set over TLS.
+    public static let hostOnlyPrefix = "__Host-"
+
     public var name: String
     public var value: String
     public var maxAge: Int?
@@ -107,11 +112,14 @@ public struct Cookie: Sendable {
     }
 
     public var headerValue: String {
-        var parts = ["\(name)=\(value)", "Path=/", "HttpOnly", "SameSite=\(sameSite)"]
+        var parts = ["\(Self.sentName(name, secure: secure))=\(value)", "Path=/", "HttpOnly", "SameSite=\(sameSite)"]
         if let maxAge { parts.append("Max-Age=\(maxAge)") }
         if secure { parts.append("Secure") }
         return parts.joined(separator: "; ")
     }
+
+    /// The name a cookie called `name` goes by in the browser: prefixed when `Secure`.
+    public static func sentName(_ name: String, secure: Bool) -> String { secure ? hostOnlyPrefix + name : name }
 
     /// Parses a Cookie request header: `name=value` pairs split by `;`, the first of a name kept.
     public static func parse(header: String) -> [String: String] {

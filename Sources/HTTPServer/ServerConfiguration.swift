@@ -64,6 +64,18 @@ public struct ServerConfiguration: Sendable {
         return (tlsCertificatePEM, tlsKeyPEM)
     }
 
+    /// Whether `host` (an IP address, as `--host` takes) is a loopback address, which no other device reaches:
+    /// 127.0.0.0/8, ::1, or 127.x written as an IPv4-mapped IPv6 address (::ffff:127.0.0.1).
+    public static func isLoopback(_ host: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: &v4) { $0[0] == 127 } }
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: &v6) { bytes in
+            let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+            return (mapped && bytes[12] == 127) || (bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1)
+        }
+    }
+
     /// The address the server answers at once bound to `port`, as announced (`http://127.0.0.1:8080`; an IPv6 host in
     /// brackets).
     public func baseURL(port: UInt16) -> String {

@@ -26,10 +26,12 @@ final class TLSIdentity: @unchecked Sendable {
         loaded = identity
     }
 
-    /// Gives the identity to CServerTLS, which frees it once the daemon presenting it has stopped.
-    func handOver() -> OpaquePointer {
-        defer { loaded = nil }
-        return loaded!
+    /// Gives the identity to `take` (CServerTLS, which frees it once the daemon presenting it has stopped); when
+    /// `take` refuses it, this still owns it and frees it.
+    func handOver(_ take: (OpaquePointer) -> Bool) -> Bool {
+        guard let loaded, take(loaded) else { return false }
+        self.loaded = nil
+        return true
     }
 
     deinit {

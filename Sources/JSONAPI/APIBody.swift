@@ -169,6 +169,7 @@ extension Field.Kind {
         case .uuidList: "a list of ids"
         case .object: "an object"
         case .reference, .list, .anyValue: "a value"
+        case .file: "a file"
         case .anyObject: "an object of values"
         case .position: "a [longitude, latitude] pair"
         case .textList: "a list of texts"

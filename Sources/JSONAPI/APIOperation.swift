@@ -33,6 +33,8 @@ struct APIOperation: Sendable {
     var body: String?
     /// The content type of a request body that is a file (a photo's bytes), not JSON.
     var fileBody: String?
+    /// The component schema of a request body that is a multipart form (a file with fields about it).
+    var formBody: String?
     var success: Success
     /// 409: the current records refuse the change (stale version, missing reference, still used, taken name).
     var conflict = false
@@ -48,6 +50,8 @@ struct APIOperation: Sendable {
     var namesRecordInQuery = false
     /// 503: too much of the same work is running (downloads being written); try again shortly.
     var mayBeBusy = false
+    /// 503 with Retry-After: the figures asked for are still being counted (analytics after start or a large import).
+    var mayBePreparing = false
 
     static let paging: [Field] = [
         Field.of(ListParameter.page.name, .integer, "1-based page number").ranged(1...Double(1_000_000)),

@@ -46,6 +46,10 @@ enum APIPaths {
     static let contactLogs = visitStop / "logs"
     static let contactLog = contactLogs / "{logId}"
 
+    /// The photos of any participant, venue, activity or logged visit, named in the query or the form.
+    static let photos = root / "photos"
+    static let photo = photos / "{id}"
+
     static let mapVenues = MapDataPaths.venues
     static let mapHomes = MapDataPaths.homes
 

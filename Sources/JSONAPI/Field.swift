@@ -26,6 +26,8 @@ struct Field: Sendable {
         case choiceList([String])
         /// An array of at most `maxItems` SHA-256 hashes, each 64 lowercase hexadecimal digits (photo files).
         case contentAddressList(maxItems: Int)
+        /// A file of a multipart form.
+        case file
     }
 
     /// Who applies a field's rule, so that each value is checked once.
@@ -106,7 +108,7 @@ extension Field {
 extension Field.Kind {
     var exampleValue: String {
         switch self {
-        case .text, .reference, .list: "\"...\""
+        case .text, .reference, .list, .file: "\"...\""
         case .uuid: "\"0d2f3a10-0000-4000-8000-000000000001\""
         case .date: "\"2025-03-12\""
         case .dateTime: "\"2025-03-12T09:30:00Z\""

@@ -34,6 +34,9 @@ public final class JSONAPI: Sendable {
     /// True for a GET or HEAD whose route only reads (`APIRouteTable.getThatWrites` declares the others).
     public func onlyReads(_ request: Request) -> Bool { writingGets.onlyReads(request) }
 
+    /// The addresses whose multipart uploads the server spills to disk as they arrive (a photo), as the pages' uploads.
+    public static var uploadPaths: Set<String> { [APIPaths.photos()] }
+
     /// Every API route with its access, as the route table declares them.
     public static func declaredRoutes(version: String) -> [DeclaredRoute] {
         var table = APIRouteTable()

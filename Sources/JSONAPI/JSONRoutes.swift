@@ -59,6 +59,7 @@ enum JSONRoutes {
         table.add(.get, APIPaths.activities.export, .signedIn, ActivityResource.docs.export(entity: "activity"), ExportEndpoints.activities)
         table.add(.get, APIPaths.mapVenues, .signedIn, MapResource.venuesDoc, MapResource.venues)
         table.add(.get, APIPaths.mapHomes, .signedIn, MapResource.homesDoc, MapResource.homes)
+        PhotoResource.register(in: &table)
         sync.registerNode(in: &table)
         addDocument(to: &table, version: version)
     }
@@ -104,7 +105,8 @@ enum JSONRoutes {
         let parts: [[String: [Field]]] = records.map(\.components) + [AuthResource.components, AreaResource.components, ParticipantResource.components,
                                           AssignmentResource.components, UserResource.components, SyncEndpoints.components,
                                           MapResource.components, VisitResource.components, NotificationResource.components,
-                                          LinkedNodeResource.components, AnalyticsResource.components, PhotoFileEndpoints.components]
+                                          LinkedNodeResource.components, AnalyticsResource.components, PhotoFileEndpoints.components,
+                                          PhotoResource.components]
         for part in parts { all.merge(part) { $1 } }
         return all
     }

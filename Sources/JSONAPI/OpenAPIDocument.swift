@@ -20,7 +20,7 @@ enum OpenAPIDocument {
                 "securitySchemes": [
                     "bearerAuth": ["type": "http", "scheme": "bearer", "description": "An access token from POST /api/v1/auth/login"],
                     "sessionCookie": ["type": "apiKey", "in": "cookie", "name": CookieName.session,
-                                      "description": "The pages' signed-in session, for reads from the same origin (page scripts)"],
+                                      "description": "The pages' signed-in session, for reads from the same origin (page scripts); __Host-\(CookieName.session) over HTTPS"],
                 ],
                 "schemas": schemas(routes),
             ],
@@ -58,6 +58,9 @@ enum OpenAPIDocument {
         if !parameters.isEmpty { result["parameters"] = parameters }
         if let body = op.body {
             result["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(body)]]]
+        }
+        if let form = op.formBody {
+            result["requestBody"] = ["required": true, "content": ["multipart/form-data": ["schema": ref(form)]]]
         }
         if let type = op.fileBody {
             result["requestBody"] = ["required": true, "content": [type: ["schema": ["type": "string", "format": "binary"]]]]
@@ -110,6 +113,11 @@ enum OpenAPIDocument {
         case .file(let type, let description): responses["200"] = file(type, description)
         }
         if op.mayBeBusy { responses["503"] = json("Too much of this work is running; try again shortly", ref("Error")) }
+        if op.mayBePreparing {
+            var preparing = json("The figures are still being counted; ask again after Retry-After seconds", ref("Error"))
+            preparing["headers"] = ["Retry-After": ["required": true, "schema": ["type": "integer"]]]
+            responses["503"] = preparing
+        }
         if op.mayBeUnavailable, case .json(let schema) = op.success { responses["503"] = json("The database does not answer", ref(schema)) }
         for (status, text) in errorStatuses(route) {
             var response = json(text, ref("Error"))
@@ -143,14 +151,14 @@ enum OpenAPIDocument {
     private static func errorStatuses(_ route: APIRoute) -> [(Int, String)] {
         let op = route.operation
         var statuses: [(Int, String)] = []
-        if op.body != nil || !op.query.isEmpty { statuses.append((400, "The body is not a JSON object (malformed_json), or a query parameter is out of range")) }
+        if op.body != nil || op.formBody != nil || !op.query.isEmpty { statuses.append((400, "The body is not a JSON object (malformed_json), or a query parameter is out of range")) }
         if route.access != .anyone || op.refusesCredentials { statuses.append((401, "No valid token (or credentials)")) }
         if route.access == .editor || route.access == .administrator || op.protected {
             statuses.append((403, "Your role does not allow this, or the record is protected"))
         }
         if route.path.contains("{") || op.namesRecordInQuery { statuses.append((404, "No such record")) }
         if op.conflict { statuses.append((409, "The current records refuse this change")) }
-        if op.body != nil { statuses.append((422, "Some fields break their rules; see fields")) }
+        if op.body != nil || op.formBody != nil { statuses.append((422, "Some fields break their rules; see fields")) }
         if op.fileBody != nil {
             statuses.append((409, "The bytes are not the file the address names (cut short or changed on the way), or not a photo as Fieldbook keeps them"))
             statuses.append((503, "Photos cannot be checked on the hub now (libvips missing there): nothing was kept; send the file again later"))
@@ -168,9 +176,28 @@ enum OpenAPIDocument {
         ["description": description, "content": ["application/json": ["schema": schema]]]
     }
 
-    private static var scalar: [String: Any] { [
-        "nullable": true, "anyOf": [["type": "string"], ["type": "number"], ["type": "boolean"]],
-    ] }
+    private static var scalar: [String: Any] {
+        allowingNull(["anyOf": [["type": "string"], ["type": "number"], ["type": "boolean"]]])
+    }
+
+    /// The schema with null allowed too. OpenAPI 3.0.3 reads `nullable` only beside a `type` in the same schema, so a
+    /// schema without one (a reference, a choice between types) takes null as one more choice.
+    private static func allowingNull(_ schema: [String: Any]) -> [String: Any] {
+        var schema = schema
+        if schema["type"] != nil {
+            schema["nullable"] = true
+            if let options = schema["enum"] as? [Any] { schema["enum"] = options + [NSNull()] }
+            return schema
+        }
+        if let choices = schema["anyOf"] as? [Any] {
+            schema["anyOf"] = choices + [onlyNull]
+            return schema
+        }
+        return ["anyOf": [schema, onlyNull]]
+    }
+
+    /// The value null alone, as 3.0.3 can say it (it has no null type).
+    private static var onlyNull: [String: Any] { ["type": "string", "nullable": true, "enum": [NSNull()]] }
 
     private static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/" + name] }
 
@@ -236,11 +263,7 @@ enum OpenAPIDocument {
             if case .text = field.kind, !inQuery { schema["pattern"] = String.noNULPattern }
         }
         if let summary = field.summary { schema["description"] = summary }
-        if field.nullable {
-            schema["nullable"] = true
-            if let options = schema["enum"] as? [Any] { schema["enum"] = options + [NSNull()] }
-        }
-        return schema
+        return field.nullable ? allowingNull(schema) : schema
     }
 
     /// What a Domain text rule says, as JSON Schema. A query value is never refused for holding U+0000 (libmicrohttpd
@@ -276,6 +299,7 @@ enum OpenAPIDocument {
         case .textList: ["type": "array", "items": ["type": "string"]]
         case .choiceList(let options): ["type": "array", "items": ["type": "string", "enum": options]]
         case .contentAddressList(let most): ["type": "array", "items": contentAddress, "maxItems": most]
+        case .file: ["type": "string", "format": "binary"]
         }
     }
 

@@ -12,12 +12,22 @@ public struct CertificateAuthority: Sendable {
     /// Long, as every device would have to trust a new one; its key never leaves the data folder (and its backups).
     static let validity: TimeInterval = 20 * 365 * 86_400
 
+    /// No clock that is set reads earlier than this (it is when this code was written). A machine without a
+    /// battery-backed clock or network time can start in the past, and an authority dated from such a clock would
+    /// have expired, for every device, before the day it is used: it is dated from here instead.
+    public static let earliestPlausibleDate = Date(timeIntervalSince1970: 1_793_491_200)
+
+    /// Whether `now` is before any date a set clock reads: serve says so, as certificates made meanwhile are dated
+    /// from the wrong day.
+    public static func clockIsBehind(_ now: Date) -> Bool { now < earliestPlausibleDate }
+
     init(certificate: Certificate, key: Certificate.PrivateKey) {
         self.certificate = certificate
         self.key = key
     }
 
-    /// A new authority named after the machine, so that a device trusting several says which is which.
+    /// A new authority named after the machine, so that a device trusting several says which is which; valid from
+    /// before `now` and for `validity` from `now`, or from `earliestPlausibleDate` when the clock is behind it.
     public static func make(hostName: String, now: Date = Date()) throws -> CertificateAuthority {
         let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
         let publicKey = key.publicKey
@@ -27,7 +37,8 @@ public struct CertificateAuthority: Sendable {
         }
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
-            notValidBefore: now.addingTimeInterval(-ServerCertificate.clockAllowance), notValidAfter: now.addingTimeInterval(validity),
+            notValidBefore: min(now, earliestPlausibleDate).addingTimeInterval(-ServerCertificate.clockAllowance),
+            notValidAfter: max(now, earliestPlausibleDate).addingTimeInterval(validity),
             issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
@@ -54,7 +65,20 @@ public struct CertificateAuthority: Sendable {
     public var fingerprint: String {
         var serializer = DER.Serializer()
         try? serializer.serialize(certificate)
-        return SHA256.hash(data: serializer.serializedBytes).map { String(format: "%02X", $0) }.joined(separator: ":")
+        return Self.fingerprint(ofDER: serializer.serializedBytes)
+    }
+
+    /// The fingerprint of a certificate's DER bytes, in the one format every page and log line shows.
+    public static func fingerprint(ofDER der: some DataProtocol) -> String {
+        SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
+    }
+
+    /// The certificate's subject common name, which is how devices list a trusted authority; nil when `der` is not a
+    /// certificate or its subject has no common name.
+    public static func commonName(ofDER der: some DataProtocol) -> String? {
+        guard let certificate = try? Certificate(derEncoded: Array(der)) else { return nil }
+        let attributes = certificate.subject.flatMap { $0 }
+        return attributes.first { $0.type == .RDNAttributeType.commonName }.flatMap { String($0.value) }
     }
 
     /// The names of `names` this authority may sign for: a name outside its constraints (a public address, a host name

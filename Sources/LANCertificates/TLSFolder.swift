@@ -27,7 +27,11 @@ public struct TLSFolder: Sendable {
     public func authority(hostName: String, now: Date = Date()) throws -> CertificateAuthority {
         try prepare()
         if FileManager.default.fileExists(atPath: authorityKeyPath), FileManager.default.fileExists(atPath: authorityCertificatePath) {
-            return try CertificateAuthority(certificatePEM: read(authorityCertificatePath), keyPEM: read(authorityKeyPath))
+            do {
+                return try CertificateAuthority(certificatePEM: read(authorityCertificatePath), keyPEM: read(authorityKeyPath))
+            } catch {
+                throw UnreadableAuthority(folder: path, reason: "\(error)")
+            }
         }
         let authority = try CertificateAuthority.make(hostName: hostName, now: now)
         try write(authority.keyPEM, to: authorityKeyPath, permissions: 0o600)
@@ -71,6 +75,17 @@ public struct TLSFolder: Sendable {
         try output.write(Array(text.utf8))
         try output.finish()
         guard rename(temporary, target) == 0 else { throw WriteFailure(path: target, reason: String(cString: strerror(errno))) }
+    }
+
+    /// The authority's files are there but are not a certificate and its key: making a new one would silently make
+    /// every device distrust this server, so serve stops and says what to do.
+    struct UnreadableAuthority: Error, CustomStringConvertible {
+        let folder: String
+        let reason: String
+        var description: String {
+            "the certificate authority in \(folder) (\(TLSFolder.authorityCertificateName) and \(TLSFolder.authorityKeyName)) cannot be read (\(reason)); "
+                + "restore the folder from a backup, or move it aside to make a new authority, which every device must then trust again"
+        }
     }
 
     struct WriteFailure: Error, CustomStringConvertible {

@@ -15,7 +15,7 @@ public struct PublicError: Sendable, Equatable {
     public let fields: [FieldError]?
     /// Methods the address does accept, for a 405's `Allow` header.
     public let allowedMethods: [HTTPMethod]
-    /// Seconds to wait, for a 429's `Retry-After` header.
+    /// Seconds to wait, for a 429's or 503's `Retry-After` header.
     public let retryAfter: Int?
 
     public init(status: HTTPStatus, code: String, message: String, fields: [FieldError]? = nil,
@@ -126,7 +126,6 @@ public final class OncePerInterval: @unchecked Sendable {
 extension AnalyticsPreparing: PubliclyDescribed {
     public var publicError: PublicError {
         PublicError(status: .serviceUnavailable, code: "analytics_preparing",
-                    message: "The analytics are being prepared: Fieldbook is counting every record once after starting. "
-                        + "Reload this page in \(retryAfter) seconds.", retryAfter: retryAfter)
+                    message: AnalyticsPreparing.explanation + " Try again in \(retryAfter) seconds.", retryAfter: retryAfter)
     }
 }

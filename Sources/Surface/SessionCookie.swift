@@ -19,7 +19,7 @@ extension AppDatabase {
 
     /// The same, with the write the session's row needs left to the caller (`keepUp`).
     public func lookUpSession(of request: Request, policy: SessionPolicy) throws -> SessionLookup {
-        guard let token = request.cookies[CookieName.session] else { return SessionLookup(session: nil, upkeep: nil) }
+        guard let token = request.cookie(CookieName.session) else { return SessionLookup(session: nil, upkeep: nil) }
         return try lookUpSession(token: token, policy: policy)
     }
 }

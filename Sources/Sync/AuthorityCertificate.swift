@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LANCertificates
 
 /// Fieldbook's own certificate authority as devices get it: the certificate serve made (`DATA/tls/authority.pem`), in
 /// the forms each system installs, and the fingerprint a person compares before trusting it; a node keeps its hub's to
@@ -23,10 +24,12 @@ public struct AuthorityCertificate: Sendable {
         pem = String(text[start.lowerBound..<stop.upperBound]) + "\n"
     }
 
-    /// SHA-256 of the certificate, in pairs of upper-case hex digits as the systems' certificate viewers show it.
-    public var fingerprint: String {
-        SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: " ")
-    }
+    /// SHA-256 of the certificate, as the plain-HTTP guide and serve's log show it too.
+    public var fingerprint: String { CertificateAuthority.fingerprint(ofDER: der) }
+
+    /// The name the authority was made with (its subject's common name), as iOS trust settings and Keychain Access list
+    /// it; it stays when the machine is renamed.
+    public var name: String? { CertificateAuthority.commonName(ofDER: der) }
 
     /// An Apple configuration profile with the certificate as its one root-certificate payload: what iPadOS and iOS
     /// install from Safari (Settings then offers it under "Profile Downloaded"). Its identifiers come from the

@@ -13,6 +13,8 @@ enum Paths {
     static let sendAgain = home / "send-again"
     /// The signed-in person's own password.
     static let accountPassword = home / "account" / "password"
+    /// The language the signed-in person's pages are shown in.
+    static let accountLanguage = home / "account" / "language"
     static let privacySettings = home / "settings" / "privacy"
     static let backups = home / "settings" / "backups"
     static let backupNow = backups / "now"
@@ -102,7 +104,9 @@ enum Paths {
     static let printVisitList = visitLists.record / "print"
     static let visitResults = visitLists.record / "results.csv"
     static let walkVisitList = visitLists.record / "walk"
-    static let visitStop = visitLists.record / "stops" / "{stopId}"
+    static let visitListStops = visitLists.record / "stops"
+    static let visitStop = visitListStops / "{stopId}"
+    static let removeVisitStop = visitStop / "remove"
     static let contactLogs = visitStop / "logs"
     static let stopFollowUp = visitStop / "follow-up"
     /// What a phone keeps of a list to walk it away from the network (JSON for the page's script).
@@ -169,7 +173,7 @@ extension Paths {
     /// The addresses without parameters, for every template as `{{paths.name}}` (`{{paths.participants_new}}`).
     static let templateView: TemplateView = {
         var view: [String: String] = [
-            "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "privacy_settings": privacySettings(),
+            "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "account_language": accountLanguage(), "privacy_settings": privacySettings(),
             "backups": backups(), "backup_now": backupNow(), "backup_download": backupDownload(),
             "devices": devices(), "authority_pem": authorityPEM(), "authority_der": authorityDER(), "authority_profile": authorityProfile(),
             "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),

@@ -92,6 +92,8 @@ enum WebRoutes {
         table.get(Paths.myVisits, .signedIn, VisitWalkPages.myVisits)
         table.get(Paths.walkVisitList, .signedIn, VisitWalkPages.walk)
         table.get(Paths.visitStop, .signedIn, VisitWalkPages.stop)
+        table.post(Paths.visitListStops, .editor, VisitListPages.addStops)
+        table.post(Paths.removeVisitStop, .editor, VisitListPages.removeStop)
         table.post(Paths.contactLogs, .editor, VisitWalkPages.log)
         table.post(Paths.stopFollowUp, .editor, VisitWalkPages.followUp)
         table.get(Paths.offlineVisitList, .signedIn, OfflinePages.visitList)
@@ -114,6 +116,8 @@ enum WebRoutes {
         table.get(Paths.authorityProfile, .anyone, DevicePages.authorityProfile)
         table.get(Paths.accountPassword, .signedIn, AccountPages.passwordForm)
         table.post(Paths.accountPassword, .signedIn, AccountPages.changePassword)
+        table.get(Paths.accountLanguage, .signedIn, LanguagePages.form)
+        table.post(Paths.accountLanguage, .signedIn, LanguagePages.save)
         table.get(Paths.userPassword, .administrator, UserPages.passwordForm)
         table.post(Paths.userPassword, .administrator, UserPages.resetPassword)
 

@@ -170,15 +170,15 @@ public final class WebUI: Sendable {
         upkeep = found?.upkeep
         // An ended session's cookie stays while its session is remembered: the page's own requests (its live updates)
         // must not drop it before Save, whose form is then kept for that session's user (`LoginPages.sessionEnded`).
-        if session == nil, found?.endedSessionUser == nil, request.cookies[CookieName.session] != nil {
+        if session == nil, found?.endedSessionUser == nil, request.cookie(CookieName.session) != nil {
             cookies.append(.expired(CookieName.session, secure: request.isTLS))
         }
-        var csrf = session?.csrfToken ?? request.cookies[CookieName.anonymousCSRF] ?? ""
+        var csrf = session?.csrfToken ?? request.cookie(CookieName.anonymousCSRF) ?? ""
         if session == nil, csrf.count != 48 {
             csrf = randomToken()
             cookies.append(Cookie(name: CookieName.anonymousCSRF, value: csrf, secure: request.isTLS, sameSite: "Strict"))
         }
-        let flash = request.cookies[CookieName.flash].flatMap { $0.removingPercentEncoding }
+        let flash = request.cookie(CookieName.flash).flatMap { $0.removingPercentEncoding }
         if flash != nil, request.method == .get { cookies.append(.expired(CookieName.flash, secure: request.isTLS)) }
         return PageContext(request: request, session: session, csrfToken: csrf, cookies: cookies,
                            flash: request.method == .get ? flash : nil, web: self, endedSessionUser: found?.endedSessionUser)

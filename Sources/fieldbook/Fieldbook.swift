@@ -8,7 +8,7 @@ struct Fieldbook: AsyncParsableCommand {
         commandName: "fieldbook",
         abstract: "Offline-first records for community organizers, served to any browser on this machine or network.",
         version: FieldbookVersion.described,
-        subcommands: [Serve.self, Hub.self, HubMigrate.self, CreateUser.self, Backup.self, Restore.self, DemoData.self, Link.self, Check.self, Routes.self, Tiles.self],
+        subcommands: [Serve.self, Hub.self, HubMigrate.self, CreateUser.self, Backup.self, Restore.self, DemoData.self, Link.self, Check.self, Routes.self, Tiles.self, TranslationsCommand.self],
         defaultSubcommand: Serve.self)
 
     static func main() async {

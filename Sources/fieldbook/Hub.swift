@@ -13,12 +13,15 @@ struct Hub: FieldbookCommand {
     @Option(.threads) var threads: Int?
     @Option(.connectionsPerAddress) var connectionsPerAddress: Int?
     @Option(.logLevel) var logLevel: String?
+    @Option(.tlsCertificate) var tlsCertificate: String?
+    @Option(.tlsKey) var tlsKey: String?
 
     func perform() async throws {
         let configuration = try AppConfiguration([GivenSetting(.databaseURL, databaseURL), GivenSetting(.host, host),
                                                   GivenSetting(.port, port), GivenSetting(.threads, threads),
                                                   GivenSetting(.connectionsPerAddress, connectionsPerAddress),
-                                                  GivenSetting(.logLevel, logLevel)])
+                                                  GivenSetting(.logLevel, logLevel), GivenSetting(.tlsCertificate, tlsCertificate),
+                                                  GivenSetting(.tlsKey, tlsKey)])
         let logger = makeLogger(level: configuration.logLevel)
         let hub = try PostgresHubServer(configuration, logger: logger)
         let termination = try TerminationSignal()

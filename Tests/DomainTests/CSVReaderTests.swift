@@ -57,4 +57,17 @@ import Testing
             #expect(records(line) == [[typed, "end"]], "\(typed) went out as \(line)")
         }
     }
+
+    /// Only what a spreadsheet would run is defused: phone numbers and signed numbers stay as typed.
+    @Test func theFormulaGuardDefusesHostileCellsAndKeepsPhoneNumbers() {
+        for kept in ["+44 20 7946 0958", "-12.5", "+1-202-555-0143", "+33 (0)1 42 68 53 00", "-0.1276", "Ada", ""] {
+            #expect(CSV.defused(kept) == kept, "\(kept)")
+        }
+        for hostile in ["=HYPERLINK(\"http://example.com\",\"x\")", "@SUM(1)", "+cmd|' /C calc'!A0", "-2+3*cmd|' /C calc'!A0",
+                        "+A1", "-SUM(A1:A2)", "\t=1", "\r=1", "+", "-", "+ "] {
+            #expect(CSV.defused(hostile) == "'" + hostile, "\(hostile)")
+            // A lone cell holding a tab would be read as a tab-separated file.
+            if !hostile.hasPrefix("\t") { #expect(records(CSV.line([CSV.defused(hostile)])) == [[hostile]]) }
+        }
+    }
 }

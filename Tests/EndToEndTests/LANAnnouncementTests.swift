@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 38: serve announces itself on the LAN through the machine's Avahi, keeps announcing across an Avahi restart,
+/// serve announces itself on the LAN through the machine's Avahi, keeps announcing across an Avahi restart,
 /// and withdraws on stop. The test's avahi-daemon runs in a network namespace of its own with loopback only, so no
 /// mDNS packet leaves the machine; serve and avahi-browse reach it over the system D-Bus, as on a real machine.
 @Suite(.serialized) struct LANAnnouncementTests {
@@ -20,7 +20,7 @@ import TestSupport
                                                                "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
                                                                "-subj", "/CN=localhost"]).status == 0)
         let server = try FieldbookProcess(dataDirectory: directory.appendingPathComponent("data"),
-                                          extraArguments: ["--host", "0.0.0.0", "--tls-cert", certificate, "--tls-key", key])
+                                          extraArguments: ["--host", "0.0.0.0", "--tls-cert", certificate, "--tls-key", key], announcing: true)
         defer { server.terminate() }
         let port = String(server.port)
         let announced = { AvahiInNamespace.browse().contains { $0.name.hasPrefix("Fieldbook on ") && $0.port == port } }
@@ -32,8 +32,47 @@ import TestSupport
         let answer = try AvahiInNamespace.run("/usr/bin/curl", ["-sk", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/setup"])
         #expect(answer.output == "200", "serving all along")
 
+        // A request whose body is still coming keeps serve draining (up to 10 s) once it stops: the announcement must
+        // go while serve still runs, as stop() withdraws it; Avahi would withdraw it anyway once the process ended.
+        let unfinished = try UnfinishedRequest(port: port)
+        defer { unfinished.end() }
+        server.process.terminate()
+        #expect(AvahiInNamespace.waitUntil(seconds: 8) { !announced() }, "withdrawn when serve stops")
+        #expect(server.process.isRunning, "withdrawn by serve's stop, while it still drains the unfinished request")
+        unfinished.end()
         server.terminate()
-        #expect(AvahiInNamespace.waitUntil(seconds: 15) { !announced() }, "withdrawn when serve stops")
+    }
+}
+
+/// A TLS connection that has sent a POST's headers and only part of its body, until `end`.
+private final class UnfinishedRequest {
+    private let process = Process()
+    private let input = Pipe(), output = Pipe()
+
+    init(port: String) throws {
+        let script = """
+        import socket, ssl, sys
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        connection = context.wrap_socket(socket.create_connection(("127.0.0.1", \(port))))
+        connection.sendall(b"POST /login HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/x-www-form-urlencoded\\r\\nContent-Length: 100\\r\\n\\r\\nemail=")
+        print("sent", flush=True)
+        sys.stdin.readline()
+        """
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        _ = try output.fileHandleForReading.read(upToCount: 5)  // "sent\n": the headers have left
+        Thread.sleep(forTimeInterval: 0.5)
+    }
+
+    func end() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
     }
 }
 

@@ -31,6 +31,32 @@ import TestSupport
         #expect(plainForm == "403")
     }
 
+    /// A certificate near its end is replaced while serving, signed by the same authority: a client trusting only the
+    /// authority is shown a new serial from the next connection on. tests/lan checks the same from a tablet, as root.
+    @Test func aServerCertificateNearItsEndIsReplacedWhileServing() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data")
+        let server = try FieldbookProcess(dataDirectory: data, extraArguments: ["--host", "0.0.0.0", "--http-port", "0"],
+                                          variables: ["FIELDBOOK_TLS_VALIDITY": "6", "FIELDBOOK_TLS_CHECK_INTERVAL": "1"])
+        defer { server.terminate() }
+        let authority = data.appendingPathComponent("tls/authority.pem").path
+        let serial = {
+            try runCommand("/bin/sh", ["-c", "openssl s_client -connect 127.0.0.1:\(server.port) -CAfile \(authority) -verify_return_error "
+                                             + "</dev/null 2>/dev/null | openssl x509 -noout -serial"]).output
+        }
+        let first = try serial()
+        #expect(first.hasPrefix("serial="), "\(first)")
+        let deadline = Date().addingTimeInterval(30)
+        var latest = first
+        while latest == first && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.5)
+            latest = try serial()
+        }
+        #expect(latest.hasPrefix("serial=") && latest != first, "renewed: \(first) then \(latest)")
+        #expect(try curl(["--cacert", authority, "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(server.port)/setup"]) == "200")
+    }
+
     /// The plain port another program holds (here another Fieldbook's guide): HTTPS is served all the same.
     @Test func aPlainPortInUseCostsOnlyTheGuide() throws {
         let directory = try temporaryDirectory()
@@ -65,10 +91,8 @@ import TestSupport
     @Test func anOrganizationsOwnCertificateWins() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let key = directory.appendingPathComponent("key.pem").path, certificate = directory.appendingPathComponent("cert.pem").path
-        let made = try runCommand("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                                                       "-days", "1", "-subj", "/CN=organization.example", "-addext", "subjectAltName=IP:127.0.0.1"])
-        #expect(made.status == 0, "\(made.output)")
+        let made = try SelfSignedCertificate("cert", commonName: "organization.example", key: .rsa2048, addresses: ["127.0.0.1"], in: directory)
+        let key = made.keyPath, certificate = made.certificatePath
         let data = directory.appendingPathComponent("data")
         let server = try FieldbookProcess(dataDirectory: data, extraArguments: ["--host", "0.0.0.0", "--tls-cert", certificate, "--tls-key", key])
         defer { server.terminate() }

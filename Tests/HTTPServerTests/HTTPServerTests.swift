@@ -234,6 +234,29 @@ struct EchoResponder: RequestResponder {
         #expect(answer?.body == "done")
     }
 
+    @Test func whileStopDrainsNewConnectionsAreRefusedAtOnce() throws {
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, threadCount: 2), responder: EchoResponder(),
+                                logger: Logger(label: "test"))
+        let port = try server.start()
+        let answered = DispatchSemaphore(value: 0), stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? RawHTTPClient.send("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+            answered.signal()
+        }
+        while server.requestsInFlight == 0 { usleep(1000) }
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        while server.port != 0 { usleep(1000) }
+        usleep(50_000)
+        // The slow request is still being answered: a connection queued now would wait for the whole drain.
+        #expect(answered.wait(timeout: .now()) == .timedOut)
+        #expect(throws: POSIXError.self) { close(try connectToLoopback(port: port)) }
+        answered.wait()
+        stopped.wait()
+    }
+
     @Test func aSlowClientDoesNotStallOthers() throws {
         try withServer { port in
             // A client that sends half a request and then waits holds no worker thread.

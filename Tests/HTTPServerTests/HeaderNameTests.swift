@@ -41,6 +41,17 @@ import Testing
         #expect(Cookie.parse(header: "no-value; =empty-name") == ["": "empty-name"])
     }
 
+    @Test func overTLSACookieIsSetAndReadOnlyUnderTheHostPrefix() {
+        #expect(Cookie(name: "fieldbook_csrf", value: "t", secure: true, sameSite: "Strict").headerValue
+                == "__Host-fieldbook_csrf=t; Path=/; HttpOnly; SameSite=Strict; Secure")
+        #expect(Cookie(name: "fieldbook_csrf", value: "t", secure: false).headerValue.hasPrefix("fieldbook_csrf=t; Path=/;"))
+        // One planted by a forged plain-HTTP answer goes by the plain name, which a TLS request does not read.
+        let planted = ["fieldbook_csrf": "planted"], set = ["__Host-fieldbook_csrf": "set"]
+        #expect(Request(method: .get, path: "/", cookies: planted, isTLS: true).cookie("fieldbook_csrf") == nil)
+        #expect(Request(method: .get, path: "/", cookies: planted.merging(set) { $1 }, isTLS: true).cookie("fieldbook_csrf") == "set")
+        #expect(Request(method: .get, path: "/", cookies: planted, isTLS: false).cookie("fieldbook_csrf") == "planted")
+    }
+
     @Test func onlySpacesAndTabsAreTrimmed() {
         #expect(Cookie.trimmingSpaces(" \t x y \t ") == "x y")
         #expect(Cookie.trimmingSpaces("   ") == "")

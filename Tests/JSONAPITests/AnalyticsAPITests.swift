@@ -1,9 +1,25 @@
 import Domain
 import Foundation
-import Storage
+@testable import Storage
 import Testing
 
 @Suite struct AnalyticsAPITests {
+    /// While a large community's figures are first counted, the twins answer 503 analytics_preparing with Retry-After,
+    /// worded for a client (no page to reload).
+    @Test func theTwinsAnswerPreparingWithRetryAfter() throws {
+        for path in ["/api/v1/analytics/engagement", "/api/v1/analytics/growth"] {
+            let given = try APIHarness()
+            let token = try given.token(.readOnly)
+            // -1: even an empty database's first read is made off the report's thread, which the report does not wait for.
+            given.database.analytics.limit(mostReadWaiting: -1, longestWait: 0)
+            let answer = given.send(.get, path, token: token)
+            #expect(answer.status == 503, "\(path)")
+            #expect(answer.errorCode == "analytics_preparing", "\(path)")
+            #expect(answer.response.header("Retry-After") == "5", "\(path)")
+            #expect(answer.errorMessage.contains("Try again in 5 seconds") && !answer.errorMessage.contains("page"), "\(answer.errorMessage)")
+        }
+    }
+
     @Test func theTwinsServeTheReportsTheirDocumentDescribes() throws {
         let given = try APIHarness()
         try given.database.importDemoCommunity(size: .init(venues: 20, participants: 100, activities: 30), seed: 3)

@@ -26,6 +26,7 @@ import Testing
         "PasswordReset": AccountRules.newUserRules.filter { $0.key == "password" },
         "NotificationPreferencesWrite": NotificationPreferencesInput.rules,
         "NoteWrite": Note.declaration.rules,
+        "PhotoWrite": ["caption": .text(PhotoInput.Rules.caption), "taken_on": .date(PhotoInput.Rules.takenOn)],
     ]
     /// Bodies that are not a record's input: signing in, a node's outbox (checked by the sync protocol), and which photo files a hub lacks.
     static let notInputs: Set<String> = ["Login", "Refresh", "SyncPush", "PhotoFileQuery"]

@@ -44,4 +44,41 @@ import Testing
         let responses = try #require(venues["responses"] as? [String: Any])
         #expect(Set(responses.keys) == ["201", "400", "401", "403", "409", "422", "507"])
     }
+
+    /// OpenAPI 3.0.3 ignores `nullable` in a schema without a `type`, so every null the document allows is said beside
+    /// one; a sync change's field values (null for a cleared field) allow it.
+    @Test func everyNullIsDeclaredBesideAType() throws {
+        let document = try document()
+        var nullables = 0
+        func walk(_ value: Any, at place: String) {
+            if let schema = value as? [String: Any] {
+                if schema["nullable"] != nil {
+                    nullables += 1
+                    #expect(schema["type"] != nil, "\(place) says nullable without a type")
+                }
+                for (key, inner) in schema { walk(inner, at: place + "/" + key) }
+            } else if let list = value as? [Any] {
+                for (index, inner) in list.enumerated() { walk(inner, at: place + "/\(index)") }
+            }
+        }
+        walk(document, at: "#")
+        #expect(nullables > 0)
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        let fields = try #require((schemas["SyncOperation"]?["properties"] as? [String: [String: Any]])?["fields"])
+        let choices = try #require((fields["additionalProperties"] as? [String: Any])?["anyOf"] as? [[String: Any]])
+        #expect(choices.contains { $0["nullable"] as? Bool == true && ($0["enum"] as? [Any])?.first is NSNull })
+    }
+}
+
+extension OpenAPIDocumentTests {
+    /// The analytics answer 503 with Retry-After while a large community's figures are first counted; clients and
+    /// schemathesis must find that answer in the document.
+    @Test func analyticsDocumentTheirPreparingAnswer() throws {
+        let paths = try #require(try document()["paths"] as? [String: [String: [String: Any]]])
+        for path in ["/api/v1/analytics/engagement", "/api/v1/analytics/growth"] {
+            let responses = try #require(paths[path]?["get"]?["responses"] as? [String: [String: Any]], "\(path)")
+            let preparing = try #require(responses["503"], "\(path)")
+            #expect((preparing["headers"] as? [String: Any])?["Retry-After"] != nil, "\(path)")
+        }
+    }
 }

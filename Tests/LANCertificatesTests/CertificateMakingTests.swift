@@ -24,6 +24,16 @@ import X509
         #expect(try certificate.extensions.keyUsage == KeyUsage(keyCertSign: true, cRLSign: true))
     }
 
+    @Test func anAuthorityMadeByAClockInThePastIsValidFromTheDayItIsUsed() throws {
+        let booted = Date(timeIntervalSince1970: 0)  // a machine without a battery-backed clock, before network time
+        #expect(CertificateAuthority.clockIsBehind(booted) && !CertificateAuthority.clockIsBehind(Date()))
+        let made = try CertificateAuthority.make(hostName: "hall", now: booted).certificate
+        #expect(made.notValidBefore <= booted)
+        #expect(made.notValidAfter > Date().addingTimeInterval(CertificateAuthority.validity / 2))
+        let onTime = try CertificateAuthority.make(hostName: "hall", now: now).certificate
+        #expect(onTime.notValidBefore < now && onTime.notValidAfter == now.addingTimeInterval(CertificateAuthority.validity))
+    }
+
     @Test func theServerCertificateNamesEveryNameAndAddressForServerUseOnly() throws {
         let authority = try CertificateAuthority.make(hostName: "hall", now: now)
         let server = try authority.issue(for: names, now: now).certificate
@@ -159,6 +169,16 @@ import X509
         #expect(try permissions(folder.authorityCertificatePath) == 0o644)
         #expect(try CertificateAuthority(certificatePEM: String(contentsOfFile: folder.authorityCertificatePath, encoding: .utf8),
                                          keyPEM: String(contentsOfFile: folder.authorityKeyPath, encoding: .utf8)).certificate == made.certificate)
+    }
+
+    @Test func anUnreadableAuthorityKeySaysWhichFilesAndWhatToDo() throws {
+        let folder = try TLSFolder(path: temporaryDirectory().appendingPathComponent("tls").path)
+        _ = try folder.authority(hostName: "hall", now: now)
+        try "not a key".write(toFile: folder.authorityKeyPath, atomically: true, encoding: .utf8)
+        let error = try #require(throws: TLSFolder.UnreadableAuthority.self) { try folder.authority(hostName: "hall", now: now) }
+        #expect(error.description.contains(folder.path) && error.description.contains("authority-key.pem"))
+        #expect(error.description.contains("restore the folder from a backup"))
+        #expect(try String(contentsOfFile: folder.authorityKeyPath, encoding: .utf8) == "not a key")  // nothing made over it
     }
 
     private func permissions(_ path: String) throws -> Int {

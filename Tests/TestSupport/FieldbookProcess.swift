@@ -21,8 +21,12 @@ public final class FieldbookProcess {
     }
 
     /// Starts the server and waits until it prints its address. Without `namingResources` the server finds its
-    /// templates itself; `workingDirectory` is where it runs from (the test's own by default).
-    public init(dataDirectory: URL, extraArguments: [String] = [], namingResources: Bool = true, workingDirectory: URL? = nil) throws {
+    /// templates itself; `workingDirectory` is where it runs from (the test's own by default); `variables` are added
+    /// to its environment. A server serving beyond loopback announces itself through the machine's Avahi; only a test of
+    /// that (`announcing`) lets it reach the system D-Bus, so that servers of tests running at the same time do not
+    /// announce beside the one under test.
+    public init(dataDirectory: URL, extraArguments: [String] = [], namingResources: Bool = true, workingDirectory: URL? = nil,
+                variables: [String: String] = [:], announcing: Bool = false) throws {
         self.dataDirectory = dataDirectory
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", "0", "--data", dataDirectory.path, "--log-level", "warning"]
@@ -30,7 +34,8 @@ public final class FieldbookProcess {
         process.currentDirectoryURL = workingDirectory
         var environment = ProcessInfo.processInfo.environment
         environment["FIELDBOOK_PASSWORD_COST"] = "test"
-        process.environment = environment
+        if !announcing { environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/fieldbook-test-without-avahi" }
+        process.environment = environment.merging(variables) { _, given in given }
         process.standardOutput = output
         try process.run()
         try readAnnouncements()

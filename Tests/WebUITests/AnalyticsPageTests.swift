@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
-import Storage
+@testable import Storage
 import Surface
 import Testing
 
@@ -25,6 +25,25 @@ import Testing
                 String(match.output[1].substring ?? "").replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
                     .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: ",", with: "")
             }
+        }
+    }
+
+    /// While a large community's figures are first counted, each view keeps its filters and says so in a status notice
+    /// with a reload to the same choices, rather than becoming the error page.
+    @Test func figuresBeingPreparedKeepThePageAndItsChoices() async throws {
+        for (path, reload) in [("/analytics?range=last-30-days", "/analytics?range=last-30-days"),
+                               ("/analytics/growth?range=last-30-days&period=week", "/analytics/growth?range=last-30-days&amp;period=week")] {
+            let given = try await signedIn(.readOnly)
+            // -1: even an empty database's first read is made off the report's thread, which the report does not wait for.
+            given.database.analytics.limit(mostReadWaiting: -1, longestWait: 0)
+            let page = given.get(path)
+            #expect(page.status == .serviceUnavailable, "\(path)")
+            #expect(page.header("Retry-After") == "5", "\(path)")
+            let html = page.bodyText
+            #expect(html.contains("<div class=\"notice\" role=\"status\"><p>\(AnalyticsPreparing.explanation)"), "\(path)")
+            #expect(html.contains("<a href=\"\(reload)\">Reload</a>"), "\(path)")
+            #expect(html.contains("value=\"last-30-days\" checked"), "the filters keep the range asked for: \(path)")
+            #expect(!html.contains("<h2>How these figures are counted</h2>"), "\(path)")
         }
     }
 

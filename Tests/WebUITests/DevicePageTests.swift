@@ -23,6 +23,13 @@ import Testing
                      "-out", authorityPath, "-days", "30", "-subj", "/CN=Fieldbook test authority"])
     }
 
+    /// The authority certificate's subject common name, as openssl reads it.
+    private func authoritySubjectName() throws -> String {
+        let subject = try openssl(["x509", "-in", authorityPath, "-noout", "-subject", "-nameopt", "RFC2253"])
+        let name = try #require(subject.range(of: "CN=")).upperBound
+        return String(subject[name...]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @discardableResult
     private func openssl(_ arguments: [String]) throws -> String {
         let process = Process()
@@ -40,21 +47,24 @@ import Testing
 
     @Test func anAdministratorSeesTheAddressAsAQRCodeAndTextWithTheAuthoritysFingerprint() throws {
         try makeAuthority()
-        devices.served(at: ServingAddress.listening(on: "0.0.0.0", port: 8443, isTLS: true))
+        // One LAN address of its own, so the page has an address whatever this machine's network.
+        devices.served(at: ServingAddress.listening(on: "192.168.1.20", port: 8443, isTLS: true))
         given.signIn("admin@example.org")
         let page = given.get("/settings/devices")
         #expect(page.status == .ok)
         let html = page.bodyText
-        let names = MachineNames.current()
-        if let first = names.addresses.first {
-            let address = "https://\(first.contains(":") ? "[\(first)]" : first):8443/"
-            #expect(html.contains("id=\"device-address\">\(address)</p>"), "the address as text, the code's name")
-            #expect(html.contains("class=\"qr-code\"") && html.contains("aria-labelledby=\"device-address\""))
-        }
-        // openssl's own fingerprint of the same certificate, in the page's grouping.
+        #expect(html.contains("id=\"device-address\">https://192.168.1.20:8443/</p>"), "the address as text, the code's name")
+        #expect(html.contains("class=\"qr-code\"") && html.contains("aria-labelledby=\"device-address\""))
+        // openssl's own fingerprint of the same certificate, as the plain-HTTP guide and serve's log show it too.
         let expected = try openssl(["x509", "-in", authorityPath, "-noout", "-fingerprint", "-sha256"])
-            .split(separator: "=").last!.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: ":", with: " ")
+            .split(separator: "=").last!.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(html.contains("<code>\(expected)</code>"))
+        // The steps name the authority as the device lists it, by its certificate's own subject (which is not the
+        // machine's name), and say how to get past the warning before it is trusted.
+        let serverName = try authoritySubjectName()
+        #expect(html.contains("turn on “\(serverName)”") && html.contains("Open “\(serverName)” in Keychain Access"))
+        #expect(!html.contains("Fieldbook certificate authority”"))
+        #expect(html.contains("continue past the warning this once"))
         for platform in ["iPad and iPhone", "Android (Chrome)", "ChromeOS", "Windows", "macOS", "Firefox"] {
             #expect(html.contains("<h3>\(platform)</h3>\n<ol>"), "steps for \(platform)")
         }
@@ -82,6 +92,7 @@ import Testing
         #expect(profile.status == .ok && profile.header("Content-Type") == "application/x-apple-aspen-config")
         let plist = try #require(try PropertyListSerialization.propertyList(from: Data(profile.body), format: nil) as? [String: Any])
         #expect(plist["PayloadType"] as? String == "Configuration")
+        #expect(plist["PayloadDisplayName"] as? String == (try authoritySubjectName()))
         let payloads = try #require(plist["PayloadContent"] as? [[String: Any]])
         #expect(payloads.count == 1)
         #expect(payloads.first?["PayloadType"] as? String == "com.apple.security.root")
@@ -101,6 +112,23 @@ import Testing
         #expect(given.get("/settings/devices/fieldbook-authority.pem").status == .notFound)
     }
 
+    /// An authority an earlier run made stays in the data folder; served with another certificate or none, the page
+    /// offers it to no device.
+    @Test func anAuthorityServeDoesNotServeWithIsNotOffered() async throws {
+        try makeAuthority()
+        let other = try await WebHarness(ownAuthority: false)
+        let otherPath = other.directory.appendingPathComponent("tls/authority.pem").path
+        try FileManager.default.createDirectory(atPath: (otherPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: authorityPath, toPath: otherPath)
+        try other.createUser("admin@example.org", .administrator)
+        other.web.configuration.devices.served(at: ServingAddress(host: "192.0.2.10", port: 8443, isTLS: true))
+        other.signIn("admin@example.org")
+        let html = other.get("/settings/devices").bodyText
+        #expect(html.contains("Fieldbook made no certificate authority: it serves HTTPS with your organization"))
+        #expect(!html.contains("fieldbook-authority.pem"))
+        #expect(other.get("/settings/devices/fieldbook-authority.pem").status == .notFound)
+    }
+
     @Test func servingOnlyThisComputerThePageSaysHowToServeTheNetwork() throws {
         try makeAuthority()
         devices.served(at: ServingAddress.listening(on: "127.0.0.1", port: 8080, isTLS: false))
@@ -112,10 +140,23 @@ import Testing
 
     @Test func whileAvahiAnnouncesItTheCodeHoldsTheLocalName() throws {
         devices.served(at: ServingAddress.listening(on: "0.0.0.0", port: 443, isTLS: true))
-        devices.setAnnounced(true)
+        devices.setAnnounced(hostName: MachineNames.current().localName)
         given.signIn("admin@example.org")
         let html = given.get("/settings/devices").bodyText
         #expect(html.contains("id=\"device-address\">https://\(MachineNames.current().localName)/</p>"))
         #expect(!html.contains("Avahi is not running"))
+    }
+
+    /// Another machine on the LAN has this one's name: Avahi answers for NAME-2.local, which the certificate does not
+    /// hold, so neither name is offered and the page says why.
+    @Test func aHostNameCollisionOffersNoLocalName() throws {
+        devices.served(at: ServingAddress.listening(on: "0.0.0.0", port: 443, isTLS: true))
+        let names = MachineNames.current(), other = "\(names.hostName)-2.local"
+        devices.setAnnounced(hostName: other)
+        #expect(!devices.reachableHosts(names: names).contains { $0.hasSuffix(".local") })
+        given.signIn("admin@example.org")
+        let html = given.get("/settings/devices").bodyText
+        #expect(!html.contains("https://\(names.localName)/") && !html.contains("https://\(other)/"))
+        #expect(html.contains("Avahi announces it as <code>\(other)</code>") && !html.contains("Avahi is not running"))
     }
 }

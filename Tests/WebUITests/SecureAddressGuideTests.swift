@@ -5,7 +5,7 @@ import Testing
 
 /// What plain HTTP answers beside Fieldbook's own HTTPS: where to go and how to trust it, and nothing else.
 @Suite struct SecureAddressGuideTests {
-    let address = SecureAddress(machine: MachineNames(hostName: "hall", addresses: ["192.168.1.20", "fd00::20"]), port: 8080,
+    let address = SecureAddress(hosts: ["hall.local", "192.168.1.20", "fd00::20"], port: 8080,
                                 authorityPEM: "-----BEGIN CERTIFICATE-----\n", authorityFingerprint: "AB:CD")
 
     @Test func theAddressTheDeviceAskedForComesFirstAndNoOtherHostIsRepeatedBack() {

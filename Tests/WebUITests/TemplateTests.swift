@@ -1,13 +1,15 @@
 import Foundation
 import Testing
+import Translations
 @testable import WebUI
 
 /// The template parser and renderer: the parts of Mustache Fieldbook's templates use, as the specification states them.
 @Suite struct TemplateTests {
-    func render(_ source: String, _ view: TemplateView, partials: [String: String] = [:]) throws -> String {
-        var templates = try partials.mapValues { try TemplateParser.parse($0, name: "partial") }
-        templates["main"] = try TemplateParser.parse(source, name: "main")
-        var rendering = TemplateRendering(templates: templates, capacity: 64)
+    func render(_ source: String, _ view: TemplateView, partials: [String: String] = [:],
+                in translator: Translator = .english) throws -> String {
+        var templates = try partials.mapValues { try TemplateParser.parse($0, name: "partial", translator: translator) }
+        templates["main"] = try TemplateParser.parse(source, name: "main", translator: translator)
+        var rendering = TemplateRendering(templates: templates, translator: translator, capacity: 64)
         rendering.render(templates["main"]!, view)
         return String(decoding: rendering.output, as: UTF8.self)
     }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Records
 import Storage
 import Testing
 @testable import WebUI
@@ -191,6 +192,67 @@ import Testing
         let page = given.web.get(mapPath)
         #expect(page.status == .ok)
         #expect(!page.bodyText.contains("North house") && !page.bodyText.contains("South house"))
+    }
+
+    /// A list's stops change on its page after it is made: a venue left out is found by the picker and added, a stop
+    /// nothing was logged at is removed, and a stop with logs stays, marked, and is refused with 409 (issue 41).
+    @Test func stopsAreAddedAndRemovedOnTheListsPageAndAStopWithLogsStays() async throws {
+        let given = try await listOfThree()
+        let web = given.web, list = given.list.id.uuidString.lowercased()
+        let listPath = "/visit-lists/\(list)"
+        let area = try #require(try web.database.areaTree().first).area
+        let forgotten = try web.database.createVenue(VenueInput(name: "Forgotten house", address: "9 Far Road", areaId: area.id.uuidString,
+                                                                latitude: "", longitude: "", venueType: "PRIVATE_RESIDENCE"), by: .system("test"))
+        let north = try #require(given.stops.first { $0.venueName == "North house" })
+        let south = try #require(given.stops.first { $0.venueName == "South house" })
+        _ = try web.database.logContact(ContactLogInput(result: "MET"), atStop: north.stop.id, onList: given.list.id, by: given.editor)
+
+        let found = web.post("\(listPath)/stops", [("venue_search", "Forgotten"), ("find_venues", "1")], formPath: listPath)
+        #expect(found.status == .ok && found.bodyText.contains("name=\"venue_id\" value=\"\(forgotten.id.uuidString.lowercased())\""))
+        let none = web.post("\(listPath)/stops", [("venue_search", "Forgotten")], formPath: listPath)
+        #expect(none.status == .unprocessableContent && none.bodyText.contains("href=\"#venue_id\""))
+        let added = web.post("\(listPath)/stops", [("venue_id", forgotten.id.uuidString.lowercased())], formPath: listPath)
+        #expect(added.status == .seeOther)
+        var stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
+        #expect(stops.contains { $0.venueId == forgotten.id && $0.participantId == nil })
+
+        let page = web.get(listPath).bodyText
+        let northRemove = "\(listPath)/stops/\(north.stop.id.uuidString.lowercased())/remove"
+        #expect(page.contains("Stays: visits were logged here") && !page.contains("action=\"\(northRemove)\""))
+        let removed = web.post("\(listPath)/stops/\(south.stop.id.uuidString.lowercased())/remove", [], formPath: listPath)
+        #expect(removed.status == .seeOther)
+        let kept = web.post(northRemove, [], formPath: listPath)
+        #expect(kept.status == .conflict && kept.bodyText.contains("There is a problem"))
+        stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
+        #expect(!stops.contains { $0.stop.id == south.stop.id } && stops.contains { $0.stop.id == north.stop.id })
+    }
+
+    /// Ticked venues are added all or none: a venue gone since it was ticked adds none of them and is named in the
+    /// error summary on the picker, with every venue still ticked (issue 41, review finding 9).
+    @Test func tickedVenuesAreAddedAllOrNoneAndAVenueGoneIsAnErrorOnThePicker() async throws {
+        let given = try await listOfThree()
+        let web = given.web, listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let area = try #require(try web.database.areaTree().first).area
+        let forgotten = try web.database.createVenue(VenueInput(name: "Forgotten house", address: "9 Far Road", areaId: area.id.uuidString,
+                                                                latitude: "", longitude: "", venueType: "PRIVATE_RESIDENCE"), by: .system("test"))
+        let gone = UUID().uuidString.lowercased()
+        let refused = web.post("\(listPath)/stops", [("venue_id", forgotten.id.uuidString.lowercased()), ("venue_id", gone)], formPath: listPath)
+        #expect(refused.status == .conflict)
+        #expect(refused.bodyText.contains("href=\"#venue_id\"") && refused.bodyText.contains(Venue.missing))
+        #expect(refused.bodyText.contains("value=\"\(forgotten.id.uuidString.lowercased())\" checked"))
+        let stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
+        #expect(stops.count == given.stops.count && !stops.contains { $0.venueId == forgotten.id })
+    }
+
+    /// Enter in the "Add stops" search box searches: the form's first submit button, which a browser presses for Enter
+    /// in a text field, is Find, not "Add the ticked venues" (issue 41, review finding 10).
+    @Test func enterInTheAddStopsSearchBoxSearches() async throws {
+        let given = try await listOfThree()
+        let listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let page = given.web.get(listPath).bodyText
+        let form = try #require(page.range(of: "action=\"\(listPath)/stops\"")).upperBound
+        let firstSubmit = try #require(page.range(of: "type=\"submit\"", range: form..<page.endIndex))
+        #expect(page[firstSubmit.upperBound...].hasPrefix(" name=\"\(VisitListPages.stopPicker.findButton)\""))
     }
 
     /// With homes hidden from read-only users (the default), a stop at someone's home names no one and nowhere on every

@@ -1,10 +1,12 @@
 import Domain
 import Foundation
 import HTTPServer
+import LANCertificates
 import Logging
 import Storage
 import Surface
 import Sync
+import Translations
 @testable import WebUI
 
 /// A WebUI over a fresh temporary database and the real templates, driven by calling its handler directly.
@@ -24,7 +26,10 @@ final class WebHarness {
     }
 
     /// `linked`: false for a standalone Fieldbook (the only kind that offers /setup).
-    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil, linked: Bool = true) async throws {
+    /// `ownAuthority`: false for a server started with --tls-cert or --no-tls (the Add a device page offers no authority).
+    /// `languages`: the pages' languages (English alone unless a test of translation gives the shipped catalogs).
+    init(withSyncEngine: Bool = false, syncIntervalOverride: TimeInterval? = nil, linked: Bool = true, ownAuthority: Bool = true,
+         languages: Languages = .englishOnly) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fieldbook-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try AppDatabase(path: directory.appendingPathComponent("fieldbook.sqlite").path, passwordCost: .test)
@@ -33,15 +38,22 @@ final class WebHarness {
             try database.linkHub(HubLink(upstream: URL(string: "http://hub.invalid")!, email: "hub@example.org",
                                          refreshToken: "not-a-real-token", linkedAt: Date()))
         }
-        let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path)
+        let renderer = try await PageRenderer.load(directory: Self.repositoryRoot.appendingPathComponent("templates").path,
+                                                   languages: languages)
         let staticFiles = try StaticFiles(mounts: [("", Self.repositoryRoot.appendingPathComponent("Public").path)])
         var engineSettings = SyncEngineSettings()
         engineSettings.intervalOverride = syncIntervalOverride
         syncEngine = withSyncEngine ? SyncEngine(database: database, settings: engineSettings, logger: Logger(label: "test")) : nil
         web = WebUI(database: database, renderer: renderer, staticFiles: staticFiles,
                     syncStatus: StatusBroadcaster(reporter: SyncStatusReporter(database: database, engine: syncEngine)), setupCode: setupCode,
-                    syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test", devices: DeviceJoining(dataDirectory: directory.path)),
+                    syncEngine: syncEngine, signInThrottle: SignInThrottle(), configuration: WebUIConfiguration(version: "test", devices: DeviceJoining(ownAuthority: ownAuthority ? TLSFolder.inDataFolder(directory.path) : nil)),
                     logger: Logger(label: "test"))
+    }
+
+    /// The catalogs in translations/, and the pseudo-locale.
+    static func shippedLanguages() throws -> Languages {
+        let folder = repositoryRoot.appendingPathComponent("translations")
+        return try Languages.load(folder: folder, pseudoLocale: true).languages
     }
 
     deinit {

@@ -644,7 +644,8 @@ def check_imports(checker, browser, role):
     folder = tempfile.mkdtemp(prefix="fieldbook-import-")
     files = {"people.csv": IMPORT_FILE.encode("utf-8"), "photo.csv": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
              "columns.csv": b"Who,Contact\nAda Lovelace,ada.import@example.org\n",
-             "venues.csv": "Venue;Address;Area;Type\nMarket Hall;3 Rue Neuve;Nowhere;Castle\nCorner Café;4 Rue Neuve;;\n".encode("utf-8")}
+             "venues.csv": "Venue;Address;Area;Type\nMarket Hall;3 Rue Neuve;Nowhere;Castle\nCorner Café;4 Rue Neuve;;\n".encode("utf-8"),
+             "areas.csv": "Name,Type,Parent\nRiverside,Neighbourhood,World / Nowhere\nNowhere,City,\nOld Town,Castle,Atlantis\n".encode("utf-8")}
     paths = {}
     for name, content in files.items():
         paths[name] = os.path.join(folder, name)
@@ -653,6 +654,7 @@ def check_imports(checker, browser, role):
     checker.expect(f"{role}: a refused file is explained", "This is not a CSV file" in browser.driver.page_source, "no reason shown")
     check_upload_state(checker, browser, f"{role}: import review, columns to choose", paths["columns.csv"], "columns.csv", 200)
     check_upload_state(checker, browser, f"{role}: import review of venues with problems", paths["venues.csv"], "venues.csv", 200, "venues")
+    check_upload_state(checker, browser, f"{role}: import review of areas naming parents by path", paths["areas.csv"], "areas.csv", 200, "areas")
     review = check_upload_state(checker, browser, f"{role}: import review", paths["people.csv"], "people.csv", 200)
     if role != "editor" or not review:
         return

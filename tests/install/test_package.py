@@ -1,11 +1,13 @@
 """The Debian package (issue 40, item 2): `make deb`'s package, put into a fresh Debian 12 root with apt, pulls its
 dependencies, makes its user and data folder and enables its unit; the root's systemd, booted, starts the unit in
-its sandbox and it answers /setup. The next version installed over it keeps and serves, over TLS, the database the
-previous one made; purge keeps the data. Both versions carry the program under test: a database from an older schema is
-tests/reliability/test_upgrade.py's."""
+its sandbox and it answers /setup. The next version installed over it finds a database an earlier release wrote (a
+fixture of tests/reliability, at an older migration level), and its service migrates it and serves it, over TLS, with
+every record intact; purge keeps the data."""
 
+import importlib.util
 import os
 import re
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -17,8 +19,16 @@ import pytest
 from conftest import FIGURES, ROOT
 from debian_root import elapsed
 
-PASSWORD = "correct horse battery staple"
-PARTICIPANTS = 12
+
+def _upgrade_fixtures():
+    """tests/reliability's fixtures of earlier releases' databases and their check, loaded by path."""
+    spec = importlib.util.spec_from_file_location("upgrade_fixtures", ROOT / "tests/reliability/upgrade_fixtures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+UPGRADE_FIXTURES = _upgrade_fixtures()
 
 
 @pytest.fixture(scope="session")
@@ -66,11 +76,6 @@ def count(database: Path, table: str) -> int:
         return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
-def migrations(database: Path) -> list[str]:
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        return [row[0] for row in db.execute("SELECT identifier FROM grdb_migrations")]
-
-
 def with_tls(root):
     folder = root.path / "etc/fieldbook"
     folder.mkdir()
@@ -110,11 +115,14 @@ def test_the_package_installs_starts_upgrades_and_keeps_the_data(fresh_root, pac
                    f"boot, the unit serving /setup): {elapsed(started)}")
     database = data_folder / "data/fieldbook.sqlite"
     assert database.is_file() and database.stat().st_uid == root.ids("fieldbook")[0]
+    current_migrations = set(UPGRADE_FIXTURES.applied_migrations(database))
 
-    # What the earlier version leaves besides: a community and an administrator.
-    as_service_user(root, "demo-data", "--participants", str(PARTICIPANTS), "--activities", "3", "--venues", "2")
-    as_service_user(root, "create-user", "--email", "ann@example.org", "--role", "administrator", stdin=PASSWORD + "\n")
-    before = migrations(database)
+    # What an earlier release left: its database, at its migration level, in place of the fresh one.
+    earlier_database = UPGRADE_FIXTURES.databases()[0]
+    expected = UPGRADE_FIXTURES.manifest(earlier_database)
+    assert set(expected["migrations"]) < current_migrations, f"{earlier_database.name} leaves nothing to migrate"
+    put_in_place(earlier_database, database)
+    participants = len(expected["tables"]["participants"]["rows"])
 
     started = time.monotonic()
     root.copy_in(current, f"/root/{current.name}")
@@ -124,12 +132,23 @@ def test_the_package_installs_starts_upgrades_and_keeps_the_data(fresh_root, pac
     with_tls(root)
     status, _ = boot_and_get(root, port, "/setup", scheme="https")
     assert status == 303, "the upgraded Fieldbook offered setup again: it lost its accounts"
-    FIGURES.append(f"upgrade {earlier.name} -> {current.name} and start: {elapsed(started)}")
+    FIGURES.append(f"upgrade {earlier.name} -> {current.name}, migrate {earlier_database.name} and start: {elapsed(started)}")
+    assert set(UPGRADE_FIXTURES.applied_migrations(database)) == current_migrations, "the service did not migrate it"
+    problems = UPGRADE_FIXTURES.row_differences(database, expected)
+    assert not problems, "\n".join(problems[:30])
     assert "is intact" in as_service_user(root, "check").stdout
-    assert count(database, "participants") == PARTICIPANTS and count(database, "users") == 1
-    assert set(before) <= set(migrations(database))
 
     root.run("apt-get", "purge", "-y", "-q", "fieldbook", environment={"DEBIAN_FRONTEND": "noninteractive"})
     assert not (root.path / "usr/bin/fieldbook").exists()
-    assert database.is_file() and count(database, "participants") == PARTICIPANTS, "purge deleted the records"
+    assert database.is_file() and count(database, "participants") == participants, "purge deleted the records"
     assert "fieldbook:" in (root.path / "etc/passwd").read_text()
+
+
+def put_in_place(source: Path, database: Path):
+    """`source` as the service's database, with the owner and mode of the one it replaces (and no journal of that one)."""
+    replaced = database.stat()
+    for journal in (database.with_name(database.name + "-wal"), database.with_name(database.name + "-shm")):
+        journal.unlink(missing_ok=True)
+    shutil.copyfile(source, database)
+    os.chown(database, replaced.st_uid, replaced.st_gid)
+    os.chmod(database, replaced.st_mode)

@@ -10,6 +10,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import HUB_KINDS, Cluster, binary_path  # noqa: E402
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "latency: measures how fast real processes answer; run alone, not beside others")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

@@ -28,9 +28,10 @@ def start_lan_hub(cluster):
 
 
 def authority_fingerprint(hub) -> str:
-    """As the hub's Add a device page shows it: SHA-256 of the certificate, upper-case hex pairs."""
+    """As the hub's Add a device page and serve's log show it: SHA-256 of the certificate, upper-case hex pairs
+    joined by colons."""
     der = ssl.PEM_cert_to_DER_cert((hub.data_dir / "tls" / "authority.pem").read_text())
-    return " ".join(f"{byte:02X}" for byte in hashlib.sha256(der).digest())
+    return ":".join(f"{byte:02X}" for byte in hashlib.sha256(der).digest())
 
 
 def linked_node(cluster, name: str, upstream: str):

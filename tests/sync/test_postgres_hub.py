@@ -4,6 +4,8 @@ way (the other scenarios of tests/sync run against both kinds of hub through the
 the middle of a push loses and doubles nothing. A restart of PostgreSQL fails no request. A SQLite hub moved into PostgreSQL keeps its nodes syncing."""
 
 import json
+import re
+import subprocess
 import uuid
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -11,7 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from fault_proxy import FaultProxy
-from harness import HUB_ADMIN, HarnessError, snapshot_differences, start_hub, start_linked_node, wait_converged, wait_until
+import requests
+
+from harness import (HUB_ADMIN, HarnessError, binary_path, process_environment, snapshot_differences, start_hub, start_linked_node,
+                     wait_converged, wait_until)
 from postgres_hub import PostgresHubProcess, PostgresServer, migrate_into, start_postgres_hub
 from test_faults import kill_hub_mid_push
 from test_partition import synced_once
@@ -151,3 +156,24 @@ def test_a_sqlite_hub_moved_into_postgres_keeps_its_nodes_syncing_without_linkin
     for api in (one_api, two_api):
         status = api.sync_status()
         assert status["hub"] == "online" and status["failed_operations"] == 0 and status["conflicts"] == 0, status
+
+
+def test_a_postgres_hub_given_a_certificate_serves_https(postgres, tmp_path):
+    """`fieldbook hub --tls-cert --tls-key` serves as serve does with an organization's certificate."""
+    certificate, key = tmp_path / "hub.pem", tmp_path / "hub-key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", str(key),
+                    "-out", str(certificate), "-days", "1", "-subj", "/CN=hub.example", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    hub = subprocess.Popen([str(binary_path()), "hub", "--database-url", postgres.url, "--port", "0", "--tls-cert", str(certificate),
+                            "--tls-key", str(key)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=process_environment())
+    try:
+        said = ""
+        while not (serving := re.search(r"serving at (https://127\.0\.0\.1:\d+)/", said)):
+            line = hub.stdout.readline()
+            assert line, f"the hub stopped: {said}"
+            said += line
+        answer = requests.get(serving.group(1) + "/api/v1/health", verify=str(certificate), timeout=30)
+        assert answer.status_code == 200, answer.text
+    finally:
+        hub.terminate()
+        hub.wait(timeout=30)

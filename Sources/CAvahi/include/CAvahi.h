@@ -11,8 +11,9 @@
 typedef struct FieldbookAnnouncement FieldbookAnnouncement;
 
 /* Told, on Avahi's thread, each time the service becomes announced or stops being (`announced` 1 or 0), with what
-   happened in words for the log. */
-typedef void (*FieldbookAnnouncementReport)(void *context, int announced, const char *message);
+   happened in words for the log, and while announced the host name Avahi answers for (`NAME.local`; another, such as
+   `NAME-2.local`, when a machine on the LAN has the same name), NULL otherwise. */
+typedef void (*FieldbookAnnouncementReport)(void *context, int announced, const char *message, const char *host_name);
 
 /* Opens libavahi-client, once per process. 0 when it is ready; -1 otherwise, with the reason in
    `fieldbook_avahi_start_failure`. */

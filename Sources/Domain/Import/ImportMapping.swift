@@ -2,7 +2,7 @@ import Foundation
 
 /// What an imported file holds: one kind of record per file.
 public enum ImportTarget: String, CaseIterable, Sendable {
-    case participants, venues, activities
+    case participants, venues, activities, areas, assignments
 
     /// The kind in words, singular and plural.
     public var noun: (one: String, many: String) {
@@ -10,15 +10,22 @@ public enum ImportTarget: String, CaseIterable, Sendable {
         case .participants: ("participant", "participants")
         case .venues: ("venue", "venues")
         case .activities: ("activity", "activities")
+        case .areas: ("area", "areas")
+        case .assignments: ("assignment", "assignments")
         }
     }
+
+    /// The kinds in the order a new Fieldbook is filled: each after the kinds its rows name.
+    public static let dependencyOrder: [ImportTarget] = [.areas, .venues, .participants, .activities, .assignments]
 
     /// The fields a column may hold, in the order the review offers them.
     public var fields: [ImportField] {
         switch self {
-        case .participants: [.id, .name, .firstName, .lastName, .email, .phone, .notes, .homeVenue]
+        case .participants: [.id, .name, .firstName, .lastName, .email, .phone, .notes, .homeVenue, .homeVenueAddress]
         case .venues: [.id, .name, .address, .area, .latitude, .longitude, .venueType]
         case .activities: [.id, .name, .description, .activityType, .startDate, .endDate, .status, .venues]
+        case .areas: [.id, .name, .areaType, .parent]
+        case .assignments: [.id, .activity, .participant, .role, .assignedAt]
         }
     }
 }
@@ -26,7 +33,9 @@ public enum ImportTarget: String, CaseIterable, Sendable {
 /// What a column of an imported file may hold.
 public enum ImportField: String, CaseIterable, Sendable, Hashable {
     case id, name, firstName = "first_name", lastName = "last_name", email, phone, notes, homeVenue = "home_venue"
-    case address, area, latitude, longitude, venueType = "venue_type"
+    case homeVenueAddress = "home_venue_address"
+    case address, area, latitude, longitude, venueType = "venue_type", areaType = "area_type", parent
+    case activity, participant, role, assignedAt = "assigned_at"
     case description, activityType = "activity_type", startDate = "start_date", endDate = "end_date", status, venues
 
     public var label: String {
@@ -39,8 +48,15 @@ public enum ImportField: String, CaseIterable, Sendable, Hashable {
         case .phone: "Phone"
         case .notes: "Notes"
         case .homeVenue: "Home venue (its name or Fieldbook id)"
+        case .homeVenueAddress: "Home venue's address (tells venues of one name apart)"
         case .address: "Address"
-        case .area: "Area (its name or Fieldbook id)"
+        case .area: "Area (its path, name or Fieldbook id)"
+        case .areaType: "Area type"
+        case .parent: "Parent area (its path, such as “World / Kenya / Nairobi”, name or Fieldbook id)"
+        case .activity: "Activity (its name or Fieldbook id)"
+        case .participant: "Participant (their email, name or Fieldbook id)"
+        case .role: "Role (its name or Fieldbook id)"
+        case .assignedAt: "Assigned at"
         case .latitude: "Latitude"
         case .longitude: "Longitude"
         case .venueType: "Venue type"
@@ -57,7 +73,12 @@ public enum ImportField: String, CaseIterable, Sendable, Hashable {
     public var heading: String {
         switch self {
         case .homeVenue: "Home venue"
+        case .homeVenueAddress: "Home venue's address"
         case .area: "Area"
+        case .parent: "Parent area"
+        case .activity: "Activity"
+        case .participant: "Participant"
+        case .role: "Role"
         case .activityType: "Type"
         case .venues: "Venues"
         default: label
@@ -71,18 +92,26 @@ public enum ImportField: String, CaseIterable, Sendable, Hashable {
         case .id: ["id", "uuid", "fieldbookid"]
         case .name:
             ["name", "nom", "nombre"] + (target == .participants ? ["fullname", "participant", "participantname", "person"]
-                : target == .venues ? ["venue", "venuename", "place", "location"] : ["activity", "activityname", "title"])
+                : target == .venues ? ["venue", "venuename", "place", "location"]
+                : target == .areas ? ["area", "areaname"] : ["activity", "activityname", "title"])
         case .firstName: ["firstname", "givenname", "forename", "prenom"]
         case .lastName: ["lastname", "surname", "familyname", "nomdefamille", "apellido"]
         case .email: ["email", "emailaddress", "mail", "courriel", "correo"]
         case .phone: ["phone", "phonenumber", "telephone", "tel", "mobile", "cell", "cellphone", "telefono"]
         case .notes: ["notes", "note", "comments", "comment", "remarks"]
-        case .homeVenue: ["homevenueid", "homevenue", "venue", "home"]
+        case .homeVenue: ["homevenueid", "homevenue", "homevenuename", "venue", "home"]
+        case .homeVenueAddress: ["homevenueaddress", "venueaddress", "homeaddress"]
         case .address: ["address", "streetaddress", "adresse", "direccion"]
         case .area: ["geographicareaid", "area", "areaname", "geographicarea", "neighbourhood", "neighborhood", "district"]
         case .latitude: ["latitude", "lat"]
         case .longitude: ["longitude", "lon", "lng", "long"]
         case .venueType: ["venuetype", "type", "kind"]
+        case .areaType: ["areatype", "type", "kind"]
+        case .parent: ["parentid", "parent", "parentarea", "parentpath", "within", "insideof"]
+        case .activity: ["activityid", "activity", "activityname"]
+        case .participant: ["participantid", "participant", "participantemail", "participantname", "person"]
+        case .role: ["roleid", "role", "rolename", "participantrole"]
+        case .assignedAt: ["assignedat", "assigned", "since"]
         case .description: ["description", "details", "summary"]
         case .activityType: ["activitytypeid", "activitytype", "type", "category"]
         case .startDate: ["startdate", "start", "starts", "from", "begins"]
@@ -129,6 +158,12 @@ public struct ImportMapping: Sendable, Equatable {
             } else if columns.count > 1 {
                 errors.add("column-\(columns[1])", "\(field.label) is chosen for \(columns.map(named).joined(separator: " and ")): choose it for one column only")
             }
+        }
+        if target == .assignments {
+            for field in [ImportField.activity, .participant, .role] where !fields.contains(field) {
+                errors.add("column-0", "Choose the column that holds each assignment's \(field.heading.lowercased())")
+            }
+            return errors
         }
         let names: Set<ImportField> = target == .participants ? [.name, .firstName, .lastName] : [.name]
         if !fields.contains(where: { $0.map(names.contains) ?? false }), !fields.contains(.id) {
@@ -183,6 +218,7 @@ extension ImportedRow {
         switch field {
         case .name: name
         case .venueType: Self.code(self[field], VenueType.allCases.map { ($0.rawValue, $0.label) })
+        case .areaType: Self.code(self[field], AreaType.allCases.map { ($0.rawValue, $0.label) })
         case .status: Self.code(self[field], ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
         default: self[field]
         }

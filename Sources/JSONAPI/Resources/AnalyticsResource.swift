@@ -17,13 +17,13 @@ enum AnalyticsResource {
     static let engagementDoc = APIOperation(
         id: "getEngagementAnalytics", summary: "Engagement for a date range and an area: totals, activities whose dates overlap the range (any status), "
             + "participation, new records, activities by type and status, participants by role, and the breakdown by area",
-        query: rangeFields, success: .json("EngagementReport"), namesRecordInQuery: true)
+        query: rangeFields, success: .json("EngagementReport"), namesRecordInQuery: true, mayBePreparing: true)
 
     static let growthDoc = APIOperation(
         id: "getGrowthAnalytics", summary: "New participants, activities and assignments per period, with the change against "
             + "the period before and cumulative totals",
         query: rangeFields + [.of(AnalyticsParameter.period.name, .choice(GrowthPeriod.allCases.map(\.rawValue)), "month unless given")],
-        success: .json("GrowthReport"), namesRecordInQuery: true)
+        success: .json("GrowthReport"), namesRecordInQuery: true, mayBePreparing: true)
 
     @Sendable static func engagement(_ context: APIContext) throws -> Response {
         APIResponse.ok(try context.database.engagement(selection(context).scope))

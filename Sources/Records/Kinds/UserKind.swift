@@ -24,6 +24,8 @@ package struct UserRow: Sendable {
         RecordField(\.user.role, "role", .choice(.readOnly), label: "Role", rule: .choice(AccountRules.role), .listed),
         RecordField(\.passwordHash, "password_hash", .text, label: "Password", .credential),
         RecordField(\.user.isDisabled, "is_disabled", .flag, label: "Disabled", .listed),
+        // Synced, so that a person's pages are in their language on every node.
+        RecordField(\.user.language, "language", .optionalText, label: "Language"),
     ] + RecordField<UserRow>.timestamps(created: \.user.createdAt, updated: \.user.updatedAt)) { id, version in
         UserRow(user: User.blank(id: id, version: version), passwordHash: "")
     }

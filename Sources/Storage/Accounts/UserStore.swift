@@ -99,6 +99,18 @@ extension AppDatabase {
         }
     }
 
+    /// The language a person's pages are shown in; nil: their browser's. Which languages exist is the server's
+    /// resources' business, so the tag is kept as given (a language no longer offered falls back to the browser's).
+    @discardableResult
+    public func setLanguage(of id: UUID, to language: String?, by actor: Actor) throws -> User {
+        try transaction(by: actor) { transaction in
+            let stored = try transaction.fetch(UserRow.self, id: id)
+            var edited = stored
+            edited.user.language = language
+            return try transaction.save(edited, over: stored).user
+        }
+    }
+
     /// Sets a new password and signs the user out everywhere but on the nodes they linked (`NodeCredential`).
     public func resetPassword(id: UUID, password: String, confirmation: String, by actor: Actor) throws {
         var errors = ValidationError()

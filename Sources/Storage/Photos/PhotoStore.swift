@@ -11,8 +11,28 @@ public struct PhotoEntry: Sendable, Equatable {
     public let isHere: Bool
 }
 
+/// An upload's files, kept until the photo that shows them is saved, and the day its camera recorded, if any.
+public struct KeptUpload: Sendable {
+    public let display: PhotoImage
+    public let thumbnail: PhotoImage
+    public let takenOn: String?
+}
+
 extension AppDatabase {
     public var photoFiles: PhotoFiles { PhotoFiles(folder: folderBeside("photos")) }
+
+    /// An uploaded file (on disk, as the server spilled it) judged by its content, re-encoded and kept, for a page's
+    /// form and the API alike; what is wrong with it is said for the `photo` field (422).
+    public func keepUploadedPhoto(at path: String, size: Int) throws -> KeptUpload {
+        guard size <= PhotoLimits.uploadBytes else { throw ValidationError([FieldError(field: "photo", message: PhotoLimits.tooLarge(size))]) }
+        do {
+            let prepared = try PhotoProcessor.prepare(path: path)
+            let kept = try keepUpload(prepared)
+            return KeptUpload(display: kept.display, thumbnail: kept.thumbnail, takenOn: prepared.takenOn)
+        } catch let problem as PhotoProblem {
+            throw ValidationError([FieldError(field: "photo", message: problem.description)])
+        }
+    }
 
     /// Keeps the display size and thumbnail of an upload, before the photo that will show them is saved (the form may
     /// still lack its caption: the files wait, and the form carries their hashes).

@@ -1,14 +1,15 @@
 import Domain
 import Foundation
 import GRDB
+import Logging
 
 /// The analytics figures, counted over an in-memory snapshot (AnalyticsSnapshot) brought up to date from the change log
 /// inside the report's read transaction, so its figures agree with each other and with the database.
 extension AppDatabase {
     /// Starts counting the analytics' figures for the first time, when a report would not wait for it (serve calls this
-    /// at start).
-    public func prepareAnalytics() throws {
-        try read { try analytics.prepare($0, load: analyticsSnapshot) }
+    /// at start). A first read that fails, now or later, is logged to `logger`.
+    public func prepareAnalytics(logger: Logger) throws {
+        try read { try analytics.prepare($0, logger: logger, load: analyticsSnapshot) }
     }
 
     /// A whole snapshot read in a read transaction of its own; the heap the reading used is handed back to the system,

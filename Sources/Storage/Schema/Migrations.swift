@@ -33,6 +33,7 @@ enum Migrations {
         migrator.registerMigration("v20-sync-session-photo-files", migrate: SyncSchema.countPhotoFiles)
         migrator.registerMigration("v21-node-credentials", migrate: NodeCredentialSchema.create)
         migrator.registerMigration("v22-notes", migrate: NoteSchema.create)
+        migrator.registerMigration("v23-user-language", migrate: addUserLanguage)
         return migrator
     }
 
@@ -220,6 +221,11 @@ enum Migrations {
     /// counted as the newest rotation, and presented, a copy (`APITokenStore.swift`).
     /// A session that ends is marked, not removed, for a while (`SessionPolicy.endedSessionMemory`): a form sent from its
     /// page afterwards is then known to be its user's.
+    /// NULL: the person's pages follow their browser's language.
+    private static func addUserLanguage(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE users ADD COLUMN language TEXT")
+    }
+
     private static func addSessionEnd(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE sessions ADD COLUMN ended_at TEXT")
     }

@@ -129,7 +129,8 @@ extension RecordTransaction {
 
     /// Assigns a participant to an activity in a role; the same person twice in the same role is refused.
     @discardableResult
-    func assign(participant participantId: UUID, role roleId: UUID, toActivity activityId: UUID, at date: Date = Date()) throws -> AssignmentRow {
+    func assign(participant participantId: UUID, role roleId: UUID, toActivity activityId: UUID, at date: Date = Date(),
+                id: UUID = UUID()) throws -> AssignmentRow {
         guard try exists(activityId, in: "activities") else { throw DomainError.notFound(entity: "activity") }
         let arguments: StatementArguments = [activityId.databaseText, participantId.databaseText, roleId.databaseText]
         if try Bool.fetchOne(db.cachedStatement(sql: """
@@ -139,7 +140,7 @@ extension RecordTransaction {
             let role = try String.fetchOne(db, sql: "SELECT name FROM participant_roles WHERE id = ?", arguments: [roleId.databaseText]) ?? ""
             throw ValidationError.clash("role_id", "\(participant) is already assigned to this activity as \(role); choose another role or participant")
         }
-        return try create(AssignmentRow(activityId: activityId, participantId: participantId, roleId: roleId, assignedAt: date),
+        return try create(AssignmentRow(id: id, activityId: activityId, participantId: participantId, roleId: roleId, assignedAt: date),
                           found: [AssignmentRow.activityColumn])
     }
 }

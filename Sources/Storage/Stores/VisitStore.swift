@@ -100,26 +100,41 @@ extension AppDatabase {
     /// Adds one stop to a list (the API's way of picking).
     @discardableResult
     public func addStop(venue: String, participant: String, toList listId: UUID, by actor: Actor) throws -> VisitStop {
-        var errors = ValidationError()
-        let venueId = VisitStopRules.venueId.check(venue, field: "venue_id", into: &errors)
-        let participantId = VisitStopRules.participantId.check(participant, field: "participant_id", into: &errors)
-        try errors.throwIfAny()
+        let target = try Self.stopTarget(venue: venue, participant: participant)
         return try transaction(by: actor) { transaction in
             _ = try transaction.fetch(VisitList.self, id: listId)
-            return try transaction.addStop(StopTarget(venueId: venueId!, participantId: participantId), to: listId)
+            return try transaction.addStop(target, to: listId)
         }
+    }
+
+    /// Adds a stop at each venue the list does not visit yet, all in one transaction: a venue that no longer exists
+    /// adds none of them (an error on `venue_id`). Answers how many were added.
+    @discardableResult
+    public func addStops(venues: [String], toList listId: UUID, by actor: Actor) throws -> Int {
+        try addStops(try venues.map { try Self.stopTarget(venue: $0, participant: "") }, toList: listId, by: actor)
     }
 
     /// Adds every stop `filter` selects that the list does not hold yet; answers how many were added.
     @discardableResult
     public func addStops(matching filter: StopFilterInput, toList listId: UUID, by actor: Actor) throws -> Int {
-        let targets = try stopTargets(matching: try filter.validated())
-        return try transaction(by: actor) { transaction in
+        try addStops(try stopTargets(matching: try filter.validated()), toList: listId, by: actor)
+    }
+
+    private func addStops(_ targets: [StopTarget], toList listId: UUID, by actor: Actor) throws -> Int {
+        try transaction(by: actor) { transaction in
             _ = try transaction.fetch(VisitList.self, id: listId)
             let before = try transaction.stopCount(listId)
             for target in targets { try transaction.addStop(target, to: listId) }
             return try transaction.stopCount(listId) - before
         }
+    }
+
+    private static func stopTarget(venue: String, participant: String) throws -> StopTarget {
+        var errors = ValidationError()
+        let venueId = VisitStopRules.venueId.check(venue, field: "venue_id", into: &errors)
+        let participantId = VisitStopRules.participantId.check(participant, field: "participant_id", into: &errors)
+        try errors.throwIfAny()
+        return StopTarget(venueId: venueId!, participantId: participantId)
     }
 
     /// Removes a stop nothing was logged at.

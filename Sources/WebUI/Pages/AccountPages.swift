@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// The signed-in person's own account: changing their password with the current one (issue 16).
 enum AccountPages {
@@ -15,8 +16,8 @@ enum AccountPages {
         do {
             try context.database.changeOwnPassword(id: user.id, current: request.field("current_password"), password: request.field("password"),
                                                    confirmation: request.field("password_confirmation"),
-                                                   keepingSession: request.cookies[CookieName.session], by: context.actor)
-            return context.redirect(to: Paths.home(), flash: "Your password was changed. You stay signed in here; anywhere else, sign in again.")
+                                                   keepingSession: request.cookie(CookieName.session), by: context.actor)
+            return context.redirect(to: Paths.home(), flash: Message("Your password was changed. You stay signed in here; anywhere else, sign in again."))
         } catch let errors as ValidationError {
             return page(&context, errors: errors, status: .unprocessableContent)
         }
@@ -29,7 +30,7 @@ enum AccountPages {
         form.input("password", label: "New password", value: "", type: "password",
                    hint: "At least \(AccountRules.minPasswordLength) characters", autocomplete: "new-password")
         form.input("password_confirmation", label: "Type the new password again", value: "", type: "password", autocomplete: "new-password")
-        return context.page("account/password", title: "Change your password", section: nil, view: form.view, status: status,
+        return context.page("account/password", title: Message("Change your password"), section: nil, view: form.view, status: status,
                             hasErrors: form.hasErrors)
     }
 }

@@ -4,6 +4,7 @@ import HTTPServer
 import Records
 import Storage
 import Surface
+import Translations
 
 /// Activities (Requirement 5): filtered list, detail with venues, history and assignments, forms, completion.
 enum ActivityPages: FormRecordPages {
@@ -28,7 +29,7 @@ enum ActivityPages: FormRecordPages {
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue, options: [("start", "Start date"), ("name", "Name"), ("type", "Type")])
         filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc",
                        options: [("desc", "Descending (newest first)"), ("asc", "Ascending (oldest first)")])
-        return context.listPage("activities/list", title: "Activities", section: .activities, filters: filters, page: page,
+        return context.listPage("activities/list", title: Message("Activities"), section: .activities, filters: filters, page: page,
                                 noun: ("activity", "activities"),
                                 filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil || query.areaId != nil
                                     || query.venueId != nil || query.from != nil || query.to != nil,
@@ -49,7 +50,7 @@ enum ActivityPages: FormRecordPages {
             "has_current_venues": !current.isEmpty,
             "history": history.map { period -> TemplateView in
                 ["venue": period.venueName, "path": Paths.venues.record(period.venueId), "from": period.effectiveFrom.display,
-                 "to": period.effectiveTo?.display ?? "now"]
+                 "to": period.effectiveTo.map { Message.verbatim($0.display) } ?? Message("now", context: "the end of a period still running")]
             },
             "has_history": !history.isEmpty,
             "assignments": assignments.map { assignment -> TemplateView in
@@ -64,7 +65,7 @@ enum ActivityPages: FormRecordPages {
         view.merge(try HistoryView.view(context.database, Activity.kind, id: activity.id, updatedAt: activity.updatedAt))
         view.merge(try PhotoGallery.view(context.database, .activity(activity.id)))
         view["archive"] = ExportPages.archiveLinks(Paths.activityExport(activity.id))
-            .merging(["text": "This activity with its venues, its assignments and the participants assigned"])
+            .merging(["text": Message("This activity with its venues, its assignments and the participants assigned")])
         return context.page("activities/detail", title: activity.name, section: .activities, view: view)
     }
 
@@ -95,9 +96,12 @@ enum ActivityPages: FormRecordPages {
     static func deletePage(_ context: inout PageContext, record activity: Activity, status: HTTPStatus) throws -> Response {
         let assignments = try context.database.assignments(ofActivity: activity.id).count
         let periods = try context.database.venueHistory(ofActivity: activity.id).count
-        return context.page("activities/delete", title: "Delete “\(activity.name)”", section: .activities, view: [
+        return context.page("activities/delete", title: Message("Delete “{name}”", ["name": .text(activity.name)]), section: .activities, view: [
             "activity": activityView(activity),
-            "consequence": "Its \(assignments) \(assignments == 1 ? "assignment" : "assignments") and \(periods) venue \(periods == 1 ? "record" : "records") are deleted with it.",
+            "consequence": Message("Its {assignments} and {venue_records} are deleted with it.", [
+                "assignments": .message(Message("{count} assignment", plural: "{count} assignments", count: assignments)),
+                "venue_records": .message(Message("{count} venue record", plural: "{count} venue records", count: periods)),
+            ]),
         ], status: status)
     }
 
@@ -143,11 +147,12 @@ enum ActivityPages: FormRecordPages {
         let chosen = values.venueIds.compactMap(UUID.init(uuidString:))
         view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, chosen),
                                      matches: try VenueChoices.matches(context.database, search), error: errors.message(for: picker.field))
-        view["heading"] = activity.map { "Edit “\($0.name)”" } ?? "New activity"
+        let heading = activity.map { Message("Edit “{name}”", ["name": .text($0.name)]) } ?? Message("New activity")
+        view["heading"] = heading
         view["action"] = activity.map { Paths.activities.edit($0.id) } ?? Paths.activities.new()
         view["back"] = activity.map { Paths.activities.record($0.id) } ?? context.web.listViews.address(of: .activities, for: context.user?.id)
         if let activity { view["version"] = activity.version }
-        return context.page("activities/form", title: view.text("heading") ?? "Activity", section: .activities, view: view,
+        return context.page("activities/form", title: heading, section: .activities, view: view,
                             status: status, hasErrors: form.hasErrors)
     }
 

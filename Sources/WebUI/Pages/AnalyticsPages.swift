@@ -10,20 +10,20 @@ enum AnalyticsPages {
     static func engagement(_ context: inout PageContext) throws -> Response {
         let selection = try AnalyticsSelection(context.request.query, database: context.database, strict: false)
         var view = try filterView(context, selection, .engagement)
-        if selection.problems.isEmpty {
-            let figures = try engagementFigures(context, selection)
+        var preparing: AnalyticsPreparing?
+        if selection.problems.isEmpty, let figures = try counted(&view, &preparing, selection, .engagement, { try engagementFigures(context, selection) }) {
             view["figures"] = figures.figures.map { $0.view(csvPath: csvPath(selection, $0.table.name)) }
             view["tiles"] = EngagementFigures.figureRows(figures.report).map { ["label": $0.label, "value": DataTable.grouped($0.value)] }
             view["summary_csv_path"] = csvPath(selection, figures.summary.name)
         }
-        return page(context, "analytics/engagement", "Engagement", selection, view)
+        return page(context, "analytics/engagement", "Engagement", selection, view, preparing: preparing)
     }
 
     static func growth(_ context: inout PageContext) throws -> Response {
         let selection = try AnalyticsSelection(context.request.query, database: context.database, strict: false)
         var view = try filterView(context, selection, .growth)
-        if selection.problems.isEmpty {
-            let figures = try growthFigures(context, selection)
+        var preparing: AnalyticsPreparing?
+        if selection.problems.isEmpty, let figures = try counted(&view, &preparing, selection, .growth, { try growthFigures(context, selection) }) {
             view["figures"] = figures.figures.map { $0.view(csvPath: csvPath(selection, $0.table.name)) }
             view["range_text"] = "\(figures.report.from.display) to \(figures.report.to.display)"
             if let requested = figures.report.requestedPeriod {
@@ -31,7 +31,7 @@ enum AnalyticsPages {
                     + "\(figures.report.period.rawValue). Choose a shorter range to see \(requested.plural)."
             }
         }
-        return page(context, "analytics/growth", "Growth", selection, view)
+        return page(context, "analytics/growth", "Growth", selection, view, preparing: preparing)
     }
 
     /// `?table=<name>` and the view's choices: that table as a CSV file.
@@ -114,11 +114,28 @@ enum AnalyticsPages {
     }
 
     private static func page(_ context: PageContext, _ template: String, _ title: String, _ selection: AnalyticsSelection,
-                             _ view: TemplateView) -> Response {
+                             _ view: TemplateView, preparing: AnalyticsPreparing?) -> Response {
         let heading = "\(title)" + (selection.area.map { " in \($0.name)" } ?? "")
         var view = view
         view["heading"] = heading
-        return context.page(template, title: "Analytics: \(heading)", section: .analytics, view: view,
-                            status: selection.problems.isEmpty ? .ok : .badRequest, hasErrors: !selection.problems.isEmpty)
+        let status: HTTPStatus = !selection.problems.isEmpty ? .badRequest : preparing == nil ? .ok : .serviceUnavailable
+        var response = context.page(template, title: "Analytics: \(heading)", section: .analytics, view: view,
+                                    status: status, hasErrors: !selection.problems.isEmpty)
+        if let preparing { response.setHeader("Retry-After", String(preparing.retryAfter)) }
+        return response
+    }
+
+    /// The figures, or nil with a notice in the view while they are still being counted (a large community just after
+    /// start or a large import): the page keeps its filters and offers a reload rather than becoming the error page.
+    private static func counted<Figures>(_ view: inout TemplateView, _ preparing: inout AnalyticsPreparing?, _ selection: AnalyticsSelection,
+                                         _ current: AnalyticsView, _ count: () throws -> Figures) throws -> Figures? {
+        do {
+            return try count()
+        } catch let refusal as AnalyticsPreparing {
+            preparing = refusal
+            view["preparing"] = AnalyticsPreparing.explanation + " Reload this page in \(refusal.retryAfter) seconds."
+            view["reload_path"] = current.address(current.page, selection.choices)
+            return nil
+        }
     }
 }

@@ -4,12 +4,13 @@ import HTTPServer
 import Records
 import Storage
 import Surface
+import Translations
 
 /// Geographic areas (Requirement 6B): the hierarchy as nested lists, detail with statistics, forms, deletion rules.
 enum AreaPages: FormRecordPages {
     static func list(_ context: inout PageContext) throws -> Response {
         let tree = try context.database.areaTree()
-        return context.page("areas/list", title: "Geographic areas", section: .areas,
+        return context.page("areas/list", title: Message("Geographic areas"), section: .areas,
                             view: ["children": nest(tree), "has_areas": !tree.isEmpty, "count": tree.count])
     }
 
@@ -29,15 +30,15 @@ enum AreaPages: FormRecordPages {
             "analytics_path": AnalyticsView.engagement.address(Paths.analytics, AnalyticsChoices(areaId: area.id)),
             "has_venues": venues.total > 0, "venue_total": venues.total, "venues_more": venues.total > venues.items.count,
             "statistics": [
-                ["label": "Activities", "value": statistics.totalActivities],
-                ["label": "Active activities", "value": statistics.activeActivities],
-                ["label": "Ongoing activities", "value": statistics.ongoingActivities],
-                ["label": "Participants living here", "value": statistics.totalParticipants],
+                ["label": Message("Activities"), "value": statistics.totalActivities],
+                ["label": Message("Active activities"), "value": statistics.activeActivities],
+                ["label": Message("Ongoing activities"), "value": statistics.ongoingActivities],
+                ["label": Message("Participants living here"), "value": statistics.totalParticipants],
             ] as [TemplateView],
         ]
         view.merge(try HistoryView.view(context.database, GeographicArea.kind, id: area.id, updatedAt: area.updatedAt))
         view["archive"] = ExportPages.archiveLinks(Paths.areaExport(area.id))
-            .merging(["text": "This area's records, with the areas inside it, their venues, who lives there and what is held there"])
+            .merging(["text": Message("This area's records, with the areas inside it, their venues, who lives there and what is held there")])
         return context.page("areas/detail", title: area.name, section: .areas, view: view)
     }
 
@@ -63,7 +64,8 @@ enum AreaPages: FormRecordPages {
             view["has_children"] = !references.children.isEmpty
             view["has_venues"] = !references.venues.isEmpty
         }
-        let title = references.isEmpty ? "Delete area “\(area.name)”" : "“\(area.name)” cannot be deleted"
+        let title = references.isEmpty ? Message("Delete area “{name}”", ["name": .text(area.name)])
+            : Message("“{name}” cannot be deleted", ["name": .text(area.name)])
         return context.page("areas/delete", title: title, section: .areas, view: view, status: status)
     }
 
@@ -82,11 +84,12 @@ enum AreaPages: FormRecordPages {
         form.select(FormField(\.parentId, label: "Parent area", hint: "The larger area this one is part of"), of: GeographicArea.declaration,
                     typed: texts, options: [("", "None (top level)")] + parents.map { ($0.area.id.lowercasedString, indented($0)) })
         var view = form.view
-        view["heading"] = area.map { "Edit “\($0.name)”" } ?? "New area"
+        let heading = area.map { Message("Edit “{name}”", ["name": .text($0.name)]) } ?? Message("New area")
+        view["heading"] = heading
         view["action"] = area.map { Paths.areas.edit($0.id) } ?? Paths.areas.new()
         view["back"] = area.map { Paths.areas.record($0.id) } ?? Paths.areas.list()
         if let area { view["version"] = area.version }
-        return context.page("areas/form", title: view.text("heading") ?? "Area", section: .areas, view: view,
+        return context.page("areas/form", title: heading, section: .areas, view: view,
                             status: status, hasErrors: form.hasErrors)
     }
 

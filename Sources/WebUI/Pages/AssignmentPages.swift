@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// Assigning participants to an activity in a role (Requirement 6), and removing them.
 enum AssignmentPages {
@@ -30,7 +31,7 @@ enum AssignmentPages {
                 let names = result.alreadyAssigned.joined(separator: ", ")
                 throw ValidationError.clash("participant_id", "\(names) \(result.alreadyAssigned.count == 1 ? "is" : "are") already assigned to this activity as \(roleName); choose another role or participant")
             }
-            return context.redirect(to: Paths.activities.record(activity.id), flash: summary(result, as: roleName))
+            return context.redirect(to: Paths.activities.record(activity.id), flash: summary(result, as: roleName, in: context.translator))
         } catch let errors as ValidationError {
             return try form(&context, activity: activity, participants: participants, role: role, search: search, errors: errors,
                             status: .unprocessableContent)
@@ -44,7 +45,7 @@ enum AssignmentPages {
             throw HTTPError(.badRequest, "Choose another activity to add its participants from.")
         }
         let result = try context.database.assignEveryone(from: source, toActivity: activity.id, by: context.actor)
-        return context.redirect(to: Paths.activities.record(activity.id), flash: summary(result, as: nil))
+        return context.redirect(to: Paths.activities.record(activity.id), flash: summary(result, as: nil, in: context.translator))
     }
 
     /// `POST …/assignments/remove`: the chosen assignments listed for confirmation, then (with `confirmed`) removed.
@@ -53,34 +54,41 @@ enum AssignmentPages {
         let chosen = try context.request.form.all("assignment_id").compactMap(UUID.init(uuidString:)).map { try context.database.assignment(id: $0) }
             .filter { $0.activityId == activity.id }
         guard !chosen.isEmpty else {
-            return context.redirect(to: Paths.activities.record(activity.id), flash: "Nobody was removed: tick the people to remove first.")
+            return context.redirect(to: Paths.activities.record(activity.id), flash: Message("Nobody was removed: tick the people to remove first."))
         }
         if context.request.field("confirmed") == "yes" {
             try context.database.unassign(chosen.map(\.id), fromActivity: activity.id, by: context.actor)
             return context.redirect(to: Paths.activities.record(activity.id),
-                                    flash: chosen.count == 1 ? "1 person is no longer assigned." : "\(chosen.count) people are no longer assigned.")
+                                    flash: Message("{count} person is no longer assigned.", plural: "{count} people are no longer assigned.", count: chosen.count))
         }
-        return context.page("assignments/remove", title: "Remove \(chosen.count) from “\(activity.name)”", section: .activities, view: [
+        return context.page("assignments/remove", title: Message("Remove {count} from “{name}”", plural: "Remove {count} from “{name}”", count: chosen.count, ["name": .text(activity.name)]), section: .activities, view: [
             "activity": ActivityPages.activityView(activity), "count": chosen.count, "action": Paths.removeAssignments(activity.id),
             "chosen": chosen.map { ["id": $0.id.lowercasedString, "participant": $0.participantName, "role": $0.roleName] },
         ])
     }
 
     /// "Assigned 3 as Teacher: Ann, Ben and Chen. Already assigned, left as they were: Dana."
-    static func summary(_ result: BulkAssignment, as role: String?) -> String {
-        var parts: [String] = []
+    /// In `translator`'s language: the flash is a run of whole sentences, each translated on its own.
+    static func summary(_ result: BulkAssignment, as role: String?, in translator: Translator) -> String {
+        var parts: [Message] = []
         if !result.assigned.isEmpty {
-            parts.append("Assigned \(result.assigned.count)\(role.map { " as \($0)" } ?? ", each in their role there"): \(result.assigned.joined(separator: ", ")).")
+            let names: MessageArgument = .text(result.assigned.joined(separator: ", "))
+            parts.append(role.map { role in
+                Message("Assigned {count} as {role}: {names}.", plural: "Assigned {count} as {role}: {names}.", count: result.assigned.count,
+                        ["role": .text(role), "names": names])
+            } ?? Message("Assigned {count}, each in their role there: {names}.", plural: "Assigned {count}, each in their role there: {names}.",
+                         count: result.assigned.count, ["names": names]))
         }
         if !result.alreadyAssigned.isEmpty {
-            parts.append("Already assigned, left as they were: \(result.alreadyAssigned.joined(separator: ", ")).")
+            parts.append(Message("Already assigned, left as they were: {names}.", ["names": .text(result.alreadyAssigned.joined(separator: ", "))]))
         }
-        return parts.isEmpty ? "Nobody to add: that activity has no participants." : parts.joined(separator: " ")
+        if parts.isEmpty { parts.append(Message("Nobody to add: that activity has no participants.")) }
+        return parts.map { translator.text($0) }.joined(separator: " ")
     }
 
     static func deleteConfirmation(_ context: inout PageContext) throws -> Response {
         let (activity, assignment) = try load(context)
-        return context.page("assignments/delete", title: "Remove \(assignment.participantName)", section: .activities, view: [
+        return context.page("assignments/delete", title: Message("Remove {name}", ["name": .text(assignment.participantName)]), section: .activities, view: [
             "activity": ActivityPages.activityView(activity), "participant": assignment.participantName, "role": assignment.roleName,
             "action": context.request.path,
         ])
@@ -115,7 +123,7 @@ enum AssignmentPages {
         view["picker"] = picker.view(search: search, chosen: chosen, matches: matches,
                                      error: errors.message(for: "participant_id"))
         view["activity"] = ActivityPages.activityView(activity)
-        return context.page("assignments/new", title: "Assign a participant to “\(activity.name)”", section: .activities, view: view,
+        return context.page("assignments/new", title: Message("Assign a participant to “{name}”", ["name": .text(activity.name)]), section: .activities, view: view,
                             status: status, hasErrors: form.hasErrors)
     }
 
@@ -131,12 +139,14 @@ enum AssignmentPages {
         let sources = try found.items.filter { $0.id != id }.map { item -> TemplateView in
             let count = try context.database.assignments(ofActivity: item.id).count
             return ["id": item.id.lowercasedString, "name": item.name, "dates": Activity.dateText(start: item.startDate, end: item.endDate), "count": count,
-                    "count_text": count == 1 ? "1 participant" : "\(count) participants", "has_people": count > 0]
+                    "count_text": Message("{count} participant", plural: "{count} participants", count: count), "has_people": count > 0]
         }
         view["sources"] = sources
         view["has_sources"] = !sources.isEmpty
         view["none_found"] = sources.isEmpty
-        if found.total > found.items.count { view["more_text"] = "Showing the first \(found.items.count) of \(found.total). Type more of the name to narrow the search." }
+        if found.total > found.items.count { view["more_text"] = Message("Showing the first {shown} of {count}. Type more of the name to narrow the search.",
+                                                                          plural: "Showing the first {shown} of {count}. Type more of the name to narrow the search.",
+                                                                          count: found.total, ["shown": .number(found.items.count)]) }
         return view
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// /settings/backups, for administrators: the backups serve keeps by itself, taking one now, and downloading a fresh
 /// one.
@@ -10,21 +11,21 @@ enum BackupPages {
         let status = context.web.backups.status()
         let rows: [TemplateView] = status.backups.map { backup in
             ["taken": DateText.format(backup.takenAt), "name": backup.name, "size": ExportJobPages.megabytes(backup.bytes),
-             "kind": backup.kind == .daily ? "Daily" : "Weekly"]
+             "kind": backup.kind == .daily ? Message("Daily") : Message("Weekly")]
         }
         var view: TemplateView = ["folder": status.folder, "rows": rows, "has_rows": !rows.isEmpty, "running": status.running,
                                   "days": BackupRetention.days, "weeks": BackupRetention.weeks,
                                   "has_clock_warning": status.clockWarning != nil, "clock_warning": status.clockWarning ?? ""]
         view.merge(BackupNotice.view(status, now: Date(), linksToPage: false))
-        return context.page("settings/backups", title: "Backups", section: .users, view: view)
+        return context.page("settings/backups", title: Message("Backups"), section: .users, view: view)
     }
 
     static func backUpNow(_ context: inout PageContext) throws -> Response {
         if let problem = context.web.backups.folder.problem() {
-            return context.redirect(to: Paths.backups(), flash: "No backup was taken. \(problem)")
+            return context.redirect(to: Paths.backups(), flash: Message("No backup was taken. {problem}", ["problem": .text(problem)]))
         }
         context.web.backups.backUpSoon()
-        return context.redirect(to: Paths.backups(), flash: "Backing up now. The backup appears in the list when it is done; reload this page to see it.")
+        return context.redirect(to: Paths.backups(), flash: Message("Backing up now. The backup appears in the list when it is done; reload this page to see it."))
     }
 
     /// POST /settings/backups/download: a backup taken for this download, sent from its open file and gone after. It

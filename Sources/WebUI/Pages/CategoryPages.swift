@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Surface
+import Translations
 
 /// Activity types and roles (Requirements 2 and 3): one set of thin handlers serving both kinds.
 struct CategoryPages: Sendable {
@@ -131,23 +132,21 @@ struct CategoryPages: Sendable {
         var view = kindView().merging(["entry": entryView(entry), "refusal": message, "references": references,
                                        "has_references": !references.isEmpty])
         if total > references.count { view["references_more"] = total - references.count }
-        return context.page("categories/delete", title: "“\(entry.name)” cannot be deleted", section: section, view: view,
+        return context.page("categories/delete", title: Message("“{name}” cannot be deleted", ["name": .text(entry.name)]), section: section, view: view,
                             status: status)
     }
 
     private func protectedPage(_ context: inout PageContext, _ entry: Category, status: HTTPStatus = .ok) -> Response {
-        context.page("categories/delete", title: "“\(entry.name)” is predefined", section: section, view: kindView().merging([
+        context.page("categories/delete", title: Message("“{name}” is predefined", ["name": .text(entry.name)]), section: section, view: kindView().merging([
             "entry": entryView(entry), "refusal": kind.predefinedRefusal(name: entry.name), "predefined_refusal": true,
         ]), status: status)
     }
 
-    private func usageText(_ total: Int) -> String {
+    private func usageText(_ total: Int) -> Message {
         switch (kind, total) {
-        case (_, 0): "Nothing uses it yet"
-        case (.activityType, 1): "1 activity"
-        case (.activityType, _): "\(total) activities"
-        case (.participantRole, 1): "1 assignment"
-        case (.participantRole, _): "\(total) assignments"
+        case (_, 0): Message("Nothing uses it yet")
+        case (.activityType, _): Message("{count} activity", plural: "{count} activities", count: total)
+        case (.participantRole, _): Message("{count} assignment", plural: "{count} assignments", count: total)
         }
     }
 

@@ -4,6 +4,7 @@ import HTTPServer
 import Records
 import Storage
 import Surface
+import Translations
 
 /// /sync/conflicts: edits made here that lost at the hub, each with both values and a way to apply ours again.
 enum ConflictPages {
@@ -12,7 +13,7 @@ enum ConflictPages {
         let text = ConflictValueText(database: context.database, seen: try context.participantVisibility)
         let linksUsers = context.user?.role.canAdminister ?? false
         let conflicts = try context.database.conflicts(includeResolved: showAll).map { conflictView($0, text, linksUsers: linksUsers) }
-        return context.page("sync/conflicts", title: "Conflicts", section: .sync,
+        return context.page("sync/conflicts", title: Message("Conflicts"), section: .sync,
                             view: ["conflicts": conflicts, "has_conflicts": !conflicts.isEmpty, "show_all": showAll])
     }
 
@@ -22,15 +23,15 @@ enum ConflictPages {
             try context.database.reapplyConflict(id: id, by: context.actor)
         } catch let errors as ValidationError {
             let reasons = errors.fieldErrors.map(\.message).joined(separator: "; ")
-            return context.redirect(to: Paths.conflicts(), flash: "Your values cannot be applied as they are: \(reasons). Edit the record instead.")
+            return context.redirect(to: Paths.conflicts(), flash: Message("Your values cannot be applied as they are: {reasons}. Edit the record instead.", ["reasons": .text(reasons)]))
         }
         context.web.syncEngine?.wake(reason: "conflict re-applied")
-        return context.redirect(to: Paths.conflicts(), flash: "Your values are applied again here and go to the hub with the next sync.")
+        return context.redirect(to: Paths.conflicts(), flash: Message("Your values are applied again here and go to the hub with the next sync."))
     }
 
     static func dismiss(_ context: inout PageContext) throws -> Response {
         try context.database.dismissConflict(id: try context.request.uuidParameter())
-        return context.redirect(to: Paths.conflicts(), flash: "Conflict dismissed; the values that won stay.")
+        return context.redirect(to: Paths.conflicts(), flash: Message("Conflict dismissed; the values that won stay."))
     }
 
     private static func conflictView(_ conflict: SyncConflict, _ text: ConflictValueText, linksUsers: Bool) -> TemplateView {
@@ -39,9 +40,9 @@ enum ConflictPages {
         view["reapply_path"] = Paths.reapplyConflict(conflict.id)
         view["dismiss_path"] = Paths.dismissConflict(conflict.id)
         view["what"] = switch conflict.kind {
-        case .edit: "Your edit lost to an edit that reached the hub first."
-        case .delete: "Your delete was not applied: someone changed this record before your delete reached the hub."
-        case .deleted: "Your edit was not applied: this record was deleted before your edit reached the hub."
+        case .edit: Message("Your edit lost to an edit that reached the hub first.")
+        case .delete: Message("Your delete was not applied: someone changed this record before your delete reached the hub.")
+        case .deleted: Message("Your edit was not applied: this record was deleted before your edit reached the hub.")
         }
         view["fields"] = conflict.fields.map {
             ["name": ConflictValueText.fieldName($0.name), "mine": text.value($0.mine, field: $0.name, of: conflict.entity),
@@ -52,8 +53,8 @@ enum ConflictPages {
         view["detected"] = DateText.format(conflict.detectedAt)
         view["open"] = conflict.resolution == nil
         view["can_reapply"] = conflict.resolution == nil && conflict.kind != .deleted
-        view["resolution"] = conflict.resolution == "reapplied" ? "Re-applied" : "Dismissed"
-        view["reapply_label"] = conflict.kind == .delete ? "Delete again" : "Re-apply my values"
+        view["resolution"] = conflict.resolution == "reapplied" ? Message("Re-applied") : Message("Dismissed")
+        view["reapply_label"] = conflict.kind == .delete ? Message("Delete again") : Message("Re-apply my values")
         return view
     }
 }

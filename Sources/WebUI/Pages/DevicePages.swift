@@ -14,10 +14,12 @@ enum DevicePages {
         let devices = context.web.configuration.devices
         let names = MachineNames.current()
         let urls = devices.reachableURLs(names: names)
+        let authority = devices.authorityPath.flatMap(AuthorityCertificate.read(from:))
         var view: TemplateView = [
-            "server_name": serverName(names), "has_address": !urls.isEmpty, "address": urls.first ?? "",
+            "server_name": serverName(authority, names), "has_address": !urls.isEmpty, "address": urls.first ?? "",
             "other_addresses": Array(urls.dropFirst()), "has_other_addresses": urls.count > 1,
-            "address_id": addressID, "announced": devices.isAnnounced, "local_name": names.localName,
+            "address_id": addressID, "announced": devices.isAnnounced(as: names), "local_name": names.localName,
+            "other_name": devices.announcedUnderAnotherName(than: names),
             "no_address_reason": noAddressReason(devices.address),
         ]
         if let first = urls.first {
@@ -27,7 +29,7 @@ enum DevicePages {
                 view["qr_problem"] = "\(error) Type the address instead."
             }
         }
-        if let authority = AuthorityCertificate.read(from: devices.authorityPath) {
+        if let authority {
             view["has_authority"] = true
             view["fingerprint"] = authority.fingerprint
         } else {
@@ -47,12 +49,13 @@ enum DevicePages {
     }
 
     static func authorityProfile(_ context: inout PageContext) throws -> Response {
-        let profile = try authority(context).configurationProfile(serverName: serverName(MachineNames.current()))
+        let authority = try authority(context)
+        let profile = try authority.configurationProfile(serverName: serverName(authority, MachineNames.current()))
         return download(Array(profile), type: "application/x-apple-aspen-config", name: "fieldbook-authority.mobileconfig")
     }
 
     private static func authority(_ context: PageContext) throws -> AuthorityCertificate {
-        guard let authority = AuthorityCertificate.read(from: context.web.configuration.devices.authorityPath) else {
+        guard let authority = context.web.configuration.devices.authorityPath.flatMap(AuthorityCertificate.read(from:)) else {
             throw HTTPError(.notFound, "This Fieldbook has no certificate authority of its own to download.")
         }
         return authority
@@ -63,7 +66,11 @@ enum DevicePages {
                            ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-cache")], body: bytes)
     }
 
-    static func serverName(_ names: MachineNames) -> String { "Fieldbook on \(names.hostName)" }
+    /// The name devices list the authority under once trusted: the one it was made with, which stays when the machine
+    /// is renamed; without an authority, the machine's.
+    static func serverName(_ authority: AuthorityCertificate?, _ names: MachineNames) -> String {
+        authority?.name ?? "Fieldbook on \(names.hostName)"
+    }
 
     private static func noAddressReason(_ address: ServingAddress?) -> String {
         guard let address else { return "This Fieldbook is not serving the network yet." }

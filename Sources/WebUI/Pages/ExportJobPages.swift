@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// Archives prepared in the background (issue 14): asked for on the Export page, followed on their own page with a
 /// progress bar, cancelled, and downloaded once written. Each person sees their own; administrators see all.
@@ -44,6 +45,8 @@ enum ExportJobPages {
             view["ready"] = [
                 "download": Paths.exportJobDownload(job.id), "file": fileName(context.database, job),
                 "size": megabytes(job.fileBytes ?? 0), "kept_until": DateText.format(kept),
+                "ready_text": Message("Ready: {count} record, {size}.", plural: "Ready: {count} records, {size}.", count: job.records,
+                                      ["size": .text(megabytes(job.fileBytes ?? 0))]),
             ] as TemplateView
         case .failed, .cancelled:
             view["ended"] = [
@@ -64,7 +67,7 @@ enum ExportJobPages {
     static func cancel(_ context: inout PageContext) throws -> Response {
         let job = try ownJob(context)
         let stopped = try context.web.exports.cancel(job.id)
-        return context.redirect(to: Paths.exportJob(job.id), flash: stopped ? "Export cancelled." : "The export had already ended.")
+        return context.redirect(to: Paths.exportJob(job.id), flash: stopped ? Message("Export cancelled.") : Message("The export had already ended."))
     }
 
     /// GET /export/jobs/{id}/download: the finished file, sent from its descriptor.
@@ -87,13 +90,16 @@ enum ExportJobPages {
         return job
     }
 
-    private static func title(_ database: AppDatabase, _ job: ExportJob) throws -> String {
-        let what = switch job.scope {
-        case .everything: "everything"
-        case .area(let id): "the area “\((try? database.area(id: id).name) ?? "no longer here")”"
-        case .activity(let id): "the activity “\((try? database.activity(id: id).name) ?? "no longer here")”"
+    private static func title(_ database: AppDatabase, _ job: ExportJob) throws -> Message {
+        let format: MessageArgument = .text(job.format == .json ? "JSON" : "CSV")
+        func name(_ found: String?) -> MessageArgument { found.map { .text($0) } ?? .message(Message("no longer here")) }
+        return switch job.scope {
+        case .everything: Message("Export of everything ({format} files)", ["format": format])
+        case .area(let id): Message("Export of the area “{name}” ({format} files)",
+                                    ["name": name(try? database.area(id: id).name), "format": format])
+        case .activity(let id): Message("Export of the activity “{name}” ({format} files)",
+                                        ["name": name(try? database.activity(id: id).name), "format": format])
         }
-        return "Export of \(what) (\(job.format == .json ? "JSON" : "CSV") files)"
     }
 
     /// The form fields that ask for the same export again.

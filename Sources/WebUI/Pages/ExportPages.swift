@@ -5,6 +5,7 @@ import HTTPServer
 import Logging
 import Storage
 import Surface
+import Translations
 
 /// A record list downloaded whole, as CSV or JSON: the rows the list page shows, with its filters and order, every page
 /// of it, written while it downloads (`Download`).
@@ -26,12 +27,14 @@ enum ExportPages {
     /// GET /export: what can be downloaded, and the link to everything at once.
     static func show(_ context: inout PageContext) throws -> Response {
         let kinds = RecordKind.all.filter(\.inFullExport).map(\.label.many)
-        let lists: [(String, RecordRoutes)] = [("Participants", Paths.participants), ("Venues", Paths.venues), ("Activities", Paths.activities)]
-        return context.page("export", title: "Export", section: nil, view: [
-            "kinds_text": kinds.dropLast().joined(separator: ", ") + " and " + (kinds.last ?? ""),
+        let lists: [(Message, RecordRoutes)] = [(Message("Participants"), Paths.participants), (Message("Venues"), Paths.venues),
+                                                (Message("Activities"), Paths.activities)]
+        return context.page("export", title: Message("Export"), section: nil, view: [
+            "kinds_text": Message("{kinds} and {last}", context: "the last two items of a list",
+                                  ["kinds": .text(kinds.dropLast().joined(separator: ", ")), "last": .text(kinds.last ?? "")]),
             "everything": archiveLinks(Paths.exportEverything()),
             "job_action": Paths.exportJobs(),
-            "lists": lists.map { label, routes in
+            "lists": lists.map { label, routes -> TemplateView in
                 ["label": label, "csv": Paths.export(routes, .csv)(), "json": Paths.export(routes, .json)()]
             },
         ])

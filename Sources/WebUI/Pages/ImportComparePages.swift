@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// One row of an import beside the stored record it matches, merged field by field (issue 14): for each field where
 /// the two differ, keep the stored value or take the file's.
@@ -24,7 +25,7 @@ enum ImportComparePages {
             let found = try context.database.importRow(of: job.id, line: line)
             return try page(&context, job, found.row, found.stored, kept: kept, errors: errors, status: .conflict)
         }
-        return context.redirect(to: Paths.importRecord(job.id) + "#row-\(line)-row", flash: "Row \(line) will be merged with the values you chose.")
+        return context.redirect(to: Paths.importRecord(job.id) + "#row-\(line)-row", flash: Message("Row {line} will be merged with the values you chose.", ["line": .number(line)]))
     }
 
     private static func address(_ context: PageContext) throws -> (ImportJob, Int) {
@@ -55,7 +56,7 @@ enum ImportComparePages {
             view["errors"] = errors.fieldErrors.map { ["anchor": "main", "message": $0.message] }
             view["has_errors"] = true
         }
-        return context.page("imports/compare", title: "Row \(row.line) beside \(name)", section: nil, view: view, status: status,
+        return context.page("imports/compare", title: Message("Row {line} beside {name}", ["line": .number(row.line), "name": .text(name)]), section: nil, view: view, status: status,
                             hasErrors: !errors.isEmpty)
     }
 }

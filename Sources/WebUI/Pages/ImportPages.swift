@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// Importing participants, venues or activities from a CSV file (issue 14): upload, a review of every row (columns, problems, possible
 /// duplicates, a choice per row), then the import written in the background with its progress, and what it did.
@@ -25,10 +26,14 @@ enum ImportPages {
             // Judged by content: a ZIP archive is an export to restore, whatever was chosen.
             if kind == archiveKind || ZipArchiveReader.looksLikeArchive(file.path) {
                 let job = try context.database.createArchiveImport(fromFile: file.path, named: file.filename, by: user.id, open: WebUI.openArchive)
-                return context.redirect(to: Paths.importRecord(job.id), flash: "“\(job.fileName)” read: \(job.rowCount.formatted()) records. Check them, then restore.")
+                return context.redirect(to: Paths.importRecord(job.id), flash: Message("“{file}” read: {count} record. Check it, then restore.",
+                                                                                      plural: "“{file}” read: {count} records. Check them, then restore.",
+                                                                                      count: job.rowCount, ["file": .text(job.fileName)]))
             }
             let job = try context.database.createImport(fromFile: file.path, named: file.filename, holding: target, by: user.id)
-            return context.redirect(to: Paths.importRecord(job.id), flash: "“\(job.fileName)” read: \(rowsText(job.rowCount)). Check them, then import.")
+            return context.redirect(to: Paths.importRecord(job.id), flash: Message("“{file}” read: {count} row. Check it, then import.",
+                                                                                  plural: "“{file}” read: {count} rows. Check them, then import.",
+                                                                                  count: job.rowCount, ["file": .text(job.fileName)]))
         } catch let refusal as ImportRefusal {
             return try listPage(&context, error: refusal.message, kind: kind, status: .unprocessableContent)
         }
@@ -46,7 +51,7 @@ enum ImportPages {
         let mapping = ImportMapping(fields: job.headers.indices.map { ImportField(rawValue: context.request.field("column-\($0)")) })
         do {
             try context.database.setImportMapping(of: job.id, mapping)
-            return context.redirect(to: Paths.importRecord(job.id), flash: "Columns saved, and every row checked again.")
+            return context.redirect(to: Paths.importRecord(job.id), flash: Message("Columns saved, and every row checked again."))
         } catch let errors as ValidationError {
             return try ImportReviewView.page(&context, job, errors: errors, proposed: mapping, status: .unprocessableContent)
         }
@@ -59,10 +64,10 @@ enum ImportPages {
         do {
             if let all = ImportDecision(rawValue: context.request.field("every_duplicate")) {
                 try context.database.setImportDecisionForMatches(of: job.id, all)
-                return context.redirect(to: back, flash: "Every possible duplicate set to “\(ImportReviewView.label(all))”.")
+                return context.redirect(to: back, flash: Message("Every possible duplicate set to “{choice}”.", ["choice": .message(ImportReviewView.label(all))]))
             }
             try context.database.setImportDecisions(of: job.id, rowDecisions(context.request))
-            return context.redirect(to: back, flash: "Choices saved.")
+            return context.redirect(to: back, flash: Message("Choices saved."))
         } catch let errors as ValidationError {
             return try ImportReviewView.page(&context, job, errors: errors, status: .unprocessableContent)
         }
@@ -79,21 +84,21 @@ enum ImportPages {
             return try ImportReviewView.page(&context, context.database.importJob(id: job.id), errors: errors, status: status)
         }
         context.web.imports.wake()
-        return context.redirect(to: Paths.importRecord(job.id), flash: "The import has started.")
+        return context.redirect(to: Paths.importRecord(job.id), flash: Message("The import has started."))
     }
 
     /// POST /imports/{id}/cancel: nothing of the import is kept.
     static func cancel(_ context: inout PageContext) throws -> Response {
         let id = try context.request.uuidParameter()
         try context.web.imports.cancel(id)
-        return context.redirect(to: Paths.importRecord(id), flash: "Cancel requested. This page says whether the import was cancelled or had already finished.")
+        return context.redirect(to: Paths.importRecord(id), flash: Message("Cancel requested. This page says whether the import was cancelled or had already finished."))
     }
 
     /// POST /imports/{id}/review: a cancelled or failed import back to its review, every row checked again.
     static func review(_ context: inout PageContext) throws -> Response {
         let id = try context.request.uuidParameter()
         try context.database.reviewImportAgain(id)
-        return context.redirect(to: Paths.importRecord(id), flash: "Every row checked again. Change what needs changing, then import.")
+        return context.redirect(to: Paths.importRecord(id), flash: Message("Every row checked again. Change what needs changing, then import."))
     }
 
     /// POST /imports/{id}/delete: the import and its rows forgotten (records it wrote stay).
@@ -104,7 +109,7 @@ enum ImportPages {
         } catch let errors as ValidationError {
             return try ImportReviewView.page(&context, context.database.importJob(id: id), errors: errors, status: .conflict)
         }
-        return context.redirect(to: Paths.imports(), flash: "Import removed.")
+        return context.redirect(to: Paths.imports(), flash: Message("Import removed."))
     }
 
     /// GET /imports/{id}/progress: the import's state and rows done, for the page's script.
@@ -132,10 +137,10 @@ enum ImportPages {
             ["value": option.rawValue, "label": option.noun.many.prefix(1).uppercased() + option.noun.many.dropFirst(),
              "hint": hint(option), "checked": option.rawValue == chosen]
         }
-        kinds.append(["value": archiveKind, "label": "A Fieldbook export (ZIP) to restore", "checked": chosen == archiveKind,
-                      "hint": "Everything, downloaded as JSON from the Export page (an area's or an activity's export restores into a Fieldbook that has what it refers to). Records already here stay as they are."])
+        kinds.append(["value": archiveKind, "label": Message("A Fieldbook export (ZIP) to restore"), "checked": chosen == archiveKind,
+                      "hint": Message("Everything, downloaded as JSON from the Export page (an area's or an activity's export restores into a Fieldbook that has what it refers to). Records already here stay as they are.")])
         let imports = try context.database.importJobs().map { job -> TemplateView in
-            ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount), "kind": job.archive == nil ? job.target.noun.many : "Fieldbook export",
+            ["name": job.fileName, "path": Paths.importRecord(job.id), "rows": rowsText(job.rowCount), "kind": job.archive == nil ? Message.verbatim(job.target.noun.many) : Message("Fieldbook export"),
              "state": ImportReviewView.stateText(job), "when": DateStyle.current.text(job.createdAt)]
         }
         var view: TemplateView = [
@@ -150,7 +155,7 @@ enum ImportPages {
             view["errors"] = [["anchor": "file", "message": error]]
             view["has_errors"] = true
         }
-        return context.page("imports/list", title: "Import from a spreadsheet", section: nil, view: view, status: status, hasErrors: error != nil)
+        return context.page("imports/list", title: Message("Import from a spreadsheet"), section: nil, view: view, status: status, hasErrors: error != nil)
     }
 
     /// What a file of each kind holds, for the choice on the upload form.
@@ -159,8 +164,10 @@ enum ImportPages {
         case .participants: "Name (or first and last names) and email address; phone, notes and home venue if you have them."
         case .venues: "Name, address and area (by name); latitude, longitude and venue type if you have them."
         case .activities: "Name, type (by name), start date and status; end date, description and venues (names separated by semicolons) if you have them."
+        case .areas: "Name, type and parent area (by path, such as “World / Kenya”, or name); parents may be rows of the same file."
+        case .assignments: "Activity (by name), participant (by email or name) and role (by name)."
         }
     }
 
-    static func rowsText(_ count: Int) -> String { count == 1 ? "1 row" : "\(count.formatted()) rows" }
+    static func rowsText(_ count: Int) -> Message { Message("{count} row", plural: "{count} rows", count: count) }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// The page of one import, whatever its state: the review (columns, summary, rows with their choices), the progress
 /// while it is written, or what it did.
@@ -14,13 +15,14 @@ enum ImportReviewView {
             "separator": job.separator.name, "windows_1252": job.windows1252, "back": Paths.imports(),
             "delete_action": Paths.importDelete(job.id), "is_archive": job.archive != nil,
             "list_path": job.archive == nil ? routes(job.target).list() : Paths.home(),
-            "list_label": job.archive == nil ? "Go to \(job.target.noun.many)" : "Go to the home page",
+            "list_label": job.archive == nil ? Message("Go to {records}", ["records": .text(job.target.noun.many)]) : Message("Go to the home page"),
         ]
         switch job.state {
         case .preview where job.archive != nil:
             view["restore"] = [
                 "files": (job.archive ?? []).map { ["file": $0.file, "label": $0.label, "count": $0.count.formatted()] },
-                "start_action": Paths.importStart(job.id), "start_label": "Restore \(count(job.rowCount, "record", "records"))",
+                "start_action": Paths.importStart(job.id),
+                "start_label": Message("Restore {count} record", plural: "Restore {count} records", count: job.rowCount),
             ] as TemplateView
         case .preview:
             view["review"] = try review(context, job, proposed: proposed ?? job.mapping, errors: errors)
@@ -28,23 +30,26 @@ enum ImportReviewView {
             let progress = context.web.imports.progress(of: job.id)
             let done = progress?.done ?? 0
             view["working"] = [
-                "text": job.state == .queued ? "Waiting to start." : "\(done.formatted()) of \(job.rowCount.formatted()) rows written.",
+                "text": job.state == .queued ? Message("Waiting to start.")
+                    : Message("{done} of {count} row written.", plural: "{done} of {count} rows written.", count: job.rowCount,
+                              ["done": .number(done)]),
                 "done": done, "total": max(job.rowCount, 1), "progress_url": Paths.importProgress(job.id),
                 "cancel_action": Paths.importCancel(job.id), "refresh": Paths.importRecord(job.id),
             ] as TemplateView
         case .done where job.archive != nil:
             view["report"] = [
-                "created": count(job.created, "record restored", "records restored"),
-                "skipped": count(job.skipped, "record already here, left as it was", "records already here, left as they were"),
+                "created": Message("{count} record restored", plural: "{count} records restored", count: job.created),
+                "skipped": Message("{count} record already here, left as it was", plural: "{count} records already here, left as they were",
+                                   count: job.skipped),
                 "note": job.note ?? "",
-            ]
+            ] as TemplateView
         case .done:
             view["report"] = [
                 "created": count(job.created, "\(job.target.noun.one) added", "\(job.target.noun.many) added"),
                 "merged": count(job.merged, "row merged into \(article(job.target)) \(job.target.noun.one) already here",
                                 "rows merged into \(job.target.noun.many) already here"),
-                "skipped": count(job.skipped, "row skipped", "rows skipped"),
-            ]
+                "skipped": Message("{count} row skipped", plural: "{count} rows skipped", count: job.skipped),
+            ] as TemplateView
         case .cancelled, .failed:
             view["ended"] = ["failure": job.failure ?? "", "review_action": Paths.importReview(job.id)]
         }
@@ -52,7 +57,7 @@ enum ImportReviewView {
             view["errors"] = errors.fieldErrors.map { ["anchor": $0.field, "message": $0.message] }
             view["has_errors"] = true
         }
-        return context.page("imports/show", title: "Import of \(job.fileName)", section: section(job.target), view: view, status: status,
+        return context.page("imports/show", title: Message("Import of {file}", ["file": .text(job.fileName)]), section: section(job.target), view: view, status: status,
                             hasErrors: !errors.isEmpty)
     }
 
@@ -76,12 +81,12 @@ enum ImportReviewView {
             "create": count(summary.toCreate, "row to add as a new \(job.target.noun.one)", "rows to add as new \(job.target.noun.many)"),
             "merge": count(summary.toMerge, "row to merge into \(article(job.target)) \(job.target.noun.one) already here",
                            "rows to merge into \(job.target.noun.many) already here") + " (the file's values replace theirs; empty cells keep them)",
-            "skip": count(summary.toSkip, "row to skip", "rows to skip"),
-            "problems": count(summary.withProblems, "row with problems, skipped until they are fixed in the file",
-                              "rows with problems, skipped until they are fixed in the file"),
+            "skip": Message("{count} row to skip", plural: "{count} rows to skip", count: summary.toSkip),
+            "problems": Message("{count} row with problems, skipped until they are fixed in the file",
+                                plural: "{count} rows with problems, skipped until they are fixed in the file", count: summary.withProblems),
             "duplicates": count(summary.possibleDuplicates, "row that may be \(what(job.target)) already here or in an earlier row",
                                 "rows that may be \(what(job.target)) already here or in an earlier row"),
-        ]
+        ] as TemplateView
         view["filters"] = ImportRowFilter.allCases.map { option -> TemplateView in
             ["label": filterLabel(option), "href": Paths.importRecord(job.id) + (option == .all ? "" : "?show=\(option.rawValue)"), "current": option == filter]
         }
@@ -93,10 +98,12 @@ enum ImportReviewView {
         view["show"] = filter == .all ? "" : filter.rawValue
         view["page"] = page.request.page
         view["has_duplicates"] = summary.possibleDuplicates > 0
-        view["bulk_choices"] = ImportDecision.allCases.map { ["value": $0.rawValue, "label": "Set every possible duplicate to “\(label($0))”"] }
+        view["bulk_choices"] = ImportDecision.allCases.map { decision -> TemplateView in
+            ["value": decision.rawValue, "label": Message("Set every possible duplicate to “{choice}”", ["choice": .message(label(decision))])]
+        }
         view["start_action"] = Paths.importStart(job.id)
         let writes = summary.toCreate + summary.toMerge
-        view["start_label"] = writes == 0 ? nil : "Import \(writes.formatted()) \(writes == 1 ? "row" : "rows")"
+        view["start_label"] = writes == 0 ? nil : Message("Import {count} row", plural: "Import {count} rows", count: writes)
         return view
     }
 
@@ -106,10 +113,10 @@ enum ImportReviewView {
             let chosen = index < mapping.fields.count ? mapping.fields[index] : nil
             let examples = samples.compactMap { $0.cells.indices.contains(index) ? $0.cells[index] : nil }
             var column: TemplateView = [
-                "id": "column-\(index)", "header": header.isEmpty ? "Column \(index + 1) (no name)" : header,
+                "id": "column-\(index)", "header": header.isEmpty ? Message("Column {number} (no name)", ["number": .number(index + 1)]) : Message.verbatim(header),
                 "examples": examples.filter { !$0.isEmpty }.prefix(3).joined(separator: ", "),
                 "options": ([nil] + job.target.fields.map { Optional($0) }).map { field -> TemplateView in
-                    ["value": field?.rawValue ?? "", "label": field?.label ?? "Leave out", "selected": field == chosen]
+                    ["value": field?.rawValue ?? "", "label": field.map { Message.verbatim($0.label) } ?? Message("Leave out"), "selected": field == chosen]
                 },
             ]
             if let message = errors.message(for: "column-\(index)") { column["error"] = message }
@@ -119,7 +126,7 @@ enum ImportReviewView {
 
     private static func row(_ job: ImportJob, _ row: ImportRow, _ fields: [ImportField], _ errors: ValidationError) -> TemplateView {
         var view: TemplateView = [
-            "line": row.line, "name": row.values.name.isEmpty ? "(no name)" : row.values.name,
+            "line": row.line, "name": row.values.name.isEmpty ? Message("(no name)") : Message.verbatim(row.values.name),
             "cells": fields.map { ["value": row.values[$0], "label": $0.heading] },
             "problems": row.errors.map { ["message": $0.message] }, "has_problems": !row.errors.isEmpty,
             "select_id": "row-\(row.line)",
@@ -132,7 +139,7 @@ enum ImportReviewView {
         if let message = errors.message(for: "row-\(row.line)") { view["error"] = message }
         if let reason = row.matchReason { view["match"] = match(reason, row, job.target) }
         if row.comparesWithStored { view["compare_path"] = Paths.importRow(job.id, row.line) }
-        if !row.keptFields.isEmpty, row.decision == .merge { view["kept_text"] = "Merging field by field." }
+        if !row.keptFields.isEmpty, row.decision == .merge { view["kept_text"] = Message("Merging field by field.") }
         return view
     }
 
@@ -142,6 +149,8 @@ enum ImportReviewView {
         case .participants: "this email address"
         case .venues: "this name and address"
         case .activities: "this name and start date"
+        case .areas: "this path"
+        case .assignments: "this activity, participant and role"
         }
         var view: TemplateView = switch reason {
         case .sameID: ["before": "Already here, with the same Fieldbook id:"]
@@ -155,6 +164,10 @@ enum ImportReviewView {
         case .similarToRow: ["text": "Possible duplicate of row \(line), with a similar name."]
         }
         if !reason.isEarlierRow, let id = row.matchId {
+            // An assignment has no page of its own to link to: it is named in words.
+            if target == .assignments, let before = view.text("before") {
+                return ["text": "\(before) \(row.matchName ?? ""), \(row.matchDetail ?? "")."]
+            }
             view["path"] = routes(target).record(id)
             view["name"] = row.matchName ?? "a record"
             view["detail"] = row.matchDetail ?? ""
@@ -166,7 +179,8 @@ enum ImportReviewView {
         switch target {
         case .participants: .participants
         case .venues: .venues
-        case .activities: .activities
+        case .activities, .assignments: .activities
+        case .areas: .areas
         }
     }
 
@@ -174,44 +188,48 @@ enum ImportReviewView {
         switch target {
         case .participants: Paths.participants
         case .venues: Paths.venues
-        case .activities: Paths.activities
+        case .activities, .assignments: Paths.activities
+        case .areas: Paths.areas
         }
     }
 
     /// "someone" for people, "a venue" or "an activity" for the rest ("a row that may be someone already here").
     private static func what(_ target: ImportTarget) -> String { target == .participants ? "someone" : "\(article(target)) \(target.noun.one)" }
 
-    private static func article(_ target: ImportTarget) -> String { target == .activities ? "an" : "a" }
+    private static func article(_ target: ImportTarget) -> String { target == .activities || target == .areas || target == .assignments ? "an" : "a" }
 
     private static func count(_ number: Int, _ one: String, _ many: String) -> String {
         number == 1 ? "1 \(one)" : "\(number.formatted()) \(many)"
     }
 
-    static func label(_ decision: ImportDecision) -> String {
+    static func label(_ decision: ImportDecision) -> Message {
         switch decision {
-        case .create: "Add as new"
-        case .merge: "Merge into the match"
-        case .skip: "Skip"
+        case .create: Message("Add as new")
+        case .merge: Message("Merge into the match")
+        case .skip: Message("Skip")
         }
     }
 
-    static func stateText(_ job: ImportJob) -> String {
+    static func stateText(_ job: ImportJob) -> Message {
         switch job.state {
-        case .preview: "Waiting for your review"
-        case .queued: "Waiting to start"
-        case .running: "Being imported"
-        case .done where job.archive != nil: "Restored: \(job.created.formatted()) added, \(job.skipped.formatted()) already here"
-        case .done: "Imported: \(job.created.formatted()) added, \(job.merged.formatted()) merged, \(job.skipped.formatted()) skipped"
-        case .cancelled: "Cancelled: nothing imported"
-        case .failed: "Failed: nothing imported"
+        case .preview: Message("Waiting for your review")
+        case .queued: Message("Waiting to start")
+        case .running: Message("Being imported")
+        case .done where job.archive != nil:
+            Message("Restored: {added} added, {here} already here", ["added": .number(job.created), "here": .number(job.skipped)])
+        case .done:
+            Message("Imported: {added} added, {merged} merged, {skipped} skipped",
+                    ["added": .number(job.created), "merged": .number(job.merged), "skipped": .number(job.skipped)])
+        case .cancelled: Message("Cancelled: nothing imported")
+        case .failed: Message("Failed: nothing imported")
         }
     }
 
-    private static func filterLabel(_ filter: ImportRowFilter) -> String {
+    private static func filterLabel(_ filter: ImportRowFilter) -> Message {
         switch filter {
-        case .all: "All rows"
-        case .problems: "Rows with problems"
-        case .duplicates: "Possible duplicates"
+        case .all: Message("All rows")
+        case .problems: Message("Rows with problems")
+        case .duplicates: Message("Possible duplicates")
         }
     }
 

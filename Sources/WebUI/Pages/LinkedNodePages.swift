@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Translations
 
 /// /settings/linked-nodes, for administrators of a Fieldbook that nodes link to: each node's own sign-in here (made
 /// when it was linked), when it was last seen, and revoking it.
@@ -12,12 +13,12 @@ enum LinkedNodePages {
              "last_seen": DateText.format(node.lastSeenAt), "revoked": node.revokedAt.map(DateText.format) ?? "",
              "is_revoked": node.revokedAt != nil, "revoke_path": Paths.revokeLinkedNode(node.id)]
         }
-        return context.page("settings/linked_nodes", title: "Linked nodes", section: .sync,
+        return context.page("settings/linked_nodes", title: Message("Linked nodes"), section: .sync,
                             view: ["rows": rows, "has_rows": !rows.isEmpty])
     }
 
     static func revoke(_ context: inout PageContext) throws -> Response {
         try context.database.revokeNodeCredential(try context.request.uuidParameter())
-        return context.redirect(to: Paths.linkedNodes(), flash: "Revoked. That node syncs again once an administrator signs it in anew on its sync settings page.")
+        return context.redirect(to: Paths.linkedNodes(), flash: Message("Revoked. That node syncs again once an administrator signs it in anew on its sync settings page."))
     }
 }

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Surface
+import Translations
 
 /// Sign in and sign out (Requirement 8).
 enum LoginPages {
@@ -87,7 +88,7 @@ enum LoginPages {
     }
 
     static func logout(_ context: inout PageContext) throws -> Response {
-        if let token = context.request.cookies[CookieName.session] { try context.database.endSession(token: token) }
+        if let token = context.request.cookie(CookieName.session) { try context.database.endSession(token: token) }
         context.cookies.append(.expired(CookieName.session, secure: context.request.isTLS))
         return context.redirect(to: Paths.login(), flash: "You have signed out.")
     }
@@ -124,8 +125,8 @@ enum LoginPages {
     private static func render(_ context: inout PageContext, email: String, next: String, errors: ValidationError,
                                resume: String = "", notice: String? = nil, status: HTTPStatus = .ok) -> Response {
         var form = FormView(errors: errors)
-        form.input("email", label: "Email address", value: email, type: "email", autocomplete: "username")
-        form.input("password", label: "Password", value: "", type: "password", autocomplete: "current-password")
+        form.input("email", label: Message("Email address"), value: email, type: "email", autocomplete: "username")
+        form.input("password", label: Message("Password"), value: "", type: "password", autocomplete: "current-password")
         var view = form.view
         view["next"] = next
         if !resume.isEmpty {
@@ -135,6 +136,6 @@ enum LoginPages {
             view["notice"] = notice
         }
         view["hub_accounts_arriving"] = hubAccountsArriving(context)
-        return context.page("login", title: "Sign in", section: nil, view: view, status: status, hasErrors: form.hasErrors)
+        return context.page("login", title: Message("Sign in"), section: nil, view: view, status: status, hasErrors: form.hasErrors)
     }
 }

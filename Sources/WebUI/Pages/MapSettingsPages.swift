@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// /settings/map, for administrators: the participant-homes privacy setting, the online base layer, and the MBTiles
 /// files the map's tiles come from (list and upload).
@@ -25,7 +26,7 @@ enum MapSettingsPages {
             return page(&context, settings: settings, tileURL: request.field("online_tile_url"), errors: errors, status: .unprocessableContent)
         }
         try context.database.saveMapSettings(settings)
-        return context.redirect(to: Paths.mapSettings(), flash: "Map settings saved.")
+        return context.redirect(to: Paths.mapSettings(), flash: Message("Map settings saved."))
     }
 
     /// Takes an uploaded MBTiles file: checked by its content (SQLite, a tiles table, PNG tiles), then served.
@@ -40,7 +41,9 @@ enum MapSettingsPages {
         do {
             let set = try tiles.importFile(at: file.path, suggestedName: file.filename)
             return context.redirect(to: Paths.mapSettings(),
-                                    flash: "Added “\(set.name)”: zoom \(set.minZoom) to \(set.maxZoom), \(set.tileCount) tiles.")
+                                    flash: Message("Added “{name}”: zoom {min_zoom} to {max_zoom}, {count} tile.",
+                                                   plural: "Added “{name}”: zoom {min_zoom} to {max_zoom}, {count} tiles.", count: set.tileCount,
+                                                   ["name": .text(set.name), "min_zoom": .text(String(set.minZoom)), "max_zoom": .text(String(set.maxZoom)), "count": .text(String(set.tileCount))]))
         } catch let refusal as TileSetRefusal {
             let message = refusal.message.replacingOccurrences(of: (file.path as NSString).lastPathComponent, with: file.filename)
             return page(&context, settings: settings, tileURL: settings.onlineTileURL,
@@ -66,17 +69,17 @@ enum MapSettingsPages {
             ["name": set.name, "zooms": "\(set.minZoom)–\(set.maxZoom)", "tiles": set.tileCount,
              "bounds": String(format: "%.2f, %.2f to %.2f, %.2f", set.bounds.west, set.bounds.south, set.bounds.east, set.bounds.north),
              "size": ByteCountFormatter.string(fromByteCount: set.byteSize, countStyle: .file),
-             "attribution": set.attribution ?? "Not given"]
+             "attribution": set.attribution.map(Message.verbatim) ?? Message("Not given")]
         }
         view["has_tile_sets"] = !(context.web.tiles?.tileSets.isEmpty ?? true)
-        return context.page("settings/map", title: "Map settings", section: .map, view: view, status: status, hasErrors: form.hasErrors)
+        return context.page("settings/map", title: Message("Map settings"), section: .map, view: view, status: status, hasErrors: form.hasErrors)
     }
 
-    private static func homesLabel(_ option: MapSettings.HomesLayer) -> String {
+    private static func homesLabel(_ option: MapSettings.HomesLayer) -> Message {
         switch option {
-        case .off: "Off: the map never shows where participants live"
-        case .counts: "How many participants live at each venue, without names"
-        case .names: "How many, and their names"
+        case .off: Message("Off: the map never shows where participants live")
+        case .counts: Message("How many participants live at each venue, without names")
+        case .names: Message("How many, and their names")
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// Possible duplicates (issue 14): pairs of participants that may be one person, and merging a pair field by field.
 enum ParticipantMergePages {
@@ -23,7 +24,7 @@ enum ParticipantMergePages {
                     },
                 ]
                 let more = group.count - group.members.count
-                if more > 0 { view["more_text"] = "And \(more) more, listed here as these are merged." }
+                if more > 0 { view["more_text"] = Message("And {count} more, listed here as these are merged.", plural: "And {count} more, listed here as these are merged.", count: more) }
                 return view
             },
             "is_empty": page.total == 0,
@@ -37,11 +38,12 @@ enum ParticipantMergePages {
         }
         view["has_arrivals"] = !arrivals.items.isEmpty
         view["is_empty"] = page.total == 0 && arrivals.total == 0
-        view["arrivals_title"] = arrivals.total == 1 ? "1 participant brought in by a sync may already be here"
-            : "\(arrivals.total.formatted()) participants brought in by a sync may already be here"
-        if arrivals.total > arrivals.items.count { view["arrivals_more"] = "The \(shownArrivals) newest are shown; the others appear as these are merged or set aside." }
+        view["arrivals_title"] = Message("{count} participant brought in by a sync may already be here",
+                                         plural: "{count} participants brought in by a sync may already be here", count: arrivals.total)
+        if arrivals.total > arrivals.items.count { view["arrivals_more"] = Message("The {count} newest are shown; the others appear as these are merged or set aside.",
+                                                                                           plural: "The {count} newest are shown; the others appear as these are merged or set aside.", count: shownArrivals) }
         view["dismiss_action"] = Paths.dismissSyncedDuplicate()
-        return context.page("participants/duplicates", title: "Possible duplicates", section: .participants, view: view)
+        return context.page("participants/duplicates", title: Message("Possible duplicates"), section: .participants, view: view)
     }
 
     private static let shownArrivals = 50
@@ -51,7 +53,7 @@ enum ParticipantMergePages {
         guard let participant = UUID(uuidString: context.request.field("participant_id")),
               let match = UUID(uuidString: context.request.field("match_id")) else { throw HTTPError.notFound(context.request.path) }
         try context.database.dismissSyncedDuplicate(participant, match: match)
-        return context.redirect(to: Paths.participantDuplicates(), flash: "Set aside as two different people.")
+        return context.redirect(to: Paths.participantDuplicates(), flash: Message("Set aside as two different people."))
     }
 
     /// The pair is offered the way round the merge will keep it (`ParticipantMergeInput.survivor`), whichever record the
@@ -98,10 +100,10 @@ enum ParticipantMergePages {
     private static func show(_ context: inout PageContext, kept: Participant, removed: Participant, fromRemoved: Set<ParticipantMerge.Field>,
                              errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
         func venue(_ id: UUID?) throws -> String { try id.map { try context.database.venue(id: $0).name } ?? "No home venue" }
-        let values: [(ParticipantMerge.Field, String, String, String)] = [
-            (.name, "Name", kept.name, removed.name), (.email, "Email address", kept.email, removed.email),
-            (.phone, "Phone", kept.phone ?? "None", removed.phone ?? "None"), (.notes, "Notes", kept.notes ?? "None", removed.notes ?? "None"),
-            (.home, "Home venue", try venue(kept.homeVenueId), try venue(removed.homeVenueId)),
+        let values: [(ParticipantMerge.Field, Message, String, String)] = [
+            (.name, Message("Name"), kept.name, removed.name), (.email, Message("Email address"), kept.email, removed.email),
+            (.phone, Message("Phone"), kept.phone ?? "None", removed.phone ?? "None"), (.notes, Message("Notes"), kept.notes ?? "None", removed.notes ?? "None"),
+            (.home, Message("Home venue"), try venue(kept.homeVenueId), try venue(removed.homeVenueId)),
         ]
         let moving = try context.database.assignments(of: removed.id).count
         var view: TemplateView = [
@@ -109,7 +111,9 @@ enum ParticipantMergePages {
             "kept_version": kept.version, "removed_version": removed.version,
             "action": Paths.mergeParticipants(kept.id),
             "back": Paths.participantDuplicates(),
-            "moves_text": "\(removed.name)'s \(moving == 1 ? "1 assignment" : "\(moving) assignments"), visit stops and address history move to \(kept.name).",
+            "moves_text": Message("{removed}'s {count} assignment, visit stops and address history move to {kept}.",
+                                  plural: "{removed}'s {count} assignments, visit stops and address history move to {kept}.", count: moving,
+                                  ["removed": .text(removed.name), "kept": .text(kept.name)]),
             "fields": values.map { field, label, keptValue, removedValue -> TemplateView in
                 ["name": field.rawValue, "label": label, "kept_value": keptValue, "removed_value": removedValue,
                  "same": keptValue == removedValue && (field != .home || kept.homeVenueId == removed.homeVenueId),
@@ -121,7 +125,7 @@ enum ParticipantMergePages {
             view["errors"] = errors.fieldErrors.map { ["anchor": fields.contains($0.field) ? $0.field : "main", "message": $0.message] }
             view["has_errors"] = true
         }
-        return context.page("participants/merge", title: "Merge \(removed.name) into \(kept.name)", section: .participants,
+        return context.page("participants/merge", title: Message("Merge {removed} into {kept}", ["removed": .text(removed.name), "kept": .text(kept.name)]), section: .participants,
                             view: view, status: status, hasErrors: !errors.isEmpty)
     }
 }

@@ -4,6 +4,7 @@ import HTTPServer
 import Records
 import Storage
 import Surface
+import Translations
 
 /// Participants (Requirement 4): searchable list, detail with address history and assignments, forms with a venue picker.
 enum ParticipantPages: FormRecordPages {
@@ -26,7 +27,7 @@ enum ParticipantPages: FormRecordPages {
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
                        options: [("name", "Name")] + (seen.contacts ? [("email", "Email")] : []) + [("created", "Date added")])
         filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc", options: [("asc", "Ascending"), ("desc", "Descending")])
-        return context.listPage("participants/list", title: "Participants", section: .participants, filters: filters, page: page,
+        return context.listPage("participants/list", title: Message("Participants"), section: .participants, filters: filters, page: page,
                                 noun: ("participant", "participants"),
                                 filtered: query.text != "" || query.areaId != nil || query.home != .any,
                                 extra: ["show_contacts": seen.contacts, "show_homes": seen.homes], downloads: Paths.participants) { item in
@@ -66,7 +67,7 @@ enum ParticipantPages: FormRecordPages {
             // A record merged away, here or on another Fieldbook: its address leads to the record that stayed.
             guard case .notFound = error, let survivor = try context.database.mergeSurvivor(of: id) else { throw error }
             return context.redirect(to: Paths.participants.record(survivor.id),
-                                    flash: "That participant record was merged into this one, \(survivor.name), which stayed.")
+                                    flash: Message("That participant record was merged into this one, {name}, which stayed.", ["name": .text(survivor.name)]))
         }
         let seen = try context.participantVisibility
         let history = seen.homes ? try context.database.addressHistory(of: participant.id) : []
@@ -75,7 +76,7 @@ enum ParticipantPages: FormRecordPages {
             "participant": participantView(participant, seen: seen), "homes_hidden": !seen.homes,
             "history": history.map { period -> TemplateView in
                 ["venue": period.venueName, "path": Paths.venues.record(period.venueId), "from": period.effectiveFrom.display,
-                 "to": period.effectiveTo?.display ?? "now", "current": period.effectiveTo == nil]
+                 "to": period.effectiveTo.map { Message.verbatim($0.display) } ?? Message("now", context: "the end of a period still running"), "current": period.effectiveTo == nil]
             },
             "has_history": !history.isEmpty,
             "assignments": assignments.map {
@@ -112,7 +113,7 @@ enum ParticipantPages: FormRecordPages {
         try context.database.deleteParticipant(id: participant.id, by: context.actor)
     }
 
-    static func deleted(_ participant: Participant) -> String { "Participant \(participant.name) deleted." }
+    static func deleted(_ participant: Participant) -> Message { Message("Participant {name} deleted.", ["name": .text(participant.name)]) }
 
     /// The button that saves despite the people `beforeSaving` showed.
     static let saveAnyway = "save_anyway"
@@ -139,10 +140,10 @@ enum ParticipantPages: FormRecordPages {
     /// Nothing refuses deleting a participant: their assignments go with them, which the page says.
     static func deletePage(_ context: inout PageContext, record participant: Participant, status: HTTPStatus) throws -> Response {
         let count = try context.database.assignments(of: participant.id).count
-        return context.page("participants/delete", title: "Delete \(participant.name)", section: .participants, view: [
+        return context.page("participants/delete", title: Message("Delete {name}", ["name": .text(participant.name)]), section: .participants, view: [
             "participant": participantView(participant),
-            "assignment_text": count == 0 ? "They have no assignments." : count == 1 ? "Their 1 assignment will be removed too."
-                : "Their \(count) assignments will be removed too.",
+            "assignment_text": count == 0 ? Message("They have no assignments.")
+                : Message("Their {count} assignment will be removed too.", plural: "Their {count} assignments will be removed too.", count: count),
         ], status: status)
     }
 
@@ -174,13 +175,15 @@ enum ParticipantPages: FormRecordPages {
         var view = form.view
         view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, UUID(uuidString: texts[\.homeVenueId]).map { [$0] } ?? []),
                                      matches: try VenueChoices.matches(context.database, search), error: errors.message(for: picker.field))
-        view["heading"] = participant.map { "Edit \($0.name)" } ?? "New participant"
+        let heading = participant.map { Message("Edit {name}", ["name": .text($0.name)]) } ?? Message("New participant")
+        view["heading"] = heading
         view["action"] = participant.map { Paths.participants.edit($0.id) } ?? Paths.participants.new()
         view["back"] = participant.map { Paths.participants.record($0.id) } ?? context.web.listViews.address(of: .participants, for: context.user?.id)
         if let participant { view["version"] = participant.version }
         if !duplicates.isEmpty {
             view["duplicates"] = [
-                "title": duplicates.count == 1 ? "This may be someone already recorded" : "This may be one of \(duplicates.count) people already recorded",
+                "title": duplicates.count == 1 ? Message("This may be someone already recorded")
+                    : Message("This may be one of {count} people already recorded", plural: "This may be one of {count} people already recorded", count: duplicates.count),
                 "matches": duplicates.map { match -> TemplateView in
                     ["name": match.name, "email": match.email, "path": Paths.participants.record(match.id),
                      "reason": reasonText(match.reason)]
@@ -188,7 +191,7 @@ enum ParticipantPages: FormRecordPages {
                 "save_anyway": saveAnyway,
             ] as TemplateView
         }
-        return context.page("participants/form", title: view.text("heading") ?? "Participant", section: .participants,
+        return context.page("participants/form", title: heading, section: .participants,
                             view: view, status: status, hasErrors: form.hasErrors)
     }
 
@@ -242,11 +245,11 @@ enum ParticipantPages: FormRecordPages {
         return String(decoding: uri, as: UTF8.self)
     }
 
-    static func reasonText(_ reason: PossibleDuplicate.Reason) -> String {
+    static func reasonText(_ reason: PossibleDuplicate.Reason) -> Message {
         switch reason {
-        case .sameEmail: "the same email address"
-        case .sameName: "the same name"
-        case .similarName: "a similar name"
+        case .sameEmail: Message("the same email address")
+        case .sameName: Message("the same name")
+        case .similarName: Message("a similar name")
         }
     }
 }

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import HTTPServer
-import Imaging
 import Storage
 
 /// Photos of participants, venues and activities (issue 14): the upload, each photo's page, its caption and date, its
@@ -23,16 +22,12 @@ enum PhotoPages {
         var kept = try keptUpload(context)
         var errors = ValidationError()
         if let file = context.request.files.first(where: { $0.fieldName == "photo" }), !file.isEmpty {
-            if file.size > PhotoLimits.uploadBytes {
-                errors.add("photo", PhotoLimits.tooLarge(file.size))
-            } else {
-                do {
-                    let prepared = try PhotoProcessor.prepare(path: file.path)
-                    kept = try context.database.keepUpload(prepared)
-                    if values.takenOn.trimmingCharacters(in: .whitespaces).isEmpty, let day = prepared.takenOn { values.takenOn = day }
-                } catch let problem as PhotoProblem {
-                    errors.add("photo", problem.description)
-                }
+            do {
+                let upload = try context.database.keepUploadedPhoto(at: file.path, size: file.size)
+                kept = (upload.display, upload.thumbnail)
+                if values.takenOn.trimmingCharacters(in: .whitespaces).isEmpty, let day = upload.takenOn { values.takenOn = day }
+            } catch let invalid as ValidationError {
+                invalid.fieldErrors.forEach { errors.add($0.field, $0.message) }
             }
         } else if kept == nil {
             errors.add("photo", PhotoLimits.missingFile)

@@ -3,15 +3,15 @@ import HTTPServer
 
 /// Where Fieldbook is served securely, for the page the plain-HTTP port shows.
 public struct SecureAddress: Sendable {
-    /// The names and addresses devices can use, the .local name first (what mDNS announces).
+    /// The names and addresses devices can use (`DeviceJoining.reachableHosts`, as the Add a device page offers them).
     public let hosts: [String]
     public let port: UInt16
     /// The certificate authority's certificate (PEM), which devices trust once, and its SHA-256 fingerprint, to compare
     /// with the one on the Add a device sheet.
     public let authority: (pem: String, fingerprint: String)
 
-    public init(machine: MachineNames, port: UInt16, authorityPEM: String, authorityFingerprint: String) {
-        hosts = (machine.hostName.isEmpty ? [] : [machine.localName]) + machine.addresses
+    public init(hosts: [String], port: UInt16, authorityPEM: String, authorityFingerprint: String) {
+        self.hosts = hosts
         self.port = port
         authority = (authorityPEM, authorityFingerprint)
     }

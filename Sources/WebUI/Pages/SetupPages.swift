@@ -1,6 +1,7 @@
 import Domain
 import HTTPServer
 import Surface
+import Translations
 
 /// First run: the one-time code printed by the server lets its operator create the first administrator.
 enum SetupPages {
@@ -30,7 +31,7 @@ enum SetupPages {
         }
         let user = try context.database.createFirstAdministrator(input)
         context.web.setupCode.invalidate()
-        return try LoginPages.signIn(user, context: &context, next: Paths.home(), flash: "Welcome, \(user.name). Your administrator account is ready.")
+        return try LoginPages.signIn(user, context: &context, next: Paths.home(), flash: context.translator.text(Message("Welcome, {name}. Your administrator account is ready.", ["name": .text(user.name)])))
     }
 
     private static func render(_ context: inout PageContext, values: Parameters, errors: ValidationError,
@@ -44,6 +45,6 @@ enum SetupPages {
                    hint: "At least \(AccountRules.minPasswordLength) characters. A few unrelated words make a strong password.",
                    autocomplete: "new-password")
         form.input("password_confirmation", label: "Type the password again", value: "", type: "password", autocomplete: "new-password")
-        return context.page("setup", title: "Set up Fieldbook", section: nil, view: form.view, status: status, hasErrors: form.hasErrors)
+        return context.page("setup", title: Message("Set up Fieldbook"), section: nil, view: form.view, status: status, hasErrors: form.hasErrors)
     }
 }

@@ -5,6 +5,7 @@ import Records
 import Storage
 import Surface
 import Sync
+import Translations
 
 /// /sync: hub status, the running session's progress and its controls, failed operations and the session history.
 enum SyncPages {
@@ -24,7 +25,7 @@ enum SyncPages {
             "pending": status.pendingOperations,
             "failed_count": try database.failedOperationCount(),
             "conflict_count": try database.openConflictCount(),
-            "last_sync": status.lastSuccessfulSync.map(DateText.format) ?? "Never",
+            "last_sync": status.lastSuccessfulSync.map { Message.verbatim(DateText.format($0)) } ?? Message("Never"),
             "paused": status.paused,
             "current_sync": SyncStatusText(status: status).currentSync,
             "last_error": hideHub(snapshot?.lastError ?? ""),
@@ -43,33 +44,33 @@ enum SyncPages {
         }
         view["has_failed"] = !failed.isEmpty
         view["has_sessions"] = !sessions.isEmpty
-        return context.page("sync/status", title: "Sync", section: .sync, view: view)
+        return context.page("sync/status", title: Message("Sync"), section: .sync, view: view)
     }
 
     static func run(_ context: inout PageContext) throws -> Response {
         try linkedEngine(context).syncNow()
-        return context.redirect(to: Paths.sync(), flash: "Syncing with the hub now. This page shows the progress.")
+        return context.redirect(to: Paths.sync(), flash: Message("Syncing with the hub now. This page shows the progress."))
     }
 
     static func pause(_ context: inout PageContext) throws -> Response {
         try linkedEngine(context).pause()
-        return context.redirect(to: Paths.sync(), flash: "Sync paused. Changes keep queuing here until you resume.")
+        return context.redirect(to: Paths.sync(), flash: Message("Sync paused. Changes keep queuing here until you resume."))
     }
 
     static func resume(_ context: inout PageContext) throws -> Response {
         try linkedEngine(context).resume()
-        return context.redirect(to: Paths.sync(), flash: "Sync resumed.")
+        return context.redirect(to: Paths.sync(), flash: Message("Sync resumed."))
     }
 
     static func cancel(_ context: inout PageContext) throws -> Response {
         try linkedEngine(context).cancel()
-        return context.redirect(to: Paths.sync(), flash: "The current sync stops after its current step. Nothing done so far is lost.")
+        return context.redirect(to: Paths.sync(), flash: Message("The current sync stops after its current step. Nothing done so far is lost."))
     }
 
     static func retry(_ context: inout PageContext) throws -> Response {
         try context.database.retryFailedOperation(try context.request.uuidParameter("operationId"))
         context.web.syncEngine?.wake(reason: "retry")
-        return context.redirect(to: Paths.sync(), flash: "The operation is back in the queue and goes with the next sync.")
+        return context.redirect(to: Paths.sync(), flash: Message("The operation is back in the queue and goes with the next sync."))
     }
 
     static func discardConfirmation(_ context: inout PageContext) throws -> Response {
@@ -77,14 +78,14 @@ enum SyncPages {
         guard let entry = try context.database.failedOperations().first(where: { $0.operationId == id }) else {
             throw DomainError.notFound(entity: "failed operation")
         }
-        return context.page("sync/discard", title: "Discard a failed operation", section: .sync,
+        return context.page("sync/discard", title: Message("Discard a failed operation"), section: .sync,
                             view: ["operation": try failedView(entry, context.database,
                                                                linksUsers: context.user?.role.canAdminister ?? false)])
     }
 
     static func discard(_ context: inout PageContext) throws -> Response {
         try context.database.discardFailedOperation(try context.request.uuidParameter("operationId"))
-        return context.redirect(to: Paths.sync(), flash: "The failed operation was discarded; the record keeps the hub's values.")
+        return context.redirect(to: Paths.sync(), flash: Message("The failed operation was discarded; the record keeps the hub's values."))
     }
 
     private static func linkedEngine(_ context: PageContext) throws -> SyncEngine {
@@ -101,7 +102,7 @@ enum SyncPages {
         view["discard_path"] = Paths.discardFailedOperation(entry.operationId)
         view["operation"] = entry.change.operation.rawValue.capitalized
         view["when"] = DateText.format(entry.createdAt)
-        view["reason"] = entry.lastError ?? "Refused by the hub"
+        view["reason"] = entry.lastError.map(Message.verbatim) ?? Message("Refused by the hub")
         view["attempts"] = entry.attempts
         return view
     }
@@ -109,15 +110,18 @@ enum SyncPages {
     private static func sessionView(_ session: SyncSessionRecord, _ hideHub: HubAddressRedactor) -> TemplateView {
         let stats = session.statistics
         return ["started": DateText.format(session.startedAt),
-                "duration": session.duration.map { String(format: "%.1f s", $0) } ?? "running",
+                "duration": session.duration.map { Message("{seconds} s", ["seconds": .text(String(format: "%.1f", $0))]) }
+                    ?? Message("running", context: "a sync session's duration while it runs"),
                 "outcome": outcomeText(session), "refused": session.refused > 0, "pushed": stats.pushed, "pulled": stats.pulled,
                 "photos_sent": stats.photosSent, "photos_received": stats.photosReceived, "merged": stats.merged, "conflicts": stats.conflicts, "failures": stats.failures, "error": hideHub(session.error ?? "")]
     }
 
     /// How a session ended, in words; one that ran to its end with operations refused is not called a success.
-    static func outcomeText(_ session: SyncSessionRecord) -> String {
-        if session.refused > 0 { return "Finished with \(session.refused) refused" }
-        return session.outcome.rawValue.capitalized
+    static func outcomeText(_ session: SyncSessionRecord) -> Message {
+        if session.refused > 0 {
+            return Message("Finished with {count} refused", plural: "Finished with {count} refused", count: session.refused)
+        }
+        return Message.verbatim(session.outcome.rawValue.capitalized)
     }
 }
 
@@ -128,12 +132,11 @@ enum SyncNotice {
         let open = try database.openConflictCount()
         guard open > 0 else { return ["has_conflicts": false] }
         let mine = try database.openConflictCount(authoredBy: actor)
-        let text = switch (mine, open) {
-        case (1, _): "1 of your edits lost a conflict with a change that reached the hub first."
-        case (2..., _): "\(mine) of your edits lost conflicts with changes that reached the hub first."
-        case (_, 1): "1 edit made here lost a conflict with a change that reached the hub first."
-        default: "\(open) edits made here lost conflicts with changes that reached the hub first."
-        }
+        let text = mine > 0
+            ? Message("{count} of your edits lost a conflict with a change that reached the hub first.",
+                      plural: "{count} of your edits lost conflicts with changes that reached the hub first.", count: mine)
+            : Message("{count} edit made here lost a conflict with a change that reached the hub first.",
+                      plural: "{count} edits made here lost conflicts with changes that reached the hub first.", count: open)
         return ["has_conflicts": true, "conflict_notice": text]
     }
 }

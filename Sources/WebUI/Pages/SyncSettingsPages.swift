@@ -4,6 +4,7 @@ import HTTPServer
 import Storage
 import Surface
 import Sync
+import Translations
 
 /// /settings/sync, for administrators: link this Fieldbook to a hub, sign it in there again, set how often it syncs,
 /// unlink it.
@@ -50,7 +51,7 @@ enum SyncSettingsPages {
             do {
                 try HubLinker.signInAgain(context.database, upstream: context.web.syncEngine?.upstreamOverride, email: email, password: password)
                 context.web.syncEngine?.linkChanged()
-                return context.redirect(to: Paths.sync(), flash: "Signed in to the hub again. The changes waiting here are being sent.")
+                return context.redirect(to: Paths.sync(), flash: Message("Signed in to the hub again. The changes waiting here are being sent."))
             } catch let failure as HubLinker.Failure {
                 errors.add(failure.cause == .account ? "password" : "email", failure.description)
             }
@@ -66,20 +67,22 @@ enum SyncSettingsPages {
         }
         try context.database.setSyncInterval(minutes * 60)
         context.web.syncEngine?.wake(reason: "interval changed")
-        return context.redirect(to: Paths.syncSettings(), flash: "Fieldbook now syncs every \(minutes) minute\(minutes == 1 ? "" : "s"), and at once after each change.")
+        return context.redirect(to: Paths.syncSettings(), flash: Message("Fieldbook now syncs every {count} minute, and at once after each change.",
+                                                                       plural: "Fieldbook now syncs every {count} minutes, and at once after each change.",
+                                                                       count: minutes))
     }
 
     static func unlinkConfirmation(_ context: inout PageContext) throws -> Response {
         guard let link = try context.database.hubLink() else { return context.redirect(to: Paths.syncSettings()) }
         let pending = try context.database.pendingOperationCount()
-        return context.page("settings/unlink", title: "Unlink from the hub", section: .sync,
+        return context.page("settings/unlink", title: Message("Unlink from the hub"), section: .sync,
                             view: ["hub_address": link.upstream.absoluteString, "pending": pending, "has_pending": pending > 0])
     }
 
     static func unlink(_ context: inout PageContext) throws -> Response {
         try context.database.unlinkHub()
         context.web.syncEngine?.linkChanged()
-        return context.redirect(to: Paths.syncSettings(), flash: "Unlinked. This Fieldbook is standalone now; its queued changes stay for a later link.")
+        return context.redirect(to: Paths.syncSettings(), flash: Message("Unlinked. This Fieldbook is standalone now; its queued changes stay for a later link."))
     }
 
     private struct LinkForm {
@@ -119,7 +122,7 @@ enum SyncSettingsPages {
             view = linkForm.view
             view["linked"] = false
         }
-        return context.page("settings/sync", title: "Sync settings", section: .sync, view: view, status: status,
+        return context.page("settings/sync", title: Message("Sync settings"), section: .sync, view: view, status: status,
                             hasErrors: !errors.isEmpty)
     }
 

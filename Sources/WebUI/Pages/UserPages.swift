@@ -1,6 +1,7 @@
 import Domain
 import HTTPServer
 import Surface
+import Translations
 
 /// The administrator's user management: list, create, change role, disable, reset password.
 enum UserPages {
@@ -9,7 +10,7 @@ enum UserPages {
         let rows = try context.database.users().map { user -> TemplateView in
             userView(user).merging(["is_me": user.id == me.id])
         }
-        return context.page("users/list", title: "Users", section: .users, view: ["rows": rows])
+        return context.page("users/list", title: Message("Users"), section: .users, view: ["rows": rows])
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
@@ -27,7 +28,8 @@ enum UserPages {
                                  password: request.field("password"), passwordConfirmation: request.field("password_confirmation"))
         do {
             let user = try context.database.createUser(input, by: context.actor)
-            return context.redirect(to: Paths.users.list(), flash: "User \(user.name) (\(user.role.label)) created. Give them their password in person.")
+            return context.redirect(to: Paths.users.list(), flash: Message("User {name} ({role}) created. Give them their password in person.",
+                                                                                 ["name": .text(user.name), "role": .message(user.role.message)]))
         } catch let errors as ValidationError {
             return newUserPage(&context, values: request.form, errors: errors, status: .unprocessableContent)
         }
@@ -45,7 +47,7 @@ enum UserPages {
         let input = UserChangeInput(name: request.field("name"), role: request.field("role"), isDisabled: request.field("disabled") == "yes")
         do {
             let saved = try context.database.updateUser(id: user.id, input, by: context.actor)
-            return context.redirect(to: Paths.users.record(saved.id), flash: "User \(saved.name) saved.")
+            return context.redirect(to: Paths.users.record(saved.id), flash: Message("User {name} saved.", ["name": .text(saved.name)]))
         } catch let errors as ValidationError {
             return editPage(&context, user: user, name: input.name, role: input.role, disabled: input.isDisabled,
                             errors: errors, status: .unprocessableContent)
@@ -68,9 +70,9 @@ enum UserPages {
                                                confirmation: request.field("password_confirmation"), by: context.actor)
             if user.id == context.user?.id {
                 context.cookies.append(.expired(CookieName.session, secure: request.isTLS))
-                return context.redirect(to: Paths.login(), flash: "Your password was changed. Sign in with the new one.")
+                return context.redirect(to: Paths.login(), flash: Message("Your password was changed. Sign in with the new one."))
             }
-            return context.redirect(to: Paths.users.record(user.id), flash: "Password for \(user.name) reset; they were signed out everywhere.")
+            return context.redirect(to: Paths.users.record(user.id), flash: Message("Password for {name} reset; they were signed out everywhere.", ["name": .text(user.name)]))
         } catch let errors as ValidationError {
             return passwordPage(&context, user: user, errors: errors, status: .unprocessableContent)
         }
@@ -86,7 +88,7 @@ enum UserPages {
         var view = form.view
         view["roles"] = roleOptions(selected: values["role"] ?? "")
         view["role_error"] = errors.message(for: "role")
-        return context.page("users/new", title: "New user", section: .users, view: view, status: status, hasErrors: form.hasErrors)
+        return context.page("users/new", title: Message("New user"), section: .users, view: view, status: status, hasErrors: form.hasErrors)
     }
 
     private static func editPage(_ context: inout PageContext, user: User, name: String, role: String, disabled: Bool,
@@ -100,7 +102,7 @@ enum UserPages {
         view["role_error"] = errors.message(for: "role")
         view["disabled"] = disabled
         view["version"] = user.version
-        return context.page("users/edit", title: "Edit \(user.name)", section: .users, view: view, status: status, hasErrors: form.hasErrors)
+        return context.page("users/edit", title: Message("Edit {name}", ["name": .text(user.name)]), section: .users, view: view, status: status, hasErrors: form.hasErrors)
     }
 
     private static func passwordPage(_ context: inout PageContext, user: User, errors: ValidationError,
@@ -109,7 +111,7 @@ enum UserPages {
         addPasswordFields(&form)
         var view = form.view
         view["user"] = userView(user)
-        return context.page("users/password", title: "Reset password for \(user.name)", section: .users, view: view,
+        return context.page("users/password", title: Message("Reset password for {name}", ["name": .text(user.name)]), section: .users, view: view,
                             status: status, hasErrors: form.hasErrors)
     }
 
@@ -121,13 +123,13 @@ enum UserPages {
 
     private static func roleOptions(selected: String) -> [TemplateView] {
         UserRole.allCases.map { role in
-            ["value": role.rawValue, "label": role.label, "summary": role.summary, "checked": role.rawValue == selected,
+            ["value": role.rawValue, "label": role.message, "summary": role.summary, "checked": role.rawValue == selected,
              "id": "role-\(role.rawValue)"]
         }
     }
 
     static func userView(_ user: User) -> TemplateView {
-        let view: TemplateView = ["name": user.name, "email": user.email, "role": user.role.label, "disabled": user.isDisabled,
+        let view: TemplateView = ["name": user.name, "email": user.email, "role": user.role.message, "disabled": user.isDisabled,
                                   "password_path": Paths.userPassword(user.id), "created": DateText.format(user.createdAt),
                                   "updated": DateText.format(user.updatedAt)]
         return view.merging(Paths.users.links(user.id))

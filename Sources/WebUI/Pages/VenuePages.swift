@@ -4,6 +4,7 @@ import HTTPServer
 import Records
 import Storage
 import Surface
+import Translations
 
 /// Venues (Requirement 6A): searchable list, detail with who meets and lives there, forms, deletion rules.
 enum VenuePages: FormRecordPages {
@@ -20,7 +21,7 @@ enum VenuePages: FormRecordPages {
                        options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
                        options: [("name", "Name"), ("area", "Area"), ("created", "Newest first")])
-        return context.listPage("venues/list", title: "Venues", section: .venues, filters: filters, page: page, noun: ("venue", "venues"),
+        return context.listPage("venues/list", title: Message("Venues"), section: .venues, filters: filters, page: page, noun: ("venue", "venues"),
                                 filtered: !query.text.isEmpty || query.areaId != nil || query.venueType != nil, extra: ["has_areas": !areas.isEmpty],
                                 downloads: Paths.venues, row: rowView)
     }
@@ -68,7 +69,8 @@ enum VenuePages: FormRecordPages {
             view["has_participants"] = !occupancy.participants.isEmpty
             view["has_activities"] = !occupancy.activities.isEmpty
         }
-        let title = references.total == 0 ? "Delete venue “\(venue.name)”" : "“\(venue.name)” cannot be deleted"
+        let title = references.total == 0 ? Message("Delete venue “{name}”", ["name": .text(venue.name)])
+            : Message("“{name}” cannot be deleted", ["name": .text(venue.name)])
         return context.page("venues/delete", title: title, section: .venues, view: view, status: status)
     }
 
@@ -92,12 +94,13 @@ enum VenuePages: FormRecordPages {
                     options: [("", "Not specified")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
         var view = form.view
         view["no_areas"] = areas.isEmpty
-        view["heading"] = venue.map { "Edit “\($0.name)”" } ?? "New venue"
+        let heading = venue.map { Message("Edit “{name}”", ["name": .text($0.name)]) } ?? Message("New venue")
+        view["heading"] = heading
         view["action"] = venue.map { Paths.venues.edit($0.id) } ?? Paths.venues.new()
         view["back"] = venue.map { Paths.venues.record($0.id) } ?? context.web.listViews.address(of: .venues, for: context.user?.id)
         if let venue { view["version"] = venue.version }
         view.merge(MapPages.pinMapView(context.web.tiles))
-        return context.page("venues/form", title: view.text("heading") ?? "Venue", section: .venues, view: view,
+        return context.page("venues/form", title: heading, section: .venues, view: view,
                             status: status, hasErrors: form.hasErrors, assets: MapAssets.pinPicker)
     }
 

@@ -24,11 +24,58 @@ enum VisitListPages: RecordPages {
     }
 
     static func detail(_ context: inout PageContext) throws -> Response {
+        try detailPage(&context, search: "", chosen: [], errors: ValidationError())
+    }
+
+    /// The list with its stops and, for editors, the venue picker that adds stops after the list was made.
+    private static func detailPage(_ context: inout PageContext, search: String, chosen: [String], errors: ValidationError,
+                                   status: HTTPStatus = .ok) throws -> Response {
         let sheet = try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility)
         let user = try context.signedInUser
-        var view = sheetView(sheet)
+        var view = sheetView(sheet).merging(FormView(errors: errors).view)
         view["may_log"] = VisitWalkPages.mayLog(user, on: sheet.list)
-        return context.page("visits/detail", title: sheet.list.name, section: .visitLists, view: view)
+        if user.role.canEditRecords {
+            view["add_stops_path"] = Paths.visitListStops(sheet.list.id)
+            view["stop_picker"] = stopPicker.view(
+                search: search, chosen: VenueChoices.chosen(context.database, chosen.compactMap(UUID.init(uuidString:))),
+                matches: try VenueChoices.matches(context.database, search), error: errors.message(for: stopPicker.field))
+        }
+        return context.page("visits/detail", title: sheet.list.name, section: .visitLists, view: view, status: status,
+                            hasErrors: !errors.isEmpty)
+    }
+
+    static let stopPicker = SearchPicker(field: "venue_id", legend: "Venues to add", multiple: true, noneLabel: nil, searchField: "venue_search",
+                                         searchLabel: "Search venues by name or address, then tick each one to add",
+                                         findButton: "find_venues", buttonLabel: "Find venues")
+
+    /// POST /visit-lists/{id}/stops: the ticked venues become stops (a household left out when the list was made), all
+    /// or none, or, with the find button, the page again with the venues found.
+    static func addStops(_ context: inout PageContext) throws -> Response {
+        let request = context.request
+        let (listId, chosen, search) = (try request.uuidParameter(), request.form.all(stopPicker.field), request.field(stopPicker.searchField))
+        if request.form[stopPicker.findButton] != nil { return try detailPage(&context, search: search, chosen: chosen, errors: ValidationError()) }
+        do {
+            guard !chosen.isEmpty else {
+                throw ValidationError([FieldError(field: stopPicker.field, message: "Find the venues by name or address, then tick each one to add")])
+            }
+            try context.database.addStops(venues: chosen, toList: listId, by: context.actor)
+        } catch let errors as ValidationError {
+            return try detailPage(&context, search: search, chosen: chosen, errors: errors, status: PublicError(errors).status)
+        }
+        return context.redirect(to: Paths.visitLists.record(listId), flash: chosen.count == 1 ? "1 stop added." : "\(chosen.count) stops added.")
+    }
+
+    /// POST /visit-lists/{id}/stops/{stopId}/remove: a stop nothing was logged at leaves the list; one with logs stays,
+    /// since logs are never lost, and the page says so (409).
+    static func removeStop(_ context: inout PageContext) throws -> Response {
+        let (listId, stopId) = (try context.request.uuidParameter(), try context.request.uuidParameter("stopId"))
+        do {
+            try context.database.removeStop(stopId, fromList: listId, by: context.actor)
+        } catch DomainError.stillReferenced(let message, _) {
+            return try detailPage(&context, search: "", chosen: [], errors: ValidationError([FieldError(field: "stops", message: message)]),
+                                  status: .conflict)
+        }
+        return context.redirect(to: Paths.visitLists.record(listId), flash: "Stop removed.")
     }
 
     /// The list on paper, for organizers without a tablet: every stop with boxes to tick and room for notes.
@@ -256,7 +303,10 @@ enum VisitListPages: RecordPages {
         [
             "list": listView(sheet.list).merging(["organizer": sheet.assigneeName]),
             "progress": progressView(sheet.progress), "has_stops": !sheet.stops.isEmpty,
-            "stops": sheet.stops.map { line in VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil) },
+            "stops": sheet.stops.map { line in
+                VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil)
+                    .merging(["has_logs": !line.logs.isEmpty, "remove_path": Paths.removeVisitStop(sheet.list.id, line.stop.id)])
+            },
         ]
     }
 }

@@ -4,6 +4,7 @@ import HTTPServer
 import Records
 import Storage
 import Surface
+import Translations
 
 /// The pages of a kind declared only in Records (`DeclaredKind`), made from its declaration: a list with search and
 /// paging, the record's page, its forms and its delete confirmation. The kind's templates
@@ -64,7 +65,7 @@ enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
 
     static func deletePage(_ context: inout PageContext, record: Record, status: HTTPStatus) throws -> Response {
         let view: TemplateView = ["record": try recordView(record, hidden: try hiddenColumns(context), context.database, listedOnly: true)]
-        return context.page("\(kind.table)/delete", title: "Delete \(record.name)", section: nil, view: view, status: status)
+        return context.page("\(kind.table)/delete", title: Message("Delete {name}", ["name": .text(record.name)]), section: nil, view: view, status: status)
     }
 
     /// A new record's form takes a referenced record from the address (`?participant_id=`), as a record's page offers it.
@@ -86,11 +87,13 @@ enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
             }
         }
         var view = form.view
-        view["heading"] = record.map { "Edit \($0.name)" } ?? "New \(kind.label.one)"
+        // The kind's label comes from its declaration, not marked for translation yet.
+        let heading = record.map { Message("Edit {name}", ["name": .text($0.name)]) } ?? Message.verbatim("New \(kind.label.one)")
+        view["heading"] = heading
         view["action"] = record.map { routes.edit($0.id) } ?? routes.new()
         view["back"] = record.map { routes.record($0.id) } ?? routes.list()
         if let record { view["version"] = record.version }
-        return context.page("\(kind.table)/form", title: view.text("heading") ?? title, section: nil, view: view, status: status,
+        return context.page("\(kind.table)/form", title: heading, section: nil, view: view, status: status,
                             hasErrors: form.hasErrors)
     }
 

@@ -1,4 +1,5 @@
 import Domain
+import Translations
 
 /// Builds the view of a form's fields: typed values kept, each error tied to its field (GOV.UK error summary pattern).
 struct FormView {
@@ -10,6 +11,13 @@ struct FormView {
     /// Adds a text-like input; `value` is what the user typed (or the stored value on first display).
     mutating func input(_ name: String, label: String, value: String, type: String = "text", hint: String? = nil,
                         autocomplete: String? = nil) {
+        input(name, label: Message.verbatim(label), value: value, type: type, hint: hint.map(Message.verbatim),
+              autocomplete: autocomplete)
+    }
+
+    /// A text-like input whose label and hint are translated.
+    mutating func input(_ name: String, label: Message, value: String, type: String = "text", hint: Message? = nil,
+                        autocomplete: String? = nil) {
         // A date the browser cannot show (typed elsewhere) is kept as text, so the value is not lost and the HTML stays valid.
         let shownType = type == "date" && !value.isEmpty && CalendarDate(value) == nil ? "text" : type
         var field: TemplateView = ["name": name, "id": name, "label": label, "value": value, "type": shownType]
@@ -19,7 +27,7 @@ struct FormView {
         let message = errors.message(for: name)
         let errorId = message.map { _ in "\(name)-error" }
         if let message, let errorId {
-            field["error"] = message
+            field["error"] = Message(domainText: message)
             field["error_id"] = errorId
         }
         let describedBy = [hintId, errorId].compactMap { $0 }
@@ -29,7 +37,7 @@ struct FormView {
 
     /// Adds a `<select>`; `options` are (value, label) pairs and the one equal to `value` is selected.
     mutating func select(_ name: String, label: String, value: String, options: [(value: String, label: String)], hint: String? = nil) {
-        input(name, label: label, value: value, hint: hint)
+        input(name, label: Message.verbatim(label), value: value, hint: hint.map(Message.verbatim))
         // Fields, not dictionaries: a list's filters hold every area and type as an option, as many as its rows.
         fields[name]?["options"] = options.map { option in
             let selected = option.value == value
@@ -53,7 +61,9 @@ struct FormView {
         for (name, field) in fields { view["field_\(name)"] = field }
         if !errors.isEmpty {
             view["has_errors"] = true
-            view["errors"] = errors.fieldErrors.map { ["anchor": anchors[$0.field] ?? $0.field, "message": $0.message] }
+            view["errors"] = errors.fieldErrors.map { error -> TemplateView in
+                ["anchor": anchors[error.field] ?? error.field, "message": Message(domainText: error.message)]
+            }
         }
         return view
     }

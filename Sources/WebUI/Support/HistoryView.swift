@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Records
 import Storage
+import Translations
 
 /// A record page's "History" section and its "Last changed … by …" line, from the changes the write path recorded.
 enum HistoryView {
@@ -16,9 +17,10 @@ enum HistoryView {
 
     private static func entryView(_ entry: RecordHistoryEntry) -> TemplateView {
         let what = switch entry.operation {
-        case .create: "Created"
-        case .delete: "Deleted"
-        case .update: entry.fields.isEmpty ? "Changed" : "Changed " + entry.fields.map(fieldName).joined(separator: ", ")
+        case .create: Message("Created")
+        case .delete: Message("Deleted")
+        case .update: entry.fields.isEmpty ? Message("Changed")
+            : Message("Changed {fields}", ["fields": .text(entry.fields.map(fieldName).joined(separator: ", "))])
         }
         return ["when": DateText.format(entry.at), "who": entry.authorName, "what": what]
     }

@@ -4,26 +4,27 @@ import HTTPServer
 import Surface
 import Storage
 import Sync
+import Translations
 
 /// The sections of the main navigation; each page names the one it belongs to.
 enum Section: String, CaseIterable {
     case home, map, myVisits, visitLists, activities, participants, venues, areas, analytics, activityTypes, roles, users, sync
 
-    var label: String {
+    var label: Message {
         switch self {
-        case .home: "Home"
-        case .map: "Map"
-        case .myVisits: "My visits"
-        case .visitLists: "Visit lists"
-        case .activities: "Activities"
-        case .participants: "Participants"
-        case .venues: "Venues"
-        case .areas: "Areas"
-        case .analytics: "Analytics"
-        case .activityTypes: "Activity types"
-        case .roles: "Roles"
-        case .users: "Users"
-        case .sync: "Sync"
+        case .home: Message("Home")
+        case .map: Message("Map")
+        case .myVisits: Message("My visits")
+        case .visitLists: Message("Visit lists")
+        case .activities: Message("Activities")
+        case .participants: Message("Participants")
+        case .venues: Message("Venues")
+        case .areas: Message("Areas")
+        case .analytics: Message("Analytics")
+        case .activityTypes: Message("Activity types")
+        case .roles: Message("Roles", context: "participants' roles in activities")
+        case .users: Message("Users")
+        case .sync: Message("Sync")
         }
     }
 
@@ -74,6 +75,14 @@ struct PageContext {
     var syncStatus: SyncStatus { syncStatusOnce.value { web.syncStatus.current() } }
     private let syncStatusOnce = ReadOnce<SyncStatus>()
 
+    /// The reader's language: their account's setting, else their browser's, else English (`Languages.choose`).
+    var translator: Translator {
+        translatorOnce.value {
+            web.renderer.languages.choose(account: user?.language, acceptLanguage: request.header("accept-language"))
+        }
+    }
+    private let translatorOnce = ReadOnce<Translator>()
+
     /// The signed-in user; routes that need one are only reached with a session.
     var signedInUser: User {
         get throws {
@@ -111,7 +120,7 @@ struct PageContext {
 
     /// Renders a page template inside the layout.
     /// `assets` names the page's own stylesheets and scripts in Public/ (or a mounted folder), loaded after the app's.
-    func page(_ template: String, title: String, section: Section?, view: TemplateView = [:],
+    func page(_ template: String, title: Message, section: Section?, view: TemplateView = [:],
               status: HTTPStatus = .ok, hasErrors: Bool = false, assets: [String] = []) -> Response {
         var pageView = view
         pageView["csrf_token"] = csrfToken
@@ -119,14 +128,27 @@ struct PageContext {
         pageView["views"] = rememberedViews
         pageView["can_edit"] = user?.role.canEditRecords ?? false
         pageView["is_admin"] = user?.role.canAdminister ?? false
-        let body = RenderedHTML(bytes: web.renderer.renderBytes(template, pageView))
+        let body = RenderedHTML(bytes: web.renderer.renderBytes(template, pageView, in: translator))
         var layout = layoutView(title: title, section: section, hasErrors: hasErrors)
         layout["body"] = body
         layout["page_styles"] = assets.filter { $0.hasSuffix(".css") }.map(web.staticFiles.url(for:))
         layout["page_scripts"] = assets.filter { $0.hasSuffix(".js") }.map(web.staticFiles.url(for:))
-        var response = Response.html(bytes: web.renderer.renderBytes("layout", layout), status: status)
+        var response = Response.html(bytes: web.renderer.renderBytes("layout", layout, in: translator), status: status)
         cookies.forEach { response.setCookie($0) }
         return response
+    }
+
+    /// A page whose title is not marked for translation yet: shown as it is in every language.
+    func page(_ template: String, title: String, section: Section?, view: TemplateView = [:],
+              status: HTTPStatus = .ok, hasErrors: Bool = false, assets: [String] = []) -> Response {
+        page(template, title: Message.verbatim(title), section: section, view: view, status: status, hasErrors: hasErrors,
+             assets: assets)
+    }
+
+    /// The one-time message is translated now, into the language of the person it is for, since the cookie that
+    /// carries it to the next page holds text.
+    func redirect(to location: String, flash message: Message) -> Response {
+        redirect(to: location, flash: translator.text(message))
     }
 
     /// Post/Redirect/Get with an optional one-time message for the next page.
@@ -139,9 +161,12 @@ struct PageContext {
         return response
     }
 
-    private func layoutView(title: String, section: Section?, hasErrors: Bool) -> TemplateView {
+    private func layoutView(title: Message, section: Section?, hasErrors: Bool) -> TemplateView {
         var view: TemplateView = [
-            "title": (hasErrors ? "Error: " : "") + title + " – Fieldbook",
+            "title": hasErrors ? Message("Error: {title} – Fieldbook", ["title": .message(title)])
+                : Message("{title} – Fieldbook", ["title": .message(title)]),
+            "language": translator.language,
+            "direction": translator.direction.rawValue,
             "css_url": web.staticFiles.url(for: "css/app.css"),
             "icon_url": web.staticFiles.url(for: "favicon.svg"),
             "js_url": web.staticFiles.url(for: "js/app.js"),
@@ -154,7 +179,7 @@ struct PageContext {
         if let user {
             view["events_url"] = Paths.events()
             // The id: a visit kept on a shared phone is sent only under the session of the person who logged it.
-            view["user"] = ["id": user.id.lowercaseText, "name": user.name, "role": user.role.label] as TemplateView
+            view["user"] = ["id": user.id.lowercaseText, "name": user.name, "role": user.role.message] as TemplateView
             let unread = (try? database.unreadNotificationCount(for: user.id)) ?? 0
             view["notifications"] = ["url": Paths.notifications(), "unread": unread, "has_unread": unread > 0] as TemplateView
             view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> TemplateView in
@@ -192,5 +217,16 @@ extension Request {
     func uuidParameter(_ name: String = "id") throws -> UUID {
         guard let text = pathParameter(name), let id = UUID(uuidString: text) else { throw HTTPError.notFound(path) }
         return id
+    }
+}
+
+extension UserRole {
+    /// The role's name, translated where it is shown.
+    var message: Message {
+        switch self {
+        case .administrator: Message("Administrator")
+        case .editor: Message("Editor")
+        case .readOnly: Message("Read-only")
+        }
     }
 }

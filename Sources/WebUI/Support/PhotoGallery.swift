@@ -51,9 +51,7 @@ struct PhotoOwner {
 
     /// Refuses a person who may not change this record's photos (an editor who is not the organizer of a visit's list).
     func ensureMayChangePhotos(_ user: User) throws {
-        if let organizer, user.id != organizer, !user.role.canAdminister {
-            throw AccessDenied(message: "Only the organizer of this visit list, or an administrator, adds or changes the photos of its visits.")
-        }
+        if !PhotoAccess.mayChange(organizer: organizer, user: user) { throw AccessDenied(message: PhotoAccess.refusal) }
     }
 
     /// The record as the photo pages' breadcrumbs and hidden fields name it.

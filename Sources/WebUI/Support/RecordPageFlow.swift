@@ -4,6 +4,7 @@ import HTTPServer
 import Records
 import Storage
 import Surface
+import Translations
 
 /// What a kind's create or edit form shows in its fields.
 enum FormValues<Record, Input: CheckableInput> {
@@ -40,7 +41,7 @@ protocol FormRecordPages: RecordPages {
     /// saves as usual.
     static func beforeSaving(_ context: inout PageContext, record: Record?, _ submission: FormSubmission<Record, Input>) throws -> Response?
     /// The message the list shows once the record is deleted.
-    static func deleted(_ record: Record) -> String
+    static func deleted(_ record: Record) -> Message
 }
 
 extension FormRecordPages {
@@ -48,7 +49,7 @@ extension FormRecordPages {
         nil
     }
 
-    static func deleted(_ record: Record) -> String { "\(forms.noun) “\(record.name)” deleted." }
+    static func deleted(_ record: Record) -> Message { Message.verbatim("\(forms.noun) “\(record.name)” deleted.") }
 
     static func newForm(_ context: inout PageContext) throws -> Response {
         try form(&context, record: nil, .blank, errors: ValidationError(), status: .ok)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Storage
+import Translations
 
 /// A chooser for large lists (5,000 venues, 100,000 participants) that works without JavaScript: a search box and a
 /// find button re-render the form, keeping every typed value, with matches as radio buttons or checkboxes.
@@ -57,10 +58,12 @@ struct PickerMatches {
     }
 
     /// "3 matches." or, when only some are shown, how to find the rest; nil when nothing matched (the picker says so).
-    var summary: String? {
+    var summary: Message? {
         guard total > 0 else { return nil }
-        guard total > entries.count else { return total == 1 ? "1 match." : "\(total) matches." }
-        return "Showing the first \(entries.count) of \(total) matches. Type more of the name to narrow the search."
+        guard total > entries.count else { return Message("{count} match.", plural: "{count} matches.", count: total) }
+        return Message("Showing the first {shown} of {count} match. Type more of the name to narrow the search.",
+                       plural: "Showing the first {shown} of {count} matches. Type more of the name to narrow the search.", count: total,
+                       ["shown": .number(entries.count)])
     }
 }
 

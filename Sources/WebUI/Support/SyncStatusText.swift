@@ -1,5 +1,6 @@
 import Foundation
 import Sync
+import Translations
 
 /// The words for a sync status, shared by the page layout and the live /events updates so both say the same.
 struct SyncStatusText {
@@ -30,10 +31,24 @@ struct SyncStatusText {
         }
     }
 
+    /// The hub's state as the page shows it, translated; the live updates (/events) still say it in English.
+    var stateMessage: Message {
+        switch status.hub {
+        case .standalone: Message("Standalone")
+        case .checking: Message("Checking the hub")
+        case .online: Message("Hub online")
+        case .offline: Message("Hub offline")
+        case .refused: Message("Hub refused this node's sign-in")
+        }
+    }
+
     /// The layout's `sync` section.
     var layoutView: TemplateView {
-        var view: TemplateView = ["state": state, "hub": status.hub.rawValue]
-        view["pending_label"] = pending
+        var view: TemplateView = ["state": stateMessage, "hub": status.hub.rawValue]
+        if status.hub != .standalone {
+            view["pending_label"] = Message("{count} change not yet synced", plural: "{count} changes not yet synced",
+                                            count: status.pendingOperations)
+        }
         view["last_sync_label"] = lastSync
         return view
     }

@@ -50,7 +50,7 @@ struct ImportAnalysis {
     static let batchSize = 2_000
 
     func run() throws {
-        let importer = try target.importer(db)
+        let importer = try target.importer(db, job: job, mapping: mapping)
         var earlier = EarlierRows()
         // Read when a row first matches nothing closer (most files' rows all do), then kept for the rest of the file.
         var storedNames: CloseNames<String>?
@@ -125,54 +125,5 @@ struct ImportAnalysis {
         if let name = keys.weak, earlier.weak[name] == nil { earlier.weak[name] = own }
         if let name = keys.weak { earlier.names.add(name, own) }
         return verdict
-    }
-}
-
-/// The records of one table by folded name and by id, for rows that name one (a home venue, an area, a type).
-struct NamedRecords {
-    let noun: String
-    private var byName: [String: [String]] = [:]
-    private var ids = Set<String>()
-
-    init(_ db: Database, table: String, noun: String) throws {
-        self.noun = noun
-        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM \(table)") {
-            let id: String = row["id"]
-            ids.insert(id)
-            byName[SearchText.fold((row["name"] as String).trimmingCharacters(in: .whitespaces)), default: []].append(id)
-        }
-    }
-
-    /// The record a cell names (its Fieldbook id or its name, case and accents ignored), "" for an empty cell, or why
-    /// it names none.
-    func resolve(_ cell: String) -> ResolvedName {
-        if cell.isEmpty { return ResolvedName(id: "", problem: nil) }
-        if let id = UUID(uuidString: cell)?.databaseText {
-            return ids.contains(id) ? ResolvedName(id: id, problem: nil) : ResolvedName(id: "", problem: "No \(noun) has the id \(cell) on this Fieldbook: add it first, or use its name")
-        }
-        let found = byName[SearchText.fold(cell)] ?? []
-        switch found.count {
-        case 1: return ResolvedName(id: found[0], problem: nil)
-        case 0: return ResolvedName(id: "", problem: "No \(noun) is named “\(cell)”: add it first, or write its name as Fieldbook shows it")
-        default: return ResolvedName(id: "", problem: "\(found.count) \(noun)s are named “\(cell)”: use the \(noun)'s Fieldbook id instead of its name")
-        }
-    }
-
-    /// The id a cell names, or a ValidationError (on `field`) saying why it names none.
-    func checked(_ cell: String, _ field: ImportField) throws -> String {
-        let found = resolve(cell)
-        if let problem = found.problem { throw ValidationError([FieldError(field: field.rawValue, message: problem)]) }
-        return found.id
-    }
-}
-
-
-/// What a cell naming a record resolved to: the record's id, or why it names none.
-struct ResolvedName {
-    let id: String
-    let problem: String?
-
-    func problems(_ field: ImportField) -> [FieldError] {
-        problem.map { [FieldError(field: field.rawValue, message: $0)] } ?? []
     }
 }

@@ -42,39 +42,54 @@ extension AppDatabase {
     func writeImport(_ job: ImportJob, by actor: Actor, progress: @escaping (Int) -> Void, isCancelled: @escaping () -> Bool) throws -> ImportOutcome {
         var pace = ImportPace(progress: progress, isCancelled: isCancelled)
         return try transaction(by: actor) { transaction in
-            let importer = try job.target.importer(transaction.db)
+            let importer = try job.target.importer(transaction.db, job: job.id, mapping: job.mapping, leavingOut: [.skip])
             var outcome = ImportOutcome()
-            // A cursor: the rows are read as they are written, not held (the import writes other tables than it reads).
-            let rows = try Row.fetchCursor(transaction.db, sql: "SELECT line, cells, new_id, match_id, decision, kept_fields FROM import_rows WHERE job_id = ? ORDER BY line",
-                                           arguments: [job.id.databaseText])
-            while let row = try rows.next() {
-                try pace.next()
-                let line: Int = row["line"]
-                let values = job.mapping.values(ImportJSON.strings(row["cells"]))
-                let kept = ImportJSON.fields(row["kept_fields"])
-                do {
-                    switch ImportDecision(rawValue: row["decision"]) ?? .skip {
-                    case .skip:
-                        outcome.skipped += 1
-                    case .merge:
-                        if let target = (row["match_id"] as String?).flatMap(UUID.init(uuidString:)),
-                           try importer.merge(transaction, values.keeping(kept), into: target) {
-                            outcome.merged += 1
-                        } else {
-                            try importer.create(transaction, values, id: row.uuid("new_id"))
-                            outcome.created += 1
-                        }
-                    case .create:
-                        try importer.create(transaction, values, id: row.uuid("new_id"))
-                        outcome.created += 1
-                    }
-                } catch let errors as ValidationError {
-                    let message = errors.fieldErrors.map(\.message).joined(separator: "; ")
-                    throw ImportRefusal(message: "Row \(line) could not be imported: \(message). Nothing was imported; fix the row, or skip it, and import again.")
+            let columns = "line, cells, new_id, match_id, decision, kept_fields"
+            if let order = importer.writeOrder {
+                let one = try transaction.db.makeStatement(sql: "SELECT \(columns) FROM import_rows WHERE job_id = ? AND line = ?")
+                for line in order {
+                    guard let row = try Row.fetchOne(one, arguments: [job.id.databaseText, line]) else { continue }
+                    try pace.next()
+                    try write(row, job, importer, transaction, &outcome)
+                }
+            } else {
+                // A cursor: the rows are read as they are written, not held (the import writes other tables than it reads).
+                let rows = try Row.fetchCursor(transaction.db, sql: "SELECT \(columns) FROM import_rows WHERE job_id = ? ORDER BY line",
+                                               arguments: [job.id.databaseText])
+                while let row = try rows.next() {
+                    try pace.next()
+                    try write(row, job, importer, transaction, &outcome)
                 }
             }
             try pace.finish()
             return outcome
+        }
+    }
+
+    /// Writes one row as its decision says.
+    private func write(_ row: Row, _ job: ImportJob, _ importer: RowImporter, _ transaction: RecordTransaction, _ outcome: inout ImportOutcome) throws {
+        let line: Int = row["line"]
+        let values = job.mapping.values(ImportJSON.strings(row["cells"]))
+        let kept = ImportJSON.fields(row["kept_fields"])
+        do {
+            switch ImportDecision(rawValue: row["decision"]) ?? .skip {
+            case .skip:
+                outcome.skipped += 1
+            case .merge:
+                if let target = (row["match_id"] as String?).flatMap(UUID.init(uuidString:)),
+                   try importer.merge(transaction, values.keeping(kept), into: target) {
+                    outcome.merged += 1
+                } else {
+                    try importer.create(transaction, values, id: row.uuid("new_id"))
+                    outcome.created += 1
+                }
+            case .create:
+                try importer.create(transaction, values, id: row.uuid("new_id"))
+                outcome.created += 1
+            }
+        } catch let errors as ValidationError {
+            let message = errors.fieldErrors.map(\.message).joined(separator: "; ")
+            throw ImportRefusal(message: "Row \(line) could not be imported: \(message). Nothing was imported; fix the row, or skip it, and import again.")
         }
     }
 }

@@ -265,7 +265,7 @@ extension AppDatabase {
 
     private static func rowsWithMatches(_ target: ImportTarget) -> String {
         """
-        SELECT r.*, p.name AS match_name, p.\(target.detailColumn) AS match_detail FROM import_rows r
+        SELECT r.*, \(target.matchColumns.name) AS match_name, \(target.matchColumns.detail) AS match_detail FROM import_rows r
         LEFT JOIN \(target.table) p ON p.id = r.match_id AND r.match_reason IN (\(storedMatchReasons))
         """
     }

@@ -17,6 +17,13 @@ protocol RowImporter {
     func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws
     /// Writes the row over a stored record; false when the record is not there (the caller creates it instead).
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool
+    /// The file's lines in the order they are written, when rows name records that rows after them add (areas);
+    /// nil: file order.
+    var writeOrder: [Int]? { get }
+}
+
+extension RowImporter {
+    var writeOrder: [Int]? { nil }
 }
 
 /// An importer whose rows are written as its kind's form input, through the kind's generic writer.
@@ -69,18 +76,22 @@ extension ImportTarget {
         case .participants: Participant.kind
         case .venues: Venue.kind
         case .activities: Activity.kind
+        case .areas: GeographicArea.kind
+        case .assignments: AssignmentRow.kind
         }
     }
 
     /// The kind's table, for matches by id and the names the review shows.
     var table: String { kind.table }
 
-    /// The column the review shows beside a stored match's name.
-    var detailColumn: String {
+    /// What the review shows of a stored match (`p`): its name, and what tells it apart, as SQL.
+    var matchColumns: (name: String, detail: String) {
         switch self {
-        case .participants: Participant.declaration.column(\.email)
-        case .venues: Venue.declaration.column(\.address)
-        case .activities: Activity.declaration.column(\.startDate)
+        case .participants: ("p.name", "p." + Participant.declaration.column(\.email))
+        case .venues: ("p.name", "p." + Venue.declaration.column(\.address))
+        case .activities: ("p.name", "p." + Activity.declaration.column(\.startDate))
+        case .areas: ("p.name", "p." + GeographicArea.declaration.column(\.areaType))
+        case .assignments: ("(SELECT name FROM participants WHERE id = p.participant_id)", "(SELECT name FROM activities WHERE id = p.activity_id)")
         }
     }
 
@@ -133,14 +144,30 @@ extension ImportTarget {
                 """)
             values[.status] = values[.status].flatMap(ActivityStatus.init(rawValue:))?.label ?? ""
             return values
+        case .areas:
+            var values = try text("""
+                SELECT a.name, a.area_type, coalesce(p.name, '') AS parent FROM geographic_areas a
+                LEFT JOIN geographic_areas p ON p.id = a.parent_id WHERE a.id = ?
+                """)
+            values[.areaType] = values[.areaType].flatMap(AreaType.init(rawValue:))?.label ?? ""
+            return values
+        case .assignments:
+            return try text("""
+                SELECT t.name AS activity, p.name AS participant, r.name AS role, s.assigned_at FROM assignments s
+                JOIN activities t ON t.id = s.activity_id JOIN participants p ON p.id = s.participant_id
+                JOIN participant_roles r ON r.id = s.role_id WHERE s.id = ?
+                """)
         }
     }
 
-    func importer(_ db: Database) throws -> RowImporter {
+    /// The importer of the job's rows; `leavingOut`: rows of these decisions add nothing other rows may name.
+    func importer(_ db: Database, job: UUID, mapping: ImportMapping, leavingOut: Set<ImportDecision> = []) throws -> RowImporter {
         switch self {
-        case .participants: ParticipantImporter(venues: try NamedRecords(db, table: "venues", noun: "venue"))
+        case .participants: ParticipantImporter(venues: try NamedRecords(db, table: "venues", noun: "venue", detail: "address", tellingApart: "its address"))
         case .venues: try VenueImporter(db)
         case .activities: try ActivityImporter(db)
+        case .areas: try AreaImporter(db, job: job, mapping: mapping, leavingOut: leavingOut)
+        case .assignments: try AssignmentImporter(db)
         }
     }
 }
@@ -150,15 +177,18 @@ extension ImportField {
     var namedEntity: String? {
         switch self {
         case .homeVenue, .venues: Venue.kind.entity
-        case .area: GeographicArea.kind.entity
+        case .area, .parent: GeographicArea.kind.entity
         case .activityType: Category.kind(.activityType).entity
+        case .activity: Activity.kind.entity
+        case .participant: Participant.kind.entity
+        case .role: Category.kind(.participantRole).entity
         default: nil
         }
     }
 }
 
 /// A validation error's problems, the form's field names turned into the import's.
-private func problems(of check: () throws -> Void, renaming names: [String: ImportField] = [:]) -> [FieldError] {
+func problems(of check: () throws -> Void, renaming names: [String: ImportField] = [:]) -> [FieldError] {
     do {
         try check()
         return []
@@ -180,7 +210,7 @@ struct ParticipantImporter: InputImporter {
     }
 
     func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
-        let venue = venues.resolve(row[.homeVenue])
+        let venue = venues.resolve(row[.homeVenue], detail: row[.homeVenueAddress])
         let input = input(row, homeVenueId: venue.id, over: try id.flatMap { try current(db, id: $0) }?.texts)
         return venue.problems(.homeVenue) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
     }
@@ -201,7 +231,7 @@ struct ParticipantImporter: InputImporter {
     }
 
     func checkedInput(_ row: ImportedRow, over stored: (texts: FieldTexts<Participant>, extra: Void)?) throws -> ParticipantInput.Valid {
-        try input(row, homeVenueId: venues.checked(row[.homeVenue], .homeVenue), over: stored?.texts).validated()
+        try input(row, homeVenueId: venues.checked(row[.homeVenue], .homeVenue, detail: row[.homeVenueAddress]), over: stored?.texts).validated()
     }
 }
 
@@ -213,10 +243,17 @@ struct KeyedRecords {
 
     /// `sql` selects `id` and the columns `keys` reads, oldest first.
     init(_ db: Database, sql: String, keys: (Row) -> (strong: String, weak: String)) throws {
-        for row in try Row.fetchAll(db, sql: sql) {
-            let id: String = row["id"], key = keys(row)
-            if byStrong[key.strong] == nil { byStrong[key.strong] = id }
-            if byWeak[key.weak] == nil { byWeak[key.weak] = id }
+        self.init(try Row.fetchAll(db, sql: sql).map { row in
+            let key = keys(row)
+            return (row["id"], key.strong, key.weak)
+        })
+    }
+
+    /// Records and their keys, oldest first.
+    init(_ records: [(id: String, strong: String, weak: String)]) {
+        for (id, strong, weak) in records {
+            if byStrong[strong] == nil { byStrong[strong] = id }
+            if byWeak[weak] == nil { byWeak[weak] = id }
         }
     }
 
@@ -236,7 +273,7 @@ struct VenueImporter: InputImporter {
     private let fieldsByColumn = ImportTarget.venues.fieldsByColumn
 
     init(_ db: Database) throws {
-        areas = try NamedRecords(db, table: "geographic_areas", noun: "area")
+        areas = try AreaTree(db).named
         stored = try KeyedRecords(db, sql: "SELECT id, name, address FROM venues ORDER BY created_at") { row in
             let name = SearchText.fold(row["name"])
             return (name + SearchText.separator + SearchText.fold(row["address"]), name)
@@ -288,7 +325,7 @@ struct ActivityImporter: InputImporter {
     }
 
     private func venueIds(_ row: ImportedRow) -> (ids: [String], problems: [FieldError]) {
-        let resolved = row.list(.venues).map(venues.resolve)
+        let resolved = row.list(.venues).map { venues.resolve($0) }
         return (resolved.map(\.id), resolved.flatMap { $0.problems(.venues) })
     }
 

@@ -1,6 +1,10 @@
-/// Renders parsed templates with a view (`TemplateValue`) into UTF-8 bytes.
+import Translations
+
+/// Renders parsed templates with a view (`TemplateValue`) into UTF-8 bytes, in the language the templates were parsed
+/// in: `translator` translates the view's `Message`s.
 struct TemplateRendering {
     let templates: [String: [TemplateNode]]
+    let translator: Translator
     var output: [UInt8] = []
     /// The values being rendered, innermost last; names are looked up from the innermost outwards. Three arrays rather
     /// than one of values: a lookup reads `entries[i][name]` in place, where taking an enum frame out of the array
@@ -10,8 +14,9 @@ struct TemplateRendering {
     private var fields: [TemplateFields?] = []
     private var values: [TemplateValue] = []
 
-    init(templates: [String: [TemplateNode]], capacity: Int) {
+    init(templates: [String: [TemplateNode]], translator: Translator, capacity: Int) {
         self.templates = templates
+        self.translator = translator
         output.reserveCapacity(capacity)
     }
 
@@ -49,6 +54,9 @@ struct TemplateRendering {
                 } else {
                     renderIndented(partial, indentation)
                 }
+            case .plural(let name, let forms, let rule):
+                let form = rule.form(for: lookUp(name).map(Self.number) ?? 0)
+                render(forms[min(form, forms.count - 1)])
             }
         }
     }
@@ -94,9 +102,20 @@ struct TemplateRendering {
         case .flag(let flag): text = flag ? "true" : "false"
         case .html(let html):
             if escaped { text = String(decoding: html.bytes, as: UTF8.self) } else { return output += html.bytes }
+        case .message(let message): text = translator.text(message)
         case .list, .view, .fields, .nothing: return
         }
         if escaped { Self.appendEscaped(text, to: &output) } else { output += text.utf8 }
+    }
+
+    /// The number a plural is chosen by: a number, or text that reads as one; anything else counts as 0.
+    private static func number(_ value: TemplateValue) -> Int {
+        switch value {
+        case .number(let number): number
+        case .text(let text): Int(text) ?? 0
+        case .list(let items): items.count
+        default: 0
+        }
     }
 
     /// The value a name refers to: its first part is looked up from the innermost value outwards, the rest inside it.
@@ -125,7 +144,9 @@ struct TemplateRendering {
     }
 
     /// Appends `text` with `< > & " '` replaced by their entities, reading UTF-8 bytes rather than characters.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+    /// `keepingApostrophes`: for texts the templates themselves hold (translations), which stand where an apostrophe is
+    /// plain text: a text node or a double-quoted attribute (no template quotes an attribute with `'`).
+    static func appendEscaped(_ text: String, keepingApostrophes: Bool = false, to output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
@@ -136,7 +157,7 @@ struct TemplateRendering {
                 case UInt8(ascii: ">"): entity = "&gt;"
                 case UInt8(ascii: "&"): entity = "&amp;"
                 case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&#39;"
+                case UInt8(ascii: "'") where !keepingApostrophes: entity = "&#39;"
                 default: continue
                 }
                 output += bytes[runStart..<index]

@@ -1,14 +1,19 @@
+import Translations
+
 /// Fieldbook's templates are Mustache: variables (`{{name}}` escaped for HTML, `{{{name}}}` and `{{&name}}` not),
 /// dotted names, `{{.}}`, sections, inverted sections, partials and comments, with the specification's standalone-line
 /// rule (a line holding only a section, partial or comment tag, and spaces, leaves nothing in the output). Each
 /// template is parsed once at start-up into this tree, so rendering walks nodes instead of re-reading text (issue 15:
 /// rendering was more than half of a list page's time). Not `indirect`: a section's nodes are already in an array, and
 /// boxing every node cost a retain and a release for each node rendered.
+/// Texts marked for translation (`{{_}}…{{/_}}`, TranslationMarker.swift) are translated while parsing, so a marked
+/// text is plain nodes in each language's tree; only a plural keeps its forms, chosen by a number at rendering.
 enum TemplateNode: Sendable {
     case text([UInt8])
     case variable(TemplateName, escaped: Bool)
     case section(TemplateName, [TemplateNode], inverted: Bool)
     case partial(String, indentation: [UInt8])
+    case plural(TemplateName, forms: [[TemplateNode]], rule: PluralRule)
 }
 
 /// A name as written in a tag: `.` (the current value), `name`, or `a.b.c` (looked up from `a`).
@@ -18,6 +23,8 @@ struct TemplateName: Sendable, Equatable {
     /// The parts after the first, each looked up inside the one before (most names have none).
     let rest: [String]
     var isCurrent: Bool { first == nil }
+    /// The name as written (`notifications.unread`), as a msgid's placeholder shows it.
+    var written: String { ([first ?? "."] + rest).joined(separator: ".") }
 
     init(_ text: Substring) {
         let parts = text == "." ? [] : text.split(separator: ".").map(String.init)
@@ -41,12 +48,15 @@ enum TemplateParser {
         case close(Substring)
         case partial(Substring)
         case comment
+        /// `{{_ …}}`, `{{_ plural}}` and `{{/_}}`: a text marked for translation (TranslationMarker.swift).
+        case translationOpen(Substring)
+        case translationPlural
 
         /// Tags that leave nothing when alone on their line.
         var canStandAlone: Bool {
             switch self {
             case .open, .close, .partial, .comment: true
-            case .text, .variable: false
+            case .text, .variable, .translationOpen, .translationPlural: false
             }
         }
 
@@ -55,11 +65,28 @@ enum TemplateParser {
         }
     }
 
-    static func parse(_ source: String, name: String) throws -> [TemplateNode] {
+    /// The template's tree in one language: its marked texts are `translator`'s.
+    static func parse(_ source: String, name: String, translator: Translator = .english) throws -> [TemplateNode] {
         let tokens = try standalonesRemoved(tokenize(source, name: name))
         var index = 0
-        let nodes = try nest(tokens, &index, closing: nil, name: name)
+        let nodes = try nest(tokens, &index, closing: nil, name: name, translator: translator)
         return nodes
+    }
+
+    /// The texts a template marks for translation, for `fieldbook translations extract`.
+    static func markedTexts(_ source: String, name: String) throws -> [ExtractedText] {
+        var found: [ExtractedText] = []
+        let tokens = try standalonesRemoved(tokenize(source, name: name))
+        var index = 0
+        while index < tokens.count {
+            if case .translationOpen(let attributes) = tokens[index].0 {
+                index += 1
+                found.append(try TranslationMarker.read(attributes, tokens: tokenRun(tokens, &index, name: name), template: name).text)
+            } else {
+                index += 1
+            }
+        }
+        return found
     }
 
     private static func tokenize(_ source: String, name: String) throws -> [Token] {
@@ -81,6 +108,10 @@ enum TemplateParser {
             rest = afterOpen[close.upperBound...]
             let sigil = inside.first
             let body = inside.dropFirst().trimmingSpaces
+            if !triple, let marker = translationToken(inside.trimmingSpaces) {
+                tokens.append(marker)
+                continue
+            }
             switch triple ? "{" : sigil {
             case "{", "&": tokens.append(.variable(triple ? inside.trimmingSpaces : body, escaped: false))
             case "#": tokens.append(.open(body, inverted: false))
@@ -94,6 +125,14 @@ enum TemplateParser {
             }
         }
         return tokens
+    }
+
+    /// `{{_}}` or `{{_ attributes}}` opens a marked text, `{{_ plural}}` starts its plural form (`{{/_}}`, closing it,
+    /// is read as any section's close).
+    private static func translationToken(_ inside: Substring) -> Token? {
+        guard inside == "_" || inside.hasPrefix("_ ") else { return nil }
+        let attributes = inside.dropFirst().trimmingSpaces
+        return attributes == "plural" ? .translationPlural : .translationOpen(attributes)
     }
 
     /// Text split after each line end, so that each line's tokens can be judged alone.
@@ -132,8 +171,27 @@ enum TemplateParser {
         return result
     }
 
+    /// The tokens between a marked text's `{{_ …}}` (just read) and its `{{/_}}`.
+    private static func tokenRun(_ tokens: [(Token, indentation: Substring)], _ index: inout Int,
+                                 name: String) throws -> [TranslationMarker.Part] {
+        var parts: [TranslationMarker.Part] = []
+        while index < tokens.count {
+            let token = tokens[index].0
+            index += 1
+            switch token {
+            case .text(let text): parts.append(.text(text))
+            case .variable(let variable, let escaped): parts.append(.variable(TemplateName(variable), escaped: escaped))
+            case .translationPlural: parts.append(.plural)
+            case .close("_"): return parts
+            default:
+                throw TemplateSyntaxError(template: name, message: "{{_}}…{{/_}} may hold only text and {{name}} tags (and one {{_ plural}})")
+            }
+        }
+        throw TemplateSyntaxError(template: name, message: "{{_}} is never closed with {{/_}}")
+    }
+
     private static func nest(_ tokens: [(Token, indentation: Substring)], _ index: inout Int, closing: Substring?,
-                             name: String) throws -> [TemplateNode] {
+                             name: String, translator: Translator) throws -> [TemplateNode] {
         var nodes: [TemplateNode] = []
         while index < tokens.count {
             let (token, indentation) = tokens[index]
@@ -147,7 +205,7 @@ enum TemplateParser {
                 }
             case .variable(let variable, let escaped): nodes.append(.variable(TemplateName(variable), escaped: escaped))
             case .open(let section, let inverted):
-                let inner = try nest(tokens, &index, closing: section, name: name)
+                let inner = try nest(tokens, &index, closing: section, name: name, translator: translator)
                 nodes.append(.section(TemplateName(section), inner, inverted: inverted))
             case .close(let section):
                 guard section == closing else {
@@ -156,6 +214,17 @@ enum TemplateParser {
                 return nodes
             case .partial(let partial): nodes.append(.partial(String(partial), indentation: Array(indentation.utf8)))
             case .comment: break
+            case .translationOpen(let attributes):
+                let marker = try TranslationMarker.read(attributes, tokens: tokenRun(tokens, &index, name: name), template: name)
+                for node in marker.nodes(in: translator) {
+                    if case .text(let text) = node, case .text(let previous)? = nodes.last {
+                        nodes[nodes.count - 1] = .text(previous + text)
+                    } else {
+                        nodes.append(node)
+                    }
+                }
+            case .translationPlural:
+                throw TemplateSyntaxError(template: name, message: "{{_ plural}} is outside a {{_ count=name}}…{{/_}}")
             }
         }
         if let closing { throw TemplateSyntaxError(template: name, message: "{{#\(closing)}} is never closed") }
@@ -163,7 +232,7 @@ enum TemplateParser {
     }
 }
 
-private extension Substring {
+extension Substring {
     var trimmingSpaces: Substring {
         var text = self
         while text.first?.isWhitespace == true { text = text.dropFirst() }

@@ -1,9 +1,13 @@
+import Translations
+
 /// A value a template shows: the renderer switches over these cases rather than casting values of unknown type.
 enum TemplateValue: Sendable {
     case text(String)
     case number(Int)
     case flag(Bool)
     case html(RenderedHTML)
+    /// Text made in Swift, translated when the page is rendered, in the reader's language.
+    case message(Message)
     case list([TemplateValue])
     case view(TemplateView)
     case fields(TemplateFields)
@@ -97,6 +101,10 @@ extension Double: TemplateValueConvertible {
 
 extension Bool: TemplateValueConvertible {
     var templateValue: TemplateValue { .flag(self) }
+}
+
+extension Message: TemplateValueConvertible {
+    var templateValue: TemplateValue { .message(self) }
 }
 
 extension RenderedHTML: TemplateValueConvertible {
