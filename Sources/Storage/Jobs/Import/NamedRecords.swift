@@ -35,7 +35,12 @@ struct NamedRecords {
     mutating func add(id: String, keys: [String], detail: String = "") {
         guard ids.insert(id).inserted else { return }
         for key in Set(keys.map(Self.key)) { byKey[key, default: []].append(id) }
-        details[id] = SearchText.fold(detail.trimmingCharacters(in: .whitespaces))
+        details[id] = Self.detailKey(detail)
+    }
+
+    /// What tells records of one name apart, folded as names are.
+    private static func detailKey(_ detail: String) -> String {
+        SearchText.fold(detail.trimmingCharacters(in: .whitespaces))
     }
 
     /// The record a cell names (its Fieldbook id or its name, with `detail` telling records of one name apart), ""
@@ -45,12 +50,13 @@ struct NamedRecords {
         if let id = UUID(uuidString: cell)?.databaseText {
             return ids.contains(id) ? ResolvedName(id: id, problem: nil) : ResolvedName(id: "", problem: "No \(noun) has the id \(cell) on this Fieldbook: add it first, or use its name")
         }
-        var found = byKey[Self.key(cell)] ?? []
-        let given = SearchText.fold(detail.trimmingCharacters(in: .whitespaces))
+        let named = byKey[Self.key(cell)]
+        var found = named ?? []
+        let given = Self.detailKey(detail)
         if found.count > 1, !given.isEmpty { found = found.filter { details[$0] == given } }
         switch found.count {
         case 1: return ResolvedName(id: found[0], problem: nil)
-        case 0 where !given.isEmpty && byKey[Self.key(cell)] != nil:
+        case 0 where !given.isEmpty && named != nil:
             return ResolvedName(id: "", problem: "No \(noun) named “\(cell)” has the address “\(detail)”: write the address as Fieldbook shows it")
         case 0: return ResolvedName(id: "", problem: "No \(noun) is named “\(cell)”: add it first, or write its name as Fieldbook shows it")
         default: return ResolvedName(id: "", problem: "“\(cell)” matches \(found.count) \(noun)s: give \(tellingApart)")
