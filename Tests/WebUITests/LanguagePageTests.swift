@@ -64,7 +64,7 @@ import Translations
         found["/login (signed out)"] = Self.unwrapped(page(given, "/login", acceptLanguage: PseudoLocale.tag))
         given.signIn("ed@example.org")
         found["/account/language"] = Self.unwrapped(page(given, "/account/language", acceptLanguage: PseudoLocale.tag),
-                                                     allowing: ["User ed@example.org", "English", "Español", "فارسی", "Pseudo-locale (en-XA)"])
+                                                     allowing: ["User ed@example.org", "English", "Español", "Français", "Português", "فارسی", "Pseudo-locale (en-XA)"])
         #expect(Set(found.keys) == Set(Self.crawledPages))
         for (path, texts) in found.sorted(by: { $0.key < $1.key }) {
             #expect(texts == [], "\(path) shows text outside the catalogs: \(texts)")
