@@ -1,17 +1,13 @@
-import Domain
 import Foundation
 import GRDB
-import HTTPServer
 @testable import Storage
 import Testing
 
 /// References created on request, on the import's review page (issue 41): the missing names counted per kind of
 /// record, one choice each, the areas' type asked for with the error summary, and the records created on import.
-@Suite struct ImportCreatedReferencesPageTests {
+extension ImportPageTests {
     @Test func theReviewOffersToCreateMissingHomeVenuesAndTheirAreas() async throws {
-        let given = try await WebHarness()
-        try given.createUser("ed@example.org", .editor)
-        given.signIn("ed@example.org")
+        let given = try await editor()
         let csv = "Name,Email,Home venue,Home venue address,Home venue area\nAda,ada@example.org,Hall,1 Road,World / Kenya\nBea,bea@example.org,Hall,1 Road,World / Kenya\n"
         let review = try given.upload("/imports", field: "file", filename: "people.csv", Array(csv.utf8)).header("Location") ?? ""
         let html = given.get(review).bodyText
