@@ -88,6 +88,19 @@ import Testing
         #expect(try count(elsewhere, "venues") == 2 && count(elsewhere, "geographic_areas") == 3 && count(elsewhere, "participants") == 3)
     }
 
+    @Test func anAreaGoneSinceTheReviewIsNotCreatedUnasked() throws {
+        let given = try TestDatabase()
+        let kenya = try given.database.createArea(AreaInput(name: "Kenya", areaType: "COUNTRY", parentId: ""), by: actor)
+        let job = try imported(given, "Name,Email,Home venue,Home venue address,Home venue area\nAda,ada@example.org,Hall,1 Road,Kenya\n", .participants)
+        try given.database.setImportCreating(of: job.id, ImportCreating(fields: [.homeVenue], areaType: .country))
+        #expect(try problems(given, job) == [[]])
+        try given.database.deleteArea(id: kenya.id, by: actor)
+        let done = try run(given, job)
+        #expect(done.state == .failed)
+        #expect(done.failure?.contains("No area is named “Kenya”") == true)
+        #expect(try count(given, "geographic_areas") == 0 && count(given, "venues") == 0)
+    }
+
     @Test func ambiguousNamesAreNeverGuessed() throws {
         let given = try TestDatabase()
         let area = try given.database.createArea(AreaInput(name: "City", areaType: "CITY", parentId: ""), by: actor)

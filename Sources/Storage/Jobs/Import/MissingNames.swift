@@ -16,7 +16,8 @@ final class MissingNames {
     private var order: [String] = []
     private var rows: [String: Int] = [:]
     private var lastLine: [String: Int] = [:]
-    private var plannedIds = Set<String>()
+    /// The name each planned id stands for.
+    private var plannedNames: [String: String] = [:]
     private var created = Set<String>()
     /// The line being checked, so a row naming a record more than once counts once.
     var line = 0
@@ -37,7 +38,7 @@ final class MissingNames {
             let id = UUID().databaseText
             planned[key] = (id, name)
             order.append(key)
-            plannedIds.insert(id)
+            plannedNames[id] = name
         }
         if lastLine[key] != line {
             lastLine[key] = line
@@ -48,7 +49,7 @@ final class MissingNames {
 
     /// Runs `make` once for a record the import creates (the first row naming it); nothing for a stored record.
     func ensure(_ id: String, _ make: () throws -> Void) rethrows {
-        guard plannedIds.contains(id), created.insert(id).inserted else { return }
+        guard plannedNames[id] != nil, created.insert(id).inserted else { return }
         try make()
     }
 
@@ -66,6 +67,8 @@ final class MissingNames {
         stored.missing = nil
         let whole = stored.resolve(path)
         if whole.problem == nil || path.isEmpty { return whole.id }
+        // Not chosen (or no longer: a stored area gone since the review): the row's problem, as the review words it.
+        guard creating, whole.isMissing else { throw ValidationError([FieldError(field: field.rawValue, message: whole.problem!)]) }
         var parent = ""
         for count in parts.indices.map({ $0 + 1 }) {
             let prefix = parts.prefix(count).joined(separator: " / ")
@@ -78,7 +81,7 @@ final class MissingNames {
                 }
                 guard found.isMissing else { throw ValidationError([FieldError(field: field.rawValue, message: found.problem!)]) }
                 planned[key] = (UUID().databaseText, parts[count - 1])
-                plannedIds.insert(planned[key]!.id)
+                plannedNames[planned[key]!.id] = parts[count - 1]
             }
             let id = planned[key]!.id
             guard let type else { throw ValidationError([FieldError(field: field.rawValue, message: "Choose the type of the areas the import creates")]) }
@@ -93,7 +96,7 @@ final class MissingNames {
 
     /// Creates the activity type or role a name stands for, once.
     func category(_ kind: CategoryKind, _ id: String, _ transaction: RecordTransaction) throws {
-        guard let name = planned.values.first(where: { $0.id == id })?.name else { return }
+        guard let name = plannedNames[id] else { return }
         try ensure(id) { try transaction.create(Category.self, (kind, CategoryInput(name: name).validated(kind: kind)), id: UUID(uuidString: id)!) }
     }
 }
