@@ -56,6 +56,7 @@ enum Paths {
     static let importRecord = imports / "{id}"
     static let importColumns = importRecord / "columns"
     static let importChoices = importRecord / "choices"
+    static let importReferences = importRecord / "references"
     static let importStart = importRecord / "start"
     static let importCancel = importRecord / "cancel"
     static let importReview = importRecord / "review"

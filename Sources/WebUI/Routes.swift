@@ -54,6 +54,7 @@ enum WebRoutes {
         table.get(Paths.importProgress, .editor, ImportPages.progress)
         table.post(Paths.importColumns, .editor, ImportPages.columns)
         table.post(Paths.importChoices, .editor, ImportPages.choices)
+        table.post(Paths.importReferences, .editor, ImportPages.references)
         table.post(Paths.importStart, .editor, ImportPages.start)
         table.post(Paths.importCancel, .editor, ImportPages.cancel)
         table.post(Paths.importReview, .editor, ImportPages.review)

@@ -21,7 +21,7 @@ public enum ImportTarget: String, CaseIterable, Sendable {
     /// The fields a column may hold, in the order the review offers them.
     public var fields: [ImportField] {
         switch self {
-        case .participants: [.id, .name, .firstName, .lastName, .email, .phone, .notes, .homeVenue, .homeVenueAddress]
+        case .participants: [.id, .name, .firstName, .lastName, .email, .phone, .notes, .homeVenue, .homeVenueAddress, .homeVenueArea]
         case .venues: [.id, .name, .address, .area, .latitude, .longitude, .venueType]
         case .activities: [.id, .name, .description, .activityType, .startDate, .endDate, .status, .venues]
         case .areas: [.id, .name, .areaType, .parent]
@@ -33,7 +33,7 @@ public enum ImportTarget: String, CaseIterable, Sendable {
 /// What a column of an imported file may hold.
 public enum ImportField: String, CaseIterable, Sendable, Hashable {
     case id, name, firstName = "first_name", lastName = "last_name", email, phone, notes, homeVenue = "home_venue"
-    case homeVenueAddress = "home_venue_address"
+    case homeVenueAddress = "home_venue_address", homeVenueArea = "home_venue_area"
     case address, area, latitude, longitude, venueType = "venue_type", areaType = "area_type", parent
     case activity, participant, role, assignedAt = "assigned_at"
     case description, activityType = "activity_type", startDate = "start_date", endDate = "end_date", status, venues
@@ -49,6 +49,7 @@ public enum ImportField: String, CaseIterable, Sendable, Hashable {
         case .notes: "Notes"
         case .homeVenue: "Home venue (its name or Fieldbook id)"
         case .homeVenueAddress: "Home venue's address (tells venues of one name apart)"
+        case .homeVenueArea: "Home venue's area (its path: where a home venue the import creates is)"
         case .address: "Address"
         case .area: "Area (its path, name or Fieldbook id)"
         case .areaType: "Area type"
@@ -74,6 +75,7 @@ public enum ImportField: String, CaseIterable, Sendable, Hashable {
         switch self {
         case .homeVenue: "Home venue"
         case .homeVenueAddress: "Home venue's address"
+        case .homeVenueArea: "Home venue's area"
         case .area: "Area"
         case .parent: "Parent area"
         case .activity: "Activity"
@@ -101,6 +103,7 @@ public enum ImportField: String, CaseIterable, Sendable, Hashable {
         case .notes: ["notes", "note", "comments", "comment", "remarks"]
         case .homeVenue: ["homevenueid", "homevenue", "homevenuename", "venue", "home"]
         case .homeVenueAddress: ["homevenueaddress", "venueaddress", "homeaddress"]
+        case .homeVenueArea: ["homevenuearea", "homevenueareapath", "venuearea"]
         case .address: ["address", "streetaddress", "adresse", "direccion"]
         case .area: ["geographicareaid", "area", "areaname", "geographicarea", "neighbourhood", "neighborhood", "district"]
         case .latitude: ["latitude", "lat"]

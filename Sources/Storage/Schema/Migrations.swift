@@ -34,6 +34,7 @@ enum Migrations {
         migrator.registerMigration("v21-node-credentials", migrate: NodeCredentialSchema.create)
         migrator.registerMigration("v22-notes", migrate: NoteSchema.create)
         migrator.registerMigration("v23-user-language", migrate: addUserLanguage)
+        migrator.registerMigration("v24-import-created-references", sql: ImportSchema.createdReferences)
         return migrator
     }
 

@@ -73,6 +73,20 @@ enum ImportPages {
         }
     }
 
+    /// POST /imports/{id}/references: which records the rows name that are not here the import creates; every row is
+    /// checked again.
+    static func references(_ context: inout PageContext) throws -> Response {
+        let job = try context.database.importJob(id: context.request.uuidParameter())
+        let fields = context.request.form.pairs.filter { $0.0 == "create" }.compactMap { ImportField(rawValue: $0.1) }
+        let creating = ImportCreating(fields: Set(fields), areaType: AreaType(rawValue: context.request.field("area_type")))
+        do {
+            try context.database.setImportCreating(of: job.id, creating)
+            return context.redirect(to: Paths.importRecord(job.id), flash: Message("Saved, and every row checked again."))
+        } catch let errors as ValidationError {
+            return try ImportReviewView.page(&context, job, errors: errors, proposedCreating: creating, status: .unprocessableContent)
+        }
+    }
+
     /// POST /imports/{id}/start: the import leaves the review and is written in the background, with the choices the
     /// page showed (the import button belongs to the rows' form, so they come with it).
     static func start(_ context: inout PageContext) throws -> Response {

@@ -9,7 +9,7 @@ import Translations
 /// while it is written, or what it did.
 enum ImportReviewView {
     static func page(_ context: inout PageContext, _ job: ImportJob, errors: ValidationError, proposed: ImportMapping? = nil,
-                     status: HTTPStatus = .ok) throws -> Response {
+                     proposedCreating: ImportCreating? = nil, status: HTTPStatus = .ok) throws -> Response {
         var view: TemplateView = [
             "file_name": job.fileName, "rows": ImportPages.rowsText(job.rowCount), "state_text": stateText(job),
             "separator": job.separator.name, "windows_1252": job.windows1252, "back": Paths.imports(),
@@ -25,7 +25,9 @@ enum ImportReviewView {
                 "start_label": Message("Restore {count} record", plural: "Restore {count} records", count: job.rowCount),
             ] as TemplateView
         case .preview:
-            view["review"] = try review(context, job, proposed: proposed ?? job.mapping, errors: errors)
+            var review = try review(context, job, proposed: proposed ?? job.mapping, errors: errors)
+            review["references"] = references(job, proposedCreating ?? job.creating, errors)
+            view["review"] = review
         case .queued, .running:
             let progress = context.web.imports.progress(of: job.id)
             let done = progress?.done ?? 0
@@ -105,6 +107,40 @@ enum ImportReviewView {
         let writes = summary.toCreate + summary.toMerge
         view["start_label"] = writes == 0 ? nil : Message("Import {count} row", plural: "Import {count} rows", count: writes)
         return view
+    }
+
+    /// The records the rows name that are not here, one choice per field to create them, and the type of the areas it
+    /// creates; nil when there are none.
+    private static func references(_ job: ImportJob, _ creating: ImportCreating, _ errors: ValidationError) -> TemplateView? {
+        let creatable = ImportCreating.creatable(job.target)
+        let groups = job.missing.compactMap { group in group.importField.flatMap { creatable.contains($0) ? (group, $0) : nil } }
+        guard !groups.isEmpty else { return nil }
+        var view: TemplateView = [
+            "action": Paths.importReferences(job.id),
+            "choices": groups.map { group, field -> TemplateView in
+                let names = group.names.prefix(5).joined(separator: ", ") + (group.names.count > 5 ? ", …" : "")
+                return ["id": "create-\(field.rawValue)", "value": field.rawValue, "checked": creating.fields.contains(field),
+                        "label": createLabel(field, group.names.count),
+                        "hint": Message("{names} (named by {count} row)", plural: "{names} (named by {count} rows)", count: group.rows,
+                                        ["names": .text(names)])]
+            },
+        ]
+        if groups.contains(where: { ImportCreating.namesArea($0.1) }) {
+            view["area_types"] = [["value": "", "label": Message("Choose a type"), "selected": creating.areaType == nil] as TemplateView]
+                + AreaType.allCases.map { ["value": $0.rawValue, "label": $0.label, "selected": $0 == creating.areaType] as TemplateView }
+            view["has_area_types"] = true
+            if let message = errors.message(for: "area_type") { view["type_error"] = message }
+        }
+        return view
+    }
+
+    private static func createLabel(_ field: ImportField, _ count: Int) -> Message {
+        switch field {
+        case .homeVenue, .venues: Message("Create the {count} missing venue", plural: "Create the {count} missing venues", count: count)
+        case .activityType: Message("Create the {count} missing activity type", plural: "Create the {count} missing activity types", count: count)
+        case .role: Message("Create the {count} missing role", plural: "Create the {count} missing roles", count: count)
+        default: Message("Create the {count} missing area", plural: "Create the {count} missing areas", count: count)
+        }
     }
 
     private static func columns(_ context: PageContext, _ job: ImportJob, _ mapping: ImportMapping, _ errors: ValidationError) throws -> [TemplateView] {

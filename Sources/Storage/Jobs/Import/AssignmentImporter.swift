@@ -4,21 +4,25 @@ import Records
 import GRDB
 
 /// Assignments name their activity (by name or Fieldbook id), participant (by email, name or Fieldbook id) and role
-/// (by name or Fieldbook id). The same three are the same assignment; one already stored is kept as it is.
+/// (by name or Fieldbook id). The same three are the same assignment; one already stored is kept as it is. A role that
+/// is not here is created on request.
 struct AssignmentImporter: RowImporter {
     let activities: NamedRecords
     let participants: NamedRecords
-    let roles: NamedRecords
+    var roles: NamedRecords
 
-    init(_ db: Database) throws {
+    init(_ db: Database, creating: ImportCreating) throws {
         activities = try NamedRecords(db, table: "activities", noun: "activity")
         roles = try NamedRecords(db, table: "participant_roles", noun: "role")
+        roles.missing = MissingNames(.role, creating: creating)
         var people = NamedRecords(noun: "participant", tellingApart: "their email address")
         for row in try Row.fetchAll(db, sql: "SELECT id, name, email FROM participants ORDER BY created_at") {
             people.add(id: row["id"], keys: [row["name"], row["email"]].filter { !$0.isEmpty })
         }
         participants = people
     }
+
+    var missingNames: [MissingNames] { [roles.missing!] }
 
     private func resolved(_ row: ImportedRow) -> [(ImportField, ResolvedName)] {
         [(.activity, activities.resolve(row[.activity])), (.participant, participants.resolve(row[.participant])), (.role, roles.resolve(row[.role]))]
@@ -53,6 +57,7 @@ struct AssignmentImporter: RowImporter {
         let activity = try activities.checked(row[.activity], .activity)
         let participant = try participants.checked(row[.participant], .participant)
         let role = try roles.checked(row[.role], .role)
+        if roles.resolve(row[.role]).isPlanned { try roles.missing!.category(.participantRole, role, transaction) }
         try transaction.assign(participant: UUID(uuidString: participant)!, role: UUID(uuidString: role)!, toActivity: UUID(uuidString: activity)!,
                                at: SyncDateFormat.date(from: row[.assignedAt]) ?? Date(), id: id)
     }

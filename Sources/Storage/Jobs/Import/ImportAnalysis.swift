@@ -12,6 +12,8 @@ struct ImportAnalysis {
     let job: UUID
     let target: ImportTarget
     let mapping: ImportMapping
+    /// The records rows name that the import creates when they are not here.
+    var creating = ImportCreating()
     private struct Verdict {
         var errors: [FieldError] = []
         var reason: ImportMatchReason?
@@ -50,7 +52,7 @@ struct ImportAnalysis {
     static let batchSize = 2_000
 
     func run() throws {
-        let importer = try target.importer(db, job: job, mapping: mapping)
+        let importer = try target.importer(db, job: job, mapping: mapping, creating: creating)
         var earlier = EarlierRows()
         // Read when a row first matches nothing closer (most files' rows all do), then kept for the rest of the file.
         var storedNames: CloseNames<String>?
@@ -63,7 +65,7 @@ struct ImportAnalysis {
             let batch = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT line, cells, new_id FROM import_rows WHERE job_id = ? AND line > ? ORDER BY line LIMIT ?
                 """), arguments: [job.databaseText, after, Self.batchSize])
-            guard let last = batch.last else { return }
+            guard let last = batch.last else { break }
             after = last["line"]
             for row in batch {
                 let line: Int = row["line"]
@@ -74,12 +76,16 @@ struct ImportAnalysis {
                                                verdict.decision.rawValue, newId, job.databaseText, line])
             }
         }
+        let missing = importer.missingNames.map(\.group).filter { !$0.names.isEmpty }
+        try db.execute(sql: "UPDATE import_jobs SET missing = ?, creating = ? WHERE id = ?",
+                       arguments: [ImportJSON.encoded(missing), ImportJSON.encoded(creating), job.databaseText])
     }
 
     /// One row's problems, match and first choice; remembers the row for the rows after it.
     private func judge(_ values: ImportedRow, line: Int, newId: inout String, _ importer: RowImporter,
                        _ earlier: inout EarlierRows, _ storedNames: inout CloseNames<String>?) throws -> Verdict {
         var verdict = Verdict()
+        for names in importer.missingNames { names.line = line }
         let fileId = values[.id]
         var storedWithId: UUID?
         if !fileId.isEmpty {

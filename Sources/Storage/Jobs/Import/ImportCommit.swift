@@ -42,7 +42,7 @@ extension AppDatabase {
     func writeImport(_ job: ImportJob, by actor: Actor, progress: @escaping (Int) -> Void, isCancelled: @escaping () -> Bool) throws -> ImportOutcome {
         var pace = ImportPace(progress: progress, isCancelled: isCancelled)
         return try transaction(by: actor) { transaction in
-            let importer = try job.target.importer(transaction.db, job: job.id, mapping: job.mapping, leavingOut: [.skip])
+            let importer = try job.target.importer(transaction.db, job: job.id, mapping: job.mapping, leavingOut: [.skip], creating: job.creating)
             var outcome = ImportOutcome()
             let columns = "line, cells, new_id, match_id, decision, kept_fields"
             if let order = importer.writeOrder {

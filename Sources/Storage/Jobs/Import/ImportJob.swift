@@ -72,6 +72,10 @@ public struct ImportJob: Sendable {
     let archivePath: String?
     /// What a finished restore has to say beyond its counts (visit lists given to the person restoring).
     public let note: String?
+    /// The records the rows name that are not here, by field, as the last check found them.
+    public let missing: [MissingReferences]
+    /// Which of them the import creates, as the person chose.
+    public let creating: ImportCreating
 
     init(row: Row) {
         id = row.uuid("id")
@@ -93,6 +97,8 @@ public struct ImportJob: Sendable {
         archivePath = row["archive_path"]
         archive = (row["archive_files"] as String?).flatMap { try? JSONDecoder().decode([ArchiveEntry].self, from: Data($0.utf8)) }
         note = row["note"]
+        missing = ImportJSON.decoded(row["missing"]) ?? []
+        creating = ImportJSON.decoded(row["creating"]) ?? ImportCreating()
     }
 }
 
@@ -156,6 +162,14 @@ enum ImportJSON {
 
     /// The fields a JSON array names (unknown names left out).
     static func fields(_ text: String?) -> Set<ImportField> { Set(strings(text).compactMap(ImportField.init)) }
+
+    static func encoded<Value: Encodable>(_ value: Value) -> String {
+        String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+    }
+
+    static func decoded<Value: Decodable>(_ text: String?) -> Value? {
+        text.flatMap { try? JSONDecoder().decode(Value.self, from: Data($0.utf8)) }
+    }
 
     static func errors(_ text: String?) -> [FieldError] {
         guard let text else { return [] }

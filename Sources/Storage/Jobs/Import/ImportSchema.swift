@@ -44,4 +44,11 @@ enum ImportSchema {
 
     /// The fields of a merged row whose stored value a person chose to keep over the file's (JSON array of names).
     static let keptFields = "ALTER TABLE import_rows ADD COLUMN kept_fields TEXT"
+
+    /// The records rows name that are not here, as the last check found them (JSON `[MissingReferences]`), and which
+    /// of them the import creates (JSON `ImportCreating`).
+    static let createdReferences = """
+            ALTER TABLE import_jobs ADD COLUMN missing TEXT;
+            ALTER TABLE import_jobs ADD COLUMN creating TEXT;
+            """
 }

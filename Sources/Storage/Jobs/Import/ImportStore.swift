@@ -127,7 +127,25 @@ extension AppDatabase {
             guard mapping.fields.count == stored.headers.count else { throw ValidationError.clash("column-0", "The columns changed while you chose them. Choose them again") }
             try mapping.problems(headers: stored.headers, target: stored.target).throwIfAny()
             try db.execute(sql: "UPDATE import_jobs SET mapping = ? WHERE id = ?", arguments: [Self.mappingText(mapping), job.databaseText])
-            try ImportAnalysis(db: db, job: job, target: stored.target, mapping: mapping).run()
+            try ImportAnalysis(db: db, job: job, target: stored.target, mapping: mapping, creating: stored.creating).run()
+        }
+    }
+
+    /// Which records the rows name that are not here the import creates; every row is checked again. Areas it creates
+    /// need a type.
+    public func setImportCreating(of job: UUID, _ creating: ImportCreating) throws {
+        defer { releaseMemory() }
+        try writeLocal { db in
+            let stored = try Self.importJob(db, job)
+            try Self.ensureInReview(stored)
+            let chosen = ImportCreating(fields: creating.fields.intersection(ImportCreating.creatable(stored.target)), areaType: creating.areaType)
+            if chosen.createsAreas, chosen.areaType == nil {
+                throw ValidationError([FieldError(field: "area_type", message: "Choose the type of the areas the import creates")])
+            }
+            try db.execute(sql: "UPDATE import_jobs SET creating = ? WHERE id = ?", arguments: [ImportJSON.encoded(chosen), job.databaseText])
+            if stored.mapping.problems(headers: stored.headers, target: stored.target).isEmpty {
+                try ImportAnalysis(db: db, job: job, target: stored.target, mapping: stored.mapping, creating: chosen).run()
+            }
         }
     }
 
@@ -219,7 +237,7 @@ extension AppDatabase {
             }
             try db.execute(sql: "UPDATE import_jobs SET state = 'preview', failure = NULL, finished_at = NULL WHERE id = ?", arguments: [job.databaseText])
             if stored.archive == nil, stored.mapping.problems(headers: stored.headers, target: stored.target).isEmpty {
-                try ImportAnalysis(db: db, job: job, target: stored.target, mapping: stored.mapping).run()
+                try ImportAnalysis(db: db, job: job, target: stored.target, mapping: stored.mapping, creating: stored.creating).run()
             }
         }
     }

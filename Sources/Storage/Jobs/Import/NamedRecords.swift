@@ -11,6 +11,8 @@ struct NamedRecords {
     private var byKey: [String: [String]] = [:]
     private var details: [String: String] = [:]
     private(set) var ids = Set<String>()
+    /// Where names not here are noted, and stand for records the import creates when the person chose that.
+    var missing: MissingNames?
 
     init(noun: String, tellingApart: String = "its Fieldbook id") {
         (self.noun, self.tellingApart) = (noun, tellingApart)
@@ -39,7 +41,7 @@ struct NamedRecords {
     }
 
     /// What tells records of one name apart, folded as names are.
-    private static func detailKey(_ detail: String) -> String {
+    static func detailKey(_ detail: String) -> String {
         SearchText.fold(detail.trimmingCharacters(in: .whitespaces))
     }
 
@@ -54,11 +56,15 @@ struct NamedRecords {
         var found = named ?? []
         let given = Self.detailKey(detail)
         if found.count > 1, !given.isEmpty { found = found.filter { details[$0] == given } }
+        if found.isEmpty, let missing {
+            let id = missing.note(cell, detail: detail)
+            if missing.creating { return ResolvedName(id: id, problem: nil, isPlanned: true) }
+        }
         switch found.count {
         case 1: return ResolvedName(id: found[0], problem: nil)
         case 0 where !given.isEmpty && named != nil:
-            return ResolvedName(id: "", problem: "No \(noun) named “\(cell)” has the address “\(detail)”: write the address as Fieldbook shows it")
-        case 0: return ResolvedName(id: "", problem: "No \(noun) is named “\(cell)”: add it first, or write its name as Fieldbook shows it")
+            return ResolvedName(id: "", problem: "No \(noun) named “\(cell)” has the address “\(detail)”: write the address as Fieldbook shows it", isMissing: true)
+        case 0: return ResolvedName(id: "", problem: "No \(noun) is named “\(cell)”: add it first, or write its name as Fieldbook shows it", isMissing: true)
         default: return ResolvedName(id: "", problem: "“\(cell)” matches \(found.count) \(noun)s: give \(tellingApart)")
         }
     }
@@ -75,6 +81,10 @@ struct NamedRecords {
 struct ResolvedName {
     let id: String
     let problem: String?
+    /// It names no record here (rather than several).
+    var isMissing = false
+    /// It names a record the import creates.
+    var isPlanned = false
 
     func problems(_ field: ImportField) -> [FieldError] {
         problem.map { [FieldError(field: field.rawValue, message: $0)] } ?? []

@@ -20,10 +20,13 @@ protocol RowImporter {
     /// The file's lines in the order they are written, when rows name records that rows after them add (areas);
     /// nil: file order.
     var writeOrder: [Int]? { get }
+    /// Where the names of records that are not here are noted, one per field naming them.
+    var missingNames: [MissingNames] { get }
 }
 
 extension RowImporter {
     var writeOrder: [Int]? { nil }
+    var missingNames: [MissingNames] { [] }
 }
 
 /// An importer whose rows are written as its kind's form input, through the kind's generic writer.
@@ -36,15 +39,21 @@ protocol InputImporter: RowImporter {
     /// The row's input, merged over `stored` when given, its references checked (refused at their field) and its
     /// values by the kind's rules.
     func checkedInput(_ row: ImportedRow, over stored: (texts: FieldTexts<Record>, extra: Extra)?) throws -> Record.Valid
+    /// Creates the records the row names that the import creates (the person chose so), before the row is written.
+    func createReferences(_ transaction: RecordTransaction, _ row: ImportedRow) throws
 }
 
 extension InputImporter {
+    func createReferences(_ transaction: RecordTransaction, _ row: ImportedRow) throws {}
+
     func create(_ transaction: RecordTransaction, _ row: ImportedRow, id: UUID) throws {
+        try createReferences(transaction, row)
         try transaction.create(Record.self, checkedInput(row, over: nil), id: id)
     }
 
     func merge(_ transaction: RecordTransaction, _ row: ImportedRow, into id: UUID) throws -> Bool {
         guard let current = try current(transaction.db, id: id) else { return false }
+        try createReferences(transaction, row)
         try transaction.update(Record.self, id: id, checkedInput(row, over: current), expectedVersion: nil)
         return true
     }
@@ -161,13 +170,15 @@ extension ImportTarget {
     }
 
     /// The importer of the job's rows; `leavingOut`: rows of these decisions add nothing other rows may name.
-    func importer(_ db: Database, job: UUID, mapping: ImportMapping, leavingOut: Set<ImportDecision> = []) throws -> RowImporter {
+    /// `creating`: the records the rows name that the import creates when they are not here.
+    func importer(_ db: Database, job: UUID, mapping: ImportMapping, leavingOut: Set<ImportDecision> = [],
+                  creating: ImportCreating = ImportCreating()) throws -> RowImporter {
         switch self {
-        case .participants: ParticipantImporter(venues: try NamedRecords(db, table: "venues", noun: "venue", detail: "address", tellingApart: "its address"))
-        case .venues: try VenueImporter(db)
-        case .activities: try ActivityImporter(db)
+        case .participants: try ParticipantImporter(db, creating: creating)
+        case .venues: try VenueImporter(db, creating: creating)
+        case .activities: try ActivityImporter(db, creating: creating)
         case .areas: try AreaImporter(db, job: job, mapping: mapping, leavingOut: leavingOut)
-        case .assignments: try AssignmentImporter(db)
+        case .assignments: try AssignmentImporter(db, creating: creating)
         }
     }
 }
@@ -177,7 +188,7 @@ extension ImportField {
     var namedEntity: String? {
         switch self {
         case .homeVenue, .venues: Venue.kind.entity
-        case .area, .parent: GeographicArea.kind.entity
+        case .area, .parent, .homeVenueArea: GeographicArea.kind.entity
         case .activityType: Category.kind(.activityType).entity
         case .activity: Activity.kind.entity
         case .participant: Participant.kind.entity
@@ -199,11 +210,51 @@ func problems(of check: () throws -> Void, renaming names: [String: ImportField]
     }
 }
 
+/// Participants name their home venue by name (and address, when two venues share a name). A home venue that is not
+/// here is created on request from the row's name, address and area (its path).
 struct ParticipantImporter: InputImporter {
     typealias Record = Participant
     typealias Extra = Void
-    let venues: NamedRecords
+    var venues: NamedRecords
+    /// The areas a home venue the import creates may be in.
+    var areas: NamedRecords
+    let areaType: AreaType?
     let fieldsByColumn = ImportTarget.participants.fieldsByColumn
+
+    init(_ db: Database, creating: ImportCreating) throws {
+        venues = try NamedRecords(db, table: "venues", noun: "venue", detail: "address", tellingApart: "its address")
+        venues.missing = MissingNames(.homeVenue, creating: creating)
+        areas = try AreaTree(db).named
+        areas.missing = MissingNames(.homeVenueArea, creating: creating)
+        areaType = creating.areaType
+    }
+
+    var missingNames: [MissingNames] { [venues.missing!, areas.missing!] }
+
+    /// What a home venue the import creates needs beyond its name: its address and area, in the row.
+    private func venueProblems(_ row: ImportedRow, _ venue: ResolvedName) -> [FieldError] {
+        guard venue.isMissing || venue.isPlanned else { return [] }
+        let area = areas.resolve(row[.homeVenueArea])
+        guard venue.isPlanned else { return [] }
+        var problems: [FieldError] = []
+        if row[.homeVenueAddress].isEmpty {
+            problems.append(FieldError(field: ImportField.homeVenueAddress.rawValue, message: "Give the address of “\(row[.homeVenue])”: the import creates the venue with it"))
+        }
+        if row[.homeVenueArea].isEmpty {
+            problems.append(FieldError(field: ImportField.homeVenueArea.rawValue, message: "Give the area of “\(row[.homeVenue])” (its path, such as “World / Kenya / Nairobi”): the import creates the venue in it"))
+        }
+        return problems + area.problems(.homeVenueArea)
+    }
+
+    func createReferences(_ transaction: RecordTransaction, _ row: ImportedRow) throws {
+        let venue = venues.resolve(row[.homeVenue], detail: row[.homeVenueAddress])
+        guard venue.isPlanned, let missing = venues.missing else { return }
+        try missing.ensure(venue.id) {
+            let area = try areas.missing!.area(row[.homeVenueArea], stored: areas, type: areaType, transaction)
+            let input = VenueInput(name: row[.homeVenue], address: row[.homeVenueAddress], areaId: area)
+            try transaction.create(Venue.self, input.validated(), id: UUID(uuidString: venue.id)!)
+        }
+    }
 
     private func input(_ row: ImportedRow, homeVenueId: String, over stored: FieldTexts<Participant>?) -> ParticipantInput {
         ParticipantInput(row.texts(Participant.declaration, references: [Participant.declaration.column(\.homeVenueId): homeVenueId], over: stored))
@@ -212,7 +263,7 @@ struct ParticipantImporter: InputImporter {
     func problems(_ row: ImportedRow, mergingInto id: UUID?, _ db: Database) throws -> [FieldError] {
         let venue = venues.resolve(row[.homeVenue], detail: row[.homeVenueAddress])
         let input = input(row, homeVenueId: venue.id, over: try id.flatMap { try current(db, id: $0) }?.texts)
-        return venue.problems(.homeVenue) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
+        return venue.problems(.homeVenue) + venueProblems(row, venue) + Storage.problems(of: { _ = try input.validated() }, renaming: fieldsByColumn)
     }
 
     func keys(_ row: ImportedRow) -> (strong: String?, weak: String?) {
@@ -268,12 +319,15 @@ struct KeyedRecords {
 struct VenueImporter: InputImporter {
     typealias Record = Venue
     typealias Extra = Void
-    let areas: NamedRecords
+    var areas: NamedRecords
+    let areaType: AreaType?
     private let stored: KeyedRecords
     private let fieldsByColumn = ImportTarget.venues.fieldsByColumn
 
-    init(_ db: Database) throws {
+    init(_ db: Database, creating: ImportCreating) throws {
         areas = try AreaTree(db).named
+        areas.missing = MissingNames(.area, creating: creating)
+        areaType = creating.areaType
         stored = try KeyedRecords(db, sql: "SELECT id, name, address FROM venues ORDER BY created_at") { row in
             let name = SearchText.fold(row["name"])
             return (name + SearchText.separator + SearchText.fold(row["address"]), name)
@@ -299,6 +353,13 @@ struct VenueImporter: InputImporter {
         stored.stored(strong: strong, weak: weak)
     }
 
+    var missingNames: [MissingNames] { [areas.missing!] }
+
+    func createReferences(_ transaction: RecordTransaction, _ row: ImportedRow) throws {
+        guard areas.resolve(row[.area]).isPlanned else { return }
+        _ = try areas.missing!.area(row[.area], stored: areas, type: areaType, transaction)
+    }
+
     func checkedInput(_ row: ImportedRow, over stored: (texts: FieldTexts<Venue>, extra: Void)?) throws -> VenueInput.Valid {
         try input(row, areaId: areas.checked(row[.area], .area), over: stored?.texts).validated()
     }
@@ -309,14 +370,15 @@ struct ActivityImporter: InputImporter {
     typealias Record = Activity
     /// The venues it is held at now.
     typealias Extra = [String]
-    let types: NamedRecords
+    var types: NamedRecords
     let venues: NamedRecords
     private let stored: KeyedRecords
     /// The form's venues are no column of the kind (they are venue periods): its problems name them `venue_ids`.
     private let fieldsByColumn = ImportTarget.activities.fieldsByColumn.merging(["venue_ids": .venues]) { declared, _ in declared }
 
-    init(_ db: Database) throws {
+    init(_ db: Database, creating: ImportCreating) throws {
         types = try NamedRecords(db, table: "activity_types", noun: "activity type")
+        types.missing = MissingNames(.activityType, creating: creating)
         venues = try NamedRecords(db, table: "venues", noun: "venue")
         stored = try KeyedRecords(db, sql: "SELECT id, name, start_date FROM activities ORDER BY created_at") { row in
             let name = SearchText.fold(row["name"])
@@ -360,6 +422,13 @@ struct ActivityImporter: InputImporter {
 
     private func checkedVenues(_ row: ImportedRow) throws -> [String] {
         try row.list(.venues).map { try venues.checked($0, .venues) }
+    }
+
+    var missingNames: [MissingNames] { [types.missing!] }
+
+    func createReferences(_ transaction: RecordTransaction, _ row: ImportedRow) throws {
+        let type = types.resolve(row[.activityType])
+        if type.isPlanned { try types.missing!.category(.activityType, type.id, transaction) }
     }
 
     func checkedInput(_ row: ImportedRow, over stored: (texts: FieldTexts<Activity>, extra: [String])?) throws -> ActivityInput.Valid {
