@@ -2,6 +2,30 @@
 (function () {
   "use strict";
 
+  // Texts in the page's language (docs/TRANSLATING.md, "Texts in scripts"): the page writes the texts a script shows as
+  // JSON in the data-texts attribute of the element it works on. say(name, values) fills {placeholders}, numbers in
+  // the page language's digits; a text given as plural forms takes the form the number `count` takes.
+  function fieldbookTexts(holder) {
+    var texts = {};
+    try { texts = JSON.parse((holder && holder.getAttribute("data-texts")) || "{}"); } catch (ignored) { /* no texts: names show */ }
+    var language = document.documentElement.lang || undefined;
+    return function say(name, values) {
+      var text = texts[name] === undefined ? name : texts[name];
+      values = values || {};
+      if (Array.isArray(text)) {
+        var count = Math.abs(Math.floor(Number(values.count) || 0));
+        var form = Number((texts.plural || "").charAt(count < 200 ? count : 100 + count % 100)) || 0;
+        text = text[Math.min(form, text.length - 1)];
+      }
+      return String(text).replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, function (whole, key) {
+        if (!Object.prototype.hasOwnProperty.call(values, key)) { return whole; }
+        var value = values[key];
+        return typeof value === "number" ? value.toLocaleString(language) : String(value);
+      });
+    };
+  }
+  window.fieldbookTexts = fieldbookTexts;
+
   // Live sync status: the header's status line follows /events without a reload. Only the hub state is a live
   // region (role="status"), and its text is only replaced when it changes, so screen readers announce
   // "Hub online"/"Hub offline" politely but not every change of the pending count.
@@ -99,16 +123,17 @@
   function notificationsArrived(data) {
     var count = document.querySelector("[data-notification-count]");
     var bell = document.querySelector("[data-notification-bell]");
-    var text = data.unread > 0 ? " (" + data.unread + " unread)" : "";
+    var say = fieldbookTexts(bell);
+    var text = data.unread > 0 ? " " + say("bell_count", { count: data.unread }) : "";
     if (count && count.textContent !== text) { count.textContent = text; }
     if (bell) { bell.classList.toggle("notification-bell--unread", data.unread > 0); }
     var summary = document.getElementById("notifications-unread");
-    if (summary) { summary.textContent = data.unread_label + "."; }
+    if (summary) { summary.textContent = (data.unread > 0 ? say("unread", { count: data.unread }) : say("none_unread")) + "."; }
     var latest = data.latest;
     if (!latest || announced[latest.id]) { return; }
     announced[latest.id] = true;
     var announcer = document.querySelector("[data-notification-announcer]");
-    if (announcer) { announcer.textContent = "New notification: " + latest.text; }
+    if (announcer) { announcer.textContent = say("arrived", { text: latest.text }); }
     if (data.system && systemNotificationsAllowed()) {
       try {
         var shown = new Notification("Fieldbook", { body: latest.text, tag: "fieldbook-" + latest.id });
@@ -128,19 +153,20 @@
     if (!section) { return; }
     var state = section.querySelector("[data-system-notifications-state]");
     var ask = section.querySelector("[data-system-notifications-ask]");
+    var say = fieldbookTexts(section);
     section.hidden = false;
     function describe() {
       ask.hidden = true;
       if (!("Notification" in window)) {
-        state.textContent = "This browser cannot show system notifications. The bell at the top of every page still counts new ones.";
+        state.textContent = say("unsupported");
       } else if (!window.isSecureContext) {
-        state.textContent = "Browsers show system notifications only for pages served over HTTPS. Open Fieldbook at its https:// address; if it has none, ask whoever runs Fieldbook to start it without --no-tls.";
+        state.textContent = say("needs_https");
       } else if (Notification.permission === "granted") {
-        state.textContent = "This browser shows new notifications while a Fieldbook page is open.";
+        state.textContent = say("granted");
       } else if (Notification.permission === "denied") {
-        state.textContent = "This browser blocks notifications from Fieldbook. To allow them, change the site's permissions in the browser's settings, then reload this page.";
+        state.textContent = say("denied");
       } else {
-        state.textContent = "This browser does not show Fieldbook's notifications yet.";
+        state.textContent = say("not_asked");
         ask.hidden = false;
       }
     }
@@ -155,13 +181,13 @@
   // measures distances from it; a logged visit may carry it. Without it, the pages offer a starting venue instead.
   function offerLocation() {
     if (!window.isSecureContext || !navigator.geolocation) { return; }
-    function locate(status, done) {
-      status.textContent = "Finding your location…";
+    function locate(status, say, done) {
+      status.textContent = say("finding");
       navigator.geolocation.getCurrentPosition(function (position) {
-        status.textContent = "Location found (within " + Math.round(position.coords.accuracy) + " m).";
+        status.textContent = say("found", { metres: Math.round(position.coords.accuracy) });
         done(position.coords);
       }, function (error) {
-        status.textContent = "Your location is not available (" + error.message + "). Choose a starting venue instead.";
+        status.textContent = say("unavailable", { reason: error.message });
         done(null);
       }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
     }
@@ -170,7 +196,7 @@
       var form = walkButton.form;
       walkButton.hidden = false;
       walkButton.addEventListener("click", function () {
-        locate(form.querySelector("[data-location-status]"), function (coords) {
+        locate(form.querySelector("[data-location-status]"), fieldbookTexts(walkButton), function (coords) {
           if (!coords) { return; }
           ["lat", "lon"].forEach(function (name, index) {
             var input = form.querySelector("input[name=" + name + "]");
@@ -204,7 +230,7 @@
           logForm.querySelector("[data-log-accuracy]").value = coords ? Math.round(coords.accuracy) : "";
           if (!coords) { box.checked = false; }
         }
-        if (box.checked) { locate(status, fill); } else { fill(null); status.textContent = ""; }
+        if (box.checked) { locate(status, fieldbookTexts(choice), fill); } else { fill(null); status.textContent = ""; }
       });
     }
   }

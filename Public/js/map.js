@@ -4,6 +4,8 @@
   "use strict";
 
   var LIST_LIMIT = 100;
+  // The map page's texts in its language (app.js reads the map's data-texts); the pin map shows none of them.
+  var say = function (name) { return name; };
 
   function ready(action) {
     if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", action); } else { action(); }
@@ -26,12 +28,12 @@
   function baseLayers(container) {
     var maxNative = Number(container.getAttribute("data-max-native-zoom")) || 6;
     var layers = {};
-    layers["Offline map"] = L.tileLayer(container.getAttribute("data-tiles-url"), {
+    layers.offline = L.tileLayer(container.getAttribute("data-tiles-url"), {
       maxNativeZoom: maxNative, maxZoom: 19, attribution: escapeText(container.getAttribute("data-attribution") || "")
     });
     var online = container.getAttribute("data-online-url");
     if (online) {
-      layers["Online map (needs internet)"] = L.tileLayer(online, {
+      layers.online = L.tileLayer(online, {
         maxZoom: 19, attribution: escapeText(container.getAttribute("data-online-attribution") || "")
       });
     }
@@ -69,13 +71,13 @@
     box.appendChild(heading);
     box.appendChild(element("p", "map-venue__address", properties.address + " · " + properties.area));
     if (properties.activities.length === 0) {
-      box.appendChild(element("p", "muted", "No activities are held here at the moment."));
+      box.appendChild(element("p", "muted", say("no_activities")));
     } else {
       var list = element("ul", "map-list__activities");
       properties.activities.forEach(function (activity) {
         var item = element("li");
         item.appendChild(link(pageOf("activity", activity.id), activity.name));
-        var dates = activity.end_date ? activity.start_date + " – " + activity.end_date : "since " + activity.start_date + ", ongoing";
+        var dates = activity.end_date ? activity.start_date + " – " + activity.end_date : say("ongoing", { start: activity.start_date });
         item.appendChild(document.createTextNode(": " + activity.activity_type + ", " + statusLabel(activity.status) + ", " + dates));
         list.appendChild(item);
       });
@@ -84,7 +86,7 @@
     return box;
   }
 
-  function statusLabel(status) { return status.charAt(0) + status.slice(1).toLowerCase(); }
+  function statusLabel(status) { return say("status_" + status); }
 
   function makeMarker(feature, symbolKey) {
     var coordinates = feature.geometry.coordinates;
@@ -104,7 +106,7 @@
     var node = marker.getElement();
     if (!node || node.getAttribute("role")) { return; }
     node.setAttribute("role", "button");
-    node.setAttribute("aria-label", label + ": open details");
+    node.setAttribute("aria-label", say("open_details", { label: label }));
     node.addEventListener("keydown", function (event) {
       if (event.key === " " || event.key === "Spacebar") { event.preventDefault(); marker.openPopup(); }
     });
@@ -120,8 +122,12 @@
     container.classList.add("map--live");
     var map = L.map(container, { keyboard: true, worldCopyJump: true, zoomSnap: 1 });
     map.getContainer().setAttribute("tabindex", "0");
-    var bases = baseLayers(container);
-    bases["Offline map"].addTo(map);
+    say = window.fieldbookTexts ? window.fieldbookTexts(container) : say;
+    var layers = baseLayers(container);
+    layers.offline.addTo(map);
+    var bases = {};
+    bases[say("offline_layer")] = layers.offline;
+    if (layers.online) { bases[say("online_layer")] = layers.online; }
     var symbols = container.getAttribute("data-symbols") === "status" ? "status_symbol" : "type_symbol";
     var clusters = L.markerClusterGroup({ chunkedLoading: true, showCoverageOnHover: false });
     clusters.addTo(map);
@@ -130,7 +136,7 @@
     var homesUrl = container.getAttribute("data-homes-url");
     if (homesUrl) {
       var homes = L.layerGroup().addTo(map);
-      overlays["Where participants live"] = homes;
+      overlays[say("homes_layer")] = homes;
       loadHomes(homesUrl, homes);
     }
     if (Object.keys(bases).length > 1 || homesUrl) { L.control.layers(bases, overlays).addTo(map); }
@@ -147,7 +153,7 @@
     function describeClusters() {
       container.querySelectorAll(".marker-cluster:not([role])").forEach(function (node) {
         node.setAttribute("role", "button");
-        node.setAttribute("aria-label", "A group of " + node.textContent + " venues: zoom in to see them");
+        node.setAttribute("aria-label", say("cluster", { count: Number(node.textContent) }));
         node.addEventListener("keydown", function (event) {
           if (event.key !== "Enter" && event.key !== " ") { return; }
           event.preventDefault();
@@ -168,9 +174,8 @@
       inView.slice(0, LIST_LIMIT).forEach(function (marker) { list.appendChild(listItem(marker)); });
       var again = focusedId && list.querySelector('[data-venue-id="' + focusedId + '"] button');
       if (again) { again.focus(); }
-      var text = inView.length + (inView.length === 1 ? " venue" : " venues") + " in view of " + markers.length + " on the map";
-      if (inView.length > LIST_LIMIT) { text += "; the first " + LIST_LIMIT + " are listed, zoom in to list the others"; }
-      if (count.textContent !== text + ".") { count.textContent = text + "."; }
+      var text = say(inView.length > LIST_LIMIT ? "in_view_limited" : "in_view", { count: inView.length, total: markers.length, limit: LIST_LIMIT });
+      if (count.textContent !== text) { count.textContent = text; }
     }
 
     function listItem(marker) {
@@ -181,9 +186,9 @@
       details.firstChild.insertAdjacentHTML("afterbegin", symbolMarkup(key) + " ");
       details.firstChild.appendChild(element("span", "visually-hidden", " (" + symbolLabel(key) + ")"));
       item.appendChild(details);
-      var show = element("button", "button button--secondary button--small", "Show on map");
+      var show = element("button", "button button--secondary button--small", say("show_on_map"));
       show.type = "button";
-      show.setAttribute("aria-label", "Show " + marker.feature.properties.name + " on the map");
+      show.setAttribute("aria-label", say("show_venue", { name: marker.feature.properties.name }));
       show.addEventListener("click", function () { openMarker(marker); });
       item.appendChild(show);
       return item;
@@ -198,7 +203,7 @@
 
     fetch(container.getAttribute("data-geojson-url"), { credentials: "same-origin", headers: { Accept: "application/geo+json" } })
       .then(function (response) {
-        if (!response.ok) { throw new Error("The map's data could not be loaded (" + response.status + ")."); }
+        if (!response.ok) { throw new Error(say("load_failed", { status: String(response.status) })); }
         return response.json();
       })
       .then(function (collection) {
@@ -221,7 +226,7 @@
         container.setAttribute("data-loaded", String(markers.length));
       })
       .catch(function (error) {
-        count.textContent = error.message + " The list below shows the venues; reload the page to try again.";
+        count.textContent = say("load_failed_list", { reason: error.message });
         container.setAttribute("data-loaded", "error");
       });
     map.on("popupopen", function () { container.setAttribute("data-popup-open", "true"); });
@@ -248,7 +253,7 @@
       .then(function (collection) {
         collection.features.forEach(function (feature) {
           var properties = feature.properties;
-          var label = properties.residents + (properties.residents === 1 ? " participant lives" : " participants live") + " at " + properties.name;
+          var label = say("residents", { count: properties.residents, name: properties.name });
           var marker = L.marker([feature.geometry.coordinates[1], feature.geometry.coordinates[0]], {
             icon: L.divIcon({ className: "map-home", html: "<span>" + properties.residents + "</span>", iconSize: [26, 26] }),
             title: label, alt: label, keyboard: true
@@ -272,7 +277,7 @@
     if (!button) { return; }
     button.hidden = false;
     var here = null;
-    var why = "Your location can only be shown when Fieldbook is opened at its https:// address or at http://localhost on this machine; browsers do not share it with other pages.";
+    var why = say("location_insecure");
     if (!window.isSecureContext || !navigator.geolocation) { note.textContent = why; }
     button.addEventListener("click", function () {
       if (!window.isSecureContext || !navigator.geolocation) {
@@ -280,16 +285,15 @@
         note.textContent = why;
         return;
       }
-      note.textContent = "Finding your location…";
+      note.textContent = say("finding");
       navigator.geolocation.getCurrentPosition(function (position) {
         var at = [position.coords.latitude, position.coords.longitude];
         if (here) { map.removeLayer(here); }
-        here = L.circleMarker(at, { radius: 9, className: "map-location" }).addTo(map).bindPopup("You are here (within " + Math.round(position.coords.accuracy) + " m)");
+        here = L.circleMarker(at, { radius: 9, className: "map-location" }).addTo(map).bindPopup(say("you_are_here", { metres: Math.round(position.coords.accuracy) }));
         map.setView(at, Math.max(map.getZoom(), 14));
-        note.textContent = "The map is centred on your location.";
+        note.textContent = say("centred");
       }, function (error) {
-        note.textContent = error.code === 1 ? "Your browser did not allow Fieldbook to use your location. Allow it in the browser's site settings and try again."
-          : "Your location could not be found (" + error.message + "). Try again outdoors or with Wi-Fi on.";
+        note.textContent = error.code === 1 ? say("location_denied") : say("location_failed", { reason: error.message });
       }, { enableHighAccuracy: true, timeout: 15000 });
     });
   }
@@ -303,7 +307,7 @@
     container.hidden = false;
     var holder = container.querySelector(".pin-map__map");
     var map = L.map(holder, { keyboard: true });
-    baseLayers(holder)["Offline map"].addTo(map);
+    baseLayers(holder).offline.addTo(map);
     var pin = null;
 
     function typed() {

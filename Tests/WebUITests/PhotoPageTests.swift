@@ -179,10 +179,13 @@ import Testing
 extension WebHarness {
     /// A photo added as the upload form would add it, from the GPS fixture.
     func addPhoto(to participant: Participant, caption: String = "At the garden") throws -> Photo {
+        try addPhoto(to: .participant(participant.id), caption: caption)
+    }
+
+    func addPhoto(to subject: PhotoSubject, caption: String) throws -> Photo {
         let path = directory.appendingPathComponent("fixture-\(UUID().uuidString).jpg").path
         try Data(try PhotoFixtures.bytes(PhotoFixtures.withGPS)).write(to: URL(fileURLWithPath: path))
         let kept = try database.keepUpload(try PhotoProcessor.prepare(path: path))
-        return try database.addPhoto(to: .participant(participant.id), PhotoInput(caption: caption), display: kept.display,
-                                     thumbnail: kept.thumbnail, by: .system("test"))
+        return try database.addPhoto(to: subject, PhotoInput(caption: caption), display: kept.display, thumbnail: kept.thumbnail, by: .system("test"))
     }
 }

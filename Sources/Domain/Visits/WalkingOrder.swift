@@ -42,6 +42,12 @@ public enum WalkingOrder {
 
     /// A distance for people: "350 m", "1.2 km".
     public static func label(metres: Double) -> String {
-        metres < 1000 ? "\(Int((metres / 10).rounded()) * 10) m" : String(format: "%.1f km", metres / 1000)
+        let shown = rounded(metres: metres)
+        return shown.amount + (shown.inKilometres ? " km" : " m")
+    }
+
+    /// The distance as people read it: metres to the nearest ten below a kilometre, else kilometres to one decimal.
+    public static func rounded(metres: Double) -> (amount: String, inKilometres: Bool) {
+        metres < 1000 ? (String(Int((metres / 10).rounded()) * 10), false) : (String(format: "%.1f", metres / 1000), true)
     }
 }

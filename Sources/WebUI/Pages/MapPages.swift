@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// The map (Requirement 6C): filters in the query string, a Leaflet map fed by the GeoJSON API, a legend, and the same
 /// venues as a list that works without JavaScript. Tiles come from Fieldbook's own MBTiles files.
@@ -50,7 +51,7 @@ enum MapPages {
         }
         view["map"] = try mapAttributes(&context, query: query, mode: mode, settings: settings, homesShown: homesShown)
         view["attribution"] = attribution(context.web.tiles)
-        var response = context.page("map/show", title: "Map", section: .map, view: view, assets: MapAssets.page)
+        var response = context.page("map/show", title: Message("Map"), section: .map, view: view, assets: MapAssets.page)
         response.setHeader("Content-Security-Policy", contentSecurityPolicy(settings))
         return response
     }
@@ -77,19 +78,20 @@ enum MapPages {
     private static func filterForm(query: MapQuery, mode: MapData.SymbolMode, areas: [AreaTreeEntry], types: [Domain.Category],
                                    focusedArea: String) -> FormView {
         var form = FormView()
-        let areaOptions = areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) }
-        form.select(ListParameter.activityTypeId.name, label: "Activity type", value: query.typeId?.lowercasedString ?? "",
-                    options: [("", "Any type")] + types.map { ($0.id.lowercasedString, $0.name) })
-        form.select(ListParameter.status.name, label: "Status", value: query.status?.rawValue ?? "",
-                    options: [("", "Any status")] + ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
-        form.input(ListParameter.from.name, label: "Activities running from", value: query.from?.description ?? "", type: "date")
-        form.input(ListParameter.to.name, label: "until", value: query.to?.description ?? "", type: "date")
-        form.select(ListParameter.areaId.name, label: "Area (and the areas inside it)", value: query.areaId?.lowercasedString ?? "",
-                    options: [("", "Any area")] + areaOptions)
-        form.select("symbols", label: "Marker symbols show", value: mode.rawValue,
-                    options: [("type", "Activity type"), ("status", "Activity status")])
-        form.select(focusArea, label: "Centre the map on", value: focusedArea,
-                    options: [("", "All venues shown")] + areaOptions)
+        let areaOptions = areas.map { ($0.area.id.lowercasedString, Message.verbatim(AreaPages.indented($0))) }
+        form.select(ListParameter.activityTypeId.name, label: Message("Activity type"), value: query.typeId?.lowercasedString ?? "",
+                    options: [("", Message("Any type"))] + types.map { ($0.id.lowercasedString, .verbatim($0.name)) })
+        form.select(ListParameter.status.name, label: Message("Status"), value: query.status?.rawValue ?? "",
+                    options: [("", Message("Any status"))] + ActivityStatus.allCases.map { ($0.rawValue, Message(domainText: $0.label)) })
+        form.input(ListParameter.from.name, label: Message("Activities running from"), value: query.from?.description ?? "", type: "date")
+        form.input(ListParameter.to.name, label: Message("until", context: "the end of a range of dates"), value: query.to?.description ?? "",
+                   type: "date")
+        form.select(ListParameter.areaId.name, label: Message("Area (and the areas inside it)"), value: query.areaId?.lowercasedString ?? "",
+                    options: [("", Message("Any area"))] + areaOptions)
+        form.select("symbols", label: Message("Marker symbols show"), value: mode.rawValue,
+                    options: [("type", Message("Activity type")), ("status", Message("Activity status"))])
+        form.select(focusArea, label: Message("Centre the map on"), value: focusedArea,
+                    options: [("", Message("All venues shown"))] + areaOptions)
         return form
     }
 
@@ -103,7 +105,7 @@ enum MapPages {
         let suffix = filters.isEmpty ? "" : "?" + QueryString.encode(filters)
         var view: TemplateView = [
             "geojson_url": MapDataPaths.venues() + suffix, "tiles_url": Paths.tileTemplate, "symbols": mode.rawValue,
-            "max_native_zoom": context.web.tiles?.tileSets.map(\.maxZoom).max() ?? 0,
+            "max_native_zoom": context.web.tiles?.tileSets.map(\.maxZoom).max() ?? 0, "texts": (homesShown ? scriptTexts.adding(homesTexts) : scriptTexts).json(context.translator),
         ]
         if homesShown {
             view["homes_url"] = MapDataPaths.homes() + (query.areaId.map { "?area_id=\($0.lowercasedString)" } ?? "")
@@ -122,6 +124,32 @@ enum MapPages {
         }
         return view
     }
+
+    /// What map.js says on the map page: layers, popups, the list that follows the map, and finding the person's location.
+    static let scriptTexts = ScriptTexts([
+        "offline_layer": Message("Offline map"), "online_layer": Message("Online map (needs internet)"),
+        "no_activities": Message("No activities are held here at the moment."),
+        "ongoing": Message("since {start}, ongoing"), "open_details": Message("{label}: open details"),
+        "show_on_map": Message("Show on map"), "show_venue": Message("Show {name} on the map"),
+        "load_failed": Message("The map's data could not be loaded ({status})."),
+        "load_failed_list": Message("{reason} The list below shows the venues; reload the page to try again."),
+        "cluster": Message("A group of {count} venue: zoom in to see them", plural: "A group of {count} venues: zoom in to see them", count: 0),
+        "in_view": Message("{count} venue in view of {total} on the map.", plural: "{count} venues in view of {total} on the map.", count: 0),
+        "in_view_limited": Message("{count} venue in view of {total} on the map; the first {limit} are listed, zoom in to list the others.",
+                                   plural: "{count} venues in view of {total} on the map; the first {limit} are listed, zoom in to list the others.",
+                                   count: 0),
+        "location_insecure": Message("Your location can only be shown when Fieldbook is opened at its https:// address or at http://localhost on this machine; browsers do not share it with other pages."),
+        "finding": Message("Finding your location…"), "you_are_here": Message("You are here (within {metres} m)"),
+        "centred": Message("The map is centred on your location."),
+        "location_denied": Message("Your browser did not allow Fieldbook to use your location. Allow it in the browser's site settings and try again."),
+        "location_failed": Message("Your location could not be found ({reason}). Try again outdoors or with Wi-Fi on."),
+    ].merging(ActivityStatus.allCases.map { ("status_" + $0.rawValue, Message(domainText: $0.label)) }) { first, _ in first })
+
+    /// The homes layer's texts, given only to a page that shows it.
+    static let homesTexts = ScriptTexts([
+        "homes_layer": Message("Where participants live"),
+        "residents": Message("{count} participant lives at {name}", plural: "{count} participants live at {name}", count: 0),
+    ])
 
     /// The map centred on a venue, its popup open.
     static func centred(on venue: UUID) -> String {
@@ -143,10 +171,10 @@ enum MapPages {
     }
 
     /// "12 Mar 2025 – 30 Jun 2025" or "since 12 Mar 2025, ongoing", as activity pages say it.
-    private static func dates(_ activity: MapActivity) -> String {
+    private static func dates(_ activity: MapActivity) -> Message {
         let start = CalendarDate(activity.startDate)?.display ?? activity.startDate
-        guard let end = activity.endDate else { return "since \(start), ongoing" }
-        return "\(start) – \(CalendarDate(end)?.display ?? end)"
+        guard let end = activity.endDate else { return Message("since {start}, ongoing", ["start": .text(start)]) }
+        return .verbatim("\(start) – \(CalendarDate(end)?.display ?? end)")
     }
 
     static func venueView(_ venue: MapVenue, mode: MapData.SymbolMode, symbols: [MapSymbol]) -> TemplateView {
@@ -154,12 +182,12 @@ enum MapPages {
         let symbol = symbols.first { $0.key == key } ?? MapLegend.noActivities
         return [
             "id": venue.id, "name": venue.name, "address": venue.address, "area": venue.areaName,
-            "path": MapData.venuePath(venue.id), "symbol_label": symbol.label, "symbol_svg": MapSymbolView.svg(symbol),
+            "path": MapData.venuePath(venue.id), "symbol_label": MapSymbolView.label(symbol), "symbol_svg": MapSymbolView.svg(symbol),
             "latitude": venue.latitude, "longitude": venue.longitude,
             "has_activities": !venue.activities.isEmpty,
             "activities": venue.activities.map { activity -> TemplateView in
                 ["name": activity.name, "path": MapData.activityPath(activity.id), "type": activity.typeName,
-                 "status": activity.status.label,
+                 "status": Message(domainText: activity.status.label),
                  "dates": dates(activity)]
             },
         ]
@@ -176,7 +204,16 @@ enum MapAssets {
 /// Draws a map symbol as inline SVG: the legend, the list and (copied by map.js) the markers use the same drawing.
 enum MapSymbolView {
     static func legendEntry(_ symbol: MapSymbol) -> TemplateView {
-        ["key": symbol.key, "label": symbol.label, "svg": svg(symbol), "shape": symbol.shape, "text": symbol.text]
+        ["key": symbol.key, "label": label(symbol), "svg": svg(symbol), "shape": symbol.shape, "text": symbol.text]
+    }
+
+    /// The symbol's name: an activity type's own name as it is; a status and the two shared symbols translated.
+    static func label(_ symbol: MapSymbol) -> Message {
+        switch symbol.key {
+        case MapLegend.several.key: Message("Several", context: "a map symbol: activities of more than one kind")
+        case MapLegend.noActivities.key: Message("No activities")
+        default: ActivityStatus(rawValue: symbol.key).map { Message(domainText: $0.label) } ?? .verbatim(symbol.label)
+        }
     }
 
     static func svg(_ symbol: MapSymbol) -> String {

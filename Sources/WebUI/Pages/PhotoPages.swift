@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Translations
 
 /// Photos of participants, venues and activities (issue 14): the upload, each photo's page, its caption and date, its
 /// deletion, and the image files themselves.
@@ -41,7 +42,7 @@ enum PhotoPages {
         } catch let refused as ValidationError {
             return try uploadForm(&context, owner: owner, values: values, kept: kept, errors: refused, status: .unprocessableContent)
         }
-        return context.redirect(to: owner.path + "#photos", flash: "Photo “\(values.caption.trimmingCharacters(in: .whitespacesAndNewlines))” added.")
+        return context.redirect(to: owner.path + "#photos", flash: Message("Photo “{caption}” added.", ["caption": .text(values.caption.trimmingCharacters(in: .whitespacesAndNewlines))]))
     }
 
     /// The display size and thumbnail of an earlier upload of this form, when it carries them and they are still here.
@@ -55,20 +56,19 @@ enum PhotoPages {
                                    kept: (display: PhotoImage, thumbnail: PhotoImage)?, errors: ValidationError,
                                    status: HTTPStatus = .ok) throws -> Response {
         var form = FormView(errors: errors)
-        form.input("caption", label: "Caption", value: values.caption,
-                   hint: "What the photo shows, in a sentence. It is read out to people who cannot see the photo.")
-        form.input("taken_on", label: "Day taken (optional)", value: values.takenOn, type: "date",
-                   hint: "Left empty, the day the camera recorded is used, if it recorded one.")
+        form.input("caption", label: Message("Caption"), value: values.caption, hint: captionHint)
+        form.input("taken_on", label: Message("Day taken (optional)"), value: values.takenOn, type: "date",
+                   hint: Message("Left empty, the day the camera recorded is used, if it recorded one."))
         var view = form.view
         view["owner"] = owner.view
         view["action"] = Paths.photos()
-        view["photo_error"] = errors.message(for: "photo")
+        view["photo_error"] = errors.message(for: "photo").map(Message.init(domainText:))
         view["max_megabytes"] = PhotoLimits.uploadBytes >> 20
         if let kept {
             view["kept"] = ["display": kept.display.sha256, "thumbnail": kept.thumbnail.sha256, "url": Paths.photoFile(kept.thumbnail.sha256),
                             "width": kept.thumbnail.width, "height": kept.thumbnail.height] as TemplateView
         }
-        return context.page("photos/new", title: "Add a photo of “\(owner.name)”", section: owner.section, view: view, status: status,
+        return context.page("photos/new", title: Message("Add a photo of “{name}”", ["name": .message(owner.name)]), section: owner.section, view: view, status: status,
                             hasErrors: !errors.isEmpty)
     }
 
@@ -83,8 +83,9 @@ enum PhotoPages {
             "may_change": mayChange,
             "owner": owner.view, "caption": photo.caption, "is_here": entry.isHere,
             "url": Paths.photoFile(photo.display.sha256), "width": photo.display.width, "height": photo.display.height,
-            "taken": photo.takenOn?.display ?? "Not recorded", "added": DateText.format(photo.createdAt), "added_by": addedBy ?? "",
-            "size": "\(photo.display.width) × \(photo.display.height) pixels, \(kilobytes(photo.display.bytes)) KB",
+            "taken": photo.takenOn.map { Message.verbatim($0.display) } ?? Message("Not recorded"), "added": DateText.format(photo.createdAt), "added_by": addedBy ?? "",
+            "size": Message("{width} × {height} pixels, {kilobytes} KB", ["width": .text(String(photo.display.width)), "height": .text(String(photo.display.height)),
+                                                                          "kilobytes": .number((photo.display.bytes + 1023) / 1024)]),
             "edit_path": Paths.editPhoto(photo.id), "delete_path": Paths.deletePhoto(photo.id),
         ]
         return context.page("photos/show", title: photo.caption, section: owner.section, view: view)
@@ -111,11 +112,11 @@ enum PhotoPages {
         let version = Int(context.request.field("version"))
         do {
             try context.database.updatePhoto(id: photo.id, values, expectedVersion: version, by: context.actor)
-            return context.redirect(to: Paths.photo(photo.id), flash: "Photo saved.")
+            return context.redirect(to: Paths.photo(photo.id), flash: Message("Photo saved."))
         } catch let errors as ValidationError {
             return try editPage(&context, entry, values: values, version: version ?? photo.version, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
-            let errors = ValidationError.clash("caption", "Someone changed this photo while you were editing it. Your values are below; the saved ones are on the photo's page. Save again to keep yours.")
+            let errors = ValidationError.clash("caption", Message("Someone changed this photo while you were editing it. Your values are below; the saved ones are on the photo's page. Save again to keep yours.").english)
             return try editPage(&context, entry, values: values, version: photo.version, errors: errors, status: .conflict)
         }
     }
@@ -125,15 +126,14 @@ enum PhotoPages {
         let photo = entry.photo
         let owner = try PhotoOwner(photo.subject, in: context.database)
         var form = FormView(errors: errors)
-        form.input("caption", label: "Caption", value: values.caption,
-                   hint: "What the photo shows, in a sentence. It is read out to people who cannot see the photo.")
-        form.input("taken_on", label: "Day taken (optional)", value: values.takenOn, type: "date")
+        form.input("caption", label: Message("Caption"), value: values.caption, hint: captionHint)
+        form.input("taken_on", label: Message("Day taken (optional)"), value: values.takenOn, type: "date")
         var view = form.view
         view["owner"] = owner.view
         view["photo"] = PhotoGallery.item(entry)
         view["action"] = Paths.editPhoto(photo.id)
         view["version"] = version
-        return context.page("photos/edit", title: "Edit photo “\(photo.caption)”", section: owner.section, view: view, status: status,
+        return context.page("photos/edit", title: Message("Edit photo “{caption}”", ["caption": .text(photo.caption)]), section: owner.section, view: view, status: status,
                             hasErrors: !errors.isEmpty)
     }
 
@@ -142,13 +142,13 @@ enum PhotoPages {
         let photo = entry.photo
         let owner = try PhotoOwner(photo.subject, in: context.database)
         let view: TemplateView = ["owner": owner.view, "photo": PhotoGallery.item(entry), "action": Paths.deletePhoto(photo.id)]
-        return context.page("photos/delete", title: "Delete photo “\(photo.caption)”", section: owner.section, view: view)
+        return context.page("photos/delete", title: Message("Delete photo “{caption}”", ["caption": .text(photo.caption)]), section: owner.section, view: view)
     }
 
     static func delete(_ context: inout PageContext) throws -> Response {
         let photo = try context.database.deletePhoto(id: try changeablePhoto(context).photo.id, by: context.actor)
         let owner = try PhotoOwner(photo.subject, in: context.database)
-        return context.redirect(to: owner.path + "#photos", flash: "Photo “\(photo.caption)” deleted.")
+        return context.redirect(to: owner.path + "#photos", flash: Message("Photo “{caption}” deleted.", ["caption": .text(photo.caption)]))
     }
 
     /// GET /photo-files/{sha256}: an image file, sent from its descriptor. Its name is its hash, so it never changes:
@@ -166,5 +166,5 @@ enum PhotoPages {
         return Response.file(file, contentType: "image/jpeg", headers: caching)
     }
 
-    private static func kilobytes(_ bytes: Int) -> String { ((bytes + 1023) / 1024).formatted() }
+    private static let captionHint = Message("What the photo shows, in a sentence. It is read out to people who cannot see the photo.")
 }

@@ -4,21 +4,23 @@ import HTTPServer
 import Records
 import Storage
 import Surface
+import Translations
 
 /// Visit lists (issue 12): editors make them from a filter or by picking, and assign them; everyone signed in sees
 /// them, their progress, a printable copy and the results as CSV.
 enum VisitListPages: RecordPages {
     /// The filter's activity: a search, since a community may hold more activities than one page should list.
-    static let activityPicker = SearchPicker(field: "activity_id", legend: "Participants of an activity", multiple: false, noneLabel: "Any activity",
-                                             searchField: "activity_search", searchLabel: "Search activities by name",
-                                             findButton: "find_activities", buttonLabel: "Find activities")
+    static let activityPicker = SearchPicker(field: "activity_id", legend: Message("Participants of an activity"), multiple: false,
+                                             noneLabel: Message("Any activity"), searchField: "activity_search",
+                                             searchLabel: Message("Search activities by name"), findButton: "find_activities",
+                                             buttonLabel: Message("Find activities"))
 
     static func list(_ context: inout PageContext) throws -> Response {
         let page = try context.database.visitLists(page: LenientListReader(context.request).page())
         let organizers = try context.database.organizerProgress().map { organizer -> TemplateView in
             (["name": organizer.name, "lists": organizer.lists] as TemplateView).merging(progressView(organizer.progress))
         }
-        return context.listPage("visits/list", title: "Visit lists", section: .visitLists, filters: FormView(), page: page,
+        return context.listPage("visits/list", title: Message("Visit lists"), section: .visitLists, filters: FormView(), page: page,
                                 noun: ("visit list", "visit lists"), filtered: false,
                                 extra: ["organizers": organizers, "has_organizers": !organizers.isEmpty], row: { TemplateFields(summaryView($0)) })
     }
@@ -44,9 +46,9 @@ enum VisitListPages: RecordPages {
                             hasErrors: !errors.isEmpty)
     }
 
-    static let stopPicker = SearchPicker(field: "venue_id", legend: "Venues to add", multiple: true, noneLabel: nil, searchField: "venue_search",
-                                         searchLabel: "Search venues by name or address, then tick each one to add",
-                                         findButton: "find_venues", buttonLabel: "Find venues")
+    static let stopPicker = SearchPicker(field: "venue_id", legend: Message("Venues to add"), multiple: true, noneLabel: nil, searchField: "venue_search",
+                                         searchLabel: Message("Search venues by name or address, then tick each one to add"),
+                                         findButton: "find_venues", buttonLabel: Message("Find venues"))
 
     /// POST /visit-lists/{id}/stops: the ticked venues become stops (a household left out when the list was made), all
     /// or none, or, with the find button, the page again with the venues found.
@@ -56,13 +58,13 @@ enum VisitListPages: RecordPages {
         if request.form[stopPicker.findButton] != nil { return try detailPage(&context, search: search, chosen: chosen, errors: ValidationError()) }
         do {
             guard !chosen.isEmpty else {
-                throw ValidationError([FieldError(field: stopPicker.field, message: "Find the venues by name or address, then tick each one to add")])
+                throw ValidationError([FieldError(field: stopPicker.field, message: Message("Find the venues by name or address, then tick each one to add").english)])
             }
             try context.database.addStops(venues: chosen, toList: listId, by: context.actor)
         } catch let errors as ValidationError {
             return try detailPage(&context, search: search, chosen: chosen, errors: errors, status: PublicError(errors).status)
         }
-        return context.redirect(to: Paths.visitLists.record(listId), flash: chosen.count == 1 ? "1 stop added." : "\(chosen.count) stops added.")
+        return context.redirect(to: Paths.visitLists.record(listId), flash: Message("{count} stop added.", plural: "{count} stops added.", count: chosen.count))
     }
 
     /// POST /visit-lists/{id}/stops/{stopId}/remove: a stop nothing was logged at leaves the list; one with logs stays,
@@ -75,15 +77,15 @@ enum VisitListPages: RecordPages {
             return try detailPage(&context, search: "", chosen: [], errors: ValidationError([FieldError(field: "stops", message: message)]),
                                   status: .conflict)
         }
-        return context.redirect(to: Paths.visitLists.record(listId), flash: "Stop removed.")
+        return context.redirect(to: Paths.visitLists.record(listId), flash: Message("Stop removed."))
     }
 
     /// The list on paper, for organizers without a tablet: every stop with boxes to tick and room for notes.
     static func printable(_ context: inout PageContext) throws -> Response {
         let sheet = try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility)
         var view = sheetView(sheet)
-        view["results"] = ContactResult.allCases.map(\.label)
-        return context.page("visits/print", title: "Print: \(sheet.list.name)", section: .visitLists, view: view)
+        view["results"] = ContactResult.allCases.map(\.message)
+        return context.page("visits/print", title: Message("Print: {name}", ["name": .text(sheet.list.name)]), section: .visitLists, view: view)
     }
 
     /// Every stop with every log (a stop not yet visited is one row with an empty result), as CSV.
@@ -125,7 +127,8 @@ enum VisitListPages: RecordPages {
         do {
             let list = try context.database.createVisitList(input, stops: selection, by: context.actor)
             let count = try context.database.visitSheet(id: list.id, seen: .everything).stops.count
-            return context.redirect(to: Paths.visitLists.record(list.id), flash: "Visit list “\(list.name)” created with \(count) stop\(count == 1 ? "" : "s").")
+            return context.redirect(to: Paths.visitLists.record(list.id), flash: Message("Visit list “{name}” created with {count} stop.", plural: "Visit list “{name}” created with {count} stops.",
+                                                                                    count: count, ["name": .text(list.name)]))
         } catch let errors as ValidationError {
             return try newFormAgain(&context, errors: errors, status: .unprocessableContent)
         }
@@ -158,7 +161,7 @@ enum VisitListPages: RecordPages {
         let edited = list.at(Int(context.request.field("version")))
         do {
             let saved = try context.database.updateVisitList(id: list.id, input, expectedVersion: Int(context.request.field("version")), by: context.actor)
-            return context.redirect(to: Paths.visitLists.record(saved.id), flash: "Visit list “\(saved.name)” saved.")
+            return context.redirect(to: Paths.visitLists.record(saved.id), flash: Message("Visit list “{name}” saved.", ["name": .text(saved.name)]))
         } catch let errors as ValidationError {
             return try form(&context, list: edited, values: input, filter: nil, picked: nil, errors: errors, status: .unprocessableContent)
         } catch DomainError.staleVersion {
@@ -177,7 +180,7 @@ enum VisitListPages: RecordPages {
         let sheet = try context.database.visitSheet(id: context.request.uuidParameter(), seen: try context.participantVisibility)
         do {
             try context.database.deleteVisitList(id: sheet.list.id, by: context.actor)
-            return context.redirect(to: Paths.visitLists.list(), flash: "Visit list “\(sheet.list.name)” deleted.")
+            return context.redirect(to: Paths.visitLists.list(), flash: Message("Visit list “{name}” deleted.", ["name": .text(sheet.list.name)]))
         } catch DomainError.stillReferenced(let message, _) {
             return try deletePage(&context, sheet: sheet, refusal: message, status: .conflict)
         }
@@ -186,12 +189,14 @@ enum VisitListPages: RecordPages {
     private static func deletePage(_ context: inout PageContext, sheet: VisitSheet, refusal: String?, status: HTTPStatus) throws -> Response {
         let logged = sheet.progress.logs
         var view = sheetView(sheet)
-        if let refusal = refusal ?? (logged > 0 ? "“\(sheet.list.name)” cannot be deleted: visits were logged on it, and logs are kept. Mark it Done instead." : nil) {
+        let name: [String: MessageArgument] = ["name": .text(sheet.list.name)]
+        if let refusal = refusal.map(Message.init(domainText:)) ?? (logged > 0 ? Message(
+            "“{name}” cannot be deleted: visits were logged on it, and logs are kept. Mark it Done instead.", name) : nil) {
             view["refusal"] = refusal
         } else {
             view["can_delete"] = true
         }
-        let title = view["can_delete"] == nil ? "“\(sheet.list.name)” cannot be deleted" : "Delete visit list “\(sheet.list.name)”"
+        let title = view["can_delete"] == nil ? Message("“{name}” cannot be deleted", name) : Message("Delete visit list “{name}”", name)
         return context.page("visits/delete", title: title, section: .visitLists, view: view, status: status)
     }
 
@@ -221,15 +226,16 @@ enum VisitListPages: RecordPages {
                              picked: ([StopTarget], Set<StopTarget>)?, errors: ValidationError,
                              status: HTTPStatus = .ok) throws -> Response {
         var form = FormView(errors: errors)
-        form.input("name", label: "Name", value: values.name)
-        form.input("visit_date", label: "Day of the visits", value: values.visitDate, type: "date")
-        form.input("purpose", label: "Purpose (optional)", value: values.purpose, hint: "Why these visits, in a sentence")
-        form.input("script", label: "Notes or script (optional)", value: values.script, hint: "What the organizer says or asks at each door")
+        form.input("name", label: Message("Name"), value: values.name)
+        form.input("visit_date", label: Message("Day of the visits"), value: values.visitDate, type: "date")
+        form.input("purpose", label: Message("Purpose (optional)"), value: values.purpose, hint: Message("Why these visits, in a sentence"))
+        form.input("script", label: Message("Notes or script (optional)"), value: values.script,
+                   hint: Message("What the organizer says or asks at each door"))
         let organizers = try context.database.organizers()
-        form.select("assigned_user_id", label: "Organizer", value: values.assigneeId,
-                    options: [("", "Choose…")] + organizers.map { ($0.id.lowercasedString, $0.name) },
-                    hint: "Editors and administrators can be given lists; they log the visits")
-        form.select("status", label: "Status", value: values.status, options: VisitStatus.allCases.map { ($0.rawValue, $0.label) })
+        form.select("assigned_user_id", label: Message("Organizer"), value: values.assigneeId,
+                    options: [("", Message("Choose…"))] + organizers.map { ($0.id.lowercasedString, .verbatim($0.name)) },
+                    hint: Message("Editors and administrators can be given lists; they log the visits"))
+        form.select("status", label: Message("Status"), value: values.status, options: VisitStatus.allCases.map { ($0.rawValue, $0.message) })
         if let filter { try addFilterFields(&form, filter, context.database) }
         var view = form.view
         if let filter {
@@ -239,24 +245,26 @@ enum VisitListPages: RecordPages {
                 matches: try ActivityChoices.matches(context.database, search), error: errors.message(for: activityPicker.field))
         }
         view["is_new"] = list == nil
-        view["heading"] = list.map { "Edit “\($0.name)”" } ?? "New visit list"
+        let heading = list.map { Message("Edit “{name}”", ["name": .text($0.name)]) } ?? Message("New visit list")
+        view["heading"] = heading
         view["action"] = list.map { Paths.visitLists.edit($0.id) } ?? Paths.visitLists.new()
         view["back"] = list.map { Paths.visitLists.record($0.id) } ?? context.web.listViews.address(of: .visitLists, for: context.user?.id)
         if let list { view["version"] = list.version }
         if let filter { view["follow_up_only"] = filter.followUpOnly }
         if let (shown, ticked) = picked { view["picker"] = try pickerView(context.database, shown, ticked, error: errors.message(for: "stops")) }
-        return context.page("visits/form", title: view.text("heading") ?? "Visit list", section: .visitLists, view: view,
+        return context.page("visits/form", title: heading, section: .visitLists, view: view,
                             status: status, hasErrors: form.hasErrors)
     }
 
     private static func addFilterFields(_ form: inout FormView, _ filter: StopFilterInput, _ database: AppDatabase) throws {
-        form.select("source", label: "Who or what to visit", value: filter.source, options: StopSource.allCases.map { ($0.rawValue, $0.label) })
-        form.select("area_id", label: "Area (and the areas inside it)", value: filter.areaId,
-                    options: [("", "Any area")] + (try database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
-        form.select("venue_type", label: "Kind of venue", value: filter.venueType,
-                    options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
-        form.input("not_visited_since", label: "Not visited since (optional)", value: filter.notVisitedSince, type: "date",
-                   hint: "Leave out anyone with a visit logged on or after this day")
+        form.select("source", label: Message("Who or what to visit"), value: filter.source,
+                    options: StopSource.allCases.map { ($0.rawValue, $0.message) })
+        form.select("area_id", label: Message("Area (and the areas inside it)"), value: filter.areaId,
+                    options: [("", Message("Any area"))] + (try database.areaTree()).map { ($0.area.id.lowercasedString, .verbatim(AreaPages.indented($0))) })
+        form.select("venue_type", label: Message("Kind of venue"), value: filter.venueType,
+                    options: [("", Message("Any kind"))] + VenueType.allCases.map { ($0.rawValue, Message(domainText: $0.label)) })
+        form.input("not_visited_since", label: Message("Not visited since (optional)"), value: filter.notVisitedSince, type: "date",
+                   hint: Message("Leave out anyone with a visit logged on or after this day"))
     }
 
     private static func pickerView(_ database: AppDatabase, _ shown: [StopTarget], _ ticked: Set<StopTarget>, error: String?) throws -> TemplateView {
@@ -267,7 +275,7 @@ enum VisitListPages: RecordPages {
             },
             "count": shown.count, "has_options": !shown.isEmpty,
         ]
-        if let error { view["error"] = error }
+        if let error { view["error"] = Message(domainText: error) }
         return view
     }
 
@@ -280,7 +288,7 @@ enum VisitListPages: RecordPages {
     static func listView(_ list: VisitList) -> TemplateView {
         var view: TemplateView = [
             "name": list.name, "date": list.visitDate.display, "date_iso": list.visitDate.description, "purpose": list.purpose,
-            "script": list.script, "status": list.status.label, "walk_path": Paths.walkVisitList(list.id),
+            "script": list.script, "status": list.status.message, "walk_path": Paths.walkVisitList(list.id),
             "print_path": Paths.printVisitList(list.id), "results_path": Paths.visitResults(list.id),
             "map_path": Paths.map.filtered(by: .visitListId, list.id.lowercasedString),
             "offline_path": Paths.offlineVisitList(list.id),
@@ -291,10 +299,10 @@ enum VisitListPages: RecordPages {
 
     static func progressView(_ progress: VisitProgress) -> TemplateView {
         let breakdown = ContactResult.allCases.compactMap { result -> TemplateView? in
-            progress.byResult[result].map { ["label": result.label, "count": $0] }
+            progress.byResult[result].map { ["label": result.message, "count": $0] }
         }
         return [
-            "progress_text": "\(progress.visited) of \(progress.total) visited", "visited": progress.visited, "total": progress.total,
+            "progress_text": Message("{visited} of {total} visited", ["visited": .number(progress.visited), "total": .number(progress.total)]), "visited": progress.visited, "total": progress.total,
             "percent": progress.percent, "log_count": progress.logs, "breakdown": breakdown, "has_breakdown": !breakdown.isEmpty,
         ]
     }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Storage
 import Surface
+import Translations
 
 /// Walking a visit list (issue 12): "My visits", the stops in walking order with their distance, and one stop per
 /// screen where a visit is logged with one tap on its result (plus an optional note).
@@ -12,7 +13,7 @@ enum VisitWalkPages {
         let user = try context.signedInUser
         let page = try context.database.visitLists(assignee: user.id, from: CalendarDate.today(),
                                                    page: LenientListReader(context.request).page())
-        return context.listPage("visits/mine", title: "My visits", section: .myVisits, filters: FormView(), page: page,
+        return context.listPage("visits/mine", title: Message("My visits"), section: .myVisits, filters: FormView(), page: page,
                                 noun: ("visit list", "visit lists"), filtered: false, row: { TemplateFields(VisitListPages.summaryView($0)) })
     }
 
@@ -21,12 +22,13 @@ enum VisitWalkPages {
         let plan = try WalkPlan(context.request, sheet: sheet, database: context.database)
         let user = try context.signedInUser
         var form = FormView(errors: plan.errors)
-        form.select("sort", label: "Order", value: plan.sort.rawValue, options: WalkPlan.Sort.allCases.map { ($0.rawValue, $0.label) })
-        form.select("from", label: "Starting venue", value: plan.startVenue?.lowercasedString ?? "",
-                    options: [("", plan.here == nil ? "Choose…" : "My location")] + (try plan.startChoices(context.database)),
-                    hint: "Distances are measured from here, in a straight line")
+        form.select("sort", label: Message("Order"), value: plan.sort.rawValue, options: WalkPlan.Sort.allCases.map { ($0.rawValue, $0.label) })
+        form.select("from", label: Message("Starting venue"), value: plan.startVenue?.lowercasedString ?? "",
+                    options: [("", plan.here == nil ? Message("Choose…") : Message("My location"))]
+                        + (try plan.startChoices(context.database)).map { ($0.value, .verbatim($0.label)) },
+                    hint: Message("Distances are measured from here, in a straight line"))
         let next = plan.ordered.first { !$0.isVisited }
-        if next != nil { form.input("note", label: "Note (optional)", value: "") }
+        if next != nil { form.input("note", label: Message("Note (optional)"), value: "") }
         var view = form.view
         view["list"] = VisitListPages.listView(sheet.list).merging(["organizer": sheet.assigneeName])
         view["order_label"] = plan.sort.label
@@ -36,6 +38,7 @@ enum VisitWalkPages {
                 .merging(logFormView(listId: sheet.list.id, stopId: line.stop.id, plan: plan))
         }
         view["short_note"] = true
+        view["location_texts"] = locationTexts.json(context.translator)
         view["progress"] = VisitListPages.progressView(sheet.progress)
         view["origin"] = plan.originLabel
         view["here"] = plan.here.map { ["latitude": $0.latitude, "longitude": $0.longitude] }
@@ -45,7 +48,7 @@ enum VisitWalkPages {
             stopView(line, listId: sheet.list.id, distance: plan.distance(to: line), query: plan.query)
                 .merging(["position": index + 1])
         }
-        return context.page("visits/walk", title: "Walk: \(sheet.list.name)", section: .myVisits, view: view, hasErrors: form.hasErrors)
+        return context.page("visits/walk", title: Message("Walk: {name}", ["name": .text(sheet.list.name)]), section: .myVisits, view: view, hasErrors: form.hasErrors)
     }
 
     static func stop(_ context: inout PageContext) throws -> Response {
@@ -69,12 +72,13 @@ enum VisitWalkPages {
         if ScriptedForm.isScripted(request) { return ScriptedForm.logged(log.id) }
         let sheet = try context.database.visitSheet(id: listId, seen: try context.participantVisibility)
         let plan = try WalkPlan(request, sheet: sheet, database: context.database)
-        let name = sheet.stops.first { $0.stop.id == stopId }?.name ?? "the stop"
-        let logged = "Logged “\(log.result.label)” at \(name)."
+        let logged: [String: MessageArgument] = ["result": .message(log.result.message), 
+                                                 "name": sheet.stops.first { $0.stop.id == stopId }.map { .text($0.name) } ?? .message(Message("the stop"))]
         guard let next = plan.ordered.first(where: { !$0.isVisited }) else {
-            return context.redirect(to: plan.walkPath(listId), flash: logged + " Every stop on this list has been visited.")
+            return context.redirect(to: plan.walkPath(listId), flash: Message("Logged “{result}” at {name}. Every stop on this list has been visited.", logged))
         }
-        return context.redirect(to: plan.stopPath(listId, next.stop.id), flash: logged + " Next: \(next.name).")
+        return context.redirect(to: plan.stopPath(listId, next.stop.id),
+                                flash: Message("Logged “{result}” at {name}. Next: {next}.", logged.merging(["next": .text(next.name)]) { first, _ in first }))
     }
 
     /// "Follow-up needed": puts the stop's person or place on a later list.
@@ -82,7 +86,7 @@ enum VisitWalkPages {
         let request = context.request
         let (listId, stopId) = (try request.uuidParameter(), try request.uuidParameter("stopId"))
         guard let later = UUID.strict(request.field("later_list_id")) else {
-            return try stopPage(&context, errors: .clash("later_list_id", "Choose the later list to put this stop on"), note: "",
+            return try stopPage(&context, errors: .clash("later_list_id", Message("Choose the later list to put this stop on").english), note: "",
                                 status: .unprocessableContent)
         }
         do {
@@ -92,7 +96,7 @@ enum VisitWalkPages {
         }
         let laterList = try context.database.visitList(id: later)
         return context.redirect(to: Paths.visitStop(listId, stopId) + WalkPlan.queryString(request),
-                                flash: "Added to “\(laterList.name)” (\(laterList.visitDate.display)) for a follow-up.")
+                                flash: Message("Added to “{name}” ({date}) for a follow-up.", ["name": .text(laterList.name), "date": .text(laterList.visitDate.display)]))
     }
 
     private static func stopPage(_ context: inout PageContext, errors: ValidationError, note: String,
@@ -104,7 +108,7 @@ enum VisitWalkPages {
         let plan = try WalkPlan(request, sheet: sheet, database: context.database)
         let user = try context.signedInUser
         var form = FormView(errors: errors)
-        form.input("note", label: "Note (optional)", value: note, hint: "Anything to remember; needed with Other")
+        form.input("note", label: Message("Note (optional)"), value: note, hint: Message("Anything to remember; needed with Other"))
         var view = form.view
         let authors = Dictionary(try context.database.users().map { ($0.id, $0.name) }) { first, _ in first }
         view["list"] = VisitListPages.listView(sheet.list)
@@ -112,11 +116,13 @@ enum VisitWalkPages {
         view["stop"] = stop
         let photos = try context.database.photos(ofContactLogs: line.logs.map(\.id))
         view["logs"] = line.logs.reversed().map { log -> TemplateView in
-            var item: TemplateView = ["result": log.result.label, "note": log.note, "when": DateText.format(log.loggedAt),
-                                       "who": authors[log.loggedBy] ?? "another organizer"]
+            var item: TemplateView = ["result": log.result.message, "note": log.note, "when": DateText.format(log.loggedAt),
+                                       "who": authors[log.loggedBy].map(Message.verbatim) ?? Message("another organizer")]
             if let location = log.location {
-                item["location"] = String(format: "%.5f, %.5f", location.coordinate.latitude, location.coordinate.longitude)
-                    + (location.accuracy.map { " (within \(Int($0.rounded())) m)" } ?? "")
+                let point = String(format: "%.5f, %.5f", location.coordinate.latitude, location.coordinate.longitude)
+                item["location"] = location.accuracy.map {
+                    Message("{point} (within {metres} m)", ["point": .text(point), "metres": .number(Int($0.rounded()))])
+                } ?? Message.verbatim(point)
             }
             item["photos"] = PhotoGallery.section(photos[log.id] ?? [], .contactLog(log.id))
             return item
@@ -125,20 +131,33 @@ enum VisitWalkPages {
         view["may_log"] = mayLog(user, on: sheet.list)
         view.merge(logFormView(listId: sheet.list.id, stopId: stopId, plan: plan))
         view["walk_path"] = plan.walkPath(sheet.list.id)
+        view["location_texts"] = locationTexts.json(context.translator)
         view["follow_up_action"] = Paths.stopFollowUp(sheet.list.id, stopId) + plan.query
         let later = user.role.canEditRecords ? try context.database.laterVisitLists(than: sheet.list) : []
         view["later_lists"] = later.map { ["value": $0.id.lowercasedString, "label": "\($0.name) (\($0.visitDate.display))"] }
         view["has_later_lists"] = !later.isEmpty
         view["can_follow_up"] = user.role.canEditRecords
-        view["later_error"] = errors.message(for: "later_list_id")
+        view["later_error"] = errors.message(for: "later_list_id").map(Message.init(domainText:))
         return context.page("visits/stop", title: stop.text("name") ?? line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
     }
 
     /// What the log form of a stop needs besides its note field. Each form carries a fresh id for its visit, so the same
     /// form sent twice (a double tap, a phone sending again what it kept) logs once.
     static func logFormView(listId: UUID, stopId: UUID, plan: WalkPlan) -> TemplateView {
-        ["results": ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] as TemplateView },
+        ["results": ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.message] as TemplateView },
          "log_action": Paths.contactLogs(listId, stopId) + plan.query, "log_id": UUID().lowercasedString]
+    }
+
+    /// What app.js says while it finds the browser's location for the walking order or a logged visit.
+    static let locationTexts = ScriptTexts([
+        "finding": Message("Finding your location…"), "found": Message("Location found (within {metres} m)."),
+        "unavailable": Message("Your location is not available ({reason}). Choose a starting venue instead."),
+    ])
+
+    /// A distance for people: "350 m", "1.2 km".
+    static func distanceText(metres: Double) -> Message {
+        let shown = WalkingOrder.rounded(metres: metres)
+        return shown.inKilometres ? Message("{kilometres} km", ["kilometres": .text(shown.amount)]) : Message("{metres} m", ["metres": .text(shown.amount)])
     }
 
     /// The list's organizer logs its visits; administrators may too. Read-only users never do.
@@ -151,12 +170,12 @@ enum VisitWalkPages {
         var view: TemplateView = [
             "id": line.stop.id.lowercasedString, "name": line.name, "venue_name": line.venueName, "address": line.address,
             "is_person": line.isPersonStop, "visited": line.isVisited, "log_count": line.logs.count,
-            "last_result": line.lastResult?.label ?? "Not visited yet", "path": Paths.visitStop(listId, line.stop.id) + query,
+            "last_result": line.lastResult?.message ?? Message("Not visited yet"), "path": Paths.visitStop(listId, line.stop.id) + query,
             "is_follow_up": line.stop.followUpOf != nil,
         ]
         if let participant = line.participantId { view["participant_path"] = Paths.participants.record(participant) }
         if let venue = line.venueId { view["venue_path"] = Paths.venues.record(venue) }
-        if let distance { view["distance"] = WalkingOrder.label(metres: distance) }
+        if let distance { view["distance"] = distanceText(metres: distance) }
         return view
     }
 }

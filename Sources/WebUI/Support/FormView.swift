@@ -38,13 +38,24 @@ struct FormView {
     /// Adds a `<select>`; `options` are (value, label) pairs and the one equal to `value` is selected.
     mutating func select(_ name: String, label: String, value: String, options: [(value: String, label: String)], hint: String? = nil) {
         input(name, label: Message.verbatim(label), value: value, hint: hint.map(Message.verbatim))
-        // Fields, not dictionaries: a list's filters hold every area and type as an option, as many as its rows.
-        fields[name]?["options"] = options.map { option in
+        fields[name]?["options"] = Self.options(options, selected: value, shown: TemplateValue.text)
+    }
+
+    /// A `<select>` whose label, options and hint are translated (a record's name as an option is `Message.verbatim`).
+    mutating func select(_ name: String, label: Message, value: String, options: [(value: String, label: Message)], hint: Message? = nil) {
+        input(name, label: label, value: value, hint: hint)
+        fields[name]?["options"] = Self.options(options, selected: value, shown: TemplateValue.message)
+    }
+
+    /// Fields, not dictionaries: a list's filters hold every area and type as an option, as many as its rows.
+    private static func options<Label: Sendable>(_ options: [(value: String, label: Label)], selected value: String,
+                                       shown: @escaping @Sendable (Label) -> TemplateValue) -> [TemplateFields] {
+        options.map { option in
             let selected = option.value == value
             return TemplateFields { field in
                 switch field {
                 case "value": .text(option.value)
-                case "label": .text(option.label)
+                case "label": shown(option.label)
                 case "selected": .flag(selected)
                 default: nil
                 }

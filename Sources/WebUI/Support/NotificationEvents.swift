@@ -39,7 +39,7 @@ public final class NotificationEvents: Sendable {
     }
 
     static func event(unread: Int, latest: FieldbookNotification?, systemNotifications: Bool) -> String {
-        let body = NotificationsEvent(unread: unread, unreadLabel: NotificationPages.unreadText(unread), system: systemNotifications,
+        let body = NotificationsEvent(unread: unread, unreadLabel: NotificationPages.unreadText(unread).english, system: systemNotifications,
                                       latest: latest.map { ["id": $0.id.uuidString.lowercased(), "text": $0.text, "url": Paths.openNotification($0.id)] })
         let data = (try? JSONEncoder.sortingKeys.encode(body)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return "event: notifications\ndata: \(data)\n\n"

@@ -181,7 +181,8 @@ struct PageContext {
             // The id: a visit kept on a shared phone is sent only under the session of the person who logged it.
             view["user"] = ["id": user.id.lowercaseText, "name": user.name, "role": user.role.message] as TemplateView
             let unread = (try? database.unreadNotificationCount(for: user.id)) ?? 0
-            view["notifications"] = ["url": Paths.notifications(), "unread": unread, "has_unread": unread > 0] as TemplateView
+            view["notifications"] = ["url": Paths.notifications(), "unread_text": NotificationPages.bellCount(unread), "has_unread": unread > 0,
+                                     "texts": NotificationPages.arrivalTexts.json(translator)] as TemplateView
             view["nav"] = Section.allCases.filter { $0.isVisible(to: user) }.map { item -> TemplateView in
                 ["label": item.label, "path": web.listViews.address(of: item, for: user.id), "current": item == section]
             }

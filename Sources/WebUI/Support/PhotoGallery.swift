@@ -2,16 +2,18 @@ import Domain
 import Foundation
 import Storage
 import Surface
+import Translations
 
 /// What the photo pages need to know of the record a photo belongs to: its name, its page, its list and its kind in
 /// words.
 struct PhotoOwner {
     let subject: PhotoSubject
-    let name: String
+    /// The record's name, or what the visit was for a logged visit.
+    let name: Message
     let path: String
     let listPath: String
-    let listLabel: String
-    let kind: String
+    let listLabel: Message
+    let kind: Message
     let section: Section
     /// Who may add, edit and delete the photos besides administrators, when not every editor may: a visit list's
     /// organizer, as for logging visits.
@@ -32,19 +34,20 @@ struct PhotoOwner {
         var organizer: UUID?
         switch subject {
         case .participant(let id):
-            (name, kind, section) = (try database.participant(id: id).name, "participant", .participants)
-            (path, listPath, listLabel) = (Paths.participants.record(id), Paths.participants.list(), "Participants")
+            (name, kind, section) = (.verbatim(try database.participant(id: id).name), Message("participant"), .participants)
+            (path, listPath, listLabel) = (Paths.participants.record(id), Paths.participants.list(), Message("Participants"))
         case .venue(let id):
-            (name, kind, section) = (try database.venue(id: id).name, "venue", .venues)
-            (path, listPath, listLabel) = (Paths.venues.record(id), Paths.venues.list(), "Venues")
+            (name, kind, section) = (.verbatim(try database.venue(id: id).name), Message("venue"), .venues)
+            (path, listPath, listLabel) = (Paths.venues.record(id), Paths.venues.list(), Message("Venues"))
         case .activity(let id):
-            (name, kind, section) = (try database.activity(id: id).name, "activity", .activities)
-            (path, listPath, listLabel) = (Paths.activities.record(id), Paths.activities.list(), "Activities")
+            (name, kind, section) = (.verbatim(try database.activity(id: id).name), Message("activity"), .activities)
+            (path, listPath, listLabel) = (Paths.activities.record(id), Paths.activities.list(), Message("Activities"))
         case .contactLog(let id):
             let place = try database.contactLogPlace(id)
             organizer = place.organizer
-            (name, kind, section) = ("the visit to \(place.venueName), \(DateText.format(place.loggedAt))", "logged visit", .visitLists)
-            (path, listPath, listLabel) = (Paths.visitStop(place.listId, place.stopId), Paths.visitLists.list(), "Visit lists")
+            let visit = Message("the visit to {venue}, {when}", ["venue": .text(place.venueName), "when": .text(DateText.format(place.loggedAt))])
+            (name, kind, section) = (visit, Message("logged visit"), .visitLists)
+            (path, listPath, listLabel) = (Paths.visitStop(place.listId, place.stopId), Paths.visitLists.list(), Message("Visit lists"))
         }
         self.organizer = organizer
     }

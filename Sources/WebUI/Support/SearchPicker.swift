@@ -3,18 +3,18 @@ import Foundation
 import Storage
 import Translations
 
-/// A chooser for large lists (5,000 venues, 100,000 participants) that works without JavaScript: a search box and a
-/// find button re-render the form, keeping every typed value, with matches as radio buttons or checkboxes.
+/// A chooser for lists too long for a select (every venue, every participant) that works without JavaScript: a search
+/// box and a find button re-render the form, keeping every typed value, with matches as radio buttons or checkboxes.
 struct SearchPicker {
     let field: String
-    let legend: String
+    let legend: Message
     let multiple: Bool
     /// The radio for choosing nothing (single choice only), e.g. "No home venue".
-    let noneLabel: String?
+    let noneLabel: Message?
     let searchField: String
-    let searchLabel: String
+    let searchLabel: Message
     let findButton: String
-    let buttonLabel: String
+    let buttonLabel: Message
 
     /// The picker's view: chosen entries first (checked), then matches not already chosen, and how many matched in all.
     func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: String?) -> TemplateView {
@@ -33,12 +33,21 @@ struct SearchPicker {
             "button_label": buttonLabel, "no_matches": searched && matches.isEmpty, "none_checked": chosen.isEmpty,
         ]
         if let noneLabel, !multiple { view["none_label"] = noneLabel }
-        if let error { view["error"] = error }
+        if let error { view["error"] = Message(domainText: error) }
         return view
     }
 
     private func option(_ entry: (id: UUID, label: String), checked: Bool) -> TemplateView {
         ["id": "\(field)-\(entry.id.lowercasedString)", "value": entry.id.lowercasedString, "label": entry.label, "checked": checked]
+    }
+}
+
+extension SearchPicker {
+    /// A picker whose texts are not marked for translation yet: shown as they are in every language.
+    init(field: String, legend: String, multiple: Bool, noneLabel: String?, searchField: String, searchLabel: String, findButton: String,
+         buttonLabel: String) {
+        self.init(field: field, legend: .verbatim(legend), multiple: multiple, noneLabel: noneLabel.map(Message.verbatim),
+                  searchField: searchField, searchLabel: .verbatim(searchLabel), findButton: findButton, buttonLabel: .verbatim(buttonLabel))
     }
 }
 

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTPServer
 import Storage
+import Translations
 
 /// The order an organizer walks a list in, and where distances are measured from: the browser's location (sent as
 /// `lat`, `lon` by the page's script, in a secure context) or a chosen starting venue (`from`). Read from the query
@@ -10,14 +11,14 @@ struct WalkPlan {
     enum Sort: String, CaseIterable {
         case distance, address
 
-        var label: String { self == .distance ? "Nearest first (walking order)" : "By address" }
+        var label: Message { self == .distance ? Message("Nearest first (walking order)") : Message("By address") }
     }
 
     let sort: Sort
     let here: Coordinate?
     let startVenue: UUID?
     let origin: Coordinate?
-    let originLabel: String?
+    let originLabel: Message?
     let ordered: [StopLine]
     let errors: ValidationError
     /// `?sort=…&from=…` (or empty) to carry the plan to the next page.
@@ -31,10 +32,10 @@ struct WalkPlan {
         let start = try venue.map { try database.venue(id: $0) }
         // A venue chosen in the form wins over a location sent earlier (the form keeps carrying it).
         var origin = here
-        var label = here.map { _ in "your location" }
+        var label = here.map { _ in Message("your location") }
         if let start {
             if let latitude = start.latitude, let longitude = start.longitude {
-                (origin, label) = (Coordinate(latitude: latitude, longitude: longitude), start.name)
+                (origin, label) = (Coordinate(latitude: latitude, longitude: longitude), Message.verbatim(start.name))
             } else {
                 errors.add("from", "“\(start.name)” has no coordinates; choose another starting venue, or add them to the venue")
             }
@@ -43,7 +44,7 @@ struct WalkPlan {
         // and only someone who asked for distances without a start is told what is missing.
         let sort = asked ?? (origin == nil ? .address : .distance)
         if asked == .distance, origin == nil, errors.isEmpty, !sheet.stops.isEmpty {
-            errors.add("from", "Choose a starting venue (or use your location) to sort by distance; until then the stops are by address")
+            errors.add("from", Message("Choose a starting venue (or use your location) to sort by distance; until then the stops are by address").english)
         }
         let byAddress = sheet.stops.sorted { first, second in
             let order = first.address.localizedStandardCompare(second.address)
