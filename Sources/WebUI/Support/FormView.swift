@@ -37,14 +37,20 @@ struct FormView {
 
     /// Adds a `<select>`; `options` are (value, label) pairs and the one equal to `value` is selected.
     mutating func select(_ name: String, label: String, value: String, options: [(value: String, label: String)], hint: String? = nil) {
-        input(name, label: Message.verbatim(label), value: value, hint: hint.map(Message.verbatim))
+        select(name, label: Message.verbatim(label), value: value, options: options.map { ($0.value, Message.verbatim($0.label)) },
+               hint: hint.map(Message.verbatim))
+    }
+
+    /// A `<select>` whose label, hint and options are translated (an option naming a record is `Message.verbatim`).
+    mutating func select(_ name: String, label: Message, value: String, options: [(value: String, label: Message)], hint: Message? = nil) {
+        input(name, label: label, value: value, hint: hint)
         // Fields, not dictionaries: a list's filters hold every area and type as an option, as many as its rows.
         fields[name]?["options"] = options.map { option in
             let selected = option.value == value
             return TemplateFields { field in
                 switch field {
                 case "value": .text(option.value)
-                case "label": .text(option.label)
+                case "label": .message(option.label)
                 case "selected": .flag(selected)
                 default: nil
                 }
