@@ -25,7 +25,7 @@ enum NotificationPages {
         view["filtered"] = kind != nil || unreadOnly
         view["unread_text"] = unreadText(found.unread)
         view["has_unread"] = found.unread > 0
-        view["pagination"] = Pagination.view(found.list, request: request, noun: ("notification", "notifications"))
+        view["pagination"] = Pagination.view(found.list, request: request, noun: .notifications, formats: context.translator.formats)
         return context.page("notifications/list", title: "Notifications", section: nil, view: view)
     }
 
