@@ -10,16 +10,10 @@ public struct SyncProgress: Sendable, Equatable {
     public var fraction: Double
     public var pushed: Int
     public var pulled: Int
+    /// The progress in English; pages word it in the reader's language from the phase and counts.
     public var message: String
-
-    /// The step in words, for people.
-    public var phaseText: String {
-        switch phase {
-        case .connecting: "connecting to the hub"
-        case .pushing: "sending changes"
-        case .pulling: "receiving changes"
-        }
-    }
+    /// The changes waiting to be sent when the session started.
+    public var toSend = 0
 
     public var percent: Int { Int((fraction * 100).rounded(.down)) }
 }

@@ -161,7 +161,7 @@ struct SyncSession {
     private func report(_ phase: SyncProgress.Phase, _ counter: SessionCounter, _ message: String) {
         let stats = counter.statistics
         engine.state.setProgress(SyncProgress(phase: phase, fraction: counter.fraction, pushed: stats.pushed, pulled: stats.pulled,
-                                              message: message))
+                                              message: message, toSend: counter.pendingAtStart))
         engine.progressed()
     }
 }

@@ -7,16 +7,6 @@ public enum HubState: String, Sendable {
     /// online nor offline can be said yet. `refused`: the hub no longer accepts this node's sign-in, so nothing syncs
     /// until an administrator signs it in again on the settings page.
     case standalone, checking, online, offline, refused
-
-    public var label: String {
-        switch self {
-        case .standalone: "Standalone"
-        case .checking: "Checking the hub"
-        case .online: "Hub online"
-        case .offline: "Hub offline"
-        case .refused: "Hub refused this node's sign-in"
-        }
-    }
 }
 
 /// What every page shows about sync: hub state, operations waiting to be pushed, last successful sync.

@@ -16,7 +16,11 @@ import Testing
         try given.createUser("ed@example.org", .editor)
     }
 
-    private func makeAuthority() throws {
+    private func makeAuthority() throws { try Self.makeAuthority(in: given) }
+
+    /// An authority in `given`'s data folder, where serve keeps its own.
+    static func makeAuthority(in given: WebHarness) throws {
+        let authorityPath = given.directory.appendingPathComponent("tls/authority.pem").path
         try FileManager.default.createDirectory(atPath: (authorityPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let key = given.directory.appendingPathComponent("authority.key").path
         try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,
@@ -31,7 +35,10 @@ import Testing
     }
 
     @discardableResult
-    private func openssl(_ arguments: [String]) throws -> String {
+    private func openssl(_ arguments: [String]) throws -> String { try Self.openssl(arguments) }
+
+    @discardableResult
+    private static func openssl(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = arguments

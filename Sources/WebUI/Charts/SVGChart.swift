@@ -1,15 +1,26 @@
 import Foundation
+import Translations
 
-/// One named row of values in a chart.
+/// One named row of values in a chart; `valueLabel` words a value beside its bar when a chart has several series
+/// ("12 participants"), given the value and its digits.
 struct ChartSeries {
-    let label: String
+    let label: Message
     let values: [Int]
+    var valueLabel: ((_ value: Int, _ digits: String) -> Message)?
+
+    init(label: Message, values: [Int], valueLabel: ((Int, String) -> Message)? = nil) {
+        (self.label, self.values, self.valueLabel) = (label, values, valueLabel)
+    }
 }
 
 /// Charts drawn on the server as inline SVG: no script, so they print and work everywhere. Colours come from the
 /// stylesheet (light, dark, forced colours); series differ by fill pattern or line dash and marker shape, and carry
 /// direct labels, so nothing depends on telling colours apart. The SVG is an image labelled by its figure's title and
 /// summary; the figure's data table carries the same numbers for screen readers and for copying.
+///
+/// Texts are in the reader's language and numbers in its digits. In a right-to-left language the drawing is mirrored
+/// (bars grow from the right, time runs leftwards): every x is measured from the right, and each text keeps its
+/// `text-anchor`, which the page's `dir="rtl"` makes count from the text's right end, so texts mirror with the shapes.
 enum SVGChart {
     static let width = 720.0
 
@@ -49,6 +60,15 @@ enum SVGChart {
         "<text class=\"\(classes)\" x=\"\(format(x))\" y=\"\(format(y))\" text-anchor=\"\(anchor)\">\(escaped(value))</text>"
     }
 
+    /// A point `x` from the chart's start, counted from the left, or from the right in a right-to-left language.
+    static func x(_ x: Double, _ direction: TextDirection) -> Double { direction == .rightToLeft ? width - x : x }
+
+    /// A rectangle starting `x` from the chart's start.
+    static func rect(_ attributes: String, x: Double, y: Double, width: Double, height: Double, _ direction: TextDirection) -> String {
+        let left = direction == .rightToLeft ? Self.width - x - width : x
+        return "<rect \(attributes) x=\"\(format(left))\" y=\"\(format(y))\" width=\"\(format(width))\" height=\"\(format(height))\"/>"
+    }
+
     static func line(x1: Double, y1: Double, x2: Double, y2: Double, classes: String) -> String {
         "<line class=\"\(classes)\" x1=\"\(format(x1))\" y1=\"\(format(y1))\" x2=\"\(format(x2))\" y2=\"\(format(y2))\"/>"
     }
@@ -81,10 +101,14 @@ enum SVGChart {
 /// there are several).
 struct BarChart {
     let id: String
-    let categories: [String]
+    let categories: [Message]
     let series: [ChartSeries]
+    let translator: Translator
 
     private let labelWidth = 190.0, valueWidth = 150.0, barHeight = 18.0, barGap = 3.0, groupGap = 12.0, top = 34.0
+
+    private var direction: TextDirection { translator.direction }
+    private func x(_ value: Double) -> Double { SVGChart.x(value, direction) }
 
     func svg(labelledBy: String) -> String {
         let maximum = series.flatMap(\.values).max() ?? 0
@@ -95,24 +119,25 @@ struct BarChart {
         let plotHeight = Double(categories.count) * groupHeight
         var parts = [legend()]
         for tick in ticks {
-            let x = labelWidth + Double(tick) * scale
-            parts.append(SVGChart.line(x1: x, y1: top - 4, x2: x, y2: top + plotHeight, classes: "chart__grid"))
-            parts.append(SVGChart.text(String(tick), x: x, y: top + plotHeight + 18, anchor: "middle", classes: "chart__text chart__text--small"))
+            let tickX = x(labelWidth + Double(tick) * scale)
+            parts.append(SVGChart.line(x1: tickX, y1: top - 4, x2: tickX, y2: top + plotHeight, classes: "chart__grid"))
+            parts.append(SVGChart.text(translator.formats.digits(tick), x: tickX, y: top + plotHeight + 18, anchor: "middle",
+                                       classes: "chart__text chart__text--small"))
         }
         for (row, category) in categories.enumerated() {
             let groupTop = top + Double(row) * groupHeight
-            parts.append(SVGChart.text(SVGChart.shortened(category, to: 24), x: labelWidth - 8,
+            parts.append(SVGChart.text(SVGChart.shortened(translator.text(category), to: 24), x: x(labelWidth - 8),
                                        y: groupTop + (groupHeight - groupGap) / 2 + 5, anchor: "end"))
             for (index, values) in series.enumerated() {
                 let y = groupTop + Double(index) * (barHeight + barGap), value = values.values[row]
                 let barWidth = Double(value) * scale
-                parts.append("<rect \(SVGChart.fill(id, series: index)) x=\"\(SVGChart.format(labelWidth))\" y=\"\(SVGChart.format(y))\" "
-                             + "width=\"\(SVGChart.format(barWidth))\" height=\"\(SVGChart.format(barHeight))\"/>")
-                let label = series.count > 1 ? "\(value) \(values.label.lowercased())" : String(value)
-                parts.append(SVGChart.text(label, x: labelWidth + barWidth + 6, y: y + barHeight - 4, classes: "chart__text chart__text--small"))
+                parts.append(SVGChart.rect(SVGChart.fill(id, series: index), x: labelWidth, y: y, width: barWidth, height: barHeight, direction))
+                let digits = translator.formats.digits(value)
+                let label = series.count > 1 ? values.valueLabel.map { translator.text($0(value, digits)) } ?? digits : digits
+                parts.append(SVGChart.text(label, x: x(labelWidth + barWidth + 6), y: y + barHeight - 4, classes: "chart__text chart__text--small"))
             }
         }
-        parts.append(SVGChart.line(x1: labelWidth, y1: top - 4, x2: labelWidth, y2: top + plotHeight, classes: "chart__axis"))
+        parts.append(SVGChart.line(x1: x(labelWidth), y1: top - 4, x2: x(labelWidth), y2: top + plotHeight, classes: "chart__axis"))
         return SVGChart.svg(height: top + plotHeight + 28, labelledBy: labelledBy, defs: series.count > 1 ? SVGChart.patterns(id) : "",
                             parts.joined())
     }
@@ -120,11 +145,12 @@ struct BarChart {
     /// A key for several series: a swatch of each fill and its name.
     private func legend() -> String {
         guard series.count > 1 else { return "" }
-        var x = labelWidth, parts: [String] = []
+        var start = labelWidth, parts: [String] = []
         for (index, item) in series.enumerated() {
-            parts.append("<rect \(SVGChart.fill(id, series: index)) x=\"\(SVGChart.format(x))\" y=\"6\" width=\"18\" height=\"14\"/>")
-            parts.append(SVGChart.text(item.label, x: x + 24, y: 18))
-            x += 24 + Double(item.label.count) * 8 + 24
+            let label = translator.text(item.label)
+            parts.append(SVGChart.rect(SVGChart.fill(id, series: index), x: start, y: 6, width: 18, height: 14, direction))
+            parts.append(SVGChart.text(label, x: x(start + 24), y: 18))
+            start += 24 + Double(label.count) * 8 + 24
         }
         return parts.joined()
     }
@@ -134,10 +160,13 @@ struct BarChart {
 /// named at their last point.
 struct LineChart {
     let id: String
-    let periods: [String]
+    let periods: [Message]
     let series: [ChartSeries]
+    let translator: Translator
 
     private let left = 64.0, right = 150.0, top = 16.0, plotHeight = 240.0
+
+    private var direction: TextDirection { translator.direction }
 
     func svg(labelledBy: String) -> String {
         let maximum = series.flatMap(\.values).max() ?? 0
@@ -145,16 +174,19 @@ struct LineChart {
         let plotWidth = SVGChart.width - left - right
         let yScale = plotHeight / Double(max(ticks.last ?? 1, 1))
         let step = periods.count > 1 ? plotWidth / Double(periods.count - 1) : 0
-        func x(_ index: Int) -> Double { periods.count > 1 ? left + Double(index) * step : left + plotWidth / 2 }
+        func x(_ index: Int) -> Double { SVGChart.x(periods.count > 1 ? left + Double(index) * step : left + plotWidth / 2, direction) }
         func y(_ value: Int) -> Double { top + plotHeight - Double(value) * yScale }
+        let (plotStart, plotEnd) = (SVGChart.x(left, direction), SVGChart.x(left + plotWidth, direction))
         var parts: [String] = []
         for tick in ticks {
-            parts.append(SVGChart.line(x1: left, y1: y(tick), x2: left + plotWidth, y2: y(tick), classes: "chart__grid"))
-            parts.append(SVGChart.text(String(tick), x: left - 8, y: y(tick) + 5, anchor: "end", classes: "chart__text chart__text--small"))
+            parts.append(SVGChart.line(x1: plotStart, y1: y(tick), x2: plotEnd, y2: y(tick), classes: "chart__grid"))
+            parts.append(SVGChart.text(translator.formats.digits(tick), x: SVGChart.x(left - 8, direction), y: y(tick) + 5, anchor: "end",
+                                       classes: "chart__text chart__text--small"))
         }
         let labelEvery = max(1, Int((Double(periods.count) / 6).rounded(.up)))
         for (index, period) in periods.enumerated() where index % labelEvery == 0 {
-            parts.append(SVGChart.text(period, x: x(index), y: top + plotHeight + 20, anchor: "middle", classes: "chart__text chart__text--small"))
+            parts.append(SVGChart.text(translator.text(period), x: x(index), y: top + plotHeight + 20, anchor: "middle",
+                                       classes: "chart__text chart__text--small"))
         }
         for (index, item) in series.enumerated() {
             let points = item.values.enumerated().map { "\(SVGChart.format(x($0.offset))),\(SVGChart.format(y($0.element)))" }
@@ -164,7 +196,7 @@ struct LineChart {
             }
         }
         parts += directLabels(lastX: x(periods.count - 1), y: y)
-        parts.append(SVGChart.line(x1: left, y1: top + plotHeight, x2: left + plotWidth, y2: top + plotHeight, classes: "chart__axis"))
+        parts.append(SVGChart.line(x1: plotStart, y1: top + plotHeight, x2: plotEnd, y2: top + plotHeight, classes: "chart__axis"))
         return SVGChart.svg(height: top + plotHeight + 32, labelledBy: labelledBy, parts.joined())
     }
 
@@ -186,10 +218,13 @@ struct LineChart {
         for position in placed.indices.dropFirst() where placed[position].y - placed[position - 1].y < 16 {
             placed[position].y = placed[position - 1].y + 16
         }
+        let outwards = direction == .rightToLeft ? -1.0 : 1.0
         return placed.flatMap { item -> [String] in
             let value = series[item.index].values.last ?? 0
-            return [marker(item.index, x: lastX + 14, y: item.y),
-                    SVGChart.text("\(series[item.index].label) \(value)", x: lastX + 24, y: item.y + 5, classes: "chart__text chart__text--small")]
+            let label = Message("{series} {value}", context: "a chart line's name and its last value",
+                                ["series": .message(series[item.index].label), "value": .text(translator.formats.digits(value))])
+            return [marker(item.index, x: lastX + 14 * outwards, y: item.y),
+                    SVGChart.text(translator.text(label), x: lastX + 24 * outwards, y: item.y + 5, classes: "chart__text chart__text--small")]
         }
     }
 }

@@ -30,7 +30,7 @@ enum ActivityPages: FormRecordPages {
         filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc",
                        options: [("desc", "Descending (newest first)"), ("asc", "Ascending (oldest first)")])
         return context.listPage("activities/list", title: Message("Activities"), section: .activities, filters: filters, page: page,
-                                noun: ("activity", "activities"),
+                                noun: .activities,
                                 filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil || query.areaId != nil
                                     || query.venueId != nil || query.from != nil || query.to != nil,
                                 extra: venueFilterView(query, context), downloads: Paths.activities) { item in

@@ -3,6 +3,7 @@ import HTTPServer
 import Imaging
 import Surface
 import Sync
+import Translations
 
 /// /settings/devices, for administrators, printable to hang on the wall: the address as a QR code and as text, the
 /// certificate authority to download with its fingerprint, and how each system trusts it. The downloads are open to
@@ -26,7 +27,7 @@ enum DevicePages {
             do {
                 view["qr_svg"] = try QRCodeDrawer.draw(first, labelledBy: addressID).svg
             } catch {
-                view["qr_problem"] = "\(error) Type the address instead."
+                view["qr_problem"] = Message("{problem} Type the address instead.", ["problem": .text("\(error)")])
             }
         }
         if let authority {
@@ -36,7 +37,7 @@ enum DevicePages {
             view["has_authority"] = false
             view["no_authority_reason"] = noAuthorityReason(devices.address)
         }
-        return context.page("settings/devices", title: "Add a device", section: .users, view: view)
+        return context.page("settings/devices", title: Message("Add a device"), section: .users, view: view)
     }
 
     static func authorityPEM(_ context: inout PageContext) throws -> Response {
@@ -72,19 +73,19 @@ enum DevicePages {
         authority?.name ?? "Fieldbook on \(names.hostName)"
     }
 
-    private static func noAddressReason(_ address: ServingAddress?) -> String {
-        guard let address else { return "This Fieldbook is not serving the network yet." }
-        guard address.isLoopback else { return "This computer has no network address: connect it to the Wi-Fi, then reload this page." }
-        return "This Fieldbook serves only this computer (\(address.host)), so other devices cannot reach it. "
-            + "Start it with --host 0.0.0.0 to serve the tablets and phones on the network."
+    private static func noAddressReason(_ address: ServingAddress?) -> Message {
+        guard let address else { return Message("This Fieldbook is not serving the network yet.") }
+        guard address.isLoopback else { return Message("This computer has no network address: connect it to the Wi-Fi, then reload this page.") }
+        return Message("This Fieldbook serves only this computer ({host}), so other devices cannot reach it. Start it with --host 0.0.0.0 to serve the tablets and phones on the network.",
+                       ["host": .text(address.host)])
     }
 
-    private static func noAuthorityReason(_ address: ServingAddress?) -> String {
+    private static func noAuthorityReason(_ address: ServingAddress?) -> Message {
         guard let address, !address.isLoopback else {
-            return "Fieldbook made no certificate authority: it serves only this computer, where none is needed."
+            return Message("Fieldbook made no certificate authority: it serves only this computer, where none is needed.")
         }
         return address.isTLS
-            ? "Fieldbook made no certificate authority: it serves HTTPS with your organization's own certificate. Devices that already trust your organization open the address as it is."
-            : "Fieldbook made no certificate authority: it serves plain HTTP (--no-tls). Devices open the address as it is, but passwords and records cross the network unencrypted, and browsers refuse location and offline use on it."
+            ? Message("Fieldbook made no certificate authority: it serves HTTPS with your organization's own certificate. Devices that already trust your organization open the address as it is.")
+            : Message("Fieldbook made no certificate authority: it serves plain HTTP (--no-tls). Devices open the address as it is, but passwords and records cross the network unencrypted, and browsers refuse location and offline use on it.")
     }
 }

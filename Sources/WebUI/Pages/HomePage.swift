@@ -13,7 +13,7 @@ enum HomePage {
             "counts": counts.map { count -> TemplateView in
                 ["label": count.label, "count": count.count, "path": count.path ?? "", "has_path": count.path != nil]
             },
-            "hub": status.hub.label,
+            "hub": SyncStatusText(status: status, translator: context.translator).state,
             "pending": status.pendingOperations,
             "standalone": status.hub == .standalone,
             "hub_refused": status.hub == .refused,

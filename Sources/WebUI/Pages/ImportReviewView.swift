@@ -95,7 +95,7 @@ enum ImportReviewView {
         view["headings"] = fields.map { ["label": $0.heading] }
         view["rows"] = page.items.map { row(job, $0, fields, errors) }
         view["has_rows"] = !page.items.isEmpty
-        view["pagination"] = Pagination.view(page, request: context.request, noun: ("row", "rows"))
+        view["pagination"] = Pagination.view(page, request: context.request, noun: .importRows, formats: context.translator.formats)
         view["choices_action"] = Paths.importChoices(job.id)
         view["show"] = filter == .all ? "" : filter.rawValue
         view["page"] = page.request.page

@@ -30,7 +30,7 @@ enum MapPages {
                               focusedArea: request.query[focusArea] ?? "").view
         view["symbols"] = symbols.map(MapSymbolView.legendEntry)
         view["venues"] = page.items.map { venueView($0, mode: mode, symbols: symbols) }
-        view["pagination"] = Pagination.view(page, request: request, noun: ("venue", "venues"))
+        view["pagination"] = Pagination.view(page, request: request, noun: .venues, formats: context.translator.formats)
         view["has_venues"] = !data.venues.isEmpty
         view["filtered"] = query.filtersActivities || query.areaId != nil || query.visitListId != nil
         if let listId = query.visitListId, let list = try? context.database.visitList(id: listId) {

@@ -28,7 +28,7 @@ enum NotificationPages {
         view["unread_text"] = unreadText(found.unread)
         view["has_unread"] = found.unread > 0
         view["system_notification_texts"] = systemNotificationTexts.json(context.translator)
-        view["pagination"] = Pagination.view(found.list, request: request, noun: ("notification", "notifications"))
+        view["pagination"] = Pagination.view(found.list, request: request, noun: .notifications, formats: context.translator.formats)
         return context.page("notifications/list", title: Message("Notifications"), section: nil, view: view)
     }
 

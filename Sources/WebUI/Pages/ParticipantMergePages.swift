@@ -28,7 +28,7 @@ enum ParticipantMergePages {
                 return view
             },
             "is_empty": page.total == 0,
-            "pagination": Pagination.view(page, request: context.request, noun: ("group of possible duplicates", "groups of possible duplicates")),
+            "pagination": Pagination.view(page, request: context.request, noun: .duplicateGroups, formats: context.translator.formats),
         ]
         view["arrivals"] = arrivals.items.enumerated().map { index, pair -> TemplateView in
             ["index": index + 1, "name": pair.arrived.name, "email": pair.arrived.email, "path": Paths.participants.record(pair.arrived.id),

@@ -28,7 +28,7 @@ enum ParticipantPages: FormRecordPages {
                        options: [("name", "Name")] + (seen.contacts ? [("email", "Email")] : []) + [("created", "Date added")])
         filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc", options: [("asc", "Ascending"), ("desc", "Descending")])
         return context.listPage("participants/list", title: Message("Participants"), section: .participants, filters: filters, page: page,
-                                noun: ("participant", "participants"),
+                                noun: .participants,
                                 filtered: query.text != "" || query.areaId != nil || query.home != .any,
                                 extra: ["show_contacts": seen.contacts, "show_homes": seen.homes], downloads: Paths.participants) { item in
             rowView(item, seen: seen)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Translations
 
 /// Where Fieldbook is served securely, for the page the plain-HTTP port shows.
 public struct SecureAddress: Sendable {
@@ -61,11 +62,11 @@ public struct SecureAddressGuide: RequestResponder {
             response.setHeader("Content-Disposition", "attachment; filename=\"fieldbook-authority.pem\"")
             return response
         }
-        return page(address, asked: request.headers["host"], status: reads ? .ok : .forbidden)
+        return page(address, request, status: reads ? .ok : .forbidden)
     }
 
     public func respond(to request: Request, failure: HTTPError) -> Response {
-        page(address(), asked: request.headers["host"], status: failure.status)
+        page(address(), request, status: failure.status)
     }
 
     /// A program calling the API gets the API's error envelope, not a page it would take for an answer.
@@ -78,9 +79,13 @@ public struct SecureAddressGuide: RequestResponder {
         return response
     }
 
-    private func page(_ address: SecureAddress, asked: String?, status: HTTPStatus) -> Response {
-        let urls = address.urls(asked: asked)
+    /// The guide in the browser's language: nobody is signed in on this port.
+    private func page(_ address: SecureAddress, _ request: Request, status: HTTPStatus) -> Response {
+        let urls = address.urls(asked: request.headers["host"])
+        let translator = renderer.languages.negotiate(acceptLanguage: request.header("accept-language"))
         let view: TemplateView = [
+            "language": translator.language,
+            "direction": translator.direction.rawValue,
             "css_url": staticFiles.url(for: "css/app.css"),
             "icon_url": staticFiles.url(for: "favicon.svg"),
             "first_url": urls.first ?? "",
@@ -89,6 +94,6 @@ public struct SecureAddressGuide: RequestResponder {
             "authority_url": Self.authorityPath,
             "fingerprint": address.authority.fingerprint,
         ]
-        return Response.html(bytes: renderer.renderBytes("secure_address", view), status: status)
+        return Response.html(bytes: renderer.renderBytes("secure_address", view, in: translator), status: status)
     }
 }

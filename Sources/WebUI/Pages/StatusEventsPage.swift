@@ -6,7 +6,8 @@ enum StatusEventsPage {
     static func stream(_ context: inout PageContext) throws -> Response {
         let user = try context.signedInUser
         // The context's cookies are not set here: this background request must not consume a page's flash message.
-        let stream = context.web.syncStatus.subscribe(userId: user.id, opening: context.web.notificationEvents.opening(for: user.id))
+        let stream = context.web.syncStatus.subscribe(userId: user.id, translator: context.translator,
+                                                      opening: context.web.notificationEvents.opening(for: user.id))
         var response = Response.stream(contentType: "text/event-stream", stream)
         response.setHeader("X-Accel-Buffering", "no") // a buffering proxy would hold events back
         return response

@@ -18,16 +18,17 @@ enum SyncPages {
         let hideHub = HubAddressRedactor(link: isAdmin ? nil : link)
         let failed = try database.failedOperations().map { try failedView($0, database, linksUsers: isAdmin) }
         let sessions = try database.syncSessions(limit: 20).map { sessionView($0, hideHub) }
+        let words = SyncStatusText(status: status, translator: context.translator)
         var view: TemplateView = [
             "linked": link != nil,
-            "hub_label": status.hub.label,
+            "hub_label": words.state,
             "hub": status.hub.rawValue,
             "pending": status.pendingOperations,
             "failed_count": try database.failedOperationCount(),
             "conflict_count": try database.openConflictCount(),
             "last_sync": status.lastSuccessfulSync.map { Message.verbatim(DateText.format($0)) } ?? Message("Never"),
             "paused": status.paused,
-            "current_sync": SyncStatusText(status: status).currentSync,
+            "current_sync": words.currentSync,
             "last_error": hideHub(snapshot?.lastError ?? ""),
             "has_last_error": !(snapshot?.lastError ?? "").isEmpty,
             "failed": failed,
@@ -40,7 +41,8 @@ enum SyncPages {
         view.merge(try SyncNotice.view(database, for: context.actor))
         view.merge(DiskSpaceNotice.view(database))
         if let progress = status.progress {
-            view["progress"] = ["percent": progress.percent, "message": progress.message, "phase": progress.phaseText] as TemplateView
+            view["progress"] = ["percent": progress.percent, "message": SyncStatusText.progressLabel(progress),
+                                "phase": SyncStatusText.phase(progress)] as TemplateView
         }
         view["has_failed"] = !failed.isEmpty
         view["has_sessions"] = !sessions.isEmpty

@@ -21,7 +21,7 @@ enum VenuePages: FormRecordPages {
                        options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
         filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
                        options: [("name", "Name"), ("area", "Area"), ("created", "Newest first")])
-        return context.listPage("venues/list", title: Message("Venues"), section: .venues, filters: filters, page: page, noun: ("venue", "venues"),
+        return context.listPage("venues/list", title: Message("Venues"), section: .venues, filters: filters, page: page, noun: .venues,
                                 filtered: !query.text.isEmpty || query.areaId != nil || query.venueType != nil, extra: ["has_areas": !areas.isEmpty],
                                 downloads: Paths.venues, row: rowView)
     }

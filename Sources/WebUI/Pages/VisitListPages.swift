@@ -21,7 +21,7 @@ enum VisitListPages: RecordPages {
             (["name": organizer.name, "lists": organizer.lists] as TemplateView).merging(progressView(organizer.progress))
         }
         return context.listPage("visits/list", title: Message("Visit lists"), section: .visitLists, filters: FormView(), page: page,
-                                noun: ("visit list", "visit lists"), filtered: false,
+                                noun: .visitLists, filtered: false,
                                 extra: ["organizers": organizers, "has_organizers": !organizers.isEmpty], row: { TemplateFields(summaryView($0)) })
     }
 

@@ -14,7 +14,7 @@ enum VisitWalkPages {
         let page = try context.database.visitLists(assignee: user.id, from: CalendarDate.today(),
                                                    page: LenientListReader(context.request).page())
         return context.listPage("visits/mine", title: Message("My visits"), section: .myVisits, filters: FormView(), page: page,
-                                noun: ("visit list", "visit lists"), filtered: false, row: { TemplateFields(VisitListPages.summaryView($0)) })
+                                noun: .visitLists, filtered: false, row: { TemplateFields(VisitListPages.summaryView($0)) })
     }
 
     static func walk(_ context: inout PageContext) throws -> Response {

@@ -35,7 +35,7 @@ enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
         var rows: [UUID: TemplateView] = [:]
         for item in page.items { rows[item.id] = try recordView(item, hidden: hidden, context.database, listedOnly: true) }
         return context.listPage("\(kind.table)/list", title: title, section: nil, filters: filters, page: page,
-                                noun: (kind.label.one, kind.label.many), filtered: !text.isEmpty,
+                                noun: .declared(table: kind.table, label: kind.label), filtered: !text.isEmpty,
                                 extra: addresses.merging(["searchable": searchable])) { item in
             let view = rows[item.id] ?? [:]
             return TemplateFields { view.value($0) }

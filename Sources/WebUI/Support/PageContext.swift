@@ -172,7 +172,7 @@ struct PageContext {
             "js_url": web.staticFiles.url(for: "js/app.js"),
             "csrf_token": csrfToken,
             "paths": Paths.templateView,
-            "sync": SyncStatusText(status: syncStatus).layoutView,
+            "sync": SyncStatusText(status: syncStatus, translator: translator).layoutView,
         ]
         if let flash { view["flash"] = flash }
         view["offline_js_urls"] = ["js/offline-store.js", "js/offline.js"].map(web.staticFiles.url(for:))

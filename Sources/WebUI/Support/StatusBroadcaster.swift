@@ -3,13 +3,15 @@ import Foundation
 import HTTPServer
 import Synchronization
 import Sync
+import Translations
 
 /// Feeds the live sync status to every open /events stream: the current status on connect, each change
 /// published since, and a heartbeat comment so proxies keep the connection and vanished clients are noticed.
-/// Each stream also belongs to its signed-in person, whose own topic carries their notifications (`NotificationEvents`).
+/// Each stream also belongs to its signed-in person, whose own topic carries their notifications (`NotificationEvents`),
+/// and is in their page's language: a status is worded once for each language its streams read.
 public final class StatusBroadcaster: Sendable {
     private let reporter: SyncStatusReporter
-    private let subscribers = Mutex<[ObjectIdentifier: (stream: EventStream, userId: UUID)]>([:])
+    private let subscribers = Mutex<[ObjectIdentifier: Subscriber]>([:])
     /// Held while a status is read and sent, so concurrent publishers cannot deliver an older status last.
     private let lastSent = Mutex<SyncStatus?>(nil)
     private nonisolated(unsafe) let heartbeatTimer: DispatchSourceTimer
@@ -32,7 +34,7 @@ public final class StatusBroadcaster: Sendable {
         lastSent.withLock { last in
             guard last != status else { return }
             last = status
-            send(Self.event(status))
+            send(status)
         }
     }
 
@@ -42,18 +44,18 @@ public final class StatusBroadcaster: Sendable {
             let status = reporter.current()
             guard last != status else { return }
             last = status
-            send(Self.event(status))
+            send(status)
         }
     }
 
     /// A new subscriber's stream, opened with the current status and `opening` (the person's own state); it is
     /// forgotten when the stream closes.
-    func subscribe(userId: UUID, opening: String = "") -> EventStream {
+    func subscribe(userId: UUID, translator: Translator = .english, opening: String = "") -> EventStream {
         let stream = EventStream()
         let key = ObjectIdentifier(stream)
         lastSent.withLock { _ in
-            stream.send("retry: 5000\n\n" + Self.event(reporter.current()) + opening)
-            subscribers.withLock { $0[key] = (stream, userId) }
+            stream.send("retry: 5000\n\n" + Self.event(reporter.current(), in: translator) + opening)
+            subscribers.withLock { $0[key] = Subscriber(stream: stream, userId: userId, translator: translator) }
         }
         stream.onClose { [weak self] in self?.subscribers.withLock { _ = $0.removeValue(forKey: key) } }
         return stream
@@ -61,12 +63,18 @@ public final class StatusBroadcaster: Sendable {
 
     var subscriberCount: Int { subscribers.withLock { $0.count } }
 
-    private func sendHeartbeat() { send(": heartbeat\n\n") }
+    private func sendHeartbeat() {
+        let bytes = Array(": heartbeat\n\n".utf8)
+        subscribers.withLock { Array($0.values) }.forEach { $0.stream.send(bytes) }
+    }
 
     /// Sends outside the subscriber lock: a stream that closes while sending removes itself under that lock.
-    private func send(_ text: String) {
-        let bytes = Array(text.utf8)
-        subscribers.withLock { Array($0.values) }.forEach { $0.stream.send(bytes) }
+    private func send(_ status: SyncStatus) {
+        let byLanguage = Dictionary(grouping: subscribers.withLock { Array($0.values) }) { $0.translator.language }
+        for readers in byLanguage.values {
+            let bytes = Array(Self.event(status, in: readers[0].translator).utf8)
+            readers.forEach { $0.stream.send(bytes) }
+        }
     }
 
     /// Sends `text` to the streams of one person only (their notifications).
@@ -75,7 +83,13 @@ public final class StatusBroadcaster: Sendable {
         subscribers.withLock { $0.values.filter { $0.userId == userId } }.forEach { $0.stream.send(bytes) }
     }
 
-    static func event(_ status: SyncStatus) -> String {
-        "event: status\ndata: \(SyncStatusText(status: status).json)\n\n"
+    static func event(_ status: SyncStatus, in translator: Translator) -> String {
+        "event: status\ndata: \(SyncStatusText(status: status, translator: translator).json)\n\n"
+    }
+
+    private struct Subscriber {
+        let stream: EventStream
+        let userId: UUID
+        let translator: Translator
     }
 }

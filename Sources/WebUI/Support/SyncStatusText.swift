@@ -2,37 +2,14 @@ import Foundation
 import Sync
 import Translations
 
-/// The words for a sync status, shared by the page layout and the live /events updates so both say the same.
+/// The words for a sync status in one language, shared by the page layout, the sync page and the live /events
+/// updates so all say the same.
 struct SyncStatusText {
     let status: SyncStatus
+    let translator: Translator
 
-    var state: String { status.hub.label }
-
-    /// Nil when standalone: nothing waits for a hub that does not exist.
-    var pending: String? {
-        guard status.hub != .standalone else { return nil }
-        return status.pendingOperations == 1 ? "1 change not yet synced" : "\(status.pendingOperations) changes not yet synced"
-    }
-
-    /// Nil when standalone.
-    var lastSync: String? {
-        guard status.hub != .standalone else { return nil }
-        guard let date = status.lastSuccessfulSync else { return "Never synced" }
-        return "Last synced " + date.formatted(.dateTime.day().month(.abbreviated).year().hour().minute())
-    }
-
-    /// What /sync says under "Current sync": a pause first, since no new session starts while paused.
-    var currentSync: String {
-        switch (status.paused, status.progress) {
-        case (true, .some): "Paused: the sync under way stops after its current step."
-        case (true, nil): "Paused: no sync runs until you resume it."
-        case (false, let progress?): "Sync running: " + progress.phaseText
-        case (false, nil): "No sync is running now."
-        }
-    }
-
-    /// The hub's state as the page shows it, translated; the live updates (/events) still say it in English.
-    var stateMessage: Message {
+    /// The hub's state.
+    var state: Message {
         switch status.hub {
         case .standalone: Message("Standalone")
         case .checking: Message("Checking the hub")
@@ -42,24 +19,64 @@ struct SyncStatusText {
         }
     }
 
-    /// The layout's `sync` section.
-    var layoutView: TemplateView {
-        var view: TemplateView = ["state": stateMessage, "hub": status.hub.rawValue]
-        if status.hub != .standalone {
-            view["pending_label"] = Message("{count} change not yet synced", plural: "{count} changes not yet synced",
-                                            count: status.pendingOperations)
-        }
-        view["last_sync_label"] = lastSync
-        return view
+    /// Nil when standalone: nothing waits for a hub that does not exist.
+    var pending: Message? {
+        guard status.hub != .standalone else { return nil }
+        return Message("{count} change not yet synced", plural: "{count} changes not yet synced", count: status.pendingOperations)
     }
 
-    /// The data of an `event: status` message.
+    /// Nil when standalone.
+    var lastSync: Message? {
+        guard status.hub != .standalone else { return nil }
+        guard let date = status.lastSuccessfulSync else { return Message("Never synced") }
+        return Message("Last synced {time}", ["time": .text(translator.formats.moment(date))])
+    }
+
+    /// What /sync says under "Current sync": a pause first, since no new session starts while paused.
+    var currentSync: Message {
+        switch (status.paused, status.progress?.phase) {
+        case (true, .some): Message("Paused: the sync under way stops after its current step.")
+        case (true, nil): Message("Paused: no sync runs until you resume it.")
+        case (false, .connecting?): Message("Sync running: connecting to the hub")
+        case (false, .pushing?): Message("Sync running: sending changes")
+        case (false, .pulling?): Message("Sync running: receiving changes")
+        case (false, nil): Message("No sync is running now.")
+        }
+    }
+
+    /// The running session's step.
+    static func phase(_ progress: SyncProgress) -> Message {
+        switch progress.phase {
+        case .connecting: Message("connecting to the hub")
+        case .pushing: Message("sending changes")
+        case .pulling: Message("receiving changes")
+        }
+    }
+
+    /// The running session's counts: "Sent 3 of 10 changes".
+    static func progressLabel(_ progress: SyncProgress) -> Message {
+        switch progress.phase {
+        case .connecting: Message("Connecting to the hub")
+        case .pushing: Message("Sent {pushed} of {count} change", plural: "Sent {pushed} of {count} changes", count: progress.toSend,
+                               ["pushed": .number(progress.pushed)])
+        case .pulling: Message("Received {count} change from the hub", plural: "Received {count} changes from the hub", count: progress.pulled)
+        }
+    }
+
+    /// The layout's `sync` section.
+    var layoutView: TemplateView {
+        ["state": state, "hub": status.hub.rawValue, "pending_label": pending, "last_sync_label": lastSync]
+    }
+
+    /// The data of an `event: status` message, its texts in this language (its other fields are for the script).
     var json: String {
-        let payload = StatusPayload(hub: status.hub.rawValue, hubLabel: state, pendingOperations: status.pendingOperations,
-                                    pendingLabel: pending, lastSuccessfulSync: status.lastSuccessfulSync?.formatted(.iso8601),
-                                    lastSuccessfulSyncLabel: lastSync, paused: status.paused, currentSyncLabel: currentSync,
+        let text = translator.text(_:)
+        let payload = StatusPayload(hub: status.hub.rawValue, hubLabel: text(state), pendingOperations: status.pendingOperations,
+                                    pendingLabel: pending.map(text), lastSuccessfulSync: status.lastSuccessfulSync?.formatted(.iso8601),
+                                    lastSuccessfulSyncLabel: lastSync.map(text), paused: status.paused, currentSyncLabel: text(currentSync),
                                     progressPercent: status.progress?.percent,
-                                    progressPhase: status.progress?.phaseText, progressLabel: status.progress?.message)
+                                    progressPhase: status.progress.map { text(Self.phase($0)) },
+                                    progressLabel: status.progress.map { text(Self.progressLabel($0)) })
         return String(decoding: (try? JSONEncoder.sortingKeys.encode(payload)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }
