@@ -63,6 +63,16 @@ import Testing
         let elsewhere = given.send(.post, "/api/v1/visit-lists/\(list)/stops/\(otherStop)/logs", ["id": clientId, "result": "MET"], token: editorToken)
         #expect(elsewhere.status == 409 && elsewhere.errorFields == ["id"])
         #expect(given.send(.post, path, ["id": "not-an-id", "result": "MET"], token: editorToken).errorFields == ["id"])
+
+        // A visit kept on a device away from the network carries the time it was logged there.
+        let keptAt = "2020-01-01T00:00:00Z"
+        let hoursAgo = Date().addingTimeInterval(-5 * 3600)
+        let kept = given.send(.post, path, ["result": "NOT_HOME", "logged_at": hoursAgo.ISO8601Format()], token: editorToken)
+        #expect(kept.status == 201 && kept.string("logged_at") == hoursAgo.ISO8601Format())
+        for refusedTime in [Date().addingTimeInterval(3600).ISO8601Format(), keptAt, "yesterday"] {
+            let refused = given.send(.post, path, ["result": "MET", "logged_at": refusedTime], token: editorToken)
+            #expect(refused.status == 422 && refused.errorFields == ["logged_at"], "\(refusedTime)")
+        }
         #expect(given.send(.delete, "/api/v1/visit-lists/\(list)", token: editorToken).status == 409, "logs are kept")
     }
 }

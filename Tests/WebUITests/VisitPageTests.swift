@@ -257,7 +257,8 @@ import Testing
     }
 
     /// A phone sending a kept visit forgets it only on an answer that the log with its id is stored; a session that
-    /// ended before the send is 401, never the sign-in page (which would read as a success), and nothing is logged.
+    /// ended before the send (or a token from another session) is 401, never the sign-in page (which would read as a
+    /// success) nor 403 (which the script reads as "not allowed"), and nothing is logged.
     @Test func aScriptedVisitIsAnsweredWithItsLogIdOr401WhenTheSessionEnded() async throws {
         let given = try await listOfThree()
         let stopPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
@@ -272,12 +273,29 @@ import Testing
             let logged = scripted(phoneId, token)
             #expect(logged.status == .created && logged.header(ScriptedForm.logIdHeader) == phoneId)
         }
+        let otherToken = scripted(UUID().uuidString.lowercased(), String(token.reversed()))
+        #expect(otherToken.status == .unauthorized, "a token from another session: sign in, not 403 (which is \"not allowed\")")
         try given.web.database.endSession(token: try #require(given.web.cookies["fieldbook_session"]))
         let ended = scripted(UUID().uuidString.lowercased(), token)
         #expect(ended.status == .unauthorized && ended.header(ScriptedForm.logIdHeader) == nil)
         #expect(!ended.bodyText.contains("name=\"resume\""), "nothing is kept on the server for a sign-in the script cannot show")
         let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
         #expect(logs.map(\.id) == [try #require(UUID(uuidString: phoneId))])
+    }
+
+    /// A phone sends what it kept away from the network with the time it was logged there: the log has that time; a
+    /// time in the future is refused with what to do.
+    @Test func aVisitKeptOnAPhoneIsLoggedAtTheTimeItWasKept() async throws {
+        let given = try await listOfThree()
+        let stopPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
+        let keptAt = Date().addingTimeInterval(-4 * 3600)
+        let sent = given.web.post("\(stopPath)/logs", [("result", "MET"), ("logged_at", keptAt.ISO8601Format())], formPath: stopPath)
+        #expect(sent.status == .seeOther)
+        let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
+        #expect(logs.map { $0.loggedAt.timeIntervalSince1970.rounded() } == [keptAt.timeIntervalSince1970.rounded(.down)])
+        let future = given.web.post("\(stopPath)/logs", [("result", "MET"), ("logged_at", Date().addingTimeInterval(3600).ISO8601Format())],
+                                    formPath: stopPath)
+        #expect(future.status == .unprocessableContent && future.bodyText.contains("check the device"))
     }
 
     @Test func aVisitSentWithTheIdOfALogAtAnotherStopIsRefusedAsAClash() async throws {

@@ -90,6 +90,9 @@ enum VisitResource {
         .input("result", .choice(ContactLogInput.Rules.result)),
         .input("note", .text(ContactLogInput.Rules.note), "Required with OTHER"),
         .of("coordinates", .object(logCoordinateFields), nullable: true, "Where the device was, with its accuracy in metres; null or absent for none"),
+        .input("logged_at", .instant(ContactLogInput.Rules.loggedAt),
+               "When the visit happened by the device's clock, for a visit kept on a device away from the network and sent later: "
+                   + ContactLogInput.Rules.loggedAt.promise + ". Null or absent: when the server receives it"),
     ]
 
     static let components: [String: [Field]] = [
@@ -211,7 +214,8 @@ enum VisitResource {
         let input = ContactLogInput(result: body.text("result"), note: body.text("note"),
                                     latitude: coordinates?.number("latitude").map { "\($0)" } ?? "",
                                     longitude: coordinates?.number("longitude").map { "\($0)" } ?? "",
-                                    accuracy: coordinates?.number("accuracy_m").map { "\($0)" } ?? "", id: body.text("id"))
+                                    accuracy: coordinates?.number("accuracy_m").map { "\($0)" } ?? "", id: body.text("id"),
+                                    loggedAt: body.text("logged_at"))
         let user = try context.database.user(id: try (context.caller?.user.id).orThrow(DomainError.notFound(entity: "user")))
         let log: ContactLog
         do {

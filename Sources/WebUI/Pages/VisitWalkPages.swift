@@ -58,7 +58,8 @@ enum VisitWalkPages {
         let (listId, stopId) = (try request.uuidParameter(), try request.uuidParameter("stopId"))
         let user = try context.signedInUser
         let input = ContactLogInput(result: request.field("result"), note: request.field("note"), latitude: request.field("latitude"),
-                                    longitude: request.field("longitude"), accuracy: request.field("accuracy_m"), id: request.field("log_id"))
+                                    longitude: request.field("longitude"), accuracy: request.field("accuracy_m"), id: request.field("log_id"),
+                                    loggedAt: request.field("logged_at"))
         let log: ContactLog
         do {
             log = try context.database.logContact(input, atStop: stopId, onList: listId, by: user)

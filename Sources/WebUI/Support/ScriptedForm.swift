@@ -3,8 +3,9 @@ import HTTPServer
 
 /// A form a page's script sends on its own, with no one looking at the answer (a phone sending the visits it kept),
 /// says so with this header. Its answers are statuses the script can trust rather than pages for a person: an ended
-/// session is 401, not the sign-in page at the form's address (which reads as a success), and a stored visit log is
-/// 201 naming the log's id, so the script forgets its copy only once the server has said that log is stored.
+/// session (or a form token from another session) is 401, not the sign-in page at the form's address (which reads as a
+/// success), so 403 means only that this person may not do this; and a stored visit log is 201 naming the log's id, so
+/// the script forgets its copy only once the server has said that log is stored.
 enum ScriptedForm {
     static let header = "Fieldbook-Sent-By-Script"
     static let logIdHeader = "Fieldbook-Log-Id"
