@@ -1,4 +1,4 @@
-// What a phone keeps to walk a visit list away from the network (issue 38), shared by the pages and the service
+// What a phone keeps to walk a visit list away from the network, shared by the pages and the service
 // worker: the lists taken (IndexedDB "lists"), the visits logged but not yet sent ("visits", by the id the phone made
 // for each, so sending one again logs it once, and who logged it) and short notes between pages ("notes"). IndexedDB, not memory: what was
 // typed away survives a closed browser and a restarted phone. Cache Storage keeps the pages and map tiles.
@@ -69,21 +69,25 @@ var FieldbookStore = (function () {
     });
   }
 
-  // Signing out: the lists taken (households' names and addresses) go, their pages and tiles and the notes between
-  // pages with them. The visits not yet sent stay: each waits for the person who logged it to sign in again.
+  // Nobody is signed in (signed out, or the server says the session ended): the lists taken (households' names and
+  // addresses) go, their pages and tiles and the notes between pages with them. The visits not yet sent stay: each
+  // waits for the person who logged it to sign in again. Answers the names of the lists forgotten.
   function forgetLists() {
     return all("lists").then(function (lists) {
-      return Promise.all(lists.map(function (list) {
-        return caches.open(list.cache).then(function (cache) {
-          return Promise.all(list.pages.concat(list.tiles).map(function (address) { return cache.delete(address); }));
-        }).then(function () { return remove("lists", list.id); });
-      }));
-    }).then(function () {
-      return Promise.all([remove("notes", "notice"), remove("notes", "sign-in")]);
+      return Promise.all(lists.map(forgetList)).then(function () {
+        return Promise.all([remove("notes", "notice"), remove("notes", "sign-in")]);
+      }).then(function () { return lists.map(function (list) { return list.name; }); });
     });
+  }
+
+  function forgetList(list) {
+    return caches.open(list.cache).then(function (cache) {
+      return Promise.all(list.pages.concat(list.tiles).map(function (address) { return cache.delete(address); }));
+    }).then(function () { return remove("lists", list.id); });
   }
 
   function plural(count, one, many) { return count + " " + (count === 1 ? one : many); }
 
-  return { put: put, get: get, all: all, remove: remove, take: take, fetchWithin: fetchWithin, forgetLists: forgetLists, plural: plural };
+  return { put: put, get: get, all: all, remove: remove, take: take, fetchWithin: fetchWithin, forgetLists: forgetLists,
+           forgetList: forgetList, plural: plural };
 })();

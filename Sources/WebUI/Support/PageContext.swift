@@ -150,7 +150,7 @@ struct PageContext {
             "sync": SyncStatusText(status: syncStatus).layoutView,
         ]
         if let flash { view["flash"] = flash }
-        view["offline_js_urls"] = ["js/offline-store.js", "js/offline.js"].map(web.staticFiles.url(for:))
+        view["offline_js_urls"] = OfflinePages.pageScripts.map(web.staticFiles.url(for:))
         if let user {
             view["events_url"] = Paths.events()
             // The id: a visit kept on a shared phone is sent only under the session of the person who logged it.
