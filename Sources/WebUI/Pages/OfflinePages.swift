@@ -48,7 +48,7 @@ enum OfflinePages {
         let pages = [Paths.myVisits(), walk] + stops.map(\.path) + pageAssets.map(context.web.staticFiles.url(for:))
         let tiles = context.web.tiles.map { tilePaths(around: sheet.stops.compactMap(\.coordinate), in: $0) } ?? []
         let kept = KeptList(id: sheet.list.id.lowercasedString, name: sheet.list.name, cache: cacheName(context.web), walk: walk,
-                            stops: stops, results: ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] },
+                            stops: stops, results: VisitWalkPages.resultChoices,
                             pages: pages, tiles: tiles)
         var response = Response.json(try JSONEncoder.sortingKeys.encode(kept))
         response.setHeader("Cache-Control", "no-store")

@@ -135,10 +135,14 @@ enum VisitWalkPages {
         return context.page("visits/stop", title: stop.text("name") ?? line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
     }
 
+    /// The results a visit is logged with, `value` as the form sends it and `label`: the log form's buttons, and a list
+    /// kept on a phone (whose service worker names the result of a visit it keeps).
+    static let resultChoices: [[String: String]] = ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] }
+
     /// What the log form of a stop needs besides its note field. Each form carries a fresh id for its visit, so the same
     /// form sent twice (a double tap, a phone sending again what it kept) logs once.
     static func logFormView(listId: UUID, stopId: UUID, plan: WalkPlan) -> TemplateView {
-        ["results": ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] as TemplateView },
+        ["results": resultChoices.map { TemplateView($0.mapValues(TemplateValue.text)) },
          "log_action": Paths.contactLogs(listId, stopId) + plan.query, "log_id": UUID().lowercasedString]
     }
 
