@@ -112,10 +112,9 @@ public struct DateRule: Sendable {
 }
 
 /// A moment written as RFC 3339 says, with its offset (the document's `format: date-time`), that a device's clock gave:
-/// when a visit was logged on a phone away from the network, sent hours later. Not later than the server's now by more
-/// than `skew` (a device's clock runs a little fast or slow), and not earlier than `oldest` before it (a clock set to
-/// a wrong year, or a visit kept so long that the list it belongs to is long done, is refused rather than filed out of
-/// order in the history).
+/// when a visit was logged on a phone away from the network, sent hours later. A moment more than `skew` after the
+/// server's now or more than `oldest` before it is set aside, not refused: either clock may be wrong (a server with no
+/// real-time clock boots behind), and sending the same moment again could never be accepted, so the visit would be lost.
 public struct InstantRule: Sendable {
     public let label: String
     public let skew: TimeInterval
@@ -126,12 +125,14 @@ public struct InstantRule: Sendable {
         (self.label, self.skew, self.oldest, isRequired) = (label, skew, oldest, required)
     }
 
-    /// What the rule promises, for the document and for people: "no more than 10 minutes after now nor 30 days before".
+    /// What the rule promises, for the document and for people.
     public var promise: String {
-        "no more than \(Int(skew / 60)) minutes later than the server's clock nor \(Int(oldest / 86_400)) days earlier"
+        "a time more than \(Int(skew / 60)) minutes later than the server's clock or \(Int(oldest / 86_400)) days earlier is set aside, "
+            + "and the visit is logged when the server receives it"
     }
 
-    /// The moment; nil when empty (allowed unless required) or refused, after adding the problem to `errors`.
+    /// The moment; nil when empty (allowed unless required), unreadable (after adding the problem to `errors`) or set
+    /// aside as out of bounds.
     public func check(_ raw: String, now: Date, field: String, into errors: inout ValidationError) -> Date? {
         if raw.isEmpty {
             if isRequired { errors.add(field, "\(label) is required") }
@@ -141,15 +142,7 @@ public struct InstantRule: Sendable {
             errors.add(field, "\(label) must be a date and time like 2025-03-12T09:30:00Z")
             return nil
         }
-        if moment > now.addingTimeInterval(skew) {
-            errors.add(field, "\(label) is in the future: check the device's clock, then send the visit again")
-            return nil
-        }
-        if moment < now.addingTimeInterval(-oldest) {
-            errors.add(field, "\(label) is more than \(Int(oldest / 86_400)) days ago: log the visit again with today's time if it still matters")
-            return nil
-        }
-        return moment
+        return moment > now.addingTimeInterval(skew) || moment < now.addingTimeInterval(-oldest) ? nil : moment
     }
 
     /// RFC 3339 with or without fractional seconds (`Date.toISOString()` writes milliseconds).

@@ -73,7 +73,7 @@ public struct ContactLogInput: Sendable, Equatable {
         public static let longitude = NumberRule(label: "Longitude", range: -180...180)
         public static let accuracy = NumberRule(label: "Accuracy", range: 0...100_000)
         public static let id = IDRule(required: false, message: "This visit's id was damaged on the way; reload the page and log the visit again")
-        /// A phone may spend days away from the network; a month covers any walk and refuses a clock set to another year.
+        /// A phone may spend days away from the network; a month covers any walk and sets aside a clock set to another year.
         public static let loggedAt = InstantRule(label: "The time the visit was logged", skew: 10 * 60, oldest: 30 * 86_400)
     }
 
@@ -88,7 +88,7 @@ public struct ContactLogInput: Sendable, Equatable {
     public static let bothCoordinates = "Give both latitude and longitude, or neither"
 
     /// A result is required; "Other" needs a note saying what happened; a location is both coordinates or none; the time
-    /// logged, when given, is around `now` as `Rules.loggedAt` allows.
+    /// logged, when given, is kept when it is around `now` as `Rules.loggedAt` allows (else the visit is logged at `now`).
     public func validated(now: Date = Date()) throws -> Valid {
         var errors = ValidationError()
         let result = Rules.result.check(self.result, as: ContactResult.self, field: "result", into: &errors)

@@ -67,7 +67,7 @@ enum VisitWalkPages {
             // A log id that belongs to another visit clashes with the stored logs (409), as on the API.
             return try stopPage(&context, errors: errors, note: input.note, status: PublicError(errors).status)
         }
-        if ScriptedForm.isScripted(request) { return ScriptedForm.logged(log.id) }
+        if ScriptedForm.isScripted(request) { return ScriptedForm.logged(log) }
         let sheet = try context.database.visitSheet(id: listId, seen: try context.participantVisibility)
         let plan = try WalkPlan(request, sheet: sheet, database: context.database)
         let name = sheet.stops.first { $0.stop.id == stopId }?.name ?? "the stop"
