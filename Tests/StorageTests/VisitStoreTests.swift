@@ -205,6 +205,27 @@ import Testing
         #expect(try given.database.visitSheet(id: list.id, seen: .everything).progress.logs == 3)
     }
 
+    /// Once a list's walk has started, its stops stay: a visit kept on the organizer's phone for a stop showing no logs
+    /// on the server still lands. Before the walk, a stop nothing was logged at is removed.
+    @Test func aStopStaysOnceTheWalkStartedSoAVisitKeptOnAPhoneLands() throws {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venues = try ["Hall", "Shop", "Clinic"].map {
+            try given.database.createVenue(VenueInput(name: $0, address: "1 Road", areaId: area.id.uuidString), by: actor)
+        }
+        let editor = try organizer(given.database)
+        let list = try given.database.createVisitList(listInput(editor), stops: .picked(venues.map { StopTarget(venueId: $0.id, participantId: nil).token }),
+                                                      by: actor)
+        let stops = try given.database.visitSheet(id: list.id, seen: .everything).stops.map(\.stop.id)
+        try given.database.removeStop(stops[2], fromList: list.id, by: actor)
+        try given.database.logContact(ContactLogInput(result: "MET"), atStop: stops[0], onList: list.id, by: editor)
+        #expect(throws: DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])) {
+            try given.database.removeStop(stops[1], fromList: list.id, by: actor)
+        }
+        try given.database.logContact(ContactLogInput(result: "NOT_HOME"), atStop: stops[1], onList: list.id, by: editor)
+        #expect(try given.database.visitSheet(id: list.id, seen: .everything).progress.logs == 2)
+    }
+
     /// A log sent again with the id its page made (a phone back in range) is the log already stored: one row, one
     /// change for the hub. The same id at another stop is refused, not taken for that visit.
     @Test func aLogSentAgainWithItsIdIsLoggedOnceAndSyncedOnce() throws {

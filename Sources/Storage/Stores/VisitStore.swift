@@ -122,10 +122,14 @@ extension AppDatabase {
         }
     }
 
-    /// Removes a stop nothing was logged at.
+    /// Removes a stop nothing was logged at, from a list whose walk has not started (`VisitList.allowsRemovingStops`).
     public func removeStop(_ stopId: UUID, fromList listId: UUID, by actor: Actor) throws {
         try transaction(by: actor) { transaction in
-            try transaction.remove(transaction.stop(stopId, onList: listId))
+            let stop = try transaction.stop(stopId, onList: listId)
+            guard try transaction.fetch(VisitList.self, id: listId).allowsRemovingStops else {
+                throw DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])
+            }
+            try transaction.remove(stop)
         }
     }
 
