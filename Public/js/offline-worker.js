@@ -22,26 +22,24 @@ self.addEventListener("activate", function (event) {
 });
 
 // Each list taken under an older build is taken again into this build's cache; an older cache goes once no list is
-// kept in it, so a list whose new copy failed (no network) still opens from the old one, and is tried again when this
-// worker next starts. A list the server no longer gives (nobody signed in) is forgotten, and the pages say so.
+// kept in it and no take is filling it, so a list whose new copy failed (no network) still opens from the old one, and
+// is tried again when this worker next starts. Only the server saying nobody is signed in forgets the lists, and only
+// its saying a list is withdrawn forgets that one; the pages say so.
 function takeAgain() {
   return FieldbookStore.all("lists").then(function (lists) {
-    var gone = [];
     return Promise.all(lists.filter(function (list) { return list.cache !== CACHE_NAME; }).map(function (list) {
-      return FieldbookStore.take(list.address).catch(function (error) {
-        if (!error || error.message !== "signed-out") { return null; }
-        gone.push(list.name);
-        return FieldbookStore.forgetList(list);
-      });
-    })).then(function () {
-      return gone.length ? FieldbookStore.put("notes", { name: "gone", lists: gone }) : null;
-    });
+      return FieldbookStore.take(list.address).catch(function (error) { return FieldbookStore.afterFailedTake(list, error); });
+    }));
   }).then(dropUnusedCaches).catch(function () { return null; });
 }
 
+// A take that has not finished within this long has failed (its page was closed), and no longer holds its cache.
+var FILLING_MS = 30 * 60 * 1000;
+
 function dropUnusedCaches() {
-  return Promise.all([caches.keys(), FieldbookStore.all("lists")]).then(function (found) {
-    var used = found[1].map(function (list) { return list.cache; }).concat([CACHE_NAME]);
+  return Promise.all([caches.keys(), FieldbookStore.all("lists"), FieldbookStore.all("notes")]).then(function (found) {
+    var filling = found[2].filter(function (note) { return note.cache && Date.now() - note.at < FILLING_MS; });
+    var used = found[1].concat(filling).map(function (kept) { return kept.cache; }).concat([CACHE_NAME]);
     return Promise.all(found[0].filter(function (name) { return name.indexOf("fieldbook-") === 0 && used.indexOf(name) < 0; })
       .map(function (name) { return caches.delete(name); }));
   });
@@ -113,9 +111,12 @@ function userOf(page) {
   return found ? found[1] : "";
 }
 
-// The kept copy, marked so that its script says, at once, that the server could not be reached.
+// The kept copy, marked so that its script says, at once, that the server could not be reached. This build's cache
+// first: a page refreshed online since an update is there, while the list's older cache still holds the copy taken.
 function keptPage(request) {
-  return caches.match(request, { ignoreVary: true }).then(function (kept) {
+  return caches.open(CACHE_NAME).then(function (cache) { return cache.match(request, { ignoreVary: true }); }).then(function (kept) {
+    return kept || caches.match(request, { ignoreVary: true });
+  }).then(function (kept) {
     return kept || caches.match(request, { ignoreSearch: true, ignoreVary: true });
   }).then(function (kept) {
     if (!kept) { return null; }
@@ -171,7 +172,7 @@ function keep(form, url) {
     // Named as the list named them, for "Visits on this phone" after the list itself is gone.
     visit.stopName = here ? here.name : "";
     visit.resultLabel = label ? label.label : visit.result;
-    return FieldbookStore.put("visits", visit).then(function () { return FieldbookStore.all("visits"); }).then(function (visits) {
+    return storeVisit(visit).then(function () { return FieldbookStore.all("visits"); }).then(function (visits) {
       return [list, visits];
     });
   }).then(function (found) {
@@ -184,6 +185,30 @@ function keep(form, url) {
       return Response.redirect(new URL(to, self.location.origin).href, 303);
     });
   });
+}
+
+// Keeps the visit under its id unless another visit is kept under it (a second visit from a kept page whose form was
+// not given a fresh id): that one stays, and this one gets an id of its own. The same visit sent twice is kept once.
+function storeVisit(visit) {
+  return FieldbookStore.run("visits", "readwrite", function (store) {
+    var found = store.get(visit.id);
+    found.onsuccess = function () {
+      var kept = found.result;
+      if (kept && sameVisit(kept, visit)) { return; }
+      if (kept) {
+        visit.id = self.crypto.randomUUID();
+        visit.fields.forEach(function (field) { if (field[0] === "log_id") { field[1] = visit.id; } });
+      }
+      store.put(visit);
+    };
+  });
+}
+
+function sameVisit(one, other) {
+  function typed(visit) {
+    return JSON.stringify(visit.fields.filter(function (field) { return field[0] !== "logged_at"; }));
+  }
+  return one.stop === other.stop && typed(one) === typed(other);
 }
 
 // The first stop after this one in the list's order (then from the start) neither visited when taken nor kept since.

@@ -253,9 +253,10 @@ FieldbookStore.put('visits', {id, list: '', stop: '', path, result, resultLabel:
 
 
 def refusals(checker, phone, node, listed):
-    """A visit the server refuses is kept with why and does not hold up the next; a 403 because the list went to someone
-    else is a problem for that visit, not "sign in"; "Visits on this phone" lists them with Retry and Discard, which
-    work from the keyboard."""
+    """A visit kept with a time the server's clock cannot believe is logged at receipt, and the phone says so; a visit
+    the server refuses is kept with why and does not hold up the next; a 403 because the list went to someone else is
+    a problem for that visit, not "sign in"; "Visits on this phone" lists them with Retry and Discard, which work from
+    the keyboard."""
     driver = phone.driver
     database = os.path.join(node.data, "fieldbook.sqlite")
     stops = [row[0] for row in sqlite_rows(database, f"SELECT id FROM visit_stops WHERE visit_list_id = '{listed}' ORDER BY id")]
@@ -266,14 +267,17 @@ def refusals(checker, phone, node, listed):
     driver.execute_async_script(KEEP_VISIT, path(stops[0]), "The old stop", "MET", "Met", "2020-01-01T00:00:00.000Z")
     driver.execute_async_script(KEEP_VISIT, path(stops[1]), "The fine stop", "NOT_HOME", "Not home", now)
     driver.get(node.base + "/my-visits")
-    text = wait_for_status(driver, r"1 visit was not accepted by the server", timeout=60)
-    checker.expect("a refused visit does not hold up the next", node.contact_logs() == before + 1 and kept_visits(driver) == 1,
-                   f"{node.contact_logs() - before} sent; {kept_visits(driver)} kept")
+    text = wait_for_status(driver, r"2 visits kept on this phone sent", timeout=60)
+    checker.expect("a visit kept with an unbelievable time is logged at receipt, and the phone says so",
+                   node.contact_logs() == before + 2 and kept_visits(driver) == 0
+                   and "One was logged at the time the server received it" in text, f"{text}; {kept_visits(driver)} kept")
     admin = sqlite_rows(database, f"SELECT id FROM users WHERE email = '{NODE_ADMIN}'")[0][0]
     editor = sqlite_rows(database, f"SELECT assigned_user_id FROM visit_lists WHERE id = '{listed}'")[0][0]
     import sqlite3
     with sqlite3.connect(database, timeout=30) as writer:
         writer.execute("UPDATE visit_lists SET assigned_user_id = ? WHERE id = ?", (admin, listed))
+    a_minute_ago = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    driver.execute_async_script(KEEP_VISIT, path(stops[0]), "The first stop", "MET", "Met", a_minute_ago)
     driver.execute_async_script(KEEP_VISIT, path(stops[2]), "The reassigned stop", "MET", "Met", now)
     driver.get(node.base + "/my-visits")
     text = wait_for_status(driver, r"2 visits were not accepted by the server", timeout=60)
@@ -281,13 +285,13 @@ def refusals(checker, phone, node, listed):
     cards = driver.find_elements(By.CSS_SELECTOR, "[data-kept-visits] .kept-visit")
     states = [card.find_element(By.CSS_SELECTOR, ".kept-visit__state").text for card in cards]
     checker.expect("visits on this phone: each refused visit with its stop, result, time and why",
-                   len(cards) == 2 and "more than 30 days ago" in states[0] and "Only the organizer" in states[1]
-                   and "The old stop" in cards[0].text and "Met, logged" in cards[0].text and cards[0].find_elements(By.CSS_SELECTOR, "time"),
+                   len(cards) == 2 and all("Only the organizer" in state for state in states)
+                   and "The first stop" in cards[0].text and "Met, logged" in cards[0].text and cards[0].find_elements(By.CSS_SELECTOR, "time"),
                    f"{[card.text for card in cards]}")
     driver.save_screenshot(str(checker.out / "visits-on-this-phone-390.png"))
     judge(checker, phone, "phone: visits on this phone (two refused)")
 
-    # Discard the old one from the keyboard: the focus stays in the section.
+    # Discard the first one from the keyboard: the focus stays in the section.
     discard = cards[0].find_element(By.XPATH, ".//button[starts-with(normalize-space(.), 'Discard')]")
     discard.send_keys(Keys.ENTER)
     WebDriverWait(driver, 10).until(expected_conditions.alert_is_present()).accept()
@@ -300,7 +304,7 @@ def refusals(checker, phone, node, listed):
     retry = driver.find_element(By.XPATH, "//*[@data-kept-visits]//button[starts-with(normalize-space(.), 'Retry')]")
     retry.send_keys(Keys.ENTER)
     wait_for_status(driver, r"1 visit kept on this phone sent", timeout=60)
-    checker.expect("retry: the refused visit is sent once allowed", node.contact_logs() == before + 2 and kept_visits(driver) == 0,
+    checker.expect("retry: the refused visit is sent once allowed", node.contact_logs() == before + 3 and kept_visits(driver) == 0,
                    f"{node.contact_logs() - before} sent; {kept_visits(driver)} kept")
 
 
@@ -330,7 +334,7 @@ const old = arguments[0];
 def worker_update(checker, phone, node):
     """A new build's worker takes over at once and takes each list again in the background: a list taken again moves to
     the new cache; one that cannot be reached now still opens from the old cache, kept while a list needs it; one the
-    server no longer gives (nobody signed in) is forgotten, and the next page says so."""
+    server no longer gives (404) is forgotten alone, leaving the pages the others share, and the next page says so."""
     driver = phone.driver
     driver.get(node.base + "/my-visits")
     driver.find_element(By.CSS_SELECTOR, "[data-take-list] button").click()
@@ -339,9 +343,10 @@ def worker_update(checker, phone, node):
         const done = arguments[arguments.length - 1];
         FieldbookStore.all('lists').then(async ([list]) => {
           await FieldbookStore.put('lists', Object.assign({}, list, {id: 'unreachable', address: 'http://127.0.0.1:9/offline.json'}));
-          await FieldbookStore.put('lists', Object.assign({}, list, {id: 'withdrawn', name: 'Withdrawn doors', address: '/login',
-                                                                    pages: [], tiles: []}));
-          return {id: list.id, cache: list.cache};
+          // Withdrawn (404): it names the same pages as the others in the old cache, which must stay for them.
+          await FieldbookStore.put('lists', Object.assign({}, list, {id: 'withdrawn', name: 'Withdrawn doors',
+                                                                    address: '/visit-lists/' + crypto.randomUUID() + '/offline.json'}));
+          return {id: list.id, cache: list.cache, pages: list.pages};
         }).then(done, error => done({error: String(error)}));""")
     node.stop()
     node.root = new_build(node.root, node.folder)
@@ -358,11 +363,53 @@ def worker_update(checker, phone, node):
     except TimeoutError:
         pass
     state = driver.execute_async_script(LISTS_AND_CACHES, taken["cache"])
-    checker.expect("update: a list taken again is in the new cache; one not reachable now still in the old; one not given forgotten",
-                   state["lists"] == expected["lists"] and state["oldPages"] > 0, str(state))
+    checker.expect("update: a list taken again is in the new cache; one not reachable now still in the old with its shared pages; "
+                   "one withdrawn forgotten", state["lists"] == expected["lists"] and state["oldPages"] >= len(taken["pages"]), str(state))
     driver.get(node.base + "/my-visits")
     text = wait_for_status(driver, r"no longer on this phone", timeout=30)
     checker.expect("update: the page says which list is no longer on the phone", "“Withdrawn doors” is no longer on this phone" in text, text)
+
+
+# Takes the first list again, holding its pages until the lists have been forgotten (as when the person signs out while
+# a take runs): what the take then finds.
+FORGET_DURING_TAKE = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const [list] = await FieldbookStore.all('lists');
+  const realOpen = caches.open.bind(caches);
+  let release;
+  const held = new Promise(resolve => { release = resolve; });
+  caches.open = name => realOpen(name).then(cache => {
+    const addAll = cache.addAll.bind(cache);
+    cache.addAll = pages => held.then(() => addAll(pages));
+    return cache;
+  });
+  const taking = FieldbookStore.take(list.address).then(() => 'taken', error => error.message);
+  // Until the take has its list (it notes the cache it fills), or a while.
+  for (let tries = 0; tries < 200 && !(await FieldbookStore.all('notes')).some(note => note.cache); tries += 1) {
+    await new Promise(r => setTimeout(r, 50));
+  }
+  await FieldbookStore.forgetLists();
+  release();
+  const outcome = await taking;
+  caches.open = realOpen;
+  let pages = 0;
+  for (const name of await caches.keys()) {
+    for (const request of await (await caches.open(name)).keys()) {
+      if (new URL(request.url).pathname.startsWith('/visit-lists/')) { pages += 1; }
+    }
+  }
+  return {outcome, lists: (await FieldbookStore.all('lists')).length, pages};
+})().then(done, error => done({error: String(error)}));"""
+
+
+def forgotten_while_taking(checker, phone, node):
+    """A take that finishes after the lists were forgotten (signing out while it ran) does not bring its list back."""
+    driver = phone.driver
+    driver.get(node.base + "/my-visits")
+    state = driver.execute_async_script(FORGET_DURING_TAKE)
+    checker.expect("forgotten while taking: the take does not write its list or pages back",
+                   state.get("outcome") == "forgotten" and state.get("lists") == 0 and state.get("pages") == 0, str(state))
 
 
 def main():
@@ -522,6 +569,7 @@ def main():
                        f"answered {again.status_code}; {node.contact_logs()} logs")
         refusals(checker, phone, node, listed)
         worker_update(checker, phone, node)
+        forgotten_while_taking(checker, phone, node)
         checker.run_vnu()
     finally:
         if phone:
