@@ -1,9 +1,11 @@
 """Browser checks of a phone away from the Wi-Fi (issue 38): on a 390×844 phone, "Take this list with me" keeps a visit
 list; with the server stopped, five visits are logged from the kept pages; Chromium is closed and started again on the
-same profile; when the server is back the five are sent, and exactly five contact logs are on the server and, pushed
-by its sync, on its hub. The visit sent again is still one log. On the shared phone, the sign-in page and another
-person's pages say whose visits wait, none is sent under another person's session, and signing out forgets the taken
-list but keeps the visits.
+same profile; when the server is back the five are sent in the order they were logged, each at the time it was logged,
+and exactly five contact logs are on the server and, pushed by its sync, on its hub. The visit sent again is still one
+log. On the shared phone, the sign-in page and another person's pages say whose visits wait, none is sent under another
+person's session, and the server's sign-in page forgets the taken list but keeps the visits. A visit the server refuses
+(too old, or the list went to someone else) is kept with why, does not hold up the others, and is retried or discarded
+from "Visits on this phone".
 The walk page's first screen holds the next stop and its result buttons. Every state through axe-core and vnu.
 
     $VENV/bin/python tests/browser/check_offline.py --binary .build/debug/fieldbook [--shots /work/notes/shots]
@@ -32,6 +34,8 @@ from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 PHONE = (390, 844)
@@ -188,6 +192,22 @@ HOLD_FIRST_SEND = """
 })();"""
 
 
+def kept_on_phone(driver):
+    """The taken lists' pages in Cache Storage, and the lists and visits in IndexedDB."""
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        (async () => {
+          let pages = 0;
+          for (const name of await caches.keys()) {
+            for (const request of await (await caches.open(name)).keys()) {
+              const path = new URL(request.url).pathname;
+              if (path.startsWith('/visit-lists/') || path === '/my-visits') { pages += 1; }
+            }
+          }
+          return {pages, lists: (await FieldbookStore.all('lists')).length, visits: (await FieldbookStore.all('visits')).length};
+        })().then(done, error => done({error: String(error)}));""")
+
+
 def kept_visits(driver):
     return driver.execute_async_script("""
         const done = arguments[arguments.length - 1];
@@ -214,6 +234,182 @@ def session_ends_while_sending(checker, phone, node):
     finally:
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": hold["identifier"]})
         driver.execute_script("localStorage.removeItem('held-send')")
+
+
+def sqlite_rows(path, sql):
+    import sqlite3
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(sql).fetchall()
+
+
+# A visit as the service worker keeps it, put straight into the phone's store.
+KEEP_VISIT = """
+const done = arguments[arguments.length - 1];
+const [path, stopName, result, label, keptAt] = arguments;
+const id = crypto.randomUUID();
+const by = document.querySelector('[data-offline-status]').dataset.userId;
+FieldbookStore.put('visits', {id, list: '', stop: '', path, result, resultLabel: label, stopName, keptAt, by, byName: '',
+                              fields: [['log_id', id], ['result', result], ['note', 'kept for the check'], ['logged_at', keptAt]]})
+  .then(() => done(id), error => done(String(error)));"""
+
+
+def refusals(checker, phone, node, listed):
+    """A visit kept with a time the server's clock cannot believe is logged at receipt, and the phone says so; a visit
+    the server refuses is kept with why and does not hold up the next; a 403 because the list went to someone else is
+    a problem for that visit, not "sign in"; "Visits on this phone" lists them with Retry and Discard, which work from
+    the keyboard."""
+    driver = phone.driver
+    database = os.path.join(node.data, "fieldbook.sqlite")
+    stops = [row[0] for row in sqlite_rows(database, f"SELECT id FROM visit_stops WHERE visit_list_id = '{listed}' ORDER BY id")]
+    path = lambda stop: f"/visit-lists/{listed}/stops/{stop}/logs"  # noqa: E731
+    now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    before = node.contact_logs()
+    driver.get(node.base + "/my-visits")
+    driver.execute_async_script(KEEP_VISIT, path(stops[0]), "The old stop", "MET", "Met", "2020-01-01T00:00:00.000Z")
+    driver.execute_async_script(KEEP_VISIT, path(stops[1]), "The fine stop", "NOT_HOME", "Not home", now)
+    driver.get(node.base + "/my-visits")
+    text = wait_for_status(driver, r"2 visits kept on this phone sent", timeout=60)
+    checker.expect("a visit kept with an unbelievable time is logged at receipt, and the phone says so",
+                   node.contact_logs() == before + 2 and kept_visits(driver) == 0
+                   and "One was logged at the time the server received it" in text, f"{text}; {kept_visits(driver)} kept")
+    admin = sqlite_rows(database, f"SELECT id FROM users WHERE email = '{NODE_ADMIN}'")[0][0]
+    editor = sqlite_rows(database, f"SELECT assigned_user_id FROM visit_lists WHERE id = '{listed}'")[0][0]
+    import sqlite3
+    with sqlite3.connect(database, timeout=30) as writer:
+        writer.execute("UPDATE visit_lists SET assigned_user_id = ? WHERE id = ?", (admin, listed))
+    a_minute_ago = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    driver.execute_async_script(KEEP_VISIT, path(stops[0]), "The first stop", "MET", "Met", a_minute_ago)
+    driver.execute_async_script(KEEP_VISIT, path(stops[2]), "The reassigned stop", "MET", "Met", now)
+    driver.get(node.base + "/my-visits")
+    text = wait_for_status(driver, r"2 visits were not accepted by the server", timeout=60)
+    checker.expect("403 not allowed: a problem for that visit, not sign in", "Sign in" not in text, text)
+    cards = driver.find_elements(By.CSS_SELECTOR, "[data-kept-visits] .kept-visit")
+    states = [card.find_element(By.CSS_SELECTOR, ".kept-visit__state").text for card in cards]
+    checker.expect("visits on this phone: each refused visit with its stop, result, time and why",
+                   len(cards) == 2 and all("Only the organizer" in state for state in states)
+                   and "The first stop" in cards[0].text and "Met, logged" in cards[0].text and cards[0].find_elements(By.CSS_SELECTOR, "time"),
+                   f"{[card.text for card in cards]}")
+    driver.save_screenshot(str(checker.out / "visits-on-this-phone-390.png"))
+    judge(checker, phone, "phone: visits on this phone (two refused)")
+
+    # Discard the first one from the keyboard: the focus stays in the section.
+    discard = cards[0].find_element(By.XPATH, ".//button[starts-with(normalize-space(.), 'Discard')]")
+    discard.send_keys(Keys.ENTER)
+    WebDriverWait(driver, 10).until(expected_conditions.alert_is_present()).accept()
+    WebDriverWait(driver, 30).until(lambda d: kept_visits(d) == 1)
+    focused = driver.execute_script("return document.activeElement.closest('[data-kept-visits]') !== null")
+    checker.expect("discard: the visit is gone, the focus stays in the section", focused, "the focus left the section")
+    # The list is the editor's again: Retry sends the other.
+    with sqlite3.connect(database, timeout=30) as writer:
+        writer.execute("UPDATE visit_lists SET assigned_user_id = ? WHERE id = ?", (editor, listed))
+    retry = driver.find_element(By.XPATH, "//*[@data-kept-visits]//button[starts-with(normalize-space(.), 'Retry')]")
+    retry.send_keys(Keys.ENTER)
+    wait_for_status(driver, r"1 visit kept on this phone sent", timeout=60)
+    checker.expect("retry: the refused visit is sent once allowed", node.contact_logs() == before + 3 and kept_visits(driver) == 0,
+                   f"{node.contact_logs() - before} sent; {kept_visits(driver)} kept")
+
+
+def new_build(root, within):
+    """The same resources with a changed worker script: to the phone, the server was updated."""
+    folder = tempfile.mkdtemp(prefix="new-build-", dir=within)
+    copied = ("Public", "templates")  # read as folders of files, which a link to a folder is not to the server
+    for entry in os.listdir(root):
+        if entry in copied:
+            shutil.copytree(os.path.join(root, entry), os.path.join(folder, entry))
+        elif entry not in (".build", ".git"):
+            os.symlink(os.path.join(root, entry), os.path.join(folder, entry))
+    with open(os.path.join(folder, "Public", "js", "offline-worker.js"), "a") as script:
+        script.write("\n// The next build.\n")
+    return folder
+
+
+LISTS_AND_CACHES = """
+const done = arguments[arguments.length - 1];
+const old = arguments[0];
+(async () => ({
+  lists: Object.fromEntries((await FieldbookStore.all('lists')).map(list => [list.id, list.cache === old ? 'old' : 'new'])),
+  oldPages: (await caches.has(old)) ? (await (await caches.open(old)).keys()).length : 0,
+}))().then(done, error => done({error: String(error)}));"""
+
+
+def worker_update(checker, phone, node):
+    """A new build's worker takes over at once and takes each list again in the background: a list taken again moves to
+    the new cache; one that cannot be reached now still opens from the old cache, kept while a list needs it; one the
+    server no longer gives (404) is forgotten alone, leaving the pages the others share, and the next page says so."""
+    driver = phone.driver
+    driver.get(node.base + "/my-visits")
+    driver.find_element(By.CSS_SELECTOR, "[data-take-list] button").click()
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-take-status]").text.startswith("On this phone"))
+    taken = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        FieldbookStore.all('lists').then(async ([list]) => {
+          await FieldbookStore.put('lists', Object.assign({}, list, {id: 'unreachable', address: 'http://127.0.0.1:9/offline.json'}));
+          // Withdrawn (404): it names the same pages as the others in the old cache, which must stay for them.
+          await FieldbookStore.put('lists', Object.assign({}, list, {id: 'withdrawn', name: 'Withdrawn doors',
+                                                                    address: '/visit-lists/' + crypto.randomUUID() + '/offline.json'}));
+          return {id: list.id, cache: list.cache, pages: list.pages};
+        }).then(done, error => done({error: String(error)}));""")
+    node.stop()
+    node.root = new_build(node.root, node.folder)
+    node.start()
+    changed = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        navigator.serviceWorker.addEventListener('controllerchange', () => done(true));
+        navigator.serviceWorker.getRegistration().then(registration => registration.update()).catch(error => done(String(error)));
+        setTimeout(() => done(false), 50000);""")
+    checker.expect("update: the new build's worker takes over at once", changed is True, str(changed))
+    expected = {"lists": {taken["id"]: "new", "unreachable": "old"}}
+    try:
+        wait_for(lambda: {"lists": driver.execute_async_script(LISTS_AND_CACHES, taken["cache"])["lists"]} == expected, 60, "")
+    except TimeoutError:
+        pass
+    state = driver.execute_async_script(LISTS_AND_CACHES, taken["cache"])
+    checker.expect("update: a list taken again is in the new cache; one not reachable now still in the old with its shared pages; "
+                   "one withdrawn forgotten", state["lists"] == expected["lists"] and state["oldPages"] >= len(taken["pages"]), str(state))
+    driver.get(node.base + "/my-visits")
+    text = wait_for_status(driver, r"no longer on this phone", timeout=30)
+    checker.expect("update: the page says which list is no longer on the phone", "“Withdrawn doors” is no longer on this phone" in text, text)
+
+
+# Takes the first list again, holding its pages until the lists have been forgotten (as when the person signs out while
+# a take runs): what the take then finds.
+FORGET_DURING_TAKE = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const [list] = await FieldbookStore.all('lists');
+  const realOpen = caches.open.bind(caches);
+  let release;
+  const held = new Promise(resolve => { release = resolve; });
+  caches.open = name => realOpen(name).then(cache => {
+    const addAll = cache.addAll.bind(cache);
+    cache.addAll = pages => held.then(() => addAll(pages));
+    return cache;
+  });
+  const taking = FieldbookStore.take(list.address).then(() => 'taken', error => error.message);
+  // Until the take has its list (it notes the cache it fills), or a while.
+  for (let tries = 0; tries < 200 && !(await FieldbookStore.all('notes')).some(note => note.cache); tries += 1) {
+    await new Promise(r => setTimeout(r, 50));
+  }
+  await FieldbookStore.forgetLists();
+  release();
+  const outcome = await taking;
+  caches.open = realOpen;
+  let pages = 0;
+  for (const name of await caches.keys()) {
+    for (const request of await (await caches.open(name)).keys()) {
+      if (new URL(request.url).pathname.startsWith('/visit-lists/')) { pages += 1; }
+    }
+  }
+  return {outcome, lists: (await FieldbookStore.all('lists')).length, pages};
+})().then(done, error => done({error: String(error)}));"""
+
+
+def forgotten_while_taking(checker, phone, node):
+    """A take that finishes after the lists were forgotten (signing out while it ran) does not bring its list back."""
+    driver = phone.driver
+    driver.get(node.base + "/my-visits")
+    state = driver.execute_async_script(FORGET_DURING_TAKE)
+    checker.expect("forgotten while taking: the take does not write its list or pages back",
+                   state.get("outcome") == "forgotten" and state.get("lists") == 0 and state.get("pages") == 0, str(state))
 
 
 def main():
@@ -305,7 +501,13 @@ def main():
         driver = phone.driver
         driver.get(node.base + walk)
         wait_for_status(driver, r"5 visits not yet sent")
-        checker.expect("after a restart: five visits still kept", True, "")
+        left = kept_visits(driver)
+        checker.expect("after a restart: five visits still kept", left == 5, f"{left} kept")
+        driver.get(node.base + "/participants")
+        checker.expect("offline: a page not taken along says so, in the site's look",
+                       driver.title.startswith("Not on this phone") and driver.find_elements(By.CSS_SELECTOR, "link[rel=stylesheet]")
+                       and driver.find_elements(By.CSS_SELECTOR, "main [role=status]"), driver.title)
+        judge(checker, phone, "phone offline: a page not taken along")
         # The session ends while away (a closed browser may keep its cookie or not): the next page is the sign-in page.
         driver.delete_all_cookies()
 
@@ -314,8 +516,14 @@ def main():
         # visits. Once the editor signs in they are sent, each once, and the node's sync pushes them to the hub.
         node.start()
         waiting = rf"5 visits logged by {re.escape(USERS['editor'][0])} wait for them to sign in"
+        back_in_range = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
         driver.get(node.base + "/my-visits")
-        wait_for_status(driver, waiting, timeout=60)
+        text = wait_for_status(driver, waiting, timeout=60)
+        kept = kept_on_phone(driver)
+        checker.expect("session ended: the sign-in page forgets the taken list's pages and data, not the visits",
+                       kept == {"pages": 0, "lists": 0, "visits": 5}, str(kept))
+        checker.expect("session ended: the page says the list is no longer on the phone",
+                       "“Olympic Road doors” is no longer on this phone" in text, text)
         judge(checker, phone, "phone: five visits wait for the editor (sign-in page)")
         phone.fill("/login", {"email": NODE_ADMIN, "password": PASSWORD})
         driver = phone.driver
@@ -327,18 +535,7 @@ def main():
         await_next_page(driver, driver.find_element(By.CSS_SELECTOR, "form[data-sign-out] button").click)
         text = wait_for_status(driver, waiting, timeout=30)
         checker.expect("signed out: the page says visits still wait", "You have signed out" in driver.page_source, text)
-        kept = driver.execute_async_script("""
-            const done = arguments[arguments.length - 1];
-            (async () => {
-              let pages = 0;
-              for (const name of await caches.keys()) {
-                for (const request of await (await caches.open(name)).keys()) {
-                  const path = new URL(request.url).pathname;
-                  if (path.startsWith('/visit-lists/') || path === '/my-visits') { pages += 1; }
-                }
-              }
-              return {pages, lists: (await FieldbookStore.all('lists')).length, visits: (await FieldbookStore.all('visits')).length};
-            })().then(done, error => done({error: String(error)}));""")
+        kept = kept_on_phone(driver)
         checker.expect("signed out: the taken list's pages and data are gone, the visits kept",
                        kept == {"pages": 0, "lists": 0, "visits": 5}, str(kept))
         judge(checker, phone, "phone: signed out with five visits waiting")
@@ -349,6 +546,11 @@ def main():
         checker.expect("back in range: sent and said so", "not yet sent" not in text, text)
         judge(checker, phone, "phone online: visits sent")
         checker.expect("back in range: exactly five contact logs on the server", node.contact_logs() == 5, f"{node.contact_logs()} logs")
+        node_database = os.path.join(node.data, "fieldbook.sqlite")
+        logged = sqlite_rows(node_database, "SELECT result, logged_at FROM contact_logs ORDER BY logged_at")
+        checker.expect("back in range: each visit at the time it was logged on the phone, in that order",
+                       [row[0] for row in logged] == ["NOT_HOME", "MET", "OTHER", "FOLLOW_UP", "REFUSED"]
+                       and all(row[1] < back_in_range for row in logged), f"{logged}; back in range at {back_in_range}")
         hub_database = os.path.join(hub.data, "db", "fieldbook.sqlite")
         try:
             wait_for(lambda: sqlite_value(hub_database, "SELECT COUNT(*) FROM contact_logs") == 5, 60, "the hub never had five logs")
@@ -359,13 +561,15 @@ def main():
                        f"{sqlite_value(hub_database, 'SELECT COUNT(*) FROM contact_logs')} logs on the hub")
 
         # A visit whose answer was lost is sent again with its id: still one log.
-        node_database = os.path.join(node.data, "fieldbook.sqlite")
         log_id = sqlite_value(node_database, "SELECT id FROM contact_logs ORDER BY logged_at LIMIT 1")
         stop_id = sqlite_value(node_database, f"SELECT visit_stop_id FROM contact_logs WHERE id = '{log_id}'")
         stop = f"/visit-lists/{listed}/stops/{stop_id}"
         again = phone.post(stop + "/logs", {"result": "NOT_HOME", "log_id": log_id}, stop)
         checker.expect("a visit sent again with its id is one log", again.status_code == 200 and node.contact_logs() == 5,
                        f"answered {again.status_code}; {node.contact_logs()} logs")
+        refusals(checker, phone, node, listed)
+        worker_update(checker, phone, node)
+        forgotten_while_taking(checker, phone, node)
         checker.run_vnu()
     finally:
         if phone:

@@ -3,12 +3,14 @@ import Foundation
 import HTTPServer
 import Storage
 
-/// A visit list kept on a phone (issue 38): what the page's script stores to walk the list away from the network, and
+/// A visit list kept on a phone: what the page's script stores to walk the list away from the network, and
 /// the service worker that answers from that store when the network is gone.
 enum OfflinePages {
     /// The scripts the worker is made of, and the files every kept page loads; the cache's name changes with any of them.
     static let workerParts = ["js/offline-store.js", "js/offline-worker.js"]
-    static let pageAssets = ["css/app.css", "js/app.js", "js/offline-store.js", "js/offline.js", "favicon.svg"]
+    /// The scripts every page loads for the phone (the store first, which the others use).
+    static let pageScripts = ["js/offline-store.js", "js/kept-visits.js", "js/offline.js"]
+    static let pageAssets = ["css/app.css", "js/app.js"] + pageScripts + ["favicon.svg"]
     /// Enough tiles to find the streets of a list's area, few enough for a phone to keep.
     static let tileLimit = 300
     static let deepestZoom = 18
@@ -46,7 +48,7 @@ enum OfflinePages {
         let pages = [Paths.myVisits(), walk] + stops.map(\.path) + pageAssets.map(context.web.staticFiles.url(for:))
         let tiles = context.web.tiles.map { tilePaths(around: sheet.stops.compactMap(\.coordinate), in: $0) } ?? []
         let kept = KeptList(id: sheet.list.id.lowercasedString, name: sheet.list.name, cache: cacheName(context.web), walk: walk,
-                            stops: stops, results: ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] },
+                            stops: stops, results: VisitWalkPages.resultChoices,
                             pages: pages, tiles: tiles)
         var response = Response.json(try JSONEncoder.sortingKeys.encode(kept))
         response.setHeader("Cache-Control", "no-store")
