@@ -226,6 +226,26 @@ import Testing
         #expect(try given.database.visitSheet(id: list.id, seen: .everything).progress.logs == 2)
     }
 
+    /// Taking a list onto a phone starts its walk as a first log does, recorded for the hub: its stops stay from then on.
+    /// A list already started or done keeps its status.
+    @Test func startingAWalkKeepsTheListsStopsAndIsSyncedOnce() throws {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        let editor = try organizer(given.database)
+        let list = try given.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]),
+                                                      by: actor)
+        let stop = try #require(try given.database.visitSheet(id: list.id, seen: .everything).stops.first).stop
+        try given.database.startWalk(ofList: list.id, by: .user(editor.id))
+        let started = try given.database.visitList(id: list.id)
+        #expect(started.status == .inProgress && started.version == list.version + 1)
+        try given.database.startWalk(ofList: list.id, by: .user(editor.id))
+        #expect(try given.database.visitList(id: list.id).version == started.version, "started once")
+        #expect(throws: DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])) {
+            try given.database.removeStop(stop.id, fromList: list.id, by: actor)
+        }
+    }
+
     /// A log sent again with the id its page made (a phone back in range) is the log already stored: one row, one
     /// change for the hub. The same id at another stop is refused, not taken for that visit.
     @Test func aLogSentAgainWithItsIdIsLoggedOnceAndSyncedOnce() throws {

@@ -228,10 +228,35 @@ import Testing
         #expect(!page.contains("/remove\""), "no stop is offered for removal once the walk has started")
         let kept = web.post(removal(unmapped), [], formPath: listPath)
         #expect(kept.status == .conflict && kept.bodyText.contains("There is a problem")
-                    && kept.bodyText.contains("walk has started"))
+                    && kept.bodyText.contains("walk has started (a visit was logged, or the organizer took the list onto their phone)"))
         stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
         #expect(!stops.contains { $0.stop.id == south.stop.id } && stops.contains { $0.stop.id == north.stop.id }
                     && stops.contains { $0.stop.id == unmapped.stop.id })
+    }
+
+    /// A planned list taken onto the organizer's phone can no longer lose a stop: visits logged there away from the
+    /// network are invisible to the server until sent, so the take starts the walk (issue 38). Someone who may not log
+    /// on the list taking it changes nothing.
+    @Test func takingAPlannedListOntoTheOrganizersPhoneStartsItsWalkSoItsStopsStay() async throws {
+        let given = try await listOfThree()
+        let web = given.web, listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let stop = given.stops[0].stop
+        _ = try web.createUser("other@example.org", .editor)
+        web.signIn("other@example.org")
+        #expect(web.get(listPath + "/offline.json").status == .ok)
+        #expect(try web.database.visitList(id: given.list.id).status == .planned, "an editor who may not log on it starts nothing")
+
+        web.signIn("ed@example.org")
+        #expect(web.get(listPath + "/offline.json").status == .ok)
+        #expect(try web.database.visitList(id: given.list.id).status == .inProgress)
+        #expect(web.get(listPath).bodyText.contains("Stays: the walk has started"))
+        let removal = web.post("\(listPath)/stops/\(stop.id.uuidString.lowercased())/remove", [], formPath: listPath)
+        #expect(removal.status == .conflict)
+        let sent = web.post("\(listPath)/stops/\(stop.id.uuidString.lowercased())/logs",
+                            [("result", "MET"), ("logged_at", Date().addingTimeInterval(-600).ISO8601Format())],
+                            formPath: "\(listPath)/stops/\(stop.id.uuidString.lowercased())")
+        #expect(sent.status == .seeOther, "the visit kept on the phone lands at its stop")
+        #expect(try web.database.visitSheet(id: given.list.id, seen: .everything).progress.logs == 1)
     }
 
     /// Ticked venues are added all or none: a venue gone since it was ticked adds none of them and is named in the

@@ -171,13 +171,15 @@ extension AppDatabase {
             let log = ContactLog(id: valid.id ?? UUID(), stopId: stop.id, result: valid.result, note: valid.note, loggedAt: valid.loggedAt ?? time,
                                  loggedBy: user.id, location: valid.location)
             try transaction.insert(log)
-            if list.status == .planned {
-                var started = list
-                started.status = .inProgress
-                try transaction.save(started, over: list)
-            }
+            try transaction.startWalk(list)
             return log
         }
+    }
+
+    /// Taking a planned list onto a phone that may log on it starts its walk, as a first log does: the phone may then
+    /// hold visits the server cannot see yet, so the list's stops stay (`VisitList.allowsRemovingStops`).
+    public func startWalk(ofList listId: UUID, by actor: Actor) throws {
+        try transaction(by: actor) { transaction in try transaction.startWalk(try transaction.fetch(VisitList.self, id: listId)) }
     }
 
     /// Puts a stop's target on a later list ("follow-up needed"); answers the new stop.
@@ -217,5 +219,15 @@ extension AppDatabase {
                 ORDER BY venue_type IS NOT 'PUBLIC_BUILDING', name COLLATE NOCASE, id LIMIT ?
                 """, arguments: [limit]).map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
         }
+    }
+}
+
+extension RecordTransaction {
+    /// A planned list becomes in progress; a list already started or done stays as it is.
+    fileprivate func startWalk(_ list: VisitList) throws {
+        guard list.status == .planned else { return }
+        var started = list
+        started.status = .inProgress
+        try save(started, over: list)
     }
 }

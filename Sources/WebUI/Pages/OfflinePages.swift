@@ -36,9 +36,14 @@ enum OfflinePages {
         let tiles: [String]
     }
 
-    /// The list's stops in the walk page's order, the pages to log them and the map tiles around them.
+    /// The list's stops in the walk page's order, the pages to log them and the map tiles around them. Taken by someone
+    /// who may log on it, a planned list's walk starts here: the phone may keep visits from now on, so its stops stay.
+    /// A phone takes its lists again with this same request (its service worker has no form token to send).
     static func visitList(_ context: inout PageContext) throws -> Response {
         let sheet = try context.database.visitSheet(id: try context.request.uuidParameter(), seen: try context.participantVisibility)
+        if sheet.list.status == .planned, VisitWalkPages.mayLog(try context.signedInUser, on: sheet.list) {
+            try context.database.startWalk(ofList: sheet.list.id, by: context.actor)
+        }
         let plan = try WalkPlan(context.request, sheet: sheet, database: context.database)
         let stops = plan.ordered.map { line in
             KeptList.Stop(id: line.stop.id.lowercasedString, name: line.name, path: plan.stopPath(sheet.list.id, line.stop.id),
