@@ -4,8 +4,10 @@ same profile; when the server is back the five are sent in the order they were l
 and exactly five contact logs are on the server and, pushed by its sync, on its hub. The visit sent again is still one
 log. On the shared phone, the sign-in page and another person's pages say whose visits wait, none is sent under another
 person's session, and the server's sign-in page forgets the taken list but keeps the visits. A visit the server refuses
-(too old, or the list went to someone else) is kept with why, does not hold up the others, and is retried or discarded
-from "Visits on this phone".
+(the list went to someone else) is kept with why, does not hold up the others, and is retried or discarded
+from "Visits on this phone"; Discard waits for the answer to a visit being sent. A kept form's id already used by
+another visit gets a fresh one; a 503 for a taken list forgets nothing. Once taken, the list's stops cannot be removed in
+the office.
 The walk page's first screen holds the next stop and its result buttons. Every state through axe-core and vnu.
 
     $VENV/bin/python tests/browser/check_offline.py --binary .build/debug/fieldbook [--shots /work/notes/shots]
@@ -27,9 +29,10 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from check_pages import (HUB_EMAIL, PASSWORD, USERS, Browser, Checker, Server, await_next_page, create_places,  # noqa: E402
+from check_pages import (HUB_EMAIL, PASSWORD, USERS, Browser, Checker, Server, await_next_page, create_places, csrf,  # noqa: E402
                          sqlite_value, wait_for)
 from check_visits import add_homes, make_list, set_viewport  # noqa: E402
+import requests  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -127,6 +130,23 @@ def set_up(node):
     listed = make_list(admin, "Olympic Road doors", dt.date.today().isoformat(), area)
     admin.quit()
     return listed
+
+
+def stops_stay_once_taken(checker, node, listed):
+    """The list was planned when the organizer took it onto the phone; the phone may now keep visits at any of its stops
+    that the server cannot see. An editor in the office tidying the list finds no stop to remove, and a removal sent all
+    the same is refused (409), so those visits will have their stop to land at."""
+    office = requests.Session()
+    login = office.get(node.base + "/login")
+    office.post(node.base + "/login", data={"email": NODE_ADMIN, "password": PASSWORD, "csrf_token": csrf(login.text)})
+    detail = office.get(f"{node.base}/visit-lists/{listed}")
+    stop = sqlite_rows(os.path.join(node.data, "fieldbook.sqlite"), f"SELECT id FROM visit_stops WHERE visit_list_id = '{listed}' LIMIT 1")[0][0]
+    checker.expect("taken: the list's page offers no stop for removal and says why",
+                   "/remove\"" not in detail.text and "Stays: the walk has started" in detail.text, "a stop is offered for removal")
+    removal = office.post(f"{node.base}/visit-lists/{listed}/stops/{stop}/remove", data={"csrf_token": csrf(detail.text)})
+    left = sqlite_value(os.path.join(node.data, "fieldbook.sqlite"), f"SELECT COUNT(*) FROM visit_stops WHERE visit_list_id = '{listed}'")
+    checker.expect("taken: a stop's removal is refused with why, and the stop stays",
+                   removal.status_code == 409 and "walk has started" in removal.text and left == 3, f"{removal.status_code}; {left} stops")
 
 
 def status_text(driver):
@@ -308,6 +328,115 @@ def refusals(checker, phone, node, listed):
                    f"{node.contact_logs() - before} sent; {kept_visits(driver)} kept")
 
 
+# Holds the page's first kept visit's POST until the test lets it go, however long that takes (the send's own timeout
+# is left out), so that the test can act while the visit is being sent.
+HOLD_SEND = """
+(() => {
+  const real = window.fetch;
+  window.fetch = function (input, init) {
+    const url = String(input && input.url || input);
+    if (init && init.method === "POST" && /\\/logs$/.test(url) && !localStorage.getItem("held-send")) {
+      localStorage.setItem("held-send", "waiting");
+      const unbounded = Object.assign({}, init, {signal: undefined});
+      return new Promise(function wait(resume) {
+        if (localStorage.getItem("held-send") === "go") { resume(); } else { setTimeout(() => wait(resume), 100); }
+      }).then(() => real(input, unbounded));
+    }
+    return real.apply(this, arguments);
+  };
+})();"""
+
+
+def discard_while_sending(checker, phone, node, listed):
+    """Discard pressed while its visit is on its way to the server: the phone says it is being sent and keeps it,
+    rather than saying it will not be sent; the server's answer then decides, and the visit is logged once and gone
+    from the phone."""
+    driver = phone.driver
+    database = os.path.join(node.data, "fieldbook.sqlite")
+    stop = sqlite_rows(database, f"SELECT id FROM visit_stops WHERE visit_list_id = '{listed}' ORDER BY id LIMIT 1")[0][0]
+    now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    before = node.contact_logs()
+    driver.get(node.base + "/my-visits")
+    hold = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_SEND})
+    try:
+        driver.execute_script("localStorage.removeItem('held-send')")
+        driver.execute_async_script(KEEP_VISIT, f"/visit-lists/{listed}/stops/{stop}/logs", "The busy stop", "MET", "Met", now)
+        driver.get(node.base + "/my-visits")
+        WebDriverWait(driver, 60).until(lambda d: d.execute_script("return localStorage.getItem('held-send')") == "waiting")
+        discard = driver.find_element(By.XPATH, "//*[@data-kept-visits]//button[starts-with(normalize-space(.), 'Discard')]")
+        discard.send_keys(Keys.ENTER)
+        WebDriverWait(driver, 10).until(expected_conditions.alert_is_present()).accept()
+        text = wait_for_status(driver, r"being sent now", timeout=30)
+        checker.expect("discard while sending: the phone says the visit is being sent, never that it will not be",
+                       "will not be sent" not in text and kept_visits(driver) == 1, f"{text}; {kept_visits(driver)} kept")
+        driver.execute_script("localStorage.setItem('held-send', 'go')")
+        text = wait_for_status(driver, r"1 visit kept on this phone sent", timeout=60)
+        checker.expect("discard while sending: the server's answer decides, the visit is logged once and gone from the phone",
+                       node.contact_logs() == before + 1 and kept_visits(driver) == 0, f"{node.contact_logs() - before} logged; "
+                       f"{kept_visits(driver)} kept")
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": hold["identifier"]})
+        driver.execute_script("localStorage.removeItem('held-send')")
+
+
+# Sends a log form the way a kept stop page does (a navigation the service worker answers), with the log id given.
+SUBMIT_LOG = """
+const [path, logId, result] = arguments;
+const form = document.createElement('form');
+form.method = 'post';
+form.action = path;
+for (const [name, value] of [['log_id', logId], ['result', result], ['kept_by', 'nobody-signed-in'], ['csrf_token', 'stale']]) {
+  const field = document.createElement('input');
+  field.type = 'hidden';
+  field.name = name;
+  field.value = value;
+  form.appendChild(field);
+}
+document.body.appendChild(form);
+form.submit();"""
+
+KEPT_AT_STOP = """
+const done = arguments[arguments.length - 1];
+const [stop, drop] = arguments;
+const opened = indexedDB.open('fieldbook-offline', 1);
+opened.onerror = () => done({error: String(opened.error)});
+opened.onsuccess = () => {
+  const db = opened.result;
+  const transaction = db.transaction('visits', 'readwrite');
+  const store = transaction.objectStore('visits');
+  const all = store.getAll();
+  all.onsuccess = () => {
+    const here = all.result.filter(visit => visit.stop === stop).sort((one, other) => one.keptAt < other.keptAt ? -1 : 1);
+    if (drop) { here.forEach(visit => store.delete(visit.id)); }
+    transaction.oncomplete = () => { db.close(); done(here.map(visit => ({id: visit.id, result: visit.result,
+      logId: (visit.fields.find(field => field[0] === 'log_id') || [])[1]}))); };
+  };
+};"""
+
+
+def one_id_kept_twice(checker, phone, node, listed):
+    """Away from the network, two visits at one stop from a kept page whose form kept the id it was taken with (its
+    scripts did not run): the second is kept under an id of its own, and the first stays as it was; the same visit
+    sent twice is kept once."""
+    driver = phone.driver
+    stop = sqlite_rows(os.path.join(node.data, "fieldbook.sqlite"),
+                       f"SELECT id FROM visit_stops WHERE visit_list_id = '{listed}' ORDER BY id LIMIT 1")[0][0]
+    path = f"/visit-lists/{listed}/stops/{stop}/logs"
+    taken_id, fresh_id = "0a0a0a0a-0000-4000-8000-00000000000a", "0b0b0b0b-0000-4000-8000-00000000000b"
+    driver.get(node.base + "/my-visits")
+    node.stop()
+    try:
+        for log_id, result in ((taken_id, "NOT_HOME"), (taken_id, "MET"), (fresh_id, "REFUSED"), (fresh_id, "REFUSED")):
+            await_next_page(driver, lambda: driver.execute_script(SUBMIT_LOG, path, log_id, result))
+        kept = driver.execute_async_script(KEPT_AT_STOP, stop, True)
+    finally:
+        node.start()
+    checker.expect("one id kept twice: the second visit gets an id of its own, the first stays, the same visit twice is one",
+                   isinstance(kept, list) and [visit["result"] for visit in kept] == ["NOT_HOME", "MET", "REFUSED"]
+                   and kept[0]["id"] == taken_id and kept[1]["id"] not in (taken_id, fresh_id) and kept[1]["logId"] == kept[1]["id"]
+                   and kept[2]["id"] == fresh_id, str(kept))
+
+
 def new_build(root, within):
     """The same resources with a changed worker script: to the phone, the server was updated."""
     folder = tempfile.mkdtemp(prefix="new-build-", dir=within)
@@ -368,6 +497,39 @@ def worker_update(checker, phone, node):
     driver.get(node.base + "/my-visits")
     text = wait_for_status(driver, r"no longer on this phone", timeout=30)
     checker.expect("update: the page says which list is no longer on the phone", "“Withdrawn doors” is no longer on this phone" in text, text)
+
+
+# Every list taken again while the server answers each offline.json with 503 (restarting, overloaded): what the phone
+# then holds. The page's fetch answers, since the worker's own requests cannot be faked from the test; the take and
+# what follows a failed take are the same code in both (FieldbookStore.take and afterFailedTake).
+RETAKE_WHILE_BUSY = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const real = window.fetch;
+  window.fetch = (input, init) => /offline\\.json$/.test(String(input && input.url || input))
+    ? Promise.resolve(new Response('<!DOCTYPE html><title>Busy</title><p>Try again later.</p>',
+                                   {status: 503, headers: {'Content-Type': 'text/html; charset=utf-8', 'Retry-After': '30'}}))
+    : real(input, init);
+  const before = (await FieldbookStore.all('lists')).map(list => list.id).sort();
+  const outcomes = [];
+  for (const list of await FieldbookStore.all('lists')) {
+    outcomes.push(await FieldbookStore.take(list.address).then(() => 'taken', error =>
+      FieldbookStore.afterFailedTake(list, error).then(() => error.message)));
+  }
+  window.fetch = real;
+  const after = (await FieldbookStore.all('lists')).map(list => list.id).sort();
+  return {outcomes, kept: JSON.stringify(before) === JSON.stringify(after), count: after.length, gone: await FieldbookStore.get('notes', 'gone')};
+})().then(done, error => done({error: String(error)}));"""
+
+
+def busy_server_forgets_nothing(checker, phone, node):
+    """A 503 for a list's offline.json is "try later": no list, page or tile is forgotten and nothing is said gone."""
+    driver = phone.driver
+    driver.get(node.base + "/my-visits")
+    state = driver.execute_async_script(RETAKE_WHILE_BUSY)
+    checker.expect("503 for offline.json: every list stays, none is said gone",
+                   state.get("kept") is True and state.get("count", 0) >= 1 and set(state.get("outcomes", [])) == {"unavailable"}
+                   and state.get("gone") is None, str(state))
 
 
 # Takes the first list again, holding its pages until the lists have been forgotten (as when the person signs out while
@@ -453,6 +615,7 @@ def main():
                        said.startswith("On this phone: 3 stops") and ("keeps them" in said or "did not promise" in said), said)
         judge(checker, phone, "phone: my visits (list taken)")
         WebDriverWait(driver, 30).until(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+        stops_stay_once_taken(checker, node, listed)
 
         # At the edge of the Wi-Fi the server takes connections but never answers: within seconds the walk page opens from
         # the phone and a visit is kept, rather than when TCP gives up. Then away from the network (the server stopped),
@@ -568,7 +731,10 @@ def main():
         checker.expect("a visit sent again with its id is one log", again.status_code == 200 and node.contact_logs() == 5,
                        f"answered {again.status_code}; {node.contact_logs()} logs")
         refusals(checker, phone, node, listed)
+        discard_while_sending(checker, phone, node, listed)
+        one_id_kept_twice(checker, phone, node, listed)
         worker_update(checker, phone, node)
+        busy_server_forgets_nothing(checker, phone, node)
         forgotten_while_taking(checker, phone, node)
         checker.run_vnu()
     finally:
