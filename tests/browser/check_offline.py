@@ -194,8 +194,9 @@ def log_offline(phone, button_value, note=None):
     await_next_page(driver, button.click)
 
 
-# Holds the first kept visit's POST until the test has ended the session, so the POST meets an ended session with the
-# cookie still sent (as when the session times out or an administrator ends it between the token fetch and the POST).
+# Holds the page's first kept visit's POST until the test lets it go, however long that takes (the send's own timeout
+# is left out), so that the test can act while the visit is on its way: end the session (as when it times out or an
+# administrator ends it between the token fetch and the POST, the cookie still sent), or press Discard.
 HOLD_FIRST_SEND = """
 (() => {
   const real = window.fetch;
@@ -203,9 +204,10 @@ HOLD_FIRST_SEND = """
     const url = String(input && input.url || input);
     if (init && init.method === "POST" && /\\/logs$/.test(url) && !localStorage.getItem("held-send")) {
       localStorage.setItem("held-send", "waiting");
+      const unbounded = Object.assign({}, init, {signal: undefined});
       return new Promise(function wait(resume) {
         if (localStorage.getItem("held-send") === "go") { resume(); } else { setTimeout(() => wait(resume), 100); }
-      }).then(() => real(input, init));
+      }).then(() => real(input, unbounded));
     }
     return real.apply(this, arguments);
   };
@@ -328,25 +330,6 @@ def refusals(checker, phone, node, listed):
                    f"{node.contact_logs() - before} sent; {kept_visits(driver)} kept")
 
 
-# Holds the page's first kept visit's POST until the test lets it go, however long that takes (the send's own timeout
-# is left out), so that the test can act while the visit is being sent.
-HOLD_SEND = """
-(() => {
-  const real = window.fetch;
-  window.fetch = function (input, init) {
-    const url = String(input && input.url || input);
-    if (init && init.method === "POST" && /\\/logs$/.test(url) && !localStorage.getItem("held-send")) {
-      localStorage.setItem("held-send", "waiting");
-      const unbounded = Object.assign({}, init, {signal: undefined});
-      return new Promise(function wait(resume) {
-        if (localStorage.getItem("held-send") === "go") { resume(); } else { setTimeout(() => wait(resume), 100); }
-      }).then(() => real(input, unbounded));
-    }
-    return real.apply(this, arguments);
-  };
-})();"""
-
-
 def discard_while_sending(checker, phone, node, listed):
     """Discard pressed while its visit is on its way to the server: the phone says it is being sent and keeps it,
     rather than saying it will not be sent; the server's answer then decides, and the visit is logged once and gone
@@ -357,7 +340,7 @@ def discard_while_sending(checker, phone, node, listed):
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     before = node.contact_logs()
     driver.get(node.base + "/my-visits")
-    hold = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_SEND})
+    hold = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_FIRST_SEND})
     try:
         driver.execute_script("localStorage.removeItem('held-send')")
         driver.execute_async_script(KEEP_VISIT, f"/visit-lists/{listed}/stops/{stop}/logs", "The busy stop", "MET", "Met", now)
@@ -522,11 +505,15 @@ const done = arguments[arguments.length - 1];
 })().then(done, error => done({error: String(error)}));"""
 
 
+def on_my_visits(phone, node, script):
+    """What `script` answers, run on My visits."""
+    phone.driver.get(node.base + "/my-visits")
+    return phone.driver.execute_async_script(script)
+
+
 def busy_server_forgets_nothing(checker, phone, node):
     """A 503 for a list's offline.json is "try later": no list, page or tile is forgotten and nothing is said gone."""
-    driver = phone.driver
-    driver.get(node.base + "/my-visits")
-    state = driver.execute_async_script(RETAKE_WHILE_BUSY)
+    state = on_my_visits(phone, node, RETAKE_WHILE_BUSY)
     checker.expect("503 for offline.json: every list stays, none is said gone",
                    state.get("kept") is True and state.get("count", 0) >= 1 and set(state.get("outcomes", [])) == {"unavailable"}
                    and state.get("gone") is None, str(state))
@@ -567,9 +554,7 @@ const done = arguments[arguments.length - 1];
 
 def forgotten_while_taking(checker, phone, node):
     """A take that finishes after the lists were forgotten (signing out while it ran) does not bring its list back."""
-    driver = phone.driver
-    driver.get(node.base + "/my-visits")
-    state = driver.execute_async_script(FORGET_DURING_TAKE)
+    state = on_my_visits(phone, node, FORGET_DURING_TAKE)
     checker.expect("forgotten while taking: the take does not write its list or pages back",
                    state.get("outcome") == "forgotten" and state.get("lists") == 0 and state.get("pages") == 0, str(state))
 
