@@ -116,6 +116,8 @@ struct APIBody {
             return nil
         case (.uuid, .string(let text)): return UUID.strict(text) == nil ? "\(name) must be an id like 0d2f3a10-0000-4000-8000-000000000001" : nil
         case (.date, .string(let text)): return CalendarDate.strict(text) == nil ? "\(name) must be a real day written like 2025-03-12" : nil
+        case (.dateTime, .string(let text)):
+            return InstantRule.parse(text) == nil ? "\(name) must be a date and time like 2025-03-12T09:30:00Z" : nil
         case (.choice(let options), .string(let text)):
             return options.contains(text) ? nil : "\(name) must be one of: \(options.joined(separator: ", "))"
         case (.integer, _), (.number, _): return numberProblem(value, field, name: name, into: &errors)

@@ -58,6 +58,7 @@ struct Field: Sendable {
             case .idList: .uuidList
             case .choiceList(let choice): .choiceList(choice.options)
             case .date: .date
+            case .instant: .dateTime
             }
         }
         var nullable: Bool {

@@ -139,6 +139,9 @@ public final class WebUI: Sendable {
         }
         guard access.allows(context.user) else { throw AccessDenied(message: access.refusal(for: context.user)) }
         if request.method == .post, !constantTimeEquals(request.field("csrf_token"), context.csrfToken) {
+            // A script takes its token from the session it then sends with: a token that does not match means that session
+            // ended or changed since, which the script asks the person to sign in for. To a script, 403 is only "not allowed".
+            if ScriptedForm.isScripted(request) { throw ScriptedForm.sessionEnded() }
             throw HTTPError(.forbidden, "This form has expired or did not come from Fieldbook. Go back, reload the page and submit it again.")
         }
         if request.method == .get, let form = restorableForms[route], let session = context.session,

@@ -60,6 +60,9 @@ import Testing
             _ = try NewUserInput(name: values["name"] ?? "Ada", email: values["email"] ?? "ada@example.org", role: values["role"] ?? "editor",
                                  password: password, passwordConfirmation: password).validated()
         },
+        Subject(name: "contact log", rules: ["logged_at": .instant(ContactLogInput.Rules.loggedAt)]) { values in
+            _ = try ContactLogInput(result: "MET", loggedAt: values["logged_at"] ?? "").validated()
+        },
         Subject(name: "notification preferences", rules: NotificationPreferencesInput.rules) { values in
             _ = try NotificationPreferencesInput(receivedKinds: values["received_kinds"].map { [$0] } ?? [], systemNotifications: true)
                 .validated(for: UUID(), role: .editor)
@@ -112,9 +115,33 @@ import Testing
             case .choiceList(let choice):
                 for option in choice.options { #expect(subject.problem(field, option) == nil, "\(place) \(option)") }
                 #expect(subject.problem(field, " " + choice.options[0]) != nil, "\(place)")
+            case .instant(let instant):
+                let now = Date()
+                #expect(subject.problem(field, now.addingTimeInterval(instant.skew - 60).ISO8601Format()) == nil, "\(place) a fast clock")
+                // Out of bounds is set aside, never refused: sending the same moment again could not fix it.
+                #expect(subject.problem(field, now.addingTimeInterval(instant.skew + 60).ISO8601Format()) == nil, "\(place) the future")
+                #expect(subject.problem(field, now.addingTimeInterval(-instant.oldest + 60).ISO8601Format()) == nil, "\(place) the oldest")
+                #expect(subject.problem(field, now.addingTimeInterval(-instant.oldest - 60).ISO8601Format()) == nil, "\(place) too old")
+                #expect(subject.problem(field, "yesterday") != nil, "\(place)")
+                #expect((subject.problem(field, "") != nil) == instant.isRequired, "\(place)")
             case .text: continue
             }
         }
+    }
+
+    /// A phone sends the time it kept a visit as `Date.toISOString()` writes it; an offset is the same moment.
+    @Test func aMomentIsReadWithOrWithoutFractionsAndWithItsOffset() throws {
+        let moment = try #require(InstantRule.parse("2026-11-24T09:30:00.123Z"))
+        #expect(abs(moment.timeIntervalSince1970 - 1_795_512_600.123) < 0.0005)
+        #expect(InstantRule.parse("2026-11-24T12:30:00+03:00") == InstantRule.parse("2026-11-24T09:30:00Z"))
+        #expect(InstantRule.parse("2026-11-24 09:30:00") == nil && InstantRule.parse("2026-11-24") == nil)
+        let now = try #require(InstantRule.parse("2026-11-24T12:00:00Z"))
+        let valid = try ContactLogInput(result: "MET", loggedAt: "2026-11-24T09:30:00.123Z").validated(now: now)
+        #expect(valid.loggedAt == moment)
+        #expect(try ContactLogInput(result: "MET").validated(now: now).loggedAt == nil, "absent: the server's time")
+        let ahead = try ContactLogInput(result: "MET", loggedAt: "2026-11-24T13:00:00Z").validated(now: now)
+        let yearsAgo = try ContactLogInput(result: "MET", loggedAt: "2020-11-24T13:00:00Z").validated(now: now)
+        #expect(ahead.loggedAt == nil && yearsAgo.loggedAt == nil, "set aside: the server's time")
     }
 
     /// The phone check and its regular expression agree on strings of the characters that matter (Python's `$`, which

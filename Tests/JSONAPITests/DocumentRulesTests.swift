@@ -19,7 +19,8 @@ import Testing
         "AssignmentWrite": AssignmentRules.rules,
         "VisitListWrite": VisitList.declaration.rules,
         "VisitStopWrite": VisitStopRules.rules,
-        "ContactLogWrite": ContactLog.declaration.rules.merging(["id": .id(ContactLogInput.Rules.id)]) { $1 },
+        "ContactLogWrite": ContactLog.declaration.rules.merging(["id": .id(ContactLogInput.Rules.id),
+                                                                 "logged_at": .instant(ContactLogInput.Rules.loggedAt)]) { $1 },
         "StopFilterWrite": StopFilterInput.rules,
         "UserCreate": AccountRules.newUserRules,
         "UserWrite": AccountRules.newUserRules.filter { ["name", "role"].contains($0.key) },
@@ -107,6 +108,7 @@ import Testing
             (expected["minimum"], expected["maximum"]) = (number.range.lowerBound, number.range.upperBound)
         case .id: expected["format"] = "uuid"
         case .date: expected["format"] = "date"
+        case .instant: expected["format"] = "date-time"
         case .idList: nullable = false
         case .choiceList(let choice):
             nullable = false

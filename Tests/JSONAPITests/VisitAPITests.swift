@@ -34,6 +34,8 @@ import Testing
         let stops = given.send(.get, "/api/v1/visit-lists/\(list)/stops", token: readerToken)
         #expect(stops.status == 200 && stops.items.count == 3)
         let stop = try #require(stops.items.first?["id"] as? String)
+        let spare = try #require(stops.items.dropFirst().first?["id"] as? String)
+        #expect(given.send(.delete, "/api/v1/visit-lists/\(list)/stops/\(spare)", token: editorToken).status == 204, "a planned list loses a stop")
         let refused = given.send(.post, "/api/v1/visit-lists/\(list)/stops/\(stop)/logs", ["result": "MET"], token: readerToken)
         #expect(refused.status == 403)
         let logged = given.send(.post, "/api/v1/visit-lists/\(list)/stops/\(stop)/logs",
@@ -50,6 +52,9 @@ import Testing
         #expect(other.status == 422 && other.errorFields == ["note"])
         let read = given.send(.get, "/api/v1/visit-lists/\(list)", token: readerToken)
         #expect(read.json["stops_visited"] as? Int == 1 && read.json["status"] as? String == "IN_PROGRESS")
+        // Once the walk has started a stop stays, since the organizer's phone may hold visits for it not sent yet.
+        let stays = given.send(.delete, "/api/v1/visit-lists/\(list)/stops/\(try #require(stops.items.last?["id"] as? String))", token: editorToken)
+        #expect(stays.status == 409 && stays.errorMessage.contains("the list's walk has started"))
 
         // A client that cannot know whether its log arrived sends it again with the id it made: one log.
         let clientId = UUID().uuidString.lowercased()
@@ -63,6 +68,18 @@ import Testing
         let elsewhere = given.send(.post, "/api/v1/visit-lists/\(list)/stops/\(otherStop)/logs", ["id": clientId, "result": "MET"], token: editorToken)
         #expect(elsewhere.status == 409 && elsewhere.errorFields == ["id"])
         #expect(given.send(.post, path, ["id": "not-an-id", "result": "MET"], token: editorToken).errorFields == ["id"])
+
+        // A visit kept on a device away from the network carries the time it was logged there.
+        let keptAt = "2020-01-01T00:00:00Z"
+        let hoursAgo = Date().addingTimeInterval(-5 * 3600)
+        let kept = given.send(.post, path, ["result": "NOT_HOME", "logged_at": hoursAgo.ISO8601Format()], token: editorToken)
+        #expect(kept.status == 201 && kept.string("logged_at") == hoursAgo.ISO8601Format())
+        for unbelievable in [Date().addingTimeInterval(3600).ISO8601Format(), keptAt] {
+            let received = given.send(.post, path, ["result": "MET", "logged_at": unbelievable], token: editorToken)
+            let loggedAt = try #require(InstantRule.parse(received.string("logged_at")), "\(unbelievable)")
+            #expect(received.status == 201 && abs(loggedAt.timeIntervalSinceNow) < 60, "set aside: logged when received")
+        }
+        #expect(given.send(.post, path, ["result": "MET", "logged_at": "yesterday"], token: editorToken).errorFields == ["logged_at"])
         #expect(given.send(.delete, "/api/v1/visit-lists/\(list)", token: editorToken).status == 409, "logs are kept")
     }
 }

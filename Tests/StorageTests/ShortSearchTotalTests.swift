@@ -39,6 +39,14 @@ import Testing
         #expect(!rare.totalIsEstimate && rare.total == rareCount && rareCount == 2_777)
     }
 
+    /// The page says an estimate comes from a search of one or two letters: a longer search over a table no index
+    /// answers (a declared kind's) reads every row too, but is counted.
+    @Test func aLongerSearchOfATableWithoutAnIndexIsCountedExactly() throws {
+        let given = try table(rows: 60_000)
+        let counted = try page(given, "dan", mayEstimate: true)
+        #expect(!counted.totalIsEstimate && counted.total == 45_000)
+    }
+
     @Test func aSmallTableIsCountedExactly() throws {
         let given = try table(rows: 2_000)
         let counted = try page(given, "an", mayEstimate: true)

@@ -181,6 +181,71 @@ import Testing
         #expect(throws: ValidationError.self) { try given.database.followUp(stop: stop.id, onList: list.id, onto: list.id, by: actor) }
     }
 
+    /// Visits kept on a phone are sent hours later: each is logged at the time the phone gave, so the stop's latest
+    /// visit is the one made last, whatever order they arrive in; a time in the future (either clock is wrong) is set aside
+    /// and the visit logged at receipt, as sending it again could never change it.
+    @Test func aVisitKeptOnAPhoneIsLoggedAtTheTimeThePhoneGave() throws {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        let editor = try organizer(given.database)
+        let list = try given.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]), by: actor)
+        let stop = try #require(try given.database.visitSheet(id: list.id, seen: .everything).stops.first).stop
+        let now = Date()
+        let (earlier, later) = (now.addingTimeInterval(-3 * 3600), now.addingTimeInterval(-2 * 3600))
+        try given.database.logContact(ContactLogInput(result: "FOLLOW_UP", loggedAt: later.ISO8601Format()), atStop: stop.id, onList: list.id,
+                                      by: editor, at: now)
+        try given.database.logContact(ContactLogInput(result: "NOT_HOME", loggedAt: earlier.ISO8601Format()), atStop: stop.id, onList: list.id,
+                                      by: editor, at: now)
+        let logs = try given.database.visitSheet(id: list.id, seen: .everything).stops[0].logs
+        #expect(logs.map(\.result) == [.notHome, .followUp] && logs.map { $0.loggedAt.timeIntervalSince1970.rounded() }
+                    == [earlier, later].map { $0.timeIntervalSince1970.rounded(.down) })
+        let future = ContactLogInput(result: "MET", loggedAt: now.addingTimeInterval(3600).ISO8601Format())
+        #expect(try given.database.logContact(future, atStop: stop.id, onList: list.id, by: editor, at: now).loggedAt == now)
+        #expect(try given.database.visitSheet(id: list.id, seen: .everything).progress.logs == 3)
+    }
+
+    /// Once a list's walk has started, its stops stay: a visit kept on the organizer's phone for a stop showing no logs
+    /// on the server still lands. Before the walk, a stop nothing was logged at is removed.
+    @Test func aStopStaysOnceTheWalkStartedSoAVisitKeptOnAPhoneLands() throws {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venues = try ["Hall", "Shop", "Clinic"].map {
+            try given.database.createVenue(VenueInput(name: $0, address: "1 Road", areaId: area.id.uuidString), by: actor)
+        }
+        let editor = try organizer(given.database)
+        let list = try given.database.createVisitList(listInput(editor), stops: .picked(venues.map { StopTarget(venueId: $0.id, participantId: nil).token }),
+                                                      by: actor)
+        let stops = try given.database.visitSheet(id: list.id, seen: .everything).stops.map(\.stop.id)
+        try given.database.removeStop(stops[2], fromList: list.id, by: actor)
+        try given.database.logContact(ContactLogInput(result: "MET"), atStop: stops[0], onList: list.id, by: editor)
+        #expect(throws: DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])) {
+            try given.database.removeStop(stops[1], fromList: list.id, by: actor)
+        }
+        try given.database.logContact(ContactLogInput(result: "NOT_HOME"), atStop: stops[1], onList: list.id, by: editor)
+        #expect(try given.database.visitSheet(id: list.id, seen: .everything).progress.logs == 2)
+    }
+
+    /// Taking a list onto a phone starts its walk as a first log does, recorded for the hub: its stops stay from then on.
+    /// A list already started or done keeps its status.
+    @Test func startingAWalkKeepsTheListsStopsAndIsSyncedOnce() throws {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        let editor = try organizer(given.database)
+        let list = try given.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]),
+                                                      by: actor)
+        let stop = try #require(try given.database.visitSheet(id: list.id, seen: .everything).stops.first).stop
+        try given.database.startWalk(ofList: list.id, by: .user(editor.id))
+        let started = try given.database.visitList(id: list.id)
+        #expect(started.status == .inProgress && started.version == list.version + 1)
+        try given.database.startWalk(ofList: list.id, by: .user(editor.id))
+        #expect(try given.database.visitList(id: list.id).version == started.version, "started once")
+        #expect(throws: DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])) {
+            try given.database.removeStop(stop.id, fromList: list.id, by: actor)
+        }
+    }
+
     /// A log sent again with the id its page made (a phone back in range) is the log already stored: one row, one
     /// change for the hub. The same id at another stop is refused, not taken for that visit.
     @Test func aLogSentAgainWithItsIdIsLoggedOnceAndSyncedOnce() throws {

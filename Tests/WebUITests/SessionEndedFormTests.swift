@@ -230,6 +230,21 @@ import Testing
         #expect(stash.take(claimedBy: "session") == nil, "taken once")
     }
 
+    /// A phone forgets the lists taken on it only when a page says nobody is signed in: the sign-in page (after signing
+    /// out, or when a session ended), never an error page or any other page that has no user on it.
+    @Test func onlyTheSignInPageSaysNobodyIsSignedIn() async throws {
+        let given = try await WebHarness()
+        let marker = "data-signed-out"
+        let oldToken = try editorWhoseSessionEnded(given)
+        #expect(given.post("/participants/new", Self.typed, csrf: oldToken).bodyText.contains(marker), "the session ended")
+        #expect(given.get("/login").bodyText.contains(marker))
+        #expect(!given.get("/no-such-page").bodyText.contains(marker), "an error page for nobody")
+        given.signIn("ed@example.org")
+        #expect(!given.get("/my-visits").bodyText.contains(marker))
+        let signedOut = given.post("/logout", [], formPath: "/my-visits")
+        #expect(signedOut.status == .seeOther && given.get("/login").bodyText.contains(marker), "signed out")
+    }
+
     final class TestClock: @unchecked Sendable {
         var now = Date()
     }

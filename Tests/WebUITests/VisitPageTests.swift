@@ -194,9 +194,11 @@ import Testing
         #expect(!page.bodyText.contains("North house") && !page.bodyText.contains("South house"))
     }
 
-    /// A list's stops change on its page after it is made: a venue left out is found by the picker and added, a stop
-    /// nothing was logged at is removed, and a stop with logs stays, marked, and is refused with 409 (issue 41).
-    @Test func stopsAreAddedAndRemovedOnTheListsPageAndAStopWithLogsStays() async throws {
+    /// A list's stops change on its page after it is made: a venue left out is found by the picker and added, and a stop
+    /// nothing was logged at is removed while the list is planned (issue 41). Once its walk has started no stop is
+    /// offered for removal: a stop with logs says so, the others say the walk has started, the page says why, and a
+    /// removal sent all the same is refused with 409 saying why (issue 38).
+    @Test func stopsAreAddedAndRemovedOnAPlannedListsPageAndStayOnceItsWalkStarted() async throws {
         let given = try await listOfThree()
         let web = given.web, list = given.list.id.uuidString.lowercased()
         let listPath = "/visit-lists/\(list)"
@@ -205,7 +207,8 @@ import Testing
                                                                 latitude: "", longitude: "", venueType: "PRIVATE_RESIDENCE"), by: .system("test"))
         let north = try #require(given.stops.first { $0.venueName == "North house" })
         let south = try #require(given.stops.first { $0.venueName == "South house" })
-        _ = try web.database.logContact(ContactLogInput(result: "MET"), atStop: north.stop.id, onList: given.list.id, by: given.editor)
+        let unmapped = try #require(given.stops.first { $0.venueName == "Unmapped house" })
+        let removal = { (stop: StopLine) in "\(listPath)/stops/\(stop.stop.id.uuidString.lowercased())/remove" }
 
         let found = web.post("\(listPath)/stops", [("venue_search", "Forgotten"), ("find_venues", "1")], formPath: listPath)
         #expect(found.status == .ok && found.bodyText.contains("name=\"venue_id\" value=\"\(forgotten.id.uuidString.lowercased())\""))
@@ -215,16 +218,45 @@ import Testing
         #expect(added.status == .seeOther)
         var stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
         #expect(stops.contains { $0.venueId == forgotten.id && $0.participantId == nil })
+        #expect(web.get(listPath).bodyText.contains("action=\"\(removal(south))\""), "a planned list offers removal")
+        #expect(web.post(removal(south), [], formPath: listPath).status == .seeOther)
 
+        _ = try web.database.logContact(ContactLogInput(result: "MET"), atStop: north.stop.id, onList: given.list.id, by: given.editor)
         let page = web.get(listPath).bodyText
-        let northRemove = "\(listPath)/stops/\(north.stop.id.uuidString.lowercased())/remove"
-        #expect(page.contains("Stays: visits were logged here") && !page.contains("action=\"\(northRemove)\""))
-        let removed = web.post("\(listPath)/stops/\(south.stop.id.uuidString.lowercased())/remove", [], formPath: listPath)
-        #expect(removed.status == .seeOther)
-        let kept = web.post(northRemove, [], formPath: listPath)
-        #expect(kept.status == .conflict && kept.bodyText.contains("There is a problem"))
+        #expect(page.contains("Stays: visits were logged here") && page.contains("Stays: the walk has started")
+                    && page.contains("Stops stay on this list now that its walk has started"))
+        #expect(!page.contains("/remove\""), "no stop is offered for removal once the walk has started")
+        let kept = web.post(removal(unmapped), [], formPath: listPath)
+        #expect(kept.status == .conflict && kept.bodyText.contains("There is a problem")
+                    && kept.bodyText.contains("walk has started (a visit was logged, or the organizer took the list onto their phone)"))
         stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
-        #expect(!stops.contains { $0.stop.id == south.stop.id } && stops.contains { $0.stop.id == north.stop.id })
+        #expect(!stops.contains { $0.stop.id == south.stop.id } && stops.contains { $0.stop.id == north.stop.id }
+                    && stops.contains { $0.stop.id == unmapped.stop.id })
+    }
+
+    /// A planned list taken onto the organizer's phone can no longer lose a stop: visits logged there away from the
+    /// network are invisible to the server until sent, so the take starts the walk (issue 38). Someone who may not log
+    /// on the list taking it changes nothing.
+    @Test func takingAPlannedListOntoTheOrganizersPhoneStartsItsWalkSoItsStopsStay() async throws {
+        let given = try await listOfThree()
+        let web = given.web, listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
+        let stop = given.stops[0].stop
+        _ = try web.createUser("other@example.org", .editor)
+        web.signIn("other@example.org")
+        #expect(web.get(listPath + "/offline.json").status == .ok)
+        #expect(try web.database.visitList(id: given.list.id).status == .planned, "an editor who may not log on it starts nothing")
+
+        web.signIn("ed@example.org")
+        #expect(web.get(listPath + "/offline.json").status == .ok)
+        #expect(try web.database.visitList(id: given.list.id).status == .inProgress)
+        #expect(web.get(listPath).bodyText.contains("Stays: the walk has started"))
+        let removal = web.post("\(listPath)/stops/\(stop.id.uuidString.lowercased())/remove", [], formPath: listPath)
+        #expect(removal.status == .conflict)
+        let sent = web.post("\(listPath)/stops/\(stop.id.uuidString.lowercased())/logs",
+                            [("result", "MET"), ("logged_at", Date().addingTimeInterval(-600).ISO8601Format())],
+                            formPath: "\(listPath)/stops/\(stop.id.uuidString.lowercased())")
+        #expect(sent.status == .seeOther, "the visit kept on the phone lands at its stop")
+        #expect(try web.database.visitSheet(id: given.list.id, seen: .everything).progress.logs == 1)
     }
 
     /// Ticked venues are added all or none: a venue gone since it was ticked adds none of them and is named in the
@@ -319,7 +351,8 @@ import Testing
     }
 
     /// A phone sending a kept visit forgets it only on an answer that the log with its id is stored; a session that
-    /// ended before the send is 401, never the sign-in page (which would read as a success), and nothing is logged.
+    /// ended before the send (or a token from another session) is 401, never the sign-in page (which would read as a
+    /// success) nor 403 (which the script reads as "not allowed"), and nothing is logged.
     @Test func aScriptedVisitIsAnsweredWithItsLogIdOr401WhenTheSessionEnded() async throws {
         let given = try await listOfThree()
         let stopPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
@@ -334,12 +367,35 @@ import Testing
             let logged = scripted(phoneId, token)
             #expect(logged.status == .created && logged.header(ScriptedForm.logIdHeader) == phoneId)
         }
+        let otherToken = scripted(UUID().uuidString.lowercased(), String(token.reversed()))
+        #expect(otherToken.status == .unauthorized, "a token from another session: sign in, not 403 (which is \"not allowed\")")
         try given.web.database.endSession(token: try #require(given.web.cookies["fieldbook_session"]))
         let ended = scripted(UUID().uuidString.lowercased(), token)
         #expect(ended.status == .unauthorized && ended.header(ScriptedForm.logIdHeader) == nil)
         #expect(!ended.bodyText.contains("name=\"resume\""), "nothing is kept on the server for a sign-in the script cannot show")
         let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
         #expect(logs.map(\.id) == [try #require(UUID(uuidString: phoneId))])
+    }
+
+    /// A phone sends what it kept away from the network with the time it was logged there: the log has that time; a
+    /// time the server's clock cannot believe is set aside and the visit is logged at receipt, which the answer says.
+    @Test func aVisitKeptOnAPhoneIsLoggedAtTheTimeItWasKept() async throws {
+        let given = try await listOfThree()
+        let stopPath = "/visit-lists/\(given.list.id.uuidString.lowercased())/stops/\(given.stops[0].stop.id.uuidString.lowercased())"
+        let keptAt = Date().addingTimeInterval(-4 * 3600)
+        let sent = given.web.post("\(stopPath)/logs", [("result", "MET"), ("logged_at", keptAt.ISO8601Format())], formPath: stopPath)
+        #expect(sent.status == .seeOther)
+        let logs = try given.web.database.visitSheet(id: given.list.id, seen: .everything).stops.flatMap(\.logs)
+        #expect(logs.map { $0.loggedAt.timeIntervalSince1970.rounded() } == [keptAt.timeIntervalSince1970.rounded(.down)])
+        let token = try #require(given.web.csrfToken(from: given.web.get(stopPath)))
+        let inAnHour = Date().addingTimeInterval(3600).ISO8601Format()
+        let future = given.web.send(Request(method: .post, path: "\(stopPath)/logs", headers: [ScriptedForm.header.lowercased(): "1"],
+                                            cookies: given.web.cookies,
+                                            form: Parameters([(name: "result", value: "MET"), (name: "logged_at", value: inAnHour),
+                                                              (name: "csrf_token", value: token)])))
+        let receivedAt = try #require(future.header(ScriptedForm.loggedAtHeader).flatMap(InstantRule.parse))
+        #expect(future.status == .created && abs(receivedAt.timeIntervalSinceNow) < 60, "logged when received")
+        #expect(try given.web.database.visitSheet(id: given.list.id, seen: .everything).progress.logs == 2)
     }
 
     @Test func aVisitSentWithTheIdOfALogAtAnotherStopIsRefusedAsAClash() async throws {

@@ -111,6 +111,50 @@ public struct DateRule: Sendable {
     }
 }
 
+/// A moment written as RFC 3339 says, with its offset (the document's `format: date-time`), that a device's clock gave:
+/// when a visit was logged on a phone away from the network, sent hours later. A moment more than `skew` after the
+/// server's now or more than `oldest` before it is set aside, not refused: either clock may be wrong (a server with no
+/// real-time clock boots behind), and sending the same moment again could never be accepted, so the visit would be lost.
+public struct InstantRule: Sendable {
+    public let label: String
+    public let skew: TimeInterval
+    public let oldest: TimeInterval
+    public let isRequired: Bool
+
+    public init(label: String, skew: TimeInterval, oldest: TimeInterval, required: Bool = false) {
+        (self.label, self.skew, self.oldest, isRequired) = (label, skew, oldest, required)
+    }
+
+    /// What the rule promises, for the document and for people.
+    public var promise: String {
+        "a time more than \(Int(skew / 60)) minutes later than the server's clock or \(Int(oldest / 86_400)) days earlier is set aside, "
+            + "and the visit is logged when the server receives it"
+    }
+
+    /// The moment; nil when empty (allowed unless required), unreadable (after adding the problem to `errors`) or set
+    /// aside as out of bounds.
+    public func check(_ raw: String, now: Date, field: String, into errors: inout ValidationError) -> Date? {
+        if raw.isEmpty {
+            if isRequired { errors.add(field, "\(label) is required") }
+            return nil
+        }
+        guard let moment = Self.parse(raw) else {
+            errors.add(field, "\(label) must be a date and time like 2025-03-12T09:30:00Z")
+            return nil
+        }
+        return moment > now.addingTimeInterval(skew) || moment < now.addingTimeInterval(-oldest) ? nil : moment
+    }
+
+    /// RFC 3339 with or without fractional seconds (`Date.toISOString()` writes milliseconds).
+    public static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let moment = formatter.date(from: text) { return moment }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
+
 /// The rule of one field of an input, by kind; each kind's declaration (Records) states its fields' rules, from which
 /// the JSON API's document states them.
 public enum FieldRule: Sendable {
@@ -122,6 +166,7 @@ public enum FieldRule: Sendable {
     /// A list whose every item is one of the rule's options; required means the list must be sent (it may be empty).
     case choiceList(ChoiceRule)
     case date(DateRule)
+    case instant(InstantRule)
 
     public var isRequired: Bool {
         switch self {
@@ -132,6 +177,7 @@ public enum FieldRule: Sendable {
         case .idList: false
         case .choiceList(let rule): rule.isRequired
         case .date(let rule): rule.isRequired
+        case .instant(let rule): rule.isRequired
         }
     }
 }

@@ -55,9 +55,14 @@ public struct ContactLogInput: Sendable, Equatable {
     /// The log's id as the page made it (empty: the server makes one). A page sending its log again, as a phone does
     /// when it comes back in range not knowing whether the first try arrived, sends the same id, so it is logged once.
     public var id: String
+    /// When the visit happened by the device's clock (a phone sends what it kept away from the network later); empty:
+    /// when the server receives it.
+    public var loggedAt: String
 
-    public init(result: String, note: String = "", latitude: String = "", longitude: String = "", accuracy: String = "", id: String = "") {
+    public init(result: String, note: String = "", latitude: String = "", longitude: String = "", accuracy: String = "", id: String = "",
+                loggedAt: String = "") {
         (self.result, self.note, self.latitude, self.longitude, self.accuracy, self.id) = (result, note, latitude, longitude, accuracy, id)
+        self.loggedAt = loggedAt
     }
 
     public enum Rules {
@@ -68,6 +73,8 @@ public struct ContactLogInput: Sendable, Equatable {
         public static let longitude = NumberRule(label: "Longitude", range: -180...180)
         public static let accuracy = NumberRule(label: "Accuracy", range: 0...100_000)
         public static let id = IDRule(required: false, message: "This visit's id was damaged on the way; reload the page and log the visit again")
+        /// A phone may spend days away from the network; a month covers any walk and sets aside a clock set to another year.
+        public static let loggedAt = InstantRule(label: "The time the visit was logged", skew: 10 * 60, oldest: 30 * 86_400)
     }
 
     public struct Valid: Sendable, Equatable {
@@ -75,12 +82,14 @@ public struct ContactLogInput: Sendable, Equatable {
         public let note: String
         public let location: LoggedLocation?
         public let id: UUID?
+        public let loggedAt: Date?
     }
 
     public static let bothCoordinates = "Give both latitude and longitude, or neither"
 
-    /// A result is required; "Other" needs a note saying what happened; a location is both coordinates or none.
-    public func validated() throws -> Valid {
+    /// A result is required; "Other" needs a note saying what happened; a location is both coordinates or none; the time
+    /// logged, when given, is kept when it is around `now` as `Rules.loggedAt` allows (else the visit is logged at `now`).
+    public func validated(now: Date = Date()) throws -> Valid {
         var errors = ValidationError()
         let result = Rules.result.check(self.result, as: ContactResult.self, field: "result", into: &errors)
         let note = Rules.note.check(self.note, field: "note", into: &errors)
@@ -89,10 +98,11 @@ public struct ContactLogInput: Sendable, Equatable {
         let longitude = Rules.longitude.check(typed: self.longitude, field: "longitude", example: "36.8219", into: &errors)
         let accuracy = Rules.accuracy.check(typed: accuracy, field: "accuracy_m", example: "15", into: &errors)
         let id = Rules.id.check(self.id, field: "log_id", into: &errors)
+        let loggedAt = Rules.loggedAt.check(self.loggedAt, now: now, field: "logged_at", into: &errors)
         PairedFieldRules.bothCoordinatesOrNeither(latitudeGiven: latitude != nil, longitudeGiven: longitude != nil,
                                                   message: Self.bothCoordinates, into: &errors)
         try errors.throwIfAny()
         let location = latitude.flatMap { lat in longitude.map { LoggedLocation(coordinate: Coordinate(latitude: lat, longitude: $0), accuracy: accuracy) } }
-        return Valid(result: result!, note: note, location: location, id: id)
+        return Valid(result: result!, note: note, location: location, id: id, loggedAt: loggedAt)
     }
 }

@@ -26,6 +26,15 @@ public struct VisitList: Sendable, Equatable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
+    /// Stops are removed only while the list is planned. Its walk starts with its first log or when it is taken onto a
+    /// phone that may log on it (`AppDatabase.startWalk`): from then on that phone may hold visits kept away from the
+    /// network for any stop, which the server cannot see. A removed stop would leave them nowhere to land, where a stop
+    /// left in place loses nothing.
+    public var allowsRemovingStops: Bool { status == .planned }
+    public static let stopsStayOnceStarted = "This stop cannot be removed: the list's walk has started (a visit was logged, or the "
+        + "organizer took the list onto their phone), and a visit logged there on the phone may not have reached the server yet. "
+        + "Leave the stop; it can stay not visited."
+
     /// A record holding only its id and version, for its declaration's decoding to fill in.
     public static func blank(id: UUID, version: Int) -> VisitList {
         VisitList(id: id, name: "", visitDate: .unreadable, purpose: "", script: "", assigneeId: .zero, status: .planned,

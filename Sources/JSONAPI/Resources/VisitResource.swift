@@ -90,6 +90,9 @@ enum VisitResource {
         .input("result", .choice(ContactLogInput.Rules.result)),
         .input("note", .text(ContactLogInput.Rules.note), "Required with OTHER"),
         .of("coordinates", .object(logCoordinateFields), nullable: true, "Where the device was, with its accuracy in metres; null or absent for none"),
+        .input("logged_at", .instant(ContactLogInput.Rules.loggedAt),
+               "When the visit happened by the device's clock, for a visit kept on a device away from the network and sent later: "
+                   + ContactLogInput.Rules.loggedAt.promise + ". Null or absent: when the server receives it"),
     ]
 
     static let components: [String: [Field]] = [
@@ -135,7 +138,9 @@ enum VisitResource {
     static let addFilteredStopsDoc = APIOperation(id: "addVisitStopsFromFilter", summary: "Add every stop a filter selects to a visit list",
                                                   body: "StopFilterWrite", success: .json("StopsAdded"), conflict: true)
     static let stopDoc = APIOperation(id: "getVisitStop", summary: "Read one stop", success: .json("VisitStop"))
-    static let removeStopDoc = APIOperation(id: "deleteVisitStop", summary: "Remove a stop nothing was logged at", success: .noContent,
+    static let removeStopDoc = APIOperation(id: "deleteVisitStop", summary: "Remove a stop nothing was logged at from a list whose walk has not "
+                                                + "started (status PLANNED): once it has, a visit kept on the organizer's phone may be on its way, and the "
+                                                + "stop stays (409)", success: .noContent,
                                             conflict: true)
     static let logsDoc = APIOperation(id: "listContactLogs", summary: "The visits logged at a stop, oldest first", query: APIOperation.paging,
                                       success: .page("ContactLog"))
@@ -211,7 +216,8 @@ enum VisitResource {
         let input = ContactLogInput(result: body.text("result"), note: body.text("note"),
                                     latitude: coordinates?.number("latitude").map { "\($0)" } ?? "",
                                     longitude: coordinates?.number("longitude").map { "\($0)" } ?? "",
-                                    accuracy: coordinates?.number("accuracy_m").map { "\($0)" } ?? "", id: body.text("id"))
+                                    accuracy: coordinates?.number("accuracy_m").map { "\($0)" } ?? "", id: body.text("id"),
+                                    loggedAt: body.text("logged_at"))
         let user = try context.database.user(id: try (context.caller?.user.id).orThrow(DomainError.notFound(entity: "user")))
         let log: ContactLog
         do {

@@ -27,7 +27,7 @@ struct ListQuery {
     private var searchesIndex = false
     /// Whether the one filter is a search too short for the trigram index: a LIKE over every row, whose total may be
     /// estimated (`estimatedCount`).
-    private var searchesEveryRow = false
+    private var isShortSearchAlone = false
 
     init(_ table: String, sortJoins: String = "") {
         self.table = table
@@ -43,7 +43,8 @@ struct ListQuery {
         guard !trimmed.isEmpty else { return }
         let column = "\(alias).search_text"
         let folded = SearchText.fold(trimmed)
-        let indexed = folded.unicodeScalars.count >= SearchIndex.shortest && SearchIndex.tables.contains(baseTable)
+        let short = folded.unicodeScalars.count < SearchIndex.shortest
+        let indexed = !short && SearchIndex.tables.contains(baseTable)
         if indexed {
             let index = SearchIndex.indexName(baseTable)
             if !firstFieldOnly, conditions.isEmpty { indexedSearch = (index, SearchIndex.phrase(folded)) }
@@ -52,7 +53,9 @@ struct ListQuery {
             if !firstFieldOnly { return }
         }
         let searched = firstFieldOnly ? "substr(\(column), 1, instr(\(column) || char(31), char(31)) - 1)" : column
-        searchesEveryRow = !indexed && conditions.isEmpty
+        // Only a search of one or two letters matches so many rows that a sample estimates it well, as the page says;
+        // a longer one over a table without an index (a declared kind's) is counted.
+        isShortSearchAlone = short && conditions.isEmpty
         add("\(searched) LIKE ? ESCAPE '\\'", SearchText.pattern(trimmed))
     }
 
@@ -119,7 +122,7 @@ struct ListQuery {
     /// a few: on a large table its total is estimated from the first `sampledRows` rows, to two significant figures.
     /// nil when the table is small or the search rare among the sample, where only an exact count is honest.
     private func estimatedCount(_ db: Database) throws -> Int? {
-        guard searchesEveryRow, conditions.count == 1 else { return nil }
+        guard isShortSearchAlone, conditions.count == 1 else { return nil }
         let rows = try RowCounts.count(db, table: baseTable)
         guard rows > Self.mostCountedEveryRow else { return nil }
         let matched = try Int.fetchOne(db.cachedStatement(sql: """

@@ -137,19 +137,24 @@ extension AppDatabase {
         return StopTarget(venueId: venueId!, participantId: participantId)
     }
 
-    /// Removes a stop nothing was logged at.
+    /// Removes a stop nothing was logged at, from a list whose walk has not started (`VisitList.allowsRemovingStops`).
     public func removeStop(_ stopId: UUID, fromList listId: UUID, by actor: Actor) throws {
         try transaction(by: actor) { transaction in
-            try transaction.remove(transaction.stop(stopId, onList: listId))
+            let stop = try transaction.stop(stopId, onList: listId)
+            guard try transaction.fetch(VisitList.self, id: listId).allowsRemovingStops else {
+                throw DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])
+            }
+            try transaction.remove(stop)
         }
     }
 
     /// Logs a visit at a stop. Only the list's organizer (or an administrator) logs; the first log starts the list.
     /// A log whose id (made by the page) is already stored at this stop was sent before: it is answered, not added again.
+    /// It is logged at the time the device gave, or else at `time` (now).
     @discardableResult
     public func logContact(_ input: ContactLogInput, atStop stopId: UUID, onList listId: UUID, by user: User, at time: Date = Date())
         throws -> ContactLog {
-        let valid = try input.validated()
+        let valid = try input.validated(now: time)
         return try transaction(by: .user(user.id)) { transaction in
             let stop = try transaction.stop(stopId, onList: listId)
             let list = try transaction.fetch(VisitList.self, id: listId)
@@ -163,16 +168,18 @@ extension AppDatabase {
                 }
                 return sent
             }
-            let log = ContactLog(id: valid.id ?? UUID(), stopId: stop.id, result: valid.result, note: valid.note, loggedAt: time,
+            let log = ContactLog(id: valid.id ?? UUID(), stopId: stop.id, result: valid.result, note: valid.note, loggedAt: valid.loggedAt ?? time,
                                  loggedBy: user.id, location: valid.location)
             try transaction.insert(log)
-            if list.status == .planned {
-                var started = list
-                started.status = .inProgress
-                try transaction.save(started, over: list)
-            }
+            try transaction.startWalk(list)
             return log
         }
+    }
+
+    /// Taking a planned list onto a phone that may log on it starts its walk, as a first log does: the phone may then
+    /// hold visits the server cannot see yet, so the list's stops stay (`VisitList.allowsRemovingStops`).
+    public func startWalk(ofList listId: UUID, by actor: Actor) throws {
+        try transaction(by: actor) { transaction in try transaction.startWalk(try transaction.fetch(VisitList.self, id: listId)) }
     }
 
     /// Puts a stop's target on a later list ("follow-up needed"); answers the new stop.
@@ -212,5 +219,15 @@ extension AppDatabase {
                 ORDER BY venue_type IS NOT 'PUBLIC_BUILDING', name COLLATE NOCASE, id LIMIT ?
                 """, arguments: [limit]).map { NamedReference(id: $0.uuid("id"), name: $0["name"]) }
         }
+    }
+}
+
+extension RecordTransaction {
+    /// A planned list becomes in progress; a list already started or done stays as it is.
+    fileprivate func startWalk(_ list: VisitList) throws {
+        guard list.status == .planned else { return }
+        var started = list
+        started.status = .inProgress
+        try save(started, over: list)
     }
 }

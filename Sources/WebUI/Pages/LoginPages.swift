@@ -124,6 +124,7 @@ enum LoginPages {
 
     private static func render(_ context: inout PageContext, email: String, next: String, errors: ValidationError,
                                resume: String = "", notice: String? = nil, status: HTTPStatus = .ok) -> Response {
+        context.saysNobodyIsSignedIn = true
         var form = FormView(errors: errors)
         form.input("email", label: Message("Email address"), value: email, type: "email", autocomplete: "username")
         form.input("password", label: Message("Password"), value: "", type: "password", autocomplete: "current-password")

@@ -3,12 +3,14 @@ import Foundation
 import HTTPServer
 import Storage
 
-/// A visit list kept on a phone (issue 38): what the page's script stores to walk the list away from the network, and
+/// A visit list kept on a phone: what the page's script stores to walk the list away from the network, and
 /// the service worker that answers from that store when the network is gone.
 enum OfflinePages {
     /// The scripts the worker is made of, and the files every kept page loads; the cache's name changes with any of them.
     static let workerParts = ["js/offline-store.js", "js/offline-worker.js"]
-    static let pageAssets = ["css/app.css", "js/app.js", "js/offline-store.js", "js/offline.js", "favicon.svg"]
+    /// The scripts every page loads for the phone (the store first, which the others use).
+    static let pageScripts = ["js/offline-store.js", "js/kept-visits.js", "js/offline.js"]
+    static let pageAssets = ["css/app.css", "js/app.js"] + pageScripts + ["favicon.svg"]
     /// Enough tiles to find the streets of a list's area, few enough for a phone to keep.
     static let tileLimit = 300
     static let deepestZoom = 18
@@ -34,9 +36,14 @@ enum OfflinePages {
         let tiles: [String]
     }
 
-    /// The list's stops in the walk page's order, the pages to log them and the map tiles around them.
+    /// The list's stops in the walk page's order, the pages to log them and the map tiles around them. Taken by someone
+    /// who may log on it, a planned list's walk starts here: the phone may keep visits from now on, so its stops stay.
+    /// A phone takes its lists again with this same request (its service worker has no form token to send).
     static func visitList(_ context: inout PageContext) throws -> Response {
         let sheet = try context.database.visitSheet(id: try context.request.uuidParameter(), seen: try context.participantVisibility)
+        if sheet.list.status == .planned, VisitWalkPages.mayLog(try context.signedInUser, on: sheet.list) {
+            try context.database.startWalk(ofList: sheet.list.id, by: context.actor)
+        }
         let plan = try WalkPlan(context.request, sheet: sheet, database: context.database)
         let stops = plan.ordered.map { line in
             KeptList.Stop(id: line.stop.id.lowercasedString, name: line.name, path: plan.stopPath(sheet.list.id, line.stop.id),
@@ -46,7 +53,7 @@ enum OfflinePages {
         let pages = [Paths.myVisits(), walk] + stops.map(\.path) + pageAssets.map(context.web.staticFiles.url(for:))
         let tiles = context.web.tiles.map { tilePaths(around: sheet.stops.compactMap(\.coordinate), in: $0) } ?? []
         let kept = KeptList(id: sheet.list.id.lowercasedString, name: sheet.list.name, cache: cacheName(context.web), walk: walk,
-                            stops: stops, results: ContactResult.allCases.map { ["value": $0.rawValue, "label": $0.label] },
+                            stops: stops, results: VisitWalkPages.resultChoices(context.translator),
                             pages: pages, tiles: tiles)
         var response = Response.json(try JSONEncoder.sortingKeys.encode(kept))
         response.setHeader("Cache-Control", "no-store")

@@ -310,7 +310,7 @@ enum VisitListPages: RecordPages {
     static func sheetView(_ sheet: VisitSheet) -> TemplateView {
         [
             "list": listView(sheet.list).merging(["organizer": sheet.assigneeName]),
-            "progress": progressView(sheet.progress), "has_stops": !sheet.stops.isEmpty,
+            "progress": progressView(sheet.progress), "has_stops": !sheet.stops.isEmpty, "stops_stay": !sheet.list.allowsRemovingStops,
             "stops": sheet.stops.map { line in
                 VisitWalkPages.stopView(line, listId: sheet.list.id, distance: nil)
                     .merging(["has_logs": !line.logs.isEmpty, "remove_path": Paths.removeVisitStop(sheet.list.id, line.stop.id)])

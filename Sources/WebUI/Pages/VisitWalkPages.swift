@@ -61,7 +61,8 @@ enum VisitWalkPages {
         let (listId, stopId) = (try request.uuidParameter(), try request.uuidParameter("stopId"))
         let user = try context.signedInUser
         let input = ContactLogInput(result: request.field("result"), note: request.field("note"), latitude: request.field("latitude"),
-                                    longitude: request.field("longitude"), accuracy: request.field("accuracy_m"), id: request.field("log_id"))
+                                    longitude: request.field("longitude"), accuracy: request.field("accuracy_m"), id: request.field("log_id"),
+                                    loggedAt: request.field("logged_at"))
         let log: ContactLog
         do {
             log = try context.database.logContact(input, atStop: stopId, onList: listId, by: user)
@@ -69,7 +70,7 @@ enum VisitWalkPages {
             // A log id that belongs to another visit clashes with the stored logs (409), as on the API.
             return try stopPage(&context, errors: errors, note: input.note, status: PublicError(errors).status)
         }
-        if ScriptedForm.isScripted(request) { return ScriptedForm.logged(log.id) }
+        if ScriptedForm.isScripted(request) { return ScriptedForm.logged(log) }
         let sheet = try context.database.visitSheet(id: listId, seen: try context.participantVisibility)
         let plan = try WalkPlan(request, sheet: sheet, database: context.database)
         let logged: [String: MessageArgument] = ["result": .message(log.result.message), 
@@ -139,6 +140,12 @@ enum VisitWalkPages {
         view["can_follow_up"] = user.role.canEditRecords
         view["later_error"] = errors.message(for: "later_list_id").map(Message.init(domainText:))
         return context.page("visits/stop", title: stop.text("name") ?? line.name, section: .myVisits, view: view, status: status, hasErrors: form.hasErrors)
+    }
+
+    /// The results a visit is logged with, `value` as the form sends it and `label`: the log form's buttons, and a list
+    /// kept on a phone (whose service worker names the result of a visit it keeps).
+    static func resultChoices(_ translator: Translator) -> [[String: String]] {
+        ContactResult.allCases.map { ["value": $0.rawValue, "label": translator.text($0.message)] }
     }
 
     /// What the log form of a stop needs besides its note field. Each form carries a fresh id for its visit, so the same

@@ -67,6 +67,9 @@ struct PageContext {
     /// The user whose session the request's cookie named, when that session has ended (`SessionLookup.endedSessionUser`):
     /// a form it sends is kept for that user alone.
     var endedSessionUser: UUID? = nil
+    /// This page says nobody is signed in (the sign-in page, shown after signing out or when a session ended): a phone
+    /// forgets the lists taken on it only on such a page, not on any page that happens to have no user.
+    var saysNobodyIsSignedIn = false
 
     var user: User? { session?.user }
     var database: AppDatabase { web.database }
@@ -175,7 +178,8 @@ struct PageContext {
             "sync": SyncStatusText(status: syncStatus, translator: translator).layoutView,
         ]
         if let flash { view["flash"] = flash }
-        view["offline_js_urls"] = ["js/offline-store.js", "js/offline.js"].map(web.staticFiles.url(for:))
+        view["offline_js_urls"] = OfflinePages.pageScripts.map(web.staticFiles.url(for:))
+        view["signed_out"] = saysNobodyIsSignedIn && user == nil
         if let user {
             view["events_url"] = Paths.events()
             // The id: a visit kept on a shared phone is sent only under the session of the person who logged it.
