@@ -24,6 +24,9 @@ public struct Formats: Sendable {
 
     public func number(_ value: Int) -> String { value.formatted(integer) }
 
+    /// A number without grouping separators ("4000", "۴۰۰۰").
+    public func digits(_ value: Int) -> String { value.formatted(integer.grouping(.never)) }
+
     /// A fraction (0.25) as a percentage ("25%", "۲۵٪").
     public func percent(_ fraction: Double) -> String { fraction.formatted(percentage) }
 

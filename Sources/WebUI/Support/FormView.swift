@@ -24,10 +24,10 @@ struct FormView {
         let hintId = hint.map { _ in "\(name)-hint" }
         if let hint, let hintId { field["hint"] = hint; field["hint_id"] = hintId }
         if let autocomplete { field["autocomplete"] = autocomplete }
-        let message = errors.message(for: name)
+        let message = errors.text(for: name)
         let errorId = message.map { _ in "\(name)-error" }
         if let message, let errorId {
-            field["error"] = Message(domainText: message)
+            field["error"] = message
             field["error_id"] = errorId
         }
         let describedBy = [hintId, errorId].compactMap { $0 }
@@ -38,13 +38,24 @@ struct FormView {
     /// Adds a `<select>`; `options` are (value, label) pairs and the one equal to `value` is selected.
     mutating func select(_ name: String, label: String, value: String, options: [(value: String, label: String)], hint: String? = nil) {
         input(name, label: Message.verbatim(label), value: value, hint: hint.map(Message.verbatim))
+        setOptions(name, value: value, options) { .text($0) }
+    }
+
+    /// A `<select>` whose label, hint and options are translated (a record's name as an option is `Message.verbatim`).
+    mutating func select(_ name: String, label: Message, value: String, options: [(value: String, label: Message)], hint: Message? = nil) {
+        input(name, label: label, value: value, hint: hint)
+        setOptions(name, value: value, options) { .message($0) }
+    }
+
+    private mutating func setOptions<Label: Sendable>(_ name: String, value: String, _ options: [(value: String, label: Label)],
+                                                      shown: @escaping @Sendable (Label) -> TemplateValue) {
         // Fields, not dictionaries: a list's filters hold every area and type as an option, as many as its rows.
         fields[name]?["options"] = options.map { option in
             let selected = option.value == value
             return TemplateFields { field in
                 switch field {
                 case "value": .text(option.value)
-                case "label": .text(option.label)
+                case "label": shown(option.label)
                 case "selected": .flag(selected)
                 default: nil
                 }
@@ -62,7 +73,7 @@ struct FormView {
         if !errors.isEmpty {
             view["has_errors"] = true
             view["errors"] = errors.fieldErrors.map { error -> TemplateView in
-                ["anchor": anchors[error.field] ?? error.field, "message": Message(domainText: error.message)]
+                ["anchor": anchors[error.field] ?? error.field, "message": error.text]
             }
         }
         return view

@@ -7,23 +7,41 @@ import Translations
 /// find button re-render the form, keeping every typed value, with matches as radio buttons or checkboxes.
 struct SearchPicker {
     let field: String
-    let legend: String
+    let legend: Message
     let multiple: Bool
     /// The radio for choosing nothing (single choice only), e.g. "No home venue".
-    let noneLabel: String?
+    let noneLabel: Message?
     let searchField: String
-    let searchLabel: String
+    let searchLabel: Message
     let findButton: String
-    let buttonLabel: String
+    let buttonLabel: Message
+
+    init(field: String, legend: Message, multiple: Bool, noneLabel: Message?, searchField: String, searchLabel: Message,
+         findButton: String, buttonLabel: Message) {
+        (self.field, self.legend, self.multiple, self.noneLabel) = (field, legend, multiple, noneLabel)
+        (self.searchField, self.searchLabel, self.findButton, self.buttonLabel) = (searchField, searchLabel, findButton, buttonLabel)
+    }
+
+    /// A picker whose texts are not marked for translation yet.
+    init(field: String, legend: String, multiple: Bool, noneLabel: String?, searchField: String, searchLabel: String,
+         findButton: String, buttonLabel: String) {
+        self.init(field: field, legend: .verbatim(legend), multiple: multiple, noneLabel: noneLabel.map(Message.verbatim), searchField: searchField,
+                  searchLabel: .verbatim(searchLabel), findButton: findButton, buttonLabel: .verbatim(buttonLabel))
+    }
 
     /// The picker's view: chosen entries first (checked), then matches not already chosen, and how many matched in all.
-    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: String?) -> TemplateView {
+    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: Message?) -> TemplateView {
         var view = view(search: search, chosen: chosen, matches: matches.entries, error: error)
         if let summary = matches.summary { view["match_summary"] = summary }
         return view
     }
 
-    private func view(search: String, chosen: [(id: UUID, label: String)], matches: [(id: UUID, label: String)], error: String?) -> TemplateView {
+    /// `error`: a problem in English, looked up in the catalogs as it is.
+    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: String?) -> TemplateView {
+        view(search: search, chosen: chosen, matches: matches, error: error.map { Message(domainText: $0) })
+    }
+
+    private func view(search: String, chosen: [(id: UUID, label: String)], matches: [(id: UUID, label: String)], error: Message?) -> TemplateView {
         let chosenIds = Set(chosen.map(\.id))
         let options = chosen.map { option($0, checked: true) } + matches.filter { !chosenIds.contains($0.id) }.map { option($0, checked: false) }
         let searched = !search.trimmingCharacters(in: .whitespaces).isEmpty
