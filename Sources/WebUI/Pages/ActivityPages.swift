@@ -173,7 +173,7 @@ enum ActivityPages: FormRecordPages {
             case "name": .text(item.name)
             case "dates": .text(Activity.dateText(start: item.startDate, end: item.endDate))
             case "ongoing": .flag(item.endDate == nil)
-            case "status": .text(item.status.label)
+            case "status": .message(item.status.message)
             case "type": .text(item.typeName)
             case "venues": .text(item.venueNames.joined(separator: ", "))
             default: Paths.activities.link(name, idText: idText).map(TemplateValue.text)
@@ -187,7 +187,7 @@ enum ActivityPages: FormRecordPages {
             "completion_path": Paths.activityCompletion(activity.id), "assignments_path": Paths.assignments(activity.id),
             "new_assignment_path": Paths.newAssignment(activity.id), "copy_assignments_path": Paths.copyAssignments(activity.id),
             "remove_assignments_path": Paths.removeAssignments(activity.id),
-            "ongoing": activity.isOngoing, "status": activity.status.label, "start": activity.startDate.display,
+            "ongoing": activity.isOngoing, "status": activity.status.message, "start": activity.startDate.display,
             "created": DateText.format(activity.createdAt), "updated": DateText.format(activity.updatedAt),
         ]
         view.merge(Paths.activities.links(activity.id))

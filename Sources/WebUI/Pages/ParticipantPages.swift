@@ -82,8 +82,8 @@ enum ParticipantPages: FormRecordPages {
             },
             "has_history": !history.isEmpty,
             "assignments": assignments.map {
-                ["activity": $0.activityName, "role": $0.roleName, "path": Paths.activities.record($0.activityId), "status": $0.status.label,
-                 "dates": Activity.dateText(start: $0.startDate, end: $0.endDate)]
+                ["activity": $0.activityName, "role": $0.roleName, "path": Paths.activities.record($0.activityId), "status": $0.status.message,
+                 "dates": Activity.dateText(start: $0.startDate, end: $0.endDate)] as TemplateView
             },
             "has_assignments": !assignments.isEmpty,
         ]

@@ -111,7 +111,7 @@ enum VenuePages: FormRecordPages {
             switch name {
             case "name": .text(item.venue.name)
             case "address": .text(item.venue.address)
-            case "type_label": .text(item.venue.venueType?.label ?? "Not specified")
+            case "type_label": .message(item.venue.venueType?.message ?? Message("Not specified"))
             case "area": .text(item.areaName)
             default: Paths.venues.link(name, idText: idText).map(TemplateValue.text)
             }
@@ -121,7 +121,7 @@ enum VenuePages: FormRecordPages {
     static func venueView(_ venue: Venue) -> TemplateView {
         var view: TemplateView = [
             "name": venue.name, "address": venue.address,
-            "type_label": venue.venueType?.label ?? "Not specified",
+            "type_label": venue.venueType?.message ?? Message("Not specified"),
             "created": DateText.format(venue.createdAt), "updated": DateText.format(venue.updatedAt),
         ]
         view.merge(Paths.venues.links(venue.id))
