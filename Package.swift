@@ -37,18 +37,19 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: [
             "CMicroHTTPD", "CServerTLS", "CZlib", .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "Domain"),
         // libgettextpo, gettext's reader of .po catalogs, opened for reading them at start-up (CGettextPO.h).
         .target(name: "CGettextPO", dependencies: ["CLibraryLoader"]),
         // The languages pages are shown in: catalogs, plural rules, the reader's language, formats (Foundation only).
         .target(name: "Translations", dependencies: ["CGettextPO"]),
+        // Domain words its messages as `Message`s (an English msgid and its values), which pages translate.
+        .target(name: "Domain", dependencies: ["Translations"]),
         // Fieldbook's own certificate authority and the server certificates it signs, for HTTPS on the LAN.
         .target(name: "LANCertificates", dependencies: [
             "Archives", "HTTPServer", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        // Each record kind declared once: its fields, their rules, references and flags (Foundation and Domain only).
-        .target(name: "Records", dependencies: ["Domain"]),
+        // Each record kind declared once: its fields, their rules, references and flags (Foundation, Domain and Message).
+        .target(name: "Records", dependencies: ["Domain", "Translations"]),
         // Account secrets: password hashes, session and API tokens, and comparing secrets in constant time.
         .target(name: "Credentials", dependencies: [
             "Domain", .product(name: "Crypto", package: "swift-crypto"),

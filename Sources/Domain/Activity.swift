@@ -1,11 +1,22 @@
 import Foundation
+import Translations
 
 /// Where an activity stands. PLANNED: not started yet; ACTIVE: under way; COMPLETED: finished as intended;
 /// CANCELLED: stopped or called off.
 public enum ActivityStatus: String, Sendable, CaseIterable, Codable {
     case planned = "PLANNED", active = "ACTIVE", completed = "COMPLETED", cancelled = "CANCELLED"
 
-    public var label: String { rawValue.prefix(1) + rawValue.dropFirst().lowercased() }
+    public var label: String { message.english }
+
+    /// The status in words, translated where it is shown.
+    public var message: Message {
+        switch self {
+        case .planned: Message("Planned")
+        case .active: Message("Active")
+        case .completed: Message("Completed")
+        case .cancelled: Message("Cancelled")
+        }
+    }
 }
 
 /// Something that happens (Requirement 5): finite when it has an end date, ongoing when it has none (Property 7).
@@ -68,15 +79,15 @@ public struct ActivityInput: Sendable, Equatable {
     /// The rule of each field, which the kind's declaration (Records) gives the field. Whether an end date is needed depends on
     /// the duration (`checkEnd`).
     public enum Rules {
-        public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the activity")
-        public static let description = TextRule(label: "Description", maxLength: 2000)
-        public static let typeId = IDRule(required: true, message: "Choose the type of activity")
-        public static let startDate = DateRule(missing: "Enter the date the activity starts",
-                                               invalid: "Enter the start date as a real day, like 2025-03-12")
-        public static let endDate = DateRule(invalid: "Enter the end date as a real day, like 2025-06-30")
-        public static let status = ChoiceRule(ActivityStatus.self, required: true, message: "Choose the activity's status")
-        public static let venueIds = IDRule(required: false, message: "Choose the venues from the list")
-        public static let venuesFrom = DateRule(invalid: "Enter the date as a real day, like 2025-03-12")
+        public static let name = TextRule(label: Message("Name"), maxLength: 200, missing: Message("Enter a name for the activity"))
+        public static let description = TextRule(label: Message("Description"), maxLength: 2000)
+        public static let typeId = IDRule(required: true, message: Message("Choose the type of activity"))
+        public static let startDate = DateRule(missing: Message("Enter the date the activity starts"),
+                                               invalid: Message("Enter the start date as a real day, like 2025-03-12"))
+        public static let endDate = DateRule(invalid: Message("Enter the end date as a real day, like 2025-06-30"))
+        public static let status = ChoiceRule(ActivityStatus.self, required: true, message: Message("Choose the activity's status"))
+        public static let venueIds = IDRule(required: false, message: Message("Choose the venues from the list"))
+        public static let venuesFrom = DateRule(invalid: Message("Enter the date as a real day, like 2025-03-12"))
     }
 
     /// A checked activity; past start dates are allowed (organizers record activities already under way).
@@ -110,18 +121,18 @@ public struct ActivityInput: Sendable, Equatable {
     private static func checkEnd(duration: String, endDate: String, start: CalendarDate?, into errors: inout ValidationError) -> CalendarDate? {
         switch duration {
         case "ongoing":
-            if !endDate.isEmpty { errors.add("end_date", "An ongoing activity has no end date: clear the end date, or choose “Finite”") }
+            if !endDate.isEmpty { errors.add("end_date", Message("An ongoing activity has no end date: clear the end date, or choose “Finite”")) }
             return nil
         case "finite":
             guard !endDate.isEmpty else {
-                errors.add("end_date", "Enter the date a finite activity ends, or choose “Ongoing”")
+                errors.add("end_date", Message("Enter the date a finite activity ends, or choose “Ongoing”"))
                 return nil
             }
             guard let end = Rules.endDate.check(endDate, field: "end_date", into: &errors) else { return nil }
             PairedFieldRules.endAfterStart(start: start, end: end, into: &errors)
             return end
         default:
-            errors.add("duration", "Choose whether the activity is finite or ongoing")
+            errors.add("duration", Message("Choose whether the activity is finite or ongoing"))
             return nil
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// The two kinds of named categories the app manages the same way: activity types (Req. 2) and participant roles (Req. 3).
 public enum CategoryKind: String, Sendable, CaseIterable, Codable {
@@ -86,7 +87,7 @@ public struct CategoryInput: Sendable, Equatable {
 
     /// The name's rule; a kind names its entries in the message for a blank name.
     public static func nameRule(_ kind: CategoryKind) -> TextRule {
-        TextRule(label: "Name", maxLength: maxNameLength, missing: "Enter a name for the \(kind.singular)")
+        TextRule(label: Message("Name"), maxLength: maxNameLength, missing: kind == .activityType ? Message("Enter a name for the activity type") : Message("Enter a name for the role"))
     }
 
     /// Trims the name and checks it: required, 1–50 code points. Uniqueness is checked by storage.

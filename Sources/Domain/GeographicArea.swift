@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// The kinds of geographic area, smallest to largest (Requirement 6B).
 public enum AreaType: String, Sendable, CaseIterable, Codable {
@@ -9,9 +10,24 @@ public enum AreaType: String, Sendable, CaseIterable, Codable {
     /// "Neighbourhood" for NEIGHBOURHOOD. Made once: the area filter of every list page asks for one per area.
     public var label: String { Self.labels[self]! }
 
-    private static let labels: [AreaType: String] = Dictionary(uniqueKeysWithValues: allCases.map { type in
-        (type, type.rawValue.prefix(1) + type.rawValue.dropFirst().lowercased())
-    })
+    private static let labels: [AreaType: String] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.message.english) })
+
+    /// The kind of area in words, translated where it is shown.
+    public var message: Message {
+        switch self {
+        case .neighbourhood: Message("Neighbourhood")
+        case .community: Message("Community")
+        case .city: Message("City")
+        case .cluster: Message("Cluster")
+        case .county: Message("County")
+        case .province: Message("Province")
+        case .state: Message("State", context: "a part of a country")
+        case .country: Message("Country")
+        case .continent: Message("Continent")
+        case .hemisphere: Message("Hemisphere")
+        case .world: Message("World")
+        }
+    }
 }
 
 /// A region in the area hierarchy; `parentId` is nil for top-level areas.
@@ -45,10 +61,10 @@ public struct AreaInput: Sendable, Equatable {
 
     /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
-        public static let name = TextRule(label: "Name", maxLength: 100, missing: "Enter a name for the area")
+        public static let name = TextRule(label: Message("Name"), maxLength: 100, missing: Message("Enter a name for the area"))
         public static let areaType = ChoiceRule(AreaType.self, required: true,
-                                                message: "Choose the kind of area, for example City or Neighbourhood")
-        public static let parentId = IDRule(required: false, message: "Choose a parent area from the list, or “None (top level)”")
+                                                message: Message("Choose the kind of area, for example City or Neighbourhood"))
+        public static let parentId = IDRule(required: false, message: Message("Choose a parent area from the list, or “None (top level)”"))
     }
 
     /// A checked area: trimmed name (1–100), a known type, a well-formed parent id or none.

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// A person taking part in activities (Requirement 4).
 public struct Participant: Sendable, Equatable, Identifiable {
@@ -64,12 +65,12 @@ public struct ParticipantInput: Sendable, Equatable {
 
     /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
-        public static let name = TextRule(label: "Name", maxLength: maxNameLength, missing: "Enter the participant's name")
+        public static let name = TextRule(label: Message("Name"), maxLength: maxNameLength, missing: Message("Enter the participant's name"))
         public static let email = AccountRules.email
-        public static let phone = TextRule(label: "Phone", maxLength: nil, pattern: .phone)
-        public static let notes = TextRule(label: "Notes", maxLength: maxNotesLength)
-        public static let homeVenueId = IDRule(required: false, message: "Choose a home venue from the list, or “No home venue”")
-        public static let movedOn = DateRule(invalid: "Enter the date as a real day, like 2025-03-12")
+        public static let phone = TextRule(label: Message("Phone"), maxLength: nil, pattern: .phone)
+        public static let notes = TextRule(label: Message("Notes"), maxLength: maxNotesLength)
+        public static let homeVenueId = IDRule(required: false, message: Message("Choose a home venue from the list, or “No home venue”"))
+        public static let movedOn = DateRule(invalid: Message("Enter the date as a real day, like 2025-03-12"))
     }
 
     /// A checked participant: trimmed fields, lower-cased email, empty optionals as nil.

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// Merging another participant record into one (the API's body; the page's form sends the same choices).
 public struct ParticipantMergeInput: Sendable, Equatable {
@@ -17,9 +18,9 @@ public struct ParticipantMergeInput: Sendable, Equatable {
     }
 
     public enum Rules {
-        public static let with = IDRule(required: true, message: "Give the id of the participant to merge into this one, like 0d2f3a10-0000-4000-8000-000000000001")
+        public static let with = IDRule(required: true, message: Message("Give the id of the participant to merge into this one, like 0d2f3a10-0000-4000-8000-000000000001"))
         public static let fromRemoved = ChoiceRule(Field.self, required: false,
-                                                   message: "List details among: " + Field.allCases.map(\.rawValue).joined(separator: ", "))
+                                                   message: Message("List details among: {fields}", ["fields": .text(Field.allCases.map(\.rawValue).joined(separator: ", "))]))
     }
 
     public static let rules: [String: FieldRule] = ["with": .id(Rules.with), "from_removed": .choiceList(Rules.fromRemoved)]

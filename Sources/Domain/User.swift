@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// A person who can sign in. The password hash never leaves Storage.
 public struct User: Sendable, Equatable, Identifiable {
@@ -87,12 +88,12 @@ public enum AccountRules {
     public static let minPasswordLength = 12
     public static let maxPasswordLength = 200
 
-    public static let name = TextRule(label: "Name", maxLength: 100, missing: "Enter the person's name")
-    public static let email = TextRule(label: "Email", maxLength: EmailAddress.maxLength, missing: "Enter an email address",
-                                       invalidEmail: "Enter an email address in the correct format, like name@example.org")
-    public static let role = ChoiceRule(UserRole.self, required: true, message: "Choose a role")
+    public static let name = TextRule(label: Message("Name"), maxLength: 100, missing: Message("Enter the person's name"))
+    public static let email = TextRule(label: Message("Email"), maxLength: EmailAddress.maxLength, missing: Message("Enter an email address"),
+                                       invalidEmail: Message("Enter an email address in the correct format, like name@example.org"))
+    public static let role = ChoiceRule(UserRole.self, required: true, message: Message("Choose a role"))
     /// Kept exactly as typed; lengths count Unicode code points (as NIST SP 800-63B asks, and as every `TextRule` does).
-    public static let password = TextRule(label: "Password", maxLength: maxPasswordLength, minLength: minPasswordLength, trims: false)
+    public static let password = TextRule(label: Message("Password"), maxLength: maxPasswordLength, minLength: minPasswordLength, trims: false)
 
     /// The fields of a new account; a change takes name and role (and whether it is disabled, which has no rule).
     public static let newUserRules: [String: FieldRule] = [
@@ -115,7 +116,7 @@ public enum AccountRules {
         let earlier = errors.fieldErrors.count
         Self.password.check(password, field: "password", into: &errors)
         if errors.fieldErrors.count == earlier && password != confirmation {
-            errors.add("password_confirmation", "The two passwords do not match; type the same password twice")
+            errors.add("password_confirmation", Message("The two passwords do not match; type the same password twice"))
         }
     }
 }

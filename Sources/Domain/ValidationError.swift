@@ -1,11 +1,40 @@
-/// One problem with one form field, worded for the person who typed it.
+import Translations
+
+/// One problem with one form field, worded for the person who typed it: pages show it in the reader's language, the
+/// JSON API, logs and the hub in English.
 public struct FieldError: Sendable, Equatable, Codable {
     public let field: String
-    public let message: String
+    public let text: Message
 
-    public init(field: String, message: String) {
+    public init(field: String, _ text: Message) {
         self.field = field
-        self.message = message
+        self.text = text
+    }
+
+    /// A problem worded elsewhere in English (a stored or received text), looked up in the catalogs as it is.
+    public init(field: String, message: String) {
+        self.init(field: field, Message(domainText: message))
+    }
+
+    /// The problem in English.
+    public var message: String { text.english }
+
+    /// The same field and the same English words, however they were put together.
+    public static func == (left: FieldError, right: FieldError) -> Bool {
+        left.field == right.field && left.message == right.message
+    }
+
+    private enum CodingKeys: String, CodingKey { case field, message }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(field: try container.decode(String.self, forKey: .field), message: try container.decode(String.self, forKey: .message))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(field, forKey: .field)
+        try container.encode(message, forKey: .message)
     }
 }
 
@@ -30,17 +59,30 @@ public struct ValidationError: Error, Sendable, Equatable {
     }
 
     /// One field's clash with the records stored now.
+    public static func clash(_ field: String, _ message: Message) -> ValidationError {
+        ValidationError([FieldError(field: field, message)], cause: .currentRecords)
+    }
+
     public static func clash(_ field: String, _ message: String) -> ValidationError {
         ValidationError([FieldError(field: field, message: message)], cause: .currentRecords)
     }
 
+    public mutating func add(_ field: String, _ message: Message) {
+        fieldErrors.append(FieldError(field: field, message))
+    }
+
+    /// A problem worded elsewhere in English (`FieldError.init(field:message:)`).
     public mutating func add(_ field: String, _ message: String) {
         fieldErrors.append(FieldError(field: field, message: message))
     }
 
     public var isEmpty: Bool { fieldErrors.isEmpty }
 
-    public func message(for field: String) -> String? { fieldErrors.first { $0.field == field }?.message }
+    /// The first problem with `field`, in English.
+    public func message(for field: String) -> String? { text(for: field)?.english }
+
+    /// The first problem with `field`, to translate.
+    public func text(for field: String) -> Message? { fieldErrors.first { $0.field == field }?.text }
 
     /// Throws self when any problem was found.
     public func throwIfAny() throws {

@@ -1,10 +1,14 @@
 import Foundation
+import Translations
 
 /// Whether a venue is a public building or someone's home (Requirement 6A).
 public enum VenueType: String, Sendable, CaseIterable, Codable {
     case publicBuilding = "PUBLIC_BUILDING", privateResidence = "PRIVATE_RESIDENCE"
 
-    public var label: String { self == .publicBuilding ? "Public building" : "Private residence" }
+    public var label: String { message.english }
+
+    /// The kind of venue in words, translated where it is shown.
+    public var message: Message { self == .publicBuilding ? Message("Public building") : Message("Private residence") }
 }
 
 /// A place where activities happen or participants live.
@@ -47,13 +51,13 @@ public struct VenueInput: Sendable, Equatable {
 
     /// The rule of each field, which the kind's declaration (Records) gives the field.
     public enum Rules {
-        public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the venue")
-        public static let address = TextRule(label: "Address", maxLength: 500, missing: "Enter the venue's address")
-        public static let areaId = IDRule(required: true, message: "Choose the area the venue is in")
-        public static let latitude = NumberRule(label: "Latitude", range: -90...90)
-        public static let longitude = NumberRule(label: "Longitude", range: -180...180)
+        public static let name = TextRule(label: Message("Name"), maxLength: 200, missing: Message("Enter a name for the venue"))
+        public static let address = TextRule(label: Message("Address"), maxLength: 500, missing: Message("Enter the venue's address"))
+        public static let areaId = IDRule(required: true, message: Message("Choose the area the venue is in"))
+        public static let latitude = NumberRule(label: Message("Latitude"), range: -90...90)
+        public static let longitude = NumberRule(label: Message("Longitude"), range: -180...180)
         public static let venueType = ChoiceRule(VenueType.self, required: false,
-                                                 message: "Choose Public building, Private residence or Not specified")
+                                                 message: Message("Choose Public building, Private residence or Not specified"))
     }
 
     /// A checked venue: name, address and area required; coordinates both or neither, in range; type optional.
@@ -66,7 +70,7 @@ public struct VenueInput: Sendable, Equatable {
         public let venueType: VenueType?
     }
 
-    public static let bothCoordinates = "Enter both latitude and longitude, or leave both empty"
+    public static let bothCoordinates = Message("Enter both latitude and longitude, or leave both empty")
 
     public func validated() throws -> Valid {
         var errors = ValidationError()

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPServer
+import Translations
 
 /// A JSON value as a client sent it.
 indirect enum JSONInput: Decodable, Sendable, Equatable {
@@ -111,7 +112,7 @@ struct APIBody {
         case (.text, .string(let text)):
             guard case .text(let rule)? = field.rule else { return nil }
             // The document's limit holds for the value as sent; the rest of the rule is checked once, by whoever keeps it.
-            if let problem = rule.lengthProblem(asSent: text) { return problem }
+            if let problem = rule.lengthProblem(asSent: text) { return problem.english }
             if field.ruleCheck == .body { rule.check(text, field: name, into: &errors) }
             return nil
         case (.uuid, .string(let text)): return UUID.strict(text) == nil ? "\(name) must be an id like 0d2f3a10-0000-4000-8000-000000000001" : nil

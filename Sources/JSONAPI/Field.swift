@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// One property of a JSON body or response. A body field's limits are a Domain rule (`rule`): the OpenAPI schema
 /// states it and Domain's implementation checks it, so what the document promises is exactly what the server enforces.
@@ -72,7 +73,7 @@ struct Field: Sendable {
 
     /// A text no Domain input receives, checked by APIBody with a Domain text rule of at most `max` code points.
     static func text(_ name: String, max: Int, required: Bool = false, _ summary: String? = nil) -> Field {
-        Field(name: name, kind: .text, required: required, rule: .text(TextRule(label: name, maxLength: max)), summary: summary)
+        Field(name: name, kind: .text, required: required, rule: .text(TextRule(label: .verbatim(name), maxLength: max)), summary: summary)
     }
 
     static func of(_ name: String, _ kind: Kind, required: Bool = false, nullable: Bool = false, _ summary: String? = nil) -> Field {
@@ -87,7 +88,7 @@ struct Field: Sendable {
     /// The same field limited to `range` (query parameters and sync cursors; APIBody checks it in a body).
     func ranged(_ range: ClosedRange<Double>) -> Field {
         var copy = self
-        copy.rule = .number(NumberRule(label: name, range: range, whole: { if case .integer = kind { true } else { false } }()))
+        copy.rule = .number(NumberRule(label: .verbatim(name), range: range, whole: { if case .integer = kind { true } else { false } }()))
         copy.ruleCheck = .body
         return copy
     }

@@ -5,6 +5,7 @@ import Hub
 import Storage
 import Surface
 import Sync
+import Translations
 
 /// The sync protocol's endpoints (hub side: push and changes) and this node's own sync controls, for administrators.
 struct SyncEndpoints: Sendable {
@@ -17,8 +18,8 @@ struct SyncEndpoints: Sendable {
     /// The longest a node may ask the hub to hold a poll of the change log, in seconds (below common proxy timeouts).
     static let maxWait = 25
     /// An operation's author and base version as the document states them (the outbox row's own limits).
-    static let authorRule = TextRule(label: "author", maxLength: 200)
-    static let baseVersionRule = NumberRule(label: "base_version", range: 0...Double(Int32.max), whole: true)
+    static let authorRule = TextRule(label: .verbatim("author"), maxLength: 200)
+    static let baseVersionRule = NumberRule(label: .verbatim("base_version"), range: 0...Double(Int32.max), whole: true)
 
     /// The hub's side, which any hub serves (a PostgreSQL one too): push and the change log.
     func registerHub(in table: inout APIRouteTable) {

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// A kind's fields on its record type, and how to make a record to fill from stored values: what every store's row
 /// coding (GRDB's, a PostgreSQL hub's, the sync wire's) derives from.
@@ -43,7 +44,7 @@ public struct RecordDeclaration<Record>: Sendable {
 extension RecordField {
     /// The edit times every kind that keeps them has, carried from the hub.
     public static func timestamps(created: WritableKeyPath<Record, Date> & Sendable, updated: WritableKeyPath<Record, Date> & Sendable) -> [RecordField] {
-        [RecordField(created, "created_at", .instant, label: "Created", .meta),
-         RecordField(updated, "updated_at", .instant, label: "Updated", .meta)]
+        [RecordField(created, "created_at", .instant, label: Message("Created"), .meta),
+         RecordField(updated, "updated_at", .instant, label: Message("Updated"), .meta)]
     }
 }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// What a field is, without its record type: what forms, the API document, exports, the search text, the hub's
 /// validator and the schema test read.
@@ -7,7 +8,7 @@ public struct FieldDeclaration: Sendable {
     /// The column, which is also the field's name on the wire, in the API and in exports.
     public let column: String
     /// The field in words, as a form's label and messages name it.
-    public let label: String
+    public let label: Message
     /// The rule a value must keep (stated in Domain); nil for fields people do not type (a timestamp, a hash).
     public let rule: FieldRule?
     /// An example value, for a message about a number typed wrong.
@@ -16,8 +17,9 @@ public struct FieldDeclaration: Sendable {
     public let isOptional: Bool
     /// The record this field names, and what deleting that record does to this one.
     public let reference: Reference?
-    /// What a write naming a record that no longer exists is told, at this field.
-    public let missingReference: String
+    /// What a write naming a record that no longer exists is told, at this field: a sentence of its own, since a
+    /// label inside another sentence may need another case in some languages.
+    public let missingReference: Message
     public let flags: FieldFlags
     /// The column holds a moment (stored `yyyy-MM-dd HH:mm:ss.SSS`, UTC), which exports write in ISO 8601.
     public let isInstant: Bool
@@ -54,12 +56,13 @@ public struct RecordField<Record>: Sendable {
     private let readTyped: @Sendable (Record) -> Any
 
     public init<Value>(_ keyPath: WritableKeyPath<Record, Value> & Sendable, _ column: String, _ codec: FieldCodec<Value>,
-                       label: String, rule: FieldRule? = nil, example: String? = nil, references: (entity: String, onDelete: Reference.OnDelete)? = nil,
-                       ifMissing: String? = nil, privacy: PrivacyClass? = nil, _ flags: FieldFlags = []) {
+                       label: Message, rule: FieldRule? = nil, example: String? = nil, references: (entity: String, onDelete: Reference.OnDelete)? = nil,
+                       ifMissing: Message? = nil, privacy: PrivacyClass? = nil, _ flags: FieldFlags = []) {
+        precondition(references == nil || ifMissing != nil, "\(column) names another record: say with ifMissing what a write naming a missing one is told")
         declaration = FieldDeclaration(
             column: column, label: label, rule: rule, example: example, isOptional: Value.self is any OptionalValue.Type,
             reference: references.map { Reference(column, $0.entity, $0.onDelete) },
-            missingReference: ifMissing ?? "The chosen \(label.lowercased()) no longer exists; choose another", flags: flags,
+            missingReference: ifMissing ?? Message.verbatim(""), flags: flags,
             isInstant: codec.isInstant, privacy: privacy)
         self.keyPath = keyPath
         read = { codec.encode($0[keyPath: keyPath]) }

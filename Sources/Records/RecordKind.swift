@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// One kind of record that travels between nodes, declared once: its table, its fields (`RecordField`), who may change
 /// it, and how people name it. Its column lists, references, search text and the hub's validator derive from the
@@ -135,7 +136,7 @@ public struct RecordKind: Sendable {
     public func check(_ lookup: any RecordLookup, _ id: UUID, _ fields: [String: JSONValue]) throws {
         let withNUL = fields.filter { if case .string(let text) = $0.value { text.containsNUL } else { false } }
         if let field = withNUL.keys.sorted().first {
-            throw ValidationError([FieldError(field: field, message: "Remove the NUL character (U+0000) from \(field)")])
+            throw ValidationError([FieldError(field: field, Message("Remove the NUL character (U+0000) from {field}", ["field": .text(field)]))])
         }
         var errors = ValidationError()
         for field in self.fields { field.check(fields[field.column]?.text ?? "", into: &errors) }

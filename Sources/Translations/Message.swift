@@ -48,6 +48,8 @@ public struct Message: Sendable, Hashable {
 public enum MessageArgument: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case text(String)
     case number(Int)
+    /// A number written in the reader's digits without grouping: a limit the JSON API has always stated as "4000".
+    case digits(Int)
     indirect case message(Message)
 
     public init(stringLiteral value: String) { self = .text(value) }

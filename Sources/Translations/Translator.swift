@@ -59,6 +59,7 @@ public struct Translator: Sendable {
         switch argument {
         case .text(let text): text
         case .number(let number): formats.number(number)
+        case .digits(let number): formats.digits(number)
         case .message(let message): text(message)
         }
     }

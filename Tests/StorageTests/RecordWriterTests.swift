@@ -75,7 +75,7 @@ import Testing
         let given = try TestDatabase()
         let gone = UUID().uuidString
         let home = clash { try given.database.createParticipant(ParticipantInput(name: "Ann", email: "ann@example.org", homeVenueId: gone), by: actor) }
-        #expect(home == FieldError(field: Participant.declaration.column(\.homeVenueId), message: Venue.missing))
+        #expect(home == FieldError(field: Participant.declaration.column(\.homeVenueId), Venue.missing))
         let area = clash { try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: gone), by: actor) }
         // Without a message of its own, a field's is made from its label.
         #expect(area == FieldError(field: "geographic_area_id", message: "The chosen area no longer exists; choose another"))

@@ -1,5 +1,6 @@
 import Domain
 import Records
+import Translations
 @testable import WebUI
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
         let typed = ["name": "Ann", "phone": "12", "home_venue_id": ""]
         let texts = FieldTexts(Participant.declaration) { typed[$0] ?? "" }
         var form = FormView(errors: ValidationError([FieldError(field: "phone", message: "Enter a phone number")]))
-        form.inputs([FormField(\.name, label: "Full name"), FormField(\.phone, type: "tel")], of: Participant.declaration, typed: texts)
+        form.inputs([FormField(\.name, label: Message("Full name")), FormField(\.phone, type: "tel")], of: Participant.declaration, typed: texts)
         let view = form.view
         func field(_ name: String) -> TemplateView? { if case .view(let field)? = view.value("field_\(name)") { field } else { nil } }
         // Labels and errors are messages, shown in the reader's language; here in English.

@@ -270,7 +270,7 @@ import Testing
         let gone = UUID().uuidString.lowercased()
         let refused = web.post("\(listPath)/stops", [("venue_id", forgotten.id.uuidString.lowercased()), ("venue_id", gone)], formPath: listPath)
         #expect(refused.status == .conflict)
-        #expect(refused.bodyText.contains("href=\"#venue_id\"") && refused.bodyText.contains(Venue.missing))
+        #expect(refused.bodyText.contains("href=\"#venue_id\"") && refused.bodyText.contains(Venue.missing.english))
         #expect(refused.bodyText.contains("value=\"\(forgotten.id.uuidString.lowercased())\" checked"))
         let stops = try web.database.visitSheet(id: given.list.id, seen: .everything).stops
         #expect(stops.count == given.stops.count && !stops.contains { $0.venueId == forgotten.id })

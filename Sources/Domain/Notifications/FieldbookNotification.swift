@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// The record a notification points at: its kind on the wire ("activity", "visit_list", "sync_conflict") and id.
 /// Pages and the API turn it into a link.
@@ -67,7 +68,7 @@ public struct NotificationPreferencesInput: Sendable, Equatable {
 
     public enum Rules {
         public static let receivedKinds = ChoiceRule(NotificationKind.self, required: true,
-                                                     message: "Choose the kinds of notification to receive")
+                                                     message: Message("Choose the kinds of notification to receive"))
     }
 
     public static let rules: [String: FieldRule] = ["received_kinds": .choiceList(Rules.receivedKinds)]
@@ -77,7 +78,8 @@ public struct NotificationPreferencesInput: Sendable, Equatable {
         var errors = ValidationError()
         let known = Rules.receivedKinds.options
         if let unknown = receivedKinds.first(where: { !known.contains($0) }) {
-            errors.add("received_kinds", "“\(unknown)” is not a kind of notification; choose from \(known.joined(separator: ", "))")
+            errors.add("received_kinds", Message("“{kind}” is not a kind of notification; choose from {kinds}",
+                                                ["kind": .text(unknown), "kinds": .text(known.joined(separator: ", "))]))
         }
         try errors.throwIfAny()
         let received = Set(receivedKinds.compactMap(NotificationKind.init(rawValue:)))

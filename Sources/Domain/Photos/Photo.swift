@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// The record a photo belongs to.
 public enum PhotoSubject: Sendable, Hashable {
@@ -82,9 +83,9 @@ public struct PhotoInput: Sendable, Equatable {
     public init(caption: String, takenOn: String = "") { (self.caption, self.takenOn) = (caption, takenOn) }
 
     public enum Rules {
-        public static let caption = TextRule(label: "Caption", maxLength: 300,
-                                             missing: "Describe the photo in a few words: the caption is read out to people who cannot see it")
-        public static let takenOn = DateRule(invalid: "Enter the day the photo was taken as a real day, like 2025-03-12, or leave it empty")
+        public static let caption = TextRule(label: Message("Caption"), maxLength: 300,
+                                             missing: Message("Describe the photo in a few words: the caption is read out to people who cannot see it"))
+        public static let takenOn = DateRule(invalid: Message("Enter the day the photo was taken as a real day, like 2025-03-12, or leave it empty"))
     }
 
     public struct Valid: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// The rule one text field keeps, stated once: an input's `validated()` checks with it and the JSON API's document
 /// states it (maxLength, minLength, pattern, format), so a client that validates against the document and the server
@@ -11,20 +12,20 @@ import Foundation
 /// validating against the document judge the raw value. One number, stated here, serves both.
 public struct TextRule: Sendable {
     /// The field's name in messages, capitalized: "Name", "Notes".
-    public let label: String
+    public let label: Message
     public let maxLength: Int?
     public let minLength: Int?
     /// The message when the text is empty or only white space; nil when the field may be left empty.
-    public let missing: String?
+    public let missing: Message?
     /// A form the text must have (a phone number), with the message when it does not.
     public let pattern: TextPattern?
     /// The message when the text is not an email address (`EmailAddress.isValid`); nil for other text.
-    public let invalidEmail: String?
+    public let invalidEmail: Message?
     /// Whether white space around the text is dropped before it is kept (passwords keep theirs).
     public let trims: Bool
 
-    public init(label: String, maxLength: Int?, minLength: Int? = nil, missing: String? = nil, pattern: TextPattern? = nil,
-                invalidEmail: String? = nil, trims: Bool = true) {
+    public init(label: Message, maxLength: Int?, minLength: Int? = nil, missing: Message? = nil, pattern: TextPattern? = nil,
+                invalidEmail: Message? = nil, trims: Bool = true) {
         (self.label, self.maxLength, self.minLength, self.missing) = (label, maxLength, minLength, missing)
         (self.pattern, self.invalidEmail, self.trims) = (pattern, invalidEmail, trims)
     }
@@ -52,15 +53,20 @@ public struct TextRule: Sendable {
     }
 
     /// The document's length limit applied to the value as sent, white space included; nil when it keeps to it.
-    public func lengthProblem(asSent raw: String) -> String? {
+    public func lengthProblem(asSent raw: String) -> Message? {
         let length = raw.unicodeScalars.count
-        if let maxLength, length > maxLength { return "\(label) must be \(maxLength) characters or fewer (it has \(length))" }
-        if let minLength, length < minLength { return "\(label) must be at least \(minLength) characters" }
+        if let maxLength, length > maxLength {
+            return Message("{label} must be {max} characters or fewer (it has {length})",
+                           ["label": .message(label), "max": .digits(maxLength), "length": .digits(length)])
+        }
+        if let minLength, length < minLength {
+            return Message("{label} must be at least {min} characters", ["label": .message(label), "min": .digits(minLength)])
+        }
         return nil
     }
 
-    private func problem(with raw: String, kept text: String) -> String? {
-        if raw.containsNUL { return "\(label) must not contain the NUL character (U+0000); remove it" }
+    private func problem(with raw: String, kept text: String) -> Message? {
+        if raw.containsNUL { return Message("{label} must not contain the NUL character (U+0000); remove it", ["label": .message(label)]) }
         if let missing, raw.isBlank { return missing }
         if let problem = lengthProblem(asSent: text) { return problem }
         if let pattern, !pattern.matches(raw) { return pattern.message }
@@ -74,16 +80,16 @@ public struct TextPattern: Sendable {
     public let regex: String
     public let matches: @Sendable (String) -> Bool
     /// What a person is told when the text does not have this form.
-    public let message: String
+    public let message: Message
 
-    public init(regex: String, message: String, matches: @escaping @Sendable (String) -> Bool) {
+    public init(regex: String, message: Message, matches: @escaping @Sendable (String) -> Bool) {
         (self.regex, self.message, self.matches) = (regex, message, matches)
     }
 
     /// A phone number: digits, spaces, dashes, dots and brackets, an optional leading + (spaces may come before it,
     /// as a person may type them), 7 to 15 digits; or empty. Like the regex `$`, a single final newline is allowed.
     public static let phone = TextPattern(regex: #"^ *(\+?[ ().-]*([0-9][ ().-]*){7,15})?$"#,
-                                          message: "Enter a phone number using \(phoneFormat)") { text in
+                                          message: Message("Enter a phone number using {format}", ["format": .message(phoneFormat)])) { text in
         let line = (text.hasSuffix("\n") ? String(text.unicodeScalars.dropLast()) : text).drop { $0 == " " }
         if line.isEmpty { return true }
         let body = line.hasPrefix("+") ? line.unicodeScalars.dropFirst() : line.unicodeScalars[...]
@@ -92,7 +98,7 @@ public struct TextPattern: Sendable {
         return body.allSatisfy(allowed.contains) && (7...15).contains(digits)
     }
 
-    public static let phoneFormat = "digits, spaces, dashes and brackets, optionally starting with +, like +254 712 345 678"
+    public static let phoneFormat = Message("digits, spaces, dashes and brackets, optionally starting with +, like +254 712 345 678")
 }
 
 extension String {

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// One of a fixed set of values (an enum): exact spelling, no trimming, as the document's `enum` states.
 public struct ChoiceRule: Sendable {
@@ -6,9 +7,9 @@ public struct ChoiceRule: Sendable {
     /// Whether leaving it empty is refused.
     public let isRequired: Bool
     /// The message when the value is missing (if required) or not one of `options`.
-    public let message: String
+    public let message: Message
 
-    public init<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, required: Bool, message: String) where Choice.RawValue == String {
+    public init<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, required: Bool, message: Message) where Choice.RawValue == String {
         (options, isRequired, self.message) = (Choice.allCases.map(\.rawValue), required, message)
     }
 
@@ -26,23 +27,25 @@ public struct ChoiceRule: Sendable {
 
 /// A number within a closed range (coordinates, a record version); the document states `minimum` and `maximum`.
 public struct NumberRule: Sendable {
-    public let label: String
+    public let label: Message
     public let range: ClosedRange<Double>
     /// Whole numbers only (the document's `integer`).
     public let isWhole: Bool
 
-    public init(label: String, range: ClosedRange<Double>, whole: Bool = false) {
+    public init(label: Message, range: ClosedRange<Double>, whole: Bool = false) {
         (self.label, self.range, isWhole) = (label, range, whole)
     }
 
     /// `value` when it is finite, whole if it must be, and in range; nil after adding the problem to `errors`.
     public func check(_ value: Double, field: String, into errors: inout ValidationError) -> Double? {
         guard value.isFinite, !isWhole || value.rounded() == value else {
-            errors.add(field, "\(label) must be \(isWhole ? "a whole number" : "a number")")
+            errors.add(field, isWhole ? Message("{label} must be a whole number", ["label": .message(label)])
+                : Message("{label} must be a number", ["label": .message(label)]))
             return nil
         }
         guard range.contains(value) else {
-            errors.add(field, "\(label) must be between \(range.lowerBound.compact) and \(range.upperBound.compact)")
+            errors.add(field, Message("{label} must be between {lowest} and {highest}",
+                                      ["label": .message(label), "lowest": .text(range.lowerBound.compact), "highest": .text(range.upperBound.compact)]))
             return nil
         }
         return value
@@ -53,7 +56,7 @@ public struct NumberRule: Sendable {
         let text = raw.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         guard let value = Double(text) else {
-            errors.add(field, "\(label) must be a number, like \(example)")
+            errors.add(field, Message("{label} must be a number, like {example}", ["label": .message(label), "example": .text(example)]))
             return nil
         }
         return check(value, field: field, into: &errors)
@@ -64,9 +67,9 @@ public struct NumberRule: Sendable {
 public struct IDRule: Sendable {
     public let isRequired: Bool
     /// The message when it is missing (if required) or not an id.
-    public let message: String
+    public let message: Message
 
-    public init(required: Bool, message: String) { (isRequired, self.message) = (required, message) }
+    public init(required: Bool, message: Message) { (isRequired, self.message) = (required, message) }
 
     public func check(_ raw: String, field: String, into errors: inout ValidationError) -> UUID? {
         if raw.isEmpty && !isRequired { return nil }
@@ -89,11 +92,11 @@ public struct IDRule: Sendable {
 /// A day written exactly `YYYY-MM-DD` (the document's `format: date`).
 public struct DateRule: Sendable {
     /// The message when it is empty; nil when it may be left empty.
-    public let missing: String?
+    public let missing: Message?
     /// The message when it is not a real day in that form.
-    public let invalid: String
+    public let invalid: Message
 
-    public init(missing: String? = nil, invalid: String) { (self.missing, self.invalid) = (missing, invalid) }
+    public init(missing: Message? = nil, invalid: Message) { (self.missing, self.invalid) = (missing, invalid) }
 
     public var isRequired: Bool { missing != nil }
 
@@ -116,12 +119,12 @@ public struct DateRule: Sendable {
 /// server's now or more than `oldest` before it is set aside, not refused: either clock may be wrong (a server with no
 /// real-time clock boots behind), and sending the same moment again could never be accepted, so the visit would be lost.
 public struct InstantRule: Sendable {
-    public let label: String
+    public let label: Message
     public let skew: TimeInterval
     public let oldest: TimeInterval
     public let isRequired: Bool
 
-    public init(label: String, skew: TimeInterval, oldest: TimeInterval, required: Bool = false) {
+    public init(label: Message, skew: TimeInterval, oldest: TimeInterval, required: Bool = false) {
         (self.label, self.skew, self.oldest, isRequired) = (label, skew, oldest, required)
     }
 
@@ -135,11 +138,12 @@ public struct InstantRule: Sendable {
     /// aside as out of bounds.
     public func check(_ raw: String, now: Date, field: String, into errors: inout ValidationError) -> Date? {
         if raw.isEmpty {
-            if isRequired { errors.add(field, "\(label) is required") }
+            if isRequired { errors.add(field, Message("{label} is required", ["label": .message(label)])) }
             return nil
         }
         guard let moment = Self.parse(raw) else {
-            errors.add(field, "\(label) must be a date and time like 2025-03-12T09:30:00Z")
+            errors.add(field, Message("{label} must be a date and time like {example}",
+                                      ["label": .message(label), "example": .text("2025-03-12T09:30:00Z")]))
             return nil
         }
         return moment > now.addingTimeInterval(skew) || moment < now.addingTimeInterval(-oldest) ? nil : moment
@@ -184,7 +188,7 @@ public enum FieldRule: Sendable {
 
 /// A record's version: it starts at 1 and grows by one with every change, and is stored as a 32-bit integer.
 public enum RecordVersion {
-    public static let rule = NumberRule(label: "version", range: 1...Double(Int32.max), whole: true)
+    public static let rule = NumberRule(label: Message("version"), range: 1...Double(Int32.max), whole: true)
 }
 
 extension UUID {
@@ -212,8 +216,8 @@ extension Double {
 
 /// The fields of an assignment, as its form and the API send them.
 public enum AssignmentRules {
-    public static let participantId = IDRule(required: true, message: "Choose a participant: search by name or email, then pick one")
-    public static let roleId = IDRule(required: true, message: "Choose the participant's role")
+    public static let participantId = IDRule(required: true, message: Message("Choose a participant: search by name or email, then pick one"))
+    public static let roleId = IDRule(required: true, message: Message("Choose the participant's role"))
 
     public static let rules: [String: FieldRule] = ["participant_id": .id(participantId), "role_id": .id(roleId)]
 }

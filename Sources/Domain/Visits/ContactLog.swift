@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// What happened at a stop.
 public enum ContactResult: String, Sendable, CaseIterable, Codable {
@@ -67,14 +68,14 @@ public struct ContactLogInput: Sendable, Equatable {
 
     public enum Rules {
         public static let result = ChoiceRule(ContactResult.self, required: true,
-                                              message: "Choose what happened: Met, Not home, Refused, Moved away, Wrong address, Follow-up needed or Other")
-        public static let note = TextRule(label: "Note", maxLength: 2000)
-        public static let latitude = NumberRule(label: "Latitude", range: -90...90)
-        public static let longitude = NumberRule(label: "Longitude", range: -180...180)
-        public static let accuracy = NumberRule(label: "Accuracy", range: 0...100_000)
-        public static let id = IDRule(required: false, message: "This visit's id was damaged on the way; reload the page and log the visit again")
+                                              message: Message("Choose what happened: Met, Not home, Refused, Moved away, Wrong address, Follow-up needed or Other"))
+        public static let note = TextRule(label: Message("Note"), maxLength: 2000)
+        public static let latitude = NumberRule(label: Message("Latitude"), range: -90...90)
+        public static let longitude = NumberRule(label: Message("Longitude"), range: -180...180)
+        public static let accuracy = NumberRule(label: Message("Accuracy"), range: 0...100_000)
+        public static let id = IDRule(required: false, message: Message("This visit's id was damaged on the way; reload the page and log the visit again"))
         /// A phone may spend days away from the network; a month covers any walk and sets aside a clock set to another year.
-        public static let loggedAt = InstantRule(label: "The time the visit was logged", skew: 10 * 60, oldest: 30 * 86_400)
+        public static let loggedAt = InstantRule(label: Message("The time the visit was logged"), skew: 10 * 60, oldest: 30 * 86_400)
     }
 
     public struct Valid: Sendable, Equatable {
@@ -85,7 +86,7 @@ public struct ContactLogInput: Sendable, Equatable {
         public let loggedAt: Date?
     }
 
-    public static let bothCoordinates = "Give both latitude and longitude, or neither"
+    public static let bothCoordinates = Message("Give both latitude and longitude, or neither")
 
     /// A result is required; "Other" needs a note saying what happened; a location is both coordinates or none; the time
     /// logged, when given, is kept when it is around `now` as `Rules.loggedAt` allows (else the visit is logged at `now`).

@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// Which stops a list built from a filter holds: participants at their home venues, or venues.
 public enum StopSource: String, Sendable, CaseIterable, Codable {
@@ -44,11 +45,11 @@ public struct StopFilterInput: Sendable, Equatable {
     }
 
     public enum Rules {
-        public static let source = ChoiceRule(StopSource.self, required: true, message: "Choose whether the stops are participants or venues")
-        public static let areaId = IDRule(required: false, message: "Choose an area from the list, or Any area")
-        public static let venueType = ChoiceRule(VenueType.self, required: false, message: "Choose a kind of venue, or Any kind")
-        public static let activityId = IDRule(required: false, message: "Choose an activity from the list, or Any activity")
-        public static let notVisitedSince = DateRule(invalid: "Enter the day as a real day, like 2025-03-12, or leave it empty")
+        public static let source = ChoiceRule(StopSource.self, required: true, message: Message("Choose whether the stops are participants or venues"))
+        public static let areaId = IDRule(required: false, message: Message("Choose an area from the list, or Any area"))
+        public static let venueType = ChoiceRule(VenueType.self, required: false, message: Message("Choose a kind of venue, or Any kind"))
+        public static let activityId = IDRule(required: false, message: Message("Choose an activity from the list, or Any activity"))
+        public static let notVisitedSince = DateRule(invalid: Message("Enter the day as a real day, like 2025-03-12, or leave it empty"))
     }
 
     public static let rules: [String: FieldRule] = [
@@ -64,7 +65,7 @@ public struct StopFilterInput: Sendable, Equatable {
         let activity = Rules.activityId.check(activityId, field: "activity_id", into: &errors)
         let since = Rules.notVisitedSince.check(notVisitedSince, field: "not_visited_since", into: &errors)
         if source == .venues, activity != nil {
-            errors.add("activity_id", "Participants of an activity are people: choose “Participants at their homes”, or Any activity")
+            errors.add("activity_id", Message("Participants of an activity are people: choose “Participants at their homes”, or Any activity"))
         }
         try errors.throwIfAny()
         return StopFilter(source: source!, areaId: area, venueType: type, activityId: activity, notVisitedSince: since,

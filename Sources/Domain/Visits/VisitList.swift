@@ -1,4 +1,5 @@
 import Foundation
+import Translations
 
 /// Where a visit list stands: made, being walked, finished.
 public enum VisitStatus: String, Sendable, CaseIterable, Codable {
@@ -57,13 +58,13 @@ public struct VisitListInput: Sendable, Equatable {
     }
 
     public enum Rules {
-        public static let name = TextRule(label: "Name", maxLength: 200, missing: "Enter a name for the list, like “Riverside, Saturday morning”")
-        public static let visitDate = DateRule(missing: "Enter the day of the visits, like 2025-03-12",
-                                               invalid: "Enter the day of the visits as a real day, like 2025-03-12")
-        public static let purpose = TextRule(label: "Purpose", maxLength: 500)
-        public static let script = TextRule(label: "Notes or script", maxLength: 5000)
-        public static let assigneeId = IDRule(required: true, message: "Choose the organizer who makes these visits")
-        public static let status = ChoiceRule(VisitStatus.self, required: true, message: "Choose Planned, In progress or Done")
+        public static let name = TextRule(label: Message("Name"), maxLength: 200, missing: Message("Enter a name for the list, like “Riverside, Saturday morning”"))
+        public static let visitDate = DateRule(missing: Message("Enter the day of the visits, like 2025-03-12"),
+                                               invalid: Message("Enter the day of the visits as a real day, like 2025-03-12"))
+        public static let purpose = TextRule(label: Message("Purpose"), maxLength: 500)
+        public static let script = TextRule(label: Message("Notes or script"), maxLength: 5000)
+        public static let assigneeId = IDRule(required: true, message: Message("Choose the organizer who makes these visits"))
+        public static let status = ChoiceRule(VisitStatus.self, required: true, message: Message("Choose Planned, In progress or Done"))
     }
 
     public struct Valid: Sendable, Equatable {
@@ -137,8 +138,8 @@ public struct StopTarget: Sendable, Hashable, Comparable {
 
 /// The fields of a stop as the API adds one.
 public enum VisitStopRules {
-    public static let venueId = IDRule(required: true, message: "Choose the venue to visit")
-    public static let participantId = IDRule(required: false, message: "Choose a participant, or leave it empty to visit the venue")
+    public static let venueId = IDRule(required: true, message: Message("Choose the venue to visit"))
+    public static let participantId = IDRule(required: false, message: Message("Choose a participant, or leave it empty to visit the venue"))
     public static let rules: [String: FieldRule] = ["venue_id": .id(venueId), "participant_id": .id(participantId)]
 }
 

@@ -1,15 +1,16 @@
 import Domain
 import Foundation
+import Translations
 
 extension Activity {
     public static let declaration = RecordDeclaration<Activity>([
-        RecordField(\.name, "name", .text, label: "Name", rule: .text(ActivityInput.Rules.name), [.searched, .listed]),
-        RecordField(\.description, "description", .optionalText, label: "Description", rule: .text(ActivityInput.Rules.description)),
-        RecordField(\.typeId, "activity_type_id", .id, label: "Type", rule: .id(ActivityInput.Rules.typeId),
-                    references: ("activity_type", .restrict), ifMissing: "The chosen activity type no longer exists; choose another", .listed),
-        RecordField(\.startDate, "start_date", .day, label: "Start date", rule: .date(ActivityInput.Rules.startDate), .listed),
-        RecordField(\.endDate, "end_date", .optionalDay, label: "End date", rule: .date(ActivityInput.Rules.endDate), .listed),
-        RecordField(\.status, "status", .choice(.active), label: "Status", rule: .choice(ActivityInput.Rules.status), .listed),
+        RecordField(\.name, "name", .text, label: Message("Name"), rule: .text(ActivityInput.Rules.name), [.searched, .listed]),
+        RecordField(\.description, "description", .optionalText, label: Message("Description"), rule: .text(ActivityInput.Rules.description)),
+        RecordField(\.typeId, "activity_type_id", .id, label: Message("Type"), rule: .id(ActivityInput.Rules.typeId),
+                    references: ("activity_type", .restrict), ifMissing: Message("The chosen activity type no longer exists; choose another"), .listed),
+        RecordField(\.startDate, "start_date", .day, label: Message("Start date"), rule: .date(ActivityInput.Rules.startDate), .listed),
+        RecordField(\.endDate, "end_date", .optionalDay, label: Message("End date"), rule: .date(ActivityInput.Rules.endDate), .listed),
+        RecordField(\.status, "status", .choice(.active), label: Message("Status"), rule: .choice(ActivityInput.Rules.status), .listed),
     ] + RecordField<Activity>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
         Activity.blank(id: id, version: version)
     }

@@ -1,12 +1,14 @@
 import Domain
 import Foundation
+import Translations
 
 extension GeographicArea {
     public static let declaration = RecordDeclaration<GeographicArea>([
-        RecordField(\.name, "name", .text, label: "Name", rule: .text(AreaInput.Rules.name), .listed),
-        RecordField(\.areaType, "area_type", .choice(.community), label: "Type", rule: .choice(AreaInput.Rules.areaType), .listed),
-        RecordField(\.parentId, "parent_id", .optionalID, label: "Parent area", rule: .id(AreaInput.Rules.parentId),
-                    references: ("geographic_area", .restrict)),
+        RecordField(\.name, "name", .text, label: Message("Name"), rule: .text(AreaInput.Rules.name), .listed),
+        RecordField(\.areaType, "area_type", .choice(.community), label: Message("Type"), rule: .choice(AreaInput.Rules.areaType), .listed),
+        RecordField(\.parentId, "parent_id", .optionalID, label: Message("Parent area"), rule: .id(AreaInput.Rules.parentId),
+                    references: ("geographic_area", .restrict),
+                    ifMissing: Message("The chosen parent area no longer exists; choose another")),
     ] + RecordField<GeographicArea>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
         GeographicArea.blank(id: id, version: version)
     }
@@ -14,7 +16,7 @@ extension GeographicArea {
     public static let kind = RecordKind(entity: "geographic_area", table: "geographic_areas", declaration,
                                         label: ("area", "geographic areas")) { lookup, id, fields, errors in
         guard errors.fieldErrors.isEmpty, let parent = UUID.strict(fields.text("parent_id")), try isAncestor(id, of: parent, in: lookup) else { return }
-        errors.add("parent_id", "An area cannot be inside itself or one of its own sub-areas")
+        errors.add("parent_id", Message("An area cannot be inside itself or one of its own sub-areas"))
     }
 
     /// True when `area` is `child` itself or one of the areas above it: the new parent would then sit inside the area.

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// One stored assignment of a participant to an activity in a role.
 package struct AssignmentRow: Sendable {
@@ -15,12 +16,13 @@ package struct AssignmentRow: Sendable {
     }
 
     package static let declaration = RecordDeclaration<AssignmentRow>([
-        RecordField(\.activityId, "activity_id", .id, label: "Activity", references: ("activity", .cascade)),
-        RecordField(\.participantId, "participant_id", .id, label: "Participant", rule: .id(AssignmentRules.participantId),
-                    references: ("participant", .cascade), ifMissing: "That participant no longer exists; search again"),
-        RecordField(\.roleId, "role_id", .id, label: "Role", rule: .id(AssignmentRules.roleId), references: ("participant_role", .restrict),
-                    ifMissing: "That role no longer exists; choose another"),
-        RecordField(\.assignedAt, "assigned_at", .instant, label: "Assigned"),
+        RecordField(\.activityId, "activity_id", .id, label: Message("Activity"), references: ("activity", .cascade),
+                    ifMissing: Message("The chosen activity no longer exists; choose another")),
+        RecordField(\.participantId, "participant_id", .id, label: Message("Participant"), rule: .id(AssignmentRules.participantId),
+                    references: ("participant", .cascade), ifMissing: Message("That participant no longer exists; search again")),
+        RecordField(\.roleId, "role_id", .id, label: Message("Role"), rule: .id(AssignmentRules.roleId), references: ("participant_role", .restrict),
+                    ifMissing: Message("That role no longer exists; choose another")),
+        RecordField(\.assignedAt, "assigned_at", .instant, label: Message("Assigned")),
     ]) { id, version in
         AssignmentRow(id: id, activityId: .zero, participantId: .zero, roleId: .zero, assignedAt: .unreadable, version: version)
     }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// Activity types and participant roles: one record type, two kinds (one table each).
 extension Category {
@@ -7,8 +8,8 @@ extension Category {
 
     private static let declarations = Dictionary(uniqueKeysWithValues: CategoryKind.allCases.map { category in
         (category, RecordDeclaration<Category>([
-            RecordField(\.name, "name", .text, label: "Name", rule: .text(CategoryInput.nameRule(category)), .listed),
-            RecordField(\.isPredefined, "is_predefined", .flag, label: "Predefined", .meta),
+            RecordField(\.name, "name", .text, label: Message("Name"), rule: .text(CategoryInput.nameRule(category)), .listed),
+            RecordField(\.isPredefined, "is_predefined", .flag, label: Message("Predefined"), .meta),
         ] + RecordField<Category>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
             Category.blank(id: id, kind: category, version: version)
         })

@@ -1,17 +1,19 @@
 import Domain
 import Foundation
+import Translations
 
 /// Append-only: the hub refuses any change or deletion of a contact log, so logs made on two nodes never conflict.
 extension ContactLog {
     public static let declaration = RecordDeclaration<ContactLog>([
-        RecordField(\.stopId, "visit_stop_id", .id, label: "Stop", references: ("visit_stop", .restrict)),
-        RecordField(\.result, "result", .choice(.other), label: "Result", rule: .choice(ContactLogInput.Rules.result)),
-        RecordField(\.note, "note", .text, label: "Note", rule: .text(ContactLogInput.Rules.note)),
-        RecordField(\.loggedAt, "logged_at", .instant, label: "Logged"),
-        RecordField(\.loggedBy, "logged_by", .id, label: "Logged by"),
-        RecordField(\.latitude, "latitude", .optionalReal, label: "Latitude", rule: .number(ContactLogInput.Rules.latitude), example: "-1.2921"),
-        RecordField(\.longitude, "longitude", .optionalReal, label: "Longitude", rule: .number(ContactLogInput.Rules.longitude), example: "36.8219"),
-        RecordField(\.accuracy, "accuracy_m", .optionalReal, label: "Accuracy", rule: .number(ContactLogInput.Rules.accuracy), example: "15"),
+        RecordField(\.stopId, "visit_stop_id", .id, label: Message("Stop"), references: ("visit_stop", .restrict),
+                    ifMissing: Message("The chosen stop no longer exists; choose another")),
+        RecordField(\.result, "result", .choice(.other), label: Message("Result"), rule: .choice(ContactLogInput.Rules.result)),
+        RecordField(\.note, "note", .text, label: Message("Note"), rule: .text(ContactLogInput.Rules.note)),
+        RecordField(\.loggedAt, "logged_at", .instant, label: Message("Logged")),
+        RecordField(\.loggedBy, "logged_by", .id, label: Message("Logged by")),
+        RecordField(\.latitude, "latitude", .optionalReal, label: Message("Latitude"), rule: .number(ContactLogInput.Rules.latitude), example: "-1.2921"),
+        RecordField(\.longitude, "longitude", .optionalReal, label: Message("Longitude"), rule: .number(ContactLogInput.Rules.longitude), example: "36.8219"),
+        RecordField(\.accuracy, "accuracy_m", .optionalReal, label: Message("Accuracy"), rule: .number(ContactLogInput.Rules.accuracy), example: "15"),
     ]) { id, version in
         ContactLog(id: id, stopId: .zero, result: .other, note: "", loggedAt: .unreadable, loggedBy: .zero, location: nil, version: version)
     }

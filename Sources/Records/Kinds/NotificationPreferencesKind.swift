@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// One person's notification preferences are one record per user (its id is the user's), synced so that the rules
 /// running on any node know what the person turned off.
@@ -7,16 +8,17 @@ extension NotificationPreferences {
     public var id: UUID { userId }
 
     public static let declaration = RecordDeclaration<NotificationPreferences>([
-        RecordField(\.userId, "user_id", .id, label: "Person", references: ("user", .cascade)),
-        RecordField(\.mutedKinds, "muted_kinds", .notificationKinds, label: "Turned off"),
-        RecordField(\.showsSystemNotifications, "system_notifications", .flag, label: "System notifications"),
+        RecordField(\.userId, "user_id", .id, label: Message("Person"), references: ("user", .cascade),
+                    ifMissing: Message("The chosen person no longer exists; choose another")),
+        RecordField(\.mutedKinds, "muted_kinds", .notificationKinds, label: Message("Turned off")),
+        RecordField(\.showsSystemNotifications, "system_notifications", .flag, label: Message("System notifications")),
     ]) { id, version in NotificationPreferences(userId: id, version: version) }
 
     public static let kind = RecordKind(
         entity: "notification_preferences", table: "notification_preferences", declaration, requiredRole: .readOnly,
         label: ("notification preferences", "notification preferences"), ownerColumn: "user_id", inFullExport: false
     ) { _, id, fields, errors in
-        if UUID.strict(fields.text("user_id")) != id { errors.add("user_id", "Preferences are kept under their user's id") }
+        if UUID.strict(fields.text("user_id")) != id { errors.add("user_id", Message("Preferences are kept under their user's id")) }
         if let unknown = NotificationKind.listed(in: fields.text("muted_kinds")).unknown {
             errors.add("muted_kinds", "“\(unknown)” is not a kind of notification")
         }

@@ -1,14 +1,15 @@
 import Domain
 import Foundation
+import Translations
 
 extension Participant {
     public static let declaration = RecordDeclaration<Participant>([
-        RecordField(\.name, "name", .text, label: "Name", rule: .text(ParticipantInput.Rules.name), [.searched, .listed]),
-        RecordField(\.email, "email", .text, label: "Email", rule: .text(ParticipantInput.Rules.email), privacy: .contacts,
+        RecordField(\.name, "name", .text, label: Message("Name"), rule: .text(ParticipantInput.Rules.name), [.searched, .listed]),
+        RecordField(\.email, "email", .text, label: Message("Email"), rule: .text(ParticipantInput.Rules.email), privacy: .contacts,
                     [.searched, .listed]),
-        RecordField(\.phone, "phone", .optionalText, label: "Phone", rule: .text(ParticipantInput.Rules.phone), privacy: .contacts),
-        RecordField(\.notes, "notes", .optionalText, label: "Notes", rule: .text(ParticipantInput.Rules.notes), privacy: .notes),
-        RecordField(\.homeVenueId, "home_venue_id", .optionalID, label: "Home venue", rule: .id(ParticipantInput.Rules.homeVenueId),
+        RecordField(\.phone, "phone", .optionalText, label: Message("Phone"), rule: .text(ParticipantInput.Rules.phone), privacy: .contacts),
+        RecordField(\.notes, "notes", .optionalText, label: Message("Notes"), rule: .text(ParticipantInput.Rules.notes), privacy: .notes),
+        RecordField(\.homeVenueId, "home_venue_id", .optionalID, label: Message("Home venue"), rule: .id(ParticipantInput.Rules.homeVenueId),
                     references: ("venue", .restrict), ifMissing: Venue.missing, privacy: .homes),
     ] + RecordField<Participant>.timestamps(created: \.createdAt, updated: \.updatedAt)) { id, version in
         Participant.blank(id: id, version: version)

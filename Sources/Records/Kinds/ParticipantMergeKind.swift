@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// A merge of two participant records, kept as a fact that travels: the participant `id` was merged into `survivorId`
 /// (`ParticipantMergeInput.survivor`). Every Fieldbook that holds it sends whatever later names the merged-away record
@@ -22,9 +23,9 @@ package struct ParticipantMergeRow: Sendable {
 
     // No reference: the survivor may itself be merged later (merges chain), and a merge outlives both records.
     package static let declaration = RecordDeclaration<ParticipantMergeRow>([
-        RecordField(\.survivorId, "survivor_id", .id, label: "Kept participant"),
-        RecordField(\.removedValues, "removed_values", .text, label: "Merged-away details"),
-        RecordField(\.mergedAt, "merged_at", .instant, label: "Merged"),
+        RecordField(\.survivorId, "survivor_id", .id, label: Message("Kept participant")),
+        RecordField(\.removedValues, "removed_values", .text, label: Message("Merged-away details")),
+        RecordField(\.mergedAt, "merged_at", .instant, label: Message("Merged")),
     ]) { id, version in ParticipantMergeRow(id: id, survivorId: .zero, removedValues: "", mergedAt: .unreadable, version: version) }
 
     package static let kind = RecordKind(
@@ -33,13 +34,13 @@ package struct ParticipantMergeRow: Sendable {
     ) { _, id, fields, errors in
         if let survivor = UUID(uuidString: fields.text("survivor_id")) {
             if ParticipantMergeInput.survivor(of: id, survivor) != survivor {
-                errors.add("survivor_id", "Of two merged participants the one whose id comes first stays; this merge names the other")
+                errors.add("survivor_id", Message("Of two merged participants the one whose id comes first stays; this merge names the other"))
             }
         } else {
-            errors.add("survivor_id", "survivor_id must be a participant id")
+            errors.add("survivor_id", Message("survivor_id must be a participant id"))
         }
         if (try? JSONDecoder().decode([String: JSONValue].self, from: Data(fields.text("removed_values").utf8))) == nil {
-            errors.add("removed_values", "removed_values must be the merged-away participant's details as a JSON object")
+            errors.add("removed_values", Message("removed_values must be the merged-away participant's details as a JSON object"))
         }
     }
 }

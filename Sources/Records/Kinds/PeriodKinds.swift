@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// One stored period at a venue: where a participant lived (Property 37) or where an activity was held (Property 38).
 /// Both tables have the same shape, so one row type serves both kinds.
@@ -27,21 +28,24 @@ package struct PeriodRow: Sendable {
     }
 
     /// A participant's address period is all about where they live: every field of it is a home.
-    private static func declaration(_ owner: Owner, ownerLabel: String) -> RecordDeclaration<PeriodRow> {
+    private static func declaration(_ owner: Owner, ownerLabel: Message, ownerMissing: Message) -> RecordDeclaration<PeriodRow> {
         let privacy: PrivacyClass? = owner == .participant ? .homes : nil
         return RecordDeclaration([
             RecordField(\.ownerId, owner.column, .id, label: ownerLabel, references: (owner == .participant ? "participant" : "activity", .cascade),
-                        privacy: privacy),
-            RecordField(\.venueId, "venue_id", .id, label: "Venue", references: ("venue", .restrict), privacy: privacy),
-            RecordField(\.effectiveFrom, "effective_from", .day, label: "From", privacy: privacy),
-            RecordField(\.effectiveTo, "effective_to", .optionalDay, label: "Until", privacy: privacy),
+                        ifMissing: ownerMissing, privacy: privacy),
+            RecordField(\.venueId, "venue_id", .id, label: Message("Venue"), references: ("venue", .restrict),
+                        ifMissing: Message("The chosen venue no longer exists; choose another"), privacy: privacy),
+            RecordField(\.effectiveFrom, "effective_from", .day, label: Message("From"), privacy: privacy),
+            RecordField(\.effectiveTo, "effective_to", .optionalDay, label: Message("Until"), privacy: privacy),
         ]) { id, version in
             PeriodRow(owner: owner, id: id, ownerId: .zero, venueId: .zero, from: .unreadable, version: version)
         }
     }
 
-    private static let addresses = declaration(.participant, ownerLabel: "Participant")
-    private static let activityVenues = declaration(.activity, ownerLabel: "Activity")
+    private static let addresses = declaration(.participant, ownerLabel: Message("Participant"),
+                                               ownerMissing: Message("The chosen participant no longer exists; choose another"))
+    private static let activityVenues = declaration(.activity, ownerLabel: Message("Activity"),
+                                                    ownerMissing: Message("The chosen activity no longer exists; choose another"))
 
     package static let addressKind = RecordKind(entity: "participant_address", table: "participant_address_history", addresses,
                                                 label: ("address period", "address periods"), check: checkDates)
@@ -53,7 +57,7 @@ package struct PeriodRow: Sendable {
     private static func checkDates(_: any RecordLookup, _: UUID, _ fields: [String: JSONValue], _ errors: inout ValidationError) {
         let from = CalendarDate(fields.text("effective_from"))
         let toText = fields.text("effective_to")
-        if from == nil { errors.add("effective_from", "Enter the date as a real day, like 2025-03-12") }
-        if !toText.isEmpty, CalendarDate(toText) == nil { errors.add("effective_to", "Enter the date as a real day, like 2025-03-12") }
+        if from == nil { errors.add("effective_from", Message("Enter the date as a real day, like 2025-03-12")) }
+        if !toText.isEmpty, CalendarDate(toText) == nil { errors.add("effective_to", Message("Enter the date as a real day, like 2025-03-12")) }
     }
 }

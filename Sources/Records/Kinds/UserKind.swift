@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Translations
 
 /// A stored account: the user with their password hash, which never leaves Storage but travels to other nodes so
 /// people sign in anywhere.
@@ -19,13 +20,13 @@ package struct UserRow: Sendable {
     }
 
     package static let declaration = RecordDeclaration<UserRow>([
-        RecordField(\.user.email, "email", .text, label: "Email", rule: .text(AccountRules.email), .listed),
-        RecordField(\.user.name, "name", .text, label: "Name", rule: .text(AccountRules.name), .listed),
-        RecordField(\.user.role, "role", .choice(.readOnly), label: "Role", rule: .choice(AccountRules.role), .listed),
-        RecordField(\.passwordHash, "password_hash", .text, label: "Password", .credential),
-        RecordField(\.user.isDisabled, "is_disabled", .flag, label: "Disabled", .listed),
+        RecordField(\.user.email, "email", .text, label: Message("Email"), rule: .text(AccountRules.email), .listed),
+        RecordField(\.user.name, "name", .text, label: Message("Name"), rule: .text(AccountRules.name), .listed),
+        RecordField(\.user.role, "role", .choice(.readOnly), label: Message("Role"), rule: .choice(AccountRules.role), .listed),
+        RecordField(\.passwordHash, "password_hash", .text, label: Message("Password"), .credential),
+        RecordField(\.user.isDisabled, "is_disabled", .flag, label: Message("Disabled"), .listed),
         // Synced, so that a person's pages are in their language on every node.
-        RecordField(\.user.language, "language", .optionalText, label: "Language"),
+        RecordField(\.user.language, "language", .optionalText, label: Message("Language")),
     ] + RecordField<UserRow>.timestamps(created: \.user.createdAt, updated: \.user.updatedAt)) { id, version in
         UserRow(user: User.blank(id: id, version: version), passwordHash: "")
     }
@@ -34,9 +35,9 @@ package struct UserRow: Sendable {
         // The form keeps an email trimmed; a pushed one with spaces around it would not match it at sign-in.
         let email = fields.text("email")
         if !email.isEmpty, email != email.trimmingCharacters(in: .whitespacesAndNewlines) {
-            errors.add("email", AccountRules.email.invalidEmail ?? "Enter an email address")
+            errors.add("email", AccountRules.email.invalidEmail ?? Message("Enter an email address"))
         }
-        if fields.text("password_hash").isEmpty { errors.add("password_hash", "A user needs a password") }
+        if fields.text("password_hash").isEmpty { errors.add("password_hash", Message("A user needs a password")) }
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Records
 import Synchronization
+import Translations
 
 /// A record of a synced kind as GRDB encodes it. Its synced fields, its row and its change come from one encoding, so
 /// no column is listed twice.
@@ -262,7 +263,7 @@ public struct RecordTransaction {
     func exists(_ id: UUID, in table: String) throws -> Bool { try db.recordExists(id, in: table) }
 
     /// Refuses a value naming a record that no longer exists in `table`, as a clash at `field`.
-    func ensureExists(_ id: UUID, in table: String, field: String, _ message: String) throws {
+    func ensureExists(_ id: UUID, in table: String, field: String, _ message: Message) throws {
         if try !exists(id, in: table) { throw ValidationError.clash(field, message) }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Hub
 import Imaging
+import Translations
 
 /// A photo as pages and the API show it, with whether this node holds its files yet (a photo pulled from the hub
 /// before its contents shows a placeholder until they arrive).
@@ -154,7 +155,7 @@ extension RecordTransaction {
         case .activity: Activity.databaseTableName
         case .contactLog: ContactLog.databaseTableName
         }
-        try ensureExists(subject.id, in: table, field: "photo", "This record no longer exists, so the photo cannot be added to it")
+        try ensureExists(subject.id, in: table, field: "photo", Message("This record no longer exists, so the photo cannot be added to it"))
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE \(subject.column) = ?", arguments: [subject.id.databaseText]) ?? 0
         if count >= PhotoLimits.perRecord { throw ValidationError.clash("photo", PhotoLimits.tooMany) }
         // Checked in the transaction: a sweep that removed a long-waiting upload commits before or after this, never between.

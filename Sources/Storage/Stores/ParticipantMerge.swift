@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Records
 import GRDB
+import Translations
 
 /// Participants who share an email address or a name: maybe one person recorded more than once.
 public struct DuplicateGroup: Sendable, Equatable {
@@ -82,7 +83,7 @@ extension RecordTransaction {
         guard merge.kept != merge.removed else { throw ValidationError.clash("with", "Choose two different participants to merge") }
         let kept = try fetch(Participant.self, id: merge.kept)
         // The record merged in is named in the body, not the address: its absence is a clash there (409), not a 404.
-        try ensureExists(merge.removed, in: Participant.databaseTableName, field: "with", "No participant has this id; they may have been merged or deleted already")
+        try ensureExists(merge.removed, in: Participant.databaseTableName, field: "with", Message("No participant has this id; they may have been merged or deleted already"))
         let removed = try fetch(Participant.self, id: merge.removed)
         try ensureCurrent(kept, expected: merge.keptVersion)
         try ensureCurrent(removed, expected: merge.removedVersion)

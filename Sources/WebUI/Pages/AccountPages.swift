@@ -26,10 +26,10 @@ enum AccountPages {
     /// Passwords are never typed back into the form.
     private static func page(_ context: inout PageContext, errors: ValidationError, status: HTTPStatus = .ok) -> Response {
         var form = FormView(errors: errors)
-        form.input("current_password", label: "Your current password", value: "", type: "password", autocomplete: "current-password")
-        form.input("password", label: "New password", value: "", type: "password",
-                   hint: "At least \(AccountRules.minPasswordLength) characters", autocomplete: "new-password")
-        form.input("password_confirmation", label: "Type the new password again", value: "", type: "password", autocomplete: "new-password")
+        form.input("current_password", label: Message("Your current password"), value: "", type: "password", autocomplete: "current-password")
+        form.input("password", label: Message("New password"), value: "", type: "password",
+                   hint: Message("At least {min} characters", ["min": .digits(AccountRules.minPasswordLength)]), autocomplete: "new-password")
+        form.input("password_confirmation", label: Message("Type the new password again"), value: "", type: "password", autocomplete: "new-password")
         return context.page("account/password", title: Message("Change your password"), section: nil, view: form.view, status: status,
                             hasErrors: form.hasErrors)
     }

@@ -8,27 +8,28 @@ import Translations
 
 /// Activities (Requirement 5): filtered list, detail with venues, history and assignments, forms, completion.
 enum ActivityPages: FormRecordPages {
-    static let picker = SearchPicker(field: "venue_ids", legend: "Venues", multiple: true, noneLabel: nil, searchField: "venue_search",
-                                     searchLabel: "Search venues by name or address to add one", findButton: "find_venues",
-                                     buttonLabel: "Find venues")
+    static let picker = SearchPicker(field: "venue_ids", legend: Message("Venues"), multiple: true, noneLabel: nil, searchField: "venue_search",
+                                     searchLabel: Message("Search venues by name or address to add one"), findButton: "find_venues",
+                                     buttonLabel: Message("Find venues"))
 
     static func list(_ context: inout PageContext) throws -> Response {
         let request = context.request
         let query = try ActivityQuery(reading: LenientListReader(request))
         let page = try context.database.activityRows(query)
         var filters = FormView()
-        filters.input(ListParameter.text.name, label: "Name contains", value: query.text)
-        filters.select(ListParameter.activityTypeId.name, label: "Type", value: query.typeId?.lowercasedString ?? "",
-                       options: [("", "Any type")] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, $0.name) })
-        filters.select(ListParameter.status.name, label: "Status", value: query.status?.rawValue ?? "",
-                       options: [("", "Any status")] + ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
-        filters.select(ListParameter.areaId.name, label: "Area (and the areas inside it)", value: query.areaId?.lowercasedString ?? "",
-                       options: [("", "Any area")] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
-        filters.input(ListParameter.from.name, label: "Running on or after", value: query.from?.description ?? "", type: "date")
-        filters.input(ListParameter.to.name, label: "Started on or before", value: query.to?.description ?? "", type: "date")
-        filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue, options: [("start", "Start date"), ("name", "Name"), ("type", "Type")])
-        filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc",
-                       options: [("desc", "Descending (newest first)"), ("asc", "Ascending (oldest first)")])
+        filters.input(ListParameter.text.name, label: Message("Name contains"), value: query.text)
+        filters.select(ListParameter.activityTypeId.name, label: Message("Type"), value: query.typeId?.lowercasedString ?? "",
+                       options: [("", Message("Any type"))] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, .verbatim($0.name)) })
+        filters.select(ListParameter.status.name, label: Message("Status"), value: query.status?.rawValue ?? "",
+                       options: [("", Message("Any status"))] + ActivityStatus.allCases.map { ($0.rawValue, $0.message) })
+        filters.select(ListParameter.areaId.name, label: Message("Area (and the areas inside it)"), value: query.areaId?.lowercasedString ?? "",
+                       options: [("", Message("Any area"))] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indentedOption($0)) })
+        filters.input(ListParameter.from.name, label: Message("Running on or after"), value: query.from?.description ?? "", type: "date")
+        filters.input(ListParameter.to.name, label: Message("Started on or before"), value: query.to?.description ?? "", type: "date")
+        filters.select(ListParameter.sort.name, label: Message("Sort by"), value: query.sort.rawValue,
+                       options: [("start", Message("Start date")), ("name", Message("Name")), ("type", Message("Type"))])
+        filters.select(ListParameter.order.name, label: Message("Order"), value: query.descending ? "desc" : "asc",
+                       options: [("desc", Message("Descending (newest first)")), ("asc", Message("Ascending (oldest first)"))])
         return context.listPage("activities/list", title: Message("Activities"), section: .activities, filters: filters, page: page,
                                 noun: .activities,
                                 filtered: !query.text.isEmpty || query.typeId != nil || query.status != nil || query.areaId != nil
@@ -107,9 +108,9 @@ enum ActivityPages: FormRecordPages {
 
     private static let fields: [FormField<Activity>] = [
         FormField(\.name),
-        FormField(\.description, hint: "Up to 2000 characters"),
-        FormField(\.startDate, type: "date", hint: "Can be in the past, for an activity already under way"),
-        FormField(\.endDate, label: "End date (finite activities only)", type: "date", hint: "Must be after the start date"),
+        FormField(\.description, hint: Message("Up to {max} characters", ["max": .digits(ActivityInput.Rules.description.maxLength ?? 0)])),
+        FormField(\.startDate, type: "date", hint: Message("Can be in the past, for an activity already under way")),
+        FormField(\.endDate, label: Message("End date (finite activities only)"), type: "date", hint: Message("Must be after the start date")),
     ]
 
     /// A new activity starts today, planned, finite; a stored one shows the venues it is held at now; a submission
@@ -136,17 +137,17 @@ enum ActivityPages: FormRecordPages {
         form.anchors["duration"] = "duration-finite"
         form.inputs(fields, of: Activity.declaration, typed: texts)
         form.select(FormField(\.typeId), of: Activity.declaration, typed: texts,
-                    options: [("", "Choose…")] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, $0.name) })
-        form.select(FormField(\.status), of: Activity.declaration, typed: texts, options: ActivityStatus.allCases.map { ($0.rawValue, $0.label) })
-        form.input("venues_from", label: "Venue changes apply from", value: values.venuesFrom, type: "date",
-                   hint: "Leave empty: a new activity's venues apply from its start date, later changes from today")
+                    options: [("", Message("Choose…"))] + (try context.database.categories(.activityType)).map { ($0.id.lowercasedString, .verbatim($0.name)) })
+        form.select(FormField(\.status), of: Activity.declaration, typed: texts, options: ActivityStatus.allCases.map { ($0.rawValue, $0.message) })
+        form.input("venues_from", label: Message("Venue changes apply from"), value: values.venuesFrom, type: "date",
+                   hint: Message("Leave empty: a new activity's venues apply from its start date, later changes from today"))
         var view = form.view
         view["duration_finite"] = values.duration == "finite"
         view["duration_ongoing"] = values.duration == "ongoing"
-        if let message = errors.message(for: "duration") { view["duration_error"] = message }
+        if let message = errors.text(for: "duration") { view["duration_error"] = message }
         let chosen = values.venueIds.compactMap(UUID.init(uuidString:))
         view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, chosen),
-                                     matches: try VenueChoices.matches(context.database, search), error: errors.message(for: picker.field))
+                                     matches: try VenueChoices.matches(context.database, search), error: errors.text(for: picker.field))
         let heading = activity.map { Message("Edit “{name}”", ["name": .text($0.name)]) } ?? Message("New activity")
         view["heading"] = heading
         view["action"] = activity.map { Paths.activities.edit($0.id) } ?? Paths.activities.new()
@@ -172,7 +173,7 @@ enum ActivityPages: FormRecordPages {
             case "name": .text(item.name)
             case "dates": .text(Activity.dateText(start: item.startDate, end: item.endDate))
             case "ongoing": .flag(item.endDate == nil)
-            case "status": .text(item.status.label)
+            case "status": .message(item.status.message)
             case "type": .text(item.typeName)
             case "venues": .text(item.venueNames.joined(separator: ", "))
             default: Paths.activities.link(name, idText: idText).map(TemplateValue.text)
@@ -186,7 +187,7 @@ enum ActivityPages: FormRecordPages {
             "completion_path": Paths.activityCompletion(activity.id), "assignments_path": Paths.assignments(activity.id),
             "new_assignment_path": Paths.newAssignment(activity.id), "copy_assignments_path": Paths.copyAssignments(activity.id),
             "remove_assignments_path": Paths.removeAssignments(activity.id),
-            "ongoing": activity.isOngoing, "status": activity.status.label, "start": activity.startDate.display,
+            "ongoing": activity.isOngoing, "status": activity.status.message, "start": activity.startDate.display,
             "created": DateText.format(activity.createdAt), "updated": DateText.format(activity.updatedAt),
         ]
         view.merge(Paths.activities.links(activity.id))

@@ -78,11 +78,11 @@ enum AreaPages: FormRecordPages {
         let parents = try context.database.areaTree().filter { !excluded.contains($0.area.id) }
         var form = FormView(errors: errors)
         form.inputs([FormField(\.name)], of: GeographicArea.declaration, typed: texts)
-        form.select(FormField(\.areaType, label: "Kind of area"), of: GeographicArea.declaration, typed: texts,
-                    options: [("", "Choose…")] + AreaType.allCases.map { ($0.rawValue, $0.label) })
+        form.select(FormField(\.areaType, label: Message("Kind of area")), of: GeographicArea.declaration, typed: texts,
+                    options: [("", Message("Choose…"))] + AreaType.allCases.map { ($0.rawValue, $0.message) })
         // Leaving it empty is the top level, which the options say.
-        form.select(FormField(\.parentId, label: "Parent area", hint: "The larger area this one is part of"), of: GeographicArea.declaration,
-                    typed: texts, options: [("", "None (top level)")] + parents.map { ($0.area.id.lowercasedString, indented($0)) })
+        form.select(FormField(\.parentId, label: Message("Parent area"), hint: Message("The larger area this one is part of")), of: GeographicArea.declaration,
+                    typed: texts, options: [("", Message("None (top level)"))] + parents.map { ($0.area.id.lowercasedString, indentedOption($0)) })
         var view = form.view
         let heading = area.map { Message("Edit “{name}”", ["name": .text($0.name)]) } ?? Message("New area")
         view["heading"] = heading
@@ -116,8 +116,13 @@ enum AreaPages: FormRecordPages {
         String(repeating: "— ", count: entry.depth) + entry.area.name + " (\(entry.area.areaType.label))"
     }
 
+    /// `indented` as a translated option: the kind of area in the reader's language.
+    static func indentedOption(_ entry: AreaTreeEntry) -> Message {
+        Message("{area} ({kind})", ["area": .text(String(repeating: "— ", count: entry.depth) + entry.area.name), "kind": .message(entry.area.areaType.message)])
+    }
+
     static func areaView(_ area: GeographicArea) -> TemplateView {
-        let view: TemplateView = ["id": area.id.lowercasedString, "name": area.name, "type_label": area.areaType.label,
+        let view: TemplateView = ["id": area.id.lowercasedString, "name": area.name, "type_label": area.areaType.message,
                                   "created": DateText.format(area.createdAt), "updated": DateText.format(area.updatedAt)]
         return view.merging(Paths.areas.links(area.id))
     }

@@ -7,9 +7,9 @@ import Translations
 
 /// Assigning participants to an activity in a role (Requirement 6), and removing them.
 enum AssignmentPages {
-    static let picker = SearchPicker(field: "participant_id", legend: "Participants", multiple: true, noneLabel: nil,
-                                     searchField: "participant_search", searchLabel: "Search participants by name or email, then tick everyone to assign",
-                                     findButton: "find_participants", buttonLabel: "Find participants")
+    static let picker = SearchPicker(field: "participant_id", legend: Message("Participants"), multiple: true, noneLabel: nil,
+                                     searchField: "participant_search", searchLabel: Message("Search participants by name or email, then tick everyone to assign"),
+                                     findButton: "find_participants", buttonLabel: Message("Find participants"))
 
     static func newForm(_ context: inout PageContext) throws -> Response {
         let activity = try context.database.activity(id: context.request.uuidParameter())
@@ -111,8 +111,8 @@ enum AssignmentPages {
     private static func form(_ context: inout PageContext, activity: Activity, participants: [String], role: String, search: String,
                              errors: ValidationError, status: HTTPStatus = .ok) throws -> Response {
         var form = FormView(errors: errors)
-        form.select("role_id", label: "Role", value: role,
-                    options: [("", "Choose…")] + (try context.database.categories(.participantRole)).map { ($0.id.lowercasedString, $0.name) })
+        form.select("role_id", label: Message("Role"), value: role,
+                    options: [("", Message("Choose…"))] + (try context.database.categories(.participantRole)).map { ($0.id.lowercasedString, .verbatim($0.name)) })
         var view = form.view
         let chosen = participants.compactMap(UUID.init(uuidString:)).compactMap { id in
             (try? context.database.participant(id: id)).map { (id: id, label: "\($0.name) (\($0.email))") }
@@ -121,7 +121,7 @@ enum AssignmentPages {
             : PickerMatches(try context.database.participantMatches(search)) { ($0.participant.id, "\($0.participant.name) (\($0.participant.email))") }
         view["copy"] = try copySources(context, excluding: activity.id)
         view["picker"] = picker.view(search: search, chosen: chosen, matches: matches,
-                                     error: errors.message(for: "participant_id"))
+                                     error: errors.text(for: "participant_id"))
         view["activity"] = ActivityPages.activityView(activity)
         return context.page("assignments/new", title: Message("Assign a participant to “{name}”", ["name": .text(activity.name)]), section: .activities, view: view,
                             status: status, hasErrors: form.hasErrors)

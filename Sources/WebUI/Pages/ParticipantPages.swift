@@ -8,25 +8,27 @@ import Translations
 
 /// Participants (Requirement 4): searchable list, detail with address history and assignments, forms with a venue picker.
 enum ParticipantPages: FormRecordPages {
-    static let picker = SearchPicker(field: Participant.declaration.column(\.homeVenueId), legend: "Home venue", multiple: false, noneLabel: "No home venue",
-                                     searchField: "venue_search", searchLabel: "Search venues by name or address",
-                                     findButton: "find_venues", buttonLabel: "Find venues")
+    static let picker = SearchPicker(field: Participant.declaration.column(\.homeVenueId), legend: Message("Home venue"), multiple: false,
+                                     noneLabel: Message("No home venue"), searchField: "venue_search",
+                                     searchLabel: Message("Search venues by name or address"), findButton: "find_venues",
+                                     buttonLabel: Message("Find venues"))
 
     static func list(_ context: inout PageContext) throws -> Response {
         let seen = try context.participantVisibility
         let query = try listQuery(context.request, seen: seen)
         let page = try context.database.participantRows(query)
         var filters = FormView()
-        filters.input(ListParameter.text.name, label: seen.contacts ? "Name or email contains" : "Name contains", value: query.text)
+        filters.input(ListParameter.text.name, label: seen.contacts ? Message("Name or email contains") : Message("Name contains"), value: query.text)
         if seen.homes {
-            filters.select(ListParameter.areaId.name, label: "Living in area", value: query.areaId?.lowercasedString ?? "",
-                           options: [("", "Any area")] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
-            filters.select(ListParameter.home.name, label: "Home venue", value: query.home.rawValue,
-                           options: [("any", "Any"), ("with", "Has a home venue"), ("without", "No home venue")])
+            filters.select(ListParameter.areaId.name, label: Message("Living in area"), value: query.areaId?.lowercasedString ?? "",
+                           options: [("", Message("Any area"))] + (try context.database.areaTree()).map { ($0.area.id.lowercasedString, AreaPages.indentedOption($0)) })
+            filters.select(ListParameter.home.name, label: Message("Home venue"), value: query.home.rawValue,
+                           options: [("any", Message("Any")), ("with", Message("Has a home venue")), ("without", Message("No home venue"))])
         }
-        filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
-                       options: [("name", "Name")] + (seen.contacts ? [("email", "Email")] : []) + [("created", "Date added")])
-        filters.select(ListParameter.order.name, label: "Order", value: query.descending ? "desc" : "asc", options: [("asc", "Ascending"), ("desc", "Descending")])
+        filters.select(ListParameter.sort.name, label: Message("Sort by"), value: query.sort.rawValue,
+                       options: [("name", Message("Name"))] + (seen.contacts ? [("email", Message("Email"))] : []) + [("created", Message("Date added"))])
+        filters.select(ListParameter.order.name, label: Message("Order"), value: query.descending ? "desc" : "asc",
+                       options: [("asc", Message("Ascending")), ("desc", Message("Descending"))])
         return context.listPage("participants/list", title: Message("Participants"), section: .participants, filters: filters, page: page,
                                 noun: .participants,
                                 filtered: query.text != "" || query.areaId != nil || query.home != .any,
@@ -80,8 +82,8 @@ enum ParticipantPages: FormRecordPages {
             },
             "has_history": !history.isEmpty,
             "assignments": assignments.map {
-                ["activity": $0.activityName, "role": $0.roleName, "path": Paths.activities.record($0.activityId), "status": $0.status.label,
-                 "dates": Activity.dateText(start: $0.startDate, end: $0.endDate)]
+                ["activity": $0.activityName, "role": $0.roleName, "path": Paths.activities.record($0.activityId), "status": $0.status.message,
+                 "dates": Activity.dateText(start: $0.startDate, end: $0.endDate)] as TemplateView
             },
             "has_assignments": !assignments.isEmpty,
         ]
@@ -151,10 +153,10 @@ enum ParticipantPages: FormRecordPages {
 
     /// The inputs of the participant's own fields; the home venue is chosen with `picker`.
     private static let fields: [FormField<Participant>] = [
-        FormField(\.name, label: "Full name", autocomplete: "off"),
-        FormField(\.email, label: "Email address", type: "email", autocomplete: "off"),
-        FormField(\.phone, type: "tel", hint: "Use \(ParticipantInput.phoneFormat)", autocomplete: "off"),
-        FormField(\.notes, hint: "Up to \(ParticipantInput.maxNotesLength) characters"),
+        FormField(\.name, label: Message("Full name"), autocomplete: "off"),
+        FormField(\.email, label: Message("Email address"), type: "email", autocomplete: "off"),
+        FormField(\.phone, type: "tel", hint: Message("Use {format}", ["format": .message(ParticipantInput.phoneFormat)]), autocomplete: "off"),
+        FormField(\.notes, hint: Message("Up to {max} characters", ["max": .digits(ParticipantInput.maxNotesLength)])),
     ]
 
     static func form(_ context: inout PageContext, record participant: Participant?, _ values: FormValues<Participant, ParticipantInput>,
@@ -170,11 +172,11 @@ enum ParticipantPages: FormRecordPages {
         if case .submitted(let submission) = values { (movedOn, search) = (submission.input.movedOn, context.request.field(picker.searchField)) }
         var form = FormView(errors: errors)
         form.inputs(fields, of: Participant.declaration, typed: texts)
-        form.input("moved_on", label: "Home venue applies from", value: movedOn, type: "date",
-                   hint: "Only used when the home venue changes; leave empty for today")
+        form.input("moved_on", label: Message("Home venue applies from"), value: movedOn, type: "date",
+                   hint: Message("Only used when the home venue changes; leave empty for today"))
         var view = form.view
         view["picker"] = picker.view(search: search, chosen: VenueChoices.chosen(context.database, UUID(uuidString: texts[\.homeVenueId]).map { [$0] } ?? []),
-                                     matches: try VenueChoices.matches(context.database, search), error: errors.message(for: picker.field))
+                                     matches: try VenueChoices.matches(context.database, search), error: errors.text(for: picker.field))
         let heading = participant.map { Message("Edit {name}", ["name": .text($0.name)]) } ?? Message("New participant")
         view["heading"] = heading
         view["action"] = participant.map { Paths.participants.edit($0.id) } ?? Paths.participants.new()

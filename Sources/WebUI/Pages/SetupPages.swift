@@ -24,7 +24,7 @@ enum SetupPages {
         do {
             _ = try input.validated()
         } catch let validation as ValidationError {
-            validation.fieldErrors.forEach { errors.add($0.field, $0.message) }
+            validation.fieldErrors.forEach { errors.add($0.field, $0.text) }
         }
         guard errors.isEmpty else {
             return render(&context, values: request.form, errors: errors, status: .unprocessableContent)
@@ -37,14 +37,15 @@ enum SetupPages {
     private static func render(_ context: inout PageContext, values: Parameters, errors: ValidationError,
                                status: HTTPStatus = .ok) -> Response {
         var form = FormView(errors: errors)
-        form.input("setup_code", label: "Setup code", value: values["setup_code"] ?? "",
-                   hint: "Printed by the server when it started, on the line “One-time setup code: …”", autocomplete: "off")
-        form.input("name", label: "Your name", value: values["name"] ?? "", autocomplete: "name")
-        form.input("email", label: "Email address", value: values["email"] ?? "", type: "email", autocomplete: "email")
-        form.input("password", label: "Password", value: "", type: "password",
-                   hint: "At least \(AccountRules.minPasswordLength) characters. A few unrelated words make a strong password.",
+        form.input("setup_code", label: Message("Setup code"), value: values["setup_code"] ?? "",
+                   hint: Message("Printed by the server when it started, on the line “One-time setup code: …”"), autocomplete: "off")
+        form.input("name", label: Message("Your name"), value: values["name"] ?? "", autocomplete: "name")
+        form.input("email", label: Message("Email address"), value: values["email"] ?? "", type: "email", autocomplete: "email")
+        form.input("password", label: Message("Password"), value: "", type: "password",
+                   hint: Message("At least {min} characters. A few unrelated words make a strong password.",
+                                 ["min": .digits(AccountRules.minPasswordLength)]),
                    autocomplete: "new-password")
-        form.input("password_confirmation", label: "Type the password again", value: "", type: "password", autocomplete: "new-password")
+        form.input("password_confirmation", label: Message("Type the password again"), value: "", type: "password", autocomplete: "new-password")
         return context.page("setup", title: Message("Set up Fieldbook"), section: nil, view: form.view, status: status, hasErrors: form.hasErrors)
     }
 }

@@ -96,11 +96,11 @@ enum SyncSettingsPages {
         if let link = try context.database.hubLink() {
             var linkedForm = FormView(errors: errors)
             let minutes = try context.database.syncInterval() / 60
-            linkedForm.input("minutes", label: "Sync automatically every (minutes)", value: interval ?? String(max(1, minutes)),
-                               type: "text", hint: "From 1 to 1440. Fieldbook also syncs right after each change and when you press Sync now.")
-            linkedForm.input("email", label: "Administrator email on the hub", value: form.email, type: "email", autocomplete: "off")
-            linkedForm.input("password", label: "Password on the hub", value: "", type: "password",
-                               hint: "Used once to make this node's own sign-in; Fieldbook does not keep it.", autocomplete: "off")
+            linkedForm.input("minutes", label: Message("Sync automatically every (minutes)"), value: interval ?? String(max(1, minutes)),
+                               type: "text", hint: Message("From 1 to 1440. Fieldbook also syncs right after each change and when you press Sync now."))
+            linkedForm.input("email", label: Message("Administrator email on the hub"), value: form.email, type: "email", autocomplete: "off")
+            linkedForm.input("password", label: Message("Password on the hub"), value: "", type: "password",
+                               hint: Message("Used once to make this node's own sign-in; Fieldbook does not keep it."), autocomplete: "off")
             view = linkedForm.view
             view["credential_refused"] = context.syncStatus.hub == .refused
             if let override = context.web.syncEngine?.intervalOverride {
@@ -114,11 +114,11 @@ enum SyncSettingsPages {
             view["linked_since"] = DateText.format(link.linkedAt)
         } else {
             var linkForm = FormView(errors: errors)
-            linkForm.input("upstream", label: "Hub address", value: form.upstream, type: "text",
-                           hint: "The address of the Fieldbook that collects everyone's records, like http://192.168.1.20:8080", autocomplete: "url")
-            linkForm.input("email", label: "Administrator email on the hub", value: form.email, type: "email", autocomplete: "off")
-            linkForm.input("password", label: "Password on the hub", value: "", type: "password",
-                           hint: "Used once to sign in; Fieldbook does not keep it.", autocomplete: "off")
+            linkForm.input("upstream", label: Message("Hub address"), value: form.upstream, type: "text",
+                           hint: Message("The address of the Fieldbook that collects everyone's records, like http://192.168.1.20:8080"), autocomplete: "url")
+            linkForm.input("email", label: Message("Administrator email on the hub"), value: form.email, type: "email", autocomplete: "off")
+            linkForm.input("password", label: Message("Password on the hub"), value: "", type: "password",
+                           hint: Message("Used once to sign in; Fieldbook does not keep it."), autocomplete: "off")
             view = linkForm.view
             view["linked"] = false
         }

@@ -14,13 +14,13 @@ enum VenuePages: FormRecordPages {
         let page = try context.database.venues(query)
         let areas = try context.database.areaTree()
         var filters = FormView()
-        filters.input(ListParameter.text.name, label: "Name or address contains", value: query.text)
-        filters.select(ListParameter.areaId.name, label: "Area (and the areas inside it)", value: query.areaId?.lowercasedString ?? "",
-                       options: [("", "Any area")] + areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
-        filters.select(ListParameter.venueType.name, label: "Kind of venue", value: query.venueType?.rawValue ?? "",
-                       options: [("", "Any kind")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
-        filters.select(ListParameter.sort.name, label: "Sort by", value: query.sort.rawValue,
-                       options: [("name", "Name"), ("area", "Area"), ("created", "Newest first")])
+        filters.input(ListParameter.text.name, label: Message("Name or address contains"), value: query.text)
+        filters.select(ListParameter.areaId.name, label: Message("Area (and the areas inside it)"), value: query.areaId?.lowercasedString ?? "",
+                       options: [("", Message("Any area"))] + areas.map { ($0.area.id.lowercasedString, AreaPages.indentedOption($0)) })
+        filters.select(ListParameter.venueType.name, label: Message("Kind of venue"), value: query.venueType?.rawValue ?? "",
+                       options: [("", Message("Any kind"))] + VenueType.allCases.map { ($0.rawValue, $0.message) })
+        filters.select(ListParameter.sort.name, label: Message("Sort by"), value: query.sort.rawValue,
+                       options: [("name", Message("Name")), ("area", Message("Area")), ("created", Message("Newest first"))])
         return context.listPage("venues/list", title: Message("Venues"), section: .venues, filters: filters, page: page, noun: .venues,
                                 filtered: !query.text.isEmpty || query.areaId != nil || query.venueType != nil, extra: ["has_areas": !areas.isEmpty],
                                 downloads: Paths.venues, row: rowView)
@@ -76,8 +76,8 @@ enum VenuePages: FormRecordPages {
 
     private static let fields: [FormField<Venue>] = [
         FormField(\.name), FormField(\.address),
-        FormField(\.latitude, hint: "Decimal degrees, −90 to 90, like 51.5072"),
-        FormField(\.longitude, hint: "Decimal degrees, −180 to 180, like -0.1276"),
+        FormField(\.latitude, hint: Message("Decimal degrees, −90 to 90, like 51.5072")),
+        FormField(\.longitude, hint: Message("Decimal degrees, −180 to 180, like -0.1276")),
     ]
 
     /// A new venue's form starts in the area whose page offered it (`?area=`).
@@ -88,10 +88,10 @@ enum VenuePages: FormRecordPages {
         let areas = try context.database.areaTree()
         var form = FormView(errors: errors)
         form.inputs(fields, of: Venue.declaration, typed: texts)
-        form.select(FormField(\.areaId, hint: areas.isEmpty ? "There are no areas yet: add one first (the link above)" : nil), of: Venue.declaration,
-                    typed: texts, options: [("", "Choose…")] + areas.map { ($0.area.id.lowercasedString, AreaPages.indented($0)) })
-        form.select(FormField(\.venueType, label: "Kind of venue"), of: Venue.declaration, typed: texts,
-                    options: [("", "Not specified")] + VenueType.allCases.map { ($0.rawValue, $0.label) })
+        form.select(FormField(\.areaId, hint: areas.isEmpty ? Message("There are no areas yet: add one first (the link above)") : nil), of: Venue.declaration,
+                    typed: texts, options: [("", Message("Choose…"))] + areas.map { ($0.area.id.lowercasedString, AreaPages.indentedOption($0)) })
+        form.select(FormField(\.venueType, label: Message("Kind of venue")), of: Venue.declaration, typed: texts,
+                    options: [("", Message("Not specified"))] + VenueType.allCases.map { ($0.rawValue, $0.message) })
         var view = form.view
         view["no_areas"] = areas.isEmpty
         let heading = venue.map { Message("Edit “{name}”", ["name": .text($0.name)]) } ?? Message("New venue")
@@ -111,7 +111,7 @@ enum VenuePages: FormRecordPages {
             switch name {
             case "name": .text(item.venue.name)
             case "address": .text(item.venue.address)
-            case "type_label": .text(item.venue.venueType?.label ?? "Not specified")
+            case "type_label": .message(item.venue.venueType?.message ?? Message("Not specified"))
             case "area": .text(item.areaName)
             default: Paths.venues.link(name, idText: idText).map(TemplateValue.text)
             }
@@ -121,7 +121,7 @@ enum VenuePages: FormRecordPages {
     static func venueView(_ venue: Venue) -> TemplateView {
         var view: TemplateView = [
             "name": venue.name, "address": venue.address,
-            "type_label": venue.venueType?.label ?? "Not specified",
+            "type_label": venue.venueType?.message ?? Message("Not specified"),
             "created": DateText.format(venue.createdAt), "updated": DateText.format(venue.updatedAt),
         ]
         view.merge(Paths.venues.links(venue.id))

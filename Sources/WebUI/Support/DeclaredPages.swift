@@ -30,7 +30,7 @@ enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
         var filters = FormView()
         if searchable {
             let searched = kind.fields.filter { $0.flags.contains(.searched) }.map(\.label)
-            filters.input(ListParameter.text.name, label: searched.joined(separator: " or ") + " contains", value: text)
+            filters.input(ListParameter.text.name, label: searchLabel(searched), value: text)
         }
         var rows: [UUID: TemplateView] = [:]
         for item in page.items { rows[item.id] = try recordView(item, hidden: hidden, context.database, listedOnly: true) }
@@ -76,12 +76,12 @@ enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
         var form = FormView(errors: errors)
         for field in kind.fields where field.rule != nil {
             let value = texts[column: field.column]
-            let label = field.isOptional ? "\(field.label) (optional)" : field.label
+            let label = field.formLabel
             if let reference = field.reference {
                 // Only a record already chosen is offered, to keep or to leave out: its page is where a record is chosen.
                 guard !value.isEmpty else { continue }
                 let name = try UUID(uuidString: value).flatMap { id in try RecordKind.named(reference.entity).flatMap { try context.database.name(of: $0, id: id) } }
-                form.select(field.column, label: label, value: value, options: [("", "None")] + (name.map { [(value, $0)] } ?? []))
+                form.select(field.column, label: label, value: value, options: [("", Message("None"))] + (name.map { [(value, .verbatim($0))] } ?? []))
             } else {
                 form.input(field.column, label: label, value: value, type: inputType(field))
             }
@@ -95,6 +95,13 @@ enum DeclaredPages<Record: DeclaredKind>: FormRecordPages {
         if let record { view["version"] = record.version }
         return context.page("\(kind.table)/form", title: heading, section: nil, view: view, status: status,
                             hasErrors: form.hasErrors)
+    }
+
+    /// "Note contains", "Name or email contains": what the search box looks in.
+    private static func searchLabel(_ searched: [Message]) -> Message {
+        guard let first = searched.first else { return Message("Contains") }
+        let fields = searched.dropFirst().reduce(first) { Message("{fields} or {field}", ["fields": .message($0), "field": .message($1)]) }
+        return Message("{fields} contains", ["fields": .message(fields)])
     }
 
     private static func inputType(_ field: FieldDeclaration) -> String {

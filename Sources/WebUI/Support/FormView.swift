@@ -24,10 +24,10 @@ struct FormView {
         let hintId = hint.map { _ in "\(name)-hint" }
         if let hint, let hintId { field["hint"] = hint; field["hint_id"] = hintId }
         if let autocomplete { field["autocomplete"] = autocomplete }
-        let message = errors.message(for: name)
+        let message = errors.text(for: name)
         let errorId = message.map { _ in "\(name)-error" }
         if let message, let errorId {
-            field["error"] = Message(domainText: message)
+            field["error"] = message
             field["error_id"] = errorId
         }
         let describedBy = [hintId, errorId].compactMap { $0 }
@@ -73,7 +73,7 @@ struct FormView {
         if !errors.isEmpty {
             view["has_errors"] = true
             view["errors"] = errors.fieldErrors.map { error -> TemplateView in
-                ["anchor": anchors[error.field] ?? error.field, "message": Message(domainText: error.message)]
+                ["anchor": anchors[error.field] ?? error.field, "message": error.text]
             }
         }
         return view

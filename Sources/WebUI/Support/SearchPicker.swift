@@ -17,13 +17,18 @@ struct SearchPicker {
     let buttonLabel: Message
 
     /// The picker's view: chosen entries first (checked), then matches not already chosen, and how many matched in all.
-    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: String?) -> TemplateView {
+    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: Message?) -> TemplateView {
         var view = view(search: search, chosen: chosen, matches: matches.entries, error: error)
         if let summary = matches.summary { view["match_summary"] = summary }
         return view
     }
 
-    private func view(search: String, chosen: [(id: UUID, label: String)], matches: [(id: UUID, label: String)], error: String?) -> TemplateView {
+    /// `error`: a problem in English, looked up in the catalogs as it is.
+    func view(search: String, chosen: [(id: UUID, label: String)], matches: PickerMatches, error: String?) -> TemplateView {
+        view(search: search, chosen: chosen, matches: matches, error: error.map { Message(domainText: $0) })
+    }
+
+    private func view(search: String, chosen: [(id: UUID, label: String)], matches: [(id: UUID, label: String)], error: Message?) -> TemplateView {
         let chosenIds = Set(chosen.map(\.id))
         let options = chosen.map { option($0, checked: true) } + matches.filter { !chosenIds.contains($0.id) }.map { option($0, checked: false) }
         let searched = !search.trimmingCharacters(in: .whitespaces).isEmpty
