@@ -64,6 +64,11 @@ public final class AppDatabase: Sendable {
             // The writer's page cache holds much of a pulled batch: a cache smaller than a transaction's dirty pages
             // spills them to the WAL before the commit, writing the same index pages again. `releaseMemory` gives it back.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
+            // A write whose triggers touch many pages (change log, search index, counts) keeps a statement journal: on
+            // disk it is written again, page by page, for every row of a large transaction. In memory it holds only
+            // the pages of the statement running; the writer's temporary tables (staged pulled rows) are emptied after
+            // each batch. Sorts too large for the cache still spill to files.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         passwordHasher = PasswordHasher(cost: passwordCost)
@@ -177,7 +182,8 @@ final class ChangeRecorder {
     }
 
     /// `before` is the record's values before the change: an edit's (to send with it) or a deleted record's.
-    func record(_ change: Change, before: [String: JSONValue] = [:], operationId: UUID = UUID()) throws {
+    /// `operationId`: the hub's, for a change it applies; otherwise a new one, made only when the change is queued.
+    func record(_ change: Change, before: [String: JSONValue] = [:], operationId: UUID? = nil) throws {
         let now = Date()
         committed.append(RecordChange(kind: change.entity, id: change.entityId, operation: change.operation, author: author, at: now))
         try RecordHistory.append(db, change, author: author, at: now, origin: origin, deleted: change.operation == .delete ? before : [:])
@@ -187,7 +193,7 @@ final class ChangeRecorder {
         try db.cachedStatement(sql: """
             INSERT INTO outbox (operation_id, operation, entity, entity_id, fields, before_fields, base_version, author, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [operationId.databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
+            """).execute(arguments: [(operationId ?? UUID()).databaseText, change.operation.rawValue, change.entity, change.entityId.databaseText,
                                      String(decoding: fields, as: UTF8.self), String(decoding: beforeFields, as: UTF8.self),
                                      change.baseVersion, author, now.storedText])
     }

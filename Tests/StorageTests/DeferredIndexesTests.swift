@@ -89,4 +89,16 @@ import Testing
         try node.database.applyPulledPage(page)
         #expect(try schema(node.database) == schema(fresh.database))
     }
+
+    /// A writer that reads the secondary indexes as it goes (demo data) defers the search indexes alone.
+    @Test func deferringTheSearchAloneKeepsTheSecondaryIndexes() throws {
+        try node.database.writeLocal { try DeferredIndexes.dropUntilRestored($0, indexes: false) }
+        let during = try schema(node.database)
+        #expect(during["participants_fts_insert"] == nil && during["venues_fts_update"] == nil)
+        #expect(during["participants_name_id"] != nil && during["participant_address_history_participant"] != nil)
+        try node.database.createParticipant(ParticipantInput(name: "Ada Okafor", email: "ada@example.org"), by: actor)
+        try node.database.writeLocal(DeferredIndexes.restore)
+        #expect(try schema(node.database) == schema(fresh.database))
+        #expect(try node.database.participantMatches("okafor").total == 1)
+    }
 }

@@ -34,6 +34,26 @@ import Testing
                 == (try given.database.participants(ParticipantQuery(text: "EMILE")).total))
     }
 
+    /// The import builds the search indexes once at its end (`DeferredIndexes`): it leaves the schema a fresh database
+    /// has, and a search finds every record whose text holds the query.
+    @Test func aDemoCommunityEndsWithEveryIndexAndItsSearch() throws {
+        let given = try TestDatabase(), fresh = try TestDatabase()
+        try given.database.importDemoCommunity(size: size, seed: 7, today: today)
+        func schema(_ database: AppDatabase) throws -> [String: String] {
+            try database.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL")
+                    .map { ($0["name"] as String, $0["sql"] as String) })
+            }
+        }
+        #expect(try schema(given.database) == schema(fresh.database))
+        let holding = try given.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM participants WHERE search_text LIKE '%son%'") ?? 0
+        }
+        #expect(holding > 0)
+        #expect(try given.database.participantMatches("son").total == holding)
+        #expect(try given.database.read { try String.fetchAll($0, sql: "SELECT key FROM settings WHERE key LIKE 'schema.%'") } == [])
+    }
+
     @Test func theSameSeedGivesTheSameCommunity() {
         let first = DemoCommunity.generate(size: size, seed: 42, today: today, typeCount: 8, roleCount: 6)
         let second = DemoCommunity.generate(size: size, seed: 42, today: today, typeCount: 8, roleCount: 6)

@@ -193,4 +193,12 @@ import Testing
         }
         _ = try database.assign(participant: ann.id.uuidString, role: role.id.uuidString, toActivity: choir.id, by: actor)
     }
+
+    /// A write's statement journal (triggers make every insert keep one) stays in memory: on disk it was written page by
+    /// page for every row of a large transaction. Readers keep SQLite's default, as their sorts may be large.
+    @Test func theWriterKeepsItsStatementJournalsInMemory() throws {
+        let given = try TestDatabase()
+        #expect(try given.database.pool.write { try Int.fetchOne($0, sql: "PRAGMA temp_store") } == 2)
+        #expect(try given.database.pool.read { try Int.fetchOne($0, sql: "PRAGMA temp_store") } == 0)
+    }
 }

@@ -18,15 +18,16 @@ enum DeferredIndexes {
     private static let keyPattern = keyPrefix + "%"
 
     /// Drops the secondary indexes of the synced tables and the triggers that keep their search indexes, keeping their
-    /// definitions to be created again by `restore`.
-    static func dropUntilRestored(_ db: Database) throws {
+    /// definitions to be created again by `restore`. `indexes` false drops the search triggers alone, for writers that
+    /// read the secondary indexes as they go (demo data's per-row writer finds a participant's periods by one).
+    static func dropUntilRestored(_ db: Database, indexes: Bool = true) throws {
         let tables = RecordKind.all.map(\.table)
         let searchTriggers = SearchIndex.tables.flatMap(triggerNames)
         let definitions = try Row.fetchAll(db, sql: """
             SELECT type, name, sql FROM sqlite_master
             WHERE tbl_name IN (SELECT value FROM json_each(?)) AND sql IS NOT NULL
-              AND ((type = 'index' AND sql NOT LIKE 'CREATE UNIQUE %') OR (type = 'trigger' AND name IN (SELECT value FROM json_each(?))))
-            """, arguments: [IdentifierList.json(tables), IdentifierList.json(searchTriggers)])
+              AND ((type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE %') OR (type = 'trigger' AND name IN (SELECT value FROM json_each(?))))
+            """, arguments: [IdentifierList.json(tables), indexes, IdentifierList.json(searchTriggers)])
         for definition in definitions {
             let type: String = definition["type"], name: String = definition["name"]
             try AppDatabase.putSettings(db, [keyPrefix + name: definition["sql"]])

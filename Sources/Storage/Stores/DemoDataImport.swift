@@ -21,7 +21,12 @@ extension AppDatabase {
         let types = try categories(.activityType).map(\.id)
         let roles = try categories(.participantRole).map(\.id)
         let community = DemoCommunity.generate(size: size, seed: seed, today: today, typeCount: types.count, roleCount: roles.count)
-        try transaction(by: actor) { try $0.importPlaces(community, today: today) }
+        // The search indexes are built once at the end rather than kept up row by row; one left dropped by a run that
+        // stopped part way is built again when the database next opens (`DeferredIndexes`).
+        try transaction(by: actor) { records in
+            try DeferredIndexes.dropUntilRestored(records.db, indexes: false)
+            try records.importPlaces(community, today: today)
+        }
         var addressPeriods = 0
         for batch in community.participants.chunked(5_000) {
             addressPeriods += try transaction(by: actor) { try $0.importParticipants(batch, community, today: today) }
@@ -32,6 +37,7 @@ extension AppDatabase {
             venuePeriods += counts.venues
             assignments += counts.assignments
         }
+        try writeLocal(DeferredIndexes.restore)
         return DemoImportSummary(areas: community.areas.count, venues: community.venues.count, participants: community.participants.count,
                                  addressPeriods: addressPeriods, activities: community.activities.count, venuePeriods: venuePeriods,
                                  assignments: assignments)
