@@ -23,5 +23,8 @@ extension NotificationSubject {
 
 extension RecordCount {
     /// The page listing the counted records, where one exists.
-    public var path: String? { RecordKind.named(entity).map { $0.path(under: SharedPagePaths.root).pattern } }
+    public var path: String? { Self.listPaths[entity] }
+
+    /// Made once: the home page links every count, and making an address parses its pattern.
+    private static let listPaths = Dictionary(uniqueKeysWithValues: RecordKind.all.map { ($0.entity, $0.path(under: SharedPagePaths.root).pattern) })
 }

@@ -118,9 +118,12 @@ public enum RecordCollection: String, Sendable, CaseIterable {
 
     /// The collection holding records of `entity`; nil for a kind no surface lists.
     public init?(entity: String) {
-        guard let collection = Self.allCases.first(where: { $0.entity == entity }) else { return nil }
+        guard let collection = Self.byEntity[entity] else { return nil }
         self = collection
     }
+
+    /// Looked up for every link to a record a page makes; reading each case's kind to compare copies the whole kind.
+    private static let byEntity = Dictionary(uniqueKeysWithValues: allCases.map { ($0.entity, $0) })
 }
 
 extension RecordKind {

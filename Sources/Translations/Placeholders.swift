@@ -35,7 +35,7 @@ public enum Placeholders {
 
     /// `text` with each placeholder replaced by its value; a placeholder without one stays as written.
     public static func fill(_ text: String, with values: [String: String]) -> String {
-        guard text.contains("{") else { return text }
+        guard text.contains("{" as Character) else { return text }  // as in `Translator.text(_:)`
         return pieces(of: text).map { piece in
             switch piece {
             case .text(let plain): plain

@@ -49,7 +49,9 @@ public struct Translator: Sendable {
         } else {
             form = text(message.msgid, context: message.context)
         }
-        guard form.contains("{") else { return form }
+        // A Character, not a String: Foundation's `contains` of a String searches through CFString, slowly, and most
+        // messages on a page hold no placeholder.
+        guard form.contains("{" as Character) else { return form }
         var values = message.arguments.mapValues(text(_:))
         if let count = message.count, values["count"] == nil { values["count"] = formats.number(count) }
         return Placeholders.fill(form, with: values)

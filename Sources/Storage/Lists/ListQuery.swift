@@ -188,18 +188,30 @@ struct ListQuery {
         }
         // Cached (per reader connection): every value is bound, so the statements differ only by the filters' and the
         // sort's shape, a small set; preparing them again for each page costs more than reading a page of rows.
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+        // Read through a cursor rather than `Row.fetchAll`: a cursor's row finds a column by name in its statement's
+        // index of names, while a fetched row lowers the case of every column's name at each lookup.
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT \(select)\(anchored?.keyset.selected ?? "") FROM (SELECT \(alias).id FROM \(table) \(idJoins) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?) page
             JOIN \(table) ON \(alias).id = page.id \(sortJoins) \(rowJoins) ORDER BY \(order)
             """), arguments: arguments + [request.perPage, skipped])
-        if let anchored, let first = rows.first, let last = rows.last {
-            let keyLength = anchored.keyset.columns.count
-            func key(_ row: Row) -> [DatabaseValue] { (row.count - keyLength..<row.count).map { row[$0] } }
-            anchors.keep([PageAnchors.Anchor(offset: request.offset, key: key(first)),
-                          PageAnchors.Anchor(offset: request.offset + rows.count - 1, key: key(last))],
+        let keyLength = anchored?.keyset.columns.count ?? 0
+        func key(_ row: Row) -> [DatabaseValue] { (row.count - keyLength..<row.count).map { row[$0] } }
+        var items: [Item] = []
+        items.reserveCapacity(request.perPage)
+        var firstKey: [DatabaseValue]?, lastKey: [DatabaseValue]?
+        while let row = try rows.next() {
+            if anchored != nil {
+                lastKey = key(row)
+                if firstKey == nil { firstKey = lastKey }
+            }
+            items.append(item(row))
+        }
+        if let anchored, let firstKey, let lastKey {
+            anchors.keep([PageAnchors.Anchor(offset: request.offset, key: firstKey),
+                          PageAnchors.Anchor(offset: request.offset + items.count - 1, key: lastKey)],
                          in: anchored.list, at: anchored.version)
         }
-        return ListPage(items: rows.map(item), total: total, request: request, totalIsEstimate: estimated)
+        return ListPage(items: items, total: total, request: request, totalIsEstimate: estimated)
     }
 
     /// How a deep page is read from an anchor: the order as a key, the list's name among the anchors, the records

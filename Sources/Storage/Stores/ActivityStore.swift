@@ -71,7 +71,7 @@ extension AppDatabase {
         try read { db in
             let (list, order) = Self.activityList(query)
             let select = "a.id, a.name, a.start_date, a.end_date, a.status, t.name AS type_name, \(Self.currentVenueNames)"
-            // By position, as selected: a fetched row finds a name by lowering the case of every column's name.
+            // By position, as selected: no name is looked up for these rows.
             return try list.page(db, order: order, select: select, request: query.page, anchors: pageAnchors) { row in
                 let schedule = Activity.schedule(start: row[2], end: row[3], status: row[4])
                 return ActivityListRow(id: row.uuid(at: 0), name: row[1], startDate: schedule.start, endDate: schedule.end,

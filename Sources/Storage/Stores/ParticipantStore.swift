@@ -75,7 +75,7 @@ extension AppDatabase {
             let (list, order) = Self.participantList(query)
             return try list.page(db, order: order, select: "p.id, p.name, p.email, p.phone, v.name AS venue_name",
                                  rowJoins: "LEFT JOIN venues v ON v.id = p.\(Participant.homeVenueColumn)", request: query.page, anchors: pageAnchors) {
-                // By position, as selected: a fetched row finds a name by lowering the case of every column's name.
+                // By position, as selected: no name is looked up for these rows.
                 ParticipantListRow(id: $0.uuid(at: 0), name: $0[1], email: $0[2], phone: $0[3], homeVenueName: $0[4])
             }
         }

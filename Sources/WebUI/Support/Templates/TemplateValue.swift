@@ -123,10 +123,12 @@ extension Optional: TemplateValueConvertible where Wrapped: TemplateValueConvert
     var templateValue: TemplateValue { self?.templateValue ?? .nothing }
 }
 
+// Closures rather than `\.templateValue`: a key path over a generic element is instantiated again on every call, and
+// every page converts lists this way.
 extension Array: TemplateValueConvertible where Element: TemplateValueConvertible {
-    var templateValue: TemplateValue { .list(map(\.templateValue)) }
+    var templateValue: TemplateValue { .list(map { $0.templateValue }) }
 }
 
 extension Dictionary: TemplateValueConvertible where Key == String, Value: TemplateValueConvertible {
-    var templateValue: TemplateValue { .view(TemplateView(mapValues(\.templateValue))) }
+    var templateValue: TemplateValue { .view(TemplateView(mapValues { $0.templateValue })) }
 }
