@@ -17,7 +17,7 @@ public struct SearchTerms: Sendable, Equatable {
             switch self {
             case .empty: "Type a name, email or address to search for."
             case .tooShort: "Type at least two letters: one letter matches almost everything."
-            case .tooLong: "Type at most 200 characters: no name, email or address is longer."
+            case .tooLong: "Type at most \(SearchTerms.longest) characters: no name, email or address is longer."
             }
         }
     }

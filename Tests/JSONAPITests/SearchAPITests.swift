@@ -45,4 +45,13 @@ import Testing
         }
         #expect(given.send(.get, "/api/v1/search?q=river").status == 401)
     }
+
+    /// The document's minLength and maxLength for q are SearchTerms' limits: words of either length are searched.
+    @Test func wordsAtTheDocumentsLimitsAreSearched() throws {
+        let token = try given.token(.editor)
+        for length in [SearchTerms.shortest, SearchTerms.longest] {
+            let found = given.send(.get, "/api/v1/search?q=" + String(repeating: "x", count: length), token: token)
+            #expect(found.status == 200, "\(length)")
+        }
+    }
 }

@@ -15,7 +15,8 @@ enum SearchResource {
         summary: "Participants, venues, activities and areas whose name (participants: or email, as the privacy setting lets the "
             + "caller see it; venues: or address) contains the words, accents and case ignored: the first \(perKind) of each kind by name, "
             + "with how many match in all. 400 when q is missing, shorter than \(SearchTerms.shortest) or longer than \(SearchTerms.longest) characters",
-        query: [.of(ListParameter.text.name, .text, "The words to find")],
+        query: [.text(ListParameter.text.name, max: SearchTerms.longest, min: SearchTerms.shortest, required: true,
+                      "The words to find; white space around them does not count towards the least length")],
         success: .json("SearchResults"))
 
     static let components: [String: [Field]] = [
