@@ -14,7 +14,7 @@ import urllib.request
 
 PAGES = ["/participants", "/participants?q=an", "/participants?page=1000", "/participants?sort=email&order=desc&page=50",
          "/venues", "/venues?q=street", "/activities", "/activities?status=ACTIVE", "/activities?sort=name&page=100",
-         "/areas", "/activity-types", "/", "/api/v1/health"]
+         "/areas", "/activity-types", "/search?q=son", "/", "/api/v1/health"]
 SEQUENTIAL = 200
 
 
@@ -108,6 +108,8 @@ TARGETS = [
     ("/participants?q=son", 1000, 30), ("/participants?q=an", None, None), ("/venues", 2000, None), ("/venues?q=street", 1000, 30),
     ("/activities", 2000, None), ("/activities?status=ACTIVE", 2000, None), ("/activities?sort=name&page=100", 2000, None),
     ("/areas", 2000, None), ("/activity-types", 2000, None), ("/", 2000, None), ("/api/v1/health", None, None),
+    # Issue 41 item 5: the header's search of every kind.
+    ("/search?q=son", 1000, None),
 ]
 DATASETTE_PAGE = "/fieldbook/participants?_size=50&_sort=name"
 

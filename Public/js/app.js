@@ -249,6 +249,21 @@
     });
   }
 
+  // "/" goes to the header's search box, as on most sites with one, unless it is being typed into a field (or
+  // with a modifier, which is another shortcut's).
+  function focusSearchOnSlash() {
+    var box = document.querySelector("[data-search-shortcut]");
+    if (!box) { return; }
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) { return; }
+      var target = event.target;
+      if (target && (target.isContentEditable || (target.closest && target.closest("input, textarea, select")))) { return; }
+      event.preventDefault();
+      box.focus();
+      box.select();
+    });
+  }
+
   // Requirement 14.1: a field is checked as you leave it, by the server's own rules (the form is posted with
   // check_only=1, which saves nothing), so the words are the ones saving would show. Only fields already visited are
   // marked, and Save is never disabled: a disabled button hides the reason from screen-reader users (README, 14.4).
@@ -352,6 +367,7 @@
     offerSystemNotifications();
     offerLocation();
     searchOnEnterInPickers();
+    focusSearchOnSlash();
     checkAsYouGo();
     followImportProgress();
   });

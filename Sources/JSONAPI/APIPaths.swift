@@ -50,6 +50,8 @@ enum APIPaths {
     static let photos = root / "photos"
     static let photo = photos / "{id}"
 
+    /// Participants, venues, activities and areas found by the same words.
+    static let search = root / "search"
     static let mapVenues = MapDataPaths.venues
     static let mapHomes = MapDataPaths.homes
 

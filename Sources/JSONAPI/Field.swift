@@ -71,9 +71,10 @@ struct Field: Sendable {
         return Field(name: name, kind: kind, required: rule.isRequired, nullable: nullable, rule: rule, ruleCheck: .store, summary: summary)
     }
 
-    /// A text no Domain input receives, checked by APIBody with a Domain text rule of at most `max` code points.
-    static func text(_ name: String, max: Int, required: Bool = false, _ summary: String? = nil) -> Field {
-        Field(name: name, kind: .text, required: required, rule: .text(TextRule(label: .verbatim(name), maxLength: max)), summary: summary)
+    /// A text no Domain input receives, of at most `max` (and at least `min`) code points: in a body APIBody checks
+    /// it with a Domain text rule, in a query the operation's handler checks it with the rule the limits come from.
+    static func text(_ name: String, max: Int, min: Int? = nil, required: Bool = false, _ summary: String? = nil) -> Field {
+        Field(name: name, kind: .text, required: required, rule: .text(TextRule(label: .verbatim(name), maxLength: max, minLength: min)), summary: summary)
     }
 
     static func of(_ name: String, _ kind: Kind, required: Bool = false, nullable: Bool = false, _ summary: String? = nil) -> Field {

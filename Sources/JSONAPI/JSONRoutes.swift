@@ -59,6 +59,7 @@ enum JSONRoutes {
         table.add(.get, APIPaths.activities.export, .signedIn, ActivityResource.docs.export(entity: "activity"), ExportEndpoints.activities)
         table.add(.get, APIPaths.mapVenues, .signedIn, MapResource.venuesDoc, MapResource.venues)
         table.add(.get, APIPaths.mapHomes, .signedIn, MapResource.homesDoc, MapResource.homes)
+        table.add(.get, APIPaths.search, .signedIn, SearchResource.doc, SearchResource.search)
         PhotoResource.register(in: &table)
         sync.registerNode(in: &table)
         addDocument(to: &table, version: version)
@@ -106,7 +107,7 @@ enum JSONRoutes {
                                           AssignmentResource.components, UserResource.components, SyncEndpoints.components,
                                           MapResource.components, VisitResource.components, NotificationResource.components,
                                           LinkedNodeResource.components, AnalyticsResource.components, PhotoFileEndpoints.components,
-                                          PhotoResource.components]
+                                          PhotoResource.components, SearchResource.components]
         for part in parts { all.merge(part) { $1 } }
         return all
     }

@@ -85,7 +85,7 @@ enum OpenAPIDocument {
     private static var contentAddress: [String: Any] { ["type": "string", "pattern": "^[0-9a-f]{64}$", "minLength": 64, "maxLength": 64] }
 
     private static func queryParameter(_ field: Field) -> [String: Any] {
-        var parameter: [String: Any] = ["name": field.name, "in": "query", "required": false, "schema": property(field, inQuery: true)]
+        var parameter: [String: Any] = ["name": field.name, "in": "query", "required": field.required, "schema": property(field, inQuery: true)]
         if let summary = field.summary { parameter["description"] = summary }
         return parameter
     }

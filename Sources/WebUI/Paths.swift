@@ -25,6 +25,8 @@ enum Paths {
     static let authorityDER = devices / "fieldbook-authority.crt"
     static let authorityProfile = devices / "fieldbook-authority.mobileconfig"
     static let logout = home / "logout"
+    /// Participants, venues, activities and areas found by the same words (the header's search box).
+    static let search = home / "search"
     static let events = home / "events"
 
     static let notifications = home / "notifications"
@@ -174,7 +176,7 @@ extension Paths {
     /// The addresses without parameters, for every template as `{{paths.name}}` (`{{paths.participants_new}}`).
     static let templateView: TemplateView = {
         var view: [String: String] = [
-            "home": home(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "account_language": accountLanguage(), "privacy_settings": privacySettings(),
+            "home": home(), "search": search(), "setup": setup(), "login": login(), "logout": logout(), "account_password": accountPassword(), "account_language": accountLanguage(), "privacy_settings": privacySettings(),
             "backups": backups(), "backup_now": backupNow(), "backup_download": backupDownload(),
             "devices": devices(), "authority_pem": authorityPEM(), "authority_der": authorityDER(), "authority_profile": authorityProfile(),
             "notifications": notifications(), "notifications_read_all": readAllNotifications(), "notification_preferences": notificationPreferences(),

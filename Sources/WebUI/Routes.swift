@@ -17,6 +17,7 @@ enum WebRoutes {
         table.get(Paths.sendAgain, .signedIn, LoginPages.sendAgain)
         table.post(Paths.logout, .signedIn, LoginPages.logout)
         table.get(Paths.home, .signedIn, HomePage.show)
+        table.get(Paths.search, .signedIn, SearchPages.show)
         table.get(Paths.events, .signedIn, StatusEventsPage.stream)
 
         table.get(Paths.notifications, .signedIn, NotificationPages.list)

@@ -1,4 +1,5 @@
 import Foundation
+import Domain
 import HTTPServer
 @testable import JSONAPI
 import Testing
@@ -80,5 +81,20 @@ extension OpenAPIDocumentTests {
             let preparing = try #require(responses["503"], "\(path)")
             #expect((preparing["headers"] as? [String: Any])?["Retry-After"] != nil, "\(path)")
         }
+    }
+}
+
+extension OpenAPIDocumentTests {
+    /// A query parameter the server cannot do without is required in the document, with the lengths its rule allows;
+    /// the others stay optional.
+    @Test func queryParametersStateWhetherTheyAreRequiredAndTheirLengths() throws {
+        let paths = try #require(try document()["paths"] as? [String: [String: [String: Any]]])
+        let search = try #require(paths["/api/v1/search"]?["get"]?["parameters"] as? [[String: Any]])
+        let words = try #require(search.first { $0["name"] as? String == "q" })
+        #expect(words["in"] as? String == "query" && words["required"] as? Bool == true)
+        let schema = try #require(words["schema"] as? [String: Any])
+        #expect(schema["minLength"] as? Int == SearchTerms.shortest && schema["maxLength"] as? Int == SearchTerms.longest)
+        let format = try #require((paths["/api/v1/participants/export"]?["get"]?["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "format" })
+        #expect(format["required"] as? Bool == false)
     }
 }

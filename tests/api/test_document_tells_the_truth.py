@@ -195,6 +195,11 @@ def succeed(api: Checked, node: Node, admin: str, editor: str) -> list[tuple[str
         api.call("GET", f"{V1}/analytics/engagement{query}", admin)
         api.call("GET", f"{V1}/analytics/growth{query}", admin)
     api.call("GET", f"{V1}/map/venues", admin)
+    found = api.json("GET", f"{V1}/search?q=an", admin)
+    assert found["q"] == "an" and found["participants"]["total"] > 0, found
+    # " a" is as long as the document asks, but SearchTerms counts the words trimmed: one letter is refused.
+    api.call("GET", f"{V1}/search?q=%20a", admin, expect=400)
+    api.call("GET", f"{V1}/search?q=a", admin, expect=400, valid_request=False)
     api.call("GET", f"{V1}/map/homes", admin, expect=403)
     saved = Pages(node, Account(ADMIN, PASSWORD)).post("/settings/map", "/settings/map", {"homes_layer": "counts", "online_tile_url": "https://tile.openstreetmap.org/{z}/{x}/{y}.png"})
     assert saved.status_code == 303, saved.text[:500]

@@ -341,6 +341,37 @@ def check_keyboard(checker, browser):
                        f"Save anyway did not save the participant (now at {driver.current_url})")
 
 
+def check_search(checker, browser, role, empty=False):
+    """The search page of every kind, found and not (axe and vnu), and on an empty Fieldbook."""
+    if empty:
+        checker.page(browser, f"{role}: /search (empty Fieldbook)", "/search?q=ann")
+        return
+    checker.page(browser, f"{role}: /search (nothing typed)", "/search")
+    checker.page(browser, f"{role}: /search (found)", "/search?q=an")
+    checker.page(browser, f"{role}: /search (nothing found)", "/search?q=nobody")
+    checker.page(browser, f"{role}: /search (one letter)", "/search?q=a", expect=400)
+
+
+def check_search_keyboard(checker, browser):
+    """"/" goes to the header's search box from anywhere but a text field; Enter there shows the results page."""
+    driver = browser.driver
+    driver.get(browser.base + "/participants")
+    driver.find_element(By.TAG_NAME, "body").send_keys("/")
+    box = driver.switch_to.active_element
+    checker.expect("keyboard: / focuses the search box", box.get_attribute("id") == "site-search",
+                   f"focus is on {box.get_attribute('id') or box.tag_name}, not the search box")
+    filter_box = driver.find_element(By.ID, "q")
+    filter_box.send_keys("a/b")
+    checker.expect("keyboard: / types into a text field", driver.switch_to.active_element.get_attribute("id") == "q"
+                   and filter_box.get_attribute("value") == "a/b", "a / typed in the list's own search box left it")
+    driver.find_element(By.TAG_NAME, "body").send_keys("/")
+    box = driver.switch_to.active_element
+    box.send_keys("ann")
+    press_enter(driver, box)
+    checker.expect("keyboard: the search box shows the results page", "/search?q=ann" in driver.current_url
+                   and driver.find_elements(By.CSS_SELECTOR, "main h2"), f"Enter in the search box led to {driver.current_url}")
+
+
 def check_categories(checker, browser, role, base):
     listing = browser.http.get(browser.base + base).text
     entries = ids(listing, base)
@@ -1036,6 +1067,7 @@ def main():
                     check_participants(checker, browser, role, empty=True)
                     check_activities(checker, browser, role, empty=True)
                     check_notes(checker, browser, role, empty=True)
+                    check_search(checker, browser, role, empty=True)
                     create_users_and_records(browser)
                     create_places(browser)
                 checker.page(browser, f"{role}: home", "/")
@@ -1043,6 +1075,7 @@ def main():
                 check_participants(checker, browser, role)
                 check_activities(checker, browser, role)
                 check_notes(checker, browser, role)
+                check_search(checker, browser, role)
                 check_categories(checker, browser, role, "/activity-types")
                 check_categories(checker, browser, role, "/roles")
                 user = check_users(checker, browser, role, user)
@@ -1052,6 +1085,7 @@ def main():
                 check_devices(checker, browser, role)
                 if role == "editor":
                     check_keyboard(checker, browser)
+                    check_search_keyboard(checker, browser)
                 check_duplicates(checker, browser, role)
                 check_imports(checker, browser, role)
                 check_sign_out(checker, browser, role)

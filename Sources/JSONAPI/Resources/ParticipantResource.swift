@@ -126,7 +126,7 @@ enum ParticipantResource {
     static func visibleQuery(_ context: APIContext) throws -> (ParticipantQuery, ParticipantVisibility) {
         var query = try ParticipantQuery(reading: context)
         let seen = try visibility(context)
-        query.textMatchesNamesOnly = !seen.contacts
+        query.searchOnlyWhatIsSeen(seen)
         // An order by hidden addresses would tell them: such callers get the list by name, as the page gives it.
         if !seen.contacts, query.sort == .email { query.sort = .name }
         if !seen.homes, query.areaId != nil || query.home != .any { throw homesHidden }

@@ -31,6 +31,11 @@ public struct ParticipantQuery: Sendable, Equatable {
 extension ParticipantQuery {
     /// Every participant by name, first page; the surfaces start from it and fill it from a request (`init(reading:)` in Surface).
     public static let unfiltered = ParticipantQuery()
+
+    /// Words search only what the viewer sees: a match on an email address they guessed would tell it.
+    public mutating func searchOnlyWhatIsSeen(_ seen: ParticipantVisibility) {
+        textMatchesNamesOnly = !seen.contacts
+    }
 }
 
 /// A participant as listed: with their home venue's name.

@@ -42,7 +42,7 @@ enum ParticipantPages: FormRecordPages {
         var query = try ParticipantQuery(reading: LenientListReader(request))
         // What the viewer may not see cannot narrow or order the list either: it would tell the hidden detail.
         if !seen.homes { (query.areaId, query.home) = (nil, .any) }
-        if !seen.contacts { query.textMatchesNamesOnly = true }
+        query.searchOnlyWhatIsSeen(seen)
         if !seen.contacts, query.sort == .email { query.sort = .name }
         return query
     }

@@ -182,6 +182,8 @@ struct PageContext {
         view["signed_out"] = saysNobodyIsSignedIn && user == nil
         if let user {
             view["events_url"] = Paths.events()
+            // The results page keeps its words in the box, to change them.
+            if request.path == Paths.search() { view["search_query"] = request.query(.text) ?? "" }
             // The id: a visit kept on a shared phone is sent only under the session of the person who logged it.
             view["user"] = ["id": user.id.lowercaseText, "name": user.name, "role": user.role.message] as TemplateView
             let unread = (try? database.unreadNotificationCount(for: user.id)) ?? 0

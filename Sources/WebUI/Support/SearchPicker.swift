@@ -38,7 +38,7 @@ struct SearchPicker {
             "button_label": buttonLabel, "no_matches": searched && matches.isEmpty, "none_checked": chosen.isEmpty,
         ]
         if let noneLabel, !multiple { view["none_label"] = noneLabel }
-        if let error { view["error"] = Message(domainText: error) }
+        if let error { view["error"] = error }
         return view
     }
 
