@@ -24,20 +24,75 @@
     return anchor;
   }
 
-  // The offline layer (Fieldbook's own tiles) and, when an administrator allows it, the online one.
+  // How far past a file's deepest zoom its tiles are enlarged; further on they would only be blurred blocks.
+  var OVERZOOM_LEVELS = 2;
+  // The map zooms this deep whatever the tiles hold, so venues that stand close together can be told apart.
+  var MAP_MAX_ZOOM = 19;
+
+  // The installed tile files, first-answering first, with the zooms and the bounds where each has detail.
+  function tileCoverage(container) {
+    try { return JSON.parse(container.getAttribute("data-tile-coverage") || "[]"); } catch (error) { return []; }
+  }
+
+  // The deepest zoom at which some file shows detail at a point (0 when none covers it).
+  function detailZoom(container, at) {
+    return tileCoverage(container).reduce(function (deepest, file) {
+      return coverageBounds(file).contains(at) ? Math.max(deepest, file.maxZoom + OVERZOOM_LEVELS) : deepest;
+    }, 0);
+  }
+
+  function coverageBounds(file) { return L.latLngBounds([file.bounds[0], file.bounds[1]], [file.bounds[2], file.bounds[3]]); }
+
+  // The offline layer (Fieldbook's own tiles, one layer per file so that each overzooms only from its own deepest zoom
+  // and only over its own bounds; the first file goes on top) and, when an administrator allows it, the online one.
   function baseLayers(container) {
-    var maxNative = Number(container.getAttribute("data-max-native-zoom")) || 6;
-    var layers = {};
-    layers.offline = L.tileLayer(container.getAttribute("data-tiles-url"), {
-      maxNativeZoom: maxNative, maxZoom: 19, attribution: escapeText(container.getAttribute("data-attribution") || "")
+    var url = container.getAttribute("data-tiles-url");
+    var attribution = escapeText(container.getAttribute("data-attribution") || "");
+    var files = tileCoverage(container).slice().reverse().map(function (file, index) {
+      return L.tileLayer(url, {
+        minZoom: file.minZoom, maxNativeZoom: file.maxZoom, maxZoom: file.maxZoom + OVERZOOM_LEVELS,
+        bounds: coverageBounds(file), attribution: index === 0 ? attribution : ""
+      });
     });
+    var layers = {};
+    layers.offline = L.layerGroup(files);
     var online = container.getAttribute("data-online-url");
     if (online) {
       layers.online = L.tileLayer(online, {
-        maxZoom: 19, attribution: escapeText(container.getAttribute("data-online-attribution") || "")
+        maxZoom: MAP_MAX_ZOOM, attribution: escapeText(container.getAttribute("data-online-attribution") || "")
       });
     }
     return layers;
+  }
+
+  // Says on the map when no installed file has detail for what it shows (every offline layer is then blank), with a
+  // link to the tiles for administrators. The live region changes only when that changes, so it is announced once.
+  function noDetailNotice(map, container, offline) {
+    var coverage = tileCoverage(container);
+    var box = element("div", "map-notice");
+    box.setAttribute("role", "status");
+    var notice = L.control({ position: "topright" });
+    notice.onAdd = function () { L.DomEvent.disableClickPropagation(box); return box; };
+    notice.addTo(map);
+    var shown = false;
+    function hasDetail() {
+      var zoom = map.getZoom(), view = map.wrapLatLngBounds(map.getBounds());
+      return coverage.some(function (file) {
+        return zoom >= file.minZoom && zoom <= file.maxZoom + OVERZOOM_LEVELS && coverageBounds(file).overlaps(view);
+      });
+    }
+    function update() {
+      var blank = map.hasLayer(offline) && !hasDetail();
+      if (blank === shown) { return; }
+      shown = blank;
+      box.textContent = "";
+      if (!blank) { return; }
+      box.appendChild(element("p", "", container.getAttribute("data-no-detail")));
+      var tilesPage = container.getAttribute("data-no-detail-link");
+      if (tilesPage) { box.appendChild(element("p")).appendChild(link(tilesPage, container.getAttribute("data-no-detail-link-text"))); }
+    }
+    map.on("zoomend moveend baselayerchange", update);
+    update();
   }
 
   function escapeText(text) {
@@ -120,7 +175,7 @@
   function setUpMapPage(container) {
     container.querySelector(".map__fallback").remove();
     container.classList.add("map--live");
-    var map = L.map(container, { keyboard: true, worldCopyJump: true, zoomSnap: 1 });
+    var map = L.map(container, { keyboard: true, worldCopyJump: true, zoomSnap: 1, maxZoom: MAP_MAX_ZOOM });
     map.getContainer().setAttribute("tabindex", "0");
     say = window.fieldbookTexts ? window.fieldbookTexts(container) : say;
     var layers = baseLayers(container);
@@ -141,6 +196,7 @@
     }
     if (Object.keys(bases).length > 1 || homesUrl) { L.control.layers(bases, overlays).addTo(map); }
     map.setView([20, 0], 2);
+    noDetailNotice(map, container, layers.offline);
 
     var listRegion = document.getElementById("map-list-region");
     // The count follows the map as it moves; a polite live region tells screen-reader users how many are listed.
@@ -306,8 +362,8 @@
     if (!latitude || !longitude) { return; }
     container.hidden = false;
     var holder = container.querySelector(".pin-map__map");
-    var map = L.map(holder, { keyboard: true });
-    baseLayers(holder).offline.addTo(map);
+    var map = L.map(holder, { keyboard: true, maxZoom: MAP_MAX_ZOOM });
+    var offline = baseLayers(holder).offline.addTo(map);
     var pin = null;
 
     function typed() {
@@ -326,14 +382,17 @@
         container.querySelector(".pin-map__status").textContent = "Pin placed at " + latitude.value + ", " + longitude.value + ".";
       }
     }
+    // Close in on the pin, but not past the tiles' detail there: a pin is placed against the streets it can see.
+    function closeZoom(at, wanted) { return Math.min(wanted, detailZoom(holder, at) || wanted); }
     var start = typed();
-    if (start) { map.setView(start, 15); place(start, false); } else { map.setView([20, 0], 2); }
+    if (start) { map.setView(start, closeZoom(start, 15)); place(start, false); } else { map.setView([20, 0], 2); }
+    noDetailNotice(map, holder, offline);
     map.on("click", function (event) { place(event.latlng, true); });
     container.querySelector(".pin-map__centre").addEventListener("click", function () { place(map.getCenter(), true); });
     [latitude, longitude].forEach(function (input) {
       input.addEventListener("change", function () {
         var at = typed();
-        if (at) { place(at, false); map.setView(at, Math.max(map.getZoom(), 13)); }
+        if (at) { place(at, false); map.setView(at, closeZoom(at, Math.max(map.getZoom(), 13))); }
       });
     });
   }

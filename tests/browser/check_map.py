@@ -239,6 +239,58 @@ def check_keyboard(checker, server):
         check_centre_on_area(checker, browser)
 
 
+def check_no_detail(checker, server):
+    """Past the installed tiles' detail the map overzooms at most two levels, then is blank and says so, once."""
+    label = "map: no detail installed"
+    with signed_in(server.base, "administrator") as browser:
+        driver = browser.driver
+        driver.get(server.base + "/map")
+        wait_for_markers(driver)
+        native = driver.execute_script(
+            "return Math.max.apply(null, JSON.parse(document.getElementById('map').getAttribute('data-tile-coverage')).map(f => f.maxZoom))")
+
+        def show(zoom, lng=36.8):
+            # The page's own fitting of the markers may still be animating: set the view until it holds.
+            WebDriverWait(driver, 15).until(lambda d: d.execute_script("""
+                var map = fieldbookMap.map, zoom = arguments[0], lng = arguments[1];
+                if (map.getZoom() === zoom && Math.abs(map.getCenter().lng - lng) < 0.01) { return true; }
+                map.closePopup();
+                map.setView([-1.29, lng], zoom, {animate: false});
+                return false""", zoom, lng))
+            WebDriverWait(driver, 15).until(lambda d: d.execute_script(
+                "return Array.from(document.querySelectorAll('#map .leaflet-tile')).every(t => t.complete)"))
+            return driver.execute_script("""
+                var notice = document.querySelector('#map .map-notice');
+                var link = notice && notice.querySelector('a');
+                return {text: notice ? notice.textContent : null, role: notice && notice.getAttribute('role'),
+                        visible: !!notice && notice.offsetHeight > 0, link: link && link.getAttribute('href'),
+                        tiles: document.querySelectorAll('#map .leaflet-tile-loaded').length}""")
+
+        overzoomed = show(native + 2)
+        checker.expect(label, overzoomed["tiles"] > 0 and overzoomed["text"] == "" and overzoomed["role"] == "status",
+                       f"two levels past zoom {native} the tiles should still show, without the notice: {overzoomed}")
+        driver.execute_script("""
+            window.noticeChanges = 0;
+            new MutationObserver(() => window.noticeChanges++).observe(document.querySelector('#map .map-notice'),
+                                                                       {childList: true, subtree: true, characterData: true})""")
+        blank = show(native + 3)
+        checker.expect(label, blank["tiles"] == 0 and blank["visible"]
+                       and blank["text"].startswith("No map detail is installed for this area at this zoom.")
+                       and blank["link"] == "/settings/map#offline-tiles",
+                       f"three levels past zoom {native}: {blank}")
+        changes = driver.execute_script("return window.noticeChanges")
+        show(native + 6, lng=36.9)
+        show(native + 6, lng=37.0)
+        checker.expect(label, driver.execute_script("return window.noticeChanges") == changes,
+                       "the notice changed as the map moved, so a screen reader would announce it again and again")
+        back = show(native)
+        checker.expect(label, back["text"] == "" and back["tiles"] > 0, f"back at zoom {native}: {back}")
+        deepest = driver.execute_script("""
+            return Math.max.apply(null, performance.getEntriesByType('resource').map(e => e.name)
+                .map(u => /\/tiles\/(\d+)\//.exec(u)).filter(Boolean).map(m => Number(m[1])))""")
+        checker.expect(label, deepest <= native + 2, f"a tile was asked for at zoom {deepest}, deeper than {native} + 2")
+
+
 def check_list_agrees(checker, driver):
     agreement = driver.execute_script("""
         var bounds = fieldbookMap.map.getBounds();
@@ -306,6 +358,7 @@ def main():
     checker = Checker(tempfile.mkdtemp(prefix="fieldbook-map-html-"))
     try:
         check_keyboard(checker, server)
+        check_no_detail(checker, server)
         check_states(checker, server, empty_server)
         checker.run_vnu()
     finally:

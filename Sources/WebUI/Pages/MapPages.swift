@@ -105,7 +105,7 @@ enum MapPages {
         let suffix = filters.isEmpty ? "" : "?" + QueryString.encode(filters)
         var view: TemplateView = [
             "geojson_url": MapDataPaths.venues() + suffix, "tiles_url": Paths.tileTemplate, "symbols": mode.rawValue,
-            "max_native_zoom": context.web.tiles?.tileSets.map(\.maxZoom).max() ?? 0, "texts": (homesShown ? scriptTexts.adding(homesTexts) : scriptTexts).json(context.translator),
+            "tile_coverage": tileCoverage(context.web.tiles), "texts": (homesShown ? scriptTexts.adding(homesTexts) : scriptTexts).json(context.translator),
         ]
         if homesShown {
             view["homes_url"] = MapDataPaths.homes() + (query.areaId.map { "?area_id=\($0.lowercasedString)" } ?? "")
@@ -161,8 +161,25 @@ enum MapPages {
 
     /// What the venue form's pin map needs: the tiles and their attribution.
     static func pinMapView(_ tiles: TileLibrary?) -> TemplateView {
-        ["map_tiles_url": Paths.tileTemplate, "map_max_native_zoom": tiles?.tileSets.map(\.maxZoom).max() ?? 0,
-         "map_attribution": attribution(tiles)]
+        ["map_tiles_url": Paths.tileTemplate, "map_tile_coverage": tileCoverage(tiles), "map_attribution": attribution(tiles)]
+    }
+
+    /// Where and to which zoom each installed file has detail, in the order the server asks them for a tile (first
+    /// answers first): map.js draws one layer per file, overzooming each at most two levels past its deepest zoom, so
+    /// the map is blank (and says so) where no file has detail rather than showing blurred tiles.
+    static func tileCoverage(_ tiles: TileLibrary?) -> String {
+        let sets = (tiles?.tileSets ?? []).map { set in
+            TileCoverage(minZoom: set.minZoom, maxZoom: set.maxZoom,
+                         bounds: [set.bounds.south, set.bounds.west, set.bounds.north, set.bounds.east])
+        }
+        return String(decoding: (try? JSONEncoder.sortingKeys.encode(sets)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// One file's zooms and its bounds as Leaflet takes them: south, west, north, east.
+    private struct TileCoverage: Encodable {
+        let minZoom: Int
+        let maxZoom: Int
+        let bounds: [Double]
     }
 
     private static func attribution(_ tiles: TileLibrary?) -> String {

@@ -72,7 +72,19 @@ enum MapSettingsPages {
              "attribution": set.attribution.map(Message.verbatim) ?? Message("Not given")]
         }
         view["has_tile_sets"] = !(context.web.tiles?.tileSets.isEmpty ?? true)
+        view["import_command"] = importCommand(context.web.tiles)
         return context.page("settings/map", title: Message("Map settings"), section: .map, view: view, status: status, hasErrors: form.hasErrors)
+    }
+
+    /// The exact `fieldbook tiles import` for this Fieldbook: imported files go in its data folder's tiles/.
+    static func importCommand(_ tiles: TileLibrary?) -> String {
+        let dataFolder = tiles.map { ($0.importDirectory as NSString).deletingLastPathComponent } ?? "DATA_FOLDER"
+        return "fieldbook tiles import --data \(shellQuoted(dataFolder)) region.mbtiles"
+    }
+
+    private static func shellQuoted(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+:@".unicodeScalars.contains($0)) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     private static func homesLabel(_ option: MapSettings.HomesLayer) -> Message {
