@@ -65,8 +65,11 @@ struct FieldbookPOFile {
     po_message_iterator_t iterator;
 };
 
+/* Readers on several threads (a test suite's servers starting at once) share the library: it is opened by the first
+   and closed by the last, under this lock, so no thread calls into it after another unmapped it. */
+static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
 static void *library;
-static int open_files;
+static int users;
 
 /* libgettextpo reports problems through a handler with no user data, so one catalog is read at a time and its first
    problem kept here. A fatal one must not return to the library: the read is left with longjmp. */
@@ -101,7 +104,12 @@ static void note_problem2(int severity, po_message_t message1, const char *filen
 static const struct po_xerror_handler handler = { note_problem, note_problem2 };
 
 int fieldbook_po_start(char *failure, size_t failure_size) {
-    if (library) return 0;
+    pthread_mutex_lock(&loading);
+    if (library) {
+        users++;
+        pthread_mutex_unlock(&loading);
+        return 0;
+    }
 #ifdef __APPLE__
     const char *names[] = {"libgettextpo.0.dylib", "libgettextpo.dylib"};
 #else
@@ -109,14 +117,19 @@ int fieldbook_po_start(char *failure, size_t failure_size) {
 #endif
     library = fieldbook_library_open(names, sizeof names / sizeof names[0], "libgettextpo0", functions,
                                      sizeof functions / sizeof functions[0], &po, failure, failure_size);
-    return library ? 0 : -1;
+    if (library) users++;
+    int opened = library ? 0 : -1;
+    pthread_mutex_unlock(&loading);
+    return opened;
 }
 
 void fieldbook_po_finish(void) {
-    if (library && open_files == 0) {
+    pthread_mutex_lock(&loading);
+    if (users > 0 && --users == 0 && library) {
         dlclose(library);
         library = NULL;
     }
+    pthread_mutex_unlock(&loading);
 }
 
 FieldbookPOFile *fieldbook_po_open(const char *path, char *failure, size_t failure_size) {
@@ -145,7 +158,6 @@ FieldbookPOFile *fieldbook_po_open(const char *path, char *failure, size_t failu
         return NULL;
     }
     opened->file = file;
-    open_files++;
     return opened;
 }
 
@@ -185,5 +197,4 @@ void fieldbook_po_close(FieldbookPOFile *file) {
     if (file->iterator) po.message_iterator_free(file->iterator);
     po.file_free(file->file);
     free(file);
-    open_files--;
 }
