@@ -64,11 +64,6 @@ public final class AppDatabase: Sendable {
             // The writer's page cache holds much of a pulled batch: a cache smaller than a transaction's dirty pages
             // spills them to the WAL before the commit, writing the same index pages again. `releaseMemory` gives it back.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
-            // A write whose triggers touch many pages (change log, search index, counts) keeps a statement journal: on
-            // disk it is written again, page by page, for every row of a large transaction. In memory it holds only
-            // the pages of the statement running; the writer's temporary tables (staged pulled rows) are emptied after
-            // each batch. Sorts too large for the cache still spill to files.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         passwordHasher = PasswordHasher(cost: passwordCost)
@@ -80,10 +75,12 @@ public final class AppDatabase: Sendable {
 
     /// The single write path for synced data: runs `body` in one transaction in which every write records its change,
     /// then tells the change feed what was committed. Writes that belong together (an import) share one call.
-    public func transaction<T>(by actor: Actor, _ body: (RecordTransaction) throws -> T) throws -> T {
+    /// `statementJournalsInMemory` is for bulk writes (`write(statementJournalsInMemory:_:)`).
+    public func transaction<T>(by actor: Actor, statementJournalsInMemory: Bool = false,
+                               _ body: (RecordTransaction) throws -> T) throws -> T {
         var recorder: ChangeRecorder?
         SharedRead.current(for: pool)?.noteWrite("a record transaction")
-        let result = try pool.write { db in
+        let result = try write(statementJournalsInMemory: statementJournalsInMemory) { db in
             let changes = ChangeRecorder(db: db, author: actor.recorded, queuesForHub: try Self.isLinked(db))
             recorder = changes
             return try body(RecordTransaction(db: db, changes: changes))
@@ -92,6 +89,30 @@ public final class AppDatabase: Sendable {
             changeFeed.publish(CommittedChanges(origin: .local, changes: recorder.committed, queuedForHub: recorder.queuesForHub))
         }
         return result
+    }
+
+    /// One write transaction. A write whose triggers touch many pages (change log, search index, counts) keeps a
+    /// statement journal, which in a temporary file is written again, page by page, for every row of a large
+    /// transaction; `statementJournalsInMemory` keeps this transaction's temporary storage in memory instead. The writer
+    /// otherwise keeps SQLite's default, files: with temporary storage in memory SQLite's sorter never spills, so an
+    /// index build or search-index rebuild over a large table (`DeferredIndexes.restore`) would sort all of it in
+    /// the heap. The setting can change only outside a transaction, and changing it drops the connection's temporary
+    /// tables (staged pulled rows, which are created again when next needed).
+    private func write<T>(statementJournalsInMemory: Bool, _ body: (Database) throws -> T) throws -> T {
+        guard statementJournalsInMemory else { return try pool.write(body) }
+        return try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            let result = Result {
+                var value: T?
+                try db.inTransaction {
+                    value = try body(db)
+                    return .commit
+                }
+                return value!
+            }
+            try db.execute(sql: "PRAGMA temp_store = DEFAULT")
+            return try result.get()
+        }
     }
 
     /// Writes node-local state (sessions, settings) that never syncs.

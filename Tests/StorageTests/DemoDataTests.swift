@@ -54,6 +54,29 @@ import Testing
         #expect(try given.database.read { try String.fetchAll($0, sql: "SELECT key FROM settings WHERE key LIKE 'schema.%'") } == [])
     }
 
+    /// The bulk writes keep their statement journals in memory, the index builds at the end do not: with temporary
+    /// storage in memory SQLite's sorter never spills to files, so a large build would sort in the heap.
+    @Test func theSearchIndexesAreRebuiltWithTemporaryStorageInFiles() throws {
+        let given = try TestDatabase()
+        final class Statements { var sql: [String] = [] }
+        let seen = Statements()
+        var inMemory = try given.database.pool.writeWithoutTransaction { db in
+            db.trace { event in if case .statement(let statement) = event { seen.sql.append(statement.sql) } }
+            return try Int.fetchOne(db, sql: "PRAGMA temp_store") == 2
+        }
+        try given.database.importDemoCommunity(size: size, seed: 7, today: today)
+        var rebuilds = 0
+        for sql in seen.sql {
+            if sql.hasPrefix("PRAGMA temp_store") { inMemory = sql.hasSuffix("MEMORY") }
+            if sql.contains("'rebuild'") || sql.hasPrefix("CREATE TRIGGER") {
+                rebuilds += 1
+                #expect(!inMemory, "\(sql)")
+            }
+        }
+        #expect(rebuilds > 0)
+        #expect(seen.sql.contains("PRAGMA temp_store = MEMORY"), "the bulk writes keep their journals in memory")
+    }
+
     @Test func theSameSeedGivesTheSameCommunity() {
         let first = DemoCommunity.generate(size: size, seed: 42, today: today, typeCount: 8, roleCount: 6)
         let second = DemoCommunity.generate(size: size, seed: 42, today: today, typeCount: 8, roleCount: 6)

@@ -194,11 +194,15 @@ import Testing
         _ = try database.assign(participant: ann.id.uuidString, role: role.id.uuidString, toActivity: choir.id, by: actor)
     }
 
-    /// A write's statement journal (triggers make every insert keep one) stays in memory: on disk it was written page by
-    /// page for every row of a large transaction. Readers keep SQLite's default, as their sorts may be large.
-    @Test func theWriterKeepsItsStatementJournalsInMemory() throws {
+    /// A bulk write's statement journals (triggers make every insert keep one) stay in memory: in a file one was written
+    /// page by page for every row of a large transaction. Every other write, and every reader, keeps SQLite's default,
+    /// files, so that a large sort (an index build) spills to disk rather than filling the heap.
+    @Test func onlyBulkWritesKeepTheirStatementJournalsInMemory() throws {
         let given = try TestDatabase()
-        #expect(try given.database.pool.write { try Int.fetchOne($0, sql: "PRAGMA temp_store") } == 2)
-        #expect(try given.database.pool.read { try Int.fetchOne($0, sql: "PRAGMA temp_store") } == 0)
+        func tempStore(_ db: Database) throws -> Int? { try Int.fetchOne(db, sql: "PRAGMA temp_store") }
+        #expect(try given.database.transaction(by: actor, statementJournalsInMemory: true) { try tempStore($0.db) } == 2)
+        #expect(try given.database.transaction(by: actor) { try tempStore($0.db) } == 0)
+        #expect(try given.database.pool.write(tempStore) == 0)
+        #expect(try given.database.pool.read(tempStore) == 0)
     }
 }

@@ -22,18 +22,23 @@ extension AppDatabase {
         let roles = try categories(.participantRole).map(\.id)
         let community = DemoCommunity.generate(size: size, seed: seed, today: today, typeCount: types.count, roleCount: roles.count)
         // The search indexes are built once at the end rather than kept up row by row; one left dropped by a run that
-        // stopped part way is built again when the database next opens (`DeferredIndexes`).
-        try transaction(by: actor) { records in
+        // stopped part way is built again when the database next opens (`DeferredIndexes`). The bulk writes keep their
+        // statement journals in memory; the rebuild at the end does not (`write(statementJournalsInMemory:_:)`).
+        try transaction(by: actor, statementJournalsInMemory: true) { records in
             try DeferredIndexes.dropUntilRestored(records.db, indexes: false)
             try records.importPlaces(community, today: today)
         }
         var addressPeriods = 0
         for batch in community.participants.chunked(5_000) {
-            addressPeriods += try transaction(by: actor) { try $0.importParticipants(batch, community, today: today) }
+            addressPeriods += try transaction(by: actor, statementJournalsInMemory: true) {
+                try $0.importParticipants(batch, community, today: today)
+            }
         }
         var venuePeriods = 0, assignments = 0
         for batch in community.activities.chunked(2_000) {
-            let counts = try transaction(by: actor) { try $0.importActivities(batch, community, types: types, roles: roles, today: today) }
+            let counts = try transaction(by: actor, statementJournalsInMemory: true) {
+                try $0.importActivities(batch, community, types: types, roles: roles, today: today)
+            }
             venuePeriods += counts.venues
             assignments += counts.assignments
         }
