@@ -24,10 +24,12 @@ public struct SearchTerms: Sendable, Equatable {
 
     /// The words as typed, checked.
     public static func check(_ typed: String) -> Result<SearchTerms, Problem> {
+        // The limit is on the words as sent, counted in code points as the API document's maxLength counts them, so
+        // that nothing the document calls too long is searched (spaces around the words included).
+        if typed.unicodeScalars.count > longest { return .failure(.tooLong) }
         let text = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return .failure(.empty) }
         if text.count < shortest { return .failure(.tooShort) }
-        if text.count > longest { return .failure(.tooLong) }
         return .success(SearchTerms(text: text))
     }
 }

@@ -73,11 +73,20 @@ public struct LanguageOption: Sendable, Equatable {
 
     init(tag: String) {
         self.tag = tag
-        if tag == PseudoLocale.tag {
-            name = "Pseudo-locale (en-XA)"
-        } else {
-            let locale = Locale(identifier: tag)
-            name = locale.localizedString(forIdentifier: tag).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? tag
-        }
+        name = tag == PseudoLocale.tag ? "Pseudo-locale (en-XA)" : Self.ownName(of: tag)
+    }
+
+    /// Foundation's `localizedString(forIdentifier:)` crashed (signal 11) when several threads asked at once (test
+    /// servers starting in parallel), so the names are asked one at a time and kept.
+    private static let naming = NSLock()
+    nonisolated(unsafe) private static var names: [String: String] = [:]
+
+    private static func ownName(of tag: String) -> String {
+        naming.lock()
+        defer { naming.unlock() }
+        if let name = names[tag] { return name }
+        let name = Locale(identifier: tag).localizedString(forIdentifier: tag).map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? tag
+        names[tag] = name
+        return name
     }
 }
