@@ -82,4 +82,21 @@ import Testing
         #expect(given.send(.post, path, ["result": "MET", "logged_at": "yesterday"], token: editorToken).errorFields == ["logged_at"])
         #expect(given.send(.delete, "/api/v1/visit-lists/\(list)", token: editorToken).status == 409, "logs are kept")
     }
+
+    /// A list taken onto a phone (its walk started, nothing logged yet) is not deleted: its stops would go with it and the
+    /// phone's kept visits would find nothing. Nor does it go back to Planned, which would open stop removal again.
+    @Test func aStartedListStaysAndIsNotPlannedAgain() throws {
+        let given = try APIHarness()
+        let editor = try given.createUser("organizer@example.org", .editor)
+        let editorToken = given.login("organizer@example.org").string("access_token")
+        let created = given.send(.post, "/api/v1/visit-lists", ["name": "Doors", "visit_date": "2030-05-01",
+                                                                "assigned_user_id": editor.id.uuidString.lowercased(), "status": "PLANNED"],
+                                 token: editorToken)
+        let list = created.string("id")
+        #expect(given.send(.patch, "/api/v1/visit-lists/\(list)", ["status": "IN_PROGRESS"], token: editorToken).status == 200)
+        let kept = given.send(.delete, "/api/v1/visit-lists/\(list)", token: editorToken)
+        #expect(kept.status == 409 && kept.errorMessage.contains("its walk has started"))
+        let replanned = given.send(.patch, "/api/v1/visit-lists/\(list)", ["status": "PLANNED"], token: editorToken)
+        #expect(replanned.status == 422 && replanned.errorFields == ["status"])
+    }
 }

@@ -226,6 +226,33 @@ import Testing
         #expect(try given.database.visitSheet(id: list.id, seen: .everything).progress.logs == 2)
     }
 
+    /// A list whose walk has started is not deleted (its stops would go with it, leaving a phone's kept visits nowhere
+    /// to land), nor edited back to planned (which would let its stops be removed again); In progress and Done stay open.
+    @Test func aStartedListIsNeitherDeletedNorPlannedAgain() throws {
+        let given = try TestDatabase()
+        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
+        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
+        let editor = try organizer(given.database)
+        let list = try given.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]),
+                                                      by: actor)
+        try given.database.startWalk(ofList: list.id, by: .user(editor.id))
+        #expect(throws: DomainError.stillReferenced(message: VisitList.listStaysOnceStarted, references: [])) {
+            try given.database.deleteVisitList(id: list.id, by: actor)
+        }
+        let started = try given.database.visitList(id: list.id)
+        let replanned = #expect(throws: ValidationError.self) {
+            try given.database.updateVisitList(id: list.id, listInput(editor), expectedVersion: started.version, by: actor)
+        }
+        #expect(replanned?.fieldErrors.map(\.field) == ["status"])
+        var done = listInput(editor)
+        done.status = VisitStatus.done.rawValue
+        try given.database.updateVisitList(id: list.id, done, expectedVersion: started.version, by: actor)
+        #expect(throws: DomainError.stillReferenced(message: VisitList.listStaysOnceStarted, references: [])) {
+            try given.database.deleteVisitList(id: list.id, by: actor)
+        }
+        #expect(try given.database.visitSheet(id: list.id, seen: .everything).stops.count == 1)
+    }
+
     /// Taking a list onto a phone starts its walk as a first log does, recorded for the hub: its stops stay from then on.
     /// A list already started or done keeps its status.
     @Test func startingAWalkKeepsTheListsStopsAndIsSyncedOnce() throws {

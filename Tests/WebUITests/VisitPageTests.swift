@@ -235,8 +235,9 @@ import Testing
     }
 
     /// A planned list taken onto the organizer's phone can no longer lose a stop: visits logged there away from the
-    /// network are invisible to the server until sent, so the take starts the walk (issue 38). Someone who may not log
-    /// on the list taking it changes nothing.
+    /// network are invisible to the server until sent, so the take starts the walk (issue 38), and the list is neither
+    /// deleted (its stops would go with it) nor edited back to Planned. Someone who may not log on the list taking it
+    /// changes nothing.
     @Test func takingAPlannedListOntoTheOrganizersPhoneStartsItsWalkSoItsStopsStay() async throws {
         let given = try await listOfThree()
         let web = given.web, listPath = "/visit-lists/\(given.list.id.uuidString.lowercased())"
@@ -252,6 +253,16 @@ import Testing
         #expect(web.get(listPath).bodyText.contains("Stays: the walk has started"))
         let removal = web.post("\(listPath)/stops/\(stop.id.uuidString.lowercased())/remove", [], formPath: listPath)
         #expect(removal.status == .conflict)
+        let deletion = web.get(listPath + "/delete").bodyText
+        #expect(deletion.contains("This list cannot be deleted: its walk has started") && deletion.contains("Edit the list to mark it Done")
+                    && !deletion.contains("action=\"\(listPath)/delete\""), "the list's stops would go with it")
+        #expect(web.post(listPath + "/delete", [], formPath: listPath + "/delete").status == .conflict)
+        let started = try web.database.visitList(id: given.list.id)
+        let replanned = web.post(listPath + "/edit", [("name", started.name), ("visit_date", started.visitDate.description),
+                                                      ("assigned_user_id", started.assigneeId.uuidString.lowercased()),
+                                                      ("status", "PLANNED"), ("version", "\(started.version)")])
+        #expect(replanned.status == .unprocessableContent && replanned.bodyText.contains("cannot go back to Planned"))
+        #expect(try web.database.visitList(id: given.list.id).status == .inProgress)
         let sent = web.post("\(listPath)/stops/\(stop.id.uuidString.lowercased())/logs",
                             [("result", "MET"), ("logged_at", Date().addingTimeInterval(-600).ISO8601Format())],
                             formPath: "\(listPath)/stops/\(stop.id.uuidString.lowercased())")

@@ -190,6 +190,12 @@ def succeed(api: Checked, node: Node, admin: str, editor: str) -> list[tuple[str
     spare = api.json("POST", f"{V1}/visit-lists", admin, {"name": unique("Round"), "visit_date": "2026-12-01",
                                                           "assigned_user_id": me["id"], "status": "PLANNED"}, expect=201)
     api.call("DELETE", f"{V1}/visit-lists/{spare['id']}", admin, expect=204)
+    # A list whose walk has started (taken onto a phone, nothing logged yet) is not deleted, nor planned again.
+    started = api.json("POST", f"{V1}/visit-lists", admin, {"name": unique("Round"), "visit_date": "2026-12-01",
+                                                            "assigned_user_id": me["id"], "status": "IN_PROGRESS"}, expect=201)
+    refused = api.call("DELETE", f"{V1}/visit-lists/{started['id']}", admin, expect=409).json()["error"]["message"]
+    assert refused.startswith("This list cannot be deleted: its walk has started"), refused
+    api.call("PATCH", f"{V1}/visit-lists/{started['id']}", admin, expect=422, json={"status": "PLANNED"})
 
     for query in ("", f"?area_id={area['id']}&from=2026-01-01&to=2026-12-31"):
         api.call("GET", f"{V1}/analytics/engagement{query}", admin)

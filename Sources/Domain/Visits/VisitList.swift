@@ -35,6 +35,14 @@ public struct VisitList: Sendable, Equatable, Identifiable {
     public static let stopsStayOnceStarted = "This stop cannot be removed: the list's walk has started (a visit was logged, or the "
         + "organizer took the list onto their phone), and a visit logged there on the phone may not have reached the server yet. "
         + "Leave the stop; it can stay not visited."
+    /// A list is deleted only while planned, for the same reason: deleting it takes its stops along.
+    public var allowsDeleting: Bool { allowsRemovingStops }
+    public static let listStaysOnceStarted = "This list cannot be deleted: its walk has started (a visit was logged, or the "
+        + "organizer took the list onto their phone), and a visit logged on the phone may not have reached the server yet. "
+        + "Mark it Done instead."
+    /// A started list never goes back to planned, which would let its stops be removed again.
+    public func allowsStatus(_ next: VisitStatus) -> Bool { allowsRemovingStops || next != .planned }
+    public static let staysStarted = Message("This list's walk has started, so it cannot go back to Planned; choose In progress or Done")
 
     /// A record holding only its id and version, for its declaration's decoding to fill in.
     public static func blank(id: UUID, version: Int) -> VisitList {

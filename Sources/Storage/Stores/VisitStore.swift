@@ -94,7 +94,7 @@ extension AppDatabase {
     @discardableResult public func updateVisitList(id: UUID, _ input: VisitListInput, expectedVersion: Int?, by actor: Actor) throws -> VisitList {
         try update(id: id, input.validated(), expectedVersion: expectedVersion, by: actor)
     }
-    /// Deletes a list and its stops, refused once anything was logged at them (logs are never lost).
+    /// Deletes a planned list and its stops, refused once anything was logged at them (logs are never lost).
     public func deleteVisitList(id: UUID, by actor: Actor) throws { try remove(VisitList.self, id: id, by: actor) }
 
     /// Adds one stop to a list (the API's way of picking).
@@ -139,13 +139,7 @@ extension AppDatabase {
 
     /// Removes a stop nothing was logged at, from a list whose walk has not started (`VisitList.allowsRemovingStops`).
     public func removeStop(_ stopId: UUID, fromList listId: UUID, by actor: Actor) throws {
-        try transaction(by: actor) { transaction in
-            let stop = try transaction.stop(stopId, onList: listId)
-            guard try transaction.fetch(VisitList.self, id: listId).allowsRemovingStops else {
-                throw DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])
-            }
-            try transaction.remove(stop)
-        }
+        try transaction(by: actor) { try $0.remove($0.stop(stopId, onList: listId)) }
     }
 
     /// Logs a visit at a stop. Only the list's organizer (or an administrator) logs; the first log starts the list.

@@ -36,13 +36,16 @@ extension RecordTransaction {
     }
 }
 
-/// A visit list's writes: given only to an organizer; deleted with its stops (each deletion recorded), refused once
-/// anything was logged at them (logs are never lost).
+/// A visit list's writes: given only to an organizer, never back to planned once started; deleted with its stops (each
+/// deletion recorded) only while planned (`VisitList.allowsDeleting`), and never once anything was logged at them.
 extension VisitList: WritableRecord {
     public static func validated(_ input: VisitListInput, as kind: RecordKind) throws -> VisitListInput.Valid { try input.validated() }
 
     func checkWrite(over stored: VisitList?, _ valid: VisitListInput.Valid, in transaction: RecordTransaction) throws {
         try transaction.ensureOrganizer(assigneeId)
+        if let stored, !stored.allowsStatus(valid.status) {
+            throw ValidationError([FieldError(field: VisitList.declaration.column(\.status), VisitList.staysStarted)])
+        }
     }
 
     func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
@@ -51,14 +54,29 @@ extension VisitList: WritableRecord {
     }
 
     func willBeRemoved(in transaction: RecordTransaction) throws {
+        guard allowsDeleting else { throw DomainError.stillReferenced(message: VisitList.listStaysOnceStarted, references: []) }
         for stop in try VisitStop.fetchAll(transaction.db, sql: "SELECT * FROM visit_stops WHERE visit_list_id = ?", arguments: [id.databaseText]) {
             try transaction.delete(stop)
         }
     }
 }
 
+/// A stop's removal: refused once visits were logged there (logs are kept), or once its list's walk has started
+/// (`VisitList.allowsRemovingStops`). Every removal made on this node passes here. Pulled changes are the hub's row
+/// states, taken as they are, and the hub judges a pushed deletion by the stop's version alone: a node that still saw
+/// the list planned can remove a stop another node's phone has started walking (README, "Field visits").
 extension VisitStop: RemovableRecord {
+    /// A started walk is the reason given first: it holds for every stop on the list, logged at or not.
     func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
-        .stillReferenced(message: "This stop cannot be removed: visits were logged there, and logs are kept.", references: [])
+        try ensureWalkNotStarted(in: transaction)
+        return .stillReferenced(message: "This stop cannot be removed: visits were logged there, and logs are kept.", references: [])
+    }
+
+    func willBeRemoved(in transaction: RecordTransaction) throws { try ensureWalkNotStarted(in: transaction) }
+
+    private func ensureWalkNotStarted(in transaction: RecordTransaction) throws {
+        guard try transaction.fetch(VisitList.self, id: listId).allowsRemovingStops else {
+            throw DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])
+        }
     }
 }

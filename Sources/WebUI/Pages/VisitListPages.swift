@@ -191,7 +191,8 @@ enum VisitListPages: RecordPages {
         var view = sheetView(sheet)
         let name: [String: MessageArgument] = ["name": .text(sheet.list.name)]
         if let refusal = refusal.map(Message.init(domainText:)) ?? (logged > 0 ? Message(
-            "“{name}” cannot be deleted: visits were logged on it, and logs are kept. Mark it Done instead.", name) : nil) {
+            "“{name}” cannot be deleted: visits were logged on it, and logs are kept. Mark it Done instead.", name) : nil)
+            ?? (sheet.list.allowsDeleting ? nil : Message(domainText: VisitList.listStaysOnceStarted)) {
             view["refusal"] = refusal
         } else {
             view["can_delete"] = true
