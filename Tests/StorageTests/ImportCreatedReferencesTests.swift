@@ -43,7 +43,7 @@ import Testing
         #expect(job.mapping.fields == [.name, .email, .homeVenue, .homeVenueAddress, .homeVenueArea])
         #expect(job.missing == [
             MissingReferences(field: "home_venue", names: ["Hall", "Barn", "Shed"], rows: 4),
-            MissingReferences(field: "home_venue_area", names: ["World / Kenya / Nairobi", "World / Kenya", "World"], rows: 4),
+            MissingReferences(field: "home_venue_area", names: ["World", "World / Kenya", "World / Kenya / Nairobi"], rows: 4),
         ])
         #expect(try problems(given, job).allSatisfy { !$0.isEmpty })
 
@@ -112,10 +112,34 @@ import Testing
         #expect(try given.database.importJob(id: job.id).missing.isEmpty)
     }
 
+    @Test func everyMissingPartOfAnAreaPathIsCountedAsItIsCreated() throws {
+        let given = try TestDatabase()
+        _ = try given.database.createArea(AreaInput(name: "World", areaType: "CONTINENT", parentId: ""), by: actor)
+        let venues = try imported(given, "Name,Address,Area\nHall,1 Road,World / Kenya / Nairobi\nBarn,2 Lane,World / Kenya / Mombasa\n", .venues)
+        #expect(venues.missing == [MissingReferences(field: "area", names: ["World / Kenya", "World / Kenya / Nairobi", "World / Kenya / Mombasa"], rows: 2)])
+        try given.database.setImportCreating(of: venues.id, ImportCreating(fields: [.area], areaType: .city))
+        #expect(try run(given, venues).created == 2)
+        #expect(try count(given, "geographic_areas") == 1 + venues.missing[0].names.count)
+    }
+
+    @Test func aPathEndingInASlashNamesTheAreaTheImportCreates() throws {
+        let given = try TestDatabase()
+        _ = try given.database.createArea(AreaInput(name: "World", areaType: "CONTINENT", parentId: ""), by: actor)
+        let venues = try imported(given, "Name,Address,Area\nHall,1 Road,World / Kenya /\n", .venues)
+        #expect(venues.missing == [MissingReferences(field: "area", names: ["World / Kenya /"], rows: 1)])
+        try given.database.setImportCreating(of: venues.id, ImportCreating(fields: [.area], areaType: .country))
+        #expect(try problems(given, venues) == [[]])
+        let done = try run(given, venues)
+        #expect(done.failure == nil)
+        #expect((done.state, done.created) == (.done, 1))
+        let area = try given.database.read { try String.fetchOne($0, sql: "SELECT a.name FROM venues v JOIN geographic_areas a ON a.id = v.geographic_area_id") }
+        #expect(area == "Kenya")
+    }
+
     @Test func missingAreasTypesAndRolesAreCreatedOnRequest() throws {
         let given = try TestDatabase()
         let venues = try imported(given, "Name,Address,Area\nHall,1 Road,World / Kenya\nBarn,2 Lane,World\n", .venues)
-        #expect(venues.missing == [MissingReferences(field: "area", names: ["World / Kenya", "World"], rows: 2)])
+        #expect(venues.missing == [MissingReferences(field: "area", names: ["World", "World / Kenya"], rows: 2)])
         try given.database.setImportCreating(of: venues.id, ImportCreating(fields: [.area], areaType: .country))
         #expect(try run(given, venues).created == 2)
         #expect(try count(given, "geographic_areas") == 2)

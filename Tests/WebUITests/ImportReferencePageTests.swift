@@ -13,7 +13,7 @@ extension ImportPageTests {
         let html = given.get(review).bodyText
         #expect(html.contains("Records the file names that are not here"))
         #expect(html.contains(#"<label class="checkbox__label" for="create-home_venue">Create the 1 missing venue</label>"#))
-        #expect(html.contains("Create the 1 missing area") && html.contains("World / Kenya (named by 2 rows)"))
+        #expect(html.contains("Create the 2 missing areas") && html.contains("World, World / Kenya (named by 2 rows)"))
         #expect(html.contains(#"action="\#(review)/references""#))
 
         // Areas need a type: said in the error summary, at the field, and nothing is saved.
@@ -30,5 +30,6 @@ extension ImportPageTests {
         #expect(given.web.imports.runOnce() == 1)
         let venues = try given.database.read { try String.fetchAll($0, sql: "SELECT name FROM venues") }
         #expect(venues == ["Hall"])
+        #expect(try given.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM geographic_areas") } == 2)
     }
 }

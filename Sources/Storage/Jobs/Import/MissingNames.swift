@@ -31,20 +31,44 @@ final class MissingNames {
         NamedRecords.key(name) + SearchText.separator + NamedRecords.detailKey(detail)
     }
 
-    /// The id of the record a name not here stands for; counts the row naming it.
-    func note(_ name: String, detail: String) -> String {
+    /// The id of the record a name not here stands for; counts the row naming it. An area path also notes each part
+    /// of it above that is not here, as `area` creates them all.
+    func note(_ name: String, detail: String, stored: NamedRecords) -> String {
+        if ImportCreating.namesArea(field) { notePathAbove(name, stored: stored) }
         let key = Self.key(name, detail: detail)
-        if planned[key] == nil {
-            let id = UUID().databaseText
-            planned[key] = (id, name)
-            order.append(key)
-            plannedNames[id] = name
-        }
+        let id = plan(key, name: name)
         if lastLine[key] != line {
             lastLine[key] = line
             rows[key, default: 0] += 1
         }
-        return planned[key]!.id
+        return id
+    }
+
+    /// The id a name not here gets, the same for every row naming it.
+    private func plan(_ key: String, name: String) -> String {
+        if let known = planned[key] { return known.id }
+        let id = UUID().databaseText
+        planned[key] = (id, name)
+        order.append(key)
+        plannedNames[id] = name
+        rows[key] = rows[key] ?? 0
+        return id
+    }
+
+    /// Notes the parts above the last of a path that are not here, from the top, as `area` finds them; a part two
+    /// areas share ends it (`area` refuses it).
+    private func notePathAbove(_ path: String, stored: NamedRecords) {
+        var stored = stored
+        stored.missing = nil
+        for (prefix, _) in Self.pathsAbove(path).dropLast() {
+            let key = Self.key(prefix, detail: "")
+            if planned[key] == nil {
+                let found = stored.resolve(prefix)
+                if found.problem == nil { continue }
+                guard found.isMissing else { return }
+            }
+            _ = plan(key, name: prefix)
+        }
     }
 
     /// Runs `make` once for a record the import creates (the first row naming it); nothing for a stored record.
@@ -62,7 +86,6 @@ final class MissingNames {
     /// "World / Kenya / Nairobi" with only World here creates Kenya in World, then Nairobi in Kenya. A part two
     /// areas share is refused, never guessed.
     func area(_ path: String, stored: NamedRecords, type: AreaType?, _ transaction: RecordTransaction) throws -> String {
-        let parts = path.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var stored = stored
         stored.missing = nil
         let whole = stored.resolve(path)
@@ -70,8 +93,7 @@ final class MissingNames {
         // Not chosen (or no longer: a stored area gone since the review): the row's problem, as the review words it.
         guard creating, whole.isMissing else { throw ValidationError([FieldError(field: field.rawValue, message: whole.problem!)]) }
         var parent = ""
-        for count in parts.indices.map({ $0 + 1 }) {
-            let prefix = parts.prefix(count).joined(separator: " / ")
+        for (prefix, name) in Self.pathsAbove(path) {
             let key = Self.key(prefix, detail: "")
             if planned[key] == nil {
                 let found = stored.resolve(prefix)
@@ -80,18 +102,23 @@ final class MissingNames {
                     continue
                 }
                 guard found.isMissing else { throw ValidationError([FieldError(field: field.rawValue, message: found.problem!)]) }
-                planned[key] = (UUID().databaseText, parts[count - 1])
-                plannedNames[planned[key]!.id] = parts[count - 1]
             }
-            let id = planned[key]!.id
+            let id = plan(key, name: prefix)
             guard let type else { throw ValidationError([FieldError(field: field.rawValue, message: "Choose the type of the areas the import creates")]) }
             try ensure(id) {
-                let input = AreaInput(name: parts[count - 1], areaType: type.rawValue, parentId: parent)
+                let input = AreaInput(name: name, areaType: type.rawValue, parentId: parent)
                 try transaction.create(GeographicArea.self, input.validated(), id: UUID(uuidString: id)!)
             }
             parent = id
         }
         return parent
+    }
+
+    /// Each path from the top a path passes through, with its last part: "World / Kenya" is ("World", "World"), then
+    /// ("World / Kenya", "Kenya").
+    private static func pathsAbove(_ path: String) -> [(path: String, name: String)] {
+        let parts = NamedRecords.parts(path)
+        return parts.indices.map { (parts.prefix($0 + 1).joined(separator: " / "), parts[$0]) }
     }
 
     /// Creates the activity type or role a name stands for, once.

@@ -26,11 +26,15 @@ struct NamedRecords {
         }
     }
 
-    /// A name or path folded for matching: case and accents ignored, the parts of a path trimmed ("world/Kenya" is
-    /// "world / kenya").
+    /// A name or path folded for matching: case and accents ignored, the parts of a path trimmed and empty ones
+    /// dropped ("world/Kenya/" is "world / kenya").
     static func key(_ text: String) -> String {
-        SearchText.fold(text.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " / "))
+        SearchText.fold(parts(text).joined(separator: " / "))
+    }
+
+    /// The parts of a path from the top, trimmed, empty ones dropped: how the review and the import both read a path.
+    static func parts(_ path: String) -> [String] {
+        path.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// Adds a record under each of its names; a record already here is kept as it is.
@@ -57,7 +61,7 @@ struct NamedRecords {
         let given = Self.detailKey(detail)
         if found.count > 1, !given.isEmpty { found = found.filter { details[$0] == given } }
         if found.isEmpty, let missing {
-            let id = missing.note(cell, detail: detail)
+            let id = missing.note(cell, detail: detail, stored: self)
             if missing.creating { return ResolvedName(id: id, problem: nil, isPlanned: true) }
         }
         switch found.count {
