@@ -142,7 +142,7 @@ extension AppDatabase {
         try transaction(by: actor) { transaction in
             let stop = try transaction.stop(stopId, onList: listId)
             guard try transaction.fetch(VisitList.self, id: listId).allowsRemovingStops else {
-                throw DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])
+                throw DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted.english, references: [])
             }
             try transaction.remove(stop)
         }

@@ -47,7 +47,7 @@ extension VisitList: WritableRecord {
 
     func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
         let logged = blockers.map(\.count).reduce(0, +)
-        return .stillReferenced(message: "“\(name)” cannot be deleted: \(logged) visit\(logged == 1 ? " was" : "s were") logged on it, and logs are kept. Mark it Done instead.", references: [])
+        return .stillReferenced(message: VisitList.deletionRefusal(name: name, logged: logged).english, references: [])
     }
 
     func willBeRemoved(in transaction: RecordTransaction) throws {
