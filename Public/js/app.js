@@ -4,7 +4,7 @@
 
   // Texts in the page's language (docs/TRANSLATING.md, "Texts in scripts"): the page writes the texts a script shows as
   // JSON in the data-texts attribute of the element it works on. say(name, values) fills {placeholders}, numbers in
-  // the page language's digits; a text given as plural forms takes the form the number `count` takes.
+  // the page language's digits; a plural text ({forms, plural}) takes the form its own table gives the number `count`.
   function fieldbookTexts(holder) {
     var texts = {};
     try { texts = JSON.parse((holder && holder.getAttribute("data-texts")) || "{}"); } catch (ignored) { /* no texts: names show */ }
@@ -12,10 +12,10 @@
     return function say(name, values) {
       var text = texts[name] === undefined ? name : texts[name];
       values = values || {};
-      if (Array.isArray(text)) {
+      if (text && Array.isArray(text.forms)) {
         var count = Math.abs(Math.floor(Number(values.count) || 0));
-        var form = Number((texts.plural || "").charAt(count < 200 ? count : 100 + count % 100)) || 0;
-        text = text[Math.min(form, text.length - 1)];
+        var form = Number(String(text.plural || "").charAt(count < 200 ? count : 100 + count % 100)) || 0;
+        text = text.forms[Math.min(form, text.forms.length - 1)];
       }
       return String(text).replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, function (whole, key) {
         if (!Object.prototype.hasOwnProperty.call(values, key)) { return whole; }

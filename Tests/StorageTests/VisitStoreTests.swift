@@ -170,7 +170,8 @@ import Testing
         let sheet = try given.database.visitSheet(id: list.id, seen: .everything)
         #expect(sheet.list.status == .inProgress)
         #expect(sheet.progress.visited == 1 && sheet.progress.logs == 2 && sheet.progress.byResult == [.followUp: 1])
-        #expect(throws: DomainError.self) { try given.database.deleteVisitList(id: list.id, by: actor) }
+        let refusal = "“\(list.name)” cannot be deleted: 2 visits were logged on it, and logs are kept. Mark it Done instead."
+        #expect(throws: DomainError.stillReferenced(message: refusal, references: [])) { try given.database.deleteVisitList(id: list.id, by: actor) }
 
         let later = try given.database.createVisitList(listInput(editor, day: "2025-06-08"), stops: .picked([]), by: actor)
         try given.database.followUp(stop: stop.id, onList: list.id, onto: later.id, by: actor)
@@ -219,7 +220,7 @@ import Testing
         let stops = try given.database.visitSheet(id: list.id, seen: .everything).stops.map(\.stop.id)
         try given.database.removeStop(stops[2], fromList: list.id, by: actor)
         try given.database.logContact(ContactLogInput(result: "MET"), atStop: stops[0], onList: list.id, by: editor)
-        #expect(throws: DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])) {
+        #expect(throws: DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted.english, references: [])) {
             try given.database.removeStop(stops[1], fromList: list.id, by: actor)
         }
         try given.database.logContact(ContactLogInput(result: "NOT_HOME"), atStop: stops[1], onList: list.id, by: editor)
@@ -268,7 +269,7 @@ import Testing
         #expect(started.status == .inProgress && started.version == list.version + 1)
         try given.database.startWalk(ofList: list.id, by: .user(editor.id))
         #expect(try given.database.visitList(id: list.id).version == started.version, "started once")
-        #expect(throws: DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])) {
+        #expect(throws: DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted.english, references: [])) {
             try given.database.removeStop(stop.id, fromList: list.id, by: actor)
         }
     }

@@ -114,6 +114,9 @@ import Translations
                                                                              ("assigned_user_id", organizer), ("source", "venues"), ("preview", "1")],
                                                        formPath: "/visit-lists/new")
         pages["/visit-lists/new (refused)"] = post("/visit-lists/new", [("name", ""), ("visit_date", ""), ("source", "venues")], formPath: "/visit-lists/new")
+        pages["\(listPath)/delete (refused when sent)"] = post("\(listPath)/delete", [], formPath: "\(listPath)/delete")
+        pages["\(listPath) (stop stays: walk started)"] = post("\(listPath)/stops/\(stops[stops.count - 1].stop.id.lowercaseText)/remove", [],
+                                                               formPath: listPath)
         pages["\(listPath) (no venue ticked)"] = post("\(listPath)/stops", [], formPath: listPath)
         pages["\(stopPath) (follow-up refused)"] = post("\(stopPath)/follow-up", [("later_list_id", "")], formPath: stopPath)
         pages["\(stopPath) (logged)"] = post("\(stopPath)/logs", [("result", "MET"), ("log_id", UUID().lowercaseText)], formPath: stopPath)
@@ -130,7 +133,7 @@ import Translations
         }
     }
 
-    /// The map's script gets its texts from the page: plain ones, plurals with every form and the form each number
+    /// The map's script gets its texts from the page: plain ones, each plural with every form and the form each number
     /// takes, placeholders left for the script.
     @Test func theMapsScriptGetsItsTextsInThePagesLanguage() throws {
         let page = get("/map")
@@ -141,9 +144,10 @@ import Translations
             .replacingOccurrences(of: "&amp;", with: "&")
         let texts = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect((texts["finding"] as? String)?.hasPrefix("⟦") == true)
-        let inView = try #require(texts["in_view"] as? [String])
-        #expect(inView.count == 2 && inView.allSatisfy { $0.hasPrefix("⟦") && $0.contains("{count}") && $0.contains("{total}") })
-        let plural = try #require(texts["plural"] as? String)
+        let inView = try #require(texts["in_view"] as? [String: Any])
+        let forms = try #require(inView["forms"] as? [String])
+        #expect(forms.count == 2 && forms.allSatisfy { $0.hasPrefix("⟦") && $0.contains("{count}") && $0.contains("{total}") })
+        let plural = try #require(inView["plural"] as? String)
         #expect(plural.count == 200 && plural.hasPrefix("101") && Set(plural.dropFirst(2)) == ["1"], "English: one form for 1, another for the rest")
     }
 }

@@ -109,6 +109,44 @@ import Translations
         }
     }
 
+    @Test func theSearchPageShowsNoUnwrappedText() async throws {
+        let given = try await WebHarness(linked: false, languages: try WebHarness.shippedLanguages())
+        try given.createUser("ed@example.org", .administrator)
+        given.signIn("ed@example.org")
+        let types = try given.database.categories(.activityType)
+        let area = try created(given, "/areas/new", [("name", "Kibera"), ("area_type", "NEIGHBOURHOOD"), ("parent_id", "")])
+        let venue = try created(given, "/venues/new", [("name", "Kibera Hall"), ("address", "1 Market Road"), ("geographic_area_id", area),
+                                                      ("latitude", "-1.31"), ("longitude", "36.79"), ("venue_type", "PUBLIC_BUILDING")])
+        _ = try created(given, "/activities/new", [("name", "Kibera choir"), ("description", "Sings on Saturdays"),
+                                                   ("activity_type_id", types[0].id.lowercasedString), ("start_date", "2025-03-01"),
+                                                   ("duration", "ongoing"), ("status", "ACTIVE"), ("venue_ids", venue)])
+        _ = given.get("/activities")  // shows the English flash of the last record created
+        let crawl = Crawl(given, allowing: ["Kibera", "Kibera Hall", "Kibera choir", "1 Market Road, Kibera", "User ed@example.org", types[0].name])
+        crawl.page("/search?q=Kibera")
+        crawl.page("/search?q=", as: "/search with no words")
+        for (path, texts) in crawl.found.sorted(by: { $0.key < $1.key }) {
+            #expect(texts == [], "\(path) shows text outside the catalogs: \(texts)")
+        }
+    }
+
+    @Test func theImportReviewWithReferencesToCreateShowsNoUnwrappedText() async throws {
+        let given = try await WebHarness(linked: false, languages: try WebHarness.shippedLanguages())
+        try given.createUser("ed@example.org", .administrator)
+        given.signIn("ed@example.org")
+        let csv = "Name,Email,Home venue,Home venue address,Home venue area\nAda,ada@example.org,Hall,1 Road,World / Kenya\n"
+        let review = try given.upload("/imports", field: "file", filename: "people.csv", Array(csv.utf8)).header("Location") ?? ""
+        let crawl = Crawl(given, allowing: ["people.csv", "Hall", "World / Kenya", "User ed@example.org"])
+        crawl.page(review, as: "/imports/ID")
+        crawl.submitted(review + "/references", [("create", "home_venue"), ("create", "home_venue_area")],
+                        as: "/imports/ID with the areas' type missing", formPath: review)
+        // The review's own descriptions are the imports' part; the choices of references to create are wrapped.
+        let choices = Set(AreaType.allCases.map(\.label) + ["Choose a type", "Create the 1 missing venue", "Create the 1 missing area"])
+        for (path, texts) in crawl.found.sorted(by: { $0.key < $1.key }) {
+            #expect(choices.isDisjoint(with: texts), "\(path) shows a choice outside the catalogs: \(texts)")
+            withKnownIssue("marked outside this branch's part") { #expect(texts == [], "\(path) shows text outside the catalogs: \(texts)") }
+        }
+    }
+
     @Test func theSetupPageShowsNoUnwrappedText() async throws {
         let given = try await WebHarness(linked: false, languages: try WebHarness.shippedLanguages())
         let crawl = Crawl(given, allowing: [])

@@ -32,17 +32,22 @@ public struct VisitList: Sendable, Equatable, Identifiable {
     /// network for any stop, which the server cannot see. A removed stop would leave them nowhere to land, where a stop
     /// left in place loses nothing.
     public var allowsRemovingStops: Bool { status == .planned }
-    public static let stopsStayOnceStarted = "This stop cannot be removed: the list's walk has started (a visit was logged, or the "
-        + "organizer took the list onto their phone), and a visit logged there on the phone may not have reached the server yet. "
-        + "Leave the stop; it can stay not visited."
+    public static let stopsStayOnceStarted = Message(
+        "This stop cannot be removed: the list's walk has started (a visit was logged, or the organizer took the list onto their phone), and a visit logged there on the phone may not have reached the server yet. Leave the stop; it can stay not visited.")
     /// A list is deleted only while planned, for the same reason: deleting it takes its stops along.
     public var allowsDeleting: Bool { allowsRemovingStops }
-    public static let listStaysOnceStarted = "This list cannot be deleted: its walk has started (a visit was logged, or the "
-        + "organizer took the list onto their phone), and a visit logged on the phone may not have reached the server yet. "
-        + "Mark it Done instead."
+    public static let listStaysOnceStarted = Message(
+        "This list cannot be deleted: its walk has started (a visit was logged, or the organizer took the list onto their phone), and a visit logged on the phone may not have reached the server yet. Mark it Done instead.")
     /// A started list never goes back to planned, which would let its stops be removed again.
     public func allowsStatus(_ next: VisitStatus) -> Bool { allowsRemovingStops || next != .planned }
     public static let staysStarted = Message("This list's walk has started, so it cannot go back to Planned; choose In progress or Done")
+
+    /// Why a list with logs stays: the refusal its deletion gets.
+    public static func deletionRefusal(name: String, logged: Int) -> Message {
+        Message("“{name}” cannot be deleted: {count} visit was logged on it, and logs are kept. Mark it Done instead.",
+                plural: "“{name}” cannot be deleted: {count} visits were logged on it, and logs are kept. Mark it Done instead.",
+                count: logged, ["name": .text(name)])
+    }
 
     /// A record holding only its id and version, for its declaration's decoding to fill in.
     public static func blank(id: UUID, version: Int) -> VisitList {

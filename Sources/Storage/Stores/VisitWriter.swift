@@ -50,11 +50,11 @@ extension VisitList: WritableRecord {
 
     func refusal(_ blockers: [Blocker], in transaction: RecordTransaction) throws -> DomainError? {
         let logged = blockers.map(\.count).reduce(0, +)
-        return .stillReferenced(message: "“\(name)” cannot be deleted: \(logged) visit\(logged == 1 ? " was" : "s were") logged on it, and logs are kept. Mark it Done instead.", references: [])
+        return .stillReferenced(message: VisitList.deletionRefusal(name: name, logged: logged).english, references: [])
     }
 
     func willBeRemoved(in transaction: RecordTransaction) throws {
-        guard allowsDeleting else { throw DomainError.stillReferenced(message: VisitList.listStaysOnceStarted, references: []) }
+        guard allowsDeleting else { throw DomainError.stillReferenced(message: VisitList.listStaysOnceStarted.english, references: []) }
         for stop in try VisitStop.fetchAll(transaction.db, sql: "SELECT * FROM visit_stops WHERE visit_list_id = ?", arguments: [id.databaseText]) {
             try transaction.delete(stop)
         }
@@ -76,7 +76,7 @@ extension VisitStop: RemovableRecord {
 
     private func ensureWalkNotStarted(in transaction: RecordTransaction) throws {
         guard try transaction.fetch(VisitList.self, id: listId).allowsRemovingStops else {
-            throw DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted, references: [])
+            throw DomainError.stillReferenced(message: VisitList.stopsStayOnceStarted.english, references: [])
         }
     }
 }

@@ -127,9 +127,9 @@ enum ImportReviewView {
         ]
         if groups.contains(where: { ImportCreating.namesArea($0.1) }) {
             view["area_types"] = [["value": "", "label": Message("Choose a type"), "selected": creating.areaType == nil] as TemplateView]
-                + AreaType.allCases.map { ["value": $0.rawValue, "label": $0.label, "selected": $0 == creating.areaType] as TemplateView }
+                + AreaType.allCases.map { ["value": $0.rawValue, "label": $0.message, "selected": $0 == creating.areaType] as TemplateView }
             view["has_area_types"] = true
-            if let message = errors.message(for: "area_type") { view["type_error"] = message }
+            if let message = errors.text(for: "area_type") { view["type_error"] = message }
         }
         return view
     }

@@ -25,7 +25,7 @@ enum SearchPages {
             let seen = try context.participantVisibility
             let found = try context.database.search(terms, seen: seen, page: PageRequest(perPage: perKind, mayEstimateTotal: true))
             let groups = [participants(found.participants, seen: seen, terms), venues(found.venues, terms),
-                          activities(found.activities, terms), areas(found.areas)]
+                          activities(found.activities, terms, context.translator), areas(found.areas)]
             let view: TemplateView = ["query": terms.text, "groups": groups.compactMap { $0 }, "searched": true,
                                       "found_nothing": groups.allSatisfy { $0 == nil }]
             return context.page("search", title: Message("Search results for “{words}”", ["words": .text(terms.text)]), section: nil, view: view)
@@ -61,13 +61,14 @@ enum SearchPages {
         }
     }
 
-    private static func activities(_ page: ListPage<ActivityListRow>, _ terms: SearchTerms) -> TemplateView? {
+    private static func activities(_ page: ListPage<ActivityListRow>, _ terms: SearchTerms, _ translator: Translator) -> TemplateView? {
         let count = page.totalIsEstimate ? Message("About {count} activities", ["count": .number(page.total)])
             : Message("{count} activity", plural: "{count} activities", count: page.total)
         return group(page, key: "activities", title: Message("Activities"), count: count,
                      list: Paths.activities.list.filtered(by: .text, terms.text)) { row in
             ["name": row.name, "path": Paths.activities.record(row.id),
-             "detail": "\(row.typeName), \(Activity.dateText(start: row.startDate, end: row.endDate))"]
+             "detail": Message("{type}, {days}", context: "an activity found: its type and days",
+                                ["type": .text(row.typeName), "days": .message(translator.activityDays(start: row.startDate, end: row.endDate))])]
         }
     }
 
@@ -75,7 +76,7 @@ enum SearchPages {
     private static func areas(_ page: ListPage<GeographicArea>) -> TemplateView? {
         group(page, key: "areas", title: Message("Areas"), count: Message("{count} area", plural: "{count} areas", count: page.total),
               list: nil) { area in
-            ["name": area.name, "path": Paths.areas.record(area.id), "detail": area.areaType.label]
+            ["name": area.name, "path": Paths.areas.record(area.id), "detail": area.areaType.message]
         }
     }
 }

@@ -190,10 +190,13 @@ enum VisitListPages: RecordPages {
         let logged = sheet.progress.logs
         var view = sheetView(sheet)
         let name: [String: MessageArgument] = ["name": .text(sheet.list.name)]
-        if let refusal = refusal.map(Message.init(domainText:)) ?? (logged > 0 ? Message(
-            "“{name}” cannot be deleted: visits were logged on it, and logs are kept. Mark it Done instead.", name) : nil)
-            ?? (sheet.list.allowsDeleting ? nil : Message(domainText: VisitList.listStaysOnceStarted)) {
-            view["refusal"] = refusal
+        // A refusal on a list read with no logs means they arrived in between: the writer's English words then.
+        if logged > 0 {
+            view["refusal"] = VisitList.deletionRefusal(name: sheet.list.name, logged: logged)
+        } else if let refusal {
+            view["refusal"] = Message(domainText: refusal)
+        } else if !sheet.list.allowsDeleting {
+            view["refusal"] = VisitList.listStaysOnceStarted
         } else {
             view["can_delete"] = true
         }

@@ -15,6 +15,12 @@ extension Translator {
         writesEnglishDates ? date.monthDisplay : formats.month(year: date.year, month: date.month)
     }
 
+    /// "12 Mar 2025 – 30 Jun 2025" or "since 12 Mar 2025, ongoing": an activity's days.
+    func activityDays(start: CalendarDate, end: CalendarDate?) -> Message {
+        guard let end else { return Message("since {start}, ongoing", ["start": .text(day(start))]) }
+        return .verbatim("\(day(start)) – \(day(end))")
+    }
+
     /// "1 Mar 2025 to 31 May 2025", "from 1 Mar 2025", "up to 31 May 2025", "all time".
     func range(_ range: DateRange) -> Message {
         switch (range.from, range.to) {

@@ -3,8 +3,9 @@ import Translations
 
 /// The texts a page's script shows, in the reader's language: JSON for the `data-texts` attribute of the element the
 /// script works on, read with `fieldbookTexts` (app.js; docs/TRANSLATING.md, "Texts in scripts"). Placeholders stay
-/// `{name}` for the script to fill. A plural Message (its count unused) gives every form, and `plural` says which form
-/// each number takes, so scripts need no plural rules of their own.
+/// `{name}` for the script to fill. A plural Message (its count unused) gives `{forms, plural}`: every form, and which
+/// form each number takes, so scripts need no plural rules of their own. Each plural carries its own table because an
+/// untranslated one keeps English's forms and rule while a translated one takes the catalog's.
 struct ScriptTexts {
     let texts: [String: Message]
 
@@ -19,8 +20,7 @@ struct ScriptTexts {
         for (name, message) in texts {
             if let plural = message.plural {
                 let forms = translator.pluralTexts(message.msgid, plural: plural, context: message.context)
-                shown[name] = .forms(forms.forms)
-                shown["plural"] = .text(Self.formTable(forms.rule))
+                shown[name] = .plural(forms: forms.forms, table: Self.formTable(forms.rule))
             } else {
                 shown[name] = .text(translator.text(message))
             }
@@ -38,13 +38,19 @@ struct ScriptTexts {
 
 private enum JSONText: Encodable {
     case text(String)
-    case forms([String])
+    case plural(forms: [String], table: String)
+
+    private enum PluralKeys: String, CodingKey { case forms, plural }
 
     func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
         switch self {
-        case .text(let text): try container.encode(text)
-        case .forms(let forms): try container.encode(forms)
+        case .text(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .plural(let forms, let table):
+            var container = encoder.container(keyedBy: PluralKeys.self)
+            try container.encode(forms, forKey: .forms)
+            try container.encode(table, forKey: .plural)
         }
     }
 }
