@@ -237,7 +237,7 @@ import Testing
         let list = try given.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]),
                                                       by: actor)
         try given.database.startWalk(ofList: list.id, by: .user(editor.id))
-        #expect(throws: DomainError.stillReferenced(message: VisitList.listStaysOnceStarted, references: [])) {
+        #expect(throws: DomainError.stillReferenced(message: VisitList.listStaysOnceStarted.english, references: [])) {
             try given.database.deleteVisitList(id: list.id, by: actor)
         }
         let started = try given.database.visitList(id: list.id)
@@ -248,7 +248,7 @@ import Testing
         var done = listInput(editor)
         done.status = VisitStatus.done.rawValue
         try given.database.updateVisitList(id: list.id, done, expectedVersion: started.version, by: actor)
-        #expect(throws: DomainError.stillReferenced(message: VisitList.listStaysOnceStarted, references: [])) {
+        #expect(throws: DomainError.stillReferenced(message: VisitList.listStaysOnceStarted.english, references: [])) {
             try given.database.deleteVisitList(id: list.id, by: actor)
         }
         #expect(try given.database.visitSheet(id: list.id, seen: .everything).stops.count == 1)
