@@ -227,15 +227,21 @@ import Testing
         #expect(try given.database.visitSheet(id: list.id, seen: .everything).progress.logs == 2)
     }
 
-    /// A list whose walk has started is not deleted (its stops would go with it, leaving a phone's kept visits nowhere
-    /// to land), nor edited back to planned (which would let its stops be removed again); In progress and Done stay open.
-    @Test func aStartedListIsNeitherDeletedNorPlannedAgain() throws {
+    /// A planned list of one venue's stop, given to an organizer.
+    private func listWithOneVenueStop() throws -> (TestDatabase, User, VisitList) {
         let given = try TestDatabase()
         let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
         let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
         let editor = try organizer(given.database)
         let list = try given.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]),
                                                       by: actor)
+        return (given, editor, list)
+    }
+
+    /// A list whose walk has started is not deleted (its stops would go with it, leaving a phone's kept visits nowhere
+    /// to land), nor edited back to planned (which would let its stops be removed again); In progress and Done stay open.
+    @Test func aStartedListIsNeitherDeletedNorPlannedAgain() throws {
+        let (given, editor, list) = try listWithOneVenueStop()
         try given.database.startWalk(ofList: list.id, by: .user(editor.id))
         #expect(throws: DomainError.stillReferenced(message: VisitList.listStaysOnceStarted.english, references: [])) {
             try given.database.deleteVisitList(id: list.id, by: actor)
@@ -257,12 +263,7 @@ import Testing
     /// Taking a list onto a phone starts its walk as a first log does, recorded for the hub: its stops stay from then on.
     /// A list already started or done keeps its status.
     @Test func startingAWalkKeepsTheListsStopsAndIsSyncedOnce() throws {
-        let given = try TestDatabase()
-        let area = try given.database.createArea(AreaInput(name: "Kibera", areaType: "NEIGHBOURHOOD", parentId: ""), by: actor)
-        let venue = try given.database.createVenue(VenueInput(name: "Hall", address: "1 Road", areaId: area.id.uuidString), by: actor)
-        let editor = try organizer(given.database)
-        let list = try given.database.createVisitList(listInput(editor), stops: .picked([StopTarget(venueId: venue.id, participantId: nil).token]),
-                                                      by: actor)
+        let (given, editor, list) = try listWithOneVenueStop()
         let stop = try #require(try given.database.visitSheet(id: list.id, seen: .everything).stops.first).stop
         try given.database.startWalk(ofList: list.id, by: .user(editor.id))
         let started = try given.database.visitList(id: list.id)
